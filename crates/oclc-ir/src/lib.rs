@@ -1,0 +1,1 @@
+//! SSA IR with address-space-typed pointers.

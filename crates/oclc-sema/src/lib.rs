@@ -1,0 +1,6 @@
+//! Semantic analysis of OpenCL C: types, the address-space rules (`space`), name lookup,
+//! builtin tables and checking with clang-worded diagnostics.
+
+pub mod space;
+
+pub use space::AddrSpace;

@@ -1,0 +1,124 @@
+//! Interned identifiers and literal spellings: a [`Symbol`] is a `u32`, compared in O(1).
+//!
+//! The interner is global (strings are leaked, which is fine for a compiler process), so symbols
+//! can cross threads when files are checked in parallel.
+
+use std::collections::HashMap;
+use std::sync::{OnceLock, RwLock};
+
+/// An interned string.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Symbol(pub u32);
+
+struct Interner {
+    map: HashMap<&'static str, Symbol>,
+    strs: Vec<&'static str>,
+}
+
+fn interner() -> &'static RwLock<Interner> {
+    static I: OnceLock<RwLock<Interner>> = OnceLock::new();
+    I.get_or_init(|| {
+        let mut i = Interner { map: HashMap::new(), strs: Vec::new() };
+        for s in kw::ALL {
+            let sym = Symbol(i.strs.len() as u32);
+            i.strs.push(s);
+            i.map.insert(s, sym);
+        }
+        RwLock::new(i)
+    })
+}
+
+impl Symbol {
+    pub fn intern(s: &str) -> Symbol {
+        let lock = interner();
+        if let Some(&sym) = lock.read().unwrap_or_else(|e| e.into_inner()).map.get(s) {
+            return sym;
+        }
+        let mut w = lock.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(&sym) = w.map.get(s) {
+            return sym;
+        }
+        let leaked: &'static str = Box::leak(s.to_owned().into_boxed_str());
+        let sym = Symbol(w.strs.len() as u32);
+        w.strs.push(leaked);
+        w.map.insert(leaked, sym);
+        sym
+    }
+
+    pub fn as_str(self) -> &'static str {
+        let r = interner().read().unwrap_or_else(|e| e.into_inner());
+        r.strs.get(self.0 as usize).copied().unwrap_or("")
+    }
+}
+
+impl std::fmt::Debug for Symbol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+impl std::fmt::Display for Symbol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+macro_rules! keywords {
+    ($($name:ident = $s:literal,)*) => {
+        /// Pre-interned keywords and well-known names, usable as constants (`kw::INT`).
+        pub mod kw {
+            use super::Symbol;
+            keywords!(@consts 0u32; $($name = $s,)*);
+            pub(super) const ALL: &[&str] = &[$($s),*];
+        }
+    };
+    (@consts $n:expr; $name:ident = $s:literal, $($rest:tt)*) => {
+        pub const $name: Symbol = Symbol($n);
+        keywords!(@consts $n + 1u32; $($rest)*);
+    };
+    (@consts $n:expr;) => {};
+}
+
+keywords! {
+    // C keywords
+    AUTO = "auto", BREAK = "break", CASE = "case", CHAR = "char", CONST = "const",
+    CONTINUE = "continue", DEFAULT = "default", DO = "do", DOUBLE = "double", ELSE = "else",
+    ENUM = "enum", EXTERN = "extern", FLOAT = "float", FOR = "for", GOTO = "goto", IF = "if",
+    INLINE = "inline", INT = "int", LONG = "long", REGISTER = "register", RESTRICT = "restrict",
+    RETURN = "return", SHORT = "short", SIGNED = "signed", SIZEOF = "sizeof", STATIC = "static",
+    STRUCT = "struct", SWITCH = "switch", TYPEDEF = "typedef", UNION = "union",
+    UNSIGNED = "unsigned", VOID = "void", VOLATILE = "volatile", WHILE = "while",
+    BOOL_ = "_Bool", ALIGNOF_ = "_Alignof", ALIGNAS_ = "_Alignas", STATIC_ASSERT_ = "_Static_assert",
+    NORETURN_ = "_Noreturn", GENERIC_SEL_ = "_Generic", ATOMIC_ = "_Atomic", COMPLEX_ = "_Complex",
+    THREAD_LOCAL_ = "_Thread_local",
+    // OpenCL C keywords and reserved names
+    BOOL = "bool", HALF = "half", UCHAR = "uchar", USHORT = "ushort", UINT = "uint", ULONG = "ulong",
+    SIZE_T = "size_t", PTRDIFF_T = "ptrdiff_t", INTPTR_T = "intptr_t", UINTPTR_T = "uintptr_t",
+    GLOBAL_ = "__global", GLOBAL = "global", LOCAL_ = "__local", LOCAL = "local",
+    CONSTANT_ = "__constant", CONSTANT = "constant", PRIVATE_ = "__private", PRIVATE = "private",
+    GENERIC_ = "__generic", GENERIC = "generic",
+    KERNEL_ = "__kernel", KERNEL = "kernel",
+    READ_ONLY_ = "__read_only", READ_ONLY = "read_only", WRITE_ONLY_ = "__write_only",
+    WRITE_ONLY = "write_only", READ_WRITE_ = "__read_write", READ_WRITE = "read_write",
+    ATTRIBUTE = "__attribute__", ATTRIBUTE2 = "__attribute", VEC_STEP = "vec_step",
+    ALIGNOF_GNU = "__alignof__", CONST_GNU = "__const", VOLATILE_GNU = "__volatile",
+    RESTRICT_GNU = "__restrict", INLINE_GNU = "__inline", INLINE_GNU2 = "__inline__",
+    TYPEOF = "typeof", TYPEOF_GNU = "__typeof__", EXTENSION_GNU = "__extension__",
+    DEFINED = "defined", HAS_INCLUDE = "__has_include", VA_ARGS = "__VA_ARGS__",
+    FUNC = "__func__", PIPE = "pipe",
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_are_preinterned() {
+        assert_eq!(Symbol::intern("int"), kw::INT);
+        assert_eq!(kw::PIPE.as_str(), "pipe");
+        let a = Symbol::intern("my_name");
+        assert_eq!(a, Symbol::intern("my_name"));
+        assert_eq!(a.as_str(), "my_name");
+        assert_ne!(a, kw::INT);
+    }
+}

@@ -1,0 +1,1 @@
+//! oclc: OpenCL C compiler and kernel runner built around the address-space system.

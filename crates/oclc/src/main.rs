@@ -1,0 +1,4 @@
+fn main() {
+    eprintln!("oclc: not yet built");
+    std::process::exit(2);
+}
