@@ -1,1 +1,3 @@
 //! The embedded cpu device.
+
+pub mod runtime;

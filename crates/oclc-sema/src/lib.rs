@@ -1,6 +1,7 @@
 //! Semantic analysis of OpenCL C: types, the address-space rules (`space`), name lookup,
 //! builtin tables and checking with clang-worded diagnostics.
 
+pub mod builtins;
 pub mod space;
 
 pub use space::AddrSpace;

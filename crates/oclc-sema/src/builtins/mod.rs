@@ -1,0 +1,1 @@
+//! The OpenCL C builtin library: declarations from a table, with gentype expansion, gating and overload resolution.

@@ -1,0 +1,1 @@
+//! The AST: what the parser produces and sema checks.

@@ -1,0 +1,229 @@
+//! Language mode: the OpenCL C version (`-cl-std`) and the enabled extensions and optional
+//! features (`-cl-ext`), with clang's defaults for the spir target.
+
+use std::collections::BTreeSet;
+
+/// OpenCL C version selected by `-cl-std`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ClStd {
+    Cl10,
+    Cl11,
+    Cl12,
+    Cl20,
+    Cl30,
+}
+
+impl ClStd {
+    /// `__OPENCL_C_VERSION__` value: 100, 110, 120, 200, 300.
+    pub fn version(self) -> u32 {
+        match self {
+            ClStd::Cl10 => 100,
+            ClStd::Cl11 => 110,
+            ClStd::Cl12 => 120,
+            ClStd::Cl20 => 200,
+            ClStd::Cl30 => 300,
+        }
+    }
+
+    /// Parses the value of `-cl-std=` (case-insensitive, as clang accepts `cl2.0` and `CL2.0`).
+    pub fn parse(s: &str) -> Option<ClStd> {
+        match s.to_ascii_uppercase().as_str() {
+            "CL1.0" | "CL" => Some(ClStd::Cl10),
+            "CL1.1" => Some(ClStd::Cl11),
+            "CL1.2" => Some(ClStd::Cl12),
+            "CL2.0" => Some(ClStd::Cl20),
+            "CL3.0" => Some(ClStd::Cl30),
+            _ => None,
+        }
+    }
+}
+
+/// OpenCL C 3.0 optional features (rule 1): macro name, and whether OpenCL C 2.0 has it.
+pub const FEATURES: &[(&str, bool)] = &[
+    ("__opencl_c_3d_image_writes", false),
+    ("__opencl_c_atomic_order_acq_rel", true),
+    ("__opencl_c_atomic_order_seq_cst", true),
+    ("__opencl_c_atomic_scope_all_devices", true),
+    ("__opencl_c_atomic_scope_device", true),
+    ("__opencl_c_device_enqueue", true),
+    ("__opencl_c_ext_image_unorm_int_2_101010", false),
+    ("__opencl_c_ext_image_unsigned_10x6_12x4_14x2", false),
+    ("__opencl_c_fp64", false),
+    ("__opencl_c_generic_address_space", true),
+    ("__opencl_c_images", true),
+    ("__opencl_c_int64", true),
+    ("__opencl_c_integer_dot_product_input_4x8bit", false),
+    ("__opencl_c_integer_dot_product_input_4x8bit_packed", false),
+    ("__opencl_c_kernel_clock_scope_device", false),
+    ("__opencl_c_kernel_clock_scope_sub_group", false),
+    ("__opencl_c_kernel_clock_scope_work_group", false),
+    ("__opencl_c_pipes", true),
+    ("__opencl_c_program_scope_global_variables", true),
+    ("__opencl_c_read_write_images", true),
+    ("__opencl_c_subgroups", false),
+    ("__opencl_c_work_group_collective_functions", true),
+];
+
+/// Extensions the spir target supports by default (each defines a macro of its name).
+pub const EXTENSIONS: &[&str] = &[
+    "cl_khr_fp64",
+    "cl_khr_fp16",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_byte_addressable_store",
+    "cl_khr_3d_image_writes",
+    "cl_khr_depth_images",
+    "cl_khr_gl_msaa_sharing",
+    "cl_khr_mipmap_image",
+    "cl_khr_mipmap_image_writes",
+    "cl_khr_subgroups",
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
+    "cl_khr_kernel_clock",
+    "cl_ext_float_atomics",
+];
+
+/// Clang's `__cl_clang_*` extensions: supported, but off until `-cl-ext=+name` or enabled
+/// with `#pragma OPENCL EXTENSION name : enable`.
+pub const CLANG_EXTENSIONS: &[&str] = &[
+    "__cl_clang_function_pointers",
+    "__cl_clang_variadic_functions",
+    "__cl_clang_non_portable_kernel_param_types",
+    "__cl_clang_bitfields",
+    "__cl_clang_function_scope_local_variables",
+];
+
+/// The language mode of one compilation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LangOptions {
+    pub std: ClStd,
+    /// Enabled extensions and features, by macro name.
+    enabled: BTreeSet<String>,
+}
+
+impl Default for LangOptions {
+    fn default() -> Self {
+        LangOptions::new(ClStd::Cl12)
+    }
+}
+
+impl LangOptions {
+    /// clang's defaults for `std` on the spir target: every extension, every feature
+    /// (CL3.0) or the features OpenCL C 2.0 always has (CL2.0), none before 2.0 (rule 5).
+    pub fn new(std: ClStd) -> LangOptions {
+        let mut enabled: BTreeSet<String> = EXTENSIONS.iter().map(|s| s.to_string()).collect();
+        for &(f, in20) in FEATURES {
+            if std == ClStd::Cl30 || (std == ClStd::Cl20 && in20) {
+                enabled.insert(f.to_string());
+            }
+        }
+        LangOptions { std, enabled }
+    }
+
+    /// Applies one `-cl-ext=` value: a comma-separated list of `+name`, `-name`, `+all`, `-all`
+    /// (a bare name means `+name`). `-all`/`+all` cover extensions and features, not
+    /// clang's `__cl_clang_*` extensions, as in clang.
+    pub fn apply_cl_ext(&mut self, list: &str) -> Result<(), String> {
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (on, name) = match item.as_bytes()[0] {
+                b'+' => (true, &item[1..]),
+                b'-' => (false, &item[1..]),
+                _ => (true, item),
+            };
+            if name == "all" {
+                for e in EXTENSIONS {
+                    self.set(e, on);
+                }
+                for &(f, _) in FEATURES {
+                    if self.std == ClStd::Cl30 || !on {
+                        self.set(f, on);
+                    }
+                }
+                continue;
+            }
+            let known = EXTENSIONS.contains(&name)
+                || CLANG_EXTENSIONS.contains(&name)
+                || FEATURES.iter().any(|&(f, _)| f == name);
+            if !known {
+                return Err(format!("unknown OpenCL extension or feature '{name}'"));
+            }
+            // Features are fixed before CL3.0 (rule 5).
+            if FEATURES.iter().any(|&(f, _)| f == name) && self.std < ClStd::Cl30 {
+                continue;
+            }
+            self.set(name, on);
+        }
+        Ok(())
+    }
+
+    fn set(&mut self, name: &str, on: bool) {
+        if on {
+            self.enabled.insert(name.to_string());
+        } else {
+            self.enabled.remove(name);
+        }
+    }
+
+    /// Whether an extension or feature is enabled.
+    pub fn has(&self, name: &str) -> bool {
+        self.enabled.contains(name)
+    }
+
+    /// Enabled names, sorted.
+    pub fn enabled(&self) -> impl Iterator<Item = &str> {
+        self.enabled.iter().map(String::as_str)
+    }
+
+    /// Rules 2, 8, 22: the generic address space is available.
+    pub fn generic_address_space(&self) -> bool {
+        self.std == ClStd::Cl20
+            || (self.std == ClStd::Cl30 && self.has("__opencl_c_generic_address_space"))
+    }
+
+    /// Rules 3, 16, 27: program-scope `__global` variables are available.
+    pub fn program_scope_globals(&self) -> bool {
+        self.std == ClStd::Cl20
+            || (self.std == ClStd::Cl30 && self.has("__opencl_c_program_scope_global_variables"))
+    }
+
+    /// `double` is usable (`cl_khr_fp64`, and in CL3.0 `__opencl_c_fp64`).
+    pub fn fp64(&self) -> bool {
+        self.has("cl_khr_fp64") && (self.std < ClStd::Cl30 || self.has("__opencl_c_fp64"))
+    }
+
+    /// `half` arithmetic is usable (`cl_khr_fp16`).
+    pub fn fp16(&self) -> bool {
+        self.has("cl_khr_fp16")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_per_version() {
+        assert!(!LangOptions::new(ClStd::Cl12).generic_address_space());
+        assert!(LangOptions::new(ClStd::Cl20).generic_address_space());
+        let mut cl3 = LangOptions::new(ClStd::Cl30);
+        assert!(cl3.generic_address_space());
+        cl3.apply_cl_ext("-all").unwrap();
+        assert!(!cl3.generic_address_space());
+        assert!(!cl3.has("cl_khr_fp64"));
+        cl3.apply_cl_ext("+__opencl_c_generic_address_space").unwrap();
+        assert!(cl3.generic_address_space());
+        assert!(!cl3.program_scope_globals());
+        assert!(cl3.apply_cl_ext("+nonsense").is_err());
+    }
+}

@@ -1,0 +1,1 @@
+//! The lexer: bytes of one file to tokens.

@@ -1,0 +1,1 @@
+//! The recursive-descent parser.

@@ -1,0 +1,1 @@
+//! The hand-written C preprocessor with OpenCL predefined macros.
