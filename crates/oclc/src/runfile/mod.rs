@@ -1,0 +1,1 @@
+//! Run files (`oclc run job.toml`): parsing, validation, value specs, expectations.
