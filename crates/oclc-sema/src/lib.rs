@@ -3,5 +3,6 @@
 
 pub mod builtins;
 pub mod space;
+pub mod types;
 
 pub use space::AddrSpace;
