@@ -2,6 +2,7 @@
 //! builtin tables and checking with clang-worded diagnostics.
 
 pub mod builtins;
+pub mod hir;
 pub mod space;
 pub mod types;
 
