@@ -51,7 +51,7 @@ via_f64! {
     /// Arc tangent.
     atan => f64::atan;
     /// Inverse hyperbolic tangent.
-    atanh => f64::atanh;
+    atanh => atanh_f64;
     /// atan(x) / π.
     atanpi => |x: f64| x.atan() / PI;
     /// Cube root.
@@ -386,6 +386,18 @@ pub(crate) fn acosh_f64(x: f64) -> f64 {
     } else {
         x.ln() + std::f64::consts::LN_2
     }
+}
+
+pub(crate) fn atanh_f64(x: f64) -> f64 {
+    // On |x|, where 1 - |x| is exact for |x| ≥ 1/2; the split keeps log1p's argument accurate.
+    let a = x.abs();
+    let t = if a < 0.5 {
+        let d = 2.0 * a;
+        0.5 * (d + d * a / (1.0 - a)).ln_1p()
+    } else {
+        0.5 * (2.0 * a / (1.0 - a)).ln_1p()
+    };
+    t.copysign(x)
 }
 
 pub(crate) fn exp10_f64(x: f64) -> f64 {
