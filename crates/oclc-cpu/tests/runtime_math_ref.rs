@@ -3,6 +3,13 @@
 //! Float results are additionally required to be within 1 ulp (they are computed in f64 and
 //! rounded once).
 
+// The tables are generated data: literal digits that happen to equal std constants stay.
+#![allow(
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::unreadable_literal
+)]
+
 use oclc_cpu::runtime::math;
 
 /// ulp of `x`'s binade in a format with `p` bits of precision and smallest normal exponent `emin`.
