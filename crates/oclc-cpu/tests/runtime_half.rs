@@ -137,7 +137,7 @@ fn narrowing_from_f64_matches_reference_in_every_mode() {
     for _ in 0..200_000 {
         // Random f64 with exponents around the half range, both signs.
         let r = rng.next();
-        let exp = 1023 - 30 + (r % 50) as u64;
+        let exp = 1023 - 30 + r % 50;
         let bits = (r & (1 << 63)) | (exp << 52) | (rng.next() >> 12);
         inputs.push(f64::from_bits(bits));
     }
