@@ -117,7 +117,13 @@ impl RunFile {
             Ok(doc) => doc,
             Err(e) => {
                 let at = e.span().map(|r| LineCol::of(text, r.start));
-                let message = e.message().trim_end().to_owned();
+                let message = e
+                    .message()
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect::<Vec<_>>()
+                    .join("; ");
                 return Err(RunFileError::new(path, at, "", message).into());
             }
         };
