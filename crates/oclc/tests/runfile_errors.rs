@@ -19,7 +19,10 @@ fn arg_errors(rest: &str) -> Vec<String> {
 
 #[test]
 fn toml_syntax() {
-    assert_eq!(errors("kernel = \n"), ["job.toml:1:10: error: invalid string; expected `\"`, `'`"]);
+    assert_eq!(
+        errors("kernel = \n"),
+        ["job.toml:1:10: error: invalid string; expected `\"`, `'`"]
+    );
     assert_eq!(
         errors("a = 1\na = 2\n"),
         ["job.toml:2:1: error: duplicate key `a` in document root"]
@@ -63,14 +66,19 @@ fn top_level_fields() {
 #[test]
 fn ndrange_fields() {
     let with = |g: &str| errors(&format!("kernel = \"k\"\ncode = \"\"\n{g}\n[args]\n"));
-    assert_eq!(with("global = []"), ["job.toml:3:10: error: global: expected 1 to 3 dimensions, got 0"]);
+    assert_eq!(
+        with("global = []"),
+        ["job.toml:3:10: error: global: expected 1 to 3 dimensions, got 0"]
+    );
     assert_eq!(
         with("global = [1, 2, 3, 4]"),
         ["job.toml:3:10: error: global: expected 1 to 3 dimensions, got 4"]
     );
     assert_eq!(
         with("global = 64"),
-        ["job.toml:3:10: error: global: expected a list of 1 to 3 positive integers, got an integer"]
+        [
+            "job.toml:3:10: error: global: expected a list of 1 to 3 positive integers, got an integer"
+        ]
     );
     assert_eq!(
         with("global = [64, 0, \"x\"]"),
@@ -103,18 +111,24 @@ fn argument_shapes() {
     );
     assert_eq!(
         arg_errors("a = 3\n"),
-        ["job.toml:5:5: error: args.a: expected { buffer = TYPE, len = N }, { local = TYPE, len = N } or { value = V }, got an integer"]
+        [
+            "job.toml:5:5: error: args.a: expected { buffer = TYPE, len = N }, { local = TYPE, len = N } or { value = V }, got an integer"
+        ]
     );
     assert_eq!(
         arg_errors("a = { len = 3 }\n"),
-        ["job.toml:5:5: error: args.a: expected { buffer = TYPE, len = N }, { local = TYPE, len = N } or { value = V }"]
+        [
+            "job.toml:5:5: error: args.a: expected { buffer = TYPE, len = N }, { local = TYPE, len = N } or { value = V }"
+        ]
     );
     assert_eq!(
         arg_errors("a = { buffer = \"int\", value = 3 }\n"),
         ["job.toml:5:5: error: args.a: give only one of buffer, value"]
     );
     assert_eq!(
-        arg_errors("a = { buffer = \"int\", len = 3, bar = 2 }\nb = { local = \"int\", len = 3, init = \"zero\" }\nc = { value = 1, len = 2 }\n"),
+        arg_errors(
+            "a = { buffer = \"int\", len = 3, bar = 2 }\nb = { local = \"int\", len = 3, init = \"zero\" }\nc = { value = 1, len = 2 }\n"
+        ),
         [
             "job.toml:5:32: error: args.a.bar: unknown key (a buffer argument takes buffer, len, init)",
             "job.toml:6:31: error: args.b.init: unknown key (a local argument takes local, len)",
@@ -131,11 +145,15 @@ fn argument_shapes() {
 fn element_types_and_lengths() {
     assert_eq!(
         arg_errors("src = { buffer = \"uchr\", len = 4 }\n"),
-        ["job.toml:5:18: error: args.src.buffer: unknown element type 'uchr' (expected char, uchar, short, ushort, int, uint, long, ulong, half, float or double, optionally with a vector width 2, 3, 4, 8 or 16, as in float4)"]
+        [
+            "job.toml:5:18: error: args.src.buffer: unknown element type 'uchr' (expected char, uchar, short, ushort, int, uint, long, ulong, half, float or double, optionally with a vector width 2, 3, 4, 8 or 16, as in float4)"
+        ]
     );
     assert_eq!(
         arg_errors("t = { local = \"float5\", len = 4 }\n"),
-        ["job.toml:5:15: error: args.t.local: unknown element type 'float5' (expected char, uchar, short, ushort, int, uint, long, ulong, half, float or double, optionally with a vector width 2, 3, 4, 8 or 16, as in float4)"]
+        [
+            "job.toml:5:15: error: args.t.local: unknown element type 'float5' (expected char, uchar, short, ushort, int, uint, long, ulong, half, float or double, optionally with a vector width 2, 3, 4, 8 or 16, as in float4)"
+        ]
     );
     assert_eq!(
         arg_errors("src = { buffer = 4, len = 4 }\n"),
@@ -150,30 +168,48 @@ fn element_types_and_lengths() {
     }
     assert_eq!(
         arg_errors("src = { buffer = \"double16\", len = 10000000 }\n"),
-        ["job.toml:5:36: error: args.src.len: 10000000 elements exceed the largest buffer (1073741824 bytes)"]
+        [
+            "job.toml:5:36: error: args.src.len: 10000000 elements exceed the largest buffer (1073741824 bytes)"
+        ]
     );
 }
 
 #[test]
 fn value_specs() {
-    let init = |t: &str, spec: &str| arg_errors(&format!("a = {{ buffer = \"{t}\", len = 4, init = {spec} }}\n"));
+    let init = |t: &str, spec: &str| {
+        arg_errors(&format!(
+            "a = {{ buffer = \"{t}\", len = 4, init = {spec} }}\n"
+        ))
+    };
     // The spec starts at column 36 + the type name's length.
     let col = |t: &str| 36 + t.len();
     assert_eq!(
         init("float", "\"ones\""),
-        [format!("job.toml:5:{}: error: args.a.init: unknown value spec \"ones\"; expected \"zero\", \"range\", a list of values, {{ fill = V }}, {{ range = [START, STEP] }}, {{ random = SEED }} or {{ file = \"NAME\" }}", col("float"))]
+        [format!(
+            "job.toml:5:{}: error: args.a.init: unknown value spec \"ones\"; expected \"zero\", \"range\", a list of values, {{ fill = V }}, {{ range = [START, STEP] }}, {{ random = SEED }} or {{ file = \"NAME\" }}",
+            col("float")
+        )]
     );
     assert_eq!(
         init("float", "1.0"),
-        [format!("job.toml:5:{}: error: args.a.init: expected \"zero\", \"range\", a list of values, {{ fill = V }}, {{ range = [START, STEP] }}, {{ random = SEED }} or {{ file = \"NAME\" }}, got a float", col("float"))]
+        [format!(
+            "job.toml:5:{}: error: args.a.init: expected \"zero\", \"range\", a list of values, {{ fill = V }}, {{ range = [START, STEP] }}, {{ random = SEED }} or {{ file = \"NAME\" }}, got a float",
+            col("float")
+        )]
     );
     assert_eq!(
         init("uchar", "[1, 2, 3]"),
-        [format!("job.toml:5:{}: error: args.a.init: expected a list of 4 values, got 3", col("uchar"))]
+        [format!(
+            "job.toml:5:{}: error: args.a.init: expected a list of 4 values, got 3",
+            col("uchar")
+        )]
     );
     assert_eq!(
         init("float2", "[1, 2, 3]"),
-        [format!("job.toml:5:{}: error: args.a.init: expected a list of 4 float2 values (or 8 numbers), got 3", col("float2"))]
+        [format!(
+            "job.toml:5:{}: error: args.a.init: expected a list of 4 float2 values (or 8 numbers), got 3",
+            col("float2")
+        )]
     );
     assert_eq!(
         init("uchar", "[1, 2, 3, 256]"),
@@ -240,14 +276,21 @@ fn value_specs() {
     );
     assert_eq!(
         init("int", "{ fil = \"x\" }"),
-        ["job.toml:5:41: error: args.a.init.fil: unknown value spec key 'fil'; expected \"zero\", \"range\", a list of values, { fill = V }, { range = [START, STEP] }, { random = SEED } or { file = \"NAME\" }"]
+        [
+            "job.toml:5:41: error: args.a.init.fil: unknown value spec key 'fil'; expected \"zero\", \"range\", a list of values, { fill = V }, { range = [START, STEP] }, { random = SEED } or { file = \"NAME\" }"
+        ]
     );
     assert_eq!(
         init("int", "{ fill = 1, range = [0, 1] }"),
-        ["job.toml:5:39: error: args.a.init: a value spec table has exactly one key, got 2; expected \"zero\", \"range\", a list of values, { fill = V }, { range = [START, STEP] }, { random = SEED } or { file = \"NAME\" }"]
+        [
+            "job.toml:5:39: error: args.a.init: a value spec table has exactly one key, got 2; expected \"zero\", \"range\", a list of values, { fill = V }, { range = [START, STEP] }, { random = SEED } or { file = \"NAME\" }"
+        ]
     );
     assert_eq!(
-        init("ulong", "[\"0x\", \"-\", \"99999999999999999999\", \"12a\"]"),
+        init(
+            "ulong",
+            "[\"0x\", \"-\", \"99999999999999999999\", \"12a\"]"
+        ),
         [
             "job.toml:5:42: error: args.a.init[0]: expected an integer, got the string \"0x\"",
             "job.toml:5:48: error: args.a.init[1]: expected an integer, got the string \"-\"",
@@ -263,7 +306,10 @@ fn expectations() {
     let buf = "d = { buffer = \"int\", len = 2 }\nf = { buffer = \"float\", len = 2 }\nn = { value = 1 }\nt = { local = \"int\", len = 2 }";
     // [expect] is on line 9, its entries from line 10.
     assert_eq!(
-        with(buf, "x = { equals = \"zero\" }\nn = { equals = 1 }\nt = { equals = \"zero\" }"),
+        with(
+            buf,
+            "x = { equals = \"zero\" }\nn = { equals = 1 }\nt = { equals = \"zero\" }"
+        ),
         [
             "job.toml:10:1: error: expect.x: no argument named 'x' in [args]",
             "job.toml:11:1: error: expect.n: 'n' is not a buffer argument; only buffers have expectations",
@@ -279,14 +325,20 @@ fn expectations() {
         ]
     );
     assert_eq!(
-        with(buf, "f = { equals = \"zero\", tol = 1e-6, ulp = 2, eq = 1 }"),
+        with(
+            buf,
+            "f = { equals = \"zero\", tol = 1e-6, ulp = 2, eq = 1 }"
+        ),
         [
             "job.toml:10:36: error: expect.f.ulp: give tol or ulp, not both (tol is given)",
             "job.toml:10:45: error: expect.f.eq: unknown key (an expectation takes equals, tol, ulp)",
         ]
     );
     assert_eq!(
-        with(buf, "f = { equals = \"zero\", tol = -1.0 }\nd = { equals = [1] }"),
+        with(
+            buf,
+            "f = { equals = \"zero\", tol = -1.0 }\nd = { equals = [1] }"
+        ),
         [
             "job.toml:10:30: error: expect.f.tol: expected a non-negative number",
             "job.toml:11:16: error: expect.d.equals: expected a list of 2 values, got 1",
@@ -298,16 +350,23 @@ fn expectations() {
     );
     // An argument with its own error gets no second error from its expectation.
     assert_eq!(
-        with("d = { buffer = \"int\", len = 0 }", "d = { equals = \"zero\" }"),
+        with(
+            "d = { buffer = \"int\", len = 0 }",
+            "d = { equals = \"zero\" }"
+        ),
         ["job.toml:5:29: error: args.d.len: expected a positive integer"]
     );
 }
 
 #[test]
 fn unreadable_file() {
-    let e = RunFile::load(Path::new("/nonexistent/job.toml")).err().map(|e| e.to_string());
+    let e = RunFile::load(Path::new("/nonexistent/job.toml"))
+        .err()
+        .map(|e| e.to_string());
     assert_eq!(
         e.as_deref(),
-        Some("/nonexistent/job.toml: error: cannot read the run file: No such file or directory (os error 2)")
+        Some(
+            "/nonexistent/job.toml: error: cannot read the run file: No such file or directory (os error 2)"
+        )
     );
 }

@@ -49,7 +49,10 @@ dst = { equals = "range" }
     assert_eq!(job.path, PathBuf::from("dir/job.toml"));
     assert_eq!(
         job.program,
-        ProgramSource::File { path: PathBuf::from("dir/memcpy.cl"), written: "memcpy.cl".into() }
+        ProgramSource::File {
+            path: PathBuf::from("dir/memcpy.cl"),
+            written: "memcpy.cl".into()
+        }
     );
     assert_eq!(job.options, "-cl-std=CL2.0");
     assert_eq!(job.kernel, "copy");
@@ -60,13 +63,27 @@ dst = { equals = "range" }
     assert_eq!(names, ["src", "dst", "tmp", "n", "v"]);
     assert_eq!(
         job.args[0].kind,
-        ArgKind::Buffer { elem: elem("uchar"), len: 1024, init: ValueSpec::Range }
+        ArgKind::Buffer {
+            elem: elem("uchar"),
+            len: 1024,
+            init: ValueSpec::Range
+        }
     );
     assert_eq!(
         job.args[1].kind,
-        ArgKind::Buffer { elem: elem("uchar"), len: 1024, init: ValueSpec::Zero }
+        ArgKind::Buffer {
+            elem: elem("uchar"),
+            len: 1024,
+            init: ValueSpec::Zero
+        }
     );
-    assert_eq!(job.args[2].kind, ArgKind::Local { elem: elem("float4"), len: 64 });
+    assert_eq!(
+        job.args[2].kind,
+        ArgKind::Local {
+            elem: elem("float4"),
+            len: 64
+        }
+    );
     assert!(matches!(job.args[3].kind, ArgKind::Value(_)));
     assert_eq!(job.expect.len(), 1);
     assert_eq!(job.expect[0].name, "dst");
@@ -78,9 +95,17 @@ dst = { equals = "range" }
 
 #[test]
 fn inline_code_and_defaults() {
-    let job = parse("kernel = \"k\"\nglobal = [1, 2, 3]\ncode = \"\"\"\nkernel void k() {}\n\"\"\"\n[args]\n");
-    assert_eq!(job.program, ProgramSource::Inline("kernel void k() {}\n".into()));
-    assert_eq!(job.source_text().ok().as_deref(), Some("kernel void k() {}\n"));
+    let job = parse(
+        "kernel = \"k\"\nglobal = [1, 2, 3]\ncode = \"\"\"\nkernel void k() {}\n\"\"\"\n[args]\n",
+    );
+    assert_eq!(
+        job.program,
+        ProgramSource::Inline("kernel void k() {}\n".into())
+    );
+    assert_eq!(
+        job.source_text().ok().as_deref(),
+        Some("kernel void k() {}\n")
+    );
     assert_eq!(job.options, "");
     assert_eq!(job.local, None);
     assert_eq!(job.offset, None);
@@ -106,8 +131,14 @@ fn dotted_tables() {
 
 #[test]
 fn value_spec_forms() {
-    assert_eq!(init_of("a = { buffer = \"int\", len = 3, init = \"zero\" }"), ValueSpec::Zero);
-    assert_eq!(init_of("a = { buffer = \"int\", len = 3, init = \"range\" }"), ValueSpec::Range);
+    assert_eq!(
+        init_of("a = { buffer = \"int\", len = 3, init = \"zero\" }"),
+        ValueSpec::Zero
+    );
+    assert_eq!(
+        init_of("a = { buffer = \"int\", len = 3, init = \"range\" }"),
+        ValueSpec::Range
+    );
     assert_eq!(
         init_of("a = { buffer = \"short\", len = 3, init = [1, -2, 3] }"),
         ValueSpec::List(vec![Lit::Int(1), Lit::Int(-2), Lit::Int(3)])
@@ -122,15 +153,24 @@ fn value_spec_forms() {
     );
     assert_eq!(
         init_of("a = { buffer = \"uint\", len = 3, init = { range = [10, 3] } }"),
-        ValueSpec::RangeFrom { start: Lit::Int(10), step: Lit::Int(3) }
+        ValueSpec::RangeFrom {
+            start: Lit::Int(10),
+            step: Lit::Int(3)
+        }
     );
     assert_eq!(
         init_of("a = { buffer = \"uchar\", len = 3, init = { range = [255, -1] } }"),
-        ValueSpec::RangeFrom { start: Lit::Int(255), step: Lit::Int(-1) }
+        ValueSpec::RangeFrom {
+            start: Lit::Int(255),
+            step: Lit::Int(-1)
+        }
     );
     assert_eq!(
         init_of("a = { buffer = \"half\", len = 3, init = { range = [0.5, 0.25] } }"),
-        ValueSpec::RangeFrom { start: Lit::Float(0.5), step: Lit::Float(0.25) }
+        ValueSpec::RangeFrom {
+            start: Lit::Float(0.5),
+            step: Lit::Float(0.25)
+        }
     );
     assert_eq!(
         init_of("a = { buffer = \"long\", len = 3, init = { random = 7 } }"),
@@ -142,18 +182,25 @@ fn value_spec_forms() {
     );
     assert_eq!(
         init_of("a = { buffer = \"uchar\", len = 3, init = { file = \"data/in.bin\" } }"),
-        ValueSpec::File { path: PathBuf::from("dir/data/in.bin"), written: "data/in.bin".into() }
+        ValueSpec::File {
+            path: PathBuf::from("dir/data/in.bin"),
+            written: "data/in.bin".into()
+        }
     );
 }
 
 #[test]
 fn special_floats_and_big_integers() {
-    let ValueSpec::List(v) = init_of("a = { buffer = \"float\", len = 3, init = [nan, inf, -inf] }")
+    let ValueSpec::List(v) =
+        init_of("a = { buffer = \"float\", len = 3, init = [nan, inf, -inf] }")
     else {
         panic!("not a list")
     };
     assert!(matches!(v[0], Lit::Float(x) if x.is_nan()));
-    assert_eq!(v[1..], [Lit::Float(f64::INFINITY), Lit::Float(f64::NEG_INFINITY)]);
+    assert_eq!(
+        v[1..],
+        [Lit::Float(f64::INFINITY), Lit::Float(f64::NEG_INFINITY)]
+    );
     assert_eq!(
         init_of(
             "a = { buffer = \"ulong\", len = 3, init = [\"18446744073709551615\", \"0xFFFF_0000\", 9223372036854775807] }"
@@ -173,7 +220,8 @@ fn special_floats_and_big_integers() {
 #[test]
 fn vector_values() {
     let four = |v: [f64; 4]| v.map(Lit::Float).to_vec();
-    let nested = init_of("a = { buffer = \"float4\", len = 2, init = [[1, 2, 3, 4], [5, 6, 7, 8]] }");
+    let nested =
+        init_of("a = { buffer = \"float4\", len = 2, init = [[1, 2, 3, 4], [5, 6, 7, 8]] }");
     let flat = init_of("a = { buffer = \"float4\", len = 2, init = [1, 2, 3, 4, 5, 6, 7, 8] }");
     let want = ValueSpec::List([four([1.0, 2.0, 3.0, 4.0]), four([5.0, 6.0, 7.0, 8.0])].concat());
     assert_eq!(nested, want);
@@ -195,8 +243,14 @@ fn expectation_tolerances() {
          [expect]\na = {{ equals = [1.5, 2], tol = 1e-6 }}\nb = {{ equals = \"zero\", ulp = 2 }}\nc = {{ equals = \"zero\", tol = 0 }}\n"
     ));
     let t: Vec<Tolerance> = job.expect.iter().map(|e| e.tolerance).collect();
-    assert_eq!(t, [Tolerance::Abs(1e-6), Tolerance::Ulp(2), Tolerance::Abs(0.0)]);
-    assert_eq!(job.expect[0].equals, ValueSpec::List(vec![Lit::Float(1.5), Lit::Float(2.0)]));
+    assert_eq!(
+        t,
+        [Tolerance::Abs(1e-6), Tolerance::Ulp(2), Tolerance::Abs(0.0)]
+    );
+    assert_eq!(
+        job.expect[0].equals,
+        ValueSpec::List(vec![Lit::Float(1.5), Lit::Float(2.0)])
+    );
 }
 
 #[test]
@@ -204,9 +258,16 @@ fn load_reads_the_file_and_resolves_relative_names() {
     let dir = std::env::temp_dir().join(format!("oclc-runfile-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).ok();
     let job_path = dir.join("job.toml");
-    std::fs::write(&job_path, "source = \"k.cl\"\nkernel = \"k\"\nglobal = [1]\n[args]\n").ok();
+    std::fs::write(
+        &job_path,
+        "source = \"k.cl\"\nkernel = \"k\"\nglobal = [1]\n[args]\n",
+    )
+    .ok();
     std::fs::write(dir.join("k.cl"), "kernel void k() {}\n").ok();
     let job = RunFile::load(&job_path).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(job.source_text().ok().as_deref(), Some("kernel void k() {}\n"));
+    assert_eq!(
+        job.source_text().ok().as_deref(),
+        Some("kernel void k() {}\n")
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -16,7 +16,13 @@ fn buffer(name: &str, space: BufferSpace, pointee: &str) -> ParamInfo {
     ParamInfo {
         name: name.into(),
         ty: format!("{sp} {pointee} *"),
-        kind: ParamKind::Buffer { space, pointee: Pointee { elem: Some(e), size: e.size() } },
+        kind: ParamKind::Buffer {
+            space,
+            pointee: Pointee {
+                elem: Some(e),
+                size: e.size(),
+            },
+        },
     }
 }
 
@@ -25,16 +31,28 @@ fn local(name: &str, pointee: &str) -> ParamInfo {
     ParamInfo {
         name: name.into(),
         ty: format!("__local {pointee} *"),
-        kind: ParamKind::LocalPtr { pointee: Pointee { elem: Some(e), size: e.size() } },
+        kind: ParamKind::LocalPtr {
+            pointee: Pointee {
+                elem: Some(e),
+                size: e.size(),
+            },
+        },
     }
 }
 
 fn scalar(name: &str, ty: &str) -> ParamInfo {
-    ParamInfo { name: name.into(), ty: ty.into(), kind: ParamKind::Scalar { elem: elem(ty) } }
+    ParamInfo {
+        name: name.into(),
+        ty: ty.into(),
+        kind: ParamKind::Scalar { elem: elem(ty) },
+    }
 }
 
 fn sig(params: Vec<ParamInfo>) -> KernelSignature {
-    KernelSignature { name: "k".into(), params }
+    KernelSignature {
+        name: "k".into(),
+        params,
+    }
 }
 
 /// Lines 1-4 are the head; `[args]` is line 4.
@@ -83,13 +101,25 @@ fn launch_in_parameter_order() {
                 len: 2,
                 data: vec![7, 7],
             },
-            LaunchArg::Local { name: "tmp".into(), bytes: 256 },
-            LaunchArg::Scalar { name: "n".into(), elem: elem("uint"), bytes: vec![3, 0, 0, 0] },
+            LaunchArg::Local {
+                name: "tmp".into(),
+                bytes: 256
+            },
+            LaunchArg::Scalar {
+                name: "n".into(),
+                elem: elem("uint"),
+                bytes: vec![3, 0, 0, 0]
+            },
             LaunchArg::Scalar {
                 name: "v".into(),
                 elem: elem("float3"),
-                bytes: [1.5f32.to_le_bytes(), (-2.0f32).to_le_bytes(), 0.25f32.to_le_bytes(), [0; 4]]
-                    .concat(),
+                bytes: [
+                    1.5f32.to_le_bytes(),
+                    (-2.0f32).to_le_bytes(),
+                    0.25f32.to_le_bytes(),
+                    [0; 4]
+                ]
+                .concat(),
             },
         ]
     );
@@ -115,7 +145,10 @@ fn void_pointers_take_any_buffer() {
         ty: "__global void *".into(),
         kind: ParamKind::Buffer {
             space: BufferSpace::Global,
-            pointee: Pointee { elem: None, size: 0 },
+            pointee: Pointee {
+                elem: None,
+                size: 0,
+            },
         },
     };
     let launch = job("p = { buffer = \"double2\", len = 1 }\n").prepare(&sig(vec![p]));
@@ -127,7 +160,10 @@ fn missing_extra_and_unnamed() {
     assert_eq!(
         prepare_errors(
             "src = { buffer = \"int\", len = 4 }\nextra = { value = 1 }\n",
-            vec![buffer("src", BufferSpace::Global, "int"), scalar("n", "int")]
+            vec![
+                buffer("src", BufferSpace::Global, "int"),
+                scalar("n", "int")
+            ]
         ),
         [
             "job.toml:4:2: error: args.n: missing: kernel 'k' has parameter 'n' of type 'int'",
@@ -136,12 +172,20 @@ fn missing_extra_and_unnamed() {
     );
     assert_eq!(
         prepare_errors("x = { value = 1 }\n", vec![]),
-        ["job.toml:5:1: error: args.x: kernel 'k' has no parameter named 'x' (it has no parameters)"]
+        [
+            "job.toml:5:1: error: args.x: kernel 'k' has no parameter named 'x' (it has no parameters)"
+        ]
     );
-    let unnamed = ParamInfo { name: String::new(), ty: "int".into(), kind: ParamKind::Scalar { elem: elem("int") } };
+    let unnamed = ParamInfo {
+        name: String::new(),
+        ty: "int".into(),
+        kind: ParamKind::Scalar { elem: elem("int") },
+    };
     assert_eq!(
         prepare_errors("", vec![unnamed]),
-        ["job.toml:4:2: error: args: parameter 1 of kernel 'k' (int) has no name, so a run file cannot give it a value"]
+        [
+            "job.toml:4:2: error: args: parameter 1 of kernel 'k' (int) has no name, so a run file cannot give it a value"
+        ]
     );
 }
 
@@ -154,7 +198,11 @@ fn kinds_and_types_must_agree() {
             scalar("c", "int"),
             buffer("d", BufferSpace::Constant, "uchar"),
             local("e", "int"),
-            ParamInfo { name: "s".into(), ty: "struct S".into(), kind: ParamKind::Unsupported },
+            ParamInfo {
+                name: "s".into(),
+                ty: "struct S".into(),
+                kind: ParamKind::Unsupported,
+            },
         ]
     };
     assert_eq!(
@@ -186,7 +234,9 @@ fn kinds_and_types_must_agree() {
 
 #[test]
 fn scalar_values() {
-    let one = |value: &str, ty: &str| match job(&format!("x = {{ value = {value} }}\n")).prepare(&sig(vec![scalar("x", ty)])) {
+    let one = |value: &str, ty: &str| match job(&format!("x = {{ value = {value} }}\n"))
+        .prepare(&sig(vec![scalar("x", ty)]))
+    {
         Ok(l) => Ok(match &l.args[0] {
             LaunchArg::Scalar { bytes, .. } => bytes.clone(),
             other => panic!("{other:?}"),
@@ -201,8 +251,17 @@ fn scalar_values() {
     assert_eq!(one("[1, 2]", "int2"), Ok(vec![1, 0, 0, 0, 2, 0, 0, 0]));
     assert_eq!(one("[1, 2, 3]", "uchar3"), Ok(vec![1, 2, 3, 0]));
     // x's value starts at column 15 of line 5.
-    assert_eq!(one("256", "uchar"), Err("job.toml:5:15: error: args.x.value: 256 is out of range for uchar (0 to 255)".into()));
-    assert_eq!(one("1.5", "int"), Err("job.toml:5:15: error: args.x.value: expected an integer for int, got the float 1.5".into()));
+    assert_eq!(
+        one("256", "uchar"),
+        Err("job.toml:5:15: error: args.x.value: 256 is out of range for uchar (0 to 255)".into())
+    );
+    assert_eq!(
+        one("1.5", "int"),
+        Err(
+            "job.toml:5:15: error: args.x.value: expected an integer for int, got the float 1.5"
+                .into()
+        )
+    );
     assert_eq!(one("[1, 2]", "int"), Err("job.toml:5:15: error: args.x.value: parameter 'x' is int: expected a number, got an array".into()));
     assert_eq!(one("1", "int4"), Err("job.toml:5:15: error: args.x.value: parameter 'x' is int4: expected a list of 4 numbers, got an integer".into()));
     assert_eq!(one("[1, 2, 3]", "int4"), Err("job.toml:5:15: error: args.x.value: parameter 'x' is int4: expected a list of 4 numbers, got 3".into()));
@@ -220,14 +279,44 @@ fn files_are_read_at_prepare_time() {
     let text = "kernel = \"k\"\nglobal = [2]\ncode = \"\"\n[args]\na = { buffer = \"ushort\", len = 2, init = { file = \"in.bin\" } }\n\
                 b = { buffer = \"ushort\", len = 3, init = { file = \"in.bin\" } }\n[expect]\na = { equals = { file = \"gone.bin\" } }\n";
     let j = RunFile::parse(text, &dir.join("job.toml")).unwrap_or_else(|e| panic!("{e}"));
-    let params = vec![buffer("a", BufferSpace::Global, "ushort"), buffer("b", BufferSpace::Global, "ushort")];
-    let errs = j.prepare(&sig(params.clone())).err().map(|e| e.0).unwrap_or_default();
-    let shown: Vec<String> = errs.iter().map(|e| format!("{}:{}: {}: {}", e.at.map_or(0, |a| a.line), e.at.map_or(0, |a| a.col), e.field, e.message)).collect();
+    let params = vec![
+        buffer("a", BufferSpace::Global, "ushort"),
+        buffer("b", BufferSpace::Global, "ushort"),
+    ];
+    let errs = j
+        .prepare(&sig(params.clone()))
+        .err()
+        .map(|e| e.0)
+        .unwrap_or_default();
+    let shown: Vec<String> = errs
+        .iter()
+        .map(|e| {
+            format!(
+                "{}:{}: {}: {}",
+                e.at.map_or(0, |a| a.line),
+                e.at.map_or(0, |a| a.col),
+                e.field,
+                e.message
+            )
+        })
+        .collect();
     assert_eq!(shown.len(), 2);
-    assert_eq!(shown[0], "6:1: args.b.init.file: 'in.bin' has 4 bytes, but 3 ushort values take 6");
-    assert!(shown[1].starts_with("8:1: expect.a.equals.file: cannot read 'gone.bin': "), "{}", shown[1]);
-    let good = RunFile::parse(&text.replace("len = 3", "len = 2").replace("gone.bin", "in.bin"), &dir.join("job.toml"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        shown[0],
+        "6:1: args.b.init.file: 'in.bin' has 4 bytes, but 3 ushort values take 6"
+    );
+    assert!(
+        shown[1].starts_with("8:1: expect.a.equals.file: cannot read 'gone.bin': "),
+        "{}",
+        shown[1]
+    );
+    let good = RunFile::parse(
+        &text
+            .replace("len = 3", "len = 2")
+            .replace("gone.bin", "in.bin"),
+        &dir.join("job.toml"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let launch = good.prepare(&sig(params)).unwrap_or_else(|e| panic!("{e}"));
     assert!(matches!(&launch.args[0], LaunchArg::Buffer { data, .. } if data == &[1, 0, 2, 0]));
     assert_eq!(launch.expectations[0].want, vec![1, 0, 2, 0]);
@@ -245,10 +334,15 @@ fn kernel_not_found_and_source_errors() {
         j.kernel_not_found(&[]).to_string(),
         "job.toml:1:1: error: kernel: no kernel named 'k' in the program (the program defines no kernels)"
     );
-    let f = RunFile::parse("kernel = \"k\"\nglobal = [1]\nsource = \"missing.cl\"\n[args]\n", Path::new("/nonexistent/job.toml"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let f = RunFile::parse(
+        "kernel = \"k\"\nglobal = [1]\nsource = \"missing.cl\"\n[args]\n",
+        Path::new("/nonexistent/job.toml"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         f.source_text().err().map(|e| e.to_string()).as_deref(),
-        Some("/nonexistent/job.toml: error: source: cannot read 'missing.cl': No such file or directory (os error 2)")
+        Some(
+            "/nonexistent/job.toml: error: source: cannot read 'missing.cl': No such file or directory (os error 2)"
+        )
     );
 }

@@ -1,8 +1,8 @@
 //! Comparing a buffer's contents after the launch with its expectation, and the one-line report.
 //!
 //! Integers compare exactly. Floats compare by value, so -0 equals +0, and NaN equals NaN (any
-//! payload); `tol = X` accepts |got - want| <= X, `ulp = N` accepts values at most N
-//! representable values of the element type apart (infinities of the same sign are equal). A
+//! payload), an infinity equals only itself; `tol = X` accepts |got - want| <= X, `ulp = N`
+//! accepts values at most N representable values of the element type apart. A
 //! vector element differs when any of its components does; a 3-vector's padding is ignored.
 //!
 //! The report line is one of
@@ -94,6 +94,9 @@ pub fn components_match(ty: ScalarType, got: Lit, want: Lit, tol: Tolerance) -> 
             }
             if g == w {
                 return true;
+            }
+            if g.is_infinite() || w.is_infinite() {
+                return false;
             }
             match tol {
                 Tolerance::Exact => false,

@@ -57,7 +57,7 @@ pub use signature::{
     BufferSpace, KernelSignature, Launch, LaunchArg, ParamInfo, ParamKind, Pointee,
     PreparedExpectation,
 };
-pub use value::{Lit, ValueSpec};
+pub use value::{Lit, ValueSpec, component};
 
 /// The exit status of `oclc run`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
