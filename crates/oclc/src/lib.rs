@@ -7,4 +7,5 @@
 pub mod regex;
 pub mod render;
 pub mod runfile;
+pub mod verify;
 pub mod warnings;
