@@ -237,19 +237,6 @@ impl WarningPolicy {
         true
     }
 
-    /// The `-W` names given that this table does not know; clang would warn about unknown
-    /// ones, but groups oclc does not list are still valid clang groups, so they are reported
-    /// only by the caller's choice.
-    pub fn unknown_groups(&self) -> Vec<&str> {
-        self.flags
-            .iter()
-            .map(|f| match f {
-                WFlag::Enable(n, _) | WFlag::Error(n, _) => n.as_str(),
-            })
-            .filter(|n| group_info(n).is_none() && !KNOWN_ON_GROUPS.contains(n))
-            .collect()
-    }
-
     /// Whether a warning in `group` is emitted.
     fn enabled(&self, group: &str) -> bool {
         let kind = group_info(group).map(|g| g.kind);
@@ -386,50 +373,6 @@ impl WarningPolicy {
     }
 }
 
-/// Common clang groups that are on by default (so not in [`GROUPS`]); `-W` flags naming them
-/// are not "unknown".
-const KNOWN_ON_GROUPS: &[&str] = &[
-    "incompatible-pointer-types",
-    "return-mismatch",
-    "return-type",
-    "int-to-pointer-cast",
-    "pointer-to-int-cast",
-    "unused-value",
-    "unused-result",
-    "format",
-    "implicit",
-    "implicit-int",
-    "macro-redefined",
-    "deprecated",
-    "deprecated-declarations",
-    "ignored-attributes",
-    "unknown-attributes",
-    "ignored-pragmas",
-    "unknown-pragmas",
-    "pragma-once-outside-header",
-    "division-by-zero",
-    "array-bounds",
-    "tautological-compare",
-    "parentheses",
-    "self-assign",
-    "excess-initializers",
-    "missing-braces",
-    "pointer-arith",
-    "pointer-sign",
-    "shift-count-overflow",
-    "shift-count-negative",
-    "integer-overflow",
-    "unsequenced",
-    "void-pointer-to-int-cast",
-    "visibility",
-    "builtin-macro-redefined",
-    "invalid-pp-token",
-    "#warnings",
-    "cpp",
-    "unknown-warning-option",
-    "error",
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -550,11 +493,5 @@ mod tests {
         let out = WarningPolicy::default().apply_all(vec![warn(None), f, warn(None)]);
         assert_eq!(out.len(), 2);
         assert_eq!(out[1].diag.level, Level::Fatal);
-    }
-
-    #[test]
-    fn unknown_groups_are_listed() {
-        let p = policy(&["-Wconversion", "-Wbogus-thing", "-Wno-return-type"]);
-        assert_eq!(p.unknown_groups(), vec!["bogus-thing"]);
     }
 }
