@@ -5,7 +5,9 @@ use oclc::runfile::*;
 use std::path::PathBuf;
 
 fn example(name: &str) -> RunFile {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name);
     RunFile::load(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -18,7 +20,13 @@ fn global(name: &str, ty: &str) -> ParamInfo {
     ParamInfo {
         name: name.into(),
         ty: format!("__global {ty} *"),
-        kind: ParamKind::Buffer { space: BufferSpace::Global, pointee: Pointee { elem: Some(e), size: e.size() } },
+        kind: ParamKind::Buffer {
+            space: BufferSpace::Global,
+            pointee: Pointee {
+                elem: Some(e),
+                size: e.size(),
+            },
+        },
     }
 }
 
@@ -27,16 +35,28 @@ fn local(name: &str, ty: &str) -> ParamInfo {
     ParamInfo {
         name: name.into(),
         ty: format!("__local {ty} *"),
-        kind: ParamKind::LocalPtr { pointee: Pointee { elem: Some(e), size: e.size() } },
+        kind: ParamKind::LocalPtr {
+            pointee: Pointee {
+                elem: Some(e),
+                size: e.size(),
+            },
+        },
     }
 }
 
 fn scalar(name: &str, ty: &str) -> ParamInfo {
-    ParamInfo { name: name.into(), ty: ty.into(), kind: ParamKind::Scalar { elem: elem(ty) } }
+    ParamInfo {
+        name: name.into(),
+        ty: ty.into(),
+        kind: ParamKind::Scalar { elem: elem(ty) },
+    }
 }
 
 fn prepare(job: &RunFile, params: Vec<ParamInfo>) -> Launch {
-    let sig = KernelSignature { name: job.kernel.clone(), params };
+    let sig = KernelSignature {
+        name: job.kernel.clone(),
+        params,
+    };
     job.prepare(&sig).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -48,11 +68,17 @@ fn data<'a>(launch: &'a Launch, name: &str) -> &'a [u8] {
 }
 
 fn want<'a>(launch: &'a Launch, name: &str) -> &'a PreparedExpectation {
-    launch.expectations.iter().find(|e| e.name == name).unwrap_or_else(|| panic!("no expectation {name}"))
+    launch
+        .expectations
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("no expectation {name}"))
 }
 
 fn words<const N: usize>(bytes: &[u8]) -> impl Iterator<Item = [u8; N]> + '_ {
-    bytes.chunks_exact(N).map(|c| c.try_into().unwrap_or([0; N]))
+    bytes
+        .chunks_exact(N)
+        .map(|c| c.try_into().unwrap_or([0; N]))
 }
 
 #[test]
@@ -75,7 +101,9 @@ fn memcpy_copies_through_global_and_local() {
     // 64 work-items x 16 bytes.
     let chunk = 16;
     assert_eq!(job.global[0] as usize * chunk, data(&launch, "src").len());
-    assert!(matches!(launch.args[3], LaunchArg::Local { bytes, .. } if bytes == job.local.as_ref().map_or(0, |l| l[0] as usize) * chunk));
+    assert!(
+        matches!(launch.args[3], LaunchArg::Local { bytes, .. } if bytes == job.local.as_ref().map_or(0, |l| l[0] as usize) * chunk)
+    );
     for name in ["from_global", "from_local"] {
         let e = want(&launch, name);
         assert_eq!(e.want, data(&launch, "src"));
@@ -88,11 +116,20 @@ fn matmul_expects_the_exact_product() {
     let job = example("matmul.toml");
     let launch = prepare(
         &job,
-        vec![global("a", "float"), global("b", "float"), global("c", "float"), scalar("n", "uint")],
+        vec![
+            global("a", "float"),
+            global("b", "float"),
+            global("c", "float"),
+            scalar("n", "uint"),
+        ],
     );
     let n = 128;
-    let a: Vec<f64> = words::<4>(data(&launch, "a")).map(|w| f64::from(f32::from_le_bytes(w))).collect();
-    let b: Vec<f64> = words::<4>(data(&launch, "b")).map(|w| f64::from(f32::from_le_bytes(w))).collect();
+    let a: Vec<f64> = words::<4>(data(&launch, "a"))
+        .map(|w| f64::from(f32::from_le_bytes(w)))
+        .collect();
+    let b: Vec<f64> = words::<4>(data(&launch, "b"))
+        .map(|w| f64::from(f32::from_le_bytes(w)))
+        .collect();
     // The generator's formulas, so the data files are what gen_data.py says they are.
     for i in 0..n {
         for k in 0..n {
@@ -119,20 +156,40 @@ fn reduce_expects_each_groups_sum() {
     let job = example("reduce.toml");
     let launch = prepare(
         &job,
-        vec![global("values", "uint"), global("partial", "ulong"), local("scratch", "ulong"), scalar("per_item", "uint")],
+        vec![
+            global("values", "uint"),
+            global("partial", "ulong"),
+            local("scratch", "ulong"),
+            scalar("per_item", "uint"),
+        ],
     );
-    let values: Vec<u64> = words::<4>(data(&launch, "values")).map(|w| u64::from(u32::from_le_bytes(w))).collect();
+    let values: Vec<u64> = words::<4>(data(&launch, "values"))
+        .map(|w| u64::from(u32::from_le_bytes(w)))
+        .collect();
     assert_eq!(values.len(), 1 << 20);
     let group_elems = 256 * 64;
-    let sums: Vec<u8> = values.chunks(group_elems).flat_map(|g| g.iter().sum::<u64>().to_le_bytes()).collect();
+    let sums: Vec<u8> = values
+        .chunks(group_elems)
+        .flat_map(|g| g.iter().sum::<u64>().to_le_bytes())
+        .collect();
     assert_eq!(want(&launch, "partial").want, sums);
-    assert!(matches!(launch.args[2], LaunchArg::Local { bytes: 2048, .. }));
+    assert!(matches!(
+        launch.args[2],
+        LaunchArg::Local { bytes: 2048, .. }
+    ));
 }
 
 #[test]
 fn histogram_expects_the_counts_of_its_data() {
     let job = example("histogram.toml");
-    let launch = prepare(&job, vec![global("data", "uchar"), scalar("n", "uint"), global("hist", "uint")]);
+    let launch = prepare(
+        &job,
+        vec![
+            global("data", "uchar"),
+            scalar("n", "uint"),
+            global("hist", "uint"),
+        ],
+    );
     let mut counts = [0u32; 256];
     for &b in data(&launch, "data") {
         counts[b as usize] += 1;
