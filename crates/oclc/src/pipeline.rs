@@ -28,5 +28,8 @@ pub fn front_end(
         include_dirs: opts.include_dirs.clone(),
     };
     let out = pp::preprocess(sm, main, &pp_opts, diags);
-    FrontEnd { skipped: out.skipped, program: None }
+    FrontEnd {
+        skipped: out.skipped,
+        program: None,
+    }
 }

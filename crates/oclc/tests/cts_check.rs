@@ -50,32 +50,26 @@ fn check_all(flags: &[&str]) -> (usize, Vec<String>) {
     kernels(&dir, &mut files);
     files.sort();
     let parsed = parse_check_args(flags.iter().copied()).expect("flags parse");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .stack_size(oclc::cli::CHECK_STACK_SIZE)
-        .build()
-        .expect("thread pool");
-    let failures: Vec<String> = pool.install(|| {
-        files
-            .par_iter()
-            .filter_map(|p| {
-                let name = p
-                    .strip_prefix(&dir)
-                    .unwrap_or(p)
-                    .to_string_lossy()
-                    .into_owned();
-                let outcome = check_source(&name, &source_for(p), &parsed.options);
-                if outcome.diagnostics.is_empty() {
-                    None
-                } else {
-                    let text = outcome.render_text();
-                    Some(format!(
-                        "{name}:\n{}",
-                        text.lines().take(8).collect::<Vec<_>>().join("\n")
-                    ))
-                }
-            })
-            .collect()
-    });
+    let failures: Vec<String> = files
+        .par_iter()
+        .filter_map(|p| {
+            let name = p
+                .strip_prefix(&dir)
+                .unwrap_or(p)
+                .to_string_lossy()
+                .into_owned();
+            let outcome = check_source(&name, &source_for(p), &parsed.options);
+            if outcome.diagnostics.is_empty() {
+                None
+            } else {
+                let text = outcome.render_text();
+                Some(format!(
+                    "{name}:\n{}",
+                    text.lines().take(8).collect::<Vec<_>>().join("\n")
+                ))
+            }
+        })
+        .collect();
     (files.len(), failures)
 }
 
