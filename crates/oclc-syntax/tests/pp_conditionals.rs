@@ -14,11 +14,23 @@ fn run(src: &str) -> Run {
     let mut sm = SourceMap::new();
     let id = sm.add_text("t.cl", src.to_string());
     let mut diags = Diagnostics::default();
-    let opts = PpOptions { lang: LangOptions::new(ClStd::Cl12), ..Default::default() };
+    let opts = PpOptions {
+        lang: LangOptions::new(ClStd::Cl12),
+        ..Default::default()
+    };
     let out = preprocess(&mut sm, id, &opts, &mut diags);
     let n = out.tokens.len() - 1;
-    let text = out.tokens[..n].iter().map(Token::text).collect::<Vec<_>>().join(" ");
-    Run { text, diags, out, sm }
+    let text = out.tokens[..n]
+        .iter()
+        .map(Token::text)
+        .collect::<Vec<_>>()
+        .join(" ");
+    Run {
+        text,
+        diags,
+        out,
+        sm,
+    }
 }
 
 fn diags(r: &Run) -> Vec<String> {
@@ -69,7 +81,15 @@ fn arithmetic_and_logic() {
     ] {
         assert!(truth(e), "{e}");
     }
-    for e in ["0", "1 - 1", "0 && 1", "0u > 1", "1 ? 0 : 1", "(1, 0)", "__OPENCL_C_VERSION__ >= 200"] {
+    for e in [
+        "0",
+        "1 - 1",
+        "0 && 1",
+        "0u > 1",
+        "1 ? 0 : 1",
+        "(1, 0)",
+        "__OPENCL_C_VERSION__ >= 200",
+    ] {
         assert!(!truth(e), "{e}");
     }
 }
@@ -80,7 +100,9 @@ fn unsigned_promotion_and_warnings() {
     assert_eq!(r.text, "yes");
     assert_eq!(
         diags(&r),
-        ["1:8: warning: left side of operator converted from negative value to unsigned: -1 to 18446744073709551615"]
+        [
+            "1:8: warning: left side of operator converted from negative value to unsigned: -1 to 18446744073709551615"
+        ]
     );
     let r = run("#if 0x7fffffffffffffff + 1\n#endif\n#if -(-0x7fffffffffffffff - 1)\n#endif\n");
     assert_eq!(
@@ -103,24 +125,69 @@ fn short_circuit_suppresses_errors() {
 #[test]
 fn expression_errors() {
     let cases = [
-        ("#if 1 / 0\n#endif\n", "1:7: error: division by zero in preprocessor expression"),
-        ("#if 1 % 0\n#endif\n", "1:7: error: remainder by zero in preprocessor expression"),
+        (
+            "#if 1 / 0\n#endif\n",
+            "1:7: error: division by zero in preprocessor expression",
+        ),
+        (
+            "#if 1 % 0\n#endif\n",
+            "1:7: error: remainder by zero in preprocessor expression",
+        ),
         ("#if\n#endif\n", "1:4: error: expected value in expression"),
-        ("#if 1 +\n#endif\n", "1:8: error: expected value in expression"),
-        ("#if )\n#endif\n", "1:5: error: invalid token at start of a preprocessor expression"),
-        ("#if \"s\"\n#endif\n", "1:5: error: invalid token at start of a preprocessor expression"),
-        ("#if 1 2\n#endif\n", "1:7: error: token is not a valid binary operator in a preprocessor subexpression"),
-        ("#if (1\n#endif\n", "1:7: error: expected ')' in preprocessor expression"),
-        ("#if 1)\n#endif\n", "1:6: error: expected end of line in preprocessor expression"),
-        ("#if foo(1)\n#endif\n", "1:5: error: function-like macro 'foo' is not defined"),
-        ("#if 1.0\n#endif\n", "1:5: error: floating point literal in preprocessor expression"),
-        ("#if 1 : 2\n#endif\n", "1:7: error: ':' without preceding '?'"),
+        (
+            "#if 1 +\n#endif\n",
+            "1:8: error: expected value in expression",
+        ),
+        (
+            "#if )\n#endif\n",
+            "1:5: error: invalid token at start of a preprocessor expression",
+        ),
+        (
+            "#if \"s\"\n#endif\n",
+            "1:5: error: invalid token at start of a preprocessor expression",
+        ),
+        (
+            "#if 1 2\n#endif\n",
+            "1:7: error: token is not a valid binary operator in a preprocessor subexpression",
+        ),
+        (
+            "#if (1\n#endif\n",
+            "1:7: error: expected ')' in preprocessor expression",
+        ),
+        (
+            "#if 1)\n#endif\n",
+            "1:6: error: expected end of line in preprocessor expression",
+        ),
+        (
+            "#if foo(1)\n#endif\n",
+            "1:5: error: function-like macro 'foo' is not defined",
+        ),
+        (
+            "#if 1.0\n#endif\n",
+            "1:5: error: floating point literal in preprocessor expression",
+        ),
+        (
+            "#if 1 : 2\n#endif\n",
+            "1:7: error: ':' without preceding '?'",
+        ),
         ("#if 1 ? 2\n#endif\n", "1:10: error: expected ':'"),
         ("#if defined\n#endif\n", "1:12: error: macro name missing"),
-        ("#if defined(1)\n#endif\n", "1:13: error: macro name must be an identifier"),
-        ("#if defined(X\n#endif\n", "1:14: error: missing ')' after 'defined'"),
-        ("#if 09\n#endif\n", "1:5: error: invalid digit '9' in octal constant"),
-        ("#if 1x\n#endif\n", "1:5: error: invalid suffix 'x' on integer constant"),
+        (
+            "#if defined(1)\n#endif\n",
+            "1:13: error: macro name must be an identifier",
+        ),
+        (
+            "#if defined(X\n#endif\n",
+            "1:14: error: missing ')' after 'defined'",
+        ),
+        (
+            "#if 09\n#endif\n",
+            "1:5: error: invalid digit '9' in octal constant",
+        ),
+        (
+            "#if 1x\n#endif\n",
+            "1:5: error: invalid suffix 'x' on integer constant",
+        ),
     ];
     for (src, want) in cases {
         let r = run(src);
@@ -140,7 +207,10 @@ fn ifdef_elif_else_chains() {
         #if 0\n#if 1\nnested\n#else\nnested_else\n#endif\n#else\nouter_else\n#endif\n";
     let r = run(src);
     assert_eq!(r.text, "a elif1 elifdef outer_else");
-    assert_eq!(diags(&r), ["18:2: warning: use of a '#elifdef' directive is a C23 extension"]);
+    assert_eq!(
+        diags(&r),
+        ["18:2: warning: use of a '#elifdef' directive is a C23 extension"]
+    );
 }
 
 #[test]
@@ -149,10 +219,22 @@ fn conditional_directive_errors() {
         ("#endif\n", &["1:2: error: #endif without #if"]),
         ("#else\n", &["1:2: error: #else without #if"]),
         ("#elif 1\n", &["1:2: error: #elif without #if"]),
-        ("#if 1\n#else\n#else\n#endif\n", &["3:2: error: #else after #else"]),
-        ("#if 0\n#else\n#elif 1\n#endif\n", &["3:2: error: #elif after #else"]),
-        ("#if 1\n", &["1:2: error: unterminated conditional directive"]),
-        ("#if 0\n#if 1\n", &["1:2: error: unterminated conditional directive"]),
+        (
+            "#if 1\n#else\n#else\n#endif\n",
+            &["3:2: error: #else after #else"],
+        ),
+        (
+            "#if 0\n#else\n#elif 1\n#endif\n",
+            &["3:2: error: #elif after #else"],
+        ),
+        (
+            "#if 1\n",
+            &["1:2: error: unterminated conditional directive"],
+        ),
+        (
+            "#if 0\n#if 1\n",
+            &["1:2: error: unterminated conditional directive"],
+        ),
         ("#ifdef\n#endif\n", &["1:7: error: macro name missing"]),
         (
             "#ifdef X junk\n#endif junk\n#if 1\n#else junk\n#endif\n",
@@ -190,14 +272,22 @@ fn skipped_ranges_cover_whole_lines() {
     let src = "a\n#if 0\nskip1\n// expected-error {{x}}\n#elif 1\nkept\n#else\nskip2\n#endif\nb\n";
     let r = run(src);
     assert_eq!(r.text, "a kept b");
-    let ranges: Vec<&str> =
-        r.out.skipped.iter().map(|s| &src[s.lo as usize..s.hi as usize]).collect();
+    let ranges: Vec<&str> = r
+        .out
+        .skipped
+        .iter()
+        .map(|s| &src[s.lo as usize..s.hi as usize])
+        .collect();
     assert_eq!(ranges, ["skip1\n// expected-error {{x}}\n", "skip2\n"]);
     // A group skipped to the end of an unterminated conditional.
     let src = "#if 0\nx\ny\n";
     let r = run(src);
-    let ranges: Vec<&str> =
-        r.out.skipped.iter().map(|s| &src[s.lo as usize..s.hi as usize]).collect();
+    let ranges: Vec<&str> = r
+        .out
+        .skipped
+        .iter()
+        .map(|s| &src[s.lo as usize..s.hi as usize])
+        .collect();
     assert_eq!(ranges, ["x\ny\n"]);
 }
 

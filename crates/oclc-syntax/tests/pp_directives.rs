@@ -19,12 +19,24 @@ fn run_with(name: &str, src: &str, opts: &PpOptions) -> Run {
     let mut diags = Diagnostics::default();
     let out = preprocess(&mut sm, id, opts, &mut diags);
     let n = out.tokens.len() - 1;
-    let text = out.tokens[..n].iter().map(Token::text).collect::<Vec<_>>().join(" ");
-    Run { text, diags, out, sm }
+    let text = out.tokens[..n]
+        .iter()
+        .map(Token::text)
+        .collect::<Vec<_>>()
+        .join(" ");
+    Run {
+        text,
+        diags,
+        out,
+        sm,
+    }
 }
 
 fn opts() -> PpOptions {
-    PpOptions { lang: LangOptions::new(ClStd::Cl12), ..Default::default() }
+    PpOptions {
+        lang: LangOptions::new(ClStd::Cl12),
+        ..Default::default()
+    }
 }
 
 fn run(src: &str) -> Run {
@@ -37,7 +49,9 @@ fn diags(r: &Run) -> Vec<String> {
         .iter()
         .map(|d| {
             let (f, l, c) = r.sm.location(d.span).unwrap_or(("?", 0, 0));
-            let f = Path::new(f).file_name().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+            let f = Path::new(f)
+                .file_name()
+                .map_or(String::new(), |s| s.to_string_lossy().into_owned());
             format!("{f}:{l}:{c}: {}: {}", d.level.as_str(), d.message)
         })
         .collect()
@@ -85,7 +99,10 @@ fn include_quoted_angled_and_search_order() {
 #[test]
 fn include_errors() {
     let r = run("#include \"no/such/file.h\"\nnot reached\n");
-    assert_eq!(diags(&r), ["t.cl:1:10: fatal error: 'no/such/file.h' file not found"]);
+    assert_eq!(
+        diags(&r),
+        ["t.cl:1:10: fatal error: 'no/such/file.h' file not found"]
+    );
     assert_eq!(r.diags.list[0].level, Level::Fatal);
     assert_eq!(r.text, "");
     let r = run("#include\n#include 3\n#include \"\"\n");
@@ -115,13 +132,20 @@ fn include_cycle_hits_depth_limit() {
 fn pragma_once_and_include_guards() {
     let dir = temp_tree(
         "once",
-        &[("o.h", "#pragma once\nint o;\n"), ("g.h", "#ifndef G\n#define G\nint g;\n#endif\n")],
+        &[
+            ("o.h", "#pragma once\nint o;\n"),
+            ("g.h", "#ifndef G\n#define G\nint g;\n#endif\n"),
+        ],
     );
     let main = dir.join("main.cl");
-    let src = "#include \"o.h\"\n#include \"o.h\"\n#include \"g.h\"\n#include \"g.h\"\n#pragma once\n";
+    let src =
+        "#include \"o.h\"\n#include \"o.h\"\n#include \"g.h\"\n#include \"g.h\"\n#pragma once\n";
     let r = run_with(&main.to_string_lossy(), src, &opts());
     assert_eq!(r.text, "int o ; int g ;");
-    assert_eq!(diags(&r), ["main.cl:5:9: warning: #pragma once in main file"]);
+    assert_eq!(
+        diags(&r),
+        ["main.cl:5:9: warning: #pragma once in main file"]
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -129,17 +153,25 @@ fn pragma_once_and_include_guards() {
 fn conditionals_do_not_cross_files() {
     let dir = temp_tree("cond", &[("open.h", "#if 1\nint h;\n")]);
     let main = dir.join("main.cl");
-    let r = run_with(&main.to_string_lossy(), "#include \"open.h\"\n#endif\n", &opts());
+    let r = run_with(
+        &main.to_string_lossy(),
+        "#include \"open.h\"\n#endif\n",
+        &opts(),
+    );
     assert_eq!(
         diags(&r),
-        ["open.h:1:2: error: unterminated conditional directive", "main.cl:2:2: error: #endif without #if"]
+        [
+            "open.h:1:2: error: unterminated conditional directive",
+            "main.cl:2:2: error: #endif without #if"
+        ]
     );
     let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn line_directive() {
-    let r = run("#line 100\n__LINE__\n#line 7 \"other.cl\"\n__LINE__ __FILE__\n#line x\n#line 5 y\n");
+    let r =
+        run("#line 100\n__LINE__\n#line 7 \"other.cl\"\n__LINE__ __FILE__\n#line x\n#line 5 y\n");
     assert_eq!(r.text, "100 7 \"other.cl\"");
     assert_eq!(
         diags(&r),
@@ -172,10 +204,25 @@ fn pragmas_are_recorded() {
     assert_eq!(r.text, "int a ; int b ;");
     let p = &r.out.pragmas;
     assert_eq!(p.len(), 4);
-    assert_eq!(p[0].kind, PragmaKind::OpenclExtension { name: "cl_khr_fp64".into(), enable: true });
+    assert_eq!(
+        p[0].kind,
+        PragmaKind::OpenclExtension {
+            name: "cl_khr_fp64".into(),
+            enable: true
+        }
+    );
     assert_eq!(p[0].before_token, 0);
-    assert_eq!(&src[p[0].span.lo as usize..p[0].span.hi as usize], "#pragma OPENCL EXTENSION cl_khr_fp64 : enable");
-    assert_eq!(p[1].kind, PragmaKind::OpenclExtension { name: "all".into(), enable: false });
+    assert_eq!(
+        &src[p[0].span.lo as usize..p[0].span.hi as usize],
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable"
+    );
+    assert_eq!(
+        p[1].kind,
+        PragmaKind::OpenclExtension {
+            name: "all".into(),
+            enable: false
+        }
+    );
     assert_eq!(p[1].before_token, 3);
     assert_eq!(p[2].kind, PragmaKind::Other("OPENCL FP_CONTRACT ON".into()));
     assert_eq!(p[3].kind, PragmaKind::Other("unroll 4".into()));
@@ -188,7 +235,10 @@ fn null_and_invalid_directives() {
     assert_eq!(r.text, "ok 1 2");
     assert_eq!(
         diags(&r),
-        ["t.cl:3:2: error: invalid preprocessing directive", "t.cl:4:3: error: GNU line marker directive requires a simple digit sequence"]
+        [
+            "t.cl:3:2: error: invalid preprocessing directive",
+            "t.cl:4:3: error: GNU line marker directive requires a simple digit sequence"
+        ]
     );
 }
 
@@ -211,5 +261,8 @@ fn command_line_macros_in_order() {
     ];
     let r = run_with("t.cl", "A B F(3) cl_khr_fp64 __OPENCL_C_VERSION__\n", &o);
     assert_eq!(r.text, "A A + 1 3 * 2 7 __OPENCL_C_VERSION__");
-    assert_eq!(diags(&r), ["<command line>:5:9: warning: 'cl_khr_fp64' macro redefined"]);
+    assert_eq!(
+        diags(&r),
+        ["<command line>:5:9: warning: 'cl_khr_fp64' macro redefined"]
+    );
 }

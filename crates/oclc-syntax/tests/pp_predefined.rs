@@ -23,10 +23,22 @@ fn expand(l: LangOptions, src: &str) -> String {
     let mut sm = SourceMap::new();
     let id = sm.add_text("t.cl", src.to_string());
     let mut d = Diagnostics::default();
-    let out = preprocess(&mut sm, id, &PpOptions { lang: l, ..Default::default() }, &mut d);
+    let out = preprocess(
+        &mut sm,
+        id,
+        &PpOptions {
+            lang: l,
+            ..Default::default()
+        },
+        &mut d,
+    );
     assert!(d.list.is_empty(), "{:?}", d.list);
     let n = out.tokens.len() - 1;
-    out.tokens[..n].iter().map(Token::text).collect::<Vec<_>>().join(" ")
+    out.tokens[..n]
+        .iter()
+        .map(Token::text)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn features_cl() -> Option<String> {
@@ -52,7 +64,10 @@ fn listed(text: &str, prefix: &str) -> BTreeSet<String> {
 }
 
 fn opencl_c_features(l: &LangOptions) -> BTreeSet<String> {
-    predefined_macro_names(l).into_iter().filter(|n| n.starts_with("__opencl_c_")).collect()
+    predefined_macro_names(l)
+        .into_iter()
+        .filter(|n| n.starts_with("__opencl_c_"))
+        .collect()
 }
 
 #[test]
@@ -63,18 +78,35 @@ fn feature_macros_match_clang_features_test() {
     let cl20 = opencl_c_features(&lang(ClStd::Cl20, &[]));
     assert_eq!(cl20, listed(&text, "FEATURES-CL20"));
     let not = listed(&text, "NO-FEATURES-NOT");
-    for l in [lang(ClStd::Cl30, &["-all"]), lang(ClStd::Cl11, &[]), lang(ClStd::Cl12, &[])] {
+    for l in [
+        lang(ClStd::Cl30, &["-all"]),
+        lang(ClStd::Cl11, &[]),
+        lang(ClStd::Cl12, &[]),
+    ] {
         let have = opencl_c_features(&l);
-        assert!(have.contains("__opencl_c_int64"), "__opencl_c_int64 is always defined");
-        let bad: Vec<_> = have.iter().filter(|n| *n != "__opencl_c_int64" && not.contains(*n)).collect();
+        assert!(
+            have.contains("__opencl_c_int64"),
+            "__opencl_c_int64 is always defined"
+        );
+        let bad: Vec<_> = have
+            .iter()
+            .filter(|n| *n != "__opencl_c_int64" && not.contains(*n))
+            .collect();
         assert!(bad.is_empty(), "{:?}: {bad:?}", l.std);
     }
     let l = lang(
         ClStd::Cl20,
-        &["-__opencl_c_integer_dot_product_input_4x8bit", "-__opencl_c_integer_dot_product_input_4x8bit_packed"],
+        &[
+            "-__opencl_c_integer_dot_product_input_4x8bit",
+            "-__opencl_c_integer_dot_product_input_4x8bit_packed",
+        ],
     );
     let have = opencl_c_features(&l);
-    assert!(listed(&text, "NO-FEATURES-CL20-NOT").iter().all(|n| !have.contains(n)));
+    assert!(
+        listed(&text, "NO-FEATURES-CL20-NOT")
+            .iter()
+            .all(|n| !have.contains(n))
+    );
     let l = lang(
         ClStd::Cl30,
         &[
@@ -94,7 +126,13 @@ fn feature_macros_match_clang_features_test() {
 
 #[test]
 fn version_macros_per_mode() {
-    for (std, v) in [(ClStd::Cl10, "100"), (ClStd::Cl11, "110"), (ClStd::Cl12, "120"), (ClStd::Cl20, "200"), (ClStd::Cl30, "300")] {
+    for (std, v) in [
+        (ClStd::Cl10, "100"),
+        (ClStd::Cl11, "110"),
+        (ClStd::Cl12, "120"),
+        (ClStd::Cl20, "200"),
+        (ClStd::Cl30, "300"),
+    ] {
         let m = macros(&lang(std, &[]));
         assert_eq!(m["__OPENCL_C_VERSION__"], v);
         assert_eq!(m["CL_VERSION_1_0"], "100");
@@ -116,14 +154,26 @@ fn extension_macros_follow_version_and_options() {
     let m11 = macros(&lang(ClStd::Cl11, &[]));
     assert_eq!(m11["cl_khr_fp64"], "1");
     assert_eq!(m11["cl_khr_fp16"], "1");
-    assert!(!m11.contains_key("cl_khr_depth_images"), "available from OpenCL C 1.2");
-    assert!(!m11.contains_key("cl_khr_subgroups"), "available from OpenCL C 2.0");
+    assert!(
+        !m11.contains_key("cl_khr_depth_images"),
+        "available from OpenCL C 1.2"
+    );
+    assert!(
+        !m11.contains_key("cl_khr_subgroups"),
+        "available from OpenCL C 2.0"
+    );
     let m12 = macros(&lang(ClStd::Cl12, &[]));
     assert!(m12.contains_key("cl_khr_depth_images"));
-    assert!(!m12.contains_key("__cl_clang_function_pointers"), "off until -cl-ext enables it");
+    assert!(
+        !m12.contains_key("__cl_clang_function_pointers"),
+        "off until -cl-ext enables it"
+    );
     let m20 = macros(&lang(ClStd::Cl20, &[]));
     assert!(m20.contains_key("cl_khr_subgroups"));
-    let m = macros(&lang(ClStd::Cl12, &["-cl_khr_fp64", "+__cl_clang_function_pointers"]));
+    let m = macros(&lang(
+        ClStd::Cl12,
+        &["-cl_khr_fp64", "+__cl_clang_function_pointers"],
+    ));
     assert!(!m.contains_key("cl_khr_fp64"));
     assert!(!m.contains_key("as_double"));
     assert_eq!(m["__cl_clang_function_pointers"], "1");
@@ -133,7 +183,10 @@ fn extension_macros_follow_version_and_options() {
     let m = macros(&lang(ClStd::Cl30, &[]));
     assert!(m.contains_key("cl_khr_fp64") && m.contains_key("__opencl_c_fp64"));
     // Half constants only with cl_khr_fp16.
-    assert_eq!(macros(&lang(ClStd::Cl12, &[]))["HALF_MAX"], "((0x1.ffcp15h))");
+    assert_eq!(
+        macros(&lang(ClStd::Cl12, &[]))["HALF_MAX"],
+        "((0x1.ffcp15h))"
+    );
     assert!(!macros(&lang(ClStd::Cl12, &["-cl_khr_fp16"])).contains_key("HALF_MAX"));
 }
 
@@ -171,7 +224,10 @@ fn default_header_values() {
     ] {
         assert_eq!(m12.get(k).map(String::as_str), Some(v), "{k}");
     }
-    assert!(!m12.contains_key("CLK_IMAGE_MEM_FENCE"), "OpenCL C 2.0 and later only");
+    assert!(
+        !m12.contains_key("CLK_IMAGE_MEM_FENCE"),
+        "OpenCL C 2.0 and later only"
+    );
     assert!(!m12.contains_key("ATOMIC_VAR_INIT"));
     let m20 = macros(&lang(ClStd::Cl20, &[]));
     assert_eq!(m20["CLK_IMAGE_MEM_FENCE"], "0x04");
@@ -179,7 +235,10 @@ fn default_header_values() {
     assert_eq!(m20["ATOMIC_VAR_INIT(x)"], "(x)");
     assert_eq!(m20["MAX_WORK_DIM"], "3");
     assert!(!m20.contains_key("CLK_UNORM_INT_101010_2"));
-    assert_eq!(macros(&lang(ClStd::Cl30, &[]))["CLK_UNORM_INT_101010_2"], "0x10E0");
+    assert_eq!(
+        macros(&lang(ClStd::Cl30, &[]))["CLK_UNORM_INT_101010_2"],
+        "0x10E0"
+    );
 }
 
 #[test]
@@ -196,6 +255,9 @@ fn predefined_macros_expand_in_code_and_if() {
          __kernel __attribute__ ( ( work_group_size_hint ( 64 , 1 , 1 ) ) ) \
          __attribute__ ( ( vec_type_hint ( float4 ) ) ) void k ( void ) ;"
     );
-    let out = expand(lang(ClStd::Cl12, &[]), "#ifdef __opencl_c_generic_address_space\nyes\n#endif\n");
+    let out = expand(
+        lang(ClStd::Cl12, &[]),
+        "#ifdef __opencl_c_generic_address_space\nyes\n#endif\n",
+    );
     assert_eq!(out, "");
 }

@@ -633,18 +633,31 @@ impl Pp<'_> {
             PTokOpt::Tok(t) => t,
             PTokOpt::End => {
                 let span = self.eod_span();
-                self.error(span, format!("{what} directive requires a positive integer argument"));
+                self.error(
+                    span,
+                    format!("{what} directive requires a positive integer argument"),
+                );
                 return;
             }
         };
         let TokenKind::Number(digits) = t.kind else {
-            self.error(t.span, format!("{what} directive requires a positive integer argument"));
+            self.error(
+                t.span,
+                format!("{what} directive requires a positive integer argument"),
+            );
             return;
         };
         if let Some(i) = digits.as_str().bytes().position(|b| !b.is_ascii_digit()) {
             let which = if marker { "GNU line marker" } else { "#line" };
-            let at = Span { lo: t.span.lo + i as u32, hi: t.span.lo + i as u32 + 1, ..t.span };
-            self.error(at, format!("{which} directive requires a simple digit sequence"));
+            let at = Span {
+                lo: t.span.lo + i as u32,
+                hi: t.span.lo + i as u32 + 1,
+                ..t.span
+            };
+            self.error(
+                at,
+                format!("{which} directive requires a simple digit sequence"),
+            );
             return;
         }
         let line = digits.as_str().parse::<u32>().unwrap_or(u32::MAX);
