@@ -2,6 +2,8 @@
 //! builtin tables and checking with clang-worded diagnostics.
 
 pub mod builtins;
+pub mod hir;
 pub mod space;
+pub mod types;
 
 pub use space::AddrSpace;

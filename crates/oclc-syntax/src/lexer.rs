@@ -1,1 +1,757 @@
-//! The lexer: bytes of one file to tokens.
+//! The lexer: bytes of one file to preprocessing tokens, as clang's lexer does for OpenCL C
+//! (C99 with digraphs and `$` in identifiers).
+//!
+//! Line splices (backslash-newline) may appear anywhere; token spans always cover the original
+//! bytes, and spellings have the splices removed.
+
+use std::rc::Rc;
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::intern::Symbol;
+use crate::source::{FileId, Span};
+use crate::token::{Punct, Token, TokenKind};
+
+/// Lexes one file's text into preprocessing tokens.
+pub struct Lexer {
+    text: Rc<str>,
+    pos: usize,
+    file: FileId,
+    at_line_start: bool,
+    /// Raw mode (skipped `#if` groups): no diagnostics, as in clang.
+    pub raw: bool,
+    /// Whitespace already skipped by `next_is_line_start`, owed to the next token.
+    space_owed: bool,
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'$'
+}
+
+fn is_ident_cont(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// Characters clang accepts in identifiers beyond ASCII (C99/C11 extended identifier chars,
+/// approximated by Unicode alphanumerics).
+fn is_unicode_ident(c: char) -> bool {
+    c.is_alphanumeric() && c != '\u{FFFD}'
+}
+
+impl Lexer {
+    pub fn new(file: FileId, text: Rc<str>) -> Lexer {
+        Lexer {
+            text,
+            pos: 0,
+            file,
+            at_line_start: true,
+            raw: false,
+            space_owed: false,
+        }
+    }
+
+    #[inline]
+    fn src(&self) -> &[u8] {
+        self.text.as_bytes()
+    }
+
+    /// Skips whitespace and comments; true when the next token starts a new line (or at EOF).
+    pub fn next_is_line_start(&mut self, diags: &mut Diagnostics) -> bool {
+        if self.skip_trivia(diags) {
+            self.space_owed = true;
+        }
+        self.at_line_start || self.at_end(self.pos)
+    }
+
+    /// Byte offset of the next unread byte.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    pub fn file(&self) -> FileId {
+        self.file
+    }
+
+    fn byte(&self, p: usize) -> u8 {
+        self.src().get(p).copied().unwrap_or(0)
+    }
+
+    fn at_end(&self, p: usize) -> bool {
+        p >= self.src().len()
+    }
+
+    /// Skips any line splices at `p`; returns the position of the next real character.
+    #[inline]
+    fn splice(&self, mut p: usize) -> usize {
+        while self.byte(p) == b'\\' {
+            match self.splice_len(p) {
+                Some(n) => p += n,
+                None => break,
+            }
+        }
+        p
+    }
+
+    /// Length of a backslash-newline at `p` (clang also accepts spaces between them).
+    fn splice_len(&self, p: usize) -> Option<usize> {
+        let mut q = p + 1;
+        while matches!(self.byte(q), b' ' | b'\t' | b'\x0b' | b'\x0c') {
+            q += 1;
+        }
+        match self.byte(q) {
+            b'\n' => Some(q + 1 - p),
+            b'\r' => Some(if self.byte(q + 1) == b'\n' {
+                q + 2 - p
+            } else {
+                q + 1 - p
+            }),
+            _ => None,
+        }
+    }
+
+    /// The character at `p` (after splices) and the position after it.
+    #[inline]
+    fn peek(&self, p: usize) -> (u8, usize) {
+        let p = self.splice(p);
+        (self.byte(p), p + 1)
+    }
+
+    fn diag(&self, diags: &mut Diagnostics, d: Diagnostic) {
+        if !self.raw {
+            diags.push(d);
+        }
+    }
+
+    fn span(&self, lo: usize, hi: usize) -> Span {
+        Span::new(self.file, lo as u32, hi as u32)
+    }
+
+    /// The spelling of `lo..hi` with line splices removed.
+    fn spelling(&self, lo: usize, hi: usize) -> Symbol {
+        let raw = self.text.get(lo..hi).unwrap_or("");
+        if !raw.contains('\\') {
+            return Symbol::intern(raw);
+        }
+        let mut s = String::with_capacity(raw.len());
+        let mut p = lo;
+        while p < hi {
+            if self.byte(p) == b'\\' {
+                if let Some(n) = self.splice_len(p) {
+                    p += n;
+                    continue;
+                }
+            }
+            let ch_len = utf8_len(self.byte(p));
+            s.push_str(self.text.get(p..(p + ch_len).min(hi)).unwrap_or(""));
+            p += ch_len;
+        }
+        Symbol::intern(&s)
+    }
+
+    /// Skips whitespace and comments; returns whether any was skipped.
+    fn skip_trivia(&mut self, diags: &mut Diagnostics) -> bool {
+        let mut skipped = false;
+        loop {
+            let b = self.byte(self.pos);
+            match b {
+                b' ' | b'\t' | b'\x0b' | b'\x0c' | b'\r' => {
+                    self.pos += 1;
+                    skipped = true;
+                }
+                b'\n' => {
+                    self.pos += 1;
+                    self.at_line_start = true;
+                    skipped = true;
+                }
+                b'\\' => match self.splice_len(self.pos) {
+                    Some(n) => self.pos += n,
+                    None => return skipped,
+                },
+                b'/' => {
+                    let (c, after) = self.peek(self.pos + 1);
+                    if c == b'/' {
+                        self.skip_line_comment(after);
+                        skipped = true;
+                    } else if c == b'*' {
+                        self.skip_block_comment(after, diags);
+                        skipped = true;
+                    } else {
+                        return skipped;
+                    }
+                }
+                0 if !self.at_end(self.pos) => {
+                    self.diag(
+                        diags,
+                        Diagnostic::warning(
+                            self.span(self.pos, self.pos + 1),
+                            "null character ignored",
+                        )
+                        .with_group("null-character"),
+                    );
+                    self.pos += 1;
+                    skipped = true;
+                }
+                _ => return skipped,
+            }
+        }
+    }
+
+    fn skip_line_comment(&mut self, mut p: usize) {
+        loop {
+            match memchr2(b'\n', b'\\', &self.src()[p.min(self.src().len())..]) {
+                None => {
+                    self.pos = self.src().len();
+                    return;
+                }
+                Some(i) => {
+                    p += i;
+                    if self.src()[p] == b'\\' {
+                        p += self.splice_len(p).unwrap_or(1);
+                    } else {
+                        // Leave the newline for skip_trivia to set at_line_start.
+                        self.pos = p;
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn skip_block_comment(&mut self, start: usize, diags: &mut Diagnostics) {
+        let open = start.saturating_sub(2);
+        let mut p = start;
+        loop {
+            match memchr2(b'*', b'\n', &self.src()[p.min(self.src().len())..]) {
+                None => {
+                    self.diag(
+                        diags,
+                        Diagnostic::error(self.span(open, open + 2), "unterminated /* comment"),
+                    );
+                    self.pos = self.src().len();
+                    return;
+                }
+                Some(i) => {
+                    p += i;
+                    if self.src()[p] == b'\n' {
+                        p += 1;
+                        continue;
+                    }
+                    let (c, after) = self.peek(p + 1);
+                    if c == b'/' {
+                        self.pos = after;
+                        return;
+                    }
+                    p += 1;
+                }
+            }
+        }
+    }
+
+    /// Lexes the next token; at the end of the file returns `Eof` (repeatedly).
+    pub fn next_token(&mut self, diags: &mut Diagnostics) -> Token {
+        loop {
+            let leading_space = self.skip_trivia(diags) | std::mem::take(&mut self.space_owed);
+            let at_line_start = self.at_line_start;
+            let lo = self.pos;
+            if self.at_end(lo) {
+                return Token {
+                    kind: TokenKind::Eof,
+                    span: self.span(lo, lo),
+                    at_line_start: true,
+                    leading_space,
+                };
+            }
+            let kind = match self.lex_kind(diags) {
+                Some(k) => k,
+                None => continue,
+            };
+            self.at_line_start = false;
+            return Token {
+                kind,
+                span: self.span(lo, self.pos),
+                at_line_start,
+                leading_space,
+            };
+        }
+    }
+
+    /// Lexes one token starting at `self.pos`; `None` when the bytes were dropped (invalid UTF-8).
+    fn lex_kind(&mut self, diags: &mut Diagnostics) -> Option<TokenKind> {
+        let lo = self.pos;
+        let b = self.byte(lo);
+        let (b1, p1) = self.peek(lo + 1);
+        if b == b'L' && (b1 == b'\'' || b1 == b'"') {
+            return Some(self.lex_quoted(lo, p1, b1, diags));
+        }
+        if is_ident_start(b) || b >= 0x80 && self.unicode_ident_at(lo) {
+            return Some(self.lex_ident(lo));
+        }
+        if b.is_ascii_digit() || (b == b'.' && b1.is_ascii_digit()) {
+            return Some(self.lex_number(lo));
+        }
+        if b == b'\'' || b == b'"' {
+            return Some(self.lex_quoted(lo, lo + 1, b, diags));
+        }
+        if b >= 0x80 {
+            let c = self
+                .text
+                .get(lo..)
+                .and_then(|s| s.chars().next())
+                .unwrap_or('\u{FFFD}');
+            self.pos = lo + c.len_utf8();
+            if c == '\u{FFFD}' {
+                self.diag(
+                    diags,
+                    Diagnostic::error(self.span(lo, self.pos), "source file is not valid UTF-8"),
+                );
+                return None;
+            }
+            self.diag(
+                diags,
+                Diagnostic::error(
+                    self.span(lo, self.pos),
+                    format!("unexpected character <U+{:04X}>", c as u32),
+                ),
+            );
+            return Some(TokenKind::Unknown(self.spelling(lo, self.pos)));
+        }
+        if let Some((p, after)) = self.lex_punct(lo) {
+            self.pos = after;
+            return Some(TokenKind::Punct(p));
+        }
+        self.pos = lo + 1;
+        Some(TokenKind::Unknown(self.spelling(lo, self.pos)))
+    }
+
+    fn unicode_ident_at(&self, p: usize) -> bool {
+        self.text
+            .get(p..)
+            .and_then(|s| s.chars().next())
+            .is_some_and(is_unicode_ident)
+    }
+
+    fn lex_ident(&mut self, lo: usize) -> TokenKind {
+        let mut p = lo;
+        loop {
+            let b = self.byte(p);
+            if is_ident_cont(b) {
+                p += 1;
+            } else if b == b'\\' {
+                match self.splice_len(p) {
+                    Some(n) if is_ident_cont(self.byte(self.splice(p + n))) => p += n,
+                    _ => break,
+                }
+            } else if b >= 0x80 && self.unicode_ident_at(p) {
+                p += utf8_len(b);
+            } else {
+                break;
+            }
+        }
+        self.pos = p;
+        TokenKind::Ident(self.spelling(lo, p))
+    }
+
+    fn lex_number(&mut self, lo: usize) -> TokenKind {
+        let mut p = lo + 1;
+        let mut prev = self.byte(lo);
+        loop {
+            let q = self.splice(p);
+            let b = self.byte(q);
+            let exp_sign = (b == b'+' || b == b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P');
+            if is_ident_cont(b) || b == b'.' || exp_sign {
+                prev = b;
+                p = q + 1;
+            } else {
+                break;
+            }
+        }
+        self.pos = p;
+        TokenKind::Number(self.spelling(lo, p))
+    }
+
+    /// Lexes a character constant or string literal whose opening quote is just before `p`.
+    fn lex_quoted(
+        &mut self,
+        lo: usize,
+        mut p: usize,
+        quote: u8,
+        diags: &mut Diagnostics,
+    ) -> TokenKind {
+        let content_start = p;
+        loop {
+            let q = self.splice(p);
+            let b = self.byte(q);
+            if self.at_end(q) || b == b'\n' || b == b'\r' {
+                self.pos = q;
+                let which = if quote == b'"' { "'\"'" } else { "'" };
+                self.diag(
+                    diags,
+                    Diagnostic::warning(
+                        self.span(lo, lo + 1),
+                        format!("missing terminating {which} character"),
+                    )
+                    .with_group("invalid-pp-token"),
+                );
+                return TokenKind::Unknown(self.spelling(lo, q));
+            }
+            if b == b'\\' {
+                let (_, after) = self.peek(q + 1);
+                p = after;
+                continue;
+            }
+            p = q + 1;
+            if b == quote {
+                break;
+            }
+        }
+        self.pos = p;
+        if quote == b'\'' && self.splice(content_start) + 1 == p {
+            self.diag(
+                diags,
+                Diagnostic::warning(self.span(lo, p), "empty character constant")
+                    .with_group("invalid-pp-token"),
+            );
+            return TokenKind::Unknown(self.spelling(lo, p));
+        }
+        let sym = self.spelling(lo, p);
+        if quote == b'"' {
+            TokenKind::Str(sym)
+        } else {
+            TokenKind::Char(sym)
+        }
+    }
+
+    /// Longest-match punctuator at `lo` (digraphs included); the punctuator and the end offset.
+    fn lex_punct(&self, lo: usize) -> Option<(Punct, usize)> {
+        use Punct::*;
+        let b0 = self.byte(lo);
+        let (b1, p1) = self.peek(lo + 1);
+        let (b2, p2) = self.peek(p1);
+        let one = |p: Punct| Some((p, lo + 1));
+        let two = |p: Punct| Some((p, p1));
+        let three = |p: Punct| Some((p, p2));
+        match b0 {
+            b'(' => one(LParen),
+            b')' => one(RParen),
+            b'[' => one(LBracket),
+            b']' => one(RBracket),
+            b'{' => one(LBrace),
+            b'}' => one(RBrace),
+            b'~' => one(Tilde),
+            b'?' => one(Question),
+            b';' => one(Semi),
+            b',' => one(Comma),
+            b'.' => {
+                if b1 == b'.' && b2 == b'.' {
+                    three(Ellipsis)
+                } else {
+                    one(Dot)
+                }
+            }
+            b'-' => match b1 {
+                b'>' => two(Arrow),
+                b'-' => two(MinusMinus),
+                b'=' => two(MinusEq),
+                _ => one(Minus),
+            },
+            b'+' => match b1 {
+                b'+' => two(PlusPlus),
+                b'=' => two(PlusEq),
+                _ => one(Plus),
+            },
+            b'&' => match b1 {
+                b'&' => two(AmpAmp),
+                b'=' => two(AmpEq),
+                _ => one(Amp),
+            },
+            b'|' => match b1 {
+                b'|' => two(PipePipe),
+                b'=' => two(PipeEq),
+                _ => one(Pipe),
+            },
+            b'*' => {
+                if b1 == b'=' {
+                    two(StarEq)
+                } else {
+                    one(Star)
+                }
+            }
+            b'/' => {
+                if b1 == b'=' {
+                    two(SlashEq)
+                } else {
+                    one(Slash)
+                }
+            }
+            b'^' => {
+                if b1 == b'=' {
+                    two(CaretEq)
+                } else {
+                    one(Caret)
+                }
+            }
+            b'!' => {
+                if b1 == b'=' {
+                    two(Ne)
+                } else {
+                    one(Bang)
+                }
+            }
+            b'=' => {
+                if b1 == b'=' {
+                    two(EqEq)
+                } else {
+                    one(Eq)
+                }
+            }
+            b':' => {
+                if b1 == b'>' {
+                    two(RBracket)
+                } else {
+                    one(Colon)
+                }
+            }
+            b'#' => {
+                if b1 == b'#' {
+                    two(HashHash)
+                } else {
+                    one(Hash)
+                }
+            }
+            b'%' => match b1 {
+                b'=' => two(PercentEq),
+                b'>' => two(RBrace),
+                b':' => {
+                    let (b3, p3) = self.peek(p2);
+                    if b2 == b'%' && b3 == b':' {
+                        Some((HashHash, p3))
+                    } else {
+                        two(Hash)
+                    }
+                }
+                _ => one(Percent),
+            },
+            b'<' => match b1 {
+                b'<' => {
+                    if b2 == b'=' {
+                        three(ShlEq)
+                    } else {
+                        two(Shl)
+                    }
+                }
+                b'=' => two(Le),
+                b':' => two(LBracket),
+                b'%' => two(LBrace),
+                _ => one(Lt),
+            },
+            b'>' => match b1 {
+                b'>' => {
+                    if b2 == b'=' {
+                        three(ShrEq)
+                    } else {
+                        two(Shr)
+                    }
+                }
+                b'=' => two(Ge),
+                _ => one(Gt),
+            },
+            _ => None,
+        }
+    }
+
+    /// Lexes a `<...>` header name if one starts at the next non-blank character of this line.
+    pub fn lex_angled_header(&mut self) -> Option<(String, Span)> {
+        let mut p = self.pos;
+        while matches!(self.byte(p), b' ' | b'\t') {
+            p += 1;
+        }
+        let p = self.splice(p);
+        if self.byte(p) != b'<' {
+            return None;
+        }
+        let lo = p;
+        let mut q = p + 1;
+        let mut name = String::new();
+        loop {
+            let r = self.splice(q);
+            let b = self.byte(r);
+            if self.at_end(r) || b == b'\n' || b == b'\r' {
+                return None;
+            }
+            if b == b'>' {
+                self.pos = r + 1;
+                self.at_line_start = false;
+                return Some((name, self.span(lo, r + 1)));
+            }
+            let l = utf8_len(b);
+            name.push_str(self.text.get(r..r + l).unwrap_or(""));
+            q = r + l;
+        }
+    }
+
+    /// The raw text from the current position to the end of the line (splices removed); the
+    /// lexer is left at the newline. Used by `#error` and `#warning`.
+    pub fn rest_of_line(&mut self) -> String {
+        let mut s = String::new();
+        let mut p = self.pos;
+        loop {
+            let q = self.splice(p);
+            let b = self.byte(q);
+            if self.at_end(q) || b == b'\n' || b == b'\r' {
+                self.pos = q;
+                return s;
+            }
+            let l = utf8_len(b);
+            s.push_str(self.text.get(q..q + l).unwrap_or(""));
+            p = q + l;
+        }
+    }
+
+    /// Skips to the end of the current line (comments are honoured, as clang's raw lexing does).
+    pub fn skip_line(&mut self, diags: &mut Diagnostics) {
+        loop {
+            let t = self.next_token(diags);
+            if t.kind == TokenKind::Eof || t.at_line_start {
+                self.pos = t.span.lo as usize;
+                self.at_line_start = true;
+                return;
+            }
+        }
+    }
+
+    /// Resets the position to `pos` (a token start previously returned by this lexer).
+    pub fn reset_to(&mut self, pos: usize, at_line_start: bool) {
+        self.pos = pos.min(self.src().len());
+        self.at_line_start = at_line_start;
+    }
+}
+
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+/// Position of the first `a` or `b` in `hay`.
+#[inline]
+fn memchr2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&c| c == a || c == b)
+}
+
+/// Lexes a whole string as one file (no preprocessing); used for pasting and `_Pragma`.
+pub fn lex_str(file: FileId, text: &str, diags: &mut Diagnostics) -> Vec<Token> {
+    let mut lx = Lexer::new(file, Rc::from(text));
+    let mut out = Vec::new();
+    loop {
+        let t = lx.next_token(diags);
+        if t.kind == TokenKind::Eof {
+            return out;
+        }
+        out.push(t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(src: &str) -> (Vec<Token>, Diagnostics) {
+        let mut d = Diagnostics::default();
+        let toks = lex_str(FileId(0), src, &mut d);
+        (toks, d)
+    }
+
+    fn texts(src: &str) -> Vec<String> {
+        kinds(src).0.iter().map(Token::text).collect()
+    }
+
+    #[test]
+    fn punctuators_and_digraphs() {
+        assert_eq!(
+            texts("a<<=b>>=c...d->e"),
+            ["a", "<<=", "b", ">>=", "c", "...", "d", "->", "e"]
+        );
+        assert_eq!(
+            texts("<: :> <% %> %: %:%:"),
+            ["[", "]", "{", "}", "#", "##"]
+        );
+        assert_eq!(texts("x+++y"), ["x", "++", "+", "y"]);
+    }
+
+    #[test]
+    fn numbers_and_literals() {
+        assert_eq!(
+            texts("0x1Fu 1.5e+3f .5 1e-x 0x1p-3"),
+            ["0x1Fu", "1.5e+3f", ".5", "1e-x", "0x1p-3"]
+        );
+        let (t, _) = kinds("L'a' \"s\\\"t\" 'b'");
+        assert_eq!(t[0].kind, TokenKind::Char(Symbol::intern("L'a'")));
+        assert_eq!(t[1].kind, TokenKind::Str(Symbol::intern("\"s\\\"t\"")));
+        assert_eq!(t[2].kind, TokenKind::Char(Symbol::intern("'b'")));
+    }
+
+    #[test]
+    fn splices_keep_original_spans() {
+        let src = "in\\\nt x";
+        let (t, _) = kinds(src);
+        assert_eq!(t[0].kind, TokenKind::Ident(Symbol::intern("int")));
+        assert_eq!((t[0].span.lo, t[0].span.hi), (0, 5));
+        assert_eq!(t[1].text(), "x");
+        assert!(!t[1].at_line_start);
+    }
+
+    #[test]
+    fn flags() {
+        let (t, _) = kinds("a b\n  c/**/d /*\n*/ e");
+        assert!(t[0].at_line_start && !t[0].leading_space);
+        assert!(!t[1].at_line_start && t[1].leading_space);
+        assert!(t[2].at_line_start && t[2].leading_space);
+        assert!(t[3].leading_space, "a comment counts as whitespace");
+        assert!(
+            !t[4].at_line_start,
+            "a comment spanning lines is one space, as in clang"
+        );
+    }
+
+    #[test]
+    fn comments_and_errors() {
+        let (t, d) = kinds("a // x \\\n still comment\nb /* open");
+        assert_eq!(t.iter().map(Token::text).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(d.list.len(), 1);
+        assert_eq!(d.list[0].message, "unterminated /* comment");
+        assert_eq!(d.list[0].span.lo, 26);
+        let (t, d) = kinds("'ab\n\"cd");
+        assert!(matches!(t[0].kind, TokenKind::Unknown(_)));
+        assert_eq!(d.list[0].message, "missing terminating ' character");
+        assert_eq!(d.list[1].message, "missing terminating '\"' character");
+        assert_eq!(d.list[1].group, Some("invalid-pp-token"));
+    }
+
+    #[test]
+    fn odd_bytes() {
+        let (t, d) = kinds("a\0b @ \u{FFFD} $x é");
+        let names: Vec<String> = t.iter().map(Token::text).collect();
+        assert_eq!(names, ["a", "b", "@", "$x", "é"]);
+        assert!(matches!(t[2].kind, TokenKind::Unknown(_)));
+        assert_eq!(d.list[0].message, "null character ignored");
+        assert_eq!(d.list[1].message, "source file is not valid UTF-8");
+        let (_, d) = kinds("\u{2028}");
+        assert_eq!(d.list[0].message, "unexpected character <U+2028>");
+    }
+
+    #[test]
+    fn angled_header_and_rest_of_line() {
+        let mut d = Diagnostics::default();
+        let mut lx = Lexer::new(FileId(0), Rc::from(" <a/b.h> x\n#error  hi \\\nthere\n"));
+        assert_eq!(
+            lx.lex_angled_header().map(|h| h.0),
+            Some("a/b.h".to_string())
+        );
+        assert_eq!(lx.next_token(&mut d).text(), "x");
+        assert_eq!(lx.next_token(&mut d).text(), "#");
+        assert_eq!(lx.next_token(&mut d).text(), "error");
+        assert_eq!(lx.rest_of_line(), "  hi there");
+    }
+}
