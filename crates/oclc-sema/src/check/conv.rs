@@ -334,6 +334,7 @@ impl Checker<'_> {
         let q = |c: &Checker, t: QualType| c.prog.types.quoted(t);
         match (&dk, &sk) {
             (TypeKind::Error, _) | (_, TypeKind::Error) => r,
+            (TypeKind::Pointer(_), _) if self.is_null_constant(&r) => self.implicit_to(r, dst),
             (TypeKind::Pointer(_), TypeKind::Pointer(_)) => {
                 let kind = self.pointer_assign(dc, sc);
                 let (sp, dp) = (q(self, src_print), q(self, dst_print));

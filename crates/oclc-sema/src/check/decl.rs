@@ -949,9 +949,10 @@ impl Checker<'_> {
             );
             let Some(name) = decl.name else { continue };
             if specs.storage.is_some_and(|s| s.0 == StorageClass::Typedef) {
+                let ty = self.ext_vector_attr(&d.specs, &idecl.declarator, decl.ty);
                 let id = self.prog.types.add_typedef(crate::types::TypedefDef {
                     name,
-                    ty: decl.ty,
+                    ty,
                     span: decl.name_span,
                 });
                 let invalid = decl.invalid || specs.invalid;
@@ -1044,6 +1045,7 @@ impl Checker<'_> {
         if is_sampler && !invalid {
             if space::sampler_space_error(space_now) {
                 self.err(span, "sampler type cannot be used with the __local and __global address space qualifiers");
+                invalid = true;
             }
             if (at_file || is_static)
                 && space_now != Some(LangAs::CONSTANT)
@@ -1053,6 +1055,7 @@ impl Checker<'_> {
                     span,
                     "global sampler requires a const or constant address space qualifier",
                 );
+                invalid = true;
             }
         }
         // Rule 31: static locals before OpenCL C 2.0.
@@ -1155,8 +1158,14 @@ impl Checker<'_> {
                 if is_extern && !at_file {
                     self.err(span, "declaration of block scope identifier with linkage cannot have an initializer");
                 }
+                if invalid {
+                    // clang does not check the initializer of an invalid declaration, only
+                    // the expressions in it.
+                    self.init_exprs_only(i);
+                    return Some(vid);
+                }
                 let static_init = at_file || is_static || space_now == Some(LangAs::CONSTANT);
-                let hinit = self.initializer(ty, i, static_init && !invalid, span);
+                let hinit = self.initializer(ty, i, static_init, span);
                 if let Some(hi) = hinit {
                     // An unsized array takes its size from the initializer.
                     let new_ty = self.complete_array_from_init(ty, &hi);
@@ -1189,6 +1198,64 @@ impl Checker<'_> {
         }
         let _ = invalid;
         Some(vid)
+    }
+
+    /// `typedef float float4 __attribute__((ext_vector_type(4)))` makes a vector type.
+    fn ext_vector_attr(
+        &mut self,
+        specs: &ast::DeclSpecs,
+        d: &ast::Declarator,
+        ty: QualType,
+    ) -> QualType {
+        let attrs = specs
+            .attributes()
+            .chain(d.attrs.iter().filter_map(|a| match &a.kind {
+                DeclSpecKind::Attr(x) => Some(x),
+                _ => None,
+            }));
+        let mut n = None;
+        for a in attrs {
+            if a.name.name.as_str().trim_matches('_') == "ext_vector_type"
+                && let Some(ast::AttrArg::Expr(e)) = a.args.first()
+            {
+                n = Some(e.clone());
+            }
+        }
+        let Some(e) = n else { return ty };
+        let he = self.expr(&e);
+        let Some(k) = self.const_int(&he) else {
+            return ty;
+        };
+        let Some(s) = self.prog.types.as_scalar(ty) else {
+            let t = self.prog.types.quoted(ty);
+            self.err(e.span, format!("invalid vector element type {t}"));
+            return ty;
+        };
+        if !matches!(k, 2 | 3 | 4 | 8 | 16) {
+            self.err(
+                e.span,
+                "vector size not an integral multiple of component size",
+            );
+            return ty;
+        }
+        QualType {
+            id: self.prog.types.vector(s, k as u8),
+            quals: ty.quals,
+        }
+    }
+
+    /// Checks the expressions of an initializer without converting them.
+    fn init_exprs_only(&mut self, i: &ast::Initializer) {
+        match i {
+            ast::Initializer::Expr(e) => {
+                let _ = self.expr(e);
+            }
+            ast::Initializer::List(l) => {
+                for it in &l.items {
+                    self.init_exprs_only(&it.init);
+                }
+            }
+        }
     }
 
     /// Declares (or defines, with `params` and a body later) a function.
@@ -1266,12 +1333,25 @@ impl Checker<'_> {
                 }
             }
         }
+        let mut pids = Vec::new();
+        for p in &params {
+            let vid = self.new_var(hir::Var {
+                name: p.name.unwrap_or(Symbol::intern("")),
+                ty: p.ty,
+                space: AddrSpace::Private,
+                storage: Storage::Param,
+                init: None,
+                span: p.span,
+                is_extern: false,
+            });
+            pids.push(vid);
+        }
         let fid = FuncId(self.prog.functions.len() as u32);
         self.prog.functions.push(hir::Function {
             name,
             ty: d.ty.id,
             ret: sig.ret,
-            params: Vec::new(),
+            params: pids,
             is_kernel,
             body: None,
             span,
@@ -1329,18 +1409,12 @@ impl Checker<'_> {
         let ret = sig.as_ref().map_or(self.t(TypeTable::VOID), |s| s.ret);
         let is_kernel = specs.is_kernel;
         self.scopes.push();
-        let mut pids = Vec::new();
-        for p in d.params.clone().unwrap_or_default() {
-            let vid = self.new_var(hir::Var {
-                name: p.name.unwrap_or(Symbol::intern("")),
-                ty: p.ty,
-                space: AddrSpace::Private,
-                storage: Storage::Param,
-                init: None,
-                span: p.span,
-                is_extern: false,
-            });
-            pids.push(vid);
+        let pids = self
+            .prog
+            .function(fid)
+            .map(|f| f.params.clone())
+            .unwrap_or_default();
+        for (p, &vid) in d.params.clone().unwrap_or_default().iter().zip(&pids) {
             if let Some(n) = p.name {
                 self.declare_name(n, Binding::Var(vid), p.span, p.invalid);
             }

@@ -605,11 +605,18 @@ impl Checker<'_> {
         r: Expr,
         span: Span,
     ) -> Expr {
-        if self.is_opaque_value(l.ty) || self.is_opaque_value(r.ty) {
+        if self.is_opaque_value(l.ty)
+            || self.is_opaque_value(r.ty)
+            || self.prog.types.is_opaque(l.ty, Opaque::ClkEvent)
+            || self.prog.types.is_opaque(r.ty, Opaque::ClkEvent)
+        {
             let clk = |c: &Checker, t: QualType| c.prog.types.is_opaque(t, Opaque::ClkEvent);
             if !(clk(self, l.ty) && clk(self, r.ty) && matches!(op, AB::Eq | AB::Ne)) {
                 return self.invalid_binary(op_span, l.ty, r.ty);
             }
+            let bop = if op == AB::Eq { BinOp::Eq } else { BinOp::Ne };
+            let int = self.int_ty();
+            return self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), int, span);
         }
         let types = &self.prog.types;
         let (lp, rp) = (types.is_pointer(l.ty), types.is_pointer(r.ty));
