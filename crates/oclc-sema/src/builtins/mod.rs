@@ -527,28 +527,28 @@ impl Builtins {
             }
             Ok(out)
         };
-        if total == 1 {
-            if let Some(o) = self.overloads(id).next() {
-                let sig = self.signature(o);
-                let convs = match convs_for(&sig) {
-                    Ok(c) => c,
-                    Err(_) => args
-                        .iter()
-                        .enumerate()
-                        .map(|(i, a)| {
-                            sig.params()
-                                .get(i)
-                                .and_then(|&p| resolve::convert(a, p).ok())
-                        })
-                        .collect(),
-                };
-                return Ok(Resolved {
-                    overload: o,
-                    sig,
-                    convs,
-                    overloaded: false,
-                });
-            }
+        if total == 1
+            && let Some(o) = self.overloads(id).next()
+        {
+            let sig = self.signature(o);
+            let convs = match convs_for(&sig) {
+                Ok(c) => c,
+                Err(_) => args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        sig.params()
+                            .get(i)
+                            .and_then(|&p| resolve::convert(a, p).ok())
+                    })
+                    .collect(),
+            };
+            return Ok(Resolved {
+                overload: o,
+                sig,
+                convs,
+                overloaded: false,
+            });
         }
         // Viable candidates with their conversions; the rest with the reason.
         let mut viable: Vec<(OverloadId, Signature, Vec<Conv>)> = Vec::new();
