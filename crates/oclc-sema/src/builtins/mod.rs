@@ -22,6 +22,7 @@
 pub mod consts;
 mod parse;
 mod resolve;
+pub mod sema_types;
 mod table;
 pub mod ty;
 
