@@ -32,7 +32,9 @@ pub use ty::{Access, Atomic, BTy, ImageKind, Pointee, Ptr, Scalar};
 
 use oclc_syntax::{ClStd, LangOptions, Symbol};
 use parse::{Decl, Table, TyExpr};
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, OnceLock};
 
 /// A builtin function name (`fract`, `convert_int4_sat_rte`, ...). Indexes the process-wide
 /// table, so it is the same in every language mode of one build.
@@ -180,6 +182,19 @@ pub struct Builtins {
     /// Element types of each gentype that survive the type extensions.
     gen_types: Vec<Vec<Scalar>>,
     avail: TypeAvail,
+    /// Memoized resolutions: calls repeat the same argument types over and over.
+    cache: Mutex<HashMap<(u32, u64), Vec<(Vec<ArgKey>, Result<Resolved, NoMatch>)>>>,
+}
+
+/// What of an argument overload resolution depends on (constant values only matter as
+/// zero / non-zero).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct ArgKey(BTy, bool, Option<bool>);
+
+impl ArgKey {
+    fn of(a: &Arg) -> ArgKey {
+        ArgKey(a.ty, a.null_ptr, a.int_const.map(|v| v == 0))
+    }
 }
 
 fn parsed() -> &'static Result<Table, parse::TableError> {
@@ -292,6 +307,7 @@ impl Builtins {
             gate_ok,
             gen_types,
             avail,
+            cache: Mutex::new(HashMap::new()),
         }
     }
 }
@@ -504,7 +520,35 @@ impl Builtins {
     }
 
     /// Resolves a call of builtin `id` with `args`, as clang's overload resolution does.
+    /// Results are memoized per argument-type list, so repeated calls cost a hash lookup.
     pub fn resolve(&self, id: BuiltinId, args: &[Arg]) -> Result<Resolved, NoMatch> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for a in args {
+            ArgKey::of(a).hash(&mut h);
+        }
+        let key = (id.0, h.finish());
+        let same = |keys: &[ArgKey]| {
+            keys.len() == args.len() && keys.iter().zip(args).all(|(k, a)| *k == ArgKey::of(a))
+        };
+        {
+            let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(hit) = cache
+                .get(&key)
+                .and_then(|v| v.iter().find(|(k, _)| same(k)))
+            {
+                return hit.1.clone();
+            }
+        }
+        let result = self.resolve_uncached(id, args);
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry(key)
+            .or_default()
+            .push((args.iter().map(ArgKey::of).collect(), result.clone()));
+        result
+    }
+
+    fn resolve_uncached(&self, id: BuiltinId, args: &[Arg]) -> Result<Resolved, NoMatch> {
         if let Some(s) = self.special(id) {
             return Err(NoMatch::Special(s));
         }
@@ -547,6 +591,30 @@ impl Builtins {
                 convs,
                 overloaded: false,
             });
+        }
+        // An overload every argument matches exactly (no conversion at all) is better than any
+        // other candidate, and no two overloads have the same parameter types.
+        for o in self.overloads(id) {
+            let Some(d) = self.decls(id).get(o.decl as usize) else {
+                continue;
+            };
+            if d.variadic || d.params.len() != args.len() {
+                continue;
+            }
+            let sig = self.signature(o);
+            let convs: Option<Vec<Conv>> = args
+                .iter()
+                .zip(sig.params())
+                .map(|(a, &p)| resolve::convert(a, p).ok().filter(|c| c.is_identity()))
+                .collect();
+            if let Some(convs) = convs {
+                return Ok(Resolved {
+                    overload: o,
+                    sig,
+                    convs: convs.into_iter().map(Some).collect(),
+                    overloaded: true,
+                });
+            }
         }
         // Viable candidates with their conversions; the rest with the reason.
         let mut viable: Vec<(OverloadId, Signature, Vec<Conv>)> = Vec::new();
