@@ -183,8 +183,12 @@ pub struct Builtins {
     gen_types: Vec<Vec<Scalar>>,
     avail: TypeAvail,
     /// Memoized resolutions: calls repeat the same argument types over and over.
-    cache: Mutex<HashMap<(u32, u64), Vec<(Vec<ArgKey>, Result<Resolved, NoMatch>)>>>,
+    cache: Mutex<ResolveCache>,
 }
+
+/// Resolutions by (builtin, hash of the argument keys); entries keep their keys to rule out
+/// hash collisions.
+type ResolveCache = HashMap<(u32, u64), Vec<(Vec<ArgKey>, Result<Resolved, NoMatch>)>>;
 
 /// What of an argument overload resolution depends on (constant values only matter as
 /// zero / non-zero).
