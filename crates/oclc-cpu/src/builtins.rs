@@ -6,6 +6,7 @@ use crate::decode::BuiltinCall;
 use crate::memory::{Fault, Mem};
 use crate::ops::{f16_to_f64, f64_to_f16, fget, fput};
 use crate::ptr;
+use crate::runtime as rt;
 use oclc_ir::{BuiltinDecl, Scalar, Type};
 
 /// Rounding mode of `vstore_half*_rtX`.
@@ -52,7 +53,60 @@ pub enum Builtin {
     },
     /// `wait_group_events`, `prefetch`, `mem_fence`-like calls with no effect here.
     NoOp,
+    /// A numeric builtin of the runtime library, with the C types of its arguments, result
+    /// and pointer output (parameter index and pointee type).
+    Numeric {
+        b: rt::Builtin,
+        args: Vec<(rt::ScalarType, u32)>,
+        ret: Option<(rt::ScalarType, u32)>,
+        out: Option<(usize, rt::ScalarType)>,
+    },
     Unsupported,
+}
+
+/// The runtime's C scalar type for an IR element type and signedness.
+fn c_scalar(s: Scalar, unsigned: bool) -> rt::ScalarType {
+    use rt::ScalarType as T;
+    match (s, unsigned) {
+        (Scalar::I1 | Scalar::I8, false) => T::Char,
+        (Scalar::I1 | Scalar::I8, true) => T::UChar,
+        (Scalar::I16, false) => T::Short,
+        (Scalar::I16, true) => T::UShort,
+        (Scalar::I32, false) => T::Int,
+        (Scalar::I32, true) => T::UInt,
+        (Scalar::I64, false) => T::Long,
+        (Scalar::I64, true) => T::ULong,
+        (Scalar::F16, _) => T::Half,
+        (Scalar::F32, _) => T::Float,
+        (Scalar::F64, _) => T::Double,
+    }
+}
+
+fn numeric(b: &BuiltinDecl, rb: rt::Builtin) -> Builtin {
+    let mut args = Vec::new();
+    let mut out = None;
+    for (i, t) in b.params.iter().enumerate() {
+        let uns = b.unsigned.get(i).copied().unwrap_or(false);
+        match t {
+            Type::Ptr(_) => match b.pointee.get(i).copied().flatten().and_then(|p| p.elem()) {
+                Some(e) if rb.has_out() => out = Some((i, c_scalar(e, uns))),
+                _ => return Builtin::Unsupported,
+            },
+            t => args.push((c_scalar(t.elem().unwrap_or(Scalar::I32), uns), t.lanes())),
+        }
+    }
+    let ret = b.ret.map(|t| {
+        (
+            c_scalar(t.elem().unwrap_or(Scalar::I32), b.ret_unsigned),
+            t.lanes(),
+        )
+    });
+    Builtin::Numeric {
+        b: rb,
+        args,
+        ret,
+        out,
+    }
 }
 
 /// Maps a declaration to its implementation.
@@ -126,7 +180,7 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
             })
         }
         "wait_group_events" | "prefetch" => Builtin::NoOp,
-        _ => Builtin::Unsupported,
+        _ => rt::Builtin::from_name(name).map_or(Builtin::Unsupported, |rb| numeric(b, rb)),
     }
 }
 
@@ -134,6 +188,8 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
 pub enum CallFault {
     Mem(Fault),
     Unsupported,
+    /// The runtime rejected the argument types (a lowering bug).
+    Runtime(String),
 }
 
 impl From<Fault> for CallFault {
@@ -278,6 +334,39 @@ pub fn call(c: &BuiltinCall, regs: &mut [u64], d: u32, mem: &mut Mem) -> Result<
             if c.ret.is_some() {
                 if let Some(r) = regs.get_mut(d) {
                     *r = 0;
+                }
+            }
+        }
+        Builtin::Numeric { b, args, ret, out } => {
+            let mut lanes = Vec::with_capacity(args.len());
+            let mut ai = 0;
+            for (i, (s, _)) in c.args.iter().enumerate() {
+                if out.is_some_and(|(k, _)| k == i) {
+                    continue;
+                }
+                let Some(&(ty, n)) = args.get(ai) else { break };
+                ai += 1;
+                let base = *s as usize;
+                lanes.push(rt::Lanes::from_fn(n as usize, |k| {
+                    rt::Scalar::from_bits(ty, regs.get(base + k).copied().unwrap_or(0))
+                }));
+            }
+            let res = rt::call(*b, &lanes).map_err(|e| CallFault::Runtime(e.to_string()))?;
+            if let Some((_, n)) = ret {
+                for k in 0..*n as usize {
+                    if let Some(r) = regs.get_mut(d + k) {
+                        *r = res
+                            .value
+                            .lane(k.min(res.value.len().saturating_sub(1)))
+                            .to_bits();
+                    }
+                }
+            }
+            if let (Some((pi, ty)), Some(o)) = (out, res.out) {
+                let p = arg(regs, *pi);
+                let sz = ty.size();
+                for k in 0..o.len() {
+                    mem.write_scalar(ptr::add(p, (k * sz) as i64), sz, o.lane(k).to_bits())?;
                 }
             }
         }

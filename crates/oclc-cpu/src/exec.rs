@@ -631,6 +631,12 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                             let (k, m) = fault_message(&fault, &format!("access by `{}`", c.name));
                             break Action::Fail(k, m);
                         }
+                        Err(CallFault::Runtime(m)) => {
+                            break Action::Fail(
+                                CheckKind::Other,
+                                format!("builtin `{}`: {m}", c.name),
+                            );
+                        }
                         Err(CallFault::Unsupported) => {
                             break Action::Fail(
                                 CheckKind::Other,

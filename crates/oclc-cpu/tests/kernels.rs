@@ -788,3 +788,77 @@ fn bad_arguments_are_rejected_before_running() {
     );
     assert!(matches!(r, Err(DeviceError::BadRange(_))));
 }
+
+#[test]
+fn numeric_builtins_come_from_the_runtime() {
+    // out[0] = sqrt(2.0f); out[1] = max(0xffffffffu, 1u); out[2] = max(-1, 1);
+    // out[3] = frexp(8.0f, &e); out[4] = e;
+    let mut m = Module::new();
+    let sqrt = m.builtin(BuiltinDecl::new("sqrt", vec![Type::F32], Some(Type::F32)));
+    let mut umax = BuiltinDecl::new("max", vec![Type::I32, Type::I32], Some(Type::I32));
+    umax.unsigned = vec![true, true];
+    umax.ret_unsigned = true;
+    let umax = m.builtin(umax);
+    let smax = m.builtin(BuiltinDecl::new(
+        "max",
+        vec![Type::I32, Type::I32],
+        Some(Type::I32),
+    ));
+    let mut frexp = BuiltinDecl::new(
+        "frexp",
+        vec![Type::F32, Type::Ptr(AddrSpace::Private)],
+        Some(Type::F32),
+    );
+    frexp.pointee[1] = Some(Type::I32);
+    let frexp = m.builtin(frexp);
+    let mut k = kernel("k", vec![buf("out", AddrSpace::Global)]);
+    {
+        let mut b = Builder::new(&mut k);
+        let p = b.params(Block(0));
+        let mut vals = Vec::new();
+        let two = b.fconst(Type::F32, 2.0);
+        vals.push(
+            b.call_builtin(sqrt, vec![two], Some(Type::F32))
+                .expect("value"),
+        );
+        let a = b.i32(-1);
+        let one = b.i32(1);
+        let r = b
+            .call_builtin(umax, vec![a, one], Some(Type::I32))
+            .expect("value");
+        vals.push(b.bitcast(r, Type::F32));
+        let r = b
+            .call_builtin(smax, vec![a, one], Some(Type::I32))
+            .expect("value");
+        vals.push(b.bitcast(r, Type::F32));
+        let e = b.stack_alloc_named(4, 4, "e");
+        let eight = b.fconst(Type::F32, 8.0);
+        vals.push(
+            b.call_builtin(frexp, vec![eight, e], Some(Type::F32))
+                .expect("value"),
+        );
+        let ev = b.load(Type::F32, e);
+        vals.push(ev);
+        for (i, v) in vals.into_iter().enumerate() {
+            let off = b.i64(i as i64 * 4);
+            let q = b.ptr_add(p[0], off);
+            b.store(q, v);
+        }
+        b.ret(None);
+    }
+    m.add_function(k);
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    let out = Buffer::zeroed(20);
+    dev.launch(&prog, "k", &[Arg::Buffer(out.clone())], &NdRange::new(&[1]))
+        .expect("runs");
+    let w: Vec<u32> = out
+        .read()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(
+        w,
+        vec![2f32.sqrt().to_bits(), 0xffff_ffff, 1, 0.5f32.to_bits(), 4]
+    );
+}
