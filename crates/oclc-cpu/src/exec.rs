@@ -533,6 +533,12 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 }
                 I::Load4 { d, p } => {
                     let a = r[p as usize];
+                    if !ctx.races {
+                        if let Some(v) = mem.global_fast(a).and_then(|(s, off)| s.word(off)) {
+                            r[d as usize] = v as u64;
+                            continue;
+                        }
+                    }
                     race!(read, a, 4, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 4), "read");
                 }
@@ -543,6 +549,9 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 }
                 I::Store4 { p, v } => {
                     let a = r[p as usize];
+                    if !ctx.races && mem.global_fast(a).is_some_and(|(s, off)| s.set_word(off, r[v as usize] as u32)) {
+                        continue;
+                    }
                     mem_try!(mem.write_scalar(a, 4, r[v as usize]), "write");
                     race!(write, a, 4, "write");
                 }

@@ -60,6 +60,24 @@ impl Storage {
         }
     }
 
+    /// The aligned 32-bit word at byte offset `off` (a multiple of 4), if in bounds.
+    #[inline(always)]
+    pub fn word(&self, off: usize) -> Option<u32> {
+        if off % 4 == 0 && off + 4 <= self.len { self.words.get(off / 4).map(|w| w.load(Relaxed)) } else { None }
+    }
+
+    /// Stores the aligned 32-bit word at byte offset `off`; false if misaligned or out of bounds.
+    #[inline(always)]
+    pub fn set_word(&self, off: usize, v: u32) -> bool {
+        if off % 4 == 0 && off + 4 <= self.len {
+            if let Some(w) = self.words.get(off / 4) {
+                w.store(v, Relaxed);
+                return true;
+            }
+        }
+        false
+    }
+
     /// Reads `out.len()` bytes at `off` (the caller has checked bounds).
     pub fn read(&self, off: usize, out: &mut [u8]) {
         for (k, o) in out.iter_mut().enumerate() {
@@ -239,7 +257,18 @@ fn check(name: Symbol, space: AddrSpace, size: usize, off: u64, len: usize) -> R
 }
 
 impl Mem<'_> {
+    /// The global storage and offset of an unmarked `__global` pointer (the fast path of
+    /// 4-byte loads and stores).
+    #[inline(always)]
+    pub fn global_fast(&self, p: u64) -> Option<(&Storage, usize)> {
+        if p >> ptr::BAD_SHIFT != (Tag::Global as u64) << 3 {
+            return None;
+        }
+        self.globals.get(ptr::alloc(p)).map(|g| (&*g.storage, ptr::offset(p) as usize))
+    }
+
     /// Resolves `len` bytes at `p` for reading (`write` false) or writing.
+    #[inline]
     pub fn place(&mut self, p: u64, len: usize, write: bool) -> Result<Place<'_>, Fault> {
         let Some(t) = ptr::tag(p) else {
             return Err(Fault::Null);
