@@ -16,7 +16,12 @@ fn matmul() -> Module {
         kind: ParamKind::Buffer(AddrSpace::Global),
         c_type: "__global float *".into(),
     };
-    let n = Param { name: "n".into(), ty: Type::I32, kind: ParamKind::Value, c_type: "int".into() };
+    let n = Param {
+        name: "n".into(),
+        ty: Type::I32,
+        kind: ParamKind::Value,
+        c_type: "int".into(),
+    };
     let mut f = Function::new("matmul", vec![g("a"), g("b"), g("c"), n], None, Span::DUMMY);
     f.kernel = Some(KernelInfo::default());
     let mut b = Builder::new(&mut f);
@@ -89,12 +94,21 @@ fn main() {
         Arg::Bytes((n as i32).to_le_bytes().to_vec()),
     ];
     let t = Instant::now();
-    if let Err(e) = dev.launch(&prog, "matmul", &args, &NdRange::new(&[n as u64, n as u64]).local(&[16, 16])) {
+    if let Err(e) = dev.launch(
+        &prog,
+        "matmul",
+        &args,
+        &NdRange::new(&[n as u64, n as u64]).local(&[16, 16]),
+    ) {
         eprintln!("{e}");
         return;
     }
     let dt = t.elapsed().as_secs_f64();
-    let out: Vec<f32> = c.read().chunks(4).map(|q| f32::from_le_bytes([q[0], q[1], q[2], q[3]])).collect();
+    let out: Vec<f32> = c
+        .read()
+        .chunks(4)
+        .map(|q| f32::from_le_bytes([q[0], q[1], q[2], q[3]]))
+        .collect();
     let want: f32 = (0..n).map(|k| a[k] * bm[k * n]).sum();
     // Inner loop: 17 IR instructions per iteration (cmp+cond_br fused into one).
     let ops = (n * n * n * 17) as f64;

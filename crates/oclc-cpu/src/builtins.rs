@@ -123,13 +123,12 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
     if let Some(rest) = name
         .strip_prefix("vload_half")
         .or_else(|| name.strip_prefix("vloada_half"))
+        && let Some(n) = digits(rest)
     {
-        if let Some(n) = digits(rest) {
-            return Builtin::VLoadHalf {
-                n,
-                aligned: name.starts_with("vloada"),
-            };
-        }
+        return Builtin::VLoadHalf {
+            n,
+            aligned: name.starts_with("vloada"),
+        };
     }
     if let Some(rest) = name
         .strip_prefix("vstore_half")
@@ -154,18 +153,16 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
     if let Some(n) = name
         .strip_prefix("vload")
         .and_then(|r| r.parse::<u32>().ok())
+        && let Some(Type::Scalar(s)) = ptr_elem(1)
     {
-        if let Some(Type::Scalar(s)) = ptr_elem(1) {
-            return Builtin::VLoad { s, n };
-        }
+        return Builtin::VLoad { s, n };
     }
     if let Some(n) = name
         .strip_prefix("vstore")
         .and_then(|r| r.parse::<u32>().ok())
+        && let Some(Type::Scalar(s)) = ptr_elem(2)
     {
-        if let Some(Type::Scalar(s)) = ptr_elem(2) {
-            return Builtin::VStore { s, n };
-        }
+        return Builtin::VStore { s, n };
     }
     match name {
         "async_work_group_copy" => {
@@ -331,10 +328,10 @@ pub fn call(c: &BuiltinCall, regs: &mut [u64], d: u32, mem: &mut Mem) -> Result<
             }
         }
         Builtin::NoOp => {
-            if c.ret.is_some() {
-                if let Some(r) = regs.get_mut(d) {
-                    *r = 0;
-                }
+            if c.ret.is_some()
+                && let Some(r) = regs.get_mut(d)
+            {
+                *r = 0;
             }
         }
         Builtin::Numeric { b, args, ret, out } => {

@@ -142,10 +142,10 @@ impl Item {
                     label,
                 } => {
                     let id = self.private.alloc(bytes.len(), *align as usize, *label);
-                    if let Some(al) = self.private.allocs.get(id).copied() {
-                        if let Some(dst) = self.private.bytes.get_mut(al.base..al.base + al.size) {
-                            dst.copy_from_slice(bytes);
-                        }
+                    if let Some(al) = self.private.allocs.get(id).copied()
+                        && let Some(dst) = self.private.bytes.get_mut(al.base..al.base + al.size)
+                    {
+                        dst.copy_from_slice(bytes);
                     }
                     if let Some(r) = self.regs.get_mut(slot) {
                         *r = ptr::make(ptr::Tag::Private, id as u32, 0);
@@ -303,7 +303,7 @@ fn query(
 }
 
 /// Runs `it` until it returns or reaches a barrier.
-pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, RuntimeError> {
+pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<RuntimeError>> {
     let (lid, gid, index) = (it.lid, it.gid, it.index);
     let group_view = GroupView {
         id: g.id,
@@ -331,22 +331,24 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
     let mut pc = cur.pc as usize;
     let mut base = cur.base as usize;
     let max_steps = ctx.max_steps;
-    let err = |f: &DFunc, pc: usize, kind: CheckKind, message: String| RuntimeError {
-        kind,
-        message,
-        span: f
-            .spans
-            .get(pc.wrapping_sub(1))
-            .copied()
-            .unwrap_or(Span::DUMMY),
-        global_id: gid,
-        local_id: lid,
-        group_id: group_view.id,
-        note: None,
+    let err = |f: &DFunc, pc: usize, kind: CheckKind, message: String| {
+        Box::new(RuntimeError {
+            kind,
+            message,
+            span: f
+                .spans
+                .get(pc.wrapping_sub(1))
+                .copied()
+                .unwrap_or(Span::DUMMY),
+            global_id: gid,
+            local_id: lid,
+            group_id: group_view.id,
+            note: None,
+        })
     };
     loop {
         let Some(f) = funcs.get(func as usize) else {
-            return Err(RuntimeError {
+            return Err(Box::new(RuntimeError {
                 kind: CheckKind::Other,
                 message: "call of a missing function".into(),
                 span: Span::DUMMY,
@@ -354,7 +356,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 local_id: lid,
                 group_id: group_view.id,
                 note: None,
-            });
+            }));
         };
         let code = &f.code[..];
         let end = base + f.nregs as usize;
@@ -533,11 +535,11 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 }
                 I::Load4 { d, p } => {
                     let a = r[p as usize];
-                    if !ctx.races {
-                        if let Some(v) = mem.global_fast(a).and_then(|(s, off)| s.word(off)) {
-                            r[d as usize] = v as u64;
-                            continue;
-                        }
+                    if !ctx.races
+                        && let Some(v) = mem.global_fast(a).and_then(|(s, off)| s.word(off))
+                    {
+                        r[d as usize] = v as u64;
+                        continue;
                     }
                     race!(read, a, 4, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 4), "read");
@@ -549,7 +551,11 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 }
                 I::Store4 { p, v } => {
                     let a = r[p as usize];
-                    if !ctx.races && mem.global_fast(a).is_some_and(|(s, off)| s.set_word(off, r[v as usize] as u32)) {
+                    if !ctx.races
+                        && mem
+                            .global_fast(a)
+                            .is_some_and(|(s, off)| s.set_word(off, r[v as usize] as u32))
+                    {
                         continue;
                     }
                     mem_try!(mem.write_scalar(a, 4, r[v as usize]), "write");
