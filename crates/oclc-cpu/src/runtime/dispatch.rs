@@ -274,12 +274,16 @@ fn integer_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinEr
     let first = args.first().copied().unwrap_or_default();
     let ty = first.ty();
     let mut v = [0i128; 3];
-    for (slot, s) in v.iter_mut().zip(args) {
+    for (i, (slot, s)) in v.iter_mut().zip(args).enumerate() {
         // Every argument must be an integer of the first one's type, except upsample's
-        // unsigned low half.
-        let same = s.ty() == ty || (b == B::Upsample && s.ty() == ty.unsigned_of_size());
+        // low half, which is the unsigned type of that size.
+        let want = if b == B::Upsample && i == 1 {
+            ty.unsigned_of_size()
+        } else {
+            ty
+        };
         match s.as_i128() {
-            Some(i) if same => *slot = i,
+            Some(i) if s.ty() == want => *slot = i,
             _ => return Err(type_err(b, *s)),
         }
     }

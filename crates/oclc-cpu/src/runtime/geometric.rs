@@ -30,8 +30,13 @@ fn length_f64(p: &[f64]) -> f64 {
     }
     // Scale by a power of two near the largest component: exact, and keeps squares in range.
     let (_, e) = super::math::frexp_f64(m);
-    let s = super::math::ldexp_f64(1.0, -e);
-    let sum: f64 = p.iter().map(|v| (v * s) * (v * s)).sum();
+    let sum: f64 = p
+        .iter()
+        .map(|&v| {
+            let t = super::math::ldexp_f64(v, -e);
+            t * t
+        })
+        .sum();
     super::math::ldexp_f64(sum.sqrt(), e)
 }
 

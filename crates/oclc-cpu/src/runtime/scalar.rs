@@ -249,8 +249,8 @@ impl Scalar {
 pub const MAX_LANES: usize = 16;
 
 /// A scalar (one lane) or a vector (2, 3, 4, 8 or 16 lanes) of one scalar type, stored inline
-/// so that builtin calls never allocate.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// so that builtin calls never allocate. Equality compares the lanes in use.
+#[derive(Clone, Copy, Debug)]
 pub struct Lanes {
     len: u8,
     vals: [Scalar; MAX_LANES],
@@ -320,6 +320,12 @@ impl Lanes {
     /// The type of the lanes.
     pub fn ty(&self) -> ScalarType {
         self.vals[0].ty()
+    }
+}
+
+impl PartialEq for Lanes {
+    fn eq(&self, other: &Lanes) -> bool {
+        self.as_slice() == other.as_slice()
     }
 }
 

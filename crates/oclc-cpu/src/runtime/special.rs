@@ -192,6 +192,10 @@ pub fn tgamma(x: f64) -> f64 {
     if x == 0.0 {
         return f64::INFINITY.copysign(x);
     }
+    if x > 0.0 && x <= 23.0 && x == x.floor() {
+        // (x-1)! is exact in f64 up to 22!, and so is every partial product.
+        return (1..x as u32).fold(1.0, |p, k| p * f64::from(k));
+    }
     if x > 0.0 {
         return tgamma_pos(x);
     }
