@@ -53,6 +53,11 @@ pub enum Builtin {
     },
     /// `wait_group_events`, `prefetch`, `mem_fence`-like calls with no effect here.
     NoOp,
+    /// `shuffle(x, mask)` / `shuffle2(x, y, mask)`: result lane `i` is lane `mask[i]` (modulo
+    /// the input width) of `x`, or of `x` then `y`.
+    Shuffle {
+        two: bool,
+    },
     /// A numeric builtin of the runtime library, with the C types of its arguments, result
     /// and pointer output (parameter index and pointee type).
     Numeric {
@@ -177,6 +182,8 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
             })
         }
         "wait_group_events" | "prefetch" => Builtin::NoOp,
+        "shuffle" => Builtin::Shuffle { two: false },
+        "shuffle2" => Builtin::Shuffle { two: true },
         _ => rt::Builtin::from_name(name).map_or(Builtin::Unsupported, |rb| numeric(b, rb)),
     }
 }
@@ -364,6 +371,35 @@ pub fn call(c: &BuiltinCall, regs: &mut [u64], d: u32, mem: &mut Mem) -> Result<
                 let sz = ty.size();
                 for k in 0..o.len() {
                     mem.write_scalar(ptr::add(p, (k * sz) as i64), sz, o.lane(k).to_bits())?;
+                }
+            }
+        }
+        Builtin::Shuffle { two } => {
+            let src_n = c.args.first().map_or(1, |(_, t)| t.lanes() as usize);
+            let srcs: Vec<usize> = c
+                .args
+                .iter()
+                .take(if *two { 2 } else { 1 })
+                .map(|(s, _)| *s as usize)
+                .collect();
+            let (mslot, mt) = c
+                .args
+                .last()
+                .map_or((0, Type::I32), |(s, t)| (*s as usize, *t));
+            let total = src_n * srcs.len();
+            let mut tmp = [0u64; 32];
+            for (k, t) in tmp.iter_mut().enumerate().take(mt.lanes() as usize) {
+                let m = regs.get(mslot + k).copied().unwrap_or(0) as usize % total.max(1);
+                let (which, lane) = (m / src_n.max(1), m % src_n.max(1));
+                *t = srcs
+                    .get(which)
+                    .and_then(|s| regs.get(s + lane))
+                    .copied()
+                    .unwrap_or(0);
+            }
+            for (k, t) in tmp.iter().enumerate().take(mt.lanes() as usize) {
+                if let Some(r) = regs.get_mut(d + k) {
+                    *r = *t;
                 }
             }
         }

@@ -6,6 +6,7 @@ use crate::error::{CheckKind, DeviceError, RuntimeError};
 use crate::exec::{self, BoundArg, Group, Item, LaunchCtx, Nd, Stop};
 use crate::memory::{GlobalMem, Storage};
 use crate::ptr::{self, Tag};
+use crate::races::GlobalRaces;
 use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind, Type};
 use oclc_syntax::{Span, Symbol};
 use rayon::prelude::*;
@@ -241,6 +242,7 @@ impl Device {
         for (i, (p, a)) in kf.params.iter().zip(args).enumerate() {
             bound.push(bind_arg(i, p, a, &mut globals, &mut local_layout)?);
         }
+        let group_races = GlobalRaces::default();
         let ctx = LaunchCtx {
             prog: &prog.code,
             kernel: kid.0,
@@ -250,6 +252,8 @@ impl Device {
             args: &bound,
             local_layout: &local_layout,
             races: self.races,
+            group_races: self.races.then_some(&group_races),
+            groups_linear: |id, n| (id[2] * n[1] + id[1]) * n[0] + id[0],
         };
         let has_barrier = prog
             .code

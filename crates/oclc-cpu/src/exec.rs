@@ -8,7 +8,7 @@ use crate::error::{CheckKind, RuntimeError};
 use crate::memory::{Arena, Fault, GlobalMem, Mem};
 use crate::ops::{self, mask, sext};
 use crate::ptr;
-use crate::races::{Race, Races};
+use crate::races::{GlobalRaces, GroupRace, Race, Races};
 use oclc_ir::{AddrSpace, BinOp, RmwOp, Scalar, Type, WorkItemQuery};
 use oclc_syntax::{Span, Symbol};
 
@@ -47,6 +47,10 @@ pub struct LaunchCtx<'a> {
     /// Local allocations of each work-group: (size, align, label).
     pub local_layout: &'a [(usize, usize, Symbol)],
     pub races: bool,
+    /// Cross-group global race tracking (with `races`).
+    pub group_races: Option<&'a GlobalRaces>,
+    /// Linear id of each work-group is `group_linear(group id)`; used for race messages.
+    pub groups_linear: fn([u64; 3], [u64; 3]) -> u64,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -394,6 +398,15 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                             CheckKind::DataRace,
                             race_message(&race, $what, index, &mem),
                         );
+                    }
+                    if let Some(gr) = ctx.group_races {
+                        let me = (ctx.groups_linear)(group_view.id, ctx.nd.groups);
+                        if let Some(race) = gr.access($a, $len, me, $what == "write") {
+                            break Action::Fail(
+                                CheckKind::DataRace,
+                                group_race_message(&race, $what, ctx, &mem),
+                            );
+                        }
                     }
                 }
             };
@@ -842,6 +855,30 @@ fn race_message(r: &Race, what: &str, me: u32, mem: &Mem) -> String {
         "data race on {} {} at offset {}: work-item with local linear id {me} {what}s a byte that {earlier} {} since the last barrier",
         space.clang_name(),
         label,
+        ptr::offset(r.at),
+        if r.earlier_write { "wrote" } else { "read" }
+    )
+}
+
+fn group_race_message(r: &GroupRace, what: &str, ctx: &LaunchCtx, mem: &Mem) -> String {
+    let label = mem
+        .globals
+        .get(ptr::alloc(r.at))
+        .map_or_else(|| "memory".to_string(), |g| g.name.as_str().to_string());
+    let other = if r.other_group == u64::MAX {
+        "other work-groups".to_string()
+    } else {
+        let n = ctx.nd.groups;
+        let g = r.other_group;
+        format!(
+            "work-group ({}, {}, {})",
+            g % n[0],
+            (g / n[0]) % n[1],
+            g / (n[0] * n[1])
+        )
+    };
+    format!(
+        "data race on __global {label} at offset {}: this work-item {what}s a byte that {other} {} (work-groups are not ordered)",
         ptr::offset(r.at),
         if r.earlier_write { "wrote" } else { "read" }
     )

@@ -862,3 +862,82 @@ fn numeric_builtins_come_from_the_runtime() {
         vec![2f32.sqrt().to_bits(), 0xffff_ffff, 1, 0.5f32.to_bits(), 4]
     );
 }
+
+#[test]
+fn global_race_between_work_groups() {
+    // if (get_local_id(0) == 0) out[0] = get_group_id(0);
+    let build = || {
+        one_kernel(vec![buf("out", AddrSpace::Global)], |b, p| {
+            let lid = b.work_item(WorkItemQuery::LocalId, 0);
+            let z = b.i64(0);
+            let c = b.cmp(CmpOp::Eq, lid, z);
+            let (then, _) = b.create_block(&[]);
+            let (exit, _) = b.create_block(&[]);
+            b.cond_br(c, then, vec![], exit, vec![]);
+            b.switch_to(then);
+            let g = b.work_item(WorkItemQuery::GroupId, 0);
+            let v = b.conv(ConvOp::Trunc, g, Type::I32);
+            b.set_span(sp(31));
+            b.store(p[0], v);
+            b.br(exit, vec![]);
+            b.switch_to(exit);
+            b.ret(None);
+        })
+    };
+    let dev = Device::cpu()
+        .with_threads(1)
+        .with_printf_echo(false)
+        .with_race_detection(true);
+    let prog = dev.load(build()).expect("valid");
+    let e = runtime_err(dev.launch(
+        &prog,
+        "k",
+        &[Arg::Buffer(Buffer::zeroed(4))],
+        &NdRange::new(&[8]).local(&[4]),
+    ));
+    assert_eq!(e.kind, CheckKind::DataRace);
+    assert_eq!(e.span, sp(31));
+    assert_eq!(e.group_id, [1, 0, 0]);
+    assert_eq!(
+        e.message,
+        "data race on __global buffer `out` at offset 0: this work-item writes a byte that work-group (0, 0, 0) wrote (work-groups are not ordered)"
+    );
+}
+
+#[test]
+fn shuffle_builtins_permute_lanes() {
+    // out = shuffle2((int4)(0,1,2,3), (int4)(4,5,6,7), (uint4)(7, 0, 9, 2))
+    let mut m = Module::new();
+    let v4 = Type::Vector(Scalar::I32, 4);
+    let sh2 = m.builtin(BuiltinDecl::new("shuffle2", vec![v4, v4, v4], Some(v4)));
+    let sh = m.builtin(BuiltinDecl::new("shuffle", vec![v4, v4], Some(v4)));
+    let mut k = kernel("k", vec![buf("out", AddrSpace::Global)]);
+    {
+        let mut b = Builder::new(&mut k);
+        let p = b.params(Block(0));
+        let lanes = |b: &mut Builder, xs: [i32; 4]| {
+            let v: Vec<Value> = xs.iter().map(|x| b.i32(*x)).collect();
+            b.build(v)
+        };
+        let x = lanes(&mut b, [0, 1, 2, 3]);
+        let y = lanes(&mut b, [4, 5, 6, 7]);
+        let mk = lanes(&mut b, [7, 0, 9, 2]);
+        let r = b
+            .call_builtin(sh2, vec![x, y, mk], Some(v4))
+            .expect("value");
+        b.store(p[0], r);
+        let mk = lanes(&mut b, [3, 3, 0, 5]);
+        let r = b.call_builtin(sh, vec![x, mk], Some(v4)).expect("value");
+        let sixteen = b.i64(16);
+        let q = b.ptr_add(p[0], sixteen);
+        b.store(q, r);
+        b.ret(None);
+    }
+    m.add_function(k);
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    let out = Buffer::zeroed(32);
+    dev.launch(&prog, "k", &[Arg::Buffer(out.clone())], &NdRange::new(&[1]))
+        .expect("runs");
+    assert_eq!(i32s(&out.read()), vec![7, 0, 1, 2, 3, 3, 0, 1]);
+}
