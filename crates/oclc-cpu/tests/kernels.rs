@@ -941,3 +941,63 @@ fn shuffle_builtins_permute_lanes() {
         .expect("runs");
     assert_eq!(i32s(&out.read()), vec![7, 0, 1, 2, 3, 3, 0, 1]);
 }
+
+#[test]
+fn vload_vstore_and_half_conversions() {
+    // double3 v = vload3(1, in); vstore3(v * 2, 0, out);
+    // float4 h = vload_half4(0, halves); vstore_half4_rtz(h * 3, 0, hout);
+    let mut m = Module::new();
+    let d3 = Type::Vector(Scalar::F64, 3);
+    let f4 = Type::Vector(Scalar::F32, 4);
+    let g = Type::Ptr(AddrSpace::Global);
+    let mut vl = BuiltinDecl::new("vload3", vec![Type::I64, g], Some(d3));
+    vl.pointee[1] = Some(Type::F64);
+    let vl = m.builtin(vl);
+    let mut vs = BuiltinDecl::new("vstore3", vec![d3, Type::I64, g], None);
+    vs.pointee[2] = Some(Type::F64);
+    let vs = m.builtin(vs);
+    let mut hl = BuiltinDecl::new("vload_half4", vec![Type::I64, g], Some(f4));
+    hl.pointee[1] = Some(Type::F16);
+    let hl = m.builtin(hl);
+    let mut hs = BuiltinDecl::new("vstore_half4_rtz", vec![f4, Type::I64, g], None);
+    hs.pointee[2] = Some(Type::F16);
+    let hs = m.builtin(hs);
+    let mut k = kernel(
+        "k",
+        vec![buf("in", AddrSpace::Global), buf("out", AddrSpace::Global), buf("halves", AddrSpace::Global), buf("hout", AddrSpace::Global)],
+    );
+    {
+        let mut b = Builder::new(&mut k);
+        let p = b.params(Block(0));
+        let one = b.i64(1);
+        let zero = b.i64(0);
+        let v = b.call_builtin(vl, vec![one, p[0]], Some(d3)).expect("value");
+        let two = b.fconst(d3, 2.0);
+        let v2 = b.bin(BinOp::FMul, v, two);
+        b.call_builtin(vs, vec![v2, zero, p[1]], None);
+        let h = b.call_builtin(hl, vec![zero, p[2]], Some(f4)).expect("value");
+        let three = b.fconst(f4, 3.0);
+        let h3 = b.bin(BinOp::FMul, h, three);
+        b.call_builtin(hs, vec![h3, zero, p[3]], None);
+        b.ret(None);
+    }
+    m.add_function(k);
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    let input: Vec<u8> = (0..6).flat_map(|i| (i as f64 + 0.5).to_le_bytes()).collect();
+    let out = Buffer::zeroed(4 * 8);
+    let halves: Vec<u8> = [0x3c00u16, 0x3555, 0xc000, 0x7bff].iter().flat_map(|h| h.to_le_bytes()).collect();
+    let hout = Buffer::zeroed(8);
+    dev.launch(
+        &prog,
+        "k",
+        &[Arg::Buffer(Buffer::from_bytes(&input)), Arg::Buffer(out.clone()), Arg::Buffer(Buffer::from_bytes(&halves)), Arg::Buffer(hout.clone())],
+        &NdRange::new(&[1]),
+    )
+    .expect("runs");
+    let got: Vec<f64> = out.read().chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
+    assert_eq!(got, vec![7.0, 9.0, 11.0, 0.0]);
+    let hs: Vec<u16> = hout.read().chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    // 3.0, 0.99975586 (rtz of 0.999755859375 * ... ), -6.0, 65504 * 3 -> rtz gives max finite.
+    assert_eq!(hs, vec![0x4200, 0x3bff, 0xc600, 0x7bff]);
+}
