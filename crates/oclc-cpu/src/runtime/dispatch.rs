@@ -56,6 +56,7 @@ pub fn call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
     match b.family() {
         Family::Geometric => geometric_call(b, args),
         Family::Relational => relational_call(b, args),
+        Family::Vector => shuffle(b, args),
         _ => lanewise(b, args),
     }
 }
@@ -116,8 +117,8 @@ pub fn call_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinE
     }
     match b.family() {
         Family::Relational => relational_scalar(b, args),
-        Family::Geometric => {
-            let out = geometric_call(b, &lanes_of(args))?;
+        Family::Geometric | Family::Vector => {
+            let out = call(b, &lanes_of(args))?;
             Ok((out.value.lane(0), None))
         }
         Family::Integer => integer_scalar(b, args),
@@ -271,6 +272,19 @@ fn float_scalar<T: Fp>(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, Buil
 /// Integer builtins (and integer clamp/max/min) on one lane.
 fn integer_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinError> {
     use Builtin as B;
+    if matches!(
+        b,
+        B::Dot4x8PackedUuUint
+            | B::Dot4x8PackedSsInt
+            | B::Dot4x8PackedUsInt
+            | B::Dot4x8PackedSuInt
+            | B::DotAccSat4x8PackedUuUint
+            | B::DotAccSat4x8PackedSsInt
+            | B::DotAccSat4x8PackedUsInt
+            | B::DotAccSat4x8PackedSuInt
+    ) {
+        return packed_dot(b, args);
+    }
     let first = args.first().copied().unwrap_or_default();
     let ty = first.ty();
     let mut v = [0i128; 3];
@@ -317,6 +331,64 @@ fn integer_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinEr
         _ => return Err(type_err(b, first)),
     };
     Ok((r, None))
+}
+
+/// `dot[_acc_sat]_4x8packed_{uu,ss,us,su}_{uint,int}`: two uints holding 4 bytes each.
+fn packed_dot(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinError> {
+    use Builtin as B;
+    let (sa, sb) = match b {
+        B::Dot4x8PackedUuUint | B::DotAccSat4x8PackedUuUint => (false, false),
+        B::Dot4x8PackedSsInt | B::DotAccSat4x8PackedSsInt => (true, true),
+        B::Dot4x8PackedUsInt | B::DotAccSat4x8PackedUsInt => (false, true),
+        _ => (true, false),
+    };
+    let word = |i: usize| match args.get(i).copied().unwrap_or_default() {
+        Scalar::U32(v) => Ok(v),
+        other => Err(type_err(b, other)),
+    };
+    let a = integer::unpack_4x8(word(0)?, sa);
+    let c = integer::unpack_4x8(word(1)?, sb);
+    let acc = args.get(2).copied();
+    // The packed forms with a signed result take the accumulator as int.
+    let acc = match (acc, sa || sb) {
+        (Some(Scalar::U32(v)), true) => return Err(type_err(b, Scalar::U32(v))),
+        (acc, _) => acc,
+    };
+    integer::dot(&a, &c, acc)
+        .map(|r| (r, None))
+        .ok_or_else(|| type_err(b, args.get(2).copied().unwrap_or_default()))
+}
+
+/// `shuffle(x, mask)` and `shuffle2(x, y, mask)`: lane i of the result is lane
+/// `mask[i] mod n` of x (or of x followed by y), n the number of lanes to choose from.
+fn shuffle(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
+    let (src, mask): (Vec<Scalar>, &Lanes) = match args {
+        [x, m] => (x.to_vec(), m),
+        [x, y, m] if x.len() == y.len() && x.ty() == y.ty() => {
+            (x.iter().chain(y.iter()).copied().collect(), m)
+        }
+        [_, y, _] => return Err(type_err(b, y.lane(0))),
+        _ => {
+            return Err(BuiltinError::Arity {
+                builtin: b.name(),
+                expected: b.arity(),
+                got: args.len(),
+            });
+        }
+    };
+    let n = src.len() as u128;
+    let mut vals = [Scalar::default(); 16];
+    for (slot, m) in vals.iter_mut().zip(mask.iter()) {
+        let k = match m.as_i128() {
+            Some(k) if m.ty().is_unsigned_int() => k as u128 % n,
+            _ => return Err(type_err(b, *m)),
+        };
+        *slot = src.get(k as usize).copied().unwrap_or_default();
+    }
+    Ok(Output {
+        value: Lanes::from_fn(mask.len(), |i| vals[i]),
+        out: None,
+    })
 }
 
 /// Floating-point lane value for a predicate, with the sign bit and (for `isnormal`) the
@@ -458,6 +530,18 @@ fn geometric_call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
         ScalarType::Float => geometric_t::<f32>(b, args),
         ScalarType::Double => geometric_t::<f64>(b, args),
         ScalarType::Half => geometric_t::<Half>(b, args),
+        _ if matches!(b, Builtin::Dot | Builtin::DotAccSat) => {
+            let (x, y) = match args {
+                [x, y] | [x, y, _] => (x, y),
+                _ => return Err(type_err(b, first)),
+            };
+            let acc = args.get(2).map(|a| a.lane(0));
+            let r = integer::dot(x, y, acc).ok_or_else(|| type_err(b, y.lane(0)))?;
+            Ok(Output {
+                value: Lanes::scalar(r),
+                out: None,
+            })
+        }
         _ => Err(type_err(b, first)),
     }
 }
