@@ -118,7 +118,11 @@ pub fn call_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinE
     match b.family() {
         Family::Relational => relational_scalar(b, args),
         Family::Geometric | Family::Vector => {
-            let out = call(b, &lanes_of(args))?;
+            let mut lanes = [Lanes::scalar(first); 3];
+            for (d, &s) in lanes.iter_mut().zip(args) {
+                *d = Lanes::scalar(s);
+            }
+            let out = call(b, &lanes[..args.len().min(3)])?;
             Ok((out.value.lane(0), None))
         }
         Family::Integer => integer_scalar(b, args),
@@ -132,10 +136,6 @@ pub fn call_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinE
             _ => Err(type_err(b, first)),
         },
     }
-}
-
-fn lanes_of(args: &[Scalar]) -> Vec<Lanes> {
-    args.iter().map(|&s| Lanes::scalar(s)).collect()
 }
 
 /// `nan(code)`: uint → float, ulong → double, ushort → half.
@@ -465,9 +465,16 @@ fn three(b: Builtin, args: &[Scalar]) -> Result<(Scalar, Scalar, Scalar), Builti
 
 fn relational_call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
     let scalar = args.iter().all(Lanes::is_scalar);
+    let lane_args = |i: usize| {
+        let mut l = [Scalar::default(); 3];
+        for (d, a) in l.iter_mut().zip(args) {
+            *d = a.lane(i);
+        }
+        l
+    };
+    let k = args.len().min(3);
     if scalar {
-        let lane: Vec<Scalar> = args.iter().map(|a| a.lane(0)).collect();
-        let (v, _) = relational_scalar(b, &lane)?;
+        let (v, _) = relational_scalar(b, &lane_args(0)[..k])?;
         return Ok(Output {
             value: Lanes::scalar(v),
             out: None,
@@ -494,8 +501,7 @@ fn relational_call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
         Builtin::Bitselect | Builtin::Select => {
             let mut vals = [Scalar::default(); 16];
             for (i, slot) in vals.iter_mut().enumerate().take(n) {
-                let lane: Vec<Scalar> = args.iter().map(|a| a.lane(i)).collect();
-                let (a, bb, c) = three(b, &lane)?;
+                let (a, bb, c) = three(b, &lane_args(i)[..k])?;
                 *slot = if b == Builtin::Bitselect {
                     relational::bitselect(a, bb, c)
                 } else {
@@ -511,8 +517,7 @@ fn relational_call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
             let rty = first.ty().signed_of_size();
             let mut vals = [Scalar::default(); 16];
             for (i, slot) in vals.iter_mut().enumerate().take(n) {
-                let lane: Vec<Scalar> = args.iter().map(|a| a.lane(i)).collect();
-                let t = predicate_lane(b, &lane)?;
+                let t = predicate_lane(b, &lane_args(i)[..k])?;
                 *slot = Scalar::from_i128(rty, if t { -1 } else { 0 });
             }
             Ok(Output {
@@ -547,38 +552,43 @@ fn geometric_call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
 }
 
 fn geometric_t<T: Fp>(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
-    let mut vs: Vec<Vec<T>> = Vec::with_capacity(args.len());
-    for a in args {
-        let v: Option<Vec<T>> = a.iter().map(|&s| T::from_scalar(s)).collect();
-        match v {
-            Some(v) if v.len() <= 4 => vs.push(v),
-            _ => return Err(type_err(b, a.lane(0))),
+    let zero = T::from_f64(0.0);
+    let mut vs = [[zero; 4]; 2];
+    let n = args.first().map_or(0, Lanes::len);
+    for (a, v) in args.iter().zip(vs.iter_mut()) {
+        if a.len() > 4 {
+            return Err(type_err(b, a.lane(0)));
+        }
+        if a.len() != n {
+            return Err(BuiltinError::Width { builtin: b.name() });
+        }
+        for (d, &s) in v.iter_mut().zip(a.iter()) {
+            *d = T::from_scalar(s).ok_or_else(|| type_err(b, s))?;
         }
     }
-    if vs.windows(2).any(|w| w[0].len() != w[1].len()) {
-        return Err(BuiltinError::Width { builtin: b.name() });
-    }
-    let p0 = vs.first().map(Vec::as_slice).unwrap_or(&[]);
-    let p1 = vs.get(1).map(Vec::as_slice).unwrap_or(&[]);
+    let p0 = &vs[0][..n];
+    let p1 = &vs[1][..n];
     let scalar = |v: T| Output {
         value: Lanes::scalar(v.to_scalar()),
         out: None,
     };
-    let vector = |v: Vec<T>| Output {
-        value: Lanes::from_fn(v.len(), |i| {
-            v.get(i)
-                .copied()
-                .unwrap_or_else(|| T::from_f64(0.0))
-                .to_scalar()
-        }),
+    let vector = |v: &[T]| Output {
+        value: Lanes::from_fn(v.len(), |i| v.get(i).copied().unwrap_or(zero).to_scalar()),
         out: None,
     };
     Ok(match b {
         Builtin::Dot => scalar(geometric::dot(p0, p1)),
         Builtin::Length | Builtin::FastLength => scalar(geometric::length(p0)),
         Builtin::Distance | Builtin::FastDistance => scalar(geometric::distance(p0, p1)),
-        Builtin::Normalize | Builtin::FastNormalize => vector(geometric::normalize(p0)),
-        Builtin::Cross if matches!(p0.len(), 3 | 4) => vector(geometric::cross(p0, p1)),
-        _ => return Err(type_err(b, T::from_f64(0.0).to_scalar())),
+        Builtin::Normalize | Builtin::FastNormalize => {
+            let mut out = [zero; 4];
+            geometric::normalize(p0, &mut out[..n]);
+            vector(&out[..n])
+        }
+        Builtin::Cross if matches!(n, 3 | 4) => {
+            let [x, y, z] = geometric::cross(p0, p1);
+            vector(&[x, y, z, zero][..n])
+        }
+        _ => return Err(type_err(b, zero.to_scalar())),
     })
 }
