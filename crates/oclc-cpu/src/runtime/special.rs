@@ -1,7 +1,7 @@
 //! erf, erfc, lgamma and tgamma in f64 (std has none of them on stable).
 //!
 //! Method, per function:
-//! - erf: for |x| < 2.5 the all-positive series erf(x) = (2/√π)·e^(−x²)·Σ 2ⁿx^(2n+1)/(2n+1)!!
+//! - erf: for |x| < 1 the all-positive series erf(x) = (2/√π)·e^(−x²)·Σ 2ⁿx^(2n+1)/(2n+1)!!
 //!   (no cancellation), with x² split exactly so e^(−x²) keeps full precision; beyond, 1 − erfc.
 //! - erfc: 1 − erf below 0.75 (at most a 2.5x loss), else the continued fraction
 //!   √π·e^(x²)·erfc(x) = 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))) evaluated bottom-up.
@@ -221,7 +221,7 @@ pub fn erf(x: f64) -> f64 {
     let ax = x.abs();
     let v = if ax < f64::powi(2.0, -28) {
         return TWO_OVER_SQRT_PI * x;
-    } else if ax < 2.5 {
+    } else if ax < 1.0 {
         erf_series(ax)
     } else if ax < 6.0 {
         1.0 - erfc_cf(ax)
@@ -258,7 +258,7 @@ fn exp_neg_sq(x: f64) -> f64 {
     (-hi).exp() * (1.0 - lo)
 }
 
-/// erf for 0 ≤ x < 2.5 by the positive series.
+/// erf for 0 ≤ x < 1 by the positive series.
 fn erf_series(x: f64) -> f64 {
     let two_x2 = 2.0 * x * x;
     let mut term = x;
