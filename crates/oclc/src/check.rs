@@ -65,9 +65,31 @@ impl CheckOutcome {
     }
 }
 
+/// Stack size for the front end: its recursion is depth-limited, and the limits fit in this.
+pub const FRONT_END_STACK_SIZE: usize = 256 << 20;
+
 /// Checks one translation unit named `name` (a path, or `<stdin>`): preprocess, parse, sema,
-/// then the warning policy. Never panics on any input.
+/// then the warning policy. Never panics on any input. Runs on a thread of its own with a
+/// large stack, so deeply nested input cannot overflow the caller's stack.
 pub fn check_source(name: &str, bytes: &[u8], opts: &CheckOptions) -> CheckOutcome {
+    let spawned = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("oclc-check".into())
+            .stack_size(FRONT_END_STACK_SIZE)
+            .spawn_scoped(s, || check_on_this_thread(name, bytes, opts))
+            .map(|h| h.join())
+    });
+    match spawned {
+        Ok(Ok(outcome)) => outcome,
+        // A panic in a stage is a bug; keep it visible to tests and fuzzers.
+        Ok(Err(payload)) => std::panic::resume_unwind(payload),
+        // No thread could be started: check on the caller's stack.
+        Err(_) => check_on_this_thread(name, bytes, opts),
+    }
+}
+
+/// [`check_source`] on the current thread's stack.
+pub fn check_on_this_thread(name: &str, bytes: &[u8], opts: &CheckOptions) -> CheckOutcome {
     let mut sm = SourceMap::new();
     let main = sm.add_file(name, bytes);
     let mut diags = Diagnostics::default();

@@ -7,7 +7,7 @@ use oclc_syntax::Level;
 use rayon::prelude::*;
 
 use crate::args::{CHECK_HELP, CheckArgs, Format, parse_check_args};
-use crate::check::{CheckOutcome, check_source};
+use crate::check::{CheckOutcome, check_on_this_thread};
 use crate::json;
 use crate::render::{self, TextRenderer};
 
@@ -19,9 +19,8 @@ pub struct CliOutput {
     pub code: i32,
 }
 
-/// Stack size of checker threads: deep (but limited) recursion in the parser must not
-/// overflow a worker thread's small default stack.
-pub const CHECK_STACK_SIZE: usize = 256 << 20;
+/// Stack size of checker threads (see [`crate::check::FRONT_END_STACK_SIZE`]).
+pub const CHECK_STACK_SIZE: usize = crate::check::FRONT_END_STACK_SIZE;
 
 /// Runs `oclc check ARGS`. `stdin` is read when a file is `-`.
 pub fn check_command(args: Vec<String>, stdin: &mut dyn Read) -> CliOutput {
@@ -160,7 +159,7 @@ fn check_one(parsed: &CheckArgs, input: &Result<(String, Vec<u8>), String>) -> F
         Ok(x) => x,
         Err(msg) => return FileResult::Unreadable(msg.clone()),
     };
-    let outcome = check_source(name, bytes, &parsed.options);
+    let outcome = check_on_this_thread(name, bytes, &parsed.options);
     if let Some(prefixes) = &parsed.options.verify {
         let (text, failed) = verify_text(&outcome, prefixes);
         return FileResult::Text { text, failed };

@@ -12,6 +12,7 @@ mod pipeline;
 pub mod regex;
 pub mod render;
 pub mod runfile;
+pub mod runlines;
 pub mod verify;
 pub mod warnings;
 

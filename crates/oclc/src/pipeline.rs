@@ -1,20 +1,13 @@
 //! The one place that calls the front-end stages (preprocess → parse → sema), so the rest of
 //! the driver does not depend on their signatures.
 
+use oclc_syntax::pp::{self, PpOptions};
 use oclc_syntax::{Diagnostics, FileId, SourceMap, Span};
 
 use crate::check::CheckOptions;
 
-/// `-D`/`-U` option (the preprocessor's type once it lands).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MacroArg {
-    Define(String, String),
-    Undef(String),
-}
-
-/// The typed program sema produces.
-#[derive(Clone, Debug)]
-pub struct Program;
+pub use oclc_sema::hir::Program;
+pub use oclc_syntax::pp::MacroArg;
 
 /// What the stages hand back besides diagnostics.
 pub struct FrontEnd {
@@ -29,9 +22,14 @@ pub fn front_end(
     opts: &CheckOptions,
     diags: &mut Diagnostics,
 ) -> FrontEnd {
-    let _ = (sm, main, opts, diags);
+    let pp_opts = PpOptions {
+        lang: opts.lang.clone(),
+        macros: opts.macros.clone(),
+        include_dirs: opts.include_dirs.clone(),
+    };
+    let out = pp::preprocess(sm, main, &pp_opts, diags);
     FrontEnd {
-        skipped: Vec::new(),
+        skipped: out.skipped,
         program: None,
     }
 }

@@ -193,7 +193,7 @@ impl<'a> TextRenderer<'a> {
         let (line, col) = f.line_col(sp.lo);
         self.out
             .push_str(&format!("{}:{}:{}: note: {}\n", f.name, line, col, msg));
-        let repeat = self.last_loc == Some((sp.file, sp.lo)) && self.last_level == Level::Note;
+        let repeat = self.last_loc == Some((sp.file, sp.lo));
         if !repeat {
             self.snippet(f, sp.file, sp.lo, &[], &[]);
         }

@@ -132,7 +132,8 @@ pub fn verify(
     let mut status = Status::NoDirectives;
     let mut first_no_diag = String::new();
     for (fid, f) in sm.files() {
-        if f.name.starts_with('<') {
+        // Virtual buffers (`<built-in>`, `<command line>`) hold no directives; `<stdin>` may.
+        if f.name.starts_with('<') && f.name.ends_with('>') && f.name != "<stdin>" {
             continue;
         }
         for (start, end) in comments(f.text.as_bytes()) {

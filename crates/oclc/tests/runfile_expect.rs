@@ -180,7 +180,10 @@ fn exit_statuses() {
     let e = expectation("int", &i32s(&[1]), Tolerance::Exact);
     let pass = e.check(&i32s(&[1]));
     let fail = e.check(&i32s(&[2]));
-    assert_eq!(RunStatus::from_outcomes(std::slice::from_ref(&pass)), RunStatus::Passed);
+    assert_eq!(
+        RunStatus::from_outcomes(std::slice::from_ref(&pass)),
+        RunStatus::Passed
+    );
     assert_eq!(RunStatus::from_outcomes(&[]), RunStatus::Passed);
     assert_eq!(
         RunStatus::from_outcomes(&[pass, fail]),
