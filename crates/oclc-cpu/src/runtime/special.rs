@@ -3,11 +3,11 @@
 //! Method, per function:
 //! - erf: for |x| < 1 the all-positive series erf(x) = (2/√π)·e^(−x²)·Σ 2ⁿx^(2n+1)/(2n+1)!!
 //!   (no cancellation), with x² split exactly so e^(−x²) keeps full precision; beyond, 1 − erfc.
-//! - erfc: 1 − erf below 0.75 (at most a 2.5x loss), else the continued fraction
+//! - erfc: 1 − erf below 0.5 (at most a 2x loss), else the continued fraction
 //!   √π·e^(x²)·erfc(x) = 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))) evaluated bottom-up.
 //! - lgamma: Taylor series of log Γ about 1 and 2 (coefficients ζ(k)), the recurrence
 //!   Γ(x+1) = xΓ(x) to reach them, Stirling's series for x ≥ 10, reflection for x < 0.
-//! - tgamma: exp of those series near [0.5, 2.5) (the exponent is small, so exp keeps the
+//! - tgamma: exp of those series on (0, 2.5) (the exponent is small, so exp keeps the
 //!   accuracy), the recurrence up to 10, and Stirling's formula as a product of correctly rounded
 //!   pow/exp factors above (no exp of a large, inexact logarithm).
 
@@ -239,7 +239,7 @@ pub fn erfc(x: f64) -> f64 {
     if x < -6.0 {
         return 2.0;
     }
-    if x.abs() < 0.75 {
+    if x.abs() < 0.5 {
         return 1.0 - erf(x);
     }
     if x < 0.0 {
@@ -275,9 +275,9 @@ fn erf_series(x: f64) -> f64 {
     TWO_OVER_SQRT_PI * exp_neg_sq(x) * sum
 }
 
-/// erfc for x ≥ 0.75 by the continued fraction, with enough terms for full precision.
+/// erfc for x ≥ 0.5 by the continued fraction, with enough terms for full precision.
 fn erfc_cf(x: f64) -> f64 {
-    let n = (20.0 + 400.0 / (x * x)).min(2000.0) as usize;
+    let n = (20.0 + 500.0 / (x * x)).min(2100.0) as usize;
     let mut t = x;
     for k in (1..=n).rev() {
         t = x + (k as f64 * 0.5) / t;
