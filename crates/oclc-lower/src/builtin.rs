@@ -450,7 +450,8 @@ fn builtin_decl(
 ) -> BuiltinDecl {
     let mut d = BuiltinDecl::new(name, params, ret);
     d.pointee = pointee;
-    let _ = (unsigned, ret_unsigned);
+    d.unsigned = unsigned;
+    d.ret_unsigned = ret_unsigned;
     d
 }
 
