@@ -916,7 +916,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                         .collect();
                     if def.is_union {
                         let fi = union_field.unwrap_or(0) as usize;
-                        if let (Some((fo, fty)), Some(Some(it))) = (fields.get(fi), items.first())
+                        if let (Some((fo, fty)), Some(it)) =
+                            (fields.get(fi), crate::constant::union_item(items, fi))
                         {
                             let q = self.b().ptr_add_const(p, *fo as i64);
                             self.init_mem(q, *fty, it, true);
