@@ -27,7 +27,9 @@ mod table;
 pub mod ty;
 
 pub use parse::{Attrs, MAX_PARAMS, Special};
-pub use resolve::{Arg, BadConv, Cmp, Conv, ConvKind, Rank, space_includes};
+pub use resolve::{
+    Arg, ArgShape, BadConv, Cmp, Conv, ConvKind, Fix, Lvalue, Rank, conversion_fix, space_includes,
+};
 pub use ty::{Access, Atomic, BTy, ImageKind, Pointee, Ptr, Scalar};
 
 use oclc_syntax::{ClStd, LangOptions, Symbol};
@@ -75,6 +77,34 @@ pub struct Candidate {
     pub reason: NotViable,
     /// Each argument's conversion (`None`: no conversion, or an arity failure).
     pub convs: Vec<Option<Conv>>,
+    /// The fix clang appends to the note: set when every failing argument has one; the
+    /// first argument's.
+    pub fix: Option<Fix>,
+}
+
+impl Candidate {
+    /// clang's note for this candidate, or `None` where clang prints none: for OpenCL
+    /// builtins (implicit declarations) it only notes bad conversions, not arity mismatches
+    /// ("the notes are identical for each candidate"). `arg_type` prints an argument's type
+    /// and `param_type` a parameter type, both as sema prints types (unquoted).
+    pub fn note(
+        &self,
+        arg_type: impl Fn(usize) -> String,
+        param_type: impl Fn(BTy) -> String,
+    ) -> Option<String> {
+        match self.reason {
+            NotViable::Arity { .. } => None,
+            NotViable::Conversion {
+                why: BadConv::NoConversion,
+                ..
+            } => Some(format!(
+                "{}{}",
+                self.reason.note(arg_type, param_type),
+                self.fix.map_or("", Fix::text)
+            )),
+            NotViable::Conversion { .. } => Some(self.reason.note(arg_type, param_type)),
+        }
+    }
 }
 
 /// Why a candidate is not viable.
@@ -158,9 +188,11 @@ pub struct Resolved {
 /// Why [`Builtins::resolve`] found no overload.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NoMatch {
-    /// "no matching function for call to 'X'"; one note per candidate, in table order.
+    /// "no matching function for call to 'X'"; every candidate in clang's display order, each
+    /// with its note ([`Candidate::note`]).
     NoViable(Vec<Candidate>),
-    /// "call to 'X' is ambiguous"; notes for the tied candidates ("candidate function").
+    /// "call to 'X' is ambiguous". The tied candidates, in clang's display order; clang
+    /// prints no notes for them (OpenCL builtins have no declaration to point to).
     Ambiguous(Vec<OverloadId>),
     /// The builtin is checked by hand (see [`Special`]).
     Special(Special),
@@ -193,11 +225,17 @@ type ResolveCache = HashMap<(u32, u64), Vec<(Vec<ArgKey>, Result<Resolved, NoMat
 /// What of an argument overload resolution depends on (constant values only matter as
 /// zero / non-zero).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct ArgKey(BTy, bool, Option<bool>);
+struct ArgKey(BTy, bool, Option<bool>, Option<Lvalue>, ArgShape);
 
 impl ArgKey {
     fn of(a: &Arg) -> ArgKey {
-        ArgKey(a.ty, a.null_ptr, a.int_const.map(|v| v == 0))
+        ArgKey(
+            a.ty,
+            a.null_ptr,
+            a.int_const.map(|v| v == 0),
+            a.lvalue,
+            a.shape,
+        )
     }
 }
 
@@ -627,12 +665,35 @@ impl Builtins {
             let sig = self.signature(o);
             match convs_for(&sig) {
                 (c, None) => viable.push((o, sig, c.into_iter().flatten().collect())),
-                (convs, Some(reason)) => rejected.push(Candidate {
-                    overload: o,
-                    sig,
-                    reason,
-                    convs,
-                }),
+                (convs, Some(reason)) => {
+                    // clang's TryToFixBadConversion: fixable only if every bad one is.
+                    let mut fix = None;
+                    if let NotViable::Conversion { .. } = reason {
+                        for (i, (a, c)) in args.iter().zip(&convs).enumerate() {
+                            if c.is_some() {
+                                continue;
+                            }
+                            let f = sig
+                                .params()
+                                .get(i)
+                                .and_then(|&p| resolve::conversion_fix(a, p));
+                            match f {
+                                Some(f) => fix = fix.or(Some(f)),
+                                None => {
+                                    fix = None;
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    rejected.push(Candidate {
+                        overload: o,
+                        sig,
+                        reason,
+                        convs,
+                        fix,
+                    })
+                }
             }
         }
         let better = |a: &[Conv], b: &[Conv]| resolve::better_candidate(args, a, b);
@@ -775,6 +836,17 @@ fn display_before(args: &[Arg], nargs: usize, l: &Candidate, r: &Candidate) -> b
         }
         (NotViable::Arity { .. }, _) => false,
         (_, NotViable::Arity { .. }) => true,
-        _ => conversions_order(args, &l.convs, &r.convs) == std::cmp::Ordering::Less,
+        _ => {
+            // Fewer fixes first; a candidate without a fix counts as unfixable (last).
+            let fixes = |c: &Candidate| match c.fix {
+                Some(_) => c.convs.iter().filter(|c| c.is_none()).count(),
+                None => usize::MAX,
+            };
+            let (lf, rf) = (fixes(l), fixes(r));
+            if lf != rf {
+                return lf < rf;
+            }
+            conversions_order(args, &l.convs, &r.convs) == std::cmp::Ordering::Less
+        }
     }
 }

@@ -21,6 +21,116 @@ pub struct Arg {
     /// The expression is an integer constant expression with this value (`0` converts to
     /// `event_t`/`queue_t`, any integer constant to `sampler_t`).
     pub int_const: Option<i128>,
+    /// The expression is an ordinary lvalue (its address can be taken): the object's type
+    /// qualifiers. Only used to suggest "take the address of the argument with &".
+    pub lvalue: Option<Lvalue>,
+    /// The outermost form of the expression, for the fix clang suggests.
+    pub shape: ArgShape,
+}
+
+/// An addressable argument: where the object lives and its qualifiers (so `&arg` has type
+/// `cv space T *`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Lvalue {
+    pub space: AddrSpace,
+    pub is_const: bool,
+    pub is_volatile: bool,
+}
+
+/// The outermost operator of an argument expression (after parentheses and implicit casts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ArgShape {
+    #[default]
+    Other,
+    /// `&e`: a suggested dereference becomes "remove &".
+    AddressOf,
+    /// `*e`: a suggested address-of becomes "remove *".
+    Deref,
+}
+
+/// A fix clang suggests in a "no known conversion" note
+/// (`ConversionFixItGenerator::tryToFixConversion`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fix {
+    /// "; dereference the argument with *"
+    Dereference,
+    /// "; take the address of the argument with &"
+    TakeAddress,
+    /// "; remove *"
+    RemoveDereference,
+    /// "; remove &"
+    RemoveTakeAddress,
+}
+
+impl Fix {
+    /// The note suffix.
+    pub fn text(self) -> &'static str {
+        match self {
+            Fix::Dereference => "; dereference the argument with *",
+            Fix::TakeAddress => "; take the address of the argument with &",
+            Fix::RemoveDereference => "; remove *",
+            Fix::RemoveTakeAddress => "; remove &",
+        }
+    }
+}
+
+fn pointee_ty(p: Pointee) -> BTy {
+    match p {
+        Pointee::Void => BTy::Void,
+        Pointee::Scalar(s) => BTy::Scalar(s),
+        Pointee::Vector(s, n) => BTy::Vector(s, n),
+        Pointee::Atomic(a) => BTy::Atomic(a),
+        Pointee::Event => BTy::Event,
+        Pointee::ClkEvent => BTy::ClkEvent,
+        Pointee::Function(id) | Pointee::Other(id) => BTy::Other(id),
+    }
+}
+
+fn as_pointee(t: BTy) -> Pointee {
+    match t {
+        BTy::Void => Pointee::Void,
+        BTy::Scalar(s) => Pointee::Scalar(s),
+        BTy::Vector(s, n) => Pointee::Vector(s, n),
+        BTy::Atomic(a) => Pointee::Atomic(a),
+        BTy::Event => Pointee::Event,
+        BTy::ClkEvent => Pointee::ClkEvent,
+        // Pointers, images and the rest: a type no builtin parameter points to.
+        _ => Pointee::Other(u32::MAX),
+    }
+}
+
+/// The fix clang offers when `arg` does not convert to `to`: dereferencing a pointer
+/// argument, or taking the address of an lvalue, if the result would convert.
+pub fn conversion_fix(arg: &Arg, to: BTy) -> Option<Fix> {
+    if let BTy::Ptr(p) = arg.ty
+        && convert(&Arg::of(pointee_ty(p.pointee)), to).is_ok()
+    {
+        if arg.null_ptr {
+            return None;
+        }
+        return Some(if arg.shape == ArgShape::AddressOf {
+            Fix::RemoveTakeAddress
+        } else {
+            Fix::Dereference
+        });
+    }
+    let BTy::Ptr(t) = to else { return None };
+    let lv = arg.lvalue?;
+    if matches!(arg.ty, BTy::Ptr(_)) && t.pointee == Pointee::Void {
+        return None;
+    }
+    let addr = BTy::Ptr(Ptr {
+        pointee: as_pointee(arg.ty),
+        space: lv.space,
+        is_const: lv.is_const,
+        is_volatile: lv.is_volatile,
+    });
+    convert(&Arg::of(addr), to).ok()?;
+    Some(if arg.shape == ArgShape::Deref {
+        Fix::RemoveDereference
+    } else {
+        Fix::TakeAddress
+    })
 }
 
 impl Arg {
@@ -30,15 +140,25 @@ impl Arg {
             ty,
             null_ptr: false,
             int_const: None,
+            lvalue: None,
+            shape: ArgShape::Other,
+        }
+    }
+
+    /// An addressable argument (a variable, `a[i]`, `*p`, a struct member).
+    pub fn lvalue(ty: BTy, lvalue: Lvalue) -> Arg {
+        Arg {
+            lvalue: Some(lvalue),
+            ..Arg::of(ty)
         }
     }
 
     /// An integer constant expression of type `ty` (a literal, an enumerator, ...).
     pub fn int_const(ty: BTy, value: i128) -> Arg {
         Arg {
-            ty,
             null_ptr: value == 0,
             int_const: Some(value),
+            ..Arg::of(ty)
         }
     }
 }
@@ -69,12 +189,15 @@ pub enum ConvKind {
     IncompatiblePointer,
 }
 
-/// Conversion ranks, best first.
+/// Conversion ranks, best first (clang's `ImplicitConversionRank`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Rank {
     Exact,
     Promotion,
     Conversion,
+    /// Scalar → vector splat: clang's `ICR_OCL_Scalar_Widening`, worse than any conversion,
+    /// so `fmin(float4, int)` picks `fmin(float4, float)`.
+    ScalarWidening,
     COnly,
     Incompatible,
 }
@@ -84,6 +207,7 @@ impl ConvKind {
         match self {
             ConvKind::Identity | ConvKind::ZeroEvent | ConvKind::ZeroQueue => Rank::Exact,
             ConvKind::IntegralPromotion | ConvKind::FloatingPromotion => Rank::Promotion,
+            ConvKind::VectorSplat => Rank::ScalarWidening,
             ConvKind::COnly => Rank::COnly,
             ConvKind::IncompatiblePointer => Rank::Incompatible,
             _ => Rank::Conversion,
