@@ -300,6 +300,21 @@ pub fn macro_defined(lang: &LangOptions, name: &str) -> bool {
         }
         "cl_khr_fp64" => lang.fp64(),
         "cl_khr_fp16" => lang.fp16(),
+        // Optional core features of OpenCL C 2.0 that the spir target supports, so clang
+        // defines them in CL2.0 too; `LangOptions` does not list them for 2.0.
+        "__opencl_c_integer_dot_product_input_4x8bit"
+        | "__opencl_c_integer_dot_product_input_4x8bit_packed"
+            if lang.std == ClStd::Cl20 =>
+        {
+            true
+        }
+        // cl_ext_float_atomics' features: clang defines them with the extension from 2.0 on
+        // (spir supports them all); `LangOptions` does not know them yet.
+        n if n.starts_with("__opencl_c_ext_fp")
+            && !oclc_syntax::lang::FEATURES.iter().any(|&(f, _)| f == n) =>
+        {
+            lang.std >= ClStd::Cl20 && lang.has("cl_ext_float_atomics")
+        }
         _ => lang.has(name) && lang.std.version() >= ext_available_from(name),
     }
 }

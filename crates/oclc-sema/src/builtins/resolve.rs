@@ -544,7 +544,23 @@ pub fn compare(arg: &Arg, s1: &Conv, s2: &Conv) -> Cmp {
 /// clang's `isBetterOverloadCandidate` for two viable candidates of one builtin: better if no
 /// argument converts worse and at least one converts better.
 pub fn better_candidate(args: &[Arg], c1: &[Conv], c2: &[Conv]) -> bool {
+    // In C, a candidate that needs no incompatible pointer conversion for an argument is
+    // better than one that does, before conversions are compared (clang's
+    // `IsIllFormedConversion` pre-pass).
     let mut better = false;
+    for (s1, s2) in c1.iter().zip(c2) {
+        let bad1 = s1.kind == ConvKind::IncompatiblePointer;
+        let bad2 = s2.kind == ConvKind::IncompatiblePointer;
+        if bad1 != bad2 {
+            if bad1 {
+                return false;
+            }
+            better = true;
+        }
+    }
+    if better {
+        return true;
+    }
     for ((a, s1), s2) in args.iter().zip(c1).zip(c2) {
         match compare(a, s1, s2) {
             Cmp::Better => better = true,
