@@ -12,7 +12,7 @@
 
 use oclc_sema::AddrSpace;
 use oclc_sema::builtins::{
-    Arg, Atomic, BTy, Builtins, Lvalue, NoMatch, Pointee, Ptr, Scalar, Signature,
+    Arg, ArgForm, ArgShape, Atomic, BTy, Builtins, Lvalue, NoMatch, Pointee, Ptr, Scalar, Signature,
 };
 use oclc_syntax::{ClStd, LangOptions, Symbol};
 
@@ -1116,10 +1116,13 @@ fn matches_clang19() {
     .into_iter()
     .map(|(n, s)| (n, Builtins::new(&LangOptions::new(s))))
     .collect();
-    let private = Lvalue {
-        space: AddrSpace::Private,
-        is_const: false,
-        is_volatile: false,
+    let private = ArgForm {
+        lvalue: Some(Lvalue {
+            space: AddrSpace::Private,
+            is_const: false,
+            is_volatile: false,
+        }),
+        shape: ArgShape::Other,
     };
     let mut mismatches = Vec::new();
     let mut checked = 0;
@@ -1135,9 +1138,11 @@ fn matches_clang19() {
             .unwrap_or_else(|| panic!("{line}"))
             .1;
         let args: Vec<Arg> = words
-            .map(|w| Arg::lvalue(arg_ty(w).unwrap_or_else(|| panic!("{line}")), private))
+            .map(|w| Arg::of(arg_ty(w).unwrap_or_else(|| panic!("{line}"))))
             .collect();
-        let got = match b.resolve_name(Symbol::intern(name), &args) {
+        let forms = vec![private; args.len()];
+        let id = b.lookup(Symbol::intern(name));
+        let got = match id.map(|id| b.resolve_with_forms(id, &args, &forms)) {
             None => "UNDECLARED".to_string(),
             Some(Ok(r)) if !r.overloaded && r.convs.iter().any(Option::is_none) => "ERR".into(),
             Some(Ok(r)) => show_sig(&r.sig),

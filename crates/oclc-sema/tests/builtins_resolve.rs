@@ -593,21 +593,24 @@ fn notes_come_in_clangs_display_order() {
 /// element types with the address-of fix.
 #[test]
 fn fract_constant_notes_match_clang() {
-    use oclc_sema::builtins::{Fix, Lvalue};
+    use oclc_sema::builtins::{ArgForm, Fix, Lvalue};
     let b = mode(ClStd::Cl20);
-    let c = Arg::lvalue(
-        cptr(FLOAT, AddrSpace::Constant),
-        Lvalue {
+    let c = Arg::of(ptr(FLOAT, AddrSpace::Constant));
+    let c_form = ArgForm {
+        lvalue: Some(Lvalue {
             space: AddrSpace::Private,
             is_const: false,
             is_volatile: false,
-        },
-    );
-    let c = Arg {
-        ty: ptr(FLOAT, AddrSpace::Constant),
-        ..c
+        }),
+        ..ArgForm::default()
     };
-    let Err(NoMatch::NoViable(cands)) = call(&b, "fract", &[Arg::of(s(Scalar::Float)), c]) else {
+    let id = b.lookup_str("fract").unwrap_or_else(|| panic!());
+    let res = b.resolve_with_forms(
+        id,
+        &[Arg::of(s(Scalar::Float)), c],
+        &[ArgForm::default(), c_form],
+    );
+    let Err(NoMatch::NoViable(cands)) = res else {
         panic!();
     };
     let notes: Vec<String> = cands

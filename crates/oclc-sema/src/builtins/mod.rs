@@ -28,7 +28,8 @@ pub mod ty;
 
 pub use parse::{Attrs, MAX_PARAMS, Special};
 pub use resolve::{
-    Arg, ArgShape, BadConv, Cmp, Conv, ConvKind, Fix, Lvalue, Rank, conversion_fix, space_includes,
+    Arg, ArgForm, ArgShape, BadConv, Cmp, Conv, ConvKind, Fix, Lvalue, Rank, conversion_fix,
+    space_includes,
 };
 pub use ty::{Access, Atomic, BTy, ImageKind, Pointee, Ptr, Scalar};
 
@@ -225,17 +226,11 @@ type ResolveCache = HashMap<(u32, u64), Vec<(Vec<ArgKey>, Result<Resolved, NoMat
 /// What of an argument overload resolution depends on (constant values only matter as
 /// zero / non-zero).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct ArgKey(BTy, bool, Option<bool>, Option<Lvalue>, ArgShape);
+struct ArgKey(BTy, bool, Option<bool>, ArgForm);
 
 impl ArgKey {
-    fn of(a: &Arg) -> ArgKey {
-        ArgKey(
-            a.ty,
-            a.null_ptr,
-            a.int_const.map(|v| v == 0),
-            a.lvalue,
-            a.shape,
-        )
+    fn of(a: &Arg, f: ArgForm) -> ArgKey {
+        ArgKey(a.ty, a.null_ptr, a.int_const.map(|v| v == 0), f)
     }
 }
 
@@ -579,13 +574,31 @@ impl Builtins {
     /// Resolves a call of builtin `id` with `args`, as clang's overload resolution does.
     /// Results are memoized per argument-type list, so repeated calls cost a hash lookup.
     pub fn resolve(&self, id: BuiltinId, args: &[Arg]) -> Result<Resolved, NoMatch> {
+        self.resolve_with_forms(id, args, &[])
+    }
+
+    /// [`Builtins::resolve`], also told each argument's [`ArgForm`] (missing entries count
+    /// as default), so that candidate notes carry clang's fix suggestions ("take the address
+    /// of the argument with &") and are ordered as clang orders them.
+    pub fn resolve_with_forms(
+        &self,
+        id: BuiltinId,
+        args: &[Arg],
+        forms: &[ArgForm],
+    ) -> Result<Resolved, NoMatch> {
+        let form = |i: usize| forms.get(i).copied().unwrap_or_default();
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        for a in args {
-            ArgKey::of(a).hash(&mut h);
+        for (i, a) in args.iter().enumerate() {
+            ArgKey::of(a, form(i)).hash(&mut h);
         }
         let key = (id.0, h.finish());
         let same = |keys: &[ArgKey]| {
-            keys.len() == args.len() && keys.iter().zip(args).all(|(k, a)| *k == ArgKey::of(a))
+            keys.len() == args.len()
+                && keys
+                    .iter()
+                    .zip(args)
+                    .enumerate()
+                    .all(|(i, (k, a))| *k == ArgKey::of(a, form(i)))
         };
         {
             let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -596,16 +609,24 @@ impl Builtins {
                 return hit.1.clone();
             }
         }
-        let result = self.resolve_uncached(id, args);
+        let result = self.resolve_uncached(id, args, &form);
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        cache
-            .entry(key)
-            .or_default()
-            .push((args.iter().map(ArgKey::of).collect(), result.clone()));
+        cache.entry(key).or_default().push((
+            args.iter()
+                .enumerate()
+                .map(|(i, a)| ArgKey::of(a, form(i)))
+                .collect(),
+            result.clone(),
+        ));
         result
     }
 
-    fn resolve_uncached(&self, id: BuiltinId, args: &[Arg]) -> Result<Resolved, NoMatch> {
+    fn resolve_uncached(
+        &self,
+        id: BuiltinId,
+        args: &[Arg],
+        form: &dyn Fn(usize) -> ArgForm,
+    ) -> Result<Resolved, NoMatch> {
         if let Some(s) = self.special(id) {
             return Err(NoMatch::Special(s));
         }
@@ -691,7 +712,7 @@ impl Builtins {
                             let f = sig
                                 .params()
                                 .get(i)
-                                .and_then(|&p| resolve::conversion_fix(a, p));
+                                .and_then(|&p| resolve::conversion_fix(a, form(i), p));
                             match f {
                                 Some(f) => fix = fix.or(Some(f)),
                                 None => {

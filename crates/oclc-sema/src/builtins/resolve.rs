@@ -21,10 +21,16 @@ pub struct Arg {
     /// The expression is an integer constant expression with this value (`0` converts to
     /// `event_t`/`queue_t`, any integer constant to `sampler_t`).
     pub int_const: Option<i128>,
-    /// The expression is an ordinary lvalue (its address can be taken): the object's type
-    /// qualifiers. Only used to suggest "take the address of the argument with &".
+}
+
+/// What of an argument's expression (beyond its type) clang's fix suggestions in candidate
+/// notes depend on. Only affects [`super::Builtins::resolve_with_forms`]' notes and their order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ArgForm {
+    /// The expression is an ordinary lvalue (its address can be taken; not a vector
+    /// component or bit-field): where the object lives and its qualifiers.
     pub lvalue: Option<Lvalue>,
-    /// The outermost form of the expression, for the fix clang suggests.
+    /// The outermost operator of the expression.
     pub shape: ArgShape,
 }
 
@@ -49,7 +55,7 @@ pub enum ArgShape {
 }
 
 /// A fix clang suggests in a "no known conversion" note
-/// (`ConversionFixItGenerator::tryToFixConversion`).
+/// (`ConversionFixItGenerator::tryToFixConversion`), computed by [`conversion_fix`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fix {
     /// "; dereference the argument with *"
@@ -101,21 +107,21 @@ fn as_pointee(t: BTy) -> Pointee {
 
 /// The fix clang offers when `arg` does not convert to `to`: dereferencing a pointer
 /// argument, or taking the address of an lvalue, if the result would convert.
-pub fn conversion_fix(arg: &Arg, to: BTy) -> Option<Fix> {
+pub fn conversion_fix(arg: &Arg, form: ArgForm, to: BTy) -> Option<Fix> {
     if let BTy::Ptr(p) = arg.ty
         && convert(&Arg::of(pointee_ty(p.pointee)), to).is_ok()
     {
         if arg.null_ptr {
             return None;
         }
-        return Some(if arg.shape == ArgShape::AddressOf {
+        return Some(if form.shape == ArgShape::AddressOf {
             Fix::RemoveTakeAddress
         } else {
             Fix::Dereference
         });
     }
     let BTy::Ptr(t) = to else { return None };
-    let lv = arg.lvalue?;
+    let lv = form.lvalue?;
     if matches!(arg.ty, BTy::Ptr(_)) && t.pointee == Pointee::Void {
         return None;
     }
@@ -126,7 +132,7 @@ pub fn conversion_fix(arg: &Arg, to: BTy) -> Option<Fix> {
         is_volatile: lv.is_volatile,
     });
     convert(&Arg::of(addr), to).ok()?;
-    Some(if arg.shape == ArgShape::Deref {
+    Some(if form.shape == ArgShape::Deref {
         Fix::RemoveDereference
     } else {
         Fix::TakeAddress
@@ -140,25 +146,15 @@ impl Arg {
             ty,
             null_ptr: false,
             int_const: None,
-            lvalue: None,
-            shape: ArgShape::Other,
-        }
-    }
-
-    /// An addressable argument (a variable, `a[i]`, `*p`, a struct member).
-    pub fn lvalue(ty: BTy, lvalue: Lvalue) -> Arg {
-        Arg {
-            lvalue: Some(lvalue),
-            ..Arg::of(ty)
         }
     }
 
     /// An integer constant expression of type `ty` (a literal, an enumerator, ...).
     pub fn int_const(ty: BTy, value: i128) -> Arg {
         Arg {
+            ty,
             null_ptr: value == 0,
             int_const: Some(value),
-            ..Arg::of(ty)
         }
     }
 }
