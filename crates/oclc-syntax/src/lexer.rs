@@ -139,11 +139,11 @@ impl Lexer {
         let mut s = String::with_capacity(raw.len());
         let mut p = lo;
         while p < hi {
-            if self.byte(p) == b'\\' {
-                if let Some(n) = self.splice_len(p) {
-                    p += n;
-                    continue;
-                }
+            if self.byte(p) == b'\\'
+                && let Some(n) = self.splice_len(p)
+            {
+                p += n;
+                continue;
             }
             let ch_len = utf8_len(self.byte(p));
             s.push_str(self.text.get(p..(p + ch_len).min(hi)).unwrap_or(""));
@@ -163,10 +163,10 @@ fn intern_cached(cache: &mut Vec<Option<(Symbol, &'static str)>>, s: &str) -> Sy
     if cache.is_empty() {
         *cache = vec![None; CACHE_SIZE];
     }
-    if let Some(Some((sym, text))) = cache.get(slot) {
-        if *text == s {
-            return *sym;
-        }
+    if let Some(Some((sym, text))) = cache.get(slot)
+        && *text == s
+    {
+        return *sym;
     }
     let sym = Symbol::intern(s);
     if let Some(e) = cache.get_mut(slot) {

@@ -573,10 +573,10 @@ impl Pp<'_> {
             self.fatal(span, format!("'{name}' file not found"));
             return After::Nothing;
         };
-        if let Ok(canon) = std::fs::canonicalize(&path) {
-            if self.pragma_once.contains(&canon) {
-                return After::Nothing;
-            }
+        if let Ok(canon) = std::fs::canonicalize(&path)
+            && self.pragma_once.contains(&canon)
+        {
+            return After::Nothing;
         }
         let id = self
             .sm

@@ -129,10 +129,8 @@ impl Pp<'_> {
                     arg_start_span = t.tok.span;
                     continue;
                 }
-                TokenKind::Ident(s) => {
-                    if self.macros.contains_key(&s) && self.is_disabled(s) {
-                        t.no_expand = true;
-                    }
+                TokenKind::Ident(s) if self.macros.contains_key(&s) && self.is_disabled(s) => {
+                    t.no_expand = true;
                 }
                 _ => {}
             }
@@ -250,15 +248,16 @@ impl Pp<'_> {
         while i < n {
             let b = m.body[i];
             let pidx = m.param_of[i];
-            if b.is_punct(Punct::Hash) && i + 1 < n {
-                if let Some(p) = m.param_of[i + 1] {
-                    let s = stringize(args.get(p as usize).map_or(&[][..], |a| a));
-                    let mut t = body_tok(&b);
-                    t.tok.kind = TokenKind::Str(Symbol::intern(&s));
-                    items.push(Item::Tok(t));
-                    i += 2;
-                    continue;
-                }
+            if b.is_punct(Punct::Hash)
+                && i + 1 < n
+                && let Some(p) = m.param_of[i + 1]
+            {
+                let s = stringize(args.get(p as usize).map_or(&[][..], |a| a));
+                let mut t = body_tok(&b);
+                t.tok.kind = TokenKind::Str(Symbol::intern(&s));
+                items.push(Item::Tok(t));
+                i += 2;
+                continue;
             }
             if b.is_punct(Punct::HashHash) && i > 0 && i + 1 < n {
                 // GNU `, ## __VA_ARGS__`: no paste; an empty argument removes the comma, except
@@ -486,14 +485,13 @@ fn destringize(lit: &str) -> String {
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(&n) = chars.peek() {
-                if n == '"' || n == '\\' {
-                    out.push(n);
-                    chars.next();
-                    continue;
-                }
-            }
+        if c == '\\'
+            && let Some(&n) = chars.peek()
+            && (n == '"' || n == '\\')
+        {
+            out.push(n);
+            chars.next();
+            continue;
         }
         out.push(c);
     }

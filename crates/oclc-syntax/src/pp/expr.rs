@@ -692,11 +692,11 @@ pub(super) fn parse_int(s: &str) -> Result<(Val, Option<&'static str>), String> 
     if float {
         return Err("floating point literal in preprocessor expression".into());
     }
-    if radix == 8 || radix == 2 {
-        if let Some(c) = rest.bytes().next().filter(u8::is_ascii_digit) {
-            let kind = if radix == 8 { "octal" } else { "binary" };
-            return Err(format!("invalid digit '{}' in {kind} constant", c as char));
-        }
+    if (radix == 8 || radix == 2)
+        && let Some(c) = rest.bytes().next().filter(u8::is_ascii_digit)
+    {
+        let kind = if radix == 8 { "octal" } else { "binary" };
+        return Err(format!("invalid digit '{}' in {kind} constant", c as char));
     }
     if radix != 8 && end == start {
         return Err(format!(

@@ -556,12 +556,11 @@ impl<'s> Pp<'s> {
     }
 
     fn pop_ctx(&mut self) {
-        if let Some(c) = self.ctxs.pop() {
-            if let CtxKind::Macro(m) = c.kind {
-                if let Some(n) = self.active.get_mut(&m) {
-                    *n = n.saturating_sub(1);
-                }
-            }
+        if let Some(c) = self.ctxs.pop()
+            && let CtxKind::Macro(m) = c.kind
+            && let Some(n) = self.active.get_mut(&m)
+        {
+            *n = n.saturating_sub(1);
         }
     }
 
@@ -602,20 +601,20 @@ impl<'s> Pp<'s> {
     fn presumed_line(&self, span: Span) -> u32 {
         let s = self.sm.report_span(span);
         let line = self.sm.file(s.file).map_or(0, |f| f.line_col(s.lo).0);
-        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file) {
-            if let Some((phys, presumed, _)) = &f.line_map {
-                return (i64::from(line) - i64::from(*phys) + i64::from(*presumed)).max(0) as u32;
-            }
+        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file)
+            && let Some((phys, presumed, _)) = &f.line_map
+        {
+            return (i64::from(line) - i64::from(*phys) + i64::from(*presumed)).max(0) as u32;
         }
         line
     }
 
     fn presumed_file(&self, span: Span) -> String {
         let s = self.sm.report_span(span);
-        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file) {
-            if let Some((_, _, Some(name))) = &f.line_map {
-                return name.clone();
-            }
+        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file)
+            && let Some((_, _, Some(name))) = &f.line_map
+        {
+            return name.clone();
         }
         self.sm
             .file(s.file)
