@@ -1,1 +1,907 @@
 //! The AST: what the parser produces and sema checks.
+//!
+//! It is purely syntactic: names are not resolved and no types are computed. Every node has a
+//! [`Span`]; every expression has an [`ExprId`], every declared entity a [`DeclId`] and every
+//! statement a [`StmtId`], each unique in its translation unit and dense from 0, so later stages
+//! can keep side tables in `Vec`s indexed by them.
+//!
+//! Conventions sema relies on:
+//! - Declaration specifiers are kept in source order ([`DeclSpecs::items`]), each with its span,
+//!   so a diagnostic can point at the offending keyword.
+//! - Address-space qualifiers in every spelling (keyword, `__attribute__((opencl_global))`,
+//!   `[[clang::opencl_global]]`, `address_space(N)`) become [`AsQual`]s; the parser never leaves
+//!   them as plain [`Attribute`]s.
+//! - A [`Declarator`] lists its [`Chunk`]s from the name outward (see [`Declarator::chunks`]).
+//! - A vector literal `(float4)(a, b, 1, 2)` is a [`ExprKind::Cast`] whose operand is an
+//!   [`ExprKind::ParenList`]; sema decides whether it is a vector literal or a comma expression.
+//! - After a syntax error the parser substitutes [`ExprKind::Error`] / [`StmtKind::Error`];
+//!   sema must stay silent about those nodes (the error is already reported).
+
+use crate::intern::Symbol;
+use crate::source::Span;
+
+/// Index of an expression, unique in its translation unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(pub u32);
+
+/// Index of a declared entity (variable, function, parameter, field, enumerator, tag, typedef).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeclId(pub u32);
+
+/// Index of a statement, unique in its translation unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StmtId(pub u32);
+
+/// An identifier as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ident {
+    pub name: Symbol,
+    pub span: Span,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Top level
+// ---------------------------------------------------------------------------------------------
+
+/// One parsed file with everything it included.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TranslationUnit {
+    pub items: Vec<ExternalDecl>,
+    /// Number of [`ExprId`]s handed out (ids are `0..num_exprs`).
+    pub num_exprs: u32,
+    /// Number of [`DeclId`]s handed out.
+    pub num_decls: u32,
+    /// Number of [`StmtId`]s handed out.
+    pub num_stmts: u32,
+}
+
+/// A top-level item, in source order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExternalDecl {
+    FunctionDef(FunctionDef),
+    /// A declaration: variables, prototypes, typedefs, or a bare `struct S {...};`.
+    Decl(Declaration),
+    StaticAssert(StaticAssert),
+    /// A stray `;` at file scope (clang warns about it only with `-pedantic`).
+    Empty(Span),
+    /// A `#pragma`, at the position it appeared among the tokens.
+    Pragma(PragmaItem),
+}
+
+/// A `#pragma` as the parser saw it between tokens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PragmaItem {
+    pub span: Span,
+    pub kind: PragmaKind,
+}
+
+/// What a pragma says (mirrors the preprocessor's classification).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PragmaKind {
+    /// `#pragma OPENCL EXTENSION name : enable|disable`.
+    OpenclExtension { name: String, enable: bool },
+    /// Any other pragma: its text after `#pragma`.
+    Other(String),
+}
+
+/// A function definition: `specs declarator body`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDef {
+    pub id: DeclId,
+    pub span: Span,
+    pub specs: DeclSpecs,
+    /// Its outermost chunk (the first in `chunks`) is a [`ChunkKind::Function`].
+    pub declarator: Declarator,
+    pub body: Block,
+}
+
+/// `_Static_assert(cond, "message")` (message optional, as C2x allows).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticAssert {
+    pub span: Span,
+    pub cond: Expr,
+    pub message: Option<Expr>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarations
+// ---------------------------------------------------------------------------------------------
+
+/// `specs init-declarator, init-declarator, ... ;`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declaration {
+    /// From the first specifier to the `;` (or to the last token parsed on error).
+    pub span: Span,
+    pub specs: DeclSpecs,
+    /// Empty for `struct S { ... };` and other declarations that declare only a tag.
+    pub declarators: Vec<InitDeclarator>,
+}
+
+/// One declarator of a declaration, with its optional initializer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InitDeclarator {
+    pub id: DeclId,
+    pub span: Span,
+    pub declarator: Declarator,
+    pub init: Option<Initializer>,
+}
+
+/// Declaration specifiers in the order written.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct DeclSpecs {
+    /// From the first to the last specifier; DUMMY when there are none.
+    pub span: Span,
+    pub items: Vec<DeclSpec>,
+}
+
+impl DeclSpecs {
+    /// The type specifiers, in order.
+    pub fn type_specs(&self) -> impl Iterator<Item = (&TypeSpec, Span)> {
+        self.items.iter().filter_map(|d| match &d.kind {
+            DeclSpecKind::Type(t) => Some((t, d.span)),
+            _ => None,
+        })
+    }
+
+    /// The storage class specifiers, in order.
+    pub fn storage(&self) -> impl Iterator<Item = (StorageClass, Span)> + '_ {
+        self.items.iter().filter_map(|d| match d.kind {
+            DeclSpecKind::Storage(s) => Some((s, d.span)),
+            _ => None,
+        })
+    }
+
+    /// The address-space qualifiers, in order.
+    pub fn addr_spaces(&self) -> impl Iterator<Item = &AsQual> {
+        self.items.iter().filter_map(|d| match &d.kind {
+            DeclSpecKind::AddrSpace(a) => Some(a),
+            _ => None,
+        })
+    }
+
+    /// The attributes, in order.
+    pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
+        self.items.iter().filter_map(|d| match &d.kind {
+            DeclSpecKind::Attr(a) => Some(a),
+            _ => None,
+        })
+    }
+
+    /// Whether a `typedef` specifier is present.
+    pub fn is_typedef(&self) -> bool {
+        self.storage().any(|(s, _)| s == StorageClass::Typedef)
+    }
+
+    /// Whether `__kernel`/`kernel` is present.
+    pub fn is_kernel(&self) -> bool {
+        self.items
+            .iter()
+            .any(|d| matches!(d.kind, DeclSpecKind::Func(FuncSpec::Kernel)))
+    }
+}
+
+/// One declaration specifier, qualifier or attribute with its span (the keyword, or the whole
+/// `struct S {...}`, or the attribute's name and arguments).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeclSpec {
+    pub span: Span,
+    pub kind: DeclSpecKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeclSpecKind {
+    Storage(StorageClass),
+    Type(TypeSpec),
+    Qual(TypeQual),
+    AddrSpace(AsQual),
+    Access(AccessQual),
+    Func(FuncSpec),
+    /// `pipe` (OpenCL C 2.0+): the rest of the specifiers give the element type.
+    Pipe,
+    /// `_Alignas(expr)` or `_Alignas(type)`.
+    Alignas(Box<TypeOrExpr>),
+    Attr(Attribute),
+}
+
+/// A storage-class specifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StorageClass {
+    Typedef,
+    Extern,
+    Static,
+    Auto,
+    Register,
+    ThreadLocal,
+}
+
+impl StorageClass {
+    /// The keyword as clang prints it in diagnostics.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StorageClass::Typedef => "typedef",
+            StorageClass::Extern => "extern",
+            StorageClass::Static => "static",
+            StorageClass::Auto => "auto",
+            StorageClass::Register => "register",
+            StorageClass::ThreadLocal => "_Thread_local",
+        }
+    }
+}
+
+/// A type qualifier (not an address space).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypeQual {
+    /// `const`, `__const`.
+    Const,
+    /// `volatile`, `__volatile`.
+    Volatile,
+    /// `restrict`, `__restrict`.
+    Restrict,
+    /// `_Atomic` used as a qualifier (not `_Atomic(T)`).
+    Atomic,
+}
+
+/// An OpenCL image access qualifier: `__read_only`/`read_only` etc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AccessQual {
+    ReadOnly,
+    WriteOnly,
+    ReadWrite,
+}
+
+/// A function specifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FuncSpec {
+    /// `__kernel`, `kernel`.
+    Kernel,
+    /// `inline`, `__inline`, `__inline__`.
+    Inline,
+    /// `_Noreturn`.
+    Noreturn,
+}
+
+/// A type specifier. Combinations (`unsigned long`, `long long`) are left to sema, which sees
+/// each keyword as its own [`DeclSpec`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeSpec {
+    Void,
+    Char,
+    Short,
+    Int,
+    Long,
+    Float,
+    Double,
+    Half,
+    Signed,
+    Unsigned,
+    /// `bool` or `_Bool`.
+    Bool,
+    Complex,
+    /// An OpenCL builtin type name that is not a C keyword: `uchar`, `uint`, `size_t`,
+    /// `float4`, `image2d_t`, `sampler_t`, `event_t`, `atomic_int`, ... (see
+    /// [`crate::parse::is_builtin_type_name`]). Sema gives it meaning.
+    Builtin(Symbol),
+    /// A name declared with `typedef` and visible here.
+    TypedefName(Symbol),
+    /// An identifier used where a type name belongs that names no type ("unknown type name"
+    /// is already reported); sema treats the declaration as invalid and stays silent.
+    Unknown(Symbol),
+    Record(RecordSpec),
+    Enum(EnumSpec),
+    /// `_Atomic(type-name)`.
+    AtomicType(Box<TypeName>),
+    /// `typeof(expr)`, `typeof(type)`, `__typeof__(...)`.
+    Typeof(Box<TypeOrExpr>),
+}
+
+/// `struct`/`union`, with an optional tag and an optional body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordSpec {
+    /// One id per occurrence (definition or reference).
+    pub id: DeclId,
+    pub kind: RecordKind,
+    /// The `struct`/`union` keyword.
+    pub kw_span: Span,
+    pub name: Option<Ident>,
+    /// Attributes between the keyword and the name, and after the closing brace.
+    pub attrs: Vec<Attribute>,
+    /// `Some` for a definition (`struct S { ... }`), even an empty one.
+    pub body: Option<RecordBody>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordKind {
+    Struct,
+    Union,
+}
+
+/// The braces of a struct or union definition and what is between them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordBody {
+    /// From `{` to `}`.
+    pub span: Span,
+    pub members: Vec<MemberDecl>,
+}
+
+/// One member declaration of a struct or union.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MemberDecl {
+    /// `specs field, field, ... ;` (no fields for an anonymous struct/union member).
+    Fields(FieldGroup),
+    StaticAssert(StaticAssert),
+    Pragma(PragmaItem),
+}
+
+/// `specs field-declarator, ... ;` inside a struct or union.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldGroup {
+    pub span: Span,
+    pub specs: DeclSpecs,
+    pub fields: Vec<FieldDecl>,
+}
+
+/// One field: a declarator, a bit-field width, or both (`int : 3;` has no name).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldDecl {
+    pub id: DeclId,
+    pub span: Span,
+    pub declarator: Declarator,
+    pub bit_width: Option<Expr>,
+}
+
+/// `enum`, with an optional tag and optional enumerator list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumSpec {
+    pub id: DeclId,
+    pub kw_span: Span,
+    pub name: Option<Ident>,
+    pub attrs: Vec<Attribute>,
+    /// `Some` for a definition; the span is from `{` to `}`.
+    pub body: Option<(Span, Vec<Enumerator>)>,
+}
+
+/// `name` or `name = value` inside an enum.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Enumerator {
+    pub id: DeclId,
+    pub span: Span,
+    pub name: Ident,
+    pub attrs: Vec<Attribute>,
+    pub value: Option<Expr>,
+}
+
+/// An address-space qualifier as written. The semantic space (`oclc_sema::AddrSpace`) is
+/// derived by sema; this keeps which spelling was used, for diagnostics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AsQual {
+    /// The keyword, or the attribute name and its arguments.
+    pub span: Span,
+    pub kind: AsKind,
+    pub form: AsForm,
+    /// The keyword or attribute name as written: `__global`, `global`, `opencl_global`,
+    /// `address_space`, ...
+    pub spelling: Symbol,
+}
+
+/// Which address space an [`AsQual`] names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AsKind {
+    Global,
+    Local,
+    Constant,
+    Private,
+    Generic,
+    /// clang's `__attribute__((opencl_global_device))` (SYCL/USM).
+    GlobalDevice,
+    /// clang's `__attribute__((opencl_global_host))`.
+    GlobalHost,
+    /// `__attribute__((address_space(N)))`: the argument expression, unevaluated.
+    Numbered(Box<Expr>),
+}
+
+/// How an address-space qualifier was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AsForm {
+    /// `__global`, `global`, ...
+    Keyword,
+    /// `__attribute__((opencl_global))`, `__attribute__((address_space(1)))`.
+    GnuAttr,
+    /// `[[clang::opencl_global]]`.
+    CxxAttr,
+}
+
+/// An attribute other than an address space: `__attribute__((name(args)))` or `[[ns::name]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attribute {
+    /// The name and its argument list.
+    pub span: Span,
+    /// `clang` in `[[clang::name]]`.
+    pub namespace: Option<Ident>,
+    /// As written, including any `__x__` underscores (sema normalizes).
+    pub name: Ident,
+    pub args: Vec<AttrArg>,
+    pub syntax: AttrSyntax,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AttrSyntax {
+    /// `__attribute__((...))`.
+    Gnu,
+    /// `[[...]]`.
+    Cxx,
+}
+
+/// One attribute argument.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AttrArg {
+    Expr(Expr),
+    /// A bare identifier where the attribute takes one (`endian(host)`), or the first
+    /// argument when it is an identifier that is not a type.
+    Ident(Ident),
+    /// A type name (`vec_type_hint(float4)`).
+    Type(TypeName),
+}
+
+/// A declarator: an optional name and the type derivations around it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declarator {
+    /// The whole declarator; an empty span at the position the name would be for abstract
+    /// declarators with no chunks.
+    pub span: Span,
+    /// `None` for abstract declarators (type names, unnamed parameters and bit-fields).
+    pub name: Option<Ident>,
+    /// Derivations from the name outward: `*a[3]` is `[Array, Pointer]` ("a is an array of
+    /// pointers"); `(*f)(int)` is `[Pointer, Paren, Function]` ("f is a pointer to a
+    /// function"). To build the type, start from the specifiers' type and apply the chunks in
+    /// reverse, skipping `Paren`.
+    pub chunks: Vec<Chunk>,
+    /// Attributes and address spaces written after the declarator (`int x
+    /// __attribute__((aligned(16)))`, `void f(void) __attribute__((overloadable))`).
+    pub attrs: Vec<DeclSpec>,
+}
+
+impl Declarator {
+    /// The function chunk that makes this declarator declare a function, if it does (the
+    /// first non-paren chunk).
+    pub fn function(&self) -> Option<&FunctionChunk> {
+        self.chunks
+            .iter()
+            .find(|c| !matches!(c.kind, ChunkKind::Paren))
+            .and_then(|c| match &c.kind {
+                ChunkKind::Function(f) => Some(f),
+                _ => None,
+            })
+    }
+}
+
+/// One type derivation of a declarator.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chunk {
+    /// `*` and its qualifiers; `[...]`; `(...)` of a parameter list; `(` `)` of a grouping.
+    pub span: Span,
+    pub kind: ChunkKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChunkKind {
+    /// `*` followed by qualifiers, address spaces and attributes (in order).
+    Pointer {
+        quals: Vec<DeclSpec>,
+    },
+    Array(ArrayChunk),
+    Function(FunctionChunk),
+    /// Grouping parentheses: `(*f)`. Carries no type meaning; kept so diagnostics can tell.
+    Paren,
+}
+
+/// `[size]`, `[]`, `[static N]`, `[const N]`, `[*]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayChunk {
+    pub size: Option<Box<Expr>>,
+    pub quals: Vec<DeclSpec>,
+    pub is_static: bool,
+    /// `[*]`.
+    pub star: bool,
+}
+
+/// A parameter list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionChunk {
+    /// `(void)` is one unnamed parameter of type `void`; `()` is empty.
+    pub params: Vec<ParamDecl>,
+    /// The `...`, if present.
+    pub ellipsis: Option<Span>,
+    /// K&R identifier list `f(a, b)`: names only (then `params` is empty).
+    pub kr_idents: Vec<Ident>,
+}
+
+/// One parameter declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamDecl {
+    pub id: DeclId,
+    pub span: Span,
+    pub specs: DeclSpecs,
+    pub declarator: Declarator,
+}
+
+/// `specs abstract-declarator`, as in casts, `sizeof(T)` and `vec_type_hint(T)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeName {
+    pub span: Span,
+    pub specs: DeclSpecs,
+    /// Always abstract (`name` is `None`).
+    pub declarator: Declarator,
+}
+
+/// `typeof`, `sizeof`, `vec_step`, `_Alignof` and `_Alignas` take either.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeOrExpr {
+    Type(TypeName),
+    Expr(Expr),
+}
+
+/// An initializer: `= expr` or `= { ... }`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Initializer {
+    Expr(Expr),
+    List(InitList),
+}
+
+impl Initializer {
+    pub fn span(&self) -> Span {
+        match self {
+            Initializer::Expr(e) => e.span,
+            Initializer::List(l) => l.span,
+        }
+    }
+}
+
+/// `{ item, item, ... }`, trailing comma allowed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InitList {
+    /// From `{` to `}`.
+    pub span: Span,
+    pub items: Vec<InitItem>,
+}
+
+/// One element of a braced list, optionally designated: `.x = 1`, `[3] = 2`, `.a[1].b = 3`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InitItem {
+    pub span: Span,
+    pub designators: Vec<Designator>,
+    pub init: Initializer,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Designator {
+    /// `.name`; the span covers the dot and the name.
+    Field { span: Span, name: Ident },
+    /// `[index]`; the span covers the brackets.
+    Index { span: Span, index: Expr },
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+// ---------------------------------------------------------------------------------------------
+
+/// `{ ... }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub id: StmtId,
+    /// From `{` to `}`.
+    pub span: Span,
+    pub stmts: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub id: StmtId,
+    pub span: Span,
+    pub kind: StmtKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Compound(Block),
+    Decl(Declaration),
+    Expr(Expr),
+    /// `;`
+    Null,
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        else_: Option<Box<Stmt>>,
+    },
+    Switch {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    /// `case value: body`.
+    Case {
+        value: Expr,
+        body: Box<Stmt>,
+    },
+    Default {
+        body: Box<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+    },
+    For {
+        init: Option<Box<ForInit>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Goto(Ident),
+    Label {
+        name: Ident,
+        body: Box<Stmt>,
+    },
+    /// `__attribute__((opencl_unroll_hint(4))) for (...)` and `[[...]]` on statements.
+    Attributed {
+        attrs: Vec<Attribute>,
+        body: Box<Stmt>,
+    },
+    StaticAssert(StaticAssert),
+    Pragma(PragmaItem),
+    /// A statement that failed to parse (already diagnosed).
+    Error,
+}
+
+/// The first clause of a `for`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ForInit {
+    Expr(Expr),
+    Decl(Declaration),
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub id: ExprId,
+    pub span: Span,
+    pub kind: ExprKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    IntLit(IntLit),
+    FloatLit(FloatLit),
+    CharLit(CharLit),
+    /// Adjacent string literals, concatenated.
+    StrLit(StrLit),
+    /// `true` / `false`.
+    BoolLit(bool),
+    Ident(Symbol),
+    /// `__func__` (also `__FUNCTION__`).
+    FuncName,
+    /// `( e )`.
+    Paren(Box<Expr>),
+    /// `( e1, e2, ... )` written directly after a cast's type: `(float4)(a, b, 1, 2)`.
+    /// Occurs only as the operand of [`ExprKind::Cast`]; a vector literal when the cast type is
+    /// a vector, otherwise a comma expression in parentheses. One element is possible.
+    ParenList(Vec<Expr>),
+    Unary {
+        op: UnaryOp,
+        op_span: Span,
+        expr: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        op_span: Span,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `=` (op `None`) and compound assignments (`+=` is `Some(BinOp::Add)`).
+    Assign {
+        op: Option<BinOp>,
+        op_span: Span,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Cond {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        else_: Box<Expr>,
+        question: Span,
+        colon: Span,
+    },
+    Call {
+        callee: Box<Expr>,
+        args: Vec<Expr>,
+        /// The parentheses.
+        parens: Span,
+    },
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+        /// The brackets.
+        brackets: Span,
+    },
+    /// `base.name` or `base->name`; swizzles (`.xyzw`, `.s01`, `.lo`) are members too.
+    Member {
+        base: Box<Expr>,
+        arrow: bool,
+        op_span: Span,
+        name: Ident,
+    },
+    /// `(T)e`; `parens` covers `(T)`.
+    Cast {
+        ty: Box<TypeName>,
+        parens: Span,
+        expr: Box<Expr>,
+    },
+    /// `(T){ ... }`.
+    CompoundLit {
+        ty: Box<TypeName>,
+        init: InitList,
+    },
+    SizeOf(Box<TypeOrExpr>),
+    VecStep(Box<TypeOrExpr>),
+    /// `_Alignof(T)` (`gnu`: `__alignof__`/`__alignof`, which also takes an expression).
+    AlignOf {
+        arg: Box<TypeOrExpr>,
+        gnu: bool,
+    },
+    /// `__builtin_astype(expr, type)` (what opencl-c.h's `as_T` and `CLK_NULL_EVENT` use).
+    AsType {
+        expr: Box<Expr>,
+        ty: Box<TypeName>,
+    },
+    /// A placeholder after a syntax error (already diagnosed).
+    Error,
+}
+
+/// Prefix and postfix unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Plus,
+    Minus,
+    /// `!`
+    LogNot,
+    /// `~`
+    BitNot,
+    /// `*e`
+    Deref,
+    /// `&e`
+    AddrOf,
+    PreInc,
+    PreDec,
+    PostInc,
+    PostDec,
+}
+
+impl UnaryOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnaryOp::Plus => "+",
+            UnaryOp::Minus => "-",
+            UnaryOp::LogNot => "!",
+            UnaryOp::BitNot => "~",
+            UnaryOp::Deref => "*",
+            UnaryOp::AddrOf => "&",
+            UnaryOp::PreInc | UnaryOp::PostInc => "++",
+            UnaryOp::PreDec | UnaryOp::PostDec => "--",
+        }
+    }
+}
+
+/// Binary operators (also the operation of a compound assignment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    LogAnd,
+    LogOr,
+    /// `,`
+    Comma,
+}
+
+impl BinOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Lt => "<",
+            BinOp::Gt => ">",
+            BinOp::Le => "<=",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::BitAnd => "&",
+            BinOp::BitXor => "^",
+            BinOp::BitOr => "|",
+            BinOp::LogAnd => "&&",
+            BinOp::LogOr => "||",
+            BinOp::Comma => ",",
+        }
+    }
+}
+
+/// An integer literal, decoded (see [`crate::parse::literal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntLit {
+    pub spelling: Symbol,
+    /// The value; literals that do not fit in 64 bits are diagnosed and kept truncated.
+    pub value: u64,
+    pub radix: u32,
+    /// `u`/`U` suffix.
+    pub unsigned: bool,
+    /// Number of `l`/`L` in the suffix: 0, 1 (`l`) or 2 (`ll`).
+    pub long: u8,
+}
+
+/// A floating literal, decoded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloatLit {
+    pub spelling: Symbol,
+    /// The value as `f64` (rounded once from the decimal or hex spelling).
+    pub value: f64,
+    pub suffix: FloatSuffix,
+    pub hex: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatSuffix {
+    /// No suffix: `double`.
+    None,
+    /// `f`/`F`.
+    F,
+    /// `h`/`H` (OpenCL `half`).
+    H,
+    /// `l`/`L`.
+    L,
+}
+
+/// A character constant, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CharLit {
+    pub spelling: Symbol,
+    /// The value as clang computes it for a plain `char` constant (type `int`, the
+    /// character sign-extended from `char`; multi-character constants combined).
+    pub value: i64,
+    /// `L`, `u`, `U` or `u8` prefix, if any.
+    pub prefix: Option<Symbol>,
+}
+
+/// One or more adjacent string literals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrLit {
+    /// Each literal as written, with its span.
+    pub pieces: Vec<(Symbol, Span)>,
+    /// The bytes after escape processing and concatenation, without the terminating NUL.
+    pub value: Vec<u8>,
+    /// Prefix of the pieces (`L`, `u`, `U`, `u8`), if any has one.
+    pub prefix: Option<Symbol>,
+}

@@ -1,3 +1,20 @@
 //! oclc: OpenCL C compiler and kernel runner built around the address-space system.
+//!
+//! [`check_source`] runs preprocess → parse → sema and applies the warning policy; [`render`]
+//! prints diagnostics as clang does, [`json`] as JSON, and [`verify`] implements clang's
+//! `-verify` annotation checking. [`cli`] is `oclc check` as a function.
 
+pub mod args;
+pub mod check;
+pub mod cli;
+pub mod json;
+mod pipeline;
+pub mod regex;
+pub mod render;
 pub mod runfile;
+pub mod runlines;
+pub mod verify;
+pub mod warnings;
+
+pub use check::{CheckOptions, CheckOutcome, MacroArg, check_source};
+pub use warnings::{Reported, WarningPolicy};

@@ -1,4 +1,36 @@
-fn main() {
-    eprintln!("oclc: not yet built");
-    std::process::exit(2);
+//! The `oclc` command: subcommands through clap; `check` flags are clang's and parsed by
+//! `oclc::args`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "oclc", version, about = "OpenCL C compiler and kernel runner")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Diagnose OpenCL C source as clang does (`oclc check --help` for the flags)
+    #[command(disable_help_flag = true)]
+    Check {
+        /// clang-style flags and input files ('-' for standard input)
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let out = match cli.command {
+        Command::Check { args } => oclc::cli::check_command(args, &mut std::io::stdin()),
+    };
+    // Broken pipes on output are not worth a panic.
+    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
+    ExitCode::from(u8::try_from(out.code).unwrap_or(1))
 }

@@ -1,0 +1,369 @@
+//! The checked program: a typed, name-resolved tree that IR lowering consumes.
+//!
+//! Invariants (established by `check`, relied on by lowering):
+//! - every [`Expr`] has its type; `lvalue` says whether it designates an object;
+//! - every implicit conversion is an explicit [`ExprKind::Cast`] node: lvalue-to-rvalue loads,
+//!   array and function decay, the usual arithmetic conversions, scalar-to-vector splats,
+//!   named-to-generic address-space conversions, null-pointer constants;
+//! - names are resolved to [`VarId`]s and [`FuncId`]s; builtin calls carry the resolved
+//!   overload ([`BuiltinRef`]); swizzles are component index lists; vector literals are flat
+//!   lists of scalar/vector parts;
+//! - every variable knows its address space and storage ([`Var`]);
+//! - a program with errors still produces a tree (with [`ExprKind::Error`] nodes), but lowering
+//!   should only be run on a program without errors.
+
+use oclc_syntax::{Span, Symbol};
+
+use crate::space::AddrSpace;
+use crate::types::{QualType, RecordId, TypeId, TypeTable};
+
+/// Index into [`Program::vars`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+/// Index into [`Program::functions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(pub u32);
+
+/// The whole checked translation unit.
+#[derive(Debug, Default)]
+pub struct Program {
+    pub types: TypeTable,
+    pub vars: Vec<Var>,
+    pub functions: Vec<Function>,
+    /// Program-scope variables, in declaration order.
+    pub globals: Vec<VarId>,
+}
+
+impl Program {
+    pub fn var(&self, id: VarId) -> Option<&Var> {
+        self.vars.get(id.0 as usize)
+    }
+
+    pub fn function(&self, id: FuncId) -> Option<&Function> {
+        self.functions.get(id.0 as usize)
+    }
+
+    /// Kernels (functions with `__kernel` and a body), in declaration order.
+    pub fn kernels(&self) -> impl Iterator<Item = (FuncId, &Function)> {
+        self.functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.is_kernel && f.body.is_some())
+            .map(|(i, f)| (FuncId(i as u32), f))
+    }
+
+    /// The function named `name` (the last declaration, which carries the body if any).
+    pub fn function_by_name(&self, name: &str) -> Option<(FuncId, &Function)> {
+        self.functions
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, f)| f.name.as_str() == name)
+            .map(|(i, f)| (FuncId(i as u32), f))
+    }
+}
+
+/// How long a variable lives and where it is allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// Program scope (including `extern` declarations).
+    Program,
+    /// `static` inside a function: one instance for the program.
+    StaticLocal,
+    /// `__local` (or `__constant`) declared in a kernel's outermost scope: one per work-group
+    /// (constant ones are program-wide).
+    KernelScope,
+    /// An automatic `__private` variable.
+    Automatic,
+    /// A function parameter.
+    Param,
+}
+
+/// A variable or parameter.
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: Symbol,
+    /// Declared type, including its address space on the outermost level (or on the element
+    /// type for arrays).
+    pub ty: QualType,
+    /// Where the object lives.
+    pub space: AddrSpace,
+    pub storage: Storage,
+    pub init: Option<Init>,
+    pub span: Span,
+    /// `extern` without a definition in this unit.
+    pub is_extern: bool,
+}
+
+/// An initializer, with braces resolved against the type.
+#[derive(Clone, Debug)]
+pub enum Init {
+    /// One expression converted to the initialized type.
+    Expr(Expr),
+    /// Elements of an array, struct, union or vector in order; `None` entries are
+    /// zero-initialized. For a union, the list has one entry for the first (or designated)
+    /// member, and `union_field` says which.
+    List {
+        ty: QualType,
+        items: Vec<Option<Init>>,
+        union_field: Option<u32>,
+    },
+}
+
+/// A function declaration or definition.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: Symbol,
+    /// The function type (a [`crate::types::TypeKind::Function`]).
+    pub ty: TypeId,
+    pub ret: QualType,
+    pub params: Vec<VarId>,
+    pub is_kernel: bool,
+    pub body: Option<Block>,
+    pub span: Span,
+    /// `__attribute__((reqd_work_group_size(x, y, z)))`.
+    pub reqd_work_group_size: Option<[u64; 3]>,
+    /// `__attribute__((work_group_size_hint(x, y, z)))`.
+    pub work_group_size_hint: Option<[u64; 3]>,
+}
+
+/// `{ ... }`.
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Expr(Expr),
+    /// A local variable comes into scope (its initializer is in [`Var::init`]).
+    Decl(VarId),
+    Block(Block),
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        else_: Option<Box<Stmt>>,
+    },
+    While {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+    },
+    /// `init` is a list of statements (declarations or an expression).
+    For {
+        init: Vec<Stmt>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
+    Switch {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    /// `case value:` (value after conversion to the promoted condition type).
+    Case {
+        value: i64,
+        body: Box<Stmt>,
+    },
+    Default {
+        body: Box<Stmt>,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Label {
+        name: Symbol,
+        body: Box<Stmt>,
+    },
+    Goto(Symbol),
+    Empty,
+}
+
+/// A typed expression.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: QualType,
+    pub span: Span,
+    /// Designates an object (before any lvalue-to-rvalue cast).
+    pub lvalue: bool,
+}
+
+/// A builtin function overload chosen by overload resolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BuiltinRef {
+    pub name: Symbol,
+    /// Index of the chosen overload in the builtin table (opaque to sema).
+    pub overload: u32,
+}
+
+/// Unary operators after checking (`+x` is folded away to a conversion).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    BitNot,
+    /// `!x`: `int` for scalars, a signed mask vector for vectors.
+    LogNot,
+    PreInc,
+    PreDec,
+    PostInc,
+    PostDec,
+}
+
+/// Binary operators; arithmetic operands already have the common type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    LogAnd,
+    LogOr,
+    /// `p + i`, `p - i` (the integer is scaled by the pointee size in lowering).
+    PtrAdd,
+    PtrSub,
+    /// `p - q`: the element difference.
+    PtrDiff,
+}
+
+/// Conversions, each explicit in the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastKind {
+    /// Reads the object an lvalue designates.
+    LValueToRValue,
+    ArrayToPointer,
+    FunctionToPointer,
+    /// Between integer types (including `bool` and enums).
+    Integral,
+    IntToFloat,
+    FloatToInt,
+    /// Between floating types.
+    Float,
+    /// Scalar to `bool` (compare with zero).
+    ToBool,
+    /// A null pointer constant becomes a pointer.
+    NullToPointer,
+    /// Pointer to pointer in the same space (pointee type changes only).
+    BitCast,
+    /// A named-space pointer becomes generic (implicit, always valid; rule 44).
+    ToGeneric,
+    /// A generic pointer becomes a named-space pointer (explicit cast only; rule 45). The cpu
+    /// device checks at run time that the pointer really points there.
+    FromGeneric(AddrSpace),
+    PtrToInt,
+    IntToPtr,
+    /// A scalar replicated into every vector component (after converting to the element).
+    VectorSplat,
+    /// Vector to vector of the same size (`as_T` and explicit reinterpretation).
+    Reinterpret,
+    /// Element-wise conversion between vectors of the same length (explicit `convert_`).
+    VectorConvert,
+    /// `(void)e`.
+    ToVoid,
+    /// Qualifier-only change.
+    NoOp,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    IntLit(u64),
+    FloatLit(f64),
+    /// Bytes without the terminating NUL (the type includes it).
+    StrLit(Vec<u8>),
+    Var(VarId),
+    Func(FuncId),
+    /// An enumerator or other folded constant.
+    Const(i64),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `lhs = rhs` (`op` None) or `lhs op= rhs`; for compound assignment `rhs` is already in
+    /// the computation type and lowering converts back to the lhs type.
+    Assign {
+        op: Option<BinOp>,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+    Call {
+        callee: FuncId,
+        args: Vec<Expr>,
+    },
+    /// A call of an OpenCL builtin function.
+    BuiltinCall {
+        builtin: BuiltinRef,
+        args: Vec<Expr>,
+    },
+    /// `to_global`/`to_local`/`to_private`: the pointer or NULL (rules 56–57).
+    ToAddrSpace {
+        target: AddrSpace,
+        arg: Box<Expr>,
+    },
+    /// `get_fence(p)` (rule 58).
+    GetFence(Box<Expr>),
+    /// `&e`.
+    AddrOf(Box<Expr>),
+    /// `*e`.
+    Deref(Box<Expr>),
+    /// `base[index]` with `base` a pointer (arrays are decayed first).
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
+    /// `base.field` (arrow is lowered as `(*base).field`).
+    Member {
+        base: Box<Expr>,
+        record: RecordId,
+        field: u32,
+    },
+    /// Vector component selection: `v.xz` is `[0, 2]`.
+    Swizzle {
+        base: Box<Expr>,
+        comps: Vec<u8>,
+    },
+    /// `(float4)(a, b, c)`: parts whose component counts add up to the vector length.
+    VectorLit(Vec<Expr>),
+    Cast(CastKind, Box<Expr>),
+    /// A compound literal or a braced initializer in expression position.
+    InitList(Box<Init>),
+    /// An expression that failed to check (already diagnosed).
+    Error,
+}
+
+impl Expr {
+    pub fn error(span: Span) -> Expr {
+        Expr {
+            kind: ExprKind::Error,
+            ty: QualType::new(TypeTable::ERROR),
+            span,
+            lvalue: false,
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        matches!(self.kind, ExprKind::Error)
+    }
+}

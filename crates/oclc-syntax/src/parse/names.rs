@@ -1,0 +1,110 @@
+//! OpenCL builtin type names that are not C keywords: clang gets them from its OpenCL headers
+//! (`uint`, `float4`, `size_t`, `atomic_int`) or as builtin types (`image2d_t`, `sampler_t`).
+//! The parser treats them as typedef names declared in the outermost scope, so an inner
+//! declaration can still shadow one as in C.
+
+use crate::intern::Symbol;
+
+/// Scalar element types that have vector forms (`<name>2` ... `<name>16`).
+const VECTOR_ELEMENTS: &[&str] = &[
+    "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half",
+];
+
+/// Vector widths OpenCL C allows.
+const VECTOR_WIDTHS: &[&str] = &["2", "3", "4", "8", "16"];
+
+/// Every other builtin type name.
+const OTHER_NAMES: &[&str] = &[
+    "uchar",
+    "ushort",
+    "uint",
+    "ulong",
+    "size_t",
+    "ptrdiff_t",
+    "intptr_t",
+    "uintptr_t",
+    // Opaque types.
+    "image1d_t",
+    "image1d_array_t",
+    "image1d_buffer_t",
+    "image2d_t",
+    "image2d_array_t",
+    "image2d_depth_t",
+    "image2d_array_depth_t",
+    "image2d_msaa_t",
+    "image2d_array_msaa_t",
+    "image2d_msaa_depth_t",
+    "image2d_array_msaa_depth_t",
+    "image3d_t",
+    "sampler_t",
+    "event_t",
+    "clk_event_t",
+    "queue_t",
+    "ndrange_t",
+    "reserve_id_t",
+    // Enums and typedefs of opencl-c-base.h.
+    "cl_mem_fence_flags",
+    "memory_order",
+    "memory_scope",
+    "kernel_enqueue_flags_t",
+    "clk_profiling_info",
+    // C11-style atomics.
+    "atomic_int",
+    "atomic_uint",
+    "atomic_long",
+    "atomic_ulong",
+    "atomic_float",
+    "atomic_double",
+    "atomic_half",
+    "atomic_intptr_t",
+    "atomic_uintptr_t",
+    "atomic_size_t",
+    "atomic_ptrdiff_t",
+    "atomic_flag",
+];
+
+/// Every builtin type name, for seeding the parser's outermost scope.
+pub fn builtin_type_names() -> Vec<Symbol> {
+    let mut out: Vec<Symbol> = OTHER_NAMES.iter().map(|s| Symbol::intern(s)).collect();
+    for e in VECTOR_ELEMENTS {
+        for w in VECTOR_WIDTHS {
+            out.push(Symbol::intern(&format!("{e}{w}")));
+        }
+    }
+    out
+}
+
+/// Whether `name` is an OpenCL builtin type name (see the module docs).
+pub fn is_builtin_type_name(name: &str) -> bool {
+    if OTHER_NAMES.contains(&name) {
+        return true;
+    }
+    VECTOR_ELEMENTS.iter().any(|e| {
+        name.strip_prefix(e)
+            .is_some_and(|w| VECTOR_WIDTHS.contains(&w))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recognizes_names() {
+        for n in [
+            "uint",
+            "float4",
+            "uchar16",
+            "half3",
+            "image2d_t",
+            "atomic_int",
+            "size_t",
+        ] {
+            assert!(is_builtin_type_name(n), "{n}");
+        }
+        for n in ["int", "float5", "float1", "foo", "bool2", "image4d_t", ""] {
+            assert!(!is_builtin_type_name(n), "{n}");
+        }
+        assert_eq!(builtin_type_names().len(), OTHER_NAMES.len() + 11 * 5);
+    }
+}

@@ -1,0 +1,193 @@
+//! `oclc check` as a function from arguments to output text and exit status, so the binary is
+//! a thin wrapper and the behaviour is testable in-process.
+
+use std::io::Read;
+
+use oclc_syntax::Level;
+use rayon::prelude::*;
+
+use crate::args::{CHECK_HELP, CheckArgs, Format, parse_check_args};
+use crate::check::{CheckOutcome, check_on_this_thread};
+use crate::json;
+use crate::render::{self, TextRenderer};
+
+/// What a command prints and its exit status.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CliOutput {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// Stack size of checker threads (see [`crate::check::FRONT_END_STACK_SIZE`]).
+pub const CHECK_STACK_SIZE: usize = crate::check::FRONT_END_STACK_SIZE;
+
+/// Runs `oclc check ARGS`. `stdin` is read when a file is `-`.
+pub fn check_command(args: Vec<String>, stdin: &mut dyn Read) -> CliOutput {
+    let parsed = match parse_check_args(args) {
+        Ok(p) => p,
+        Err(e) => {
+            return CliOutput {
+                stderr: format!("oclc: error: {e}\n"),
+                code: 1,
+                ..Default::default()
+            };
+        }
+    };
+    if parsed.help {
+        return CliOutput {
+            stdout: CHECK_HELP.to_string(),
+            ..Default::default()
+        };
+    }
+    let mut out = CliOutput::default();
+    for e in &parsed.ignored_extensions {
+        out.stderr.push_str(&format!(
+            "oclc: warning: ignoring unknown OpenCL extension or feature '{e}' in -cl-ext\n"
+        ));
+    }
+    if parsed.files.is_empty() {
+        out.stderr.push_str("oclc: error: no input files\n");
+        out.code = 1;
+        return out;
+    }
+
+    // Read inputs first (stdin once), then check them in parallel.
+    let mut inputs: Vec<Result<(String, Vec<u8>), String>> = Vec::new();
+    let mut stdin_bytes: Option<Vec<u8>> = None;
+    for f in &parsed.files {
+        if f == "-" {
+            let bytes = match &stdin_bytes {
+                Some(b) => b.clone(),
+                None => {
+                    let mut b = Vec::new();
+                    if let Err(e) = stdin.read_to_end(&mut b) {
+                        inputs.push(Err(format!("cannot read standard input: {e}")));
+                        continue;
+                    }
+                    stdin_bytes = Some(b.clone());
+                    b
+                }
+            };
+            inputs.push(Ok(("<stdin>".to_string(), bytes)));
+        } else {
+            match std::fs::read(f) {
+                Ok(b) => inputs.push(Ok((f.clone(), b))),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    inputs.push(Err(format!("no such file or directory: '{f}'")))
+                }
+                Err(e) => inputs.push(Err(format!("cannot read '{f}': {e}"))),
+            }
+        }
+    }
+
+    let results: Vec<FileResult> = run_parallel(&parsed, &inputs);
+    let mut json_parts = Vec::new();
+    for r in results {
+        match r {
+            FileResult::Unreadable(msg) => {
+                out.stderr.push_str(&format!("oclc: error: {msg}\n"));
+                out.code = 1;
+            }
+            FileResult::Text { text, failed } => {
+                out.stderr.push_str(&text);
+                if failed {
+                    out.code = 1;
+                }
+            }
+            FileResult::Json { diags, failed } => {
+                json_parts.push(diags);
+                if failed {
+                    out.code = 1;
+                }
+            }
+        }
+    }
+    if parsed.format == Format::Json && parsed.options.verify.is_none() {
+        let report = json::report(json_parts);
+        match serde_json::to_string_pretty(&report) {
+            Ok(s) => {
+                out.stdout.push_str(&s);
+                out.stdout.push('\n');
+            }
+            Err(e) => {
+                out.stderr
+                    .push_str(&format!("oclc: error: cannot write JSON: {e}\n"));
+                out.code = 1;
+            }
+        }
+    }
+    out
+}
+
+enum FileResult {
+    Unreadable(String),
+    Text {
+        text: String,
+        failed: bool,
+    },
+    Json {
+        diags: Vec<json::JsonDiagnostic>,
+        failed: bool,
+    },
+}
+
+fn run_parallel(
+    parsed: &CheckArgs,
+    inputs: &[Result<(String, Vec<u8>), String>],
+) -> Vec<FileResult> {
+    let work = || -> Vec<FileResult> {
+        inputs
+            .par_iter()
+            .map(|input| check_one(parsed, input))
+            .collect()
+    };
+    match rayon::ThreadPoolBuilder::new()
+        .stack_size(CHECK_STACK_SIZE)
+        .build()
+    {
+        Ok(pool) => pool.install(work),
+        Err(_) => inputs
+            .iter()
+            .map(|input| check_one(parsed, input))
+            .collect(),
+    }
+}
+
+fn check_one(parsed: &CheckArgs, input: &Result<(String, Vec<u8>), String>) -> FileResult {
+    let (name, bytes) = match input {
+        Ok(x) => x,
+        Err(msg) => return FileResult::Unreadable(msg.clone()),
+    };
+    let outcome = check_on_this_thread(name, bytes, &parsed.options);
+    if let Some(prefixes) = &parsed.options.verify {
+        let (text, failed) = verify_text(&outcome, prefixes);
+        return FileResult::Text { text, failed };
+    }
+    let failed = outcome.has_errors();
+    match parsed.format {
+        Format::Text => FileResult::Text {
+            text: outcome.render_text(),
+            failed,
+        },
+        Format::Json => FileResult::Json {
+            diags: json::diagnostics(&outcome.sm, &outcome.diagnostics),
+            failed,
+        },
+    }
+}
+
+/// clang's `-verify` output: one `error:` per mismatch block and the summary line.
+pub fn verify_text(outcome: &CheckOutcome, prefixes: &[String]) -> (String, bool) {
+    let errors = outcome.verify(prefixes);
+    let mut r = TextRenderer::new(&outcome.sm);
+    for e in &errors {
+        r.emit_plain(Level::Error, e);
+    }
+    let mut text = r.finish();
+    if let Some(s) = render::summary(errors.len(), 0) {
+        text.push_str(&s);
+        text.push('\n');
+    }
+    (text, !errors.is_empty())
+}

