@@ -93,6 +93,7 @@ impl Pp<'_> {
     fn collect_args(&mut self, m: &Macro, name: Token) -> Option<Vec<Vec<PTok>>> {
         let lp = self.raw_next();
         self.stop_at_file_end += 1;
+        self.arg_macros.push((m.name, name.span));
         let nparams = m.params.len();
         let mut args: Vec<Vec<PTok>> = Vec::new();
         let mut cur: Vec<PTok> = Vec::new();
@@ -105,6 +106,7 @@ impl Pp<'_> {
             match t.tok.kind {
                 TokenKind::Eof => {
                     self.stop_at_file_end -= 1;
+                    self.arg_macros.pop();
                     let d =
                         Diagnostic::error(name.span, "unterminated function-like macro invocation");
                     let d = self.note_macro_here(d, m);
@@ -141,6 +143,7 @@ impl Pp<'_> {
             cur.push(t);
         }
         self.stop_at_file_end -= 1;
+        self.arg_macros.pop();
         if !(args.is_empty() && cur.is_empty()) {
             if !m.variadic && args.len() >= nparams && too_many_at.is_none() {
                 too_many_at = Some(cur.first().map_or(arg_start_span, |t| t.tok.span));
@@ -167,6 +170,16 @@ impl Pp<'_> {
                 let d = self.note_macro_here(d, m);
                 self.diags.push(d);
                 return None;
+            }
+            let empty_single = args.is_empty() && nparams == 1;
+            if !empty_single && !has_comma_paste(m) {
+                let d = Diagnostic::warning(
+                    close.span,
+                    "must specify at least one argument for '...' parameter of variadic macro",
+                )
+                .with_group("gnu-zero-variadic-macro-arguments");
+                let d = self.note_macro_here(d, m);
+                self.diags.push(d);
             }
             while args.len() < nparams {
                 args.push(Vec::new());
@@ -267,6 +280,11 @@ impl Pp<'_> {
                 if next_is_va && m.body[i - 1].is_punct(Punct::Comma) {
                     let va = args.last().map_or(&[][..], |a| a);
                     if !va.is_empty() {
+                        self.warning(
+                            Span { expn, ..b.span },
+                            "token pasting of ',' and __VA_ARGS__ is a GNU extension",
+                            "gnu-zero-variadic-macro-arguments",
+                        );
                         items.extend(va.iter().map(|t| Item::Tok(*t)));
                     } else if m.params.len() >= 2 {
                         items.pop();
@@ -451,6 +469,17 @@ impl Pp<'_> {
         self.record_pragma(span, &toks);
         true
     }
+}
+
+/// Whether `m`'s body has the GNU `, ## __VA_ARGS__` form.
+fn has_comma_paste(m: &Macro) -> bool {
+    let va = m.params.len().checked_sub(1).map(|i| i as u16);
+    m.variadic
+        && m.body.windows(3).enumerate().any(|(i, w)| {
+            w[0].is_punct(Punct::Comma)
+                && w[1].is_punct(Punct::HashHash)
+                && m.param_of.get(i + 2).copied().flatten() == va
+        })
 }
 
 /// The spelling of a stringized argument (C99 6.10.3.2).

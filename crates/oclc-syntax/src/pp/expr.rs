@@ -85,10 +85,15 @@ fn op_prec(op: &Op) -> i32 {
 
 /// Something noted while evaluating, reported only when its operator is evaluated.
 enum Problem {
+    /// clang's `ext_pp_comma_expr` (an extension in C99 when evaluated).
+    Comma,
     DivZero,
     RemZero,
     Overflow,
-    Negative { right: bool, value: i64 },
+    Negative {
+        right: bool,
+        value: i64,
+    },
 }
 
 impl Pp<'_> {
@@ -502,6 +507,9 @@ impl Pp<'_> {
                 continue;
             }
             match pr {
+                Problem::Comma => {
+                    self.warning(span, "comma operator in operand of #if", "pedantic");
+                }
                 Problem::DivZero => {
                     self.error(span, "division by zero in preprocessor expression");
                     return false;
@@ -538,7 +546,10 @@ fn binary(p: Punct, a: Val, b: Val, mut problem: impl FnMut(Problem)) -> Val {
     match p {
         AmpAmp => return Val::signed(i64::from(a.v != 0 && b.v != 0)),
         PipePipe => return Val::signed(i64::from(a.v != 0 || b.v != 0)),
-        Comma => return b,
+        Comma => {
+            problem(Problem::Comma);
+            return b;
+        }
         Shl | Shr => {
             let amt = if b.is_neg() { u64::MAX } else { b.v };
             return shift(p == Shl, a, amt, &mut problem);

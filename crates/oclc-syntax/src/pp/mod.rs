@@ -249,6 +249,8 @@ struct Pp<'s> {
     in_directive: bool,
     /// Collecting macro arguments: the end of an included file is not crossed.
     stop_at_file_end: u32,
+    /// Macros whose arguments are being collected (name, use site), innermost last.
+    arg_macros: Vec<(Symbol, Span)>,
     origin: Origin,
     out: PpOutput,
     fatal: bool,
@@ -302,6 +304,7 @@ impl<'s> Pp<'s> {
             active: SymMap::default(),
             in_directive: false,
             stop_at_file_end: 0,
+            arg_macros: Vec::new(),
             origin: Origin::Predefined,
             out: PpOutput::default(),
             fatal: false,
