@@ -64,9 +64,21 @@ impl Pp<'_> {
     }
 
     fn push_expansion(&mut self, m: &Macro, body: Vec<PTok>) {
+        if self.fatal {
+            return;
+        }
         self.expanded_total += body.len() as u64 + 1;
         if self.expanded_total > MAX_EXPANDED_TOKENS {
             let span = body.first().map_or(m.name_span, |t| t.tok.span);
+            self.too_many_tokens(m, span);
+            return;
+        }
+        self.push_ctx(body, CtxKind::Macro(m.name));
+    }
+
+    /// The fatal error for runaway expansion.
+    fn too_many_tokens(&mut self, m: &Macro, span: Span) {
+        if !self.fatal {
             self.fatal(
                 span,
                 format!(
@@ -75,9 +87,7 @@ impl Pp<'_> {
                     m.name
                 ),
             );
-            return;
         }
-        self.push_ctx(body, CtxKind::Macro(m.name));
     }
 
     fn note_macro_here(&self, d: Diagnostic, m: &Macro) -> Diagnostic {
@@ -318,6 +328,10 @@ impl Pp<'_> {
                         }
                         items.push(Item::Tok(t));
                     }
+                }
+                if self.expanded_total + items.len() as u64 > MAX_EXPANDED_TOKENS {
+                    self.too_many_tokens(m, name.span);
+                    return Vec::new();
                 }
                 i += 1;
                 continue;
