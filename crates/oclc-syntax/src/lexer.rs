@@ -21,6 +21,8 @@ pub struct Lexer {
     pub raw: bool,
     /// Whitespace already skipped by `next_is_line_start`, owed to the next token.
     space_owed: bool,
+    /// Diagnostics found while computing a spelling, reported with the token.
+    deferred: Vec<Diagnostic>,
     /// Direct-mapped cache of recent spellings, sparing the global interner's lock and hash.
     cache: Vec<Option<(Symbol, &'static str)>>,
 }
@@ -50,6 +52,7 @@ impl Lexer {
             at_line_start: true,
             raw: false,
             space_owed: false,
+            deferred: Vec::new(),
             cache: Vec::new(),
         }
     }
@@ -131,6 +134,24 @@ impl Lexer {
     }
 
     /// The spelling of `lo..hi` with line splices removed.
+    /// clang's warning for a splice of the form backslash, blanks, newline.
+    fn check_splice_space(&mut self, p: usize, n: usize) {
+        let nl = if self.byte(p + n - 1) == b'\n' && self.byte(p + n - 2) == b'\r' {
+            2
+        } else {
+            1
+        };
+        if n > 1 + nl && !self.raw {
+            self.deferred.push(
+                Diagnostic::warning(
+                    self.span(p, p + 1),
+                    "backslash and newline separated by space",
+                )
+                .with_group("backslash-newline-escape"),
+            );
+        }
+    }
+
     fn spelling(&mut self, lo: usize, hi: usize) -> Symbol {
         let raw = self.text.get(lo..hi).unwrap_or("");
         if !raw.contains('\\') {
@@ -142,6 +163,7 @@ impl Lexer {
             if self.byte(p) == b'\\'
                 && let Some(n) = self.splice_len(p)
             {
+                self.check_splice_space(p, n);
                 p += n;
                 continue;
             }
@@ -192,7 +214,10 @@ impl Lexer {
                     skipped = true;
                 }
                 b'\\' => match self.splice_len(self.pos) {
-                    Some(n) => self.pos += n,
+                    Some(n) => {
+                        self.check_splice_space(self.pos, n);
+                        self.pos += n;
+                    }
                     None => return skipped,
                 },
                 b'/' => {
@@ -279,6 +304,7 @@ impl Lexer {
     pub fn next_token(&mut self, diags: &mut Diagnostics) -> Token {
         loop {
             let leading_space = self.skip_trivia(diags) | std::mem::take(&mut self.space_owed);
+            diags.list.append(&mut self.deferred);
             let at_line_start = self.at_line_start;
             let lo = self.pos;
             if self.at_end(lo) {
@@ -294,6 +320,7 @@ impl Lexer {
                 None => continue,
             };
             self.at_line_start = false;
+            diags.list.append(&mut self.deferred);
             return Token {
                 kind,
                 span: self.span(lo, self.pos),
@@ -741,6 +768,24 @@ mod tests {
         assert!(
             !t[4].at_line_start,
             "a comment spanning lines is one space, as in clang"
+        );
+    }
+
+    #[test]
+    fn spaced_splice_warning() {
+        let (t, d) = kinds("a\\  \nb in\\ \r\nt");
+        assert_eq!(t.iter().map(Token::text).collect::<Vec<_>>(), ["ab", "int"]);
+        let m: Vec<(&str, u32)> = d
+            .list
+            .iter()
+            .map(|x| (x.message.as_str(), x.span.lo))
+            .collect();
+        assert_eq!(
+            m,
+            [
+                ("backslash and newline separated by space", 1),
+                ("backslash and newline separated by space", 9)
+            ]
         );
     }
 

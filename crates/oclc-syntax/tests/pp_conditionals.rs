@@ -309,7 +309,16 @@ fn comma_operator_extension_only_when_evaluated() {
 }
 
 #[test]
-fn has_include() {
+fn has_include_and_feature_checks() {
     let r = run("#if __has_include(\"definitely/not/here.h\")\nyes\n#else\nno\n#endif\n");
     assert_eq!(r.text, "no");
+    let r = run(
+        "#if defined(__has_feature) && !__has_feature(c_atomic) && !__has_builtin(__builtin_x(y))\n\
+         yes\n#endif\n#ifdef __has_include\ninc\n#endif\n#if __has_feature\n#endif\n",
+    );
+    assert_eq!(r.text, "yes inc");
+    assert_eq!(
+        diags(&r),
+        ["7:5: error: builtin feature check macro requires a parenthesized identifier"]
+    );
 }

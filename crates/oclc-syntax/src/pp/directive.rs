@@ -87,7 +87,7 @@ impl Pp<'_> {
             }
             "ifdef" | "ifndef" => {
                 let v = match self.read_macro_name(text) {
-                    Some(s) => self.macros.contains_key(&s) == (text == "ifdef"),
+                    Some(s) => self.is_defined(s) == (text == "ifdef"),
                     None => false,
                 };
                 return self.push_cond(name, v);
@@ -505,7 +505,7 @@ impl Pp<'_> {
         let v = match name {
             "elif" => self.eval_if(),
             _ => match self.read_macro_name(name) {
-                Some(s) => self.macros.contains_key(&s) == (name == "elifdef"),
+                Some(s) => self.is_defined(s) == (name == "elifdef"),
                 None => false,
             },
         };
