@@ -25,8 +25,11 @@ pub struct Lexer {
     deferred: Vec<Diagnostic>,
     /// Direct-mapped cache of recent spellings, sparing the global interner's lock and hash.
     cache: Vec<Option<(Symbol, &'static str)>>,
+    /// Entries `cache` gets when first used (a power of two).
+    cache_len: usize,
 }
 
+/// Largest spelling cache (entries, a power of two); small files get smaller ones.
 const CACHE_SIZE: usize = 4096;
 
 fn is_ident_start(b: u8) -> bool {
@@ -45,6 +48,7 @@ fn is_unicode_ident(c: char) -> bool {
 
 impl Lexer {
     pub fn new(file: FileId, text: Rc<str>) -> Lexer {
+        let text_len = text.len();
         Lexer {
             text,
             pos: 0,
@@ -54,6 +58,7 @@ impl Lexer {
             space_owed: false,
             deferred: Vec::new(),
             cache: Vec::new(),
+            cache_len: (text_len / 8).next_power_of_two().clamp(64, CACHE_SIZE),
         }
     }
 
@@ -155,7 +160,7 @@ impl Lexer {
     fn spelling(&mut self, lo: usize, hi: usize) -> Symbol {
         let raw = self.text.get(lo..hi).unwrap_or("");
         if !raw.contains('\\') {
-            return intern_cached(&mut self.cache, raw);
+            return intern_cached(&mut self.cache, self.cache_len, raw);
         }
         let mut s = String::with_capacity(raw.len());
         let mut p = lo;
@@ -176,15 +181,15 @@ impl Lexer {
 }
 
 /// Interns `s` through a direct-mapped cache of recent spellings.
-fn intern_cached(cache: &mut Vec<Option<(Symbol, &'static str)>>, s: &str) -> Symbol {
+fn intern_cached(cache: &mut Vec<Option<(Symbol, &'static str)>>, len: usize, s: &str) -> Symbol {
     let mut h: u32 = 0x811c_9dc5;
     for &b in s.as_bytes() {
         h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
     }
-    let slot = (h as usize) & (CACHE_SIZE - 1);
     if cache.is_empty() {
-        *cache = vec![None; CACHE_SIZE];
+        *cache = vec![None; len];
     }
+    let slot = (h as usize) & (cache.len() - 1);
     if let Some(Some((sym, text))) = cache.get(slot)
         && *text == s
     {

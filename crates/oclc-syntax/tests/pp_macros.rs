@@ -69,7 +69,8 @@ fn function_like_and_nested_parens() {
 #[test]
 fn function_like_name_without_parens_is_not_expanded() {
     let r = run("#define f(x) [x]\nint f; f\n(1) f\n#define g 2\n(3)\n");
-    assert_eq!(r.text, "int f ; [ 1 ] [ 3 ]");
+    // A directive between the name and `(` ends the look for `(`, as in clang.
+    assert_eq!(r.text, "int f ; [ 1 ] f ( 3 )");
 }
 
 #[test]

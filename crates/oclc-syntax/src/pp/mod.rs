@@ -493,33 +493,21 @@ impl<'s> Pp<'s> {
         }
     }
 
-    /// Like `file_token` but leaves the token pending (processing directives on the way).
+    /// The next token of the current file without consuming it. A directive's `#` is returned
+    /// as is (clang's look for `(` lexes raw and does not run directives), and the end of a
+    /// file is not crossed.
     fn file_peek(&mut self) -> Option<Token> {
-        loop {
-            let in_directive = self.in_directive;
-            let f = self.files.last_mut()?;
-            if let Some(t) = f.pending {
-                return Some(t);
-            }
-            if in_directive {
-                if f.lexer.next_is_line_start(self.diags) {
-                    return None;
-                }
-                let t = f.lexer.next_token(self.diags);
-                f.pending = Some(t);
-                return Some(t);
-            }
-            let t = f.lexer.next_token(self.diags);
-            if t.at_line_start && t.kind == TokenKind::Punct(crate::token::Punct::Hash) {
-                self.handle_directive(t);
-                if self.fatal {
-                    return None;
-                }
-                continue;
-            }
-            f.pending = Some(t);
+        let in_directive = self.in_directive;
+        let f = self.files.last_mut()?;
+        if let Some(t) = f.pending {
             return Some(t);
         }
+        if in_directive && f.lexer.next_is_line_start(self.diags) {
+            return None;
+        }
+        let t = f.lexer.next_token(self.diags);
+        f.pending = Some(t);
+        Some(t)
     }
 
     /// End-of-directive token: an empty span at the end of the directive's line.
@@ -578,8 +566,7 @@ impl<'s> Pp<'s> {
         self.active.get(&m).is_some_and(|&n| n > 0)
     }
 
-    /// Whether the next raw token is `(`, without consuming anything (directives between
-    /// are processed, as clang does).
+    /// Whether the next raw token is `(`, without consuming anything.
     fn peek_is_lparen(&mut self) -> bool {
         for c in self.ctxs.iter().rev() {
             if let Some(t) = c.toks.get(c.pos) {
@@ -589,10 +576,8 @@ impl<'s> Pp<'s> {
                 return false;
             }
         }
-        let saved = std::mem::take(&mut self.ctxs);
-        let t = self.file_peek();
-        self.ctxs = saved;
-        t.is_some_and(|t| t.is_punct(crate::token::Punct::LParen))
+        self.file_peek()
+            .is_some_and(|t| t.is_punct(crate::token::Punct::LParen))
     }
 
     /// Spelling of `tok` for stringizing and pasting.
