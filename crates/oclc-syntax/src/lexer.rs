@@ -279,29 +279,29 @@ impl Lexer {
         let open = start.saturating_sub(2);
         let mut p = start;
         loop {
-            match memchr2(b'*', b'\n', &self.src()[p.min(self.src().len())..]) {
-                None => {
-                    self.diag(
-                        diags,
-                        Diagnostic::error(self.span(open, open + 2), "unterminated /* comment"),
-                    );
-                    self.pos = self.src().len();
+            let Some(i) = memchr2(b'*', b'/', &self.src()[p.min(self.src().len())..]) else {
+                self.diag(
+                    diags,
+                    Diagnostic::error(self.span(open, open + 2), "unterminated /* comment"),
+                );
+                self.pos = self.src().len();
+                return;
+            };
+            p += i;
+            let (c, after) = self.peek(p + 1);
+            if self.src()[p] == b'*' {
+                if c == b'/' {
+                    self.pos = after;
                     return;
                 }
-                Some(i) => {
-                    p += i;
-                    if self.src()[p] == b'\n' {
-                        p += 1;
-                        continue;
-                    }
-                    let (c, after) = self.peek(p + 1);
-                    if c == b'/' {
-                        self.pos = after;
-                        return;
-                    }
-                    p += 1;
-                }
+            } else if c == b'*' && self.peek(after).0 != b'/' {
+                self.diag(
+                    diags,
+                    Diagnostic::warning(self.span(p, p + 1), "'/*' within block comment")
+                        .with_group("comment"),
+                );
             }
+            p += 1;
         }
     }
 
@@ -774,6 +774,22 @@ mod tests {
             !t[4].at_line_start,
             "a comment spanning lines is one space, as in clang"
         );
+    }
+
+    #[test]
+    fn nested_block_comment_warning() {
+        let (t, d) = kinds("/* a /* b /*/ c */ x");
+        assert_eq!(
+            t.iter().map(Token::text).collect::<Vec<_>>(),
+            ["c", "*", "/", "x"]
+        );
+        let m: Vec<(&str, u32)> = d
+            .list
+            .iter()
+            .map(|x| (x.message.as_str(), x.span.lo))
+            .collect();
+        assert_eq!(m, [("'/*' within block comment", 5)]);
+        assert_eq!(d.list[0].group, Some("comment"));
     }
 
     #[test]

@@ -486,6 +486,17 @@ impl<'s> Pp<'s> {
 
     /// Closes the current file: reports its unterminated conditionals and pops it.
     fn end_of_file(&mut self) {
+        if let Some(f) = self.files.last() {
+            let text = self.sm.file(f.id).map_or("", |sf| sf.text.as_str());
+            if !text.is_empty() && !text.ends_with(['\n', '\r']) {
+                let end = Span::new(f.id, text.len() as u32, text.len() as u32);
+                self.diags.push(
+                    Diagnostic::warning(end, "no newline at end of file")
+                        .with_group("newline-eof")
+                        .with_fixit(end, "\n"),
+                );
+            }
+        }
         if let Some(f) = self.files.pop() {
             for c in f.conds {
                 self.error(c.at, "unterminated conditional directive");
