@@ -162,7 +162,7 @@ impl DeclSpecs {
     /// The attributes, in order.
     pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
         self.items.iter().filter_map(|d| match &d.kind {
-            DeclSpecKind::Attr(a) => Some(a),
+            DeclSpecKind::Attr(a) => Some(&**a),
             _ => None,
         })
     }
@@ -200,7 +200,7 @@ pub enum DeclSpecKind {
     Pipe,
     /// `_Alignas(expr)` or `_Alignas(type)`.
     Alignas(Box<TypeOrExpr>),
-    Attr(Attribute),
+    Attr(Box<Attribute>),
 }
 
 /// A storage-class specifier.
@@ -286,8 +286,8 @@ pub enum TypeSpec {
     /// An identifier used where a type name belongs that names no type ("unknown type name"
     /// is already reported); sema treats the declaration as invalid and stays silent.
     Unknown(Symbol),
-    Record(RecordSpec),
-    Enum(EnumSpec),
+    Record(Box<RecordSpec>),
+    Enum(Box<EnumSpec>),
     /// `_Atomic(type-name)`.
     AtomicType(Box<TypeName>),
     /// `typeof(expr)`, `typeof(type)`, `__typeof__(...)`.
@@ -634,8 +634,8 @@ pub enum StmtKind {
     },
     For {
         init: Option<Box<ForInit>>,
-        cond: Option<Expr>,
-        step: Option<Expr>,
+        cond: Option<Box<Expr>>,
+        step: Option<Box<Expr>>,
         body: Box<Stmt>,
     },
     Break,
@@ -651,7 +651,7 @@ pub enum StmtKind {
         attrs: Vec<Attribute>,
         body: Box<Stmt>,
     },
-    StaticAssert(StaticAssert),
+    StaticAssert(Box<StaticAssert>),
     Pragma(PragmaItem),
     /// A statement that failed to parse (already diagnosed).
     Error,

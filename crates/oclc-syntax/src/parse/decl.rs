@@ -654,7 +654,7 @@ impl Parser<'_> {
                     has_type = true;
                     items.push(DeclSpec {
                         span: span.to(self.prev_span()),
-                        kind: DeclSpecKind::Type(TypeSpec::Record(r)),
+                        kind: DeclSpecKind::Type(TypeSpec::Record(Box::new(r))),
                     });
                     if self.fake_semi {
                         break;
@@ -668,7 +668,7 @@ impl Parser<'_> {
                     has_type = true;
                     items.push(DeclSpec {
                         span: span.to(self.prev_span()),
-                        kind: DeclSpecKind::Type(TypeSpec::Enum(e)),
+                        kind: DeclSpecKind::Type(TypeSpec::Enum(Box::new(e))),
                     });
                     if self.fake_semi {
                         break;
