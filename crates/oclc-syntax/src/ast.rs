@@ -92,6 +92,8 @@ pub struct FunctionDef {
     pub specs: DeclSpecs,
     /// Its outermost chunk (the first in `chunks`) is a [`ChunkKind::Function`].
     pub declarator: Declarator,
+    /// K&R parameter declarations between the declarator and the body (`int f(a) int a; {`).
+    pub kr_decls: Vec<Declaration>,
     pub body: Block,
 }
 

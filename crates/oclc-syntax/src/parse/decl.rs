@@ -398,12 +398,12 @@ impl Parser<'_> {
         }
         let body = self.parse_compound_body();
         self.pop_scope();
-        let _ = kr;
         Some(ExternalDecl::FunctionDef(FunctionDef {
             id,
             span: start.to(self.prev_span()),
             specs,
             declarator,
+            kr_decls: kr,
             body,
         }))
     }
