@@ -164,7 +164,7 @@ impl DeclSpecs {
     /// The attributes, in order.
     pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
         self.items.iter().filter_map(|d| match &d.kind {
-            DeclSpecKind::Attr(a) => Some(&**a),
+            DeclSpecKind::Attr(a) => Some(a),
             _ => None,
         })
     }
@@ -202,7 +202,7 @@ pub enum DeclSpecKind {
     Pipe,
     /// `_Alignas(expr)` or `_Alignas(type)`.
     Alignas(Box<TypeOrExpr>),
-    Attr(Box<Attribute>),
+    Attr(Attribute),
 }
 
 /// A storage-class specifier.

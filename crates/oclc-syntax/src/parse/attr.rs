@@ -63,7 +63,7 @@ impl Parser<'_> {
         self.parse_attrs(&mut v);
         v.into_iter()
             .filter_map(|d| match d.kind {
-                DeclSpecKind::Attr(a) => Some(*a),
+                DeclSpecKind::Attr(a) => Some(a),
                 _ => None,
             })
             .collect()
@@ -240,13 +240,13 @@ impl Parser<'_> {
         }
         out.push(DeclSpec {
             span,
-            kind: DeclSpecKind::Attr(Box::new(Attribute {
+            kind: DeclSpecKind::Attr(Attribute {
                 span,
                 namespace,
                 name,
                 args,
                 syntax,
-            })),
+            }),
         });
     }
 

@@ -88,7 +88,7 @@ impl Parser<'_> {
             let attrs = specs
                 .into_iter()
                 .filter_map(|d| match d.kind {
-                    DeclSpecKind::Attr(a) => Some(*a),
+                    DeclSpecKind::Attr(a) => Some(a),
                     _ => None,
                 })
                 .collect();
