@@ -287,6 +287,11 @@ impl<'a> Parser<'a> {
         out
     }
 
+    /// Whether the input has any pragma.
+    pub fn has_pragmas(&self) -> bool {
+        !self.pragmas.is_empty()
+    }
+
     // -- diagnostics --------------------------------------------------------------------------
 
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
