@@ -367,7 +367,8 @@ pub struct FunctionScope {
 /// Rules 11, 25, 26, 53: the message for an automatic variable declared in `space`, or `None`
 /// when allowed. `__private` is always fine. `__global` never ("function scope variable cannot
 /// be declared in global address space"). `__local`/`__constant` only in a kernel's outermost
-/// scope (or anywhere with clang's `__cl_clang_function_scope_local_variables` for `__local`).
+/// scope (clang's `__cl_clang_function_scope_local_variables` also allows `__local` anywhere in
+/// a non-kernel function; kernels keep the outermost-scope rule).
 /// Any other space is "automatic variable qualified with an invalid address space".
 pub fn automatic_space_error(space: Option<LangAs>, scope: FunctionScope) -> Option<String> {
     match space {
@@ -376,10 +377,10 @@ pub fn automatic_space_error(space: Option<LangAs>, scope: FunctionScope) -> Opt
             Some("function scope variable cannot be declared in global address space".into())
         }
         Some(LangAs::Named(s @ (AddrSpace::Local | AddrSpace::Constant))) => {
-            if s == AddrSpace::Local && scope.local_vars_ext {
-                return None;
-            }
             if !scope.in_kernel {
+                if s == AddrSpace::Local && scope.local_vars_ext {
+                    return None;
+                }
                 Some(format!(
                     "non-kernel function variable cannot be declared in {} address space",
                     s.word()

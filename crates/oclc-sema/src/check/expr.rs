@@ -1722,8 +1722,8 @@ impl Checker<'_> {
                 if x.is_error() {
                     return None;
                 }
-                let eq_span = e.span;
-                let c = self.assign_convert(ty, ty, x, Action::Initializing, eq_span);
+                // clang reports initialization errors at the declared name.
+                let c = self.assign_convert(ty, ty, x, Action::Initializing, at);
                 if c.is_error() {
                     return None;
                 }
@@ -1731,7 +1731,6 @@ impl Checker<'_> {
                     self.err(e.span, "initializer element is not a compile-time constant");
                     return None;
                 }
-                let _ = at;
                 Some(Init::Expr(c))
             }
             ast::Initializer::List(list) => self.init_list(ty, list, must_be_const),

@@ -131,12 +131,10 @@ impl<'a> Checker<'a> {
     /// Whether an extension is usable here: supported by `-cl-ext` and not disabled by a
     /// pragma. `cl_khr_fp16` must also be enabled by a pragma, as clang requires for `half`.
     pub(crate) fn ext(&self, name: &str) -> bool {
+        // clang's own extensions are supported on every target but, like `cl_khr_fp16`,
+        // take effect only once a pragma enables them (`-cl-ext` alone is not enough).
         if name.starts_with("__cl_clang_") {
-            return self
-                .pragma_ext
-                .get(name)
-                .copied()
-                .unwrap_or_else(|| self.lang.has(name));
+            return self.pragma_ext.get(name).copied().unwrap_or(false);
         }
         if name == "cl_khr_fp16" {
             return self.lang.has(name) && self.pragma_ext.get(name).copied().unwrap_or(false);
