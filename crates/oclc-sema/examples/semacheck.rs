@@ -101,7 +101,11 @@ fn main() {
                 .map(|(f, l, c)| format!("{f}:{l}:{c}: "))
                 .unwrap_or_default()
         };
-        println!("{}{}: {}", loc(d.span), d.level.as_str(), d.message);
+        let flag = match (d.level, d.group) {
+            (Level::Warning, Some(g)) => format!(" [-W{g}]"),
+            _ => String::new(),
+        };
+        println!("{}{}: {}{flag}", loc(d.span), d.level.as_str(), d.message);
         for n in &d.notes {
             println!("{}note: {}", loc(n.span), n.message);
         }
