@@ -84,9 +84,9 @@ fn main() {
         if d.level == Level::Warning {
             let shown = match d.group {
                 _ if nowarn => false,
-                Some("pedantic") => pedantic,
                 Some("conversion") => wconv,
                 Some("spir-compat") => wspir,
+                Some(g) if oclc_sema::PEDANTIC_GROUPS.contains(&g) => pedantic,
                 _ => true,
             };
             if !shown {

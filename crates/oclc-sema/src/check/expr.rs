@@ -47,11 +47,11 @@ impl Checker<'_> {
                             } else {
                                 "cl_khr_fp64"
                             };
-                            self.warn(
+                            // An ungrouped warning in clang (no -W flag controls it).
+                            self.emit(oclc_syntax::Diagnostic::warning(
                                 span,
                                 format!("double precision constant requires {what}, casting to single precision"),
-                                "unsupported-floating-point-opt",
-                            );
+                            ));
                             Scalar::Float
                         }
                     }
