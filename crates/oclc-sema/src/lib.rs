@@ -3,6 +3,7 @@
 
 pub mod builtins;
 mod check;
+mod fxhash;
 pub mod hir;
 pub mod space;
 pub mod types;

@@ -169,14 +169,14 @@ pub fn implicit_space_note(space: AddrSpace, lang: &LangOptions, pointee: bool) 
 fn implicit_space_text(space: AddrSpace, lang: &LangOptions, pointee: bool) -> String {
     if pointee {
         match space {
-            AddrSpace::Generic => {
-                "the pointee of an unqualified pointer is in the generic address \
-                                   space by default (OpenCL C 2.0 and later)"
-                    .into()
-            }
+            AddrSpace::Generic => format!(
+                "a pointer written without an address space points to the generic address \
+                 space in OpenCL C {}, which does not include __constant",
+                version_text(lang)
+            ),
             _ => format!(
-                "the pointee of an unqualified pointer is in the private address space by \
-                 default in OpenCL C {} (add -cl-std=CL2.0 to get the generic address space)",
+                "a pointer written without an address space points to __private in OpenCL C {} \
+                 (the generic address space needs -cl-std=CL2.0)",
                 version_text(lang)
             ),
         }
@@ -836,6 +836,11 @@ mod tests {
             ..func
         };
         assert_eq!(automatic_space_error(Some(n(Local)), ext), None);
+        let ext_nested = FunctionScope {
+            local_vars_ext: true,
+            ..kernel_nested
+        };
+        assert!(automatic_space_error(Some(n(Local)), ext_nested).is_some());
         assert_eq!(automatic_space_error(Some(n(Private)), func), None);
     }
 
