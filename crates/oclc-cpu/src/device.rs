@@ -6,6 +6,7 @@ use crate::error::{CheckKind, DeviceError, RuntimeError};
 use crate::exec::{self, BoundArg, Group, Item, LaunchCtx, Nd, Stop};
 use crate::memory::{GlobalMem, Storage};
 use crate::ptr::{self, Tag};
+use crate::races::GlobalRaces;
 use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind, Type};
 use oclc_syntax::{Span, Symbol};
 use rayon::prelude::*;
@@ -241,6 +242,7 @@ impl Device {
         for (i, (p, a)) in kf.params.iter().zip(args).enumerate() {
             bound.push(bind_arg(i, p, a, &mut globals, &mut local_layout)?);
         }
+        let group_races = GlobalRaces::default();
         let ctx = LaunchCtx {
             prog: &prog.code,
             kernel: kid.0,
@@ -250,6 +252,8 @@ impl Device {
             args: &bound,
             local_layout: &local_layout,
             races: self.races,
+            group_races: self.races.then_some(&group_races),
+            groups_linear: |id, n| (id[2] * n[1] + id[1]) * n[0] + id[0],
         };
         let has_barrier = prog
             .code
@@ -258,7 +262,7 @@ impl Device {
             .is_some_and(|f| f.has_barrier);
         let total = nd.groups[0] * nd.groups[1] * nd.groups[2];
         let first_err = AtomicU64::new(u64::MAX);
-        let run_all = || -> Vec<Option<Result<String, RuntimeError>>> {
+        let run_all = || -> Vec<Option<Result<String, Box<RuntimeError>>>> {
             (0..total)
                 .into_par_iter()
                 .map_init(Scratch::default, |scratch, gi| {
@@ -283,7 +287,7 @@ impl Device {
                 Ok(s) => out.printf.push_str(&s),
                 Err(e) => {
                     self.echo(&out.printf);
-                    return Err(e.into());
+                    return Err(DeviceError::Runtime(e));
                 }
             }
         }
@@ -381,25 +385,23 @@ fn make_nd(range: &NdRange, reqd: Option<[u32; 3]>) -> Result<Nd, DeviceError> {
                 }
                 nd.local[k] = x;
             }
-            if let Some(r) = reqd {
-                if (0..3).any(|k| nd.local[k] != r[k] as u64) {
-                    return Err(DeviceError::BadRange(format!(
-                        "local size ({}, {}, {}) differs from reqd_work_group_size({}, {}, {})",
-                        nd.local[0], nd.local[1], nd.local[2], r[0], r[1], r[2]
-                    )));
-                }
+            if let Some(r) = reqd
+                && (0..3).any(|k| nd.local[k] != r[k] as u64)
+            {
+                return Err(DeviceError::BadRange(format!(
+                    "local size ({}, {}, {}) differs from reqd_work_group_size({}, {}, {})",
+                    nd.local[0], nd.local[1], nd.local[2], r[0], r[1], r[2]
+                )));
             }
         }
         (None, Some(r)) => {
-            for k in 0..3 {
-                nd.local[k] = (r[k] as u64).max(1);
-            }
+            nd.local = r.map(|x| (x as u64).max(1));
         }
         (None, None) => {
             // The largest divisor of the first dimension up to 64; 1 elsewhere.
             nd.local[0] = (1..=64u64.min(nd.global[0]))
                 .rev()
-                .find(|d| nd.global[0] % d == 0)
+                .find(|d| nd.global[0].is_multiple_of(*d))
                 .unwrap_or(1);
         }
     }
@@ -530,14 +532,12 @@ fn run_group(
     gi: u64,
     has_barrier: bool,
     s: &mut Scratch,
-) -> Result<String, RuntimeError> {
+) -> Result<String, Box<RuntimeError>> {
     let nd = &ctx.nd;
     let gid3 = ids_of(gi, nd.groups);
     let g = &mut s.group;
     g.id = gid3;
-    for k in 0..3 {
-        g.size[k] = nd.local[k].min(nd.global[k] - gid3[k] * nd.local[k]);
-    }
+    g.size = [0, 1, 2].map(|k| nd.local[k].min(nd.global[k] - gid3[k] * nd.local[k]));
     g.local.clear();
     for &(size, align, label) in ctx.local_layout {
         g.local.alloc(size, align, label);
@@ -598,7 +598,7 @@ fn barrier_span(ctx: &LaunchCtx, s: Stop) -> Option<Span> {
     }
 }
 
-fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> RuntimeError {
+fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Box<RuntimeError> {
     let (a, b) = (
         first.stop.unwrap_or(Stop::Done),
         other.stop.unwrap_or(Stop::Done),
@@ -636,7 +636,7 @@ fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Runtime
             .map(|s| (s, format!("work-item {} waits at this barrier", lid(first)))),
         _ => None,
     };
-    RuntimeError {
+    Box::new(RuntimeError {
         kind: CheckKind::BarrierDivergence,
         message,
         span: barrier_span(ctx, at).unwrap_or(Span::DUMMY),
@@ -644,7 +644,7 @@ fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Runtime
         local_id: other.lid,
         group_id: g.id,
         note,
-    }
+    })
 }
 
 /// The type a kernel argument's bytes must have, for callers building [`Arg::Bytes`].

@@ -8,7 +8,7 @@ use crate::error::{CheckKind, RuntimeError};
 use crate::memory::{Arena, Fault, GlobalMem, Mem};
 use crate::ops::{self, mask, sext};
 use crate::ptr;
-use crate::races::{Race, Races};
+use crate::races::{GlobalRaces, GroupRace, Race, Races};
 use oclc_ir::{AddrSpace, BinOp, RmwOp, Scalar, Type, WorkItemQuery};
 use oclc_syntax::{Span, Symbol};
 
@@ -47,6 +47,10 @@ pub struct LaunchCtx<'a> {
     /// Local allocations of each work-group: (size, align, label).
     pub local_layout: &'a [(usize, usize, Symbol)],
     pub races: bool,
+    /// Cross-group global race tracking (with `races`).
+    pub group_races: Option<&'a GlobalRaces>,
+    /// Linear id of each work-group is `group_linear(group id)`; used for race messages.
+    pub groups_linear: fn([u64; 3], [u64; 3]) -> u64,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -142,10 +146,10 @@ impl Item {
                     label,
                 } => {
                     let id = self.private.alloc(bytes.len(), *align as usize, *label);
-                    if let Some(al) = self.private.allocs.get(id).copied() {
-                        if let Some(dst) = self.private.bytes.get_mut(al.base..al.base + al.size) {
-                            dst.copy_from_slice(bytes);
-                        }
+                    if let Some(al) = self.private.allocs.get(id).copied()
+                        && let Some(dst) = self.private.bytes.get_mut(al.base..al.base + al.size)
+                    {
+                        dst.copy_from_slice(bytes);
                     }
                     if let Some(r) = self.regs.get_mut(slot) {
                         *r = ptr::make(ptr::Tag::Private, id as u32, 0);
@@ -303,7 +307,7 @@ fn query(
 }
 
 /// Runs `it` until it returns or reaches a barrier.
-pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, RuntimeError> {
+pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<RuntimeError>> {
     let (lid, gid, index) = (it.lid, it.gid, it.index);
     let group_view = GroupView {
         id: g.id,
@@ -331,22 +335,24 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
     let mut pc = cur.pc as usize;
     let mut base = cur.base as usize;
     let max_steps = ctx.max_steps;
-    let err = |f: &DFunc, pc: usize, kind: CheckKind, message: String| RuntimeError {
-        kind,
-        message,
-        span: f
-            .spans
-            .get(pc.wrapping_sub(1))
-            .copied()
-            .unwrap_or(Span::DUMMY),
-        global_id: gid,
-        local_id: lid,
-        group_id: group_view.id,
-        note: None,
+    let err = |f: &DFunc, pc: usize, kind: CheckKind, message: String| {
+        Box::new(RuntimeError {
+            kind,
+            message,
+            span: f
+                .spans
+                .get(pc.wrapping_sub(1))
+                .copied()
+                .unwrap_or(Span::DUMMY),
+            global_id: gid,
+            local_id: lid,
+            group_id: group_view.id,
+            note: None,
+        })
     };
     loop {
         let Some(f) = funcs.get(func as usize) else {
-            return Err(RuntimeError {
+            return Err(Box::new(RuntimeError {
                 kind: CheckKind::Other,
                 message: "call of a missing function".into(),
                 span: Span::DUMMY,
@@ -354,7 +360,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 local_id: lid,
                 group_id: group_view.id,
                 note: None,
-            });
+            }));
         };
         let code = &f.code[..];
         let end = base + f.nregs as usize;
@@ -392,6 +398,15 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                             CheckKind::DataRace,
                             race_message(&race, $what, index, &mem),
                         );
+                    }
+                    if let Some(gr) = ctx.group_races {
+                        let me = (ctx.groups_linear)(group_view.id, ctx.nd.groups);
+                        if let Some(race) = gr.access($a, $len, me, $what == "write") {
+                            break Action::Fail(
+                                CheckKind::DataRace,
+                                group_race_message(&race, $what, ctx, &mem),
+                            );
+                        }
                     }
                 }
             };
@@ -533,6 +548,12 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 }
                 I::Load4 { d, p } => {
                     let a = r[p as usize];
+                    if !ctx.races
+                        && let Some(v) = mem.global_fast(a).and_then(|(s, off)| s.word(off))
+                    {
+                        r[d as usize] = v as u64;
+                        continue;
+                    }
                     race!(read, a, 4, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 4), "read");
                 }
@@ -543,6 +564,13 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 }
                 I::Store4 { p, v } => {
                     let a = r[p as usize];
+                    if !ctx.races
+                        && mem
+                            .global_fast(a)
+                            .is_some_and(|(s, off)| s.set_word(off, r[v as usize] as u32))
+                    {
+                        continue;
+                    }
                     mem_try!(mem.write_scalar(a, 4, r[v as usize]), "write");
                     race!(write, a, 4, "write");
                 }
@@ -630,6 +658,12 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                         Err(CallFault::Mem(fault)) => {
                             let (k, m) = fault_message(&fault, &format!("access by `{}`", c.name));
                             break Action::Fail(k, m);
+                        }
+                        Err(CallFault::Runtime(m)) => {
+                            break Action::Fail(
+                                CheckKind::Other,
+                                format!("builtin `{}`: {m}", c.name),
+                            );
                         }
                         Err(CallFault::Unsupported) => {
                             break Action::Fail(
@@ -821,6 +855,30 @@ fn race_message(r: &Race, what: &str, me: u32, mem: &Mem) -> String {
         "data race on {} {} at offset {}: work-item with local linear id {me} {what}s a byte that {earlier} {} since the last barrier",
         space.clang_name(),
         label,
+        ptr::offset(r.at),
+        if r.earlier_write { "wrote" } else { "read" }
+    )
+}
+
+fn group_race_message(r: &GroupRace, what: &str, ctx: &LaunchCtx, mem: &Mem) -> String {
+    let label = mem
+        .globals
+        .get(ptr::alloc(r.at))
+        .map_or_else(|| "memory".to_string(), |g| g.name.as_str().to_string());
+    let other = if r.other_group == u64::MAX {
+        "other work-groups".to_string()
+    } else {
+        let n = ctx.nd.groups;
+        let g = r.other_group;
+        format!(
+            "work-group ({}, {}, {})",
+            g % n[0],
+            (g / n[0]) % n[1],
+            g / (n[0] * n[1])
+        )
+    };
+    format!(
+        "data race on __global {label} at offset {}: this work-item {what}s a byte that {other} {} (work-groups are not ordered)",
         ptr::offset(r.at),
         if r.earlier_write { "wrote" } else { "read" }
     )

@@ -789,18 +789,26 @@ pub struct BuiltinDecl {
     /// For each pointer parameter, the type of the elements it points to (`vload4`'s
     /// `float`, `fract`'s `float4`); `None` for other parameters.
     pub pointee: Vec<Option<Type>>,
+    /// For each parameter, whether its integer elements (or its pointee's) are unsigned in C
+    /// (`abs(uint)` differs from `abs(int)`).
+    pub unsigned: Vec<bool>,
     pub ret: Option<Type>,
+    /// Whether the result's integer elements are unsigned in C.
+    pub ret_unsigned: bool,
 }
 
 impl BuiltinDecl {
     /// A declaration without pointer parameters.
     pub fn new(name: impl Into<String>, params: Vec<Type>, ret: Option<Type>) -> BuiltinDecl {
         let pointee = vec![None; params.len()];
+        let unsigned = vec![false; params.len()];
         BuiltinDecl {
             name: name.into(),
             params,
             pointee,
+            unsigned,
             ret,
+            ret_unsigned: false,
         }
     }
 }

@@ -520,3 +520,39 @@ fn incompatible_pointers_stay_viable() {
         .unwrap_or_else(|| panic!());
     assert_eq!(c.kind, oclc_sema::builtins::ConvKind::IncompatiblePointer);
 }
+
+#[test]
+fn notes_come_in_clangs_display_order() {
+    let b = mode(ClStd::Cl20);
+    // Exact first, then the promotion (float -> double), then conversions in table order.
+    let a = args(&[s(Scalar::Float), ptr(FLOAT, AddrSpace::Constant)]);
+    let Err(NoMatch::NoViable(c)) = call(&b, "fract", &a) else {
+        panic!("fract with a constant pointer must fail");
+    };
+    let firsts: Vec<BTy> = c.iter().take(4).map(|c| c.sig.ret).collect();
+    assert_eq!(
+        firsts,
+        vec![
+            s(Scalar::Float),
+            s(Scalar::Double),
+            s(Scalar::Half),
+            v(Scalar::Float, 2)
+        ]
+    );
+    assert!(
+        c.iter()
+            .all(|c| matches!(c.reason, NotViable::Conversion { arg: 1, .. }))
+    );
+    // Arity mismatches: nearest parameter count first, too-many before too-few.
+    let Err(NoMatch::NoViable(c)) = call(&b, "work_group_barrier", &[]) else {
+        panic!();
+    };
+    let counts: Vec<usize> = c.iter().map(|c| c.sig.params().len()).collect();
+    assert_eq!(counts, vec![1, 2]);
+    let three = [Arg::int_const(s(Scalar::Int), 1); 3];
+    let Err(NoMatch::NoViable(c)) = call(&b, "work_group_barrier", &three) else {
+        panic!();
+    };
+    let counts: Vec<usize> = c.iter().map(|c| c.sig.params().len()).collect();
+    assert_eq!(counts, vec![2, 1]);
+}

@@ -248,6 +248,8 @@ fn library_off_keeps_language_builtins() {
     assert!(cc1.lookup_str("read_pipe").is_some());
     assert!(cc1.lookup_str("get_global_id").is_none());
     assert!(cc1.lookup_str("printf").is_none());
+    assert!(cc1.lookup_str("as_float").is_none());
+    assert!(Builtins::new(&lang).lookup_str("as_float").is_some());
 }
 
 #[test]

@@ -755,6 +755,11 @@ pub enum ExprKind {
         arg: Box<TypeOrExpr>,
         gnu: bool,
     },
+    /// `__builtin_astype(expr, type)` (what opencl-c.h's `as_T` and `CLK_NULL_EVENT` use).
+    AsType {
+        expr: Box<Expr>,
+        ty: Box<TypeName>,
+    },
     /// A placeholder after a syntax error (already diagnosed).
     Error,
 }

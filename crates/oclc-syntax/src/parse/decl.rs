@@ -1359,6 +1359,7 @@ impl Parser<'_> {
                     | Kw::Func
                     | Kw::True
                     | Kw::False
+                    | Kw::BuiltinAstype
             ),
             None => self.is_type_name(t),
         }

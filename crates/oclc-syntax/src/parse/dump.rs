@@ -574,6 +574,7 @@ pub(crate) fn inline(e: &Expr) -> String {
         ExprKind::SizeOf(a) => format!("(sizeof {})", type_or_expr(a)),
         ExprKind::VecStep(a) => format!("(vec_step {})", type_or_expr(a)),
         ExprKind::AlignOf { arg, .. } => format!("(alignof {})", type_or_expr(arg)),
+        ExprKind::AsType { expr, ty } => format!("(astype {} {})", inline(expr), type_name(ty)),
         ExprKind::Error => "<error>".into(),
     }
 }

@@ -313,6 +313,10 @@ impl Parser<'_> {
                     self.bump();
                     return self.parse_cast_expr();
                 }
+                Kw::BuiltinAstype => {
+                    let e = self.parse_astype();
+                    return self.parse_postfix(e);
+                }
                 _ => {}
             }
         }
@@ -325,6 +329,66 @@ impl Parser<'_> {
         }
         self.error(start, "expected expression");
         self.error_expr(start)
+    }
+
+    /// `__builtin_astype ( expr , type-name )` (clang's `ParseBuiltinPrimaryExpression`).
+    fn parse_astype(&mut self) -> Expr {
+        let start = self.bump();
+        if !self.is(Punct::LParen) {
+            let s = self.span();
+            self.error(s, "expected '(' after '__builtin_astype'");
+            return self.error_expr(start);
+        }
+        let Some(open) = self.open() else {
+            return self.error_expr(start);
+        };
+        let expr = self.parse_assign_expr();
+        if matches!(expr.kind, ExprKind::Error) {
+            self.abandon();
+            self.skip_until(
+                &[Punct::RParen],
+                Skip {
+                    at_semi: true,
+                    before_match: false,
+                },
+            );
+            return expr;
+        }
+        if !self.expect_after(Punct::Comma, "expected ','") {
+            self.abandon();
+            self.skip_until(
+                &[Punct::RParen],
+                Skip {
+                    at_semi: true,
+                    before_match: false,
+                },
+            );
+            return self.error_expr(start);
+        }
+        let ty = self.parse_type_name();
+        if self.is(Punct::RParen) {
+            self.close(Punct::RParen, open);
+        } else {
+            self.abandon();
+            let at = self.span();
+            self.error(at, "expected ')'");
+            self.skip_until(
+                &[Punct::RParen],
+                Skip {
+                    at_semi: true,
+                    before_match: false,
+                },
+            );
+            return self.error_expr(start);
+        }
+        let span = start.to(self.prev_span());
+        self.mk(
+            span,
+            ExprKind::AsType {
+                expr: Box::new(expr),
+                ty: Box::new(ty),
+            },
+        )
     }
 
     /// The operand of `sizeof`, `vec_step`, `_Alignof`: `( type-name )`, a compound literal,

@@ -71,6 +71,7 @@ pub(crate) enum Kw {
     False,
     /// Only a keyword from OpenCL C 2.0 on (checked by the parser).
     Pipe,
+    BuiltinAstype,
 }
 
 /// Hasher for `u32`-like keys (symbols): one multiply, no SipHash.
@@ -180,6 +181,7 @@ const TABLE: &[(&str, Kw)] = &[
     ("true", Kw::True),
     ("false", Kw::False),
     ("pipe", Kw::Pipe),
+    ("__builtin_astype", Kw::BuiltinAstype),
 ];
 
 /// The keyword `sym` spells, if any (`pipe` included regardless of language mode).

@@ -20,9 +20,10 @@ mod stmt;
 #[cfg(test)]
 mod tests;
 
-use crate::ast::{PragmaItem, TranslationUnit};
+use crate::ast::{PragmaItem, PragmaKind, TranslationUnit};
 use crate::diag::Diagnostics;
 use crate::lang::LangOptions;
+use crate::pp::{PpOutput, PragmaKind as PpPragmaKind};
 use crate::source::SourceMap;
 use crate::token::Token;
 
@@ -45,6 +46,33 @@ const PARSE_STACK: usize = 256 << 20;
 pub struct TokPragma {
     pub before_token: usize,
     pub item: PragmaItem,
+}
+
+/// Parses the preprocessor's output for one translation unit.
+pub fn parse(
+    out: &PpOutput,
+    sm: &SourceMap,
+    lang: &LangOptions,
+    diags: &mut Diagnostics,
+) -> TranslationUnit {
+    let pragmas: Vec<TokPragma> = out
+        .pragmas
+        .iter()
+        .map(|p| TokPragma {
+            before_token: p.before_token,
+            item: PragmaItem {
+                span: p.span,
+                kind: match &p.kind {
+                    PpPragmaKind::OpenclExtension { name, enable } => PragmaKind::OpenclExtension {
+                        name: name.clone(),
+                        enable: *enable,
+                    },
+                    PpPragmaKind::Other(s) => PragmaKind::Other(s.clone()),
+                },
+            },
+        })
+        .collect();
+    parse_tokens(&out.tokens, &pragmas, sm, lang, diags)
 }
 
 /// Parses the preprocessed tokens of one translation unit. `sm` locates the ends of macro
