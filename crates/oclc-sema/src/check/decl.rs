@@ -228,7 +228,7 @@ impl Checker<'_> {
                 DeclSpecKind::Pipe | DeclSpecKind::AddrSpace(_) => {}
             }
         }
-        let span = specs.span;
+
         let mut ty = match base {
             None if n_long > 0 || signed || unsigned => {
                 let s = match (n_long, unsigned) {
@@ -242,15 +242,8 @@ impl Checker<'_> {
                 let id = self.prog.types.scalar(s);
                 self.t(id)
             }
-            None => {
-                if !invalid {
-                    self.err(
-                        span,
-                        "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int",
-                    );
-                }
-                self.t(TypeTable::INT)
-            }
+            // Implicit int: the parser reports it (as clang's parser does).
+            None => self.t(TypeTable::INT),
             Some((ts, tspan)) => {
                 match self.type_spec(ts, tspan, n_long, signed, unsigned, access, place) {
                     Some(t) => t,

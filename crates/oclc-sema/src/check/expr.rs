@@ -184,6 +184,25 @@ impl Checker<'_> {
                 };
                 self.mk(ExprKind::IntLit(n), self.int_ty(), span)
             }
+            AK::AsType { expr, ty } => {
+                let to = self.type_name(ty);
+                let x = self.rexpr(expr);
+                if x.is_error() || self.prog.types.is_error(to) {
+                    return Expr::error(span);
+                }
+                let (fs, ts) = (self.prog.types.size_of(x.ty), self.prog.types.size_of(to));
+                if fs.is_none() || fs != ts {
+                    let (a, b) = (self.prog.types.quoted(to), self.prog.types.quoted(x.ty));
+                    self.err(
+                        span,
+                        format!("invalid reinterpretation: sizes of {a} and {b} must match"),
+                    );
+                    return Expr::error(span);
+                }
+                let mut c = self.cast(CastKind::Reinterpret, x, to.unqualified());
+                c.span = span;
+                c
+            }
             AK::AlignOf { arg, .. } => {
                 let t = self.type_or_expr_type(arg);
                 match self.prog.types.align_of(t) {
