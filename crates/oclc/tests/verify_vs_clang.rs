@@ -105,8 +105,11 @@ fn parse_clang(out: &str, sm: &mut SourceMap) -> Vec<Reported> {
     list
 }
 
+/// File name, line, column.
+type Loc = (String, u32, u32);
+
 /// `FILE:LINE:COL: rest` → (Some(location), rest); `error: ...` → (None, line).
-fn split_loc(line: &str) -> Option<(Option<(String, u32, u32)>, &str)> {
+fn split_loc(line: &str) -> Option<(Option<Loc>, &str)> {
     for lvl in [
         "error: ",
         "fatal error: ",
