@@ -1,3 +1,28 @@
-//! The embedded cpu device.
+//! The embedded cpu device: runs IR kernels in pure safe Rust with every address space
+//! implemented exactly and every access checked.
+//!
+//! - Pointers are 64-bit values carrying their space, allocation and offset ([`ptr`]), so
+//!   generic pointers know where they point and `to_global`/`to_local`/`to_private` are exact.
+//! - Global memory is relaxed-atomic words shared by the threads running work-groups; local
+//!   and private memory are plain per-group and per-work-item arenas ([`memory`]).
+//! - Functions are pre-decoded into a register machine ([`decode`]) and interpreted
+//!   ([`exec`]); work-items of a group run one at a time until each reaches a barrier or
+//!   returns, and groups run in parallel with rayon ([`device`]).
+//! - Faults (out of bounds, NULL, wrong-space casts, writes to `__constant`, barrier
+//!   divergence, runaway loops, opt-in data races) are [`RuntimeError`]s with the source span
+//!   and the work-item's ids.
 
+pub mod builtins;
+pub mod decode;
+pub mod device;
+pub mod error;
+pub mod exec;
+pub mod memory;
+pub mod ops;
+pub mod printf;
+pub mod ptr;
+pub mod races;
 pub mod runtime;
+
+pub use device::{Arg, Buffer, DEFAULT_MAX_STEPS, Device, LaunchOutput, NdRange, Program};
+pub use error::{CheckKind, DeviceError, RuntimeError};

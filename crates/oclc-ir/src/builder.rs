@@ -3,7 +3,7 @@
 
 use crate::ir::*;
 use crate::types::{AddrSpace, Scalar, Type};
-use oclc_syntax::Span;
+use oclc_syntax::{Span, Symbol};
 
 /// Appends instructions at the end of the current block of a function.
 pub struct Builder<'f> {
@@ -226,9 +226,16 @@ impl<'f> Builder<'f> {
         self.inst(Op::GetFence(p), Type::I32)
     }
 
+    /// An unnamed private slot (a temporary).
     pub fn stack_alloc(&mut self, size: u32, align: u32) -> Value {
+        self.stack_alloc_named(size, align, "")
+    }
+
+    /// A private slot holding the variable `name`.
+    pub fn stack_alloc_named(&mut self, size: u32, align: u32, name: &str) -> Value {
+        let name = Symbol::intern(name);
         self.inst(
-            Op::StackAlloc { size, align },
+            Op::StackAlloc { size, align, name },
             Type::Ptr(AddrSpace::Private),
         )
     }

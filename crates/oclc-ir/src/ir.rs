@@ -1,7 +1,7 @@
 //! The IR's data: modules, functions, blocks, instructions and values.
 
 use crate::types::{AddrSpace, Type};
-use oclc_syntax::Span;
+use oclc_syntax::{Span, Symbol};
 
 macro_rules! entity {
     ($(#[$m:meta])* $name:ident, $prefix:literal) => {
@@ -402,10 +402,12 @@ pub enum Op {
     SpaceTest(Value, AddrSpace),
     /// `get_fence`: CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE or 0, as `i32`.
     GetFence(Value),
-    /// A fresh private slot of `size` bytes, live until the function returns.
+    /// A fresh private slot of `size` bytes, live until the function returns; `name` is the
+    /// variable it holds (for error messages; empty for temporaries).
     StackAlloc {
         size: u32,
         align: u32,
+        name: Symbol,
     },
     /// Address of a program-scope or static variable.
     GlobalAddr(GlobalId),
@@ -784,7 +786,31 @@ pub struct LocalVar {
 pub struct BuiltinDecl {
     pub name: String,
     pub params: Vec<Type>,
+    /// For each pointer parameter, the type of the elements it points to (`vload4`'s
+    /// `float`, `fract`'s `float4`); `None` for other parameters.
+    pub pointee: Vec<Option<Type>>,
+    /// For each parameter, whether its integer elements (or its pointee's) are unsigned in C
+    /// (`abs(uint)` differs from `abs(int)`).
+    pub unsigned: Vec<bool>,
     pub ret: Option<Type>,
+    /// Whether the result's integer elements are unsigned in C.
+    pub ret_unsigned: bool,
+}
+
+impl BuiltinDecl {
+    /// A declaration without pointer parameters.
+    pub fn new(name: impl Into<String>, params: Vec<Type>, ret: Option<Type>) -> BuiltinDecl {
+        let pointee = vec![None; params.len()];
+        let unsigned = vec![false; params.len()];
+        BuiltinDecl {
+            name: name.into(),
+            params,
+            pointee,
+            unsigned,
+            ret,
+            ret_unsigned: false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]

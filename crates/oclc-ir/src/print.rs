@@ -178,7 +178,14 @@ fn print_op(out: &mut String, op: &Op) {
         Op::FromGeneric(p, s) => write!(out, "from_generic {p} to {}", space_name(*s)),
         Op::SpaceTest(p, s) => write!(out, "space_test {p} is {}", space_name(*s)),
         Op::GetFence(p) => write!(out, "get_fence {p}"),
-        Op::StackAlloc { size, align } => write!(out, "stack_alloc {size}, align {align}"),
+        Op::StackAlloc { size, align, name } if name.as_str().is_empty() => {
+            write!(out, "stack_alloc {size}, align {align}")
+        }
+        Op::StackAlloc { size, align, name } => write!(
+            out,
+            "stack_alloc {size}, align {align} \"{}\"",
+            escape(name.as_str())
+        ),
         Op::GlobalAddr(g) => write!(out, "global_addr {g}"),
         Op::LocalAddr(l) => write!(out, "local_addr {l}"),
         Op::Call(f, args) => write!(out, "call {f}({})", list(args)),

@@ -117,7 +117,7 @@ impl Type {
     }
 
     /// Size in memory in bytes, following OpenCL C: 3-lane vectors occupy 4 lanes; pointers
-    /// take [`POINTER_BYTES`].
+    /// take [`pointer_bytes`].
     pub fn store_size(self) -> u32 {
         match self {
             Type::Scalar(s) => s.bytes(),

@@ -871,6 +871,8 @@ fn check_recursion(m: &Module, errs: &mut Vec<VerifyError>) {
                     }
                 })
                 .filter(|&c| c < n)
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
                 .collect()
         })
         .collect();

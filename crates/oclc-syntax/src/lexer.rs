@@ -19,7 +19,13 @@ pub struct Lexer {
     at_line_start: bool,
     /// Raw mode (skipped `#if` groups): no diagnostics, as in clang.
     pub raw: bool,
+    /// Whitespace already skipped by `next_is_line_start`, owed to the next token.
+    space_owed: bool,
+    /// Direct-mapped cache of recent spellings, sparing the global interner's lock and hash.
+    cache: Vec<Option<(Symbol, &'static str)>>,
 }
+
+const CACHE_SIZE: usize = 4096;
 
 fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$'
@@ -37,7 +43,15 @@ fn is_unicode_ident(c: char) -> bool {
 
 impl Lexer {
     pub fn new(file: FileId, text: Rc<str>) -> Lexer {
-        Lexer { text, pos: 0, file, at_line_start: true, raw: false }
+        Lexer {
+            text,
+            pos: 0,
+            file,
+            at_line_start: true,
+            raw: false,
+            space_owed: false,
+            cache: Vec::new(),
+        }
     }
 
     #[inline]
@@ -47,7 +61,9 @@ impl Lexer {
 
     /// Skips whitespace and comments; true when the next token starts a new line (or at EOF).
     pub fn next_is_line_start(&mut self, diags: &mut Diagnostics) -> bool {
-        self.skip_trivia(diags);
+        if self.skip_trivia(diags) {
+            self.space_owed = true;
+        }
         self.at_line_start || self.at_end(self.pos)
     }
 
@@ -88,7 +104,11 @@ impl Lexer {
         }
         match self.byte(q) {
             b'\n' => Some(q + 1 - p),
-            b'\r' => Some(if self.byte(q + 1) == b'\n' { q + 2 - p } else { q + 1 - p }),
+            b'\r' => Some(if self.byte(q + 1) == b'\n' {
+                q + 2 - p
+            } else {
+                q + 1 - p
+            }),
             _ => None,
         }
     }
@@ -111,10 +131,10 @@ impl Lexer {
     }
 
     /// The spelling of `lo..hi` with line splices removed.
-    fn spelling(&self, lo: usize, hi: usize) -> Symbol {
+    fn spelling(&mut self, lo: usize, hi: usize) -> Symbol {
         let raw = self.text.get(lo..hi).unwrap_or("");
         if !raw.contains('\\') {
-            return Symbol::intern(raw);
+            return intern_cached(&mut self.cache, raw);
         }
         let mut s = String::with_capacity(raw.len());
         let mut p = lo;
@@ -131,7 +151,31 @@ impl Lexer {
         }
         Symbol::intern(&s)
     }
+}
 
+/// Interns `s` through a direct-mapped cache of recent spellings.
+fn intern_cached(cache: &mut Vec<Option<(Symbol, &'static str)>>, s: &str) -> Symbol {
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in s.as_bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    let slot = (h as usize) & (CACHE_SIZE - 1);
+    if cache.is_empty() {
+        *cache = vec![None; CACHE_SIZE];
+    }
+    if let Some(Some((sym, text))) = cache.get(slot) {
+        if *text == s {
+            return *sym;
+        }
+    }
+    let sym = Symbol::intern(s);
+    if let Some(e) = cache.get_mut(slot) {
+        *e = Some((sym, sym.as_str()));
+    }
+    sym
+}
+
+impl Lexer {
     /// Skips whitespace and comments; returns whether any was skipped.
     fn skip_trivia(&mut self, diags: &mut Diagnostics) -> bool {
         let mut skipped = false;
@@ -166,8 +210,11 @@ impl Lexer {
                 0 if !self.at_end(self.pos) => {
                     self.diag(
                         diags,
-                        Diagnostic::warning(self.span(self.pos, self.pos + 1), "null character ignored")
-                            .with_group("null-character"),
+                        Diagnostic::warning(
+                            self.span(self.pos, self.pos + 1),
+                            "null character ignored",
+                        )
+                        .with_group("null-character"),
                     );
                     self.pos += 1;
                     skipped = true;
@@ -231,7 +278,7 @@ impl Lexer {
     /// Lexes the next token; at the end of the file returns `Eof` (repeatedly).
     pub fn next_token(&mut self, diags: &mut Diagnostics) -> Token {
         loop {
-            let leading_space = self.skip_trivia(diags);
+            let leading_space = self.skip_trivia(diags) | std::mem::take(&mut self.space_owed);
             let at_line_start = self.at_line_start;
             let lo = self.pos;
             if self.at_end(lo) {
@@ -247,7 +294,12 @@ impl Lexer {
                 None => continue,
             };
             self.at_line_start = false;
-            return Token { kind, span: self.span(lo, self.pos), at_line_start, leading_space };
+            return Token {
+                kind,
+                span: self.span(lo, self.pos),
+                at_line_start,
+                leading_space,
+            };
         }
     }
 
@@ -269,7 +321,11 @@ impl Lexer {
             return Some(self.lex_quoted(lo, lo + 1, b, diags));
         }
         if b >= 0x80 {
-            let c = self.text.get(lo..).and_then(|s| s.chars().next()).unwrap_or('\u{FFFD}');
+            let c = self
+                .text
+                .get(lo..)
+                .and_then(|s| s.chars().next())
+                .unwrap_or('\u{FFFD}');
             self.pos = lo + c.len_utf8();
             if c == '\u{FFFD}' {
                 self.diag(
@@ -296,7 +352,10 @@ impl Lexer {
     }
 
     fn unicode_ident_at(&self, p: usize) -> bool {
-        self.text.get(p..).and_then(|s| s.chars().next()).is_some_and(is_unicode_ident)
+        self.text
+            .get(p..)
+            .and_then(|s| s.chars().next())
+            .is_some_and(is_unicode_ident)
     }
 
     fn lex_ident(&mut self, lo: usize) -> TokenKind {
@@ -339,7 +398,13 @@ impl Lexer {
     }
 
     /// Lexes a character constant or string literal whose opening quote is just before `p`.
-    fn lex_quoted(&mut self, lo: usize, mut p: usize, quote: u8, diags: &mut Diagnostics) -> TokenKind {
+    fn lex_quoted(
+        &mut self,
+        lo: usize,
+        mut p: usize,
+        quote: u8,
+        diags: &mut Diagnostics,
+    ) -> TokenKind {
         let content_start = p;
         loop {
             let q = self.splice(p);
@@ -377,7 +442,11 @@ impl Lexer {
             return TokenKind::Unknown(self.spelling(lo, p));
         }
         let sym = self.spelling(lo, p);
-        if quote == b'"' { TokenKind::Str(sym) } else { TokenKind::Char(sym) }
+        if quote == b'"' {
+            TokenKind::Str(sym)
+        } else {
+            TokenKind::Char(sym)
+        }
     }
 
     /// Longest-match punctuator at `lo` (digraphs included); the punctuator and the end offset.
@@ -428,13 +497,55 @@ impl Lexer {
                 b'=' => two(PipeEq),
                 _ => one(Pipe),
             },
-            b'*' => if b1 == b'=' { two(StarEq) } else { one(Star) },
-            b'/' => if b1 == b'=' { two(SlashEq) } else { one(Slash) },
-            b'^' => if b1 == b'=' { two(CaretEq) } else { one(Caret) },
-            b'!' => if b1 == b'=' { two(Ne) } else { one(Bang) },
-            b'=' => if b1 == b'=' { two(EqEq) } else { one(Eq) },
-            b':' => if b1 == b'>' { two(RBracket) } else { one(Colon) },
-            b'#' => if b1 == b'#' { two(HashHash) } else { one(Hash) },
+            b'*' => {
+                if b1 == b'=' {
+                    two(StarEq)
+                } else {
+                    one(Star)
+                }
+            }
+            b'/' => {
+                if b1 == b'=' {
+                    two(SlashEq)
+                } else {
+                    one(Slash)
+                }
+            }
+            b'^' => {
+                if b1 == b'=' {
+                    two(CaretEq)
+                } else {
+                    one(Caret)
+                }
+            }
+            b'!' => {
+                if b1 == b'=' {
+                    two(Ne)
+                } else {
+                    one(Bang)
+                }
+            }
+            b'=' => {
+                if b1 == b'=' {
+                    two(EqEq)
+                } else {
+                    one(Eq)
+                }
+            }
+            b':' => {
+                if b1 == b'>' {
+                    two(RBracket)
+                } else {
+                    one(Colon)
+                }
+            }
+            b'#' => {
+                if b1 == b'#' {
+                    two(HashHash)
+                } else {
+                    one(Hash)
+                }
+            }
             b'%' => match b1 {
                 b'=' => two(PercentEq),
                 b'>' => two(RBrace),
@@ -449,14 +560,26 @@ impl Lexer {
                 _ => one(Percent),
             },
             b'<' => match b1 {
-                b'<' => if b2 == b'=' { three(ShlEq) } else { two(Shl) },
+                b'<' => {
+                    if b2 == b'=' {
+                        three(ShlEq)
+                    } else {
+                        two(Shl)
+                    }
+                }
                 b'=' => two(Le),
                 b':' => two(LBracket),
                 b'%' => two(LBrace),
                 _ => one(Lt),
             },
             b'>' => match b1 {
-                b'>' => if b2 == b'=' { three(ShrEq) } else { two(Shr) },
+                b'>' => {
+                    if b2 == b'=' {
+                        three(ShrEq)
+                    } else {
+                        two(Shr)
+                    }
+                }
                 b'=' => two(Ge),
                 _ => one(Gt),
             },
@@ -575,14 +698,23 @@ mod tests {
 
     #[test]
     fn punctuators_and_digraphs() {
-        assert_eq!(texts("a<<=b>>=c...d->e"), ["a", "<<=", "b", ">>=", "c", "...", "d", "->", "e"]);
-        assert_eq!(texts("<: :> <% %> %: %:%:"), ["[", "]", "{", "}", "#", "##"]);
+        assert_eq!(
+            texts("a<<=b>>=c...d->e"),
+            ["a", "<<=", "b", ">>=", "c", "...", "d", "->", "e"]
+        );
+        assert_eq!(
+            texts("<: :> <% %> %: %:%:"),
+            ["[", "]", "{", "}", "#", "##"]
+        );
         assert_eq!(texts("x+++y"), ["x", "++", "+", "y"]);
     }
 
     #[test]
     fn numbers_and_literals() {
-        assert_eq!(texts("0x1Fu 1.5e+3f .5 1e-x 0x1p-3"), ["0x1Fu", "1.5e+3f", ".5", "1e-x", "0x1p-3"]);
+        assert_eq!(
+            texts("0x1Fu 1.5e+3f .5 1e-x 0x1p-3"),
+            ["0x1Fu", "1.5e+3f", ".5", "1e-x", "0x1p-3"]
+        );
         let (t, _) = kinds("L'a' \"s\\\"t\" 'b'");
         assert_eq!(t[0].kind, TokenKind::Char(Symbol::intern("L'a'")));
         assert_eq!(t[1].kind, TokenKind::Str(Symbol::intern("\"s\\\"t\"")));
@@ -606,7 +738,10 @@ mod tests {
         assert!(!t[1].at_line_start && t[1].leading_space);
         assert!(t[2].at_line_start && t[2].leading_space);
         assert!(t[3].leading_space, "a comment counts as whitespace");
-        assert!(!t[4].at_line_start, "a comment spanning lines is one space, as in clang");
+        assert!(
+            !t[4].at_line_start,
+            "a comment spanning lines is one space, as in clang"
+        );
     }
 
     #[test]
@@ -639,7 +774,10 @@ mod tests {
     fn angled_header_and_rest_of_line() {
         let mut d = Diagnostics::default();
         let mut lx = Lexer::new(FileId(0), Rc::from(" <a/b.h> x\n#error  hi \\\nthere\n"));
-        assert_eq!(lx.lex_angled_header().map(|h| h.0), Some("a/b.h".to_string()));
+        assert_eq!(
+            lx.lex_angled_header().map(|h| h.0),
+            Some("a/b.h".to_string())
+        );
         assert_eq!(lx.next_token(&mut d).text(), "x");
         assert_eq!(lx.next_token(&mut d).text(), "#");
         assert_eq!(lx.next_token(&mut d).text(), "error");

@@ -359,6 +359,20 @@ fn expectations() {
 }
 
 #[test]
+fn expect_must_be_a_table() {
+    assert_eq!(
+        arg_errors("d = { buffer = \"int\", len = 2 }\nexpect = 3\n"),
+        [
+            "job.toml:6:10: error: args.expect: expected { buffer = TYPE, len = N }, { local = TYPE, len = N } or { value = V }, got an integer"
+        ]
+    );
+    assert_eq!(
+        errors("expect = 3\nkernel = \"k\"\nglobal = [4]\ncode = \"\"\n[args]\n"),
+        ["job.toml:1:10: error: expect: expected a table, got an integer"]
+    );
+}
+
+#[test]
 fn unreadable_file() {
     let e = RunFile::load(Path::new("/nonexistent/job.toml"))
         .err()

@@ -205,3 +205,14 @@ fn seed_job_is_valid() {
         .map(|j| j.prepare(&signature()).map_err(|e| e.to_string()));
     assert!(matches!(launch, Some(Ok(_))), "{launch:?}");
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    for (open, close) in [("[", "]"), ("{ a = ", " }")] {
+        let text = format!("x = {}1{}\n", open.repeat(100_000), close.repeat(100_000));
+        let errors = RunFile::parse(&text, Path::new("j.toml"))
+            .err()
+            .map(|e| e.to_string());
+        assert!(errors.is_some_and(|e| e.starts_with("j.toml:1:")), "{open}");
+    }
+}

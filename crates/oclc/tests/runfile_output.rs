@@ -85,6 +85,26 @@ fn npy_descr_per_type() {
 }
 
 #[test]
+fn write_npy_files() {
+    let dir = std::env::temp_dir().join(format!("oclc-runfile-npy-{}", std::process::id()));
+    let data = [1u8, 2, 3];
+    let path = write_npy(&dir.join("out"), "dst_1", elem("uchar"), 3, &data);
+    let path = path.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(path, dir.join("out").join("dst_1.npy"));
+    assert_eq!(
+        std::fs::read(&path).ok(),
+        Some(npy_bytes(elem("uchar"), 3, &data))
+    );
+    for bad in ["../x", "a/b", "", "1a", "a.b"] {
+        let e = write_npy(&dir, bad, elem("uchar"), 3, &data)
+            .err()
+            .map(|e| e.kind());
+        assert_eq!(e, Some(std::io::ErrorKind::InvalidInput), "{bad}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn dump_scalars() {
     let data: Vec<u8> = (0..19i32)
         .map(|i| i * i - 20)

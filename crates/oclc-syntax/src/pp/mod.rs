@@ -1,11 +1,28 @@
-//! The hand-written C preprocessor with OpenCL predefined macros.
+//! The hand-written C preprocessor with OpenCL predefined macros, following clang's behaviour
+//! and diagnostic wording.
+//!
+//! Design: a stack of included files (each with its own lexer and `#if` stack) under a stack of
+//! token contexts (macro expansions being rescanned). Everything that could recurse on input
+//! (macro nesting, `#if` parentheses, includes) uses explicit stacks or depth limits.
 
+mod directive;
+mod expand;
+mod expr;
+mod predefined;
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::PathBuf;
+use std::rc::Rc;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::intern::Symbol;
 use crate::lang::LangOptions;
+use crate::lexer::Lexer;
 use crate::source::{FileId, SourceMap, Span};
-use crate::token::Token;
+use crate::token::{Token, TokenKind};
+
+pub use predefined::{predefined_macro_names, predefined_macros};
 
 /// One `-D` or `-U` command-line option, kept in command-line order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,20 +71,582 @@ pub struct PpOutput {
     pub pragmas: Vec<Pragma>,
 }
 
-/// Preprocesses `main` (already loaded in `sm`); included files are added to `sm`.
+/// Total tokens macro expansion may produce in one translation unit before a fatal error.
+pub const MAX_EXPANDED_TOKENS: u64 = 10_000_000;
+/// Include depth at which clang reports "#include nested too deeply".
+pub const MAX_INCLUDE_DEPTH: usize = 200;
+/// Nesting of macro invocations inside macro arguments (each level pre-expands an argument).
+pub const MAX_ARG_NESTING: u32 = 256;
+
+/// Preprocesses `main` (already loaded in `sm`); included files are added to `sm`, as are two
+/// virtual files holding the predefined macros (`<built-in>`, `opencl-c-base.h`) and the
+/// `-D`/`-U` options (`<command line>`).
 pub fn preprocess(
     sm: &mut SourceMap,
     main: FileId,
     opts: &PpOptions,
     diags: &mut Diagnostics,
 ) -> PpOutput {
-    let _ = (opts, diags);
-    let end = sm.file(main).map_or(0, |f| f.text.len() as u32);
-    let eof = Token {
-        kind: crate::token::TokenKind::Eof,
-        span: Span::new(main, end, end),
-        at_line_start: true,
-        leading_space: false,
-    };
-    PpOutput { tokens: vec![eof], skipped: Vec::new(), pragmas: Vec::new() }
+    let mut pp = Pp::new(sm, opts, diags);
+    pp.run(main)
 }
+
+/// Fast hasher for `Symbol` keys.
+#[derive(Default)]
+struct SymHasher(u64);
+
+impl Hasher for SymHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type SymMap<V> = HashMap<Symbol, V, BuildHasherDefault<SymHasher>>;
+
+/// A token inside the preprocessor: `no_expand` is clang's "painted blue" flag.
+#[derive(Clone, Copy, Debug)]
+struct PTok {
+    tok: Token,
+    no_expand: bool,
+}
+
+impl PTok {
+    fn new(tok: Token) -> PTok {
+        PTok {
+            tok,
+            no_expand: false,
+        }
+    }
+    fn is_eof(&self) -> bool {
+        self.tok.kind == TokenKind::Eof
+    }
+}
+
+/// Special macros whose expansion is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Builtin {
+    File,
+    Line,
+    Counter,
+    Date,
+    Time,
+    IncludeLevel,
+    BaseFile,
+    FileName,
+}
+
+/// Where a macro was defined; decides `ExpnData::def_site` and redefinition warnings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// clang's `<built-in>` predefines.
+    Predefined,
+    /// The default header: user code may redefine these silently (see `allow_redef`).
+    DefaultHeader,
+    CommandLine,
+    Source,
+}
+
+/// One macro definition.
+#[derive(Debug)]
+struct Macro {
+    name: Symbol,
+    function_like: bool,
+    params: Vec<Symbol>,
+    variadic: bool,
+    /// Body tokens; `param[i]` is the parameter index of body token `i`, if any.
+    body: Vec<Token>,
+    param_of: Vec<Option<u16>>,
+    /// The macro name in the `#define` (in a virtual file for predefined macros).
+    name_span: Span,
+    origin: Origin,
+    builtin: Option<Builtin>,
+}
+
+impl Macro {
+    fn def_site(&self) -> Span {
+        if self.origin == Origin::Source {
+            self.name_span
+        } else {
+            Span::DUMMY
+        }
+    }
+
+    /// C99 6.10.3p2: same kind, parameters, and body tokens with the same whitespace separation.
+    fn identical(&self, o: &Macro) -> bool {
+        self.function_like == o.function_like
+            && self.params == o.params
+            && self.variadic == o.variadic
+            && self.body.len() == o.body.len()
+            && self
+                .body
+                .iter()
+                .zip(&o.body)
+                .enumerate()
+                .all(|(i, (a, b))| {
+                    a.kind == b.kind && (i == 0 || a.leading_space == b.leading_space)
+                })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CtxKind {
+    /// The rescan of a macro's expansion; the macro is disabled while this is on the stack.
+    Macro(Symbol),
+    /// Tokens with no macro of their own (an argument being pre-expanded).
+    Plain,
+    /// End of an argument pre-expansion: reading stops here.
+    Barrier,
+}
+
+struct Ctx {
+    toks: Vec<PTok>,
+    pos: usize,
+    kind: CtxKind,
+}
+
+/// One open `#if` group.
+#[derive(Clone, Copy, Debug)]
+struct Cond {
+    /// The directive name token (`if`, `ifdef`, ...), where clang reports unterminated groups.
+    at: Span,
+    /// Some group of this conditional has been (or is being) compiled.
+    taken: bool,
+    seen_else: bool,
+}
+
+/// One file on the include stack.
+struct FileState {
+    id: FileId,
+    lexer: Lexer,
+    /// A token lexed ahead (by the look for `(` after a function-like macro name).
+    pending: Option<Token>,
+    conds: Vec<Cond>,
+    /// Directory for `#include "..."` lookups.
+    dir: Option<PathBuf>,
+    /// Canonical path, for `#pragma once`.
+    path: Option<PathBuf>,
+    /// `#line` state: (physical line of the next line, presumed line, presumed name).
+    line_map: Option<(u32, u32, Option<String>)>,
+}
+
+struct Pp<'s> {
+    sm: &'s mut SourceMap,
+    opts: &'s PpOptions,
+    diags: &'s mut Diagnostics,
+    files: Vec<FileState>,
+    ctxs: Vec<Ctx>,
+    macros: SymMap<Rc<Macro>>,
+    /// How many contexts of each macro are on the stack (non-zero: disabled).
+    active: SymMap<u32>,
+    in_directive: bool,
+    /// Collecting macro arguments: the end of an included file is not crossed.
+    stop_at_file_end: u32,
+    origin: Origin,
+    out: PpOutput,
+    fatal: bool,
+    counter: u32,
+    expanded_total: u64,
+    arg_nesting: u32,
+    reached_max_include: bool,
+    pragma_once: Vec<PathBuf>,
+    main_name: String,
+    sym_pragma: Symbol,
+    /// End of the last token read on the current directive line (for end-of-line locations).
+    dir_last_hi: usize,
+    /// The name token read by the last `read_macro_name`.
+    last_name_span: Span,
+}
+
+impl<'s> Pp<'s> {
+    fn new(sm: &'s mut SourceMap, opts: &'s PpOptions, diags: &'s mut Diagnostics) -> Pp<'s> {
+        let mut macros = SymMap::default();
+        for (name, b) in [
+            ("__FILE__", Builtin::File),
+            ("__LINE__", Builtin::Line),
+            ("__COUNTER__", Builtin::Counter),
+            ("__DATE__", Builtin::Date),
+            ("__TIME__", Builtin::Time),
+            ("__INCLUDE_LEVEL__", Builtin::IncludeLevel),
+            ("__BASE_FILE__", Builtin::BaseFile),
+            ("__FILE_NAME__", Builtin::FileName),
+        ] {
+            let sym = Symbol::intern(name);
+            let m = Macro {
+                name: sym,
+                function_like: false,
+                params: Vec::new(),
+                variadic: false,
+                body: Vec::new(),
+                param_of: Vec::new(),
+                name_span: Span::DUMMY,
+                origin: Origin::Predefined,
+                builtin: Some(b),
+            };
+            macros.insert(sym, Rc::new(m));
+        }
+        Pp {
+            sm,
+            opts,
+            diags,
+            files: Vec::new(),
+            ctxs: Vec::new(),
+            macros,
+            active: SymMap::default(),
+            in_directive: false,
+            stop_at_file_end: 0,
+            origin: Origin::Predefined,
+            out: PpOutput::default(),
+            fatal: false,
+            counter: 0,
+            expanded_total: 0,
+            arg_nesting: 0,
+            reached_max_include: false,
+            pragma_once: Vec::new(),
+            main_name: String::new(),
+            sym_pragma: Symbol::intern("_Pragma"),
+            dir_last_hi: 0,
+            last_name_span: Span::DUMMY,
+        }
+    }
+
+    fn run(&mut self, main: FileId) -> PpOutput {
+        let lang = &self.opts.lang;
+        let builtin = predefined::builtin_text(lang);
+        let header = predefined::default_header_text(lang);
+        let mut cmdline = String::new();
+        for m in &self.opts.macros {
+            match m {
+                MacroArg::Define(n, v) => {
+                    let v = v.split(['\n', '\r']).next().unwrap_or("");
+                    cmdline.push_str(&format!("#define {n} {v}\n"));
+                }
+                MacroArg::Undef(n) => cmdline.push_str(&format!("#undef {n}\n")),
+            }
+        }
+        for (name, text, origin) in [
+            ("<built-in>", builtin, Origin::Predefined),
+            ("opencl-c-base.h", header, Origin::DefaultHeader),
+            ("<command line>", cmdline, Origin::CommandLine),
+        ] {
+            let id = self.sm.add_text(name, text);
+            self.origin = origin;
+            self.run_file(id, false);
+            if self.fatal {
+                return self.finish(main);
+            }
+        }
+        self.origin = Origin::Source;
+        self.main_name = self
+            .sm
+            .file(main)
+            .map(|f| f.name.clone())
+            .unwrap_or_default();
+        // Typical sources have a token every 3-4 bytes; reserving avoids regrowing the output.
+        let len = self.sm.file(main).map_or(0, |f| f.text.len());
+        self.out.tokens.reserve(len / 4 + 16);
+        self.run_file(main, true);
+        self.finish(main)
+    }
+
+    fn finish(&mut self, main: FileId) -> PpOutput {
+        let end = self.sm.file(main).map_or(0, |f| f.text.len() as u32);
+        self.out.tokens.push(Token {
+            kind: TokenKind::Eof,
+            span: Span::new(main, end, end),
+            at_line_start: true,
+            leading_space: false,
+        });
+        std::mem::take(&mut self.out)
+    }
+
+    /// Preprocesses one top-level file; its tokens go to the output when `emit`.
+    fn run_file(&mut self, id: FileId, emit: bool) {
+        if !self.push_file(id, None) {
+            return;
+        }
+        loop {
+            let t = self.expanded_next();
+            if t.is_eof() {
+                break;
+            }
+            if emit {
+                self.out.tokens.push(t.tok);
+            }
+        }
+        self.files.clear();
+        self.ctxs.clear();
+        self.active.clear();
+    }
+
+    fn push_file(&mut self, id: FileId, path: Option<PathBuf>) -> bool {
+        let Some(f) = self.sm.file(id) else {
+            return false;
+        };
+        let text: Rc<str> = Rc::from(f.text.as_str());
+        let dir = match &path {
+            Some(p) => p.parent().map(PathBuf::from),
+            None => std::path::Path::new(&f.name).parent().map(PathBuf::from),
+        };
+        let canon = path.as_ref().and_then(|p| std::fs::canonicalize(p).ok());
+        self.files.push(FileState {
+            id,
+            lexer: Lexer::new(id, text),
+            pending: None,
+            conds: Vec::new(),
+            dir,
+            path: canon,
+            line_map: None,
+        });
+        true
+    }
+
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    fn warning(&mut self, span: Span, msg: impl Into<String>, group: &'static str) {
+        self.diags
+            .push(Diagnostic::warning(span, msg).with_group(group));
+    }
+
+    fn fatal(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags
+            .push(Diagnostic::new(crate::diag::Level::Fatal, span, msg));
+        self.fatal = true;
+    }
+
+    fn eof_tok(&self) -> PTok {
+        let span = match self.files.last() {
+            Some(f) => {
+                let p = f.lexer.pos() as u32;
+                Span::new(f.id, p, p)
+            }
+            None => Span::DUMMY,
+        };
+        PTok::new(Token {
+            kind: TokenKind::Eof,
+            span,
+            at_line_start: true,
+            leading_space: false,
+        })
+    }
+
+    /// The next token of the current file, with directives handled (outside directive mode)
+    /// or `Eof` at the end of the directive line (in directive mode).
+    fn file_token(&mut self) -> PTok {
+        loop {
+            if self.fatal {
+                return self.eof_tok();
+            }
+            let Some(f) = self.files.last_mut() else {
+                return self.eof_tok();
+            };
+            if self.in_directive {
+                if f.pending.is_none() && f.lexer.next_is_line_start(self.diags) {
+                    return self.eod_tok();
+                }
+                let t = match f.pending.take() {
+                    Some(t) => t,
+                    None => f.lexer.next_token(self.diags),
+                };
+                return PTok::new(t);
+            }
+            let t = match f.pending.take() {
+                Some(t) => t,
+                None => f.lexer.next_token(self.diags),
+            };
+            match t.kind {
+                TokenKind::Punct(crate::token::Punct::Hash) if t.at_line_start => {
+                    self.handle_directive(t);
+                }
+                TokenKind::Eof => {
+                    if self.stop_at_file_end > 0 && self.files.len() > 1 {
+                        return PTok::new(t);
+                    }
+                    self.end_of_file();
+                    if self.files.is_empty() {
+                        return PTok::new(t);
+                    }
+                }
+                _ => return PTok::new(t),
+            }
+        }
+    }
+
+    /// Closes the current file: reports its unterminated conditionals and pops it.
+    fn end_of_file(&mut self) {
+        if let Some(f) = self.files.pop() {
+            for c in f.conds {
+                self.error(c.at, "unterminated conditional directive");
+            }
+        }
+    }
+
+    /// Like `file_token` but leaves the token pending (processing directives on the way).
+    fn file_peek(&mut self) -> Option<Token> {
+        loop {
+            let in_directive = self.in_directive;
+            let f = self.files.last_mut()?;
+            if let Some(t) = f.pending {
+                return Some(t);
+            }
+            if in_directive {
+                if f.lexer.next_is_line_start(self.diags) {
+                    return None;
+                }
+                let t = f.lexer.next_token(self.diags);
+                f.pending = Some(t);
+                return Some(t);
+            }
+            let t = f.lexer.next_token(self.diags);
+            if t.at_line_start && t.kind == TokenKind::Punct(crate::token::Punct::Hash) {
+                self.handle_directive(t);
+                if self.fatal {
+                    return None;
+                }
+                continue;
+            }
+            f.pending = Some(t);
+            return Some(t);
+        }
+    }
+
+    /// End-of-directive token: an empty span at the end of the directive's line.
+    fn eod_tok(&self) -> PTok {
+        let span = self.eod_span();
+        PTok::new(Token {
+            kind: TokenKind::Eof,
+            span,
+            at_line_start: true,
+            leading_space: false,
+        })
+    }
+
+    fn eod_span(&self) -> Span {
+        let Some(f) = self.files.last() else {
+            return Span::DUMMY;
+        };
+        let p = self.line_end(f.id, self.dir_last_hi) as u32;
+        Span::new(f.id, p, p)
+    }
+
+    /// The next unexpanded token: from the macro contexts, else from the file.
+    fn raw_next(&mut self) -> PTok {
+        loop {
+            let Some(top) = self.ctxs.last_mut() else {
+                return self.file_token();
+            };
+            if let Some(&t) = top.toks.get(top.pos) {
+                top.pos += 1;
+                return t;
+            }
+            match top.kind {
+                CtxKind::Barrier => return self.eof_tok(),
+                _ => self.pop_ctx(),
+            }
+        }
+    }
+
+    fn pop_ctx(&mut self) {
+        if let Some(c) = self.ctxs.pop() {
+            if let CtxKind::Macro(m) = c.kind {
+                if let Some(n) = self.active.get_mut(&m) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+        }
+    }
+
+    fn push_ctx(&mut self, toks: Vec<PTok>, kind: CtxKind) {
+        if let CtxKind::Macro(m) = kind {
+            *self.active.entry(m).or_insert(0) += 1;
+        }
+        self.ctxs.push(Ctx { toks, pos: 0, kind });
+    }
+
+    fn is_disabled(&self, m: Symbol) -> bool {
+        self.active.get(&m).is_some_and(|&n| n > 0)
+    }
+
+    /// Whether the next raw token is `(`, without consuming anything (directives between
+    /// are processed, as clang does).
+    fn peek_is_lparen(&mut self) -> bool {
+        for c in self.ctxs.iter().rev() {
+            if let Some(t) = c.toks.get(c.pos) {
+                return t.tok.is_punct(crate::token::Punct::LParen);
+            }
+            if c.kind == CtxKind::Barrier {
+                return false;
+            }
+        }
+        let saved = std::mem::take(&mut self.ctxs);
+        let t = self.file_peek();
+        self.ctxs = saved;
+        t.is_some_and(|t| t.is_punct(crate::token::Punct::LParen))
+    }
+
+    /// Spelling of `tok` for stringizing and pasting.
+    fn spell(tok: &Token) -> String {
+        tok.text()
+    }
+
+    /// The 1-based presumed line of `span` (after `#line`), at the outermost expansion.
+    fn presumed_line(&self, span: Span) -> u32 {
+        let s = self.sm.report_span(span);
+        let line = self.sm.file(s.file).map_or(0, |f| f.line_col(s.lo).0);
+        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file) {
+            if let Some((phys, presumed, _)) = &f.line_map {
+                return (i64::from(line) - i64::from(*phys) + i64::from(*presumed)).max(0) as u32;
+            }
+        }
+        line
+    }
+
+    fn presumed_file(&self, span: Span) -> String {
+        let s = self.sm.report_span(span);
+        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file) {
+            if let Some((_, _, Some(name))) = &f.line_map {
+                return name.clone();
+            }
+        }
+        self.sm
+            .file(s.file)
+            .map(|f| f.name.clone())
+            .unwrap_or_default()
+    }
+
+    fn record_pragma(&mut self, span: Span, toks: &[Token]) {
+        let texts: Vec<String> = toks.iter().map(Token::text).collect();
+        let kind = match texts.as_slice() {
+            [o, e, name, c, action]
+                if o == "OPENCL"
+                    && e == "EXTENSION"
+                    && c == ":"
+                    && (action == "enable" || action == "disable")
+                    && matches!(toks[2].kind, TokenKind::Ident(_)) =>
+            {
+                PragmaKind::OpenclExtension {
+                    name: name.clone(),
+                    enable: action == "enable",
+                }
+            }
+            _ => PragmaKind::Other(texts.join(" ")),
+        };
+        self.out.pragmas.push(Pragma {
+            before_token: self.out.tokens.len(),
+            span,
+            kind,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;

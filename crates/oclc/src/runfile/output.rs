@@ -5,6 +5,7 @@ use super::elem::ElemType;
 use super::expect::format_component;
 use super::value::component;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Scalars per `--dump` row; vector rows hold as many whole vectors as fit (at least one).
@@ -83,6 +84,32 @@ pub fn npy_bytes(elem: ElemType, len: usize, bytes: &[u8]) -> Vec<u8> {
         out.extend_from_slice(bytes.get(..len * elem.size()).unwrap_or(bytes));
     }
     out
+}
+
+/// Writes a buffer to `DIR/NAME.npy` (see [`npy_bytes`]) and returns the path. `name` must be
+/// a C identifier (kernel parameter names are), so it cannot leave `dir`.
+pub fn write_npy(
+    dir: &Path,
+    name: &str,
+    elem: ElemType,
+    len: usize,
+    bytes: &[u8],
+) -> std::io::Result<PathBuf> {
+    let is_identifier = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !is_identifier {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("'{name}' is not an identifier"),
+        ));
+    }
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(format!("{name}.npy"));
+    std::fs::write(&path, npy_bytes(elem, len, bytes))?;
+    Ok(path)
 }
 
 /// Kernel times over `--repeat N` launches.

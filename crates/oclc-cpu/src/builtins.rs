@@ -1,0 +1,409 @@
+//! Builtins the device itself implements because they touch memory or the work-group
+//! (`vload`/`vstore`, `async_work_group_copy`, ...). Pure numeric builtins are implemented in
+//! [`crate::runtime`].
+
+use crate::decode::BuiltinCall;
+use crate::memory::{Fault, Mem};
+use crate::ops::{f16_to_f64, f64_to_f16, fget, fput};
+use crate::ptr;
+use crate::runtime as rt;
+use oclc_ir::{BuiltinDecl, Scalar, Type};
+
+/// Rounding mode of `vstore_half*_rtX`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    Rte,
+    Rtz,
+    Rtp,
+    Rtn,
+}
+
+/// How the device runs one builtin declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Builtin {
+    /// `vloadN(offset, p)`: `n` elements of `s` at `p + offset * n`.
+    VLoad {
+        s: Scalar,
+        n: u32,
+    },
+    /// `vstoreN(data, offset, p)`.
+    VStore {
+        s: Scalar,
+        n: u32,
+    },
+    /// `vload_halfN` / `vloada_halfN` (aligned: 3 lanes take a stride of 4).
+    VLoadHalf {
+        n: u32,
+        aligned: bool,
+    },
+    /// `vstore_halfN[_rtX]` / `vstorea_halfN[_rtX]`.
+    VStoreHalf {
+        n: u32,
+        aligned: bool,
+        round: Round,
+    },
+    /// `async_work_group_copy(dst, src, count, event)`: `elem` bytes per element.
+    AsyncCopy {
+        elem: u32,
+    },
+    /// `async_work_group_strided_copy(dst, src, count, stride, event)`.
+    AsyncStridedCopy {
+        elem: u32,
+        to_global: bool,
+    },
+    /// `wait_group_events`, `prefetch`, `mem_fence`-like calls with no effect here.
+    NoOp,
+    /// `shuffle(x, mask)` / `shuffle2(x, y, mask)`: result lane `i` is lane `mask[i]` (modulo
+    /// the input width) of `x`, or of `x` then `y`.
+    Shuffle {
+        two: bool,
+    },
+    /// A numeric builtin of the runtime library, with the C types of its arguments, result
+    /// and pointer output (parameter index and pointee type).
+    Numeric {
+        b: rt::Builtin,
+        args: Vec<(rt::ScalarType, u32)>,
+        ret: Option<(rt::ScalarType, u32)>,
+        out: Option<(usize, rt::ScalarType)>,
+    },
+    Unsupported,
+}
+
+/// The runtime's C scalar type for an IR element type and signedness.
+fn c_scalar(s: Scalar, unsigned: bool) -> rt::ScalarType {
+    use rt::ScalarType as T;
+    match (s, unsigned) {
+        (Scalar::I1 | Scalar::I8, false) => T::Char,
+        (Scalar::I1 | Scalar::I8, true) => T::UChar,
+        (Scalar::I16, false) => T::Short,
+        (Scalar::I16, true) => T::UShort,
+        (Scalar::I32, false) => T::Int,
+        (Scalar::I32, true) => T::UInt,
+        (Scalar::I64, false) => T::Long,
+        (Scalar::I64, true) => T::ULong,
+        (Scalar::F16, _) => T::Half,
+        (Scalar::F32, _) => T::Float,
+        (Scalar::F64, _) => T::Double,
+    }
+}
+
+fn numeric(b: &BuiltinDecl, rb: rt::Builtin) -> Builtin {
+    let mut args = Vec::new();
+    let mut out = None;
+    for (i, t) in b.params.iter().enumerate() {
+        let uns = b.unsigned.get(i).copied().unwrap_or(false);
+        match t {
+            Type::Ptr(_) => match b.pointee.get(i).copied().flatten().and_then(|p| p.elem()) {
+                Some(e) if rb.has_out() => out = Some((i, c_scalar(e, uns))),
+                _ => return Builtin::Unsupported,
+            },
+            t => args.push((c_scalar(t.elem().unwrap_or(Scalar::I32), uns), t.lanes())),
+        }
+    }
+    let ret = b.ret.map(|t| {
+        (
+            c_scalar(t.elem().unwrap_or(Scalar::I32), b.ret_unsigned),
+            t.lanes(),
+        )
+    });
+    Builtin::Numeric {
+        b: rb,
+        args,
+        ret,
+        out,
+    }
+}
+
+/// Maps a declaration to its implementation.
+pub fn resolve(b: &BuiltinDecl) -> Builtin {
+    let name = b.name.as_str();
+    let digits = |s: &str| -> Option<u32> {
+        match s {
+            "" => Some(1),
+            "2" | "3" | "4" | "8" | "16" => s.parse().ok(),
+            _ => None,
+        }
+    };
+    let ptr_elem = |i: usize| b.pointee.get(i).copied().flatten();
+    if let Some(rest) = name
+        .strip_prefix("vload_half")
+        .or_else(|| name.strip_prefix("vloada_half"))
+        && let Some(n) = digits(rest)
+    {
+        return Builtin::VLoadHalf {
+            n,
+            aligned: name.starts_with("vloada"),
+        };
+    }
+    if let Some(rest) = name
+        .strip_prefix("vstore_half")
+        .or_else(|| name.strip_prefix("vstorea_half"))
+    {
+        let (num, round) = match rest.split_once('_') {
+            Some((num, "rte")) => (num, Round::Rte),
+            Some((num, "rtz")) => (num, Round::Rtz),
+            Some((num, "rtp")) => (num, Round::Rtp),
+            Some((num, "rtn")) => (num, Round::Rtn),
+            Some(_) => return Builtin::Unsupported,
+            None => (rest, Round::Rte),
+        };
+        if let Some(n) = digits(num) {
+            return Builtin::VStoreHalf {
+                n,
+                aligned: name.starts_with("vstorea"),
+                round,
+            };
+        }
+    }
+    if let Some(n) = name
+        .strip_prefix("vload")
+        .and_then(|r| r.parse::<u32>().ok())
+        && let Some(Type::Scalar(s)) = ptr_elem(1)
+    {
+        return Builtin::VLoad { s, n };
+    }
+    if let Some(n) = name
+        .strip_prefix("vstore")
+        .and_then(|r| r.parse::<u32>().ok())
+        && let Some(Type::Scalar(s)) = ptr_elem(2)
+    {
+        return Builtin::VStore { s, n };
+    }
+    match name {
+        "async_work_group_copy" => {
+            ptr_elem(0).map_or(Builtin::Unsupported, |t| Builtin::AsyncCopy {
+                elem: t.store_size(),
+            })
+        }
+        "async_work_group_strided_copy" => {
+            ptr_elem(0).map_or(Builtin::Unsupported, |t| Builtin::AsyncStridedCopy {
+                elem: t.store_size(),
+                to_global: b.params.first() == Some(&Type::Ptr(oclc_ir::AddrSpace::Global)),
+            })
+        }
+        "wait_group_events" | "prefetch" => Builtin::NoOp,
+        "shuffle" => Builtin::Shuffle { two: false },
+        "shuffle2" => Builtin::Shuffle { two: true },
+        _ => rt::Builtin::from_name(name).map_or(Builtin::Unsupported, |rb| numeric(b, rb)),
+    }
+}
+
+/// Why a builtin call failed.
+pub enum CallFault {
+    Mem(Fault),
+    Unsupported,
+    /// The runtime rejected the argument types (a lowering bug).
+    Runtime(String),
+}
+
+impl From<Fault> for CallFault {
+    fn from(f: Fault) -> CallFault {
+        CallFault::Mem(f)
+    }
+}
+
+fn round_to_half(x: f64, r: Round) -> u16 {
+    let h = f64_to_f16(x);
+    let back = f16_to_f64(h);
+    if r == Round::Rte || x.is_nan() || back == x {
+        return h;
+    }
+    let next_up = |h: u16| match h {
+        0x8000 => 0x0001,
+        h if h & 0x8000 != 0 => h - 1,
+        h => h + 1,
+    };
+    let next_down = |h: u16| match h {
+        0x0000 => 0x8001,
+        h if h & 0x8000 != 0 => h + 1,
+        h => h - 1,
+    };
+    let (lo, hi) = if back < x {
+        (h, next_up(h))
+    } else {
+        (next_down(h), h)
+    };
+    match r {
+        Round::Rtp => hi,
+        Round::Rtn => lo,
+        _ => {
+            if x > 0.0 {
+                lo
+            } else {
+                hi
+            }
+        }
+    }
+}
+
+/// Runs a device-implemented builtin: reads arguments from `regs`, writes the result at `d`.
+pub fn call(c: &BuiltinCall, regs: &mut [u64], d: u32, mem: &mut Mem) -> Result<(), CallFault> {
+    let arg = |regs: &[u64], i: usize| {
+        c.args
+            .get(i)
+            .and_then(|(s, _)| regs.get(*s as usize))
+            .copied()
+            .unwrap_or(0)
+    };
+    let arg_slot = |i: usize| c.args.get(i).map_or(0, |(s, _)| *s as usize);
+    let d = d as usize;
+    match &c.imp {
+        Builtin::VLoad { s, n } => {
+            let sz = s.bytes() as u64;
+            let base = ptr::add(
+                arg(regs, 1),
+                (arg(regs, 0).wrapping_mul(*n as u64 * sz)) as i64,
+            );
+            for k in 0..*n as usize {
+                let v = mem.read_scalar(ptr::add(base, (k as u64 * sz) as i64), sz as usize)?;
+                if let Some(r) = regs.get_mut(d + k) {
+                    *r = v;
+                }
+            }
+        }
+        Builtin::VStore { s, n } => {
+            let sz = s.bytes() as u64;
+            let base = ptr::add(
+                arg(regs, 2),
+                (arg(regs, 1).wrapping_mul(*n as u64 * sz)) as i64,
+            );
+            let src = arg_slot(0);
+            for k in 0..*n as usize {
+                let v = regs.get(src + k).copied().unwrap_or(0);
+                mem.write_scalar(ptr::add(base, (k as u64 * sz) as i64), sz as usize, v)?;
+            }
+        }
+        Builtin::VLoadHalf { n, aligned } => {
+            let stride = if *aligned && *n == 3 { 4 } else { *n as u64 };
+            let base = ptr::add(arg(regs, 1), arg(regs, 0).wrapping_mul(stride * 2) as i64);
+            let out = c.ret.and_then(|t| t.elem()).unwrap_or(Scalar::F32);
+            for k in 0..*n as usize {
+                let h = mem.read_scalar(ptr::add(base, 2 * k as i64), 2)? as u16;
+                if let Some(r) = regs.get_mut(d + k) {
+                    *r = fput(out, f16_to_f64(h));
+                }
+            }
+        }
+        Builtin::VStoreHalf { n, aligned, round } => {
+            let stride = if *aligned && *n == 3 { 4 } else { *n as u64 };
+            let base = ptr::add(arg(regs, 2), arg(regs, 1).wrapping_mul(stride * 2) as i64);
+            let src_t = c
+                .args
+                .first()
+                .and_then(|(_, t)| t.elem())
+                .unwrap_or(Scalar::F32);
+            let src = arg_slot(0);
+            for k in 0..*n as usize {
+                let x = fget(src_t, regs.get(src + k).copied().unwrap_or(0));
+                mem.write_scalar(
+                    ptr::add(base, 2 * k as i64),
+                    2,
+                    round_to_half(x, *round) as u64,
+                )?;
+            }
+        }
+        Builtin::AsyncCopy { elem } => {
+            let (dst, src, count) = (arg(regs, 0), arg(regs, 1), arg(regs, 2));
+            let mut buf = vec![0u8; *elem as usize];
+            for k in 0..count {
+                let off = (k * *elem as u64) as i64;
+                mem.read(ptr::add(src, off), &mut buf)?;
+                mem.write(ptr::add(dst, off), &buf)?;
+            }
+            let ev = arg(regs, 3);
+            if let Some(r) = regs.get_mut(d) {
+                *r = ev;
+            }
+        }
+        Builtin::AsyncStridedCopy { elem, to_global } => {
+            let (dst, src, count, stride) =
+                (arg(regs, 0), arg(regs, 1), arg(regs, 2), arg(regs, 3));
+            let mut buf = vec![0u8; *elem as usize];
+            let e = *elem as u64;
+            for k in 0..count {
+                let (so, dof) = if *to_global {
+                    (k * e, k * stride * e)
+                } else {
+                    (k * stride * e, k * e)
+                };
+                mem.read(ptr::add(src, so as i64), &mut buf)?;
+                mem.write(ptr::add(dst, dof as i64), &buf)?;
+            }
+            let ev = arg(regs, 4);
+            if let Some(r) = regs.get_mut(d) {
+                *r = ev;
+            }
+        }
+        Builtin::NoOp => {
+            if c.ret.is_some()
+                && let Some(r) = regs.get_mut(d)
+            {
+                *r = 0;
+            }
+        }
+        Builtin::Numeric { b, args, ret, out } => {
+            let mut lanes = Vec::with_capacity(args.len());
+            let mut ai = 0;
+            for (i, (s, _)) in c.args.iter().enumerate() {
+                if out.is_some_and(|(k, _)| k == i) {
+                    continue;
+                }
+                let Some(&(ty, n)) = args.get(ai) else { break };
+                ai += 1;
+                let base = *s as usize;
+                lanes.push(rt::Lanes::from_fn(n as usize, |k| {
+                    rt::Scalar::from_bits(ty, regs.get(base + k).copied().unwrap_or(0))
+                }));
+            }
+            let res = rt::call(*b, &lanes).map_err(|e| CallFault::Runtime(e.to_string()))?;
+            if let Some((_, n)) = ret {
+                for k in 0..*n as usize {
+                    if let Some(r) = regs.get_mut(d + k) {
+                        *r = res
+                            .value
+                            .lane(k.min(res.value.len().saturating_sub(1)))
+                            .to_bits();
+                    }
+                }
+            }
+            if let (Some((pi, ty)), Some(o)) = (out, res.out) {
+                let p = arg(regs, *pi);
+                let sz = ty.size();
+                for k in 0..o.len() {
+                    mem.write_scalar(ptr::add(p, (k * sz) as i64), sz, o.lane(k).to_bits())?;
+                }
+            }
+        }
+        Builtin::Shuffle { two } => {
+            let src_n = c.args.first().map_or(1, |(_, t)| t.lanes() as usize);
+            let srcs: Vec<usize> = c
+                .args
+                .iter()
+                .take(if *two { 2 } else { 1 })
+                .map(|(s, _)| *s as usize)
+                .collect();
+            let (mslot, mt) = c
+                .args
+                .last()
+                .map_or((0, Type::I32), |(s, t)| (*s as usize, *t));
+            let total = src_n * srcs.len();
+            let mut tmp = [0u64; 32];
+            for (k, t) in tmp.iter_mut().enumerate().take(mt.lanes() as usize) {
+                let m = regs.get(mslot + k).copied().unwrap_or(0) as usize % total.max(1);
+                let (which, lane) = (m / src_n.max(1), m % src_n.max(1));
+                *t = srcs
+                    .get(which)
+                    .and_then(|s| regs.get(s + lane))
+                    .copied()
+                    .unwrap_or(0);
+            }
+            for (k, t) in tmp.iter().enumerate().take(mt.lanes() as usize) {
+                if let Some(r) = regs.get_mut(d + k) {
+                    *r = *t;
+                }
+            }
+        }
+        Builtin::Unsupported => return Err(CallFault::Unsupported),
+    }
+    Ok(())
+}

@@ -1,0 +1,461 @@
+//! Device memory: global/constant storage shared between threads (atomic words, so a kernel's
+//! data race can never be undefined behaviour in the host), and per-group local and
+//! per-work-item private arenas. Every access resolves a tagged pointer to an allocation and
+//! is bounds-checked.
+
+use crate::ptr::{self, Tag};
+use oclc_ir::AddrSpace;
+use oclc_syntax::Symbol;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Byte storage of a global or constant allocation, as relaxed atomic 32-bit words.
+#[derive(Debug)]
+pub struct Storage {
+    words: Box<[AtomicU32]>,
+    len: usize,
+}
+
+/// Serializes 64-bit and unaligned atomics, which the 32-bit words cannot do directly.
+static WIDE_ATOMIC_LOCKS: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
+
+impl Storage {
+    pub fn zeroed(len: usize) -> Storage {
+        let words = (0..len.div_ceil(4)).map(|_| AtomicU32::new(0)).collect();
+        Storage { words, len }
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Storage {
+        let s = Storage::zeroed(bytes.len());
+        s.write(0, bytes);
+        s
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut v = vec![0; self.len];
+        self.read(0, &mut v);
+        v
+    }
+
+    fn byte(&self, i: usize) -> u8 {
+        self.words
+            .get(i / 4)
+            .map_or(0, |w| (w.load(Relaxed) >> (8 * (i % 4))) as u8)
+    }
+
+    fn set_byte(&self, i: usize, b: u8) {
+        if let Some(w) = self.words.get(i / 4) {
+            let sh = 8 * (i % 4);
+            let _ = w.fetch_update(Relaxed, Relaxed, |x| {
+                Some((x & !(0xff << sh)) | ((b as u32) << sh))
+            });
+        }
+    }
+
+    /// The aligned 32-bit word at byte offset `off` (a multiple of 4), if in bounds.
+    #[inline(always)]
+    pub fn word(&self, off: usize) -> Option<u32> {
+        if off.is_multiple_of(4) && off + 4 <= self.len {
+            self.words.get(off / 4).map(|w| w.load(Relaxed))
+        } else {
+            None
+        }
+    }
+
+    /// Stores the aligned 32-bit word at byte offset `off`; false if misaligned or out of bounds.
+    #[inline(always)]
+    pub fn set_word(&self, off: usize, v: u32) -> bool {
+        if off.is_multiple_of(4)
+            && off + 4 <= self.len
+            && let Some(w) = self.words.get(off / 4)
+        {
+            w.store(v, Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// Reads `out.len()` bytes at `off` (the caller has checked bounds).
+    pub fn read(&self, off: usize, out: &mut [u8]) {
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = self.byte(off + k);
+        }
+    }
+
+    pub fn write(&self, off: usize, data: &[u8]) {
+        let mut k = 0;
+        while k < data.len() {
+            let i = off + k;
+            if i.is_multiple_of(4) && k + 4 <= data.len() {
+                if let Some(w) = self.words.get(i / 4) {
+                    let v = u32::from_le_bytes([data[k], data[k + 1], data[k + 2], data[k + 3]]);
+                    w.store(v, Relaxed);
+                }
+                k += 4;
+            } else {
+                self.set_byte(i, data[k]);
+                k += 1;
+            }
+        }
+    }
+
+    /// Reads a little-endian scalar of `n` (1, 2, 4 or 8) bytes.
+    pub fn read_scalar(&self, off: usize, n: usize) -> u64 {
+        if off.is_multiple_of(4) {
+            let w = |i: usize| self.words.get(i).map_or(0, |w| w.load(Relaxed)) as u64;
+            match n {
+                4 => return w(off / 4),
+                8 => return w(off / 4) | (w(off / 4 + 1) << 32),
+                _ => {}
+            }
+        }
+        let mut v = 0u64;
+        for k in 0..n {
+            v |= (self.byte(off + k) as u64) << (8 * k);
+        }
+        v
+    }
+
+    pub fn write_scalar(&self, off: usize, n: usize, v: u64) {
+        if off.is_multiple_of(4) && (n == 4 || n == 8) {
+            if let Some(w) = self.words.get(off / 4) {
+                w.store(v as u32, Relaxed);
+            }
+            if n == 8
+                && let Some(w) = self.words.get(off / 4 + 1)
+            {
+                w.store((v >> 32) as u32, Relaxed);
+            }
+            return;
+        }
+        for k in 0..n {
+            self.set_byte(off + k, (v >> (8 * k)) as u8);
+        }
+    }
+
+    /// Atomically replaces the `n`-byte scalar at `off` by `f(old)`; returns the old value.
+    pub fn atomic_update(&self, off: usize, n: usize, f: impl Fn(u64) -> u64) -> u64 {
+        if n == 4
+            && off.is_multiple_of(4)
+            && let Some(w) = self.words.get(off / 4)
+        {
+            return match w.fetch_update(Relaxed, Relaxed, |x| Some(f(x as u64) as u32)) {
+                Ok(x) | Err(x) => x as u64,
+            };
+        }
+        let lock = WIDE_ATOMIC_LOCKS
+            .get((off / 8) % 64)
+            .map(|m| m.lock().unwrap_or_else(|e| e.into_inner()));
+        let old = self.read_scalar(off, n);
+        self.write_scalar(off, n, f(old));
+        drop(lock);
+        old
+    }
+}
+
+/// One allocation of an arena.
+#[derive(Clone, Copy, Debug)]
+pub struct Alloc {
+    pub base: usize,
+    pub size: usize,
+    pub name: Symbol,
+}
+
+/// Plain byte memory owned by one work-group (local) or one work-item (private).
+#[derive(Debug, Default)]
+pub struct Arena {
+    pub bytes: Vec<u8>,
+    pub allocs: Vec<Alloc>,
+}
+
+impl Arena {
+    /// Adds a zeroed allocation and returns its id.
+    pub fn alloc(&mut self, size: usize, align: usize, name: Symbol) -> usize {
+        let align = align.max(1);
+        let base = self.bytes.len().div_ceil(align) * align;
+        self.bytes.resize(base + size, 0);
+        self.allocs.push(Alloc { base, size, name });
+        self.allocs.len() - 1
+    }
+
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.allocs.clear();
+    }
+
+    /// Frees every allocation made after `mark` (from [`Arena::mark`]).
+    pub fn release(&mut self, mark: (usize, usize)) {
+        self.allocs.truncate(mark.0);
+        self.bytes.truncate(mark.1);
+    }
+
+    pub fn mark(&self) -> (usize, usize) {
+        (self.allocs.len(), self.bytes.len())
+    }
+}
+
+/// A global or constant allocation visible to a launch.
+#[derive(Clone, Debug)]
+pub struct GlobalMem {
+    pub name: Symbol,
+    pub storage: std::sync::Arc<Storage>,
+}
+
+/// Why an access failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fault {
+    Null,
+    OutOfBounds {
+        name: Symbol,
+        space: AddrSpace,
+        size: u64,
+        offset: u64,
+        len: u64,
+    },
+    WrongSpace {
+        cast_to: AddrSpace,
+        points_to: AddrSpace,
+    },
+    WriteConstant {
+        name: Symbol,
+    },
+    /// A pointer to an allocation that no longer (or never) existed.
+    Dangling {
+        space: AddrSpace,
+    },
+}
+
+/// Everything one work-item can address.
+pub struct Mem<'a> {
+    pub globals: &'a [GlobalMem],
+    pub local: &'a mut Arena,
+    pub private: &'a mut Arena,
+}
+
+/// A resolved access: which memory, and the byte offset in it.
+pub enum Place<'m> {
+    Global(&'m Storage, usize),
+    Arena(&'m mut [u8]),
+}
+
+fn check(name: Symbol, space: AddrSpace, size: usize, off: u64, len: usize) -> Result<(), Fault> {
+    if off
+        .checked_add(len as u64)
+        .is_none_or(|end| end > size as u64)
+    {
+        return Err(Fault::OutOfBounds {
+            name,
+            space,
+            size: size as u64,
+            offset: off,
+            len: len as u64,
+        });
+    }
+    Ok(())
+}
+
+impl Mem<'_> {
+    /// The global storage and offset of an unmarked `__global` pointer (the fast path of
+    /// 4-byte loads and stores).
+    #[inline(always)]
+    pub fn global_fast(&self, p: u64) -> Option<(&Storage, usize)> {
+        if p >> ptr::BAD_SHIFT != (Tag::Global as u64) << 3 {
+            return None;
+        }
+        self.globals
+            .get(ptr::alloc(p))
+            .map(|g| (&*g.storage, ptr::offset(p) as usize))
+    }
+
+    /// Resolves `len` bytes at `p` for reading (`write` false) or writing.
+    #[inline]
+    pub fn place(&mut self, p: u64, len: usize, write: bool) -> Result<Place<'_>, Fault> {
+        let Some(t) = ptr::tag(p) else {
+            return Err(Fault::Null);
+        };
+        if let Some(c) = ptr::bad_cast(p) {
+            return Err(Fault::WrongSpace {
+                cast_to: c.space(),
+                points_to: t.space(),
+            });
+        }
+        let (a, off) = (ptr::alloc(p), ptr::offset(p));
+        match t {
+            Tag::Global | Tag::Constant => {
+                let g = self
+                    .globals
+                    .get(a)
+                    .ok_or(Fault::Dangling { space: t.space() })?;
+                if write && t == Tag::Constant {
+                    return Err(Fault::WriteConstant { name: g.name });
+                }
+                check(g.name, t.space(), g.storage.len(), off, len)?;
+                Ok(Place::Global(&g.storage, off as usize))
+            }
+            Tag::Local | Tag::Private => {
+                let arena = if t == Tag::Local {
+                    &mut *self.local
+                } else {
+                    &mut *self.private
+                };
+                let al = *arena
+                    .allocs
+                    .get(a)
+                    .ok_or(Fault::Dangling { space: t.space() })?;
+                check(al.name, t.space(), al.size, off, len)?;
+                let start = al.base + off as usize;
+                arena
+                    .bytes
+                    .get_mut(start..start + len)
+                    .map(Place::Arena)
+                    .ok_or(Fault::Dangling { space: t.space() })
+            }
+        }
+    }
+
+    pub fn read(&mut self, p: u64, out: &mut [u8]) -> Result<(), Fault> {
+        match self.place(p, out.len(), false)? {
+            Place::Global(s, off) => s.read(off, out),
+            Place::Arena(b) => out.copy_from_slice(b),
+        }
+        Ok(())
+    }
+
+    pub fn write(&mut self, p: u64, data: &[u8]) -> Result<(), Fault> {
+        match self.place(p, data.len(), true)? {
+            Place::Global(s, off) => s.write(off, data),
+            Place::Arena(b) => b.copy_from_slice(data),
+        }
+        Ok(())
+    }
+
+    /// Reads an `n`-byte little-endian scalar.
+    pub fn read_scalar(&mut self, p: u64, n: usize) -> Result<u64, Fault> {
+        Ok(match self.place(p, n, false)? {
+            Place::Global(s, off) => s.read_scalar(off, n),
+            Place::Arena(b) => {
+                let mut v = 0u64;
+                for (k, x) in b.iter().enumerate() {
+                    v |= (*x as u64) << (8 * k);
+                }
+                v
+            }
+        })
+    }
+
+    pub fn write_scalar(&mut self, p: u64, n: usize, v: u64) -> Result<(), Fault> {
+        match self.place(p, n, true)? {
+            Place::Global(s, off) => s.write_scalar(off, n, v),
+            Place::Arena(b) => {
+                for (k, x) in b.iter_mut().enumerate() {
+                    *x = (v >> (8 * k)) as u8;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Atomic read-modify-write of an `n`-byte scalar; returns the old value.
+    pub fn atomic(&mut self, p: u64, n: usize, f: impl Fn(u64) -> u64) -> Result<u64, Fault> {
+        match self.place(p, n, true)? {
+            Place::Global(s, off) => Ok(s.atomic_update(off, n, f)),
+            Place::Arena(b) => {
+                let mut old = 0u64;
+                for (k, x) in b.iter().enumerate() {
+                    old |= (*x as u64) << (8 * k);
+                }
+                let new = f(old);
+                for (k, x) in b.iter_mut().enumerate() {
+                    *x = (new >> (8 * k)) as u8;
+                }
+                Ok(old)
+            }
+        }
+    }
+
+    /// Reads a NUL-terminated string (for printf), at most `limit` bytes.
+    pub fn read_cstr(&mut self, p: u64, limit: usize) -> Result<Vec<u8>, Fault> {
+        let mut out = Vec::new();
+        let mut q = p;
+        while out.len() < limit {
+            let b = self.read_scalar(q, 1)? as u8;
+            if b == 0 {
+                break;
+            }
+            out.push(b);
+            q = ptr::add(q, 1);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_reads_and_writes_unaligned() {
+        let s = Storage::zeroed(10);
+        s.write(1, &[1, 2, 3, 4, 5]);
+        assert_eq!(s.to_vec(), vec![0, 1, 2, 3, 4, 5, 0, 0, 0, 0]);
+        assert_eq!(s.read_scalar(1, 4), 0x04030201);
+        s.write_scalar(4, 4, 0xdeadbeef);
+        assert_eq!(s.read_scalar(4, 4), 0xdeadbeef);
+        s.write_scalar(2, 8, 0x1122334455667788);
+        assert_eq!(s.read_scalar(2, 8), 0x1122334455667788);
+        assert_eq!(s.atomic_update(4, 4, |x| x + 1), 0x33445566);
+        assert_eq!(s.read_scalar(4, 4), 0x33445567);
+    }
+
+    #[test]
+    fn bounds_and_spaces_are_checked() {
+        let g = [GlobalMem {
+            name: Symbol::intern("buf"),
+            storage: std::sync::Arc::new(Storage::zeroed(8)),
+        }];
+        let mut local = Arena::default();
+        let mut private = Arena::default();
+        local.alloc(4, 4, Symbol::intern("tile"));
+        let mut m = Mem {
+            globals: &g,
+            local: &mut local,
+            private: &mut private,
+        };
+        let p = ptr::make(Tag::Global, 0, 4);
+        assert!(m.write_scalar(p, 4, 7).is_ok());
+        assert_eq!(m.read_scalar(p, 4), Ok(7));
+        assert!(matches!(
+            m.read_scalar(ptr::add(p, 2), 4),
+            Err(Fault::OutOfBounds {
+                size: 8,
+                offset: 6,
+                ..
+            })
+        ));
+        assert_eq!(m.read_scalar(0, 4), Err(Fault::Null));
+        let c = ptr::make(Tag::Constant, 0, 0);
+        assert!(matches!(
+            m.write_scalar(c, 4, 1),
+            Err(Fault::WriteConstant { .. })
+        ));
+        let l = ptr::make(Tag::Local, 0, 0);
+        assert!(m.write_scalar(l, 4, 9).is_ok());
+        assert!(matches!(
+            m.read_scalar(ptr::add(l, 4), 1),
+            Err(Fault::OutOfBounds { .. })
+        ));
+        let bad = ptr::from_generic(l, AddrSpace::Global);
+        assert!(matches!(
+            m.read_scalar(bad, 4),
+            Err(Fault::WrongSpace { .. })
+        ));
+    }
+}

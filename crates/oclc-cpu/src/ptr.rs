@@ -1,0 +1,172 @@
+//! The cpu device's 64-bit pointer encoding. A pointer carries the space it points into, the
+//! space it was wrongly cast to (if any), its allocation and its byte offset, so a generic
+//! pointer always knows where it points and every access can be checked.
+//!
+//! ```text
+//! 63..61 space tag | 60..58 wrong-cast tag | 57..40 allocation | 39..0 offset
+//! ```
+//! NULL is 0 in every space.
+
+use oclc_ir::AddrSpace;
+
+pub const TAG_SHIFT: u32 = 61;
+pub const BAD_SHIFT: u32 = 58;
+pub const ALLOC_SHIFT: u32 = 40;
+pub const OFFSET_MASK: u64 = (1 << ALLOC_SHIFT) - 1;
+pub const ALLOC_MASK: u64 = (1 << (BAD_SHIFT - ALLOC_SHIFT)) - 1;
+/// Most allocations one space can hold at once.
+pub const MAX_ALLOCS: usize = ALLOC_MASK as usize + 1;
+
+/// Where a pointer points: the space tags stored in pointer bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Tag {
+    Global = 1,
+    Constant = 2,
+    Local = 3,
+    Private = 4,
+}
+
+impl Tag {
+    pub fn from_bits(b: u64) -> Option<Tag> {
+        match b {
+            1 => Some(Tag::Global),
+            2 => Some(Tag::Constant),
+            3 => Some(Tag::Local),
+            4 => Some(Tag::Private),
+            _ => None,
+        }
+    }
+
+    pub fn of_space(s: AddrSpace) -> Option<Tag> {
+        match s {
+            AddrSpace::Global => Some(Tag::Global),
+            AddrSpace::Constant => Some(Tag::Constant),
+            AddrSpace::Local => Some(Tag::Local),
+            AddrSpace::Private => Some(Tag::Private),
+            AddrSpace::Generic => None,
+        }
+    }
+
+    pub fn space(self) -> AddrSpace {
+        match self {
+            Tag::Global => AddrSpace::Global,
+            Tag::Constant => AddrSpace::Constant,
+            Tag::Local => AddrSpace::Local,
+            Tag::Private => AddrSpace::Private,
+        }
+    }
+}
+
+pub fn make(tag: Tag, alloc: u32, offset: u64) -> u64 {
+    ((tag as u64) << TAG_SHIFT)
+        | (((alloc as u64) & ALLOC_MASK) << ALLOC_SHIFT)
+        | (offset & OFFSET_MASK)
+}
+
+pub fn tag(p: u64) -> Option<Tag> {
+    Tag::from_bits(p >> TAG_SHIFT)
+}
+
+/// The space a generic pointer was explicitly cast to when it did not point there.
+pub fn bad_cast(p: u64) -> Option<Tag> {
+    Tag::from_bits((p >> BAD_SHIFT) & 7)
+}
+
+pub fn alloc(p: u64) -> usize {
+    ((p >> ALLOC_SHIFT) & ALLOC_MASK) as usize
+}
+
+pub fn offset(p: u64) -> u64 {
+    p & OFFSET_MASK
+}
+
+/// `p + delta` bytes: the offset wraps inside its field, so arithmetic never moves a pointer
+/// into another allocation (a negative result is reported as out of bounds of the same one).
+pub fn add(p: u64, delta: i64) -> u64 {
+    (p & !OFFSET_MASK) | (p.wrapping_add(delta as u64) & OFFSET_MASK)
+}
+
+/// Byte difference `a - b`: offsets when both point into one allocation, raw bits otherwise.
+pub fn diff(a: u64, b: u64) -> i64 {
+    if a & !OFFSET_MASK == b & !OFFSET_MASK {
+        offset(a) as i64 - offset(b) as i64
+    } else {
+        a.wrapping_sub(b) as i64
+    }
+}
+
+/// An explicit generic-to-named cast: NULL stays NULL, a pointer into the space is unchanged,
+/// any other pointer is marked so that accessing through it reports the wrong cast.
+pub fn from_generic(p: u64, s: AddrSpace) -> u64 {
+    let Some(want) = Tag::of_space(s) else {
+        return p;
+    };
+    if p == 0 || tag(p) == Some(want) {
+        p
+    } else {
+        (p & !(7 << BAD_SHIFT)) | ((want as u64) << BAD_SHIFT)
+    }
+}
+
+/// `to_global`/`to_local`/`to_private`: the pointer if it points into the space, else NULL.
+pub fn space_test(p: u64, s: AddrSpace) -> u64 {
+    match Tag::of_space(s) {
+        Some(want) if tag(p) == Some(want) => p & !(7 << BAD_SHIFT),
+        _ => 0,
+    }
+}
+
+pub const CLK_LOCAL_MEM_FENCE: u64 = 1;
+pub const CLK_GLOBAL_MEM_FENCE: u64 = 2;
+
+/// `get_fence`: the fence flag of the space the pointer points into.
+pub fn get_fence(p: u64) -> u64 {
+    match tag(p) {
+        Some(Tag::Global) => CLK_GLOBAL_MEM_FENCE,
+        Some(Tag::Local) => CLK_LOCAL_MEM_FENCE,
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoding_round_trips() {
+        let p = make(Tag::Local, 5, 12);
+        assert_eq!(tag(p), Some(Tag::Local));
+        assert_eq!(alloc(p), 5);
+        assert_eq!(offset(p), 12);
+        assert_eq!(bad_cast(p), None);
+    }
+
+    #[test]
+    fn arithmetic_stays_in_allocation() {
+        let p = make(Tag::Global, 3, 0);
+        let q = add(p, -1);
+        assert_eq!(alloc(q), 3);
+        assert_eq!(tag(q), Some(Tag::Global));
+        assert_eq!(offset(q), OFFSET_MASK);
+        assert_eq!(diff(add(p, 40), p), 40);
+    }
+
+    #[test]
+    fn space_casts_are_exact() {
+        let g = make(Tag::Global, 1, 8);
+        assert_eq!(space_test(g, AddrSpace::Global), g);
+        assert_eq!(space_test(g, AddrSpace::Local), 0);
+        assert_eq!(space_test(g, AddrSpace::Private), 0);
+        assert_eq!(space_test(0, AddrSpace::Global), 0);
+        assert_eq!(from_generic(0, AddrSpace::Local), 0);
+        assert_eq!(from_generic(g, AddrSpace::Global), g);
+        let bad = from_generic(g, AddrSpace::Local);
+        assert_eq!(bad_cast(bad), Some(Tag::Local));
+        assert_eq!(tag(bad), Some(Tag::Global));
+        assert_eq!(get_fence(g), CLK_GLOBAL_MEM_FENCE);
+        assert_eq!(get_fence(make(Tag::Local, 0, 0)), CLK_LOCAL_MEM_FENCE);
+        assert_eq!(get_fence(make(Tag::Private, 0, 0)), 0);
+        assert_eq!(get_fence(0), 0);
+    }
+}

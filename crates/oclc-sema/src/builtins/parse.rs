@@ -1,0 +1,528 @@
+//! Parses the declaration table (`table.rs`) into [`Table`]: gentypes, gates and
+//! declarations grouped by name. Runs once per process; the table is static text, so a parse
+//! error is a bug in this crate and is reported by the unit tests, never by user input.
+
+use super::table::{TABLE, generated, generated_gentypes};
+use super::ty::{Access, Atomic, BTy, ImageKind, Pointee, Ptr, Scalar};
+use crate::space::AddrSpace;
+use oclc_syntax::Symbol;
+use std::collections::HashMap;
+
+/// Most parameters any builtin has (`atomic_compare_exchange_strong_explicit` has 6).
+pub const MAX_PARAMS: usize = 7;
+
+/// A gentype: element types × vector widths.
+#[derive(Debug)]
+pub(crate) struct GenDef {
+    pub types: Vec<Scalar>,
+    pub widths: Vec<u8>,
+}
+
+/// When a declaration exists: version range and macros that must be defined.
+#[derive(Debug, PartialEq, Eq, Hash, Clone)]
+pub(crate) struct Gate {
+    /// Inclusive minimum `__OPENCL_C_VERSION__` (100 = always).
+    pub since: u32,
+    /// Exclusive maximum, 0 = none.
+    pub until: u32,
+    pub exts: Vec<String>,
+    /// A language builtin (clang's `Builtins.td`), declared even without the default header.
+    pub lang: bool,
+}
+
+/// Pointer qualifiers applied to an expanded gentype.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PtrQuals {
+    pub space: AddrSpace,
+    pub is_const: bool,
+    pub is_volatile: bool,
+}
+
+/// One type position of a declaration, before gentype expansion.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum TyExpr {
+    Fixed(BTy),
+    /// Gentype `gen`; `width` 0 keeps its widths, otherwise forces one; `ptr` makes it a pointee.
+    Gen {
+        gentype: u16,
+        width: u8,
+        ptr: Option<PtrQuals>,
+    },
+}
+
+/// Function attributes clang attaches (`__attribute__((const))` and friends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Attrs {
+    pub is_const: bool,
+    pub is_pure: bool,
+    pub convergent: bool,
+}
+
+/// Builtins whose calls sema checks by hand (clang's `CustomTypeChecking` builtins and the
+/// `as_T` macros over `__builtin_astype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    /// `to_global`, `to_local`, `to_private`: the target space.
+    ToAddrSpace(AddrSpace),
+    ReadPipe,
+    WritePipe,
+    /// `reserve_read_pipe` and the other `*reserve_*_pipe`.
+    ReservePipe,
+    /// `commit_read_pipe` and the other `*commit_*_pipe`.
+    CommitPipe,
+    /// `get_pipe_num_packets`, `get_pipe_max_packets`.
+    PipeQuery,
+    EnqueueKernel,
+    /// `get_kernel_work_group_size`, `get_kernel_preferred_work_group_size_multiple`.
+    KernelQuery,
+    /// `get_kernel_max_sub_group_size_for_ndrange`, `get_kernel_sub_group_count_for_ndrange`.
+    KernelNDRangeQuery,
+    /// `as_T(x)`: reinterpret `x` as `T`, which must have the same size.
+    AsType(BTy),
+}
+
+/// One table line for one name (and one section alternative).
+#[derive(Debug)]
+pub(crate) struct Decl {
+    pub ret: TyExpr,
+    pub params: Vec<TyExpr>,
+    pub variadic: bool,
+    pub gate: u16,
+    pub attrs: Attrs,
+    pub special: Option<Special>,
+}
+
+/// The parsed table, shared by every language mode.
+pub(crate) struct Table {
+    pub gens: Vec<GenDef>,
+    pub gates: Vec<Gate>,
+    /// Builtin names; a `BuiltinId` indexes this.
+    pub names: Vec<&'static str>,
+    pub syms: Vec<Symbol>,
+    /// Declarations of each name, in table order.
+    pub decls: Vec<Vec<Decl>>,
+    pub by_sym: HashMap<Symbol, u32>,
+}
+
+/// A parse error in the table text: line number and message.
+#[derive(Debug)]
+pub(crate) struct TableError {
+    pub line: usize,
+    pub msg: String,
+}
+
+struct Alt {
+    gate: u16,
+    attrs: Attrs,
+    spaces: Vec<AddrSpace>,
+    accs: Vec<Access>,
+}
+
+pub(crate) fn parse_table() -> Result<Table, TableError> {
+    let mut t = Table {
+        gens: Vec::new(),
+        gates: Vec::new(),
+        names: Vec::new(),
+        syms: Vec::new(),
+        decls: Vec::new(),
+        by_sym: HashMap::new(),
+    };
+    let gen_text = generated();
+    let gentypes = generated_gentypes();
+    let mut gen_ix: HashMap<String, u16> = HashMap::new();
+    let mut gate_ix: HashMap<Gate, u16> = HashMap::new();
+    let mut name_ix: HashMap<&'static str, u32> = HashMap::new();
+    let mut section: Vec<Alt> = Vec::new();
+    let lines = gentypes
+        .lines()
+        .chain(TABLE.lines())
+        .chain(gen_text.lines());
+    for (n, raw) in lines.enumerate() {
+        let err = |msg: String| TableError { line: n + 1, msg };
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("gen ") {
+            let (name, def) = rest
+                .split_once('=')
+                .ok_or_else(|| err("gen without '='".into()))?;
+            let (tys, ws) = def
+                .split_once(':')
+                .ok_or_else(|| err("gen without ':'".into()))?;
+            let types = tys
+                .split_whitespace()
+                .map(|s| Scalar::from_name(s).ok_or_else(|| err(format!("bad type {s}"))))
+                .collect::<Result<Vec<_>, _>>()?;
+            let widths = ws
+                .split_whitespace()
+                .map(|s| s.parse::<u8>().map_err(|_| err(format!("bad width {s}"))))
+                .collect::<Result<Vec<_>, _>>()?;
+            gen_ix.insert(name.trim().to_string(), t.gens.len() as u16);
+            t.gens.push(GenDef { types, widths });
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('@') {
+            section.clear();
+            for alt in rest.split('|') {
+                section.push(parse_alt(alt, &mut t.gates, &mut gate_ix).map_err(err)?);
+            }
+            continue;
+        }
+        let (names, sig) = line
+            .split_once('=')
+            .ok_or_else(|| err("declaration without '='".into()))?;
+        if section.is_empty() {
+            section.push(parse_alt("", &mut t.gates, &mut gate_ix).map_err(err)?);
+        }
+        for alt in &section {
+            let spaces: &[Option<AddrSpace>] = &if alt.spaces.is_empty() {
+                vec![None]
+            } else {
+                alt.spaces.iter().map(|&s| Some(s)).collect()
+            };
+            let accs: &[Option<Access>] = &if alt.accs.is_empty() {
+                vec![None]
+            } else {
+                alt.accs.iter().map(|&a| Some(a)).collect()
+            };
+            for name in names.split_whitespace() {
+                for &space in spaces {
+                    for &acc in accs {
+                        let cx = Cx {
+                            gens: &gen_ix,
+                            space,
+                            acc,
+                        };
+                        let mut decl = parse_sig(sig.trim(), &cx).map_err(err)?;
+                        decl.gate = alt.gate;
+                        decl.attrs = alt.attrs;
+                        if let Some(Special::AsType(_)) = decl.special {
+                            decl.special = Some(Special::AsType(
+                                as_type_target(name)
+                                    .ok_or_else(|| err(format!("bad as_type name {name}")))?,
+                            ));
+                        }
+                        if let Some(Special::ToAddrSpace(_)) = decl.special {
+                            decl.special = Some(Special::ToAddrSpace(match name {
+                                "to_global" => AddrSpace::Global,
+                                "to_local" => AddrSpace::Local,
+                                _ => AddrSpace::Private,
+                            }));
+                        }
+                        let id = match name_ix.get(name) {
+                            Some(&id) => id,
+                            None => {
+                                let id = t.names.len() as u32;
+                                let leaked: &'static str = Box::leak(name.to_string().into());
+                                name_ix.insert(leaked, id);
+                                t.names.push(leaked);
+                                let sym = Symbol::intern(leaked);
+                                t.syms.push(sym);
+                                t.by_sym.insert(sym, id);
+                                t.decls.push(Vec::new());
+                                id
+                            }
+                        };
+                        if let Some(v) = t.decls.get_mut(id as usize) {
+                            v.push(decl);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(t)
+}
+
+fn parse_alt(
+    text: &str,
+    gates: &mut Vec<Gate>,
+    gate_ix: &mut HashMap<Gate, u16>,
+) -> Result<Alt, String> {
+    let mut gate = Gate {
+        since: 100,
+        until: 0,
+        exts: Vec::new(),
+        lang: false,
+    };
+    let mut attrs = Attrs::default();
+    let mut spaces = Vec::new();
+    let mut accs = Vec::new();
+    for kv in text.split_whitespace() {
+        if kv == "lang" {
+            gate.lang = true;
+            continue;
+        }
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("bad section item {kv}"))?;
+        match k {
+            "since" | "until" => {
+                let ver = match v {
+                    "1.0" => 100,
+                    "1.1" => 110,
+                    "1.2" => 120,
+                    "2.0" => 200,
+                    "3.0" => 300,
+                    _ => return Err(format!("bad version {v}")),
+                };
+                if k == "since" {
+                    gate.since = ver;
+                } else {
+                    gate.until = ver;
+                }
+            }
+            "ext" => gate.exts.extend(v.split('+').map(str::to_string)),
+            "attr" => match v {
+                "const" => attrs.is_const = true,
+                "pure" => attrs.is_pure = true,
+                "conv" => attrs.convergent = true,
+                _ => return Err(format!("bad attr {v}")),
+            },
+            "as" => {
+                for s in v.split(',') {
+                    spaces.push(space_name(s).ok_or_else(|| format!("bad space {s}"))?);
+                }
+            }
+            "acc" => {
+                for a in v.split(',') {
+                    accs.push(acc_name(a).ok_or_else(|| format!("bad access {a}"))?);
+                }
+            }
+            _ => return Err(format!("bad section key {k}")),
+        }
+    }
+    let ix = match gate_ix.get(&gate) {
+        Some(&ix) => ix,
+        None => {
+            let ix = gates.len() as u16;
+            gate_ix.insert(gate.clone(), ix);
+            gates.push(gate);
+            ix
+        }
+    };
+    Ok(Alt {
+        gate: ix,
+        attrs,
+        spaces,
+        accs,
+    })
+}
+
+fn space_name(s: &str) -> Option<AddrSpace> {
+    Some(match s {
+        "global" => AddrSpace::Global,
+        "local" => AddrSpace::Local,
+        "private" => AddrSpace::Private,
+        "constant" => AddrSpace::Constant,
+        "generic" => AddrSpace::Generic,
+        _ => return None,
+    })
+}
+
+fn acc_name(s: &str) -> Option<Access> {
+    Some(match s {
+        "RO" => Access::ReadOnly,
+        "WO" => Access::WriteOnly,
+        "RW" => Access::ReadWrite,
+        _ => return None,
+    })
+}
+
+struct Cx<'a> {
+    gens: &'a HashMap<String, u16>,
+    space: Option<AddrSpace>,
+    acc: Option<Access>,
+}
+
+fn parse_sig(sig: &str, cx: &Cx<'_>) -> Result<Decl, String> {
+    let open = sig.find('(').ok_or("signature without '('")?;
+    let ret_text = sig.get(..open).unwrap_or("").trim();
+    let inner = sig
+        .get(open + 1..)
+        .and_then(|s| s.strip_suffix(')'))
+        .ok_or("signature without ')'")?;
+    let mut decl = Decl {
+        ret: TyExpr::Fixed(BTy::Void),
+        params: Vec::new(),
+        variadic: false,
+        gate: 0,
+        attrs: Attrs::default(),
+        special: None,
+    };
+    if ret_text == "special" {
+        decl.special = Some(match inner.trim() {
+            "to_global" | "to_local" | "to_private" => Special::ToAddrSpace(AddrSpace::Generic),
+            "read_pipe" => Special::ReadPipe,
+            "write_pipe" => Special::WritePipe,
+            "reserve_pipe" => Special::ReservePipe,
+            "commit_pipe" => Special::CommitPipe,
+            "pipe_query" => Special::PipeQuery,
+            "enqueue_kernel" => Special::EnqueueKernel,
+            "kernel_query" => Special::KernelQuery,
+            "kernel_ndrange_query" => Special::KernelNDRangeQuery,
+            "as_type" => Special::AsType(BTy::Void),
+            other => return Err(format!("bad special {other}")),
+        });
+        decl.variadic = true;
+        return Ok(decl);
+    }
+    decl.ret = parse_ty(ret_text, cx)?;
+    for p in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if p == "..." {
+            decl.variadic = true;
+        } else {
+            decl.params.push(parse_ty(p, cx)?);
+        }
+    }
+    if decl.params.len() > MAX_PARAMS {
+        return Err(format!("more than {MAX_PARAMS} parameters"));
+    }
+    Ok(decl)
+}
+
+fn parse_ty(text: &str, cx: &Cx<'_>) -> Result<TyExpr, String> {
+    let mut space = None;
+    let mut acc = None;
+    let mut is_const = false;
+    let mut is_volatile = false;
+    let mut is_ptr = false;
+    let mut base = None;
+    for tok in text.split_whitespace() {
+        match tok {
+            "AS" => space = Some(cx.space.ok_or("AS outside an as= section")?),
+            "ACC" => acc = Some(cx.acc.ok_or("ACC outside an acc= section")?),
+            "const" => is_const = true,
+            "volatile" => is_volatile = true,
+            "*" => is_ptr = true,
+            _ => {
+                if let Some(s) = space_name(tok) {
+                    space = Some(s);
+                } else if let Some(a) = acc_name(tok) {
+                    acc = Some(a);
+                } else if base.replace(tok).is_some() {
+                    return Err(format!("two base types in '{text}'"));
+                }
+            }
+        }
+    }
+    let base = base.ok_or_else(|| format!("no base type in '{text}'"))?;
+    if is_ptr != space.is_some() {
+        return Err(format!(
+            "pointer without address space (or the reverse) in '{text}'"
+        ));
+    }
+    let (gname, width) = match base.split_once('@') {
+        Some((g, w)) => (
+            g,
+            w.parse::<u8>()
+                .map_err(|_| format!("bad width in {base}"))?,
+        ),
+        None => (base, 0),
+    };
+    if let Some(&gentype) = cx.gens.get(gname) {
+        let ptr = space.map(|space| PtrQuals {
+            space,
+            is_const,
+            is_volatile,
+        });
+        return Ok(TyExpr::Gen {
+            gentype,
+            width,
+            ptr,
+        });
+    }
+    let ty = base_ty(base, acc).ok_or_else(|| format!("unknown type {base}"))?;
+    match space {
+        None => Ok(TyExpr::Fixed(ty)),
+        Some(space) => {
+            let pointee = match ty {
+                BTy::Void => Pointee::Void,
+                BTy::Scalar(s) => Pointee::Scalar(s),
+                BTy::Vector(s, n) => Pointee::Vector(s, n),
+                BTy::Atomic(a) => Pointee::Atomic(a),
+                BTy::Event => Pointee::Event,
+                BTy::ClkEvent => Pointee::ClkEvent,
+                _ => return Err(format!("unsupported pointee {base}")),
+            };
+            Ok(TyExpr::Fixed(BTy::Ptr(Ptr {
+                pointee,
+                space,
+                is_const,
+                is_volatile,
+            })))
+        }
+    }
+}
+
+fn base_ty(base: &str, acc: Option<Access>) -> Option<BTy> {
+    if let Some(s) = Scalar::from_name(base) {
+        return Some(BTy::Scalar(s));
+    }
+    if let Some(k) = ImageKind::from_name(base) {
+        return Some(BTy::Image(k, acc?));
+    }
+    if let Some(v) = base.strip_prefix("atomic_") {
+        let (value, flag) = match v {
+            "flag" => (Scalar::Int, true),
+            "size_t" | "ptrdiff_t" | "intptr_t" | "uintptr_t" => (Scalar::from_name(v)?, false),
+            _ => (Scalar::from_name(v)?, false),
+        };
+        return Some(BTy::Atomic(Atomic { value, flag }));
+    }
+    Some(match base {
+        "void" => BTy::Void,
+        "event_t" => BTy::Event,
+        "clk_event_t" => BTy::ClkEvent,
+        "queue_t" => BTy::Queue,
+        "reserve_id_t" => BTy::ReserveId,
+        "ndrange_t" => BTy::NDRange,
+        "sampler_t" => BTy::Sampler,
+        "memory_order" => BTy::MemoryOrder,
+        "memory_scope" => BTy::MemoryScope,
+        _ => return vector_name(base),
+    })
+}
+
+/// `float4` → `Vector(Float, 4)`.
+fn vector_name(s: &str) -> Option<BTy> {
+    let digits = s.len() - s.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (elem, n) = s.split_at(s.len() - digits);
+    let n: u8 = n.parse().ok()?;
+    let elem = Scalar::from_name(elem)?;
+    (matches!(n, 2 | 3 | 4 | 8 | 16) && Scalar::VECTOR_ELEMS.contains(&elem))
+        .then_some(BTy::Vector(elem, n))
+}
+
+/// The target type of an `as_T` name: `as_float4` → `float4`, `as_size_t` → `size_t`.
+pub(crate) fn as_type_target(name: &str) -> Option<BTy> {
+    let t = name.strip_prefix("as_")?;
+    match Scalar::from_name(t) {
+        Some(s) => Some(BTy::Scalar(s)),
+        None => vector_name(t),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_parses() {
+        let t = match parse_table() {
+            Ok(t) => t,
+            Err(e) => panic!("table line {}: {}", e.line, e.msg),
+        };
+        assert!(t.names.len() > 1000, "{} names", t.names.len());
+        let fract = t.by_sym[&Symbol::intern("fract")];
+        // 3 named spaces + generic.
+        assert_eq!(t.decls[fract as usize].len(), 4);
+        assert_eq!(
+            as_type_target("as_uint3"),
+            Some(BTy::Vector(Scalar::UInt, 3))
+        );
+        assert_eq!(vector_name("float16"), Some(BTy::Vector(Scalar::Float, 16)));
+        assert_eq!(vector_name("float5"), None);
+    }
+}

@@ -1,0 +1,469 @@
+//! Predefined macros: what clang's `InitPreprocessor.cpp` and the spir64 target define for
+//! OpenCL C, plus the macros of the default header `opencl-c-base.h` (which the clang driver
+//! includes with `-finclude-default-header`), per language mode.
+
+use crate::lang::{ClStd, LangOptions};
+
+/// First OpenCL C version (100, 110, ...) in which clang defines each extension or feature
+/// macro (`OpenCLExtensions.def`, "avail").
+fn available_from(name: &str) -> u32 {
+    match name {
+        "cl_khr_depth_images" | "cl_khr_gl_msaa_sharing" => 120,
+        "__opencl_c_3d_image_writes" | "__opencl_c_fp64" | "__opencl_c_subgroups" => 300,
+        n if n.starts_with("__opencl_c_") => 200,
+        "cl_khr_mipmap_image"
+        | "cl_khr_mipmap_image_writes"
+        | "cl_khr_subgroups"
+        | "cl_khr_extended_bit_ops"
+        | "cl_khr_integer_dot_product"
+        | "cl_khr_kernel_clock"
+        | "cl_ext_float_atomics" => 200,
+        n if n.starts_with("cl_khr_subgroup_") => 200,
+        _ => 100,
+    }
+}
+
+/// Whether clang defines the macro for extension or feature `name` in this mode: enabled,
+/// available in the version, and (fp64) consistent with its dependency as clang's
+/// `setDependentOpenCLOpts` makes it.
+fn ext_macro_defined(lang: &LangOptions, name: &str) -> bool {
+    if !lang.has(name) || lang.std.version() < available_from(name) {
+        return false;
+    }
+    if lang.std == ClStd::Cl30 && (name == "cl_khr_fp64" || name == "__opencl_c_fp64") {
+        return lang.has("cl_khr_fp64") && lang.has("__opencl_c_fp64");
+    }
+    true
+}
+
+/// The core predefined macros (clang's `<built-in>` buffer), as `#define` lines.
+pub fn builtin_text(lang: &LangOptions) -> String {
+    let v = lang.std.version();
+    let mut s = String::with_capacity(8192);
+    let mut def = |name: &str, value: &str| {
+        s.push_str("#define ");
+        s.push_str(name);
+        s.push(' ');
+        s.push_str(value);
+        s.push('\n');
+    };
+    def("__llvm__", "1");
+    def("__clang__", "1");
+    def("__clang_major__", "19");
+    def("__clang_minor__", "1");
+    def("__clang_patchlevel__", "0");
+    def("__clang_version__", "\"19.1.0 \"");
+    for (n, val) in [
+        ("__ATOMIC_RELAXED", "0"),
+        ("__ATOMIC_CONSUME", "1"),
+        ("__ATOMIC_ACQUIRE", "2"),
+        ("__ATOMIC_RELEASE", "3"),
+        ("__ATOMIC_ACQ_REL", "4"),
+        ("__ATOMIC_SEQ_CST", "5"),
+        ("__MEMORY_SCOPE_SYSTEM", "0"),
+        ("__MEMORY_SCOPE_DEVICE", "1"),
+        ("__MEMORY_SCOPE_WRKGRP", "2"),
+        ("__MEMORY_SCOPE_WVFRNT", "3"),
+        ("__MEMORY_SCOPE_SINGLE", "4"),
+        ("__OPENCL_MEMORY_SCOPE_WORK_ITEM", "0"),
+        ("__OPENCL_MEMORY_SCOPE_WORK_GROUP", "1"),
+        ("__OPENCL_MEMORY_SCOPE_DEVICE", "2"),
+        ("__OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES", "3"),
+        ("__OPENCL_MEMORY_SCOPE_SUB_GROUP", "4"),
+        ("__FPCLASS_SNAN", "0x0001"),
+        ("__FPCLASS_QNAN", "0x0002"),
+        ("__FPCLASS_NEGINF", "0x0004"),
+        ("__FPCLASS_NEGNORMAL", "0x0008"),
+        ("__FPCLASS_NEGSUBNORMAL", "0x0010"),
+        ("__FPCLASS_NEGZERO", "0x0020"),
+        ("__FPCLASS_POSZERO", "0x0040"),
+        ("__FPCLASS_POSSUBNORMAL", "0x0080"),
+        ("__FPCLASS_POSNORMAL", "0x0100"),
+        ("__FPCLASS_POSINF", "0x0200"),
+        ("__PRAGMA_REDEFINE_EXTNAME", "1"),
+        ("__VERSION__", "\"Clang 19.1.0\""),
+        ("__STRICT_ANSI__", "1"),
+        ("__OBJC_BOOL_IS_BOOL", "0"),
+        ("__CONSTANT_CFSTRINGS__", "1"),
+        ("__clang_literal_encoding__", "\"UTF-8\""),
+        ("__clang_wide_literal_encoding__", "\"UTF-32\""),
+        ("__ORDER_LITTLE_ENDIAN__", "1234"),
+        ("__ORDER_BIG_ENDIAN__", "4321"),
+        ("__ORDER_PDP_ENDIAN__", "3412"),
+        ("__BYTE_ORDER__", "__ORDER_LITTLE_ENDIAN__"),
+        ("__LITTLE_ENDIAN__", "1"),
+        ("_LP64", "1"),
+        ("__LP64__", "1"),
+        ("__CHAR_BIT__", "8"),
+        ("__BOOL_WIDTH__", "1"),
+        ("__SHRT_WIDTH__", "16"),
+        ("__INT_WIDTH__", "32"),
+        ("__LONG_WIDTH__", "64"),
+        ("__LLONG_WIDTH__", "64"),
+        ("__SCHAR_MAX__", "127"),
+        ("__SHRT_MAX__", "32767"),
+        ("__INT_MAX__", "2147483647"),
+        ("__LONG_MAX__", "9223372036854775807L"),
+        ("__LONG_LONG_MAX__", "9223372036854775807LL"),
+        ("__INTMAX_MAX__", "9223372036854775807L"),
+        ("__INTMAX_WIDTH__", "64"),
+        ("__UINTMAX_MAX__", "18446744073709551615UL"),
+        ("__UINTMAX_WIDTH__", "64"),
+        ("__SIZE_MAX__", "18446744073709551615UL"),
+        ("__SIZE_WIDTH__", "64"),
+        ("__PTRDIFF_MAX__", "9223372036854775807L"),
+        ("__PTRDIFF_WIDTH__", "64"),
+        ("__INTPTR_MAX__", "9223372036854775807L"),
+        ("__INTPTR_WIDTH__", "64"),
+        ("__UINTPTR_MAX__", "18446744073709551615UL"),
+        ("__UINTPTR_WIDTH__", "64"),
+        ("__SIZEOF_DOUBLE__", "8"),
+        ("__SIZEOF_FLOAT__", "4"),
+        ("__SIZEOF_INT__", "4"),
+        ("__SIZEOF_LONG__", "8"),
+        ("__SIZEOF_LONG_LONG__", "8"),
+        ("__SIZEOF_POINTER__", "8"),
+        ("__SIZEOF_SHORT__", "2"),
+        ("__SIZEOF_PTRDIFF_T__", "8"),
+        ("__SIZEOF_SIZE_T__", "8"),
+        ("__INTMAX_TYPE__", "long int"),
+        ("__UINTMAX_TYPE__", "long unsigned int"),
+        ("__INTPTR_TYPE__", "long int"),
+        ("__UINTPTR_TYPE__", "long unsigned int"),
+        ("__SIZE_TYPE__", "long unsigned int"),
+        ("__PTRDIFF_TYPE__", "long int"),
+        ("__POINTER_WIDTH__", "64"),
+        ("__FLT_RADIX__", "2"),
+        ("__FINITE_MATH_ONLY__", "0"),
+        ("__NO_MATH_ERRNO__", "1"),
+        ("__USER_LABEL_PREFIX__", ""),
+        ("__STDC__", "1"),
+        ("__STDC_HOSTED__", "1"),
+        ("__STDC_VERSION__", "199901L"),
+        ("__STDC_UTF_16__", "1"),
+        ("__STDC_UTF_32__", "1"),
+    ] {
+        def(n, val);
+    }
+    def("__OPENCL_C_VERSION__", &v.to_string());
+    for (n, val) in [
+        ("CL_VERSION_1_0", "100"),
+        ("CL_VERSION_1_1", "110"),
+        ("CL_VERSION_1_2", "120"),
+        ("CL_VERSION_2_0", "200"),
+        ("CL_VERSION_3_0", "300"),
+        ("__ENDIAN_LITTLE__", "1"),
+    ] {
+        def(n, val);
+    }
+    let mut names: Vec<&str> = crate::lang::EXTENSIONS.to_vec();
+    names.extend_from_slice(crate::lang::CLANG_EXTENSIONS);
+    names.extend(crate::lang::FEATURES.iter().map(|&(f, _)| f));
+    for name in names {
+        if name != "__opencl_c_int64" && ext_macro_defined(lang, name) {
+            def(name, "1");
+        }
+    }
+    // clang assumes the FULL profile: always defined.
+    def("__opencl_c_int64", "1");
+    def("__IMAGE_SUPPORT__", "1");
+    def("__ELF__", "1");
+    for (n, val) in [
+        ("__SPIR", "1"),
+        ("__SPIR__", "1"),
+        ("__SPIR64", "1"),
+        ("__SPIR64__", "1"),
+    ] {
+        def(n, val);
+    }
+    s
+}
+
+/// The macros of clang's default header `opencl-c-base.h` for this mode, as `#define` lines.
+pub fn default_header_text(lang: &LangOptions) -> String {
+    let v = lang.std.version();
+    let defined = |n: &str| n == "__opencl_c_int64" || ext_macro_defined(lang, n);
+    let mut s = String::with_capacity(8192);
+    let mut def = |name: &str, value: &str| {
+        s.push_str("#define ");
+        s.push_str(name);
+        s.push(' ');
+        s.push_str(value);
+        s.push('\n');
+    };
+    if !defined("__opencl_c_generic_address_space") {
+        def("__opencl_c_named_address_space_builtins", "1");
+    }
+    if defined("cl_khr_subgroups") || defined("__opencl_c_subgroups") {
+        def("__opencl_subgroup_builtins", "1");
+    }
+    if defined("cl_khr_depth_images") || v >= 200 {
+        def("__opencl_depth_image_builtins", "1");
+    }
+    def("__half", "half");
+    def("NULL", "((void*)0)");
+    def("MAXFLOAT", "0x1.fffffep127f");
+    def("HUGE_VALF", "(__builtin_huge_valf())");
+    def("HUGE_VAL", "(__builtin_huge_val())");
+    def("INFINITY", "(__builtin_inff())");
+    def("NAN", "as_float(INT_MAX)");
+    def("FP_ILOGB0", "INT_MIN");
+    def("FP_ILOGBNAN", "INT_MAX");
+    for (n, val) in FLOAT_MACROS {
+        def(n, val);
+    }
+    if defined("cl_khr_fp16") {
+        for (n, val) in HALF_MACROS {
+            def(n, val);
+        }
+    }
+    for (n, val) in LIMIT_MACROS {
+        def(n, val);
+    }
+    def("CLK_LOCAL_MEM_FENCE", "0x01");
+    def("CLK_GLOBAL_MEM_FENCE", "0x02");
+    if v >= 200 {
+        def("CLK_IMAGE_MEM_FENCE", "0x04");
+        def("ATOMIC_VAR_INIT(x)", "(x)");
+        def("ATOMIC_FLAG_INIT", "0");
+    }
+    for (n, val) in IMAGE_MACROS {
+        def(n, val);
+    }
+    if v >= 300 {
+        def("CLK_UNORM_INT_101010_2", "0x10E0");
+    }
+    if defined("__opencl_c_ext_image_unorm_int_2_101010") {
+        def("CLK_UNORM_INT_2_101010_EXT", "0x10E5");
+    }
+    if defined("__opencl_c_ext_image_unsigned_10x6_12x4_14x2") {
+        for (n, val) in [
+            ("CLK_UNSIGNED_INT10X6_EXT", "0x10E6"),
+            ("CLK_UNSIGNED_INT12X4_EXT", "0x10E7"),
+            ("CLK_UNSIGNED_INT14X2_EXT", "0x10E8"),
+            ("CLK_UNORM_10X6_EXT", "0x10E1"),
+            ("CLK_UNORM_12X4_EXT", "0x10E9"),
+            ("CLK_UNORM_14X2_EXT", "0x10EA"),
+        ] {
+            def(n, val);
+        }
+    }
+    for (n, val) in CHANNEL_ORDER_MACROS {
+        def(n, val);
+    }
+    if v >= 200 {
+        for (n, val) in CL20_MACROS {
+            def(n, val);
+        }
+    }
+    def(
+        "__kernel_exec(X, typen)",
+        "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))",
+    );
+    def(
+        "kernel_exec(X, typen)",
+        "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))",
+    );
+    s
+}
+
+/// Names and bodies of every macro predefined for `lang` (core and default header), in
+/// definition order; function-like macros are given as `NAME(params)`.
+pub fn predefined_macros(lang: &LangOptions) -> Vec<(String, String)> {
+    let text = builtin_text(lang) + &default_header_text(lang);
+    text.lines()
+        .filter_map(|l| l.strip_prefix("#define "))
+        .map(|rest| {
+            let split = if let Some(p) = rest.find('(').filter(|&p| !rest[..p].contains(' ')) {
+                rest[p..].find(')').map_or(rest.len(), |q| p + q + 1)
+            } else {
+                rest.find(' ').unwrap_or(rest.len())
+            };
+            let (n, b) = rest.split_at(split);
+            (n.to_string(), b.trim_start().to_string())
+        })
+        .collect()
+}
+
+/// Names of every macro predefined for `lang`.
+pub fn predefined_macro_names(lang: &LangOptions) -> Vec<String> {
+    predefined_macros(lang)
+        .into_iter()
+        .map(|(n, _)| n.split('(').next().unwrap_or_default().to_string())
+        .collect()
+}
+
+const FLOAT_MACROS: &[(&str, &str)] = &[
+    ("FLT_DIG", "6"),
+    ("FLT_MANT_DIG", "24"),
+    ("FLT_MAX_10_EXP", "+38"),
+    ("FLT_MAX_EXP", "+128"),
+    ("FLT_MIN_10_EXP", "-37"),
+    ("FLT_MIN_EXP", "-125"),
+    ("FLT_RADIX", "2"),
+    ("FLT_MAX", "0x1.fffffep127f"),
+    ("FLT_MIN", "0x1.0p-126f"),
+    ("FLT_EPSILON", "0x1.0p-23f"),
+    ("M_E_F", "2.71828182845904523536028747135266250f"),
+    ("M_LOG2E_F", "1.44269504088896340735992468100189214f"),
+    ("M_LOG10E_F", "0.434294481903251827651128918916605082f"),
+    ("M_LN2_F", "0.693147180559945309417232121458176568f"),
+    ("M_LN10_F", "2.30258509299404568401799145468436421f"),
+    ("M_PI_F", "3.14159265358979323846264338327950288f"),
+    ("M_PI_2_F", "1.57079632679489661923132169163975144f"),
+    ("M_PI_4_F", "0.785398163397448309615660845819875721f"),
+    ("M_1_PI_F", "0.318309886183790671537767526745028724f"),
+    ("M_2_PI_F", "0.636619772367581343075535053490057448f"),
+    ("M_2_SQRTPI_F", "1.12837916709551257389615890312154517f"),
+    ("M_SQRT2_F", "1.41421356237309504880168872420969808f"),
+    ("M_SQRT1_2_F", "0.707106781186547524400844362104849039f"),
+    ("DBL_DIG", "15"),
+    ("DBL_MANT_DIG", "53"),
+    ("DBL_MAX_10_EXP", "+308"),
+    ("DBL_MAX_EXP", "+1024"),
+    ("DBL_MIN_10_EXP", "-307"),
+    ("DBL_MIN_EXP", "-1021"),
+    ("DBL_RADIX", "2"),
+    ("DBL_MAX", "0x1.fffffffffffffp1023"),
+    ("DBL_MIN", "0x1.0p-1022"),
+    ("DBL_EPSILON", "0x1.0p-52"),
+    ("M_E", "0x1.5bf0a8b145769p+1"),
+    ("M_LOG2E", "0x1.71547652b82fep+0"),
+    ("M_LOG10E", "0x1.bcb7b1526e50ep-2"),
+    ("M_LN2", "0x1.62e42fefa39efp-1"),
+    ("M_LN10", "0x1.26bb1bbb55516p+1"),
+    ("M_PI", "0x1.921fb54442d18p+1"),
+    ("M_PI_2", "0x1.921fb54442d18p+0"),
+    ("M_PI_4", "0x1.921fb54442d18p-1"),
+    ("M_1_PI", "0x1.45f306dc9c883p-2"),
+    ("M_2_PI", "0x1.45f306dc9c883p-1"),
+    ("M_2_SQRTPI", "0x1.20dd750429b6dp+0"),
+    ("M_SQRT2", "0x1.6a09e667f3bcdp+0"),
+    ("M_SQRT1_2", "0x1.6a09e667f3bcdp-1"),
+];
+
+const HALF_MACROS: &[(&str, &str)] = &[
+    ("HALF_DIG", "3"),
+    ("HALF_MANT_DIG", "11"),
+    ("HALF_MAX_10_EXP", "+4"),
+    ("HALF_MAX_EXP", "+16"),
+    ("HALF_MIN_10_EXP", "-4"),
+    ("HALF_MIN_EXP", "-13"),
+    ("HALF_RADIX", "2"),
+    ("HALF_MAX", "((0x1.ffcp15h))"),
+    ("HALF_MIN", "((0x1.0p-14h))"),
+    ("HALF_EPSILON", "((0x1.0p-10h))"),
+    ("M_E_H", "2.71828182845904523536028747135266250h"),
+    ("M_LOG2E_H", "1.44269504088896340735992468100189214h"),
+    ("M_LOG10E_H", "0.434294481903251827651128918916605082h"),
+    ("M_LN2_H", "0.693147180559945309417232121458176568h"),
+    ("M_LN10_H", "2.30258509299404568401799145468436421h"),
+    ("M_PI_H", "3.14159265358979323846264338327950288h"),
+    ("M_PI_2_H", "1.57079632679489661923132169163975144h"),
+    ("M_PI_4_H", "0.785398163397448309615660845819875721h"),
+    ("M_1_PI_H", "0.318309886183790671537767526745028724h"),
+    ("M_2_PI_H", "0.636619772367581343075535053490057448h"),
+    ("M_2_SQRTPI_H", "1.12837916709551257389615890312154517h"),
+    ("M_SQRT2_H", "1.41421356237309504880168872420969808h"),
+    ("M_SQRT1_2_H", "0.707106781186547524400844362104849039h"),
+];
+
+const LIMIT_MACROS: &[(&str, &str)] = &[
+    ("CHAR_BIT", "8"),
+    ("SCHAR_MAX", "127"),
+    ("SCHAR_MIN", "(-128)"),
+    ("UCHAR_MAX", "255"),
+    ("CHAR_MAX", "SCHAR_MAX"),
+    ("CHAR_MIN", "SCHAR_MIN"),
+    ("USHRT_MAX", "65535"),
+    ("SHRT_MAX", "32767"),
+    ("SHRT_MIN", "(-32768)"),
+    ("UINT_MAX", "0xffffffff"),
+    ("INT_MAX", "2147483647"),
+    ("INT_MIN", "(-2147483647-1)"),
+    ("ULONG_MAX", "0xffffffffffffffffUL"),
+    ("LONG_MAX", "0x7fffffffffffffffL"),
+    ("LONG_MIN", "(-0x7fffffffffffffffL-1)"),
+];
+
+const IMAGE_MACROS: &[(&str, &str)] = &[
+    ("CLK_ADDRESS_NONE", "0"),
+    ("CLK_ADDRESS_CLAMP_TO_EDGE", "2"),
+    ("CLK_ADDRESS_CLAMP", "4"),
+    ("CLK_ADDRESS_REPEAT", "6"),
+    ("CLK_ADDRESS_MIRRORED_REPEAT", "8"),
+    ("CLK_NORMALIZED_COORDS_FALSE", "0"),
+    ("CLK_NORMALIZED_COORDS_TRUE", "1"),
+    ("CLK_FILTER_NEAREST", "0x10"),
+    ("CLK_FILTER_LINEAR", "0x20"),
+    ("CLK_SNORM_INT8", "0x10D0"),
+    ("CLK_SNORM_INT16", "0x10D1"),
+    ("CLK_UNORM_INT8", "0x10D2"),
+    ("CLK_UNORM_INT16", "0x10D3"),
+    ("CLK_UNORM_SHORT_565", "0x10D4"),
+    ("CLK_UNORM_SHORT_555", "0x10D5"),
+    ("CLK_UNORM_INT_101010", "0x10D6"),
+    ("CLK_SIGNED_INT8", "0x10D7"),
+    ("CLK_SIGNED_INT16", "0x10D8"),
+    ("CLK_SIGNED_INT32", "0x10D9"),
+    ("CLK_UNSIGNED_INT8", "0x10DA"),
+    ("CLK_UNSIGNED_INT16", "0x10DB"),
+    ("CLK_UNSIGNED_INT32", "0x10DC"),
+    ("CLK_HALF_FLOAT", "0x10DD"),
+    ("CLK_FLOAT", "0x10DE"),
+    ("CLK_UNORM_INT24", "0x10DF"),
+];
+
+const CHANNEL_ORDER_MACROS: &[(&str, &str)] = &[
+    ("CLK_R", "0x10B0"),
+    ("CLK_A", "0x10B1"),
+    ("CLK_RG", "0x10B2"),
+    ("CLK_RA", "0x10B3"),
+    ("CLK_RGB", "0x10B4"),
+    ("CLK_RGBA", "0x10B5"),
+    ("CLK_BGRA", "0x10B6"),
+    ("CLK_ARGB", "0x10B7"),
+    ("CLK_INTENSITY", "0x10B8"),
+    ("CLK_LUMINANCE", "0x10B9"),
+    ("CLK_Rx", "0x10BA"),
+    ("CLK_RGx", "0x10BB"),
+    ("CLK_RGBx", "0x10BC"),
+    ("CLK_DEPTH", "0x10BD"),
+    ("CLK_DEPTH_STENCIL", "0x10BE"),
+];
+
+/// `opencl-c-base.h` macros under `__OPENCL_C_VERSION__ >= CL_VERSION_2_0`.
+const CL20_MACROS: &[(&str, &str)] = &[
+    ("CLK_sRGB", "0x10BF"),
+    ("CLK_sRGBx", "0x10C0"),
+    ("CLK_sRGBA", "0x10C1"),
+    ("CLK_sBGRA", "0x10C2"),
+    ("CLK_ABGR", "0x10C3"),
+    (
+        "CLK_NULL_RESERVE_ID",
+        "(__builtin_astype(((void*)(__SIZE_MAX__)), reserve_id_t))",
+    ),
+    ("CL_COMPLETE", "0x0"),
+    ("CL_RUNNING", "0x1"),
+    ("CL_SUBMITTED", "0x2"),
+    ("CL_QUEUED", "0x3"),
+    ("CLK_SUCCESS", "0"),
+    ("CLK_ENQUEUE_FAILURE", "-101"),
+    ("CLK_INVALID_QUEUE", "-102"),
+    ("CLK_INVALID_NDRANGE", "-160"),
+    ("CLK_INVALID_EVENT_WAIT_LIST", "-57"),
+    ("CLK_DEVICE_QUEUE_FULL", "-161"),
+    ("CLK_INVALID_ARG_SIZE", "-51"),
+    ("CLK_EVENT_ALLOCATION_FAILURE", "-100"),
+    ("CLK_OUT_OF_RESOURCES", "-5"),
+    ("CLK_NULL_QUEUE", "0"),
+    (
+        "CLK_NULL_EVENT",
+        "(__builtin_astype(((void*)(__SIZE_MAX__)), clk_event_t))",
+    ),
+    ("CLK_ENQUEUE_FLAGS_NO_WAIT", "0x0"),
+    ("CLK_ENQUEUE_FLAGS_WAIT_KERNEL", "0x1"),
+    ("CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP", "0x2"),
+    ("CLK_PROFILING_COMMAND_EXEC_TIME", "0x1"),
+    ("MAX_WORK_DIM", "3"),
+];
