@@ -148,6 +148,12 @@ pub enum I {
         v: u32,
         i: u32,
     },
+    InsertDyn {
+        n: u8,
+        d: u32,
+        x: u32,
+        i: u32,
+    },
     Select {
         n: u8,
         vc: bool,
@@ -682,6 +688,19 @@ fn decode_inst(m: &Module, d: &mut Dec, inst: &InstData, local_index: &[u32]) {
         Op::Extract(v, lane) => {
             let s = d.s(*v) + *lane as u32;
             d.emit(I::Copy { d: rd, s, n: 1 }, span);
+        }
+        Op::InsertDyn(v, x, i) => {
+            let (v, x, i) = (d.s(*v), d.s(*x), d.s(*i));
+            d.emit(I::Copy { d: rd, s: v, n }, span);
+            d.emit(
+                I::InsertDyn {
+                    n: n as u8,
+                    d: rd,
+                    x,
+                    i,
+                },
+                span,
+            );
         }
         Op::ExtractDyn(v, i) => {
             let vn = lanes_of(d.t(*v)) as u8;

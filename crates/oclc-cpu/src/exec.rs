@@ -525,6 +525,10 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     unpack(to, &bytes, &mut lanes[..nt]);
                     r[d as usize..d as usize + nt].copy_from_slice(&lanes[..nt]);
                 }
+                I::InsertDyn { n, d, x, i } => {
+                    let k = (r[i as usize] % n.max(1) as u64) as usize;
+                    r[d as usize + k] = r[x as usize];
+                }
                 I::ExtractDyn { n, d, v, i } => {
                     let k = (r[i as usize] % n.max(1) as u64) as usize;
                     r[d as usize] = r[v as usize + k];

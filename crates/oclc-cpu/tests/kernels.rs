@@ -964,18 +964,27 @@ fn vload_vstore_and_half_conversions() {
     let hs = m.builtin(hs);
     let mut k = kernel(
         "k",
-        vec![buf("in", AddrSpace::Global), buf("out", AddrSpace::Global), buf("halves", AddrSpace::Global), buf("hout", AddrSpace::Global)],
+        vec![
+            buf("in", AddrSpace::Global),
+            buf("out", AddrSpace::Global),
+            buf("halves", AddrSpace::Global),
+            buf("hout", AddrSpace::Global),
+        ],
     );
     {
         let mut b = Builder::new(&mut k);
         let p = b.params(Block(0));
         let one = b.i64(1);
         let zero = b.i64(0);
-        let v = b.call_builtin(vl, vec![one, p[0]], Some(d3)).expect("value");
+        let v = b
+            .call_builtin(vl, vec![one, p[0]], Some(d3))
+            .expect("value");
         let two = b.fconst(d3, 2.0);
         let v2 = b.bin(BinOp::FMul, v, two);
         b.call_builtin(vs, vec![v2, zero, p[1]], None);
-        let h = b.call_builtin(hl, vec![zero, p[2]], Some(f4)).expect("value");
+        let h = b
+            .call_builtin(hl, vec![zero, p[2]], Some(f4))
+            .expect("value");
         let three = b.fconst(f4, 3.0);
         let h3 = b.bin(BinOp::FMul, h, three);
         b.call_builtin(hs, vec![h3, zero, p[3]], None);
@@ -984,20 +993,123 @@ fn vload_vstore_and_half_conversions() {
     m.add_function(k);
     let dev = device();
     let prog = dev.load(m).expect("valid");
-    let input: Vec<u8> = (0..6).flat_map(|i| (i as f64 + 0.5).to_le_bytes()).collect();
+    let input: Vec<u8> = (0..6)
+        .flat_map(|i| (i as f64 + 0.5).to_le_bytes())
+        .collect();
     let out = Buffer::zeroed(4 * 8);
-    let halves: Vec<u8> = [0x3c00u16, 0x3555, 0xc000, 0x7bff].iter().flat_map(|h| h.to_le_bytes()).collect();
+    let halves: Vec<u8> = [0x3c00u16, 0x3555, 0xc000, 0x7bff]
+        .iter()
+        .flat_map(|h| h.to_le_bytes())
+        .collect();
     let hout = Buffer::zeroed(8);
     dev.launch(
         &prog,
         "k",
-        &[Arg::Buffer(Buffer::from_bytes(&input)), Arg::Buffer(out.clone()), Arg::Buffer(Buffer::from_bytes(&halves)), Arg::Buffer(hout.clone())],
+        &[
+            Arg::Buffer(Buffer::from_bytes(&input)),
+            Arg::Buffer(out.clone()),
+            Arg::Buffer(Buffer::from_bytes(&halves)),
+            Arg::Buffer(hout.clone()),
+        ],
         &NdRange::new(&[1]),
     )
     .expect("runs");
-    let got: Vec<f64> = out.read().chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
+    let got: Vec<f64> = out
+        .read()
+        .chunks(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+        .collect();
     assert_eq!(got, vec![7.0, 9.0, 11.0, 0.0]);
-    let hs: Vec<u16> = hout.read().chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    let hs: Vec<u16> = hout
+        .read()
+        .chunks(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
     // 3.0, 0.99975586 (rtz of 0.999755859375 * ... ), -6.0, 65504 * 3 -> rtz gives max finite.
     assert_eq!(hs, vec![0x4200, 0x3bff, 0xc600, 0x7bff]);
+}
+
+#[test]
+fn dynamic_lanes_switch_select_and_vector_compares() {
+    // int4 v = (int4)(10, 20, 30, 40); v[i] = 99; out[0] = v[(i + 1)];
+    // int4 m = v > (int4)(25) -> (0, -1 or ..); out[1..5] = m; out[5] = select(1, 2, i == 2)
+    // switch (i) { case 2: out[6] = 7; break; default: out[6] = 8; }
+    let m = one_kernel(
+        vec![buf("out", AddrSpace::Global), param("i", Type::I32)],
+        |b, p| {
+            let v4 = Type::Vector(Scalar::I32, 4);
+            let lanes: Vec<Value> = [10, 20, 30, 40].iter().map(|x| b.i32(*x)).collect();
+            let v = b.build(lanes);
+            let n99 = b.i32(99);
+            let v = b.insert_dyn(v, n99, p[1]);
+            let one = b.i32(1);
+            let i1 = b.bin(BinOp::Add, p[1], one);
+            let e = b.extract_dyn(v, i1);
+            let mut slot = 0i64;
+            let mut put = |b: &mut Builder, x: Value| {
+                let off = b.i64(slot * 4);
+                let q = b.ptr_add(p[0], off);
+                b.store(q, x);
+                slot += 1;
+            };
+            put(b, e);
+            let k = b.iconst(v4, 25);
+            let c = b.cmp(CmpOp::Sgt, v, k);
+            let mv = b.conv(ConvOp::SExt, c, v4);
+            for l in 0..4 {
+                let x = b.extract(mv, l);
+                put(b, x);
+            }
+            let two = b.i32(2);
+            let is2 = b.cmp(CmpOp::Eq, p[1], two);
+            let s = b.select(is2, two, one);
+            put(b, s);
+            let (c2, _) = b.create_block(&[]);
+            let (dflt, _) = b.create_block(&[]);
+            let (join, jp) = b.create_block(&[Type::I32]);
+            b.switch(
+                p[1],
+                vec![(
+                    2,
+                    BlockCall {
+                        block: c2,
+                        args: vec![],
+                    },
+                )],
+                BlockCall {
+                    block: dflt,
+                    args: vec![],
+                },
+            );
+            b.switch_to(c2);
+            let seven = b.i32(7);
+            b.br(join, vec![seven]);
+            b.switch_to(dflt);
+            let eight = b.i32(8);
+            b.br(join, vec![eight]);
+            b.switch_to(join);
+            put(b, jp[0]);
+            b.ret(None);
+        },
+    );
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    for (i, expect) in [
+        (2, vec![40, 0, 0, -1, -1, 2, 7]),
+        (0, vec![20, -1, 0, -1, -1, 1, 8]),
+    ] {
+        let out = Buffer::zeroed(28);
+        dev.launch(
+            &prog,
+            "k",
+            &[
+                Arg::Buffer(out.clone()),
+                Arg::Bytes(i32::to_le_bytes(i).to_vec()),
+            ],
+            &NdRange::new(&[1]),
+        )
+        .expect("runs");
+        let got = i32s(&out.read());
+        assert_eq!(got, expect, "i = {i}");
+    }
 }

@@ -159,6 +159,12 @@ impl<'f> Builder<'f> {
         self.inst(Op::ExtractDyn(v, idx), Type::Scalar(s))
     }
 
+    /// `v` with the lane chosen at run time replaced by `x`.
+    pub fn insert_dyn(&mut self, v: Value, x: Value, idx: Value) -> Value {
+        let t = self.ty(v);
+        self.inst(Op::InsertDyn(v, x, idx), t)
+    }
+
     pub fn insert(&mut self, v: Value, x: Value, lane: u8) -> Value {
         let t = self.ty(v);
         self.inst(Op::Insert(v, x, lane), t)

@@ -365,6 +365,8 @@ pub enum Op {
     Extract(Value, u8),
     /// Lane chosen at run time by an integer index, taken modulo the lane count.
     ExtractDyn(Value, Value),
+    /// `insert_dyn(vec, elem, index)`: lane chosen at run time (modulo the lane count).
+    InsertDyn(Value, Value, Value),
     /// The vector with lane `lane` replaced.
     Insert(Value, Value, u8),
     /// Result lane `i` is lane `mask[i]` of the operand (swizzles, `.lo`, `.even`, ...).
@@ -490,6 +492,11 @@ impl Op {
             Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) | Op::PtrDiff(a, b) => {
                 f(*a);
                 f(*b)
+            }
+            Op::InsertDyn(a, b, c) => {
+                f(*a);
+                f(*b);
+                f(*c)
             }
             Op::ExtractDyn(a, b) | Op::Insert(a, b, _) => {
                 f(*a);

@@ -162,6 +162,7 @@ fn print_op(out: &mut String, op: &Op) {
         Op::Build(vs) => write!(out, "build {}", list(vs)),
         Op::Extract(v, l) => write!(out, "extract {v}, {l}"),
         Op::ExtractDyn(v, i) => write!(out, "extract {v}, {i}"),
+        Op::InsertDyn(v, x, i) => write!(out, "insert {v}, {x}, {i}"),
         Op::Insert(v, x, l) => write!(out, "insert {v}, {x}, {l}"),
         Op::Shuffle(v, m) => {
             let m: Vec<String> = m.iter().map(|l| l.to_string()).collect();

@@ -347,6 +347,23 @@ fn check_types(cx: &mut Ctx, self_id: FuncId, i: Inst, d: &InstData) {
                 _ => pr.need(false, "extract from non-vector"),
             }
         }
+        Op::InsertDyn(v, x, idx) => {
+            pr.result(true);
+            pr.need(
+                matches!(t(idx), Type::Scalar(s) if s.is_int()),
+                "dynamic lane index must be an integer",
+            );
+            match t(v) {
+                Type::Vector(e, _) => {
+                    pr.need(
+                        t(x) == Type::Scalar(e),
+                        "inserted value must be the element type",
+                    );
+                    pr.need(rty == Some(t(v)), "insert result must be the vector type");
+                }
+                _ => pr.need(false, "insert into non-vector"),
+            }
+        }
         Op::ExtractDyn(v, idx) => {
             pr.result(true);
             pr.need(
