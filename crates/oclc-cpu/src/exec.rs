@@ -558,11 +558,25 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                         r[d as usize] = v as u64;
                         continue;
                     }
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 4)
+                    {
+                        r[d as usize] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
+                        continue;
+                    }
                     race!(read, a, 4, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 4), "read");
                 }
                 I::Load8 { d, p } => {
                     let a = r[p as usize];
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 8)
+                    {
+                        let mut w = [0u8; 8];
+                        w.copy_from_slice(b);
+                        r[d as usize] = u64::from_le_bytes(w);
+                        continue;
+                    }
                     race!(read, a, 8, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 8), "read");
                 }
@@ -575,11 +589,23 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     {
                         continue;
                     }
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 4)
+                    {
+                        b.copy_from_slice(&(r[v as usize] as u32).to_le_bytes());
+                        continue;
+                    }
                     mem_try!(mem.write_scalar(a, 4, r[v as usize]), "write");
                     race!(write, a, 4, "write");
                 }
                 I::Store8 { p, v } => {
                     let a = r[p as usize];
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 8)
+                    {
+                        b.copy_from_slice(&r[v as usize].to_le_bytes());
+                        continue;
+                    }
                     mem_try!(mem.write_scalar(a, 8, r[v as usize]), "write");
                     race!(write, a, 8, "write");
                 }

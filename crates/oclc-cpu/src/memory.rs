@@ -275,6 +275,23 @@ impl Mem<'_> {
             .map(|g| (&*g.storage, ptr::offset(p) as usize))
     }
 
+    /// The bytes of an in-bounds access through an unmarked `__local` or `__private` pointer
+    /// (the fast path of scalar loads and stores).
+    #[inline(always)]
+    pub fn arena_fast(&mut self, p: u64, len: usize) -> Option<&mut [u8]> {
+        let arena = match p >> ptr::BAD_SHIFT {
+            x if x == (Tag::Local as u64) << 3 => &mut *self.local,
+            x if x == (Tag::Private as u64) << 3 => &mut *self.private,
+            _ => return None,
+        };
+        let al = arena.allocs.get(ptr::alloc(p))?;
+        let off = ptr::offset(p) as usize;
+        if off + len > al.size {
+            return None;
+        }
+        arena.bytes.get_mut(al.base + off..al.base + off + len)
+    }
+
     /// Resolves `len` bytes at `p` for reading (`write` false) or writing.
     #[inline]
     pub fn place(&mut self, p: u64, len: usize, write: bool) -> Result<Place<'_>, Fault> {
