@@ -168,6 +168,18 @@ impl Device {
                 .join("; ");
             return Err(DeviceError::InvalidProgram(msg));
         }
+        let mut module = module;
+        oclc_ir::passes::optimize(&mut module);
+        if let Err(errs) = oclc_ir::debug_verify(&module) {
+            let msg = errs
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ");
+            return Err(DeviceError::InvalidProgram(format!(
+                "after optimization: {msg}"
+            )));
+        }
         let code = decode::decode_module(&module);
         let globals: Vec<GlobalMem> = module
             .globals

@@ -1113,3 +1113,55 @@ fn dynamic_lanes_switch_select_and_vector_compares() {
         assert_eq!(got, expect, "i = {i}");
     }
 }
+
+#[test]
+fn slot_based_loops_run_after_promotion() {
+    // int s = 0; for (int i = 0; i <= gid; i++) s += i; out[gid] = s;  (s and i in slots)
+    let m = one_kernel(vec![buf("out", AddrSpace::Global)], |b, p| {
+        let gid = b.work_item(WorkItemQuery::GlobalId, 0);
+        let g32 = b.conv(ConvOp::Trunc, gid, Type::I32);
+        let s = b.stack_alloc_named(4, 4, "s");
+        let i = b.stack_alloc_named(4, 4, "i");
+        let z = b.i32(0);
+        b.store(s, z);
+        b.store(i, z);
+        let (head, _) = b.create_block(&[]);
+        let (body, _) = b.create_block(&[]);
+        let (exit, _) = b.create_block(&[]);
+        b.br(head, vec![]);
+        b.switch_to(head);
+        let iv = b.load(Type::I32, i);
+        let c = b.cmp(CmpOp::Sle, iv, g32);
+        b.cond_br(c, body, vec![], exit, vec![]);
+        b.switch_to(body);
+        let sv = b.load(Type::I32, s);
+        let s2 = b.bin(BinOp::Add, sv, iv);
+        b.store(s, s2);
+        let one = b.i32(1);
+        let i2 = b.bin(BinOp::Add, iv, one);
+        b.store(i, i2);
+        b.br(head, vec![]);
+        b.switch_to(exit);
+        let r = b.load(Type::I32, s);
+        let four = b.i64(4);
+        let off = b.bin(BinOp::Mul, gid, four);
+        let q = b.ptr_add(p[0], off);
+        b.store(q, r);
+        b.ret(None);
+    });
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    assert!(!oclc_ir::print_module(prog.module(), None).contains("stack_alloc"));
+    let out = Buffer::zeroed(4 * 32);
+    dev.launch(
+        &prog,
+        "k",
+        &[Arg::Buffer(out.clone())],
+        &NdRange::new(&[32]),
+    )
+    .expect("runs");
+    assert_eq!(
+        i32s(&out.read()),
+        (0..32).map(|g| g * (g + 1) / 2).collect::<Vec<i32>>()
+    );
+}

@@ -84,6 +84,7 @@
 
 pub mod builder;
 pub mod ir;
+pub mod passes;
 pub mod print;
 pub mod types;
 pub mod verify;
