@@ -2,8 +2,10 @@
 //! builtin tables and checking with clang-worded diagnostics.
 
 pub mod builtins;
+mod check;
 pub mod hir;
 pub mod space;
 pub mod types;
 
+pub use check::check;
 pub use space::AddrSpace;

@@ -57,25 +57,14 @@ impl AddrSpace {
 // 1. Nesting of spaces
 // ---------------------------------------------------------------------------------------------
 
-/// Rule 41: `a` is contained in `b`. The named spaces are disjoint; `global`, `local` and
-/// `private` are subsets of generic; `constant` is not. clang's USM spaces `__global_device`
-/// and `__global_host` are subsets of `__global` (and so of generic). A numbered target space
-/// is contained only in itself.
+/// Rule 41: `a` is contained in `b`. The named spaces are disjoint; generic contains every
+/// space except `constant` (clang also lets numbered target spaces convert to generic); clang's
+/// USM spaces `__global_device` and `__global_host` are subsets of `__global`.
 pub fn is_subset(a: LangAs, b: LangAs) -> bool {
     use AddrSpace::*;
-    if a == b {
-        return true;
-    }
-    matches!(
-        (a, b),
-        (
-            LangAs::Named(Private | Global | Local),
-            LangAs::Named(Generic)
-        ) | (
-            LangAs::GlobalDevice | LangAs::GlobalHost,
-            LangAs::Named(Global | Generic)
-        )
-    )
+    a == b
+        || (b == LangAs::Named(Generic) && a != LangAs::Named(Constant))
+        || (b == LangAs::Named(Global) && matches!(a, LangAs::GlobalDevice | LangAs::GlobalHost))
 }
 
 /// Rule 41 (clang's `isAddressSpaceOverlapping`): one space contains the other. Pointers into
@@ -89,6 +78,7 @@ pub fn overlaps(a: LangAs, b: LangAs) -> bool {
 fn opt_subset(a: Option<LangAs>, b: Option<LangAs>) -> bool {
     match (a, b) {
         (Some(a), Some(b)) => is_subset(a, b),
+        (None, Some(b)) => b == LangAs::GENERIC,
         (a, b) => a == b,
     }
 }
@@ -162,9 +152,21 @@ pub fn version_text(lang: &LangOptions) -> &'static str {
     }
 }
 
+/// Every note oclc adds beyond clang's starts with this, so `-verify` (which matches clang's
+/// notes) can leave them out.
+pub const BEYOND_CLANG_NOTE_PREFIX: &str = "implicit address space: ";
+
 /// A note, beyond clang, saying where an implicit space came from (DESIGN.md: "where the
-/// space was implicit, a note says where it came from").
+/// space was implicit, a note says where it came from"). Starts with
+/// [`BEYOND_CLANG_NOTE_PREFIX`].
 pub fn implicit_space_note(space: AddrSpace, lang: &LangOptions, pointee: bool) -> String {
+    format!(
+        "{BEYOND_CLANG_NOTE_PREFIX}{}",
+        implicit_space_text(space, lang, pointee)
+    )
+}
+
+fn implicit_space_text(space: AddrSpace, lang: &LangOptions, pointee: bool) -> String {
     if pointee {
         match space {
             AddrSpace::Generic => {
@@ -610,7 +612,8 @@ mod tests {
         assert!(is_subset(LangAs::GlobalDevice, n(Global)));
         assert!(is_subset(LangAs::GlobalHost, n(Generic)));
         assert!(!is_subset(n(Global), LangAs::GlobalDevice));
-        assert!(!overlaps(LangAs::Target(3), n(Generic)));
+        assert!(overlaps(LangAs::Target(3), n(Generic)));
+        assert!(!overlaps(LangAs::Target(3), n(Global)));
     }
 
     #[test]

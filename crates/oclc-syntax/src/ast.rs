@@ -283,6 +283,9 @@ pub enum TypeSpec {
     Builtin(Symbol),
     /// A name declared with `typedef` and visible here.
     TypedefName(Symbol),
+    /// An identifier used where a type name belongs that names no type ("unknown type name"
+    /// is already reported); sema treats the declaration as invalid and stays silent.
+    Unknown(Symbol),
     Record(RecordSpec),
     Enum(EnumSpec),
     /// `_Atomic(type-name)`.
@@ -447,9 +450,10 @@ pub struct Declarator {
     pub span: Span,
     /// `None` for abstract declarators (type names, unnamed parameters and bit-fields).
     pub name: Option<Ident>,
-    /// Derivations from the name outward: `*a[3]` is `[Array, Pointer]` (an array of pointers);
-    /// `(*f)(int)` is `[Paren, Pointer, Function]`... read as "f is (a pointer to) a function".
-    /// To build the type, start from the specifiers' type and apply the chunks in reverse.
+    /// Derivations from the name outward: `*a[3]` is `[Array, Pointer]` ("a is an array of
+    /// pointers"); `(*f)(int)` is `[Pointer, Paren, Function]` ("f is a pointer to a
+    /// function"). To build the type, start from the specifiers' type and apply the chunks in
+    /// reverse, skipping `Paren`.
     pub chunks: Vec<Chunk>,
     /// Attributes and address spaces written after the declarator (`int x
     /// __attribute__((aligned(16)))`, `void f(void) __attribute__((overloadable))`).
@@ -750,6 +754,11 @@ pub enum ExprKind {
     AlignOf {
         arg: Box<TypeOrExpr>,
         gnu: bool,
+    },
+    /// `__builtin_astype(expr, type)` (what opencl-c.h's `as_T` and `CLK_NULL_EVENT` use).
+    AsType {
+        expr: Box<Expr>,
+        ty: Box<TypeName>,
     },
     /// A placeholder after a syntax error (already diagnosed).
     Error,

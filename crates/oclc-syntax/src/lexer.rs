@@ -21,7 +21,11 @@ pub struct Lexer {
     pub raw: bool,
     /// Whitespace already skipped by `next_is_line_start`, owed to the next token.
     space_owed: bool,
+    /// Direct-mapped cache of recent spellings, sparing the global interner's lock and hash.
+    cache: Vec<Option<(Symbol, &'static str)>>,
 }
+
+const CACHE_SIZE: usize = 4096;
 
 fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$'
@@ -46,6 +50,7 @@ impl Lexer {
             at_line_start: true,
             raw: false,
             space_owed: false,
+            cache: Vec::new(),
         }
     }
 
@@ -126,10 +131,10 @@ impl Lexer {
     }
 
     /// The spelling of `lo..hi` with line splices removed.
-    fn spelling(&self, lo: usize, hi: usize) -> Symbol {
+    fn spelling(&mut self, lo: usize, hi: usize) -> Symbol {
         let raw = self.text.get(lo..hi).unwrap_or("");
         if !raw.contains('\\') {
-            return Symbol::intern(raw);
+            return intern_cached(&mut self.cache, raw);
         }
         let mut s = String::with_capacity(raw.len());
         let mut p = lo;
@@ -146,7 +151,31 @@ impl Lexer {
         }
         Symbol::intern(&s)
     }
+}
 
+/// Interns `s` through a direct-mapped cache of recent spellings.
+fn intern_cached(cache: &mut Vec<Option<(Symbol, &'static str)>>, s: &str) -> Symbol {
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in s.as_bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    let slot = (h as usize) & (CACHE_SIZE - 1);
+    if cache.is_empty() {
+        *cache = vec![None; CACHE_SIZE];
+    }
+    if let Some(Some((sym, text))) = cache.get(slot) {
+        if *text == s {
+            return *sym;
+        }
+    }
+    let sym = Symbol::intern(s);
+    if let Some(e) = cache.get_mut(slot) {
+        *e = Some((sym, sym.as_str()));
+    }
+    sym
+}
+
+impl Lexer {
     /// Skips whitespace and comments; returns whether any was skipped.
     fn skip_trivia(&mut self, diags: &mut Diagnostics) -> bool {
         let mut skipped = false;

@@ -1,5 +1,6 @@
-//! Transformations over verified IR. Each keeps the crate invariants; run
-//! [`crate::debug_verify`] after each in debug builds.
+//! IR passes: mem2reg, fold, address-space inference and per-call-site specialization, dce.
+//!
+//! Each keeps the crate invariants; run [`crate::debug_verify`] after each in debug builds.
 
 pub mod dce;
 pub mod mem2reg;

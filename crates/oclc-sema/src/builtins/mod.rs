@@ -22,6 +22,7 @@
 pub mod consts;
 mod parse;
 mod resolve;
+pub mod sema_types;
 mod table;
 pub mod ty;
 
@@ -31,7 +32,9 @@ pub use ty::{Access, Atomic, BTy, ImageKind, Pointee, Ptr, Scalar};
 
 use oclc_syntax::{ClStd, LangOptions, Symbol};
 use parse::{Decl, Table, TyExpr};
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, OnceLock};
 
 /// A builtin function name (`fract`, `convert_int4_sat_rte`, ...). Indexes the process-wide
 /// table, so it is the same in every language mode of one build.
@@ -70,6 +73,8 @@ pub struct Candidate {
     pub overload: OverloadId,
     pub sig: Signature,
     pub reason: NotViable,
+    /// Each argument's conversion (`None`: no conversion, or an arity failure).
+    pub convs: Vec<Option<Conv>>,
 }
 
 /// Why a candidate is not viable.
@@ -177,6 +182,23 @@ pub struct Builtins {
     /// Element types of each gentype that survive the type extensions.
     gen_types: Vec<Vec<Scalar>>,
     avail: TypeAvail,
+    /// Memoized resolutions: calls repeat the same argument types over and over.
+    cache: Mutex<ResolveCache>,
+}
+
+/// Resolutions by (builtin, hash of the argument keys); entries keep their keys to rule out
+/// hash collisions.
+type ResolveCache = HashMap<(u32, u64), Vec<(Vec<ArgKey>, Result<Resolved, NoMatch>)>>;
+
+/// What of an argument overload resolution depends on (constant values only matter as
+/// zero / non-zero).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct ArgKey(BTy, bool, Option<bool>);
+
+impl ArgKey {
+    fn of(a: &Arg) -> ArgKey {
+        ArgKey(a.ty, a.null_ptr, a.int_const.map(|v| v == 0))
+    }
 }
 
 fn parsed() -> &'static Result<Table, parse::TableError> {
@@ -289,6 +311,7 @@ impl Builtins {
             gate_ok,
             gen_types,
             avail,
+            cache: Mutex::new(HashMap::new()),
         }
     }
 }
@@ -501,52 +524,99 @@ impl Builtins {
     }
 
     /// Resolves a call of builtin `id` with `args`, as clang's overload resolution does.
+    /// Results are memoized per argument-type list, so repeated calls cost a hash lookup.
     pub fn resolve(&self, id: BuiltinId, args: &[Arg]) -> Result<Resolved, NoMatch> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for a in args {
+            ArgKey::of(a).hash(&mut h);
+        }
+        let key = (id.0, h.finish());
+        let same = |keys: &[ArgKey]| {
+            keys.len() == args.len() && keys.iter().zip(args).all(|(k, a)| *k == ArgKey::of(a))
+        };
+        {
+            let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(hit) = cache
+                .get(&key)
+                .and_then(|v| v.iter().find(|(k, _)| same(k)))
+            {
+                return hit.1.clone();
+            }
+        }
+        let result = self.resolve_uncached(id, args);
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry(key)
+            .or_default()
+            .push((args.iter().map(ArgKey::of).collect(), result.clone()));
+        result
+    }
+
+    fn resolve_uncached(&self, id: BuiltinId, args: &[Arg]) -> Result<Resolved, NoMatch> {
         if let Some(s) = self.special(id) {
             return Err(NoMatch::Special(s));
         }
         let total = self.overload_count(id);
-        let convs_for = |sig: &Signature| -> Result<Vec<Option<Conv>>, NotViable> {
+        // Every argument's conversion, and the first reason the candidate is not viable.
+        let convs_for = |sig: &Signature| -> (Vec<Option<Conv>>, Option<NotViable>) {
             let params = sig.params();
             if args.len() < params.len() || (args.len() > params.len() && !sig.variadic) {
-                return Err(NotViable::Arity {
+                let arity = NotViable::Arity {
                     expected: params.len(),
                     got: args.len(),
                     variadic: sig.variadic,
-                });
+                };
+                return (vec![None; args.len()], Some(arity));
             }
             let mut out = Vec::with_capacity(args.len());
+            let mut bad = None;
             for (i, a) in args.iter().enumerate() {
                 match params.get(i) {
                     Some(&p) => match resolve::convert(a, p) {
                         Ok(c) => out.push(Some(c)),
-                        Err(why) => return Err(NotViable::Conversion { arg: i, to: p, why }),
+                        Err(why) => {
+                            out.push(None);
+                            bad = bad.or(Some(NotViable::Conversion { arg: i, to: p, why }));
+                        }
                     },
                     None => out.push(None),
                 }
             }
-            Ok(out)
+            (out, bad)
         };
-        if total == 1 {
-            if let Some(o) = self.overloads(id).next() {
-                let sig = self.signature(o);
-                let convs = match convs_for(&sig) {
-                    Ok(c) => c,
-                    Err(_) => args
-                        .iter()
-                        .enumerate()
-                        .map(|(i, a)| {
-                            sig.params()
-                                .get(i)
-                                .and_then(|&p| resolve::convert(a, p).ok())
-                        })
-                        .collect(),
-                };
+        if total == 1
+            && let Some(o) = self.overloads(id).next()
+        {
+            let sig = self.signature(o);
+            let (convs, _) = convs_for(&sig);
+            return Ok(Resolved {
+                overload: o,
+                sig,
+                convs,
+                overloaded: false,
+            });
+        }
+        // An overload every argument matches exactly (no conversion at all) is better than any
+        // other candidate, and no two overloads have the same parameter types.
+        for o in self.overloads(id) {
+            let Some(d) = self.decls(id).get(o.decl as usize) else {
+                continue;
+            };
+            if d.variadic || d.params.len() != args.len() {
+                continue;
+            }
+            let sig = self.signature(o);
+            let convs: Option<Vec<Conv>> = args
+                .iter()
+                .zip(sig.params())
+                .map(|(a, &p)| resolve::convert(a, p).ok().filter(|c| c.is_identity()))
+                .collect();
+            if let Some(convs) = convs {
                 return Ok(Resolved {
                     overload: o,
                     sig,
-                    convs,
-                    overloaded: false,
+                    convs: convs.into_iter().map(Some).collect(),
+                    overloaded: true,
                 });
             }
         }
@@ -556,11 +626,12 @@ impl Builtins {
         for o in self.overloads(id) {
             let sig = self.signature(o);
             match convs_for(&sig) {
-                Ok(c) => viable.push((o, sig, c.into_iter().flatten().collect())),
-                Err(reason) => rejected.push(Candidate {
+                (c, None) => viable.push((o, sig, c.into_iter().flatten().collect())),
+                (convs, Some(reason)) => rejected.push(Candidate {
                     overload: o,
                     sig,
                     reason,
+                    convs,
                 }),
             }
         }
@@ -579,6 +650,8 @@ impl Builtins {
             }
         }
         let Some(best) = best else {
+            let n = args.len();
+            stable_insertion_sort(&mut rejected, |l, r| display_before(args, n, l, r));
             return Err(NoMatch::NoViable(rejected));
         };
         // Every candidate not worse than a best one is tied with it (clang's closure).
@@ -603,14 +676,16 @@ impl Builtins {
             }
         }
         if ambiguous {
-            return Err(NoMatch::Ambiguous(
-                viable
-                    .iter()
-                    .zip(&tied)
-                    .filter(|(_, t)| **t)
-                    .map(|(v, _)| v.0)
-                    .collect(),
-            ));
+            let mut tied: Vec<&(OverloadId, Signature, Vec<Conv>)> = viable
+                .iter()
+                .zip(&tied)
+                .filter(|(_, t)| **t)
+                .map(|(v, _)| v)
+                .collect();
+            stable_insertion_sort(&mut tied, |l, r| {
+                conversions_order(args, &l.2, &r.2) == std::cmp::Ordering::Less
+            });
+            return Err(NoMatch::Ambiguous(tied.iter().map(|v| v.0).collect()));
         }
         let (o, sig, convs) = viable.swap_remove(best);
         Ok(Resolved {
@@ -630,4 +705,76 @@ impl Builtins {
 /// The OpenCL C version of a mode, for callers that gate on it.
 pub fn version(lang: &LangOptions) -> ClStd {
     lang.std
+}
+
+/// A stable insertion sort that tolerates a comparison that is not a total order (clang's
+/// display comparison is not), unlike `slice::sort_by`.
+fn stable_insertion_sort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 {
+            let (Some(a), Some(b)) = (v.get(j), v.get(j - 1)) else {
+                break;
+            };
+            if !less(a, b) {
+                break;
+            }
+            v.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
+/// clang's `CompareConversions`: which candidate converts more arguments better.
+fn conversions_order<C: AsConv>(args: &[Arg], l: &[C], r: &[C]) -> std::cmp::Ordering {
+    let mut left_better = 0i32;
+    for ((a, x), y) in args.iter().zip(l).zip(r) {
+        let c = match (x.conv(), y.conv()) {
+            (Some(x), Some(y)) => resolve::compare(a, x, y),
+            (Some(_), None) => Cmp::Better,
+            (None, Some(_)) => Cmp::Worse,
+            (None, None) => Cmp::Same,
+        };
+        match c {
+            Cmp::Better => left_better += 1,
+            Cmp::Worse => left_better -= 1,
+            Cmp::Same => {}
+        }
+    }
+    0.cmp(&left_better)
+}
+
+/// Conversions as stored for viable (`Conv`) and rejected (`Option<Conv>`) candidates.
+trait AsConv {
+    fn conv(&self) -> Option<&Conv>;
+}
+
+impl AsConv for Conv {
+    fn conv(&self) -> Option<&Conv> {
+        Some(self)
+    }
+}
+
+impl AsConv for Option<Conv> {
+    fn conv(&self) -> Option<&Conv> {
+        self.as_ref()
+    }
+}
+
+/// clang's `CompareOverloadCandidatesForDisplay` for non-viable builtin candidates: bad
+/// conversions first, ordered by the quality of their conversions; arity mismatches last,
+/// nearest arity first and too-many before too-few. Ties keep declaration order.
+fn display_before(args: &[Arg], nargs: usize, l: &Candidate, r: &Candidate) -> bool {
+    match (l.reason, r.reason) {
+        (NotViable::Arity { expected: le, .. }, NotViable::Arity { expected: re, .. }) => {
+            let (ld, rd) = (le.abs_diff(nargs), re.abs_diff(nargs));
+            if ld != rd {
+                return ld < rd;
+            }
+            nargs > le && nargs <= re
+        }
+        (NotViable::Arity { .. }, _) => false,
+        (_, NotViable::Arity { .. }) => true,
+        _ => conversions_order(args, &l.convs, &r.convs) == std::cmp::Ordering::Less,
+    }
 }

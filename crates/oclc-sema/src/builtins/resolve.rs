@@ -108,7 +108,8 @@ impl Conv {
         self.kind.rank()
     }
 
-    fn is_identity(&self) -> bool {
+    /// No conversion at all: the argument has the parameter's type.
+    pub fn is_identity(&self) -> bool {
         self.kind == ConvKind::Identity && !self.qualification
     }
 

@@ -621,20 +621,21 @@ pub(crate) fn generated() -> String {
         }
     }
 
-    // as_T reinterpretations (opencl-c-base.h macros over __builtin_astype).
+    // as_T reinterpretations (opencl-c-base.h macros over __builtin_astype, so library
+    // builtins: absent without the default header).
     for t in ALL_TYPES {
         let ext = match t {
             "double" => " ext=cl_khr_fp64",
             "half" => " ext=cl_khr_fp16",
             _ => "",
         };
-        line(format!("@ lang{ext}"));
+        line(format!("@{ext}"));
         line(format!("as_{t} = special(as_type)"));
         for v in [2, 3, 4, 8, 16] {
             line(format!("as_{t}{v} = special(as_type)"));
         }
     }
-    line("@ lang".into());
+    line("@".into());
     line("as_size_t as_ptrdiff_t as_intptr_t as_uintptr_t = special(as_type)".into());
 
     // vloadN / vstoreN.

@@ -629,26 +629,38 @@ impl Pp<'_> {
             PTokOpt::from(self.expanded_next())
         };
         let what = if marker { "line marker" } else { "#line" };
-        let value = match num {
-            PTokOpt::Tok(t) => match t.kind {
-                TokenKind::Number(s) if s.as_str().bytes().all(|b| b.is_ascii_digit()) => {
-                    s.as_str().parse::<u32>().ok()
-                }
-                _ => None,
-            },
-            PTokOpt::End => None,
+        let t = match num {
+            PTokOpt::Tok(t) => t,
+            PTokOpt::End => {
+                let span = self.eod_span();
+                self.error(
+                    span,
+                    format!("{what} directive requires a positive integer argument"),
+                );
+                return;
+            }
         };
-        let Some(line) = value else {
-            let span = match num {
-                PTokOpt::Tok(t) => t.span,
-                PTokOpt::End => self.eod_span(),
-            };
+        let TokenKind::Number(digits) = t.kind else {
             self.error(
-                span,
+                t.span,
                 format!("{what} directive requires a positive integer argument"),
             );
             return;
         };
+        if let Some(i) = digits.as_str().bytes().position(|b| !b.is_ascii_digit()) {
+            let which = if marker { "GNU line marker" } else { "#line" };
+            let at = Span {
+                lo: t.span.lo + i as u32,
+                hi: t.span.lo + i as u32 + 1,
+                ..t.span
+            };
+            self.error(
+                at,
+                format!("{which} directive requires a simple digit sequence"),
+            );
+            return;
+        }
+        let line = digits.as_str().parse::<u32>().unwrap_or(u32::MAX);
         let file_tok = self.expanded_next();
         let new_name = match file_tok.tok.kind {
             TokenKind::Eof => None,
