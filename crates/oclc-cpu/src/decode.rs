@@ -257,6 +257,10 @@ pub enum I {
         p: u32,
         v: u32,
     },
+    WorkGroup {
+        d: u32,
+        info: u32,
+    },
     Barrier {
         flags: u32,
     },
@@ -319,6 +323,14 @@ pub struct PrintfInfo {
 }
 
 #[derive(Clone, Debug)]
+pub struct WgInfo {
+    pub op: WgOp,
+    pub s: Scalar,
+    pub value: u32,
+    pub ids: Vec<u32>,
+}
+
+#[derive(Clone, Debug)]
 pub struct SwitchInfo {
     pub cases: Vec<(u64, u32)>,
     pub default: u32,
@@ -346,6 +358,8 @@ pub struct DFunc {
     /// Fused compare-branches: (true edge, false edge).
     pub brcmps: Vec<(u32, u32)>,
     pub switches: Vec<SwitchInfo>,
+    /// Work-group collectives: operation, element type, value slot, local-id slots.
+    pub wgs: Vec<WgInfo>,
     /// Whether this function or a callee contains a barrier.
     pub has_barrier: bool,
 }
@@ -906,6 +920,19 @@ fn decode_inst(m: &Module, d: &mut Dec, inst: &InstData, local_index: &[u32]) {
             let s = elem_of(d.t(*value));
             let (p, v) = (d.s(*ptr), d.s(*value));
             d.emit(I::AtomicStore { s, p, v }, span);
+        }
+        Op::WorkGroup { op, value, ids } => {
+            d.out.has_barrier = true;
+            let s = elem_of(d.t(*value));
+            let info = d.out.wgs.len() as u32;
+            let w = WgInfo {
+                op: *op,
+                s,
+                value: d.s(*value),
+                ids: ids.iter().map(|v| d.s(*v)).collect(),
+            };
+            d.out.wgs.push(w);
+            d.emit(I::WorkGroup { d: rd, info }, span);
         }
         Op::Barrier { flags, .. } => {
             d.out.has_barrier = true;

@@ -88,6 +88,10 @@ pub struct Item {
     pub index: u32,
     steps: u64,
     pub stop: Option<Stop>,
+    /// This item's contribution to a pending work-group collective: value and local ids.
+    pub wg_in: Option<(u64, [u64; 3])>,
+    /// The collective's result for this item, set by the scheduler before it resumes.
+    pub wg_out: Option<u64>,
 }
 
 /// One work-group's state.
@@ -119,6 +123,8 @@ impl Item {
         self.index = index;
         self.steps = 0;
         self.stop = None;
+        self.wg_in = None;
+        self.wg_out = None;
         self.frames.clear();
         self.private.clear();
         self.cur = Frame {
@@ -161,9 +167,16 @@ impl Item {
 }
 
 enum Action {
-    Call { d: u32, info: u32 },
-    Ret { v: u32, n: u32 },
-    Barrier,
+    Call {
+        d: u32,
+        info: u32,
+    },
+    Ret {
+        v: u32,
+        n: u32,
+    },
+    /// Suspends at the barrier (or collective) at this pc.
+    Barrier(usize),
     Fail(CheckKind, String),
 }
 
@@ -320,6 +333,8 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
         private,
         buf,
         steps,
+        wg_in,
+        wg_out,
         ..
     } = it;
     let Group {
@@ -730,7 +745,18 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     let (a, x) = (r[p as usize], r[v as usize]);
                     mem_try!(mem.atomic(a, s.bytes() as usize, |_| x), "atomic store");
                 }
-                I::Barrier { .. } => break Action::Barrier,
+                I::Barrier { .. } => break Action::Barrier(pc - 1),
+                I::WorkGroup { d, info } => {
+                    if let Some(v) = wg_out.take() {
+                        r[d as usize] = v;
+                    } else {
+                        let w = &f.wgs[info as usize];
+                        let ids = [0, 1, 2].map(|k| w.ids.get(k).map_or(0, |s| r[*s as usize]));
+                        *wg_in = Some((r[w.value as usize], ids));
+                        pc -= 1;
+                        break Action::Barrier(pc);
+                    }
+                }
                 I::WorkItem { q, d, dim } => {
                     let dv = if dim == u32::MAX {
                         0
@@ -789,7 +815,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
         };
         match action {
             Action::Fail(kind, message) => return Err(err(f, pc, kind, message)),
-            Action::Barrier => {
+            Action::Barrier(at) => {
                 *cur = Frame {
                     func,
                     pc: pc as u32,
@@ -798,7 +824,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                 };
                 return Ok(Stop::Barrier {
                     func,
-                    pc: pc as u32 - 1,
+                    pc: at as u32,
                 });
             }
             Action::Call { d, info } => {

@@ -1165,3 +1165,68 @@ fn slot_based_loops_run_after_promotion() {
         (0..32).map(|g| g * (g + 1) / 2).collect::<Vec<i32>>()
     );
 }
+
+#[test]
+fn work_group_collectives() {
+    // x = (int)lid * 3 - 4; out[gid*6 + 0..6] = reduce_add(x), scan_inclusive_smax(x),
+    // scan_exclusive_add(x), broadcast(x, 2), all(x > -5), any(x == 5)
+    let m = one_kernel(vec![buf("out", AddrSpace::Global)], |b, p| {
+        let lid = b.work_item(WorkItemQuery::LocalId, 0);
+        let gid = b.work_item(WorkItemQuery::GlobalId, 0);
+        let l32 = b.conv(ConvOp::Trunc, lid, Type::I32);
+        let three = b.i32(3);
+        let four = b.i32(4);
+        let t = b.bin(BinOp::Mul, l32, three);
+        let x = b.bin(BinOp::Sub, t, four);
+        let two = b.i64(2);
+        let m5 = b.i32(-5);
+        let gt = b.cmp(CmpOp::Sgt, x, m5);
+        let gt = b.conv(ConvOp::ZExt, gt, Type::I32);
+        let five = b.i32(5);
+        let eq = b.cmp(CmpOp::Eq, x, five);
+        let eq = b.conv(ConvOp::ZExt, eq, Type::I32);
+        let vals = [
+            b.work_group(WgOp::Reduce(WgArith::IAdd), x, vec![]),
+            b.work_group(WgOp::ScanInclusive(WgArith::SMax), x, vec![]),
+            b.work_group(WgOp::ScanExclusive(WgArith::IAdd), x, vec![]),
+            b.work_group(WgOp::Broadcast, x, vec![two]),
+            b.work_group(WgOp::All, gt, vec![]),
+            b.work_group(WgOp::Any, eq, vec![]),
+        ];
+        let six = b.i64(6);
+        let base = b.bin(BinOp::Mul, gid, six);
+        for (k, v) in vals.into_iter().enumerate() {
+            let kk = b.i64(k as i64);
+            let idx = b.bin(BinOp::Add, base, kk);
+            let f4 = b.i64(4);
+            let off = b.bin(BinOp::Mul, idx, f4);
+            let q = b.ptr_add(p[0], off);
+            b.store(q, v);
+        }
+        b.ret(None);
+    });
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    let out = Buffer::zeroed(8 * 6 * 4);
+    dev.launch(
+        &prog,
+        "k",
+        &[Arg::Buffer(out.clone())],
+        &NdRange::new(&[8]).local(&[4]),
+    )
+    .expect("runs");
+    let got = i32s(&out.read());
+    // x per group = [-4, -1, 2, 5]
+    let xs = [-4, -1, 2, 5];
+    let mut want = Vec::new();
+    for _ in 0..2 {
+        let mut incl_max = i32::MIN;
+        let mut excl = 0;
+        for &x in &xs {
+            incl_max = incl_max.max(x);
+            want.extend([2, incl_max, excl, 2, 1, 1]);
+            excl += x;
+        }
+    }
+    assert_eq!(got, want);
+}

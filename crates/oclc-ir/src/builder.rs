@@ -342,6 +342,15 @@ impl<'f> Builder<'f> {
         })
     }
 
+    /// A work-group collective (`work_group_reduce_add`, `work_group_broadcast`, ...).
+    pub fn work_group(&mut self, op: WgOp, value: Value, ids: Vec<Value>) -> Value {
+        let t = match op {
+            WgOp::All | WgOp::Any => Type::I32,
+            _ => self.ty(value),
+        };
+        self.inst(Op::WorkGroup { op, value, ids }, t)
+    }
+
     pub fn fence(&mut self, flags: Value, order: Order, scope: Scope) -> Inst {
         self.effect(Op::Fence {
             flags,

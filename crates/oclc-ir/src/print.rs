@@ -236,6 +236,21 @@ fn print_op(out: &mut String, op: &Op) {
                 scope.name()
             )
         }
+        Op::WorkGroup { op, value, ids } => {
+            let name = match op {
+                WgOp::All => "all".to_string(),
+                WgOp::Any => "any".to_string(),
+                WgOp::Broadcast => "broadcast".to_string(),
+                WgOp::Reduce(a) => format!("reduce_{}", a.name()),
+                WgOp::ScanInclusive(a) => format!("scan_inclusive_{}", a.name()),
+                WgOp::ScanExclusive(a) => format!("scan_exclusive_{}", a.name()),
+            };
+            if ids.is_empty() {
+                write!(out, "work_group {name} {value}")
+            } else {
+                write!(out, "work_group {name} {value}, {}", list(ids))
+            }
+        }
         Op::Barrier { flags, scope } => write!(out, "barrier {flags} {}", scope.name()),
         Op::Fence {
             flags,

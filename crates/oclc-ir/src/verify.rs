@@ -623,6 +623,37 @@ fn check_types(cx: &mut Ctx, self_id: FuncId, i: Inst, d: &InstData) {
                 "atomic store of 32/64-bit scalar",
             );
         }
+        Op::WorkGroup { op, value, ids } => {
+            pr.result(true);
+            let vt = t(value);
+            match op {
+                WgOp::All | WgOp::Any => pr.need(
+                    vt == Type::I32 && rty == Some(Type::I32),
+                    "work_group_all/any take and return i32",
+                ),
+                WgOp::Broadcast => {
+                    pr.need(
+                        matches!(vt, Type::Scalar(_)) && rty == Some(vt),
+                        "broadcast of a scalar returns its type",
+                    );
+                    pr.need(
+                        (1..=3).contains(&ids.len()) && ids.iter().all(|v| t(v) == Type::I64),
+                        "broadcast takes 1 to 3 i64 local ids",
+                    );
+                }
+                WgOp::Reduce(a) | WgOp::ScanInclusive(a) | WgOp::ScanExclusive(a) => {
+                    let float = matches!(a, WgArith::FAdd | WgArith::FMin | WgArith::FMax);
+                    pr.need(
+                        matches!(vt, Type::Scalar(s) if s.is_float() == float && s != Scalar::I1)
+                            && rty == Some(vt),
+                        "work-group reduction or scan of the wrong type",
+                    );
+                }
+            }
+            if !matches!(op, WgOp::Broadcast) {
+                pr.need(ids.is_empty(), "only broadcast takes local ids");
+            }
+        }
         Op::Barrier { flags, .. } | Op::Fence { flags, .. } => {
             pr.result(false);
             pr.need(t(flags) == Type::I32, "fence flags must be i32");

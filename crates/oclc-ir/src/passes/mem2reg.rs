@@ -422,6 +422,10 @@ pub fn map_operands(op: &mut Op, f: &impl Fn(Value) -> Value) {
         }
         Op::AtomicLoad { ptr, .. } => m(ptr),
         Op::Barrier { flags, .. } | Op::Fence { flags, .. } => m(flags),
+        Op::WorkGroup { value, ids, .. } => {
+            m(value);
+            ids.iter_mut().for_each(m)
+        }
         Op::WorkItem(_, d) => {
             if let Some(d) = d {
                 m(d)
