@@ -562,6 +562,13 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                 I::PtrAdd { d, p, o } => {
                     r[d as usize] = ptr::add(r[p as usize], r[o as usize] as i64)
                 }
+                I::PtrIndex { sw, scale, d, p, i } => {
+                    let mut x = r[i as usize];
+                    if sw != 0 {
+                        x = sext(x, sw as u32) as u64;
+                    }
+                    r[d as usize] = ptr::add(r[p as usize], x.wrapping_mul(scale as u64) as i64);
+                }
                 I::PtrDiff { d, a, b } => {
                     r[d as usize] = ptr::diff(r[a as usize], r[b as usize]) as u64
                 }
