@@ -15,6 +15,9 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Most work-items in one work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE).
+pub const MAX_WORK_GROUP_SIZE: u64 = 1024;
+
 /// Default `--max-steps`: branches and calls one work-item may take.
 pub const DEFAULT_MAX_STEPS: u64 = 1 << 28;
 
@@ -420,9 +423,9 @@ fn make_nd(range: &NdRange, reqd: Option<[u32; 3]>) -> Result<Nd, DeviceError> {
         }
     }
     let items: u64 = nd.local.iter().product();
-    if items > 1 << 16 {
+    if items > MAX_WORK_GROUP_SIZE {
         return Err(DeviceError::BadRange(format!(
-            "{items} work-items per group (at most 65536)"
+            "{items} work-items per group (the cpu device allows at most {MAX_WORK_GROUP_SIZE})"
         )));
     }
     for k in 0..3 {

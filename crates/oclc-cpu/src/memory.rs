@@ -85,8 +85,17 @@ impl Storage {
 
     /// Reads `out.len()` bytes at `off` (the caller has checked bounds).
     pub fn read(&self, off: usize, out: &mut [u8]) {
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = self.byte(off + k);
+        let mut k = 0;
+        while k < out.len() {
+            let i = off + k;
+            if i.is_multiple_of(4) && k + 4 <= out.len() {
+                let w = self.words.get(i / 4).map_or(0, |w| w.load(Relaxed));
+                out[k..k + 4].copy_from_slice(&w.to_le_bytes());
+                k += 4;
+            } else {
+                out[k] = self.byte(i);
+                k += 1;
+            }
         }
     }
 
