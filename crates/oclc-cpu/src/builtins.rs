@@ -6,6 +6,7 @@ use crate::decode::BuiltinCall;
 use crate::memory::{Fault, Mem};
 use crate::ops::{f16_to_f64, f64_to_f16, fget, fput};
 use crate::ptr;
+use crate::runtime as rt;
 use oclc_ir::{BuiltinDecl, Scalar, Type};
 
 /// Rounding mode of `vstore_half*_rtX`.
@@ -52,7 +53,65 @@ pub enum Builtin {
     },
     /// `wait_group_events`, `prefetch`, `mem_fence`-like calls with no effect here.
     NoOp,
+    /// `shuffle(x, mask)` / `shuffle2(x, y, mask)`: result lane `i` is lane `mask[i]` (modulo
+    /// the input width) of `x`, or of `x` then `y`.
+    Shuffle {
+        two: bool,
+    },
+    /// A numeric builtin of the runtime library, with the C types of its arguments, result
+    /// and pointer output (parameter index and pointee type).
+    Numeric {
+        b: rt::Builtin,
+        args: Vec<(rt::ScalarType, u32)>,
+        ret: Option<(rt::ScalarType, u32)>,
+        out: Option<(usize, rt::ScalarType)>,
+    },
     Unsupported,
+}
+
+/// The runtime's C scalar type for an IR element type and signedness.
+fn c_scalar(s: Scalar, unsigned: bool) -> rt::ScalarType {
+    use rt::ScalarType as T;
+    match (s, unsigned) {
+        (Scalar::I1 | Scalar::I8, false) => T::Char,
+        (Scalar::I1 | Scalar::I8, true) => T::UChar,
+        (Scalar::I16, false) => T::Short,
+        (Scalar::I16, true) => T::UShort,
+        (Scalar::I32, false) => T::Int,
+        (Scalar::I32, true) => T::UInt,
+        (Scalar::I64, false) => T::Long,
+        (Scalar::I64, true) => T::ULong,
+        (Scalar::F16, _) => T::Half,
+        (Scalar::F32, _) => T::Float,
+        (Scalar::F64, _) => T::Double,
+    }
+}
+
+fn numeric(b: &BuiltinDecl, rb: rt::Builtin) -> Builtin {
+    let mut args = Vec::new();
+    let mut out = None;
+    for (i, t) in b.params.iter().enumerate() {
+        let uns = b.unsigned.get(i).copied().unwrap_or(false);
+        match t {
+            Type::Ptr(_) => match b.pointee.get(i).copied().flatten().and_then(|p| p.elem()) {
+                Some(e) if rb.has_out() => out = Some((i, c_scalar(e, uns))),
+                _ => return Builtin::Unsupported,
+            },
+            t => args.push((c_scalar(t.elem().unwrap_or(Scalar::I32), uns), t.lanes())),
+        }
+    }
+    let ret = b.ret.map(|t| {
+        (
+            c_scalar(t.elem().unwrap_or(Scalar::I32), b.ret_unsigned),
+            t.lanes(),
+        )
+    });
+    Builtin::Numeric {
+        b: rb,
+        args,
+        ret,
+        out,
+    }
 }
 
 /// Maps a declaration to its implementation.
@@ -69,13 +128,12 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
     if let Some(rest) = name
         .strip_prefix("vload_half")
         .or_else(|| name.strip_prefix("vloada_half"))
+        && let Some(n) = digits(rest)
     {
-        if let Some(n) = digits(rest) {
-            return Builtin::VLoadHalf {
-                n,
-                aligned: name.starts_with("vloada"),
-            };
-        }
+        return Builtin::VLoadHalf {
+            n,
+            aligned: name.starts_with("vloada"),
+        };
     }
     if let Some(rest) = name
         .strip_prefix("vstore_half")
@@ -100,18 +158,16 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
     if let Some(n) = name
         .strip_prefix("vload")
         .and_then(|r| r.parse::<u32>().ok())
+        && let Some(Type::Scalar(s)) = ptr_elem(1)
     {
-        if let Some(Type::Scalar(s)) = ptr_elem(1) {
-            return Builtin::VLoad { s, n };
-        }
+        return Builtin::VLoad { s, n };
     }
     if let Some(n) = name
         .strip_prefix("vstore")
         .and_then(|r| r.parse::<u32>().ok())
+        && let Some(Type::Scalar(s)) = ptr_elem(2)
     {
-        if let Some(Type::Scalar(s)) = ptr_elem(2) {
-            return Builtin::VStore { s, n };
-        }
+        return Builtin::VStore { s, n };
     }
     match name {
         "async_work_group_copy" => {
@@ -126,7 +182,9 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
             })
         }
         "wait_group_events" | "prefetch" => Builtin::NoOp,
-        _ => Builtin::Unsupported,
+        "shuffle" => Builtin::Shuffle { two: false },
+        "shuffle2" => Builtin::Shuffle { two: true },
+        _ => rt::Builtin::from_name(name).map_or(Builtin::Unsupported, |rb| numeric(b, rb)),
     }
 }
 
@@ -134,6 +192,8 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
 pub enum CallFault {
     Mem(Fault),
     Unsupported,
+    /// The runtime rejected the argument types (a lowering bug).
+    Runtime(String),
 }
 
 impl From<Fault> for CallFault {
@@ -275,9 +335,71 @@ pub fn call(c: &BuiltinCall, regs: &mut [u64], d: u32, mem: &mut Mem) -> Result<
             }
         }
         Builtin::NoOp => {
-            if c.ret.is_some() {
-                if let Some(r) = regs.get_mut(d) {
-                    *r = 0;
+            if c.ret.is_some()
+                && let Some(r) = regs.get_mut(d)
+            {
+                *r = 0;
+            }
+        }
+        Builtin::Numeric { b, args, ret, out } => {
+            let mut lanes = Vec::with_capacity(args.len());
+            let mut ai = 0;
+            for (i, (s, _)) in c.args.iter().enumerate() {
+                if out.is_some_and(|(k, _)| k == i) {
+                    continue;
+                }
+                let Some(&(ty, n)) = args.get(ai) else { break };
+                ai += 1;
+                let base = *s as usize;
+                lanes.push(rt::Lanes::from_fn(n as usize, |k| {
+                    rt::Scalar::from_bits(ty, regs.get(base + k).copied().unwrap_or(0))
+                }));
+            }
+            let res = rt::call(*b, &lanes).map_err(|e| CallFault::Runtime(e.to_string()))?;
+            if let Some((_, n)) = ret {
+                for k in 0..*n as usize {
+                    if let Some(r) = regs.get_mut(d + k) {
+                        *r = res
+                            .value
+                            .lane(k.min(res.value.len().saturating_sub(1)))
+                            .to_bits();
+                    }
+                }
+            }
+            if let (Some((pi, ty)), Some(o)) = (out, res.out) {
+                let p = arg(regs, *pi);
+                let sz = ty.size();
+                for k in 0..o.len() {
+                    mem.write_scalar(ptr::add(p, (k * sz) as i64), sz, o.lane(k).to_bits())?;
+                }
+            }
+        }
+        Builtin::Shuffle { two } => {
+            let src_n = c.args.first().map_or(1, |(_, t)| t.lanes() as usize);
+            let srcs: Vec<usize> = c
+                .args
+                .iter()
+                .take(if *two { 2 } else { 1 })
+                .map(|(s, _)| *s as usize)
+                .collect();
+            let (mslot, mt) = c
+                .args
+                .last()
+                .map_or((0, Type::I32), |(s, t)| (*s as usize, *t));
+            let total = src_n * srcs.len();
+            let mut tmp = [0u64; 32];
+            for (k, t) in tmp.iter_mut().enumerate().take(mt.lanes() as usize) {
+                let m = regs.get(mslot + k).copied().unwrap_or(0) as usize % total.max(1);
+                let (which, lane) = (m / src_n.max(1), m % src_n.max(1));
+                *t = srcs
+                    .get(which)
+                    .and_then(|s| regs.get(s + lane))
+                    .copied()
+                    .unwrap_or(0);
+            }
+            for (k, t) in tmp.iter().enumerate().take(mt.lanes() as usize) {
+                if let Some(r) = regs.get_mut(d + k) {
+                    *r = *t;
                 }
             }
         }

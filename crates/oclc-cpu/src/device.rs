@@ -1,16 +1,22 @@
 //! The public face of the cpu device: load a module, make buffers, launch kernels over an
 //! ND-range with work-groups running in parallel.
 
-use crate::decode::{self, Program as Code};
+use crate::decode::{self, I, Program as Code, WgInfo};
 use crate::error::{CheckKind, DeviceError, RuntimeError};
 use crate::exec::{self, BoundArg, Group, Item, LaunchCtx, Nd, Stop};
 use crate::memory::{GlobalMem, Storage};
+use crate::ops;
 use crate::ptr::{self, Tag};
+use crate::races::GlobalRaces;
 use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind, Type};
+use oclc_ir::{BinOp, Scalar, WgArith, WgOp};
 use oclc_syntax::{Span, Symbol};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Most work-items in one work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE).
+pub const MAX_WORK_GROUP_SIZE: u64 = 1024;
 
 /// Default `--max-steps`: branches and calls one work-item may take.
 pub const DEFAULT_MAX_STEPS: u64 = 1 << 28;
@@ -167,6 +173,18 @@ impl Device {
                 .join("; ");
             return Err(DeviceError::InvalidProgram(msg));
         }
+        let mut module = module;
+        oclc_ir::passes::optimize(&mut module);
+        if let Err(errs) = oclc_ir::debug_verify(&module) {
+            let msg = errs
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ");
+            return Err(DeviceError::InvalidProgram(format!(
+                "after optimization: {msg}"
+            )));
+        }
         let code = decode::decode_module(&module);
         let globals: Vec<GlobalMem> = module
             .globals
@@ -241,6 +259,7 @@ impl Device {
         for (i, (p, a)) in kf.params.iter().zip(args).enumerate() {
             bound.push(bind_arg(i, p, a, &mut globals, &mut local_layout)?);
         }
+        let group_races = GlobalRaces::default();
         let ctx = LaunchCtx {
             prog: &prog.code,
             kernel: kid.0,
@@ -250,6 +269,8 @@ impl Device {
             args: &bound,
             local_layout: &local_layout,
             races: self.races,
+            group_races: self.races.then_some(&group_races),
+            groups_linear: |id, n| (id[2] * n[1] + id[1]) * n[0] + id[0],
         };
         let has_barrier = prog
             .code
@@ -258,7 +279,7 @@ impl Device {
             .is_some_and(|f| f.has_barrier);
         let total = nd.groups[0] * nd.groups[1] * nd.groups[2];
         let first_err = AtomicU64::new(u64::MAX);
-        let run_all = || -> Vec<Option<Result<String, RuntimeError>>> {
+        let run_all = || -> Vec<Option<Result<String, Box<RuntimeError>>>> {
             (0..total)
                 .into_par_iter()
                 .map_init(Scratch::default, |scratch, gi| {
@@ -283,7 +304,7 @@ impl Device {
                 Ok(s) => out.printf.push_str(&s),
                 Err(e) => {
                     self.echo(&out.printf);
-                    return Err(e.into());
+                    return Err(DeviceError::Runtime(e));
                 }
             }
         }
@@ -381,32 +402,30 @@ fn make_nd(range: &NdRange, reqd: Option<[u32; 3]>) -> Result<Nd, DeviceError> {
                 }
                 nd.local[k] = x;
             }
-            if let Some(r) = reqd {
-                if (0..3).any(|k| nd.local[k] != r[k] as u64) {
-                    return Err(DeviceError::BadRange(format!(
-                        "local size ({}, {}, {}) differs from reqd_work_group_size({}, {}, {})",
-                        nd.local[0], nd.local[1], nd.local[2], r[0], r[1], r[2]
-                    )));
-                }
+            if let Some(r) = reqd
+                && (0..3).any(|k| nd.local[k] != r[k] as u64)
+            {
+                return Err(DeviceError::BadRange(format!(
+                    "local size ({}, {}, {}) differs from reqd_work_group_size({}, {}, {})",
+                    nd.local[0], nd.local[1], nd.local[2], r[0], r[1], r[2]
+                )));
             }
         }
         (None, Some(r)) => {
-            for k in 0..3 {
-                nd.local[k] = (r[k] as u64).max(1);
-            }
+            nd.local = r.map(|x| (x as u64).max(1));
         }
         (None, None) => {
             // The largest divisor of the first dimension up to 64; 1 elsewhere.
             nd.local[0] = (1..=64u64.min(nd.global[0]))
                 .rev()
-                .find(|d| nd.global[0] % d == 0)
+                .find(|d| nd.global[0].is_multiple_of(*d))
                 .unwrap_or(1);
         }
     }
     let items: u64 = nd.local.iter().product();
-    if items > 1 << 16 {
+    if items > MAX_WORK_GROUP_SIZE {
         return Err(DeviceError::BadRange(format!(
-            "{items} work-items per group (at most 65536)"
+            "{items} work-items per group (the cpu device allows at most {MAX_WORK_GROUP_SIZE})"
         )));
     }
     for k in 0..3 {
@@ -530,14 +549,12 @@ fn run_group(
     gi: u64,
     has_barrier: bool,
     s: &mut Scratch,
-) -> Result<String, RuntimeError> {
+) -> Result<String, Box<RuntimeError>> {
     let nd = &ctx.nd;
     let gid3 = ids_of(gi, nd.groups);
     let g = &mut s.group;
     g.id = gid3;
-    for k in 0..3 {
-        g.size[k] = nd.local[k].min(nd.global[k] - gid3[k] * nd.local[k]);
-    }
+    g.size = [0, 1, 2].map(|k| nd.local[k].min(nd.global[k] - gid3[k] * nd.local[k]));
     g.local.clear();
     for &(size, align, label) in ctx.local_layout {
         g.local.alloc(size, align, label);
@@ -580,7 +597,20 @@ fn run_group(
         }
         match first {
             Stop::Done => return Ok(std::mem::take(&mut g.out)),
-            Stop::Barrier { .. } => g.races.clear(),
+            Stop::Barrier { func, pc } => {
+                g.races.clear();
+                let wg =
+                    ctx.prog
+                        .funcs
+                        .get(func as usize)
+                        .and_then(|f| match f.code.get(pc as usize) {
+                            Some(I::WorkGroup { info, .. }) => f.wgs.get(*info as usize),
+                            _ => None,
+                        });
+                if let Some(w) = wg {
+                    collective(w, g.size, items);
+                }
+            }
         }
     }
 }
@@ -598,7 +628,7 @@ fn barrier_span(ctx: &LaunchCtx, s: Stop) -> Option<Span> {
     }
 }
 
-fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> RuntimeError {
+fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Box<RuntimeError> {
     let (a, b) = (
         first.stop.unwrap_or(Stop::Done),
         other.stop.unwrap_or(Stop::Done),
@@ -636,7 +666,7 @@ fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Runtime
             .map(|s| (s, format!("work-item {} waits at this barrier", lid(first)))),
         _ => None,
     };
-    RuntimeError {
+    Box::new(RuntimeError {
         kind: CheckKind::BarrierDivergence,
         message,
         span: barrier_span(ctx, at).unwrap_or(Span::DUMMY),
@@ -644,10 +674,97 @@ fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Runtime
         local_id: other.lid,
         group_id: g.id,
         note,
-    }
+    })
 }
 
 /// The type a kernel argument's bytes must have, for callers building [`Arg::Bytes`].
 pub fn value_size(t: Type) -> usize {
     t.store_size() as usize
+}
+
+fn wg_identity(a: WgArith, s: Scalar) -> u64 {
+    let w = s.bits();
+    match a {
+        WgArith::IAdd | WgArith::UMax => 0,
+        WgArith::UMin => ops::mask(w),
+        WgArith::SMin => ops::mask(w) >> 1,
+        WgArith::SMax => 1 << (w - 1),
+        WgArith::FAdd => ops::fput(s, 0.0),
+        WgArith::FMin => ops::fput(s, f64::INFINITY),
+        WgArith::FMax => ops::fput(s, f64::NEG_INFINITY),
+    }
+}
+
+fn wg_combine(a: WgArith, s: Scalar, x: u64, y: u64) -> u64 {
+    let w = s.bits();
+    match a {
+        WgArith::IAdd => ops::bin(BinOp::Add, s, x, y),
+        WgArith::FAdd => ops::bin(BinOp::FAdd, s, x, y),
+        WgArith::SMin => {
+            if ops::sext(y, w) < ops::sext(x, w) {
+                y
+            } else {
+                x
+            }
+        }
+        WgArith::SMax => {
+            if ops::sext(y, w) > ops::sext(x, w) {
+                y
+            } else {
+                x
+            }
+        }
+        WgArith::UMin => x.min(y),
+        WgArith::UMax => x.max(y),
+        WgArith::FMin | WgArith::FMax => {
+            let (fx, fy) = (ops::fget(s, x), ops::fget(s, y));
+            let take_y =
+                fx.is_nan() || (!fy.is_nan() && if a == WgArith::FMin { fy < fx } else { fy > fx });
+            if take_y { y } else { x }
+        }
+    }
+}
+
+/// Computes a work-group collective from every item's contribution (in local linear id
+/// order) and hands each item its result.
+fn collective(w: &WgInfo, size: [u64; 3], items: &mut [Item]) {
+    let vals: Vec<u64> = items.iter().map(|it| it.wg_in.map_or(0, |c| c.0)).collect();
+    let results: Vec<u64> = match w.op {
+        WgOp::All => vec![vals.iter().all(|v| *v & 0xffff_ffff != 0) as u64; vals.len()],
+        WgOp::Any => vec![vals.iter().any(|v| *v & 0xffff_ffff != 0) as u64; vals.len()],
+        WgOp::Broadcast => {
+            let ids = items
+                .first()
+                .and_then(|it| it.wg_in)
+                .map_or([0; 3], |c| c.1);
+            let k = (ids[2] * size[1] + ids[1]) * size[0] + ids[0];
+            let v = if ids.iter().zip(size).all(|(i, n)| *i < n) {
+                vals.get(k as usize).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            vec![v; vals.len()]
+        }
+        WgOp::Reduce(a) => {
+            let r = vals
+                .iter()
+                .fold(wg_identity(a, w.s), |acc, v| wg_combine(a, w.s, acc, *v));
+            vec![r; vals.len()]
+        }
+        WgOp::ScanInclusive(a) | WgOp::ScanExclusive(a) => {
+            let mut acc = wg_identity(a, w.s);
+            let inclusive = matches!(w.op, WgOp::ScanInclusive(_));
+            vals.iter()
+                .map(|v| {
+                    let before = acc;
+                    acc = wg_combine(a, w.s, acc, *v);
+                    if inclusive { acc } else { before }
+                })
+                .collect()
+        }
+    };
+    for (it, r) in items.iter_mut().zip(results) {
+        it.wg_in = None;
+        it.wg_out = Some(r);
+    }
 }

@@ -8,7 +8,7 @@ use crate::error::{CheckKind, RuntimeError};
 use crate::memory::{Arena, Fault, GlobalMem, Mem};
 use crate::ops::{self, mask, sext};
 use crate::ptr;
-use crate::races::{Race, Races};
+use crate::races::{GlobalRaces, GroupRace, Race, Races};
 use oclc_ir::{AddrSpace, BinOp, RmwOp, Scalar, Type, WorkItemQuery};
 use oclc_syntax::{Span, Symbol};
 
@@ -47,6 +47,10 @@ pub struct LaunchCtx<'a> {
     /// Local allocations of each work-group: (size, align, label).
     pub local_layout: &'a [(usize, usize, Symbol)],
     pub races: bool,
+    /// Cross-group global race tracking (with `races`).
+    pub group_races: Option<&'a GlobalRaces>,
+    /// Linear id of each work-group is `group_linear(group id)`; used for race messages.
+    pub groups_linear: fn([u64; 3], [u64; 3]) -> u64,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -84,6 +88,10 @@ pub struct Item {
     pub index: u32,
     steps: u64,
     pub stop: Option<Stop>,
+    /// This item's contribution to a pending work-group collective: value and local ids.
+    pub wg_in: Option<(u64, [u64; 3])>,
+    /// The collective's result for this item, set by the scheduler before it resumes.
+    pub wg_out: Option<u64>,
 }
 
 /// One work-group's state.
@@ -115,6 +123,8 @@ impl Item {
         self.index = index;
         self.steps = 0;
         self.stop = None;
+        self.wg_in = None;
+        self.wg_out = None;
         self.frames.clear();
         self.private.clear();
         self.cur = Frame {
@@ -142,10 +152,10 @@ impl Item {
                     label,
                 } => {
                     let id = self.private.alloc(bytes.len(), *align as usize, *label);
-                    if let Some(al) = self.private.allocs.get(id).copied() {
-                        if let Some(dst) = self.private.bytes.get_mut(al.base..al.base + al.size) {
-                            dst.copy_from_slice(bytes);
-                        }
+                    if let Some(al) = self.private.allocs.get(id).copied()
+                        && let Some(dst) = self.private.bytes.get_mut(al.base..al.base + al.size)
+                    {
+                        dst.copy_from_slice(bytes);
                     }
                     if let Some(r) = self.regs.get_mut(slot) {
                         *r = ptr::make(ptr::Tag::Private, id as u32, 0);
@@ -157,9 +167,16 @@ impl Item {
 }
 
 enum Action {
-    Call { d: u32, info: u32 },
-    Ret { v: u32, n: u32 },
-    Barrier,
+    Call {
+        d: u32,
+        info: u32,
+    },
+    Ret {
+        v: u32,
+        n: u32,
+    },
+    /// Suspends at the barrier (or collective) at this pc.
+    Barrier(usize),
     Fail(CheckKind, String),
 }
 
@@ -303,7 +320,7 @@ fn query(
 }
 
 /// Runs `it` until it returns or reaches a barrier.
-pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, RuntimeError> {
+pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<RuntimeError>> {
     let (lid, gid, index) = (it.lid, it.gid, it.index);
     let group_view = GroupView {
         id: g.id,
@@ -316,6 +333,8 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
         private,
         buf,
         steps,
+        wg_in,
+        wg_out,
         ..
     } = it;
     let Group {
@@ -331,22 +350,24 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
     let mut pc = cur.pc as usize;
     let mut base = cur.base as usize;
     let max_steps = ctx.max_steps;
-    let err = |f: &DFunc, pc: usize, kind: CheckKind, message: String| RuntimeError {
-        kind,
-        message,
-        span: f
-            .spans
-            .get(pc.wrapping_sub(1))
-            .copied()
-            .unwrap_or(Span::DUMMY),
-        global_id: gid,
-        local_id: lid,
-        group_id: group_view.id,
-        note: None,
+    let err = |f: &DFunc, pc: usize, kind: CheckKind, message: String| {
+        Box::new(RuntimeError {
+            kind,
+            message,
+            span: f
+                .spans
+                .get(pc.wrapping_sub(1))
+                .copied()
+                .unwrap_or(Span::DUMMY),
+            global_id: gid,
+            local_id: lid,
+            group_id: group_view.id,
+            note: None,
+        })
     };
     loop {
         let Some(f) = funcs.get(func as usize) else {
-            return Err(RuntimeError {
+            return Err(Box::new(RuntimeError {
                 kind: CheckKind::Other,
                 message: "call of a missing function".into(),
                 span: Span::DUMMY,
@@ -354,7 +375,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 local_id: lid,
                 group_id: group_view.id,
                 note: None,
-            });
+            }));
         };
         let code = &f.code[..];
         let end = base + f.nregs as usize;
@@ -392,6 +413,15 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                             CheckKind::DataRace,
                             race_message(&race, $what, index, &mem),
                         );
+                    }
+                    if let Some(gr) = ctx.group_races {
+                        let me = (ctx.groups_linear)(group_view.id, ctx.nd.groups);
+                        if let Some(race) = gr.access($a, $len, me, $what == "write") {
+                            break Action::Fail(
+                                CheckKind::DataRace,
+                                group_race_message(&race, $what, ctx, &mem),
+                            );
+                        }
                     }
                 }
             };
@@ -510,6 +540,10 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                     unpack(to, &bytes, &mut lanes[..nt]);
                     r[d as usize..d as usize + nt].copy_from_slice(&lanes[..nt]);
                 }
+                I::InsertDyn { n, d, x, i } => {
+                    let k = (r[i as usize] % n.max(1) as u64) as usize;
+                    r[d as usize + k] = r[x as usize];
+                }
                 I::ExtractDyn { n, d, v, i } => {
                     let k = (r[i as usize] % n.max(1) as u64) as usize;
                     r[d as usize] = r[v as usize + k];
@@ -528,26 +562,72 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 I::PtrAdd { d, p, o } => {
                     r[d as usize] = ptr::add(r[p as usize], r[o as usize] as i64)
                 }
+                I::PtrIndex { sw, scale, d, p, i } => {
+                    let mut x = r[i as usize];
+                    if sw != 0 {
+                        x = sext(x, sw as u32) as u64;
+                    }
+                    r[d as usize] = ptr::add(r[p as usize], x.wrapping_mul(scale as u64) as i64);
+                }
                 I::PtrDiff { d, a, b } => {
                     r[d as usize] = ptr::diff(r[a as usize], r[b as usize]) as u64
                 }
                 I::Load4 { d, p } => {
                     let a = r[p as usize];
+                    if !ctx.races
+                        && let Some(v) = mem.global_fast(a).and_then(|(s, off)| s.word(off))
+                    {
+                        r[d as usize] = v as u64;
+                        continue;
+                    }
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 4)
+                    {
+                        r[d as usize] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
+                        continue;
+                    }
                     race!(read, a, 4, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 4), "read");
                 }
                 I::Load8 { d, p } => {
                     let a = r[p as usize];
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 8)
+                    {
+                        let mut w = [0u8; 8];
+                        w.copy_from_slice(b);
+                        r[d as usize] = u64::from_le_bytes(w);
+                        continue;
+                    }
                     race!(read, a, 8, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 8), "read");
                 }
                 I::Store4 { p, v } => {
                     let a = r[p as usize];
+                    if !ctx.races
+                        && mem
+                            .global_fast(a)
+                            .is_some_and(|(s, off)| s.set_word(off, r[v as usize] as u32))
+                    {
+                        continue;
+                    }
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 4)
+                    {
+                        b.copy_from_slice(&(r[v as usize] as u32).to_le_bytes());
+                        continue;
+                    }
                     mem_try!(mem.write_scalar(a, 4, r[v as usize]), "write");
                     race!(write, a, 4, "write");
                 }
                 I::Store8 { p, v } => {
                     let a = r[p as usize];
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 8)
+                    {
+                        b.copy_from_slice(&r[v as usize].to_le_bytes());
+                        continue;
+                    }
                     mem_try!(mem.write_scalar(a, 8, r[v as usize]), "write");
                     race!(write, a, 8, "write");
                 }
@@ -631,6 +711,12 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                             let (k, m) = fault_message(&fault, &format!("access by `{}`", c.name));
                             break Action::Fail(k, m);
                         }
+                        Err(CallFault::Runtime(m)) => {
+                            break Action::Fail(
+                                CheckKind::Other,
+                                format!("builtin `{}`: {m}", c.name),
+                            );
+                        }
                         Err(CallFault::Unsupported) => {
                             break Action::Fail(
                                 CheckKind::Other,
@@ -666,7 +752,18 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                     let (a, x) = (r[p as usize], r[v as usize]);
                     mem_try!(mem.atomic(a, s.bytes() as usize, |_| x), "atomic store");
                 }
-                I::Barrier { .. } => break Action::Barrier,
+                I::Barrier { .. } => break Action::Barrier(pc - 1),
+                I::WorkGroup { d, info } => {
+                    if let Some(v) = wg_out.take() {
+                        r[d as usize] = v;
+                    } else {
+                        let w = &f.wgs[info as usize];
+                        let ids = [0, 1, 2].map(|k| w.ids.get(k).map_or(0, |s| r[*s as usize]));
+                        *wg_in = Some((r[w.value as usize], ids));
+                        pc -= 1;
+                        break Action::Barrier(pc);
+                    }
+                }
                 I::WorkItem { q, d, dim } => {
                     let dv = if dim == u32::MAX {
                         0
@@ -725,7 +822,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
         };
         match action {
             Action::Fail(kind, message) => return Err(err(f, pc, kind, message)),
-            Action::Barrier => {
+            Action::Barrier(at) => {
                 *cur = Frame {
                     func,
                     pc: pc as u32,
@@ -734,7 +831,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Runtim
                 };
                 return Ok(Stop::Barrier {
                     func,
-                    pc: pc as u32 - 1,
+                    pc: at as u32,
                 });
             }
             Action::Call { d, info } => {
@@ -821,6 +918,30 @@ fn race_message(r: &Race, what: &str, me: u32, mem: &Mem) -> String {
         "data race on {} {} at offset {}: work-item with local linear id {me} {what}s a byte that {earlier} {} since the last barrier",
         space.clang_name(),
         label,
+        ptr::offset(r.at),
+        if r.earlier_write { "wrote" } else { "read" }
+    )
+}
+
+fn group_race_message(r: &GroupRace, what: &str, ctx: &LaunchCtx, mem: &Mem) -> String {
+    let label = mem
+        .globals
+        .get(ptr::alloc(r.at))
+        .map_or_else(|| "memory".to_string(), |g| g.name.as_str().to_string());
+    let other = if r.other_group == u64::MAX {
+        "other work-groups".to_string()
+    } else {
+        let n = ctx.nd.groups;
+        let g = r.other_group;
+        format!(
+            "work-group ({}, {}, {})",
+            g % n[0],
+            (g / n[0]) % n[1],
+            g / (n[0] * n[1])
+        )
+    };
+    format!(
+        "data race on __global {label} at offset {}: this work-item {what}s a byte that {other} {} (work-groups are not ordered)",
         ptr::offset(r.at),
         if r.earlier_write { "wrote" } else { "read" }
     )

@@ -60,10 +60,42 @@ impl Storage {
         }
     }
 
+    /// The aligned 32-bit word at byte offset `off` (a multiple of 4), if in bounds.
+    #[inline(always)]
+    pub fn word(&self, off: usize) -> Option<u32> {
+        if off.is_multiple_of(4) && off + 4 <= self.len {
+            self.words.get(off / 4).map(|w| w.load(Relaxed))
+        } else {
+            None
+        }
+    }
+
+    /// Stores the aligned 32-bit word at byte offset `off`; false if misaligned or out of bounds.
+    #[inline(always)]
+    pub fn set_word(&self, off: usize, v: u32) -> bool {
+        if off.is_multiple_of(4)
+            && off + 4 <= self.len
+            && let Some(w) = self.words.get(off / 4)
+        {
+            w.store(v, Relaxed);
+            return true;
+        }
+        false
+    }
+
     /// Reads `out.len()` bytes at `off` (the caller has checked bounds).
     pub fn read(&self, off: usize, out: &mut [u8]) {
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = self.byte(off + k);
+        let mut k = 0;
+        while k < out.len() {
+            let i = off + k;
+            if i.is_multiple_of(4) && k + 4 <= out.len() {
+                let w = self.words.get(i / 4).map_or(0, |w| w.load(Relaxed));
+                out[k..k + 4].copy_from_slice(&w.to_le_bytes());
+                k += 4;
+            } else {
+                out[k] = self.byte(i);
+                k += 1;
+            }
         }
     }
 
@@ -71,7 +103,7 @@ impl Storage {
         let mut k = 0;
         while k < data.len() {
             let i = off + k;
-            if i % 4 == 0 && k + 4 <= data.len() {
+            if i.is_multiple_of(4) && k + 4 <= data.len() {
                 if let Some(w) = self.words.get(i / 4) {
                     let v = u32::from_le_bytes([data[k], data[k + 1], data[k + 2], data[k + 3]]);
                     w.store(v, Relaxed);
@@ -86,7 +118,7 @@ impl Storage {
 
     /// Reads a little-endian scalar of `n` (1, 2, 4 or 8) bytes.
     pub fn read_scalar(&self, off: usize, n: usize) -> u64 {
-        if off % 4 == 0 {
+        if off.is_multiple_of(4) {
             let w = |i: usize| self.words.get(i).map_or(0, |w| w.load(Relaxed)) as u64;
             match n {
                 4 => return w(off / 4),
@@ -102,14 +134,14 @@ impl Storage {
     }
 
     pub fn write_scalar(&self, off: usize, n: usize, v: u64) {
-        if off % 4 == 0 && (n == 4 || n == 8) {
+        if off.is_multiple_of(4) && (n == 4 || n == 8) {
             if let Some(w) = self.words.get(off / 4) {
                 w.store(v as u32, Relaxed);
             }
-            if n == 8 {
-                if let Some(w) = self.words.get(off / 4 + 1) {
-                    w.store((v >> 32) as u32, Relaxed);
-                }
+            if n == 8
+                && let Some(w) = self.words.get(off / 4 + 1)
+            {
+                w.store((v >> 32) as u32, Relaxed);
             }
             return;
         }
@@ -120,12 +152,13 @@ impl Storage {
 
     /// Atomically replaces the `n`-byte scalar at `off` by `f(old)`; returns the old value.
     pub fn atomic_update(&self, off: usize, n: usize, f: impl Fn(u64) -> u64) -> u64 {
-        if n == 4 && off % 4 == 0 {
-            if let Some(w) = self.words.get(off / 4) {
-                return match w.fetch_update(Relaxed, Relaxed, |x| Some(f(x as u64) as u32)) {
-                    Ok(x) | Err(x) => x as u64,
-                };
-            }
+        if n == 4
+            && off.is_multiple_of(4)
+            && let Some(w) = self.words.get(off / 4)
+        {
+            return match w.fetch_update(Relaxed, Relaxed, |x| Some(f(x as u64) as u32)) {
+                Ok(x) | Err(x) => x as u64,
+            };
         }
         let lock = WIDE_ATOMIC_LOCKS
             .get((off / 8) % 64)
@@ -239,7 +272,37 @@ fn check(name: Symbol, space: AddrSpace, size: usize, off: u64, len: usize) -> R
 }
 
 impl Mem<'_> {
+    /// The global storage and offset of an unmarked `__global` pointer (the fast path of
+    /// 4-byte loads and stores).
+    #[inline(always)]
+    pub fn global_fast(&self, p: u64) -> Option<(&Storage, usize)> {
+        if p >> ptr::BAD_SHIFT != (Tag::Global as u64) << 3 {
+            return None;
+        }
+        self.globals
+            .get(ptr::alloc(p))
+            .map(|g| (&*g.storage, ptr::offset(p) as usize))
+    }
+
+    /// The bytes of an in-bounds access through an unmarked `__local` or `__private` pointer
+    /// (the fast path of scalar loads and stores).
+    #[inline(always)]
+    pub fn arena_fast(&mut self, p: u64, len: usize) -> Option<&mut [u8]> {
+        let arena = match p >> ptr::BAD_SHIFT {
+            x if x == (Tag::Local as u64) << 3 => &mut *self.local,
+            x if x == (Tag::Private as u64) << 3 => &mut *self.private,
+            _ => return None,
+        };
+        let al = arena.allocs.get(ptr::alloc(p))?;
+        let off = ptr::offset(p) as usize;
+        if off + len > al.size {
+            return None;
+        }
+        arena.bytes.get_mut(al.base + off..al.base + off + len)
+    }
+
     /// Resolves `len` bytes at `p` for reading (`write` false) or writing.
+    #[inline]
     pub fn place(&mut self, p: u64, len: usize, write: bool) -> Result<Place<'_>, Fault> {
         let Some(t) = ptr::tag(p) else {
             return Err(Fault::Null);

@@ -166,7 +166,7 @@ pub fn un(op: UnOp, s: Scalar, a: u64) -> u64 {
     }
 }
 
-#[inline]
+#[inline(always)]
 pub fn cmp(op: CmpOp, s: Scalar, a: u64, b: u64) -> bool {
     let w = s.bits();
     match op {

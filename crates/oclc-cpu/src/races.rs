@@ -108,3 +108,90 @@ mod tests {
         assert_eq!(r.write(priv_p, 4, 1), None);
     }
 }
+
+/// A conflicting access to global memory from two work-groups of one launch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroupRace {
+    pub at: u64,
+    /// Linear id of the earlier work-group.
+    pub other_group: u64,
+    pub earlier_write: bool,
+}
+
+/// Writers and readers of global bytes per work-group, shared by all threads of a launch:
+/// work-groups are never ordered with each other, so a byte one group writes must not be
+/// touched by another.
+#[derive(Debug)]
+pub struct GlobalRaces {
+    shards: Vec<std::sync::Mutex<HashMap<u64, (u64, u64)>>>,
+}
+
+impl Default for GlobalRaces {
+    fn default() -> GlobalRaces {
+        GlobalRaces {
+            shards: (0..64)
+                .map(|_| std::sync::Mutex::new(HashMap::new()))
+                .collect(),
+        }
+    }
+}
+
+impl GlobalRaces {
+    /// Records an access of `len` bytes at `p` by work-group `group` (linear id).
+    pub fn access(&self, p: u64, len: usize, group: u64, write: bool) -> Option<GroupRace> {
+        if ptr::tag(p) != Some(ptr::Tag::Global) {
+            return None;
+        }
+        let me = group + 1;
+        for k in 0..len {
+            let at = key(p, k)?;
+            let shard = self.shards.get((at as usize / 64) % self.shards.len())?;
+            let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
+            let e = map.entry(at).or_insert((0, 0));
+            if e.0 != 0 && e.0 != me {
+                return Some(GroupRace {
+                    at,
+                    other_group: e.0 - 1,
+                    earlier_write: true,
+                });
+            }
+            if write {
+                if e.1 != 0 && e.1 != me {
+                    let other = if e.1 == u64::MAX { u64::MAX } else { e.1 - 1 };
+                    return Some(GroupRace {
+                        at,
+                        other_group: other,
+                        earlier_write: false,
+                    });
+                }
+                e.0 = me;
+            } else {
+                e.1 = if e.1 == 0 || e.1 == me { me } else { u64::MAX };
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod group_tests {
+    use super::*;
+
+    #[test]
+    fn groups_conflict_on_global_bytes() {
+        let r = GlobalRaces::default();
+        let p = ptr::make(ptr::Tag::Global, 2, 0);
+        assert_eq!(r.access(p, 4, 0, true), None);
+        assert_eq!(r.access(p, 4, 0, false), None);
+        assert_eq!(r.access(ptr::add(p, 4), 4, 1, false), None);
+        assert_eq!(
+            r.access(p, 4, 1, false),
+            Some(GroupRace {
+                at: p,
+                other_group: 0,
+                earlier_write: true
+            })
+        );
+        assert!(r.access(ptr::add(p, 4), 4, 2, true).is_some());
+    }
+}

@@ -385,3 +385,148 @@ fn names_round_trip() {
     assert_eq!(Builtin::Frexp.arity(), 1);
     assert_eq!(Builtin::Fma.arity(), 3);
 }
+
+fn lanes(v: &[Scalar]) -> Lanes {
+    Lanes::from_slice(v).unwrap()
+}
+
+#[test]
+fn integer_dot_products() {
+    let u = |v: [u8; 4]| lanes(&v.map(Scalar::U8));
+    let s = |v: [i8; 4]| lanes(&v.map(Scalar::I8));
+    assert_eq!(
+        run("dot", &[u([255; 4]), u([255; 4])]),
+        one(Scalar::U32(4 * 255 * 255))
+    );
+    assert_eq!(
+        run("dot", &[s([-128; 4]), s([-128; 4])]),
+        one(Scalar::I32(65536))
+    );
+    assert_eq!(
+        run("dot", &[u([255; 4]), s([-128; 4])]),
+        one(Scalar::I32(-130560))
+    );
+    assert_eq!(
+        run("dot", &[s([1, -2, 3, -4]), u([1, 1, 1, 1])]),
+        one(Scalar::I32(-2))
+    );
+    assert_eq!(
+        run(
+            "dot_acc_sat",
+            &[u([255; 4]), u([255; 4]), one(Scalar::U32(u32::MAX - 10))]
+        ),
+        one(Scalar::U32(u32::MAX))
+    );
+    assert_eq!(
+        run(
+            "dot_acc_sat",
+            &[s([-128; 4]), u([255; 4]), one(Scalar::I32(i32::MIN))]
+        ),
+        one(Scalar::I32(i32::MIN))
+    );
+    assert_eq!(
+        run("dot_acc_sat", &[s([1; 4]), s([2; 4]), one(Scalar::I32(5))]),
+        one(Scalar::I32(13))
+    );
+    // Packed: byte 0 is the lowest.
+    let w = |v: u32| one(Scalar::U32(v));
+    assert_eq!(
+        run("dot_4x8packed_uu_uint", &[w(0x0102_0304), w(0x0101_0101)]),
+        one(Scalar::U32(10))
+    );
+    assert_eq!(
+        run("dot_4x8packed_ss_int", &[w(0xff00_00ff), w(0x0100_0002)]),
+        one(Scalar::I32(-3))
+    );
+    assert_eq!(
+        run("dot_4x8packed_us_int", &[w(0x0000_00ff), w(0x0000_00ff)]),
+        one(Scalar::I32(-255))
+    );
+    assert_eq!(
+        run("dot_4x8packed_su_int", &[w(0x0000_00ff), w(0x0000_00ff)]),
+        one(Scalar::I32(-255))
+    );
+    assert_eq!(
+        run(
+            "dot_acc_sat_4x8packed_ss_int",
+            &[w(0x8080_8080), w(0x8080_8080), one(Scalar::I32(i32::MAX))]
+        ),
+        one(Scalar::I32(i32::MAX))
+    );
+    assert_eq!(
+        run(
+            "dot_acc_sat_4x8packed_uu_uint",
+            &[w(1), w(1), one(Scalar::U32(1))]
+        ),
+        one(Scalar::U32(2))
+    );
+    assert!(call(Builtin::DotAccSat4x8PackedSsInt, &[w(1), w(1), w(1)]).is_err());
+    assert!(call(Builtin::Dot, &[u([1; 4]), lanes(&[Scalar::U16(1); 4])]).is_err());
+}
+
+#[test]
+fn shuffles() {
+    let x = f32s(&[0.0, 1.0, 2.0, 3.0]);
+    let m = |v: &[u32]| lanes(&v.iter().map(|&k| Scalar::U32(k)).collect::<Vec<_>>());
+    assert_eq!(
+        run("shuffle", &[x, m(&[3, 2, 1, 0])]),
+        f32s(&[3.0, 2.0, 1.0, 0.0])
+    );
+    assert_eq!(run("shuffle", &[x, m(&[5, 0])]), f32s(&[1.0, 0.0]));
+    assert_eq!(
+        run("shuffle", &[x, m(&[0, 0, 1, 1, 2, 2, 3, 3])]),
+        f32s(&[0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0])
+    );
+    let y = f32s(&[4.0, 5.0, 6.0, 7.0]);
+    assert_eq!(
+        run("shuffle2", &[x, y, m(&[7, 0, 12, 4])]),
+        f32s(&[7.0, 0.0, 4.0, 4.0])
+    );
+    assert!(call(Builtin::Shuffle, &[x, i32s(&[0, 1])]).is_err());
+}
+
+#[test]
+fn reinterpret_as_type() {
+    let f = f32s(&[1.0, -0.0]);
+    let as_int = f
+        .reinterpret(oclc_cpu::runtime::ScalarType::Int, 2)
+        .unwrap();
+    assert_eq!(
+        as_int,
+        lanes(&[Scalar::I32(0x3f80_0000), Scalar::I32(i32::MIN)])
+    );
+    let as_uchar = one(Scalar::U32(0x0403_0201))
+        .reinterpret(oclc_cpu::runtime::ScalarType::UChar, 4)
+        .unwrap();
+    assert_eq!(
+        as_uchar,
+        lanes(&[Scalar::U8(1), Scalar::U8(2), Scalar::U8(3), Scalar::U8(4)])
+    );
+    let as_double = lanes(&[Scalar::U32(0), Scalar::U32(0x3ff0_0000)])
+        .reinterpret(oclc_cpu::runtime::ScalarType::Double, 1)
+        .unwrap();
+    assert_eq!(as_double, one(Scalar::F64(1.0)));
+    // A 3-vector has the storage of 4 lanes.
+    let three = i32s(&[1, 2, 3])
+        .reinterpret(oclc_cpu::runtime::ScalarType::UInt, 4)
+        .unwrap();
+    assert_eq!(
+        three,
+        lanes(&[
+            Scalar::U32(1),
+            Scalar::U32(2),
+            Scalar::U32(3),
+            Scalar::U32(0)
+        ])
+    );
+    assert!(
+        i32s(&[1, 2])
+            .reinterpret(oclc_cpu::runtime::ScalarType::Int, 4)
+            .is_none()
+    );
+    assert!(
+        i32s(&[1, 2])
+            .reinterpret(oclc_cpu::runtime::ScalarType::Short, 5)
+            .is_none()
+    );
+}

@@ -636,3 +636,51 @@ fn round_units(exact: i128) -> Half {
     let h = Half::from_f64(if neg { -mag } else { mag });
     if neg && mag == 0.0 { Half(0x8000) } else { h }
 }
+
+/// Γ of large negative arguments, whose results are subnormal or zero (mpmath values, in units
+/// of the smallest subnormal 2^-1074).
+#[test]
+fn tgamma_into_the_subnormals() {
+    let cases: [(f64, f64); 5] = [
+        (-171.7, 17259355400551.879),
+        (-172.5, -226646704281.77502),
+        (-175.5, 42655.72983102868),
+        (-180.3, -8.229711393702993e-07),
+        (-184.5, -2.099338609534094e-16),
+    ];
+    let unit = f64::from_bits(1);
+    for (x, want_units) in cases {
+        let got = oclc_cpu::runtime::math::tgamma(x) / unit;
+        let tol = (want_units.abs() * 1e-13).max(1.0);
+        assert!(
+            (got - want_units).abs() <= tol,
+            "tgamma({x}) = {got} units, want {want_units}"
+        );
+        assert_eq!(
+            got.is_sign_negative(),
+            want_units < 0.0,
+            "sign of tgamma({x})"
+        );
+    }
+}
+
+/// asinh near the top of the double range (std's formula overflows there), against mpmath.
+#[test]
+fn asinh_of_huge_values() {
+    let cases: [(f64, f64); 5] = [
+        (1e308, 709.889355822726),
+        (-1.7976931348623157e308, -710.475860073944),
+        (1e300, 691.4686750787737),
+        (2.5, 1.6472311463710958),
+        (1e-300, 1e-300),
+    ];
+    for (x, want) in cases {
+        let got = oclc_cpu::runtime::math::asinh(x);
+        assert!(
+            (got - want).abs() <= 2.0 * f64::EPSILON * want.abs(),
+            "asinh({x}) = {got}, want {want}"
+        );
+    }
+    let big = oclc_cpu::runtime::math::asinh(f32::MAX);
+    assert_eq!(big, 89.415_986_232_628_3_f64 as f32);
+}

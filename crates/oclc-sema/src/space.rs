@@ -57,25 +57,14 @@ impl AddrSpace {
 // 1. Nesting of spaces
 // ---------------------------------------------------------------------------------------------
 
-/// Rule 41: `a` is contained in `b`. The named spaces are disjoint; `global`, `local` and
-/// `private` are subsets of generic; `constant` is not. clang's USM spaces `__global_device`
-/// and `__global_host` are subsets of `__global` (and so of generic). A numbered target space
-/// is contained only in itself.
+/// Rule 41: `a` is contained in `b`. The named spaces are disjoint; generic contains every
+/// space except `constant` (clang also lets numbered target spaces convert to generic); clang's
+/// USM spaces `__global_device` and `__global_host` are subsets of `__global`.
 pub fn is_subset(a: LangAs, b: LangAs) -> bool {
     use AddrSpace::*;
-    if a == b {
-        return true;
-    }
-    matches!(
-        (a, b),
-        (
-            LangAs::Named(Private | Global | Local),
-            LangAs::Named(Generic)
-        ) | (
-            LangAs::GlobalDevice | LangAs::GlobalHost,
-            LangAs::Named(Global | Generic)
-        )
-    )
+    a == b
+        || (b == LangAs::Named(Generic) && a != LangAs::Named(Constant))
+        || (b == LangAs::Named(Global) && matches!(a, LangAs::GlobalDevice | LangAs::GlobalHost))
 }
 
 /// Rule 41 (clang's `isAddressSpaceOverlapping`): one space contains the other. Pointers into
@@ -89,6 +78,7 @@ pub fn overlaps(a: LangAs, b: LangAs) -> bool {
 fn opt_subset(a: Option<LangAs>, b: Option<LangAs>) -> bool {
     match (a, b) {
         (Some(a), Some(b)) => is_subset(a, b),
+        (None, Some(b)) => b == LangAs::GENERIC,
         (a, b) => a == b,
     }
 }
@@ -162,19 +152,31 @@ pub fn version_text(lang: &LangOptions) -> &'static str {
     }
 }
 
+/// Every note oclc adds beyond clang's starts with this, so `-verify` (which matches clang's
+/// notes) can leave them out.
+pub const BEYOND_CLANG_NOTE_PREFIX: &str = "implicit address space: ";
+
 /// A note, beyond clang, saying where an implicit space came from (DESIGN.md: "where the
-/// space was implicit, a note says where it came from").
+/// space was implicit, a note says where it came from"). Starts with
+/// [`BEYOND_CLANG_NOTE_PREFIX`].
 pub fn implicit_space_note(space: AddrSpace, lang: &LangOptions, pointee: bool) -> String {
+    format!(
+        "{BEYOND_CLANG_NOTE_PREFIX}{}",
+        implicit_space_text(space, lang, pointee)
+    )
+}
+
+fn implicit_space_text(space: AddrSpace, lang: &LangOptions, pointee: bool) -> String {
     if pointee {
         match space {
-            AddrSpace::Generic => {
-                "the pointee of an unqualified pointer is in the generic address \
-                                   space by default (OpenCL C 2.0 and later)"
-                    .into()
-            }
+            AddrSpace::Generic => format!(
+                "a pointer written without an address space points to the generic address \
+                 space in OpenCL C {}, which does not include __constant",
+                version_text(lang)
+            ),
             _ => format!(
-                "the pointee of an unqualified pointer is in the private address space by \
-                 default in OpenCL C {} (add -cl-std=CL2.0 to get the generic address space)",
+                "a pointer written without an address space points to __private in OpenCL C {} \
+                 (the generic address space needs -cl-std=CL2.0)",
                 version_text(lang)
             ),
         }
@@ -365,7 +367,8 @@ pub struct FunctionScope {
 /// Rules 11, 25, 26, 53: the message for an automatic variable declared in `space`, or `None`
 /// when allowed. `__private` is always fine. `__global` never ("function scope variable cannot
 /// be declared in global address space"). `__local`/`__constant` only in a kernel's outermost
-/// scope (or anywhere with clang's `__cl_clang_function_scope_local_variables` for `__local`).
+/// scope (clang's `__cl_clang_function_scope_local_variables` also allows `__local` anywhere in
+/// a non-kernel function; kernels keep the outermost-scope rule).
 /// Any other space is "automatic variable qualified with an invalid address space".
 pub fn automatic_space_error(space: Option<LangAs>, scope: FunctionScope) -> Option<String> {
     match space {
@@ -374,10 +377,10 @@ pub fn automatic_space_error(space: Option<LangAs>, scope: FunctionScope) -> Opt
             Some("function scope variable cannot be declared in global address space".into())
         }
         Some(LangAs::Named(s @ (AddrSpace::Local | AddrSpace::Constant))) => {
-            if s == AddrSpace::Local && scope.local_vars_ext {
-                return None;
-            }
             if !scope.in_kernel {
+                if s == AddrSpace::Local && scope.local_vars_ext {
+                    return None;
+                }
                 Some(format!(
                     "non-kernel function variable cannot be declared in {} address space",
                     s.word()
@@ -610,7 +613,8 @@ mod tests {
         assert!(is_subset(LangAs::GlobalDevice, n(Global)));
         assert!(is_subset(LangAs::GlobalHost, n(Generic)));
         assert!(!is_subset(n(Global), LangAs::GlobalDevice));
-        assert!(!overlaps(LangAs::Target(3), n(Generic)));
+        assert!(overlaps(LangAs::Target(3), n(Generic)));
+        assert!(!overlaps(LangAs::Target(3), n(Global)));
     }
 
     #[test]
@@ -832,6 +836,11 @@ mod tests {
             ..func
         };
         assert_eq!(automatic_space_error(Some(n(Local)), ext), None);
+        let ext_nested = FunctionScope {
+            local_vars_ext: true,
+            ..kernel_nested
+        };
+        assert!(automatic_space_error(Some(n(Local)), ext_nested).is_some());
         assert_eq!(automatic_space_error(Some(n(Private)), func), None);
     }
 

@@ -92,6 +92,8 @@ pub struct FunctionDef {
     pub specs: DeclSpecs,
     /// Its outermost chunk (the first in `chunks`) is a [`ChunkKind::Function`].
     pub declarator: Declarator,
+    /// K&R parameter declarations between the declarator and the body (`int f(a) int a; {`).
+    pub kr_decls: Vec<Declaration>,
     pub body: Block,
 }
 
@@ -283,8 +285,11 @@ pub enum TypeSpec {
     Builtin(Symbol),
     /// A name declared with `typedef` and visible here.
     TypedefName(Symbol),
-    Record(RecordSpec),
-    Enum(EnumSpec),
+    /// An identifier used where a type name belongs that names no type ("unknown type name"
+    /// is already reported); sema treats the declaration as invalid and stays silent.
+    Unknown(Symbol),
+    Record(Box<RecordSpec>),
+    Enum(Box<EnumSpec>),
     /// `_Atomic(type-name)`.
     AtomicType(Box<TypeName>),
     /// `typeof(expr)`, `typeof(type)`, `__typeof__(...)`.
@@ -447,9 +452,10 @@ pub struct Declarator {
     pub span: Span,
     /// `None` for abstract declarators (type names, unnamed parameters and bit-fields).
     pub name: Option<Ident>,
-    /// Derivations from the name outward: `*a[3]` is `[Array, Pointer]` (an array of pointers);
-    /// `(*f)(int)` is `[Paren, Pointer, Function]`... read as "f is (a pointer to) a function".
-    /// To build the type, start from the specifiers' type and apply the chunks in reverse.
+    /// Derivations from the name outward: `*a[3]` is `[Array, Pointer]` ("a is an array of
+    /// pointers"); `(*f)(int)` is `[Pointer, Paren, Function]` ("f is a pointer to a
+    /// function"). To build the type, start from the specifiers' type and apply the chunks in
+    /// reverse, skipping `Paren`.
     pub chunks: Vec<Chunk>,
     /// Attributes and address spaces written after the declarator (`int x
     /// __attribute__((aligned(16)))`, `void f(void) __attribute__((overloadable))`).
@@ -630,8 +636,8 @@ pub enum StmtKind {
     },
     For {
         init: Option<Box<ForInit>>,
-        cond: Option<Expr>,
-        step: Option<Expr>,
+        cond: Option<Box<Expr>>,
+        step: Option<Box<Expr>>,
         body: Box<Stmt>,
     },
     Break,
@@ -647,7 +653,7 @@ pub enum StmtKind {
         attrs: Vec<Attribute>,
         body: Box<Stmt>,
     },
-    StaticAssert(StaticAssert),
+    StaticAssert(Box<StaticAssert>),
     Pragma(PragmaItem),
     /// A statement that failed to parse (already diagnosed).
     Error,
@@ -750,6 +756,11 @@ pub enum ExprKind {
     AlignOf {
         arg: Box<TypeOrExpr>,
         gnu: bool,
+    },
+    /// `__builtin_astype(expr, type)` (what opencl-c.h's `as_T` and `CLK_NULL_EVENT` use).
+    AsType {
+        expr: Box<Expr>,
+        ty: Box<TypeName>,
     },
     /// A placeholder after a syntax error (already diagnosed).
     Error,

@@ -15,13 +15,16 @@ pub enum Family {
     Integer,
     /// 6.15.4 common, applied lane by lane.
     Common,
-    /// 6.15.5 geometric: whole vectors in, a scalar or vector out.
+    /// 6.15.5 geometric: whole vectors in, a scalar or vector out. Also the integer `dot` and
+    /// `dot_acc_sat` of cl_khr_integer_dot_product (integer vectors in, a scalar out).
     Geometric,
     /// 6.15.6 relational: lane by lane, but scalar results are 0/1 and vector lanes are -1/0;
     /// `any`/`all` reduce a vector to one int.
     Relational,
     /// 6.4.3 `convert_T[_sat][_rounding]`, lane by lane.
     Conversion,
+    /// 6.15.12 `shuffle`/`shuffle2`: whole vectors in, a vector as long as the mask out.
+    Vector,
 }
 
 macro_rules! builtins {
@@ -116,6 +119,14 @@ builtins! {
         MadSat = "mad_sat" / 3, MulHi = "mul_hi" / 2, Rotate = "rotate" / 2,
         SubSat = "sub_sat" / 2, Upsample = "upsample" / 2, Popcount = "popcount" / 1,
         Mad24 = "mad24" / 3, Mul24 = "mul24" / 2,
+        Dot4x8PackedUuUint = "dot_4x8packed_uu_uint" / 2,
+        Dot4x8PackedSsInt = "dot_4x8packed_ss_int" / 2,
+        Dot4x8PackedUsInt = "dot_4x8packed_us_int" / 2,
+        Dot4x8PackedSuInt = "dot_4x8packed_su_int" / 2,
+        DotAccSat4x8PackedUuUint = "dot_acc_sat_4x8packed_uu_uint" / 3,
+        DotAccSat4x8PackedSsInt = "dot_acc_sat_4x8packed_ss_int" / 3,
+        DotAccSat4x8PackedUsInt = "dot_acc_sat_4x8packed_us_int" / 3,
+        DotAccSat4x8PackedSuInt = "dot_acc_sat_4x8packed_su_int" / 3,
     }
     Common {
         Clamp = "clamp" / 3, Degrees = "degrees" / 1, Max = "max" / 2, Min = "min" / 2,
@@ -126,6 +137,7 @@ builtins! {
         Cross = "cross" / 2, Dot = "dot" / 2, Distance = "distance" / 2, Length = "length" / 1,
         Normalize = "normalize" / 1, FastDistance = "fast_distance" / 2,
         FastLength = "fast_length" / 1, FastNormalize = "fast_normalize" / 1,
+        DotAccSat = "dot_acc_sat" / 3,
     }
     Relational {
         IsEqual = "isequal" / 2, IsNotEqual = "isnotequal" / 2, IsGreater = "isgreater" / 2,
@@ -135,6 +147,9 @@ builtins! {
         IsNormal = "isnormal" / 1, IsOrdered = "isordered" / 2, IsUnordered = "isunordered" / 2,
         Signbit = "signbit" / 1, Any = "any" / 1, All = "all" / 1, Bitselect = "bitselect" / 3,
         Select = "select" / 3,
+    }
+    Vector {
+        Shuffle = "shuffle" / 2, Shuffle2 = "shuffle2" / 3,
     }
 }
 

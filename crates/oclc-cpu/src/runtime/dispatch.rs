@@ -56,6 +56,7 @@ pub fn call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
     match b.family() {
         Family::Geometric => geometric_call(b, args),
         Family::Relational => relational_call(b, args),
+        Family::Vector => shuffle(b, args),
         _ => lanewise(b, args),
     }
 }
@@ -116,8 +117,12 @@ pub fn call_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinE
     }
     match b.family() {
         Family::Relational => relational_scalar(b, args),
-        Family::Geometric => {
-            let out = geometric_call(b, &lanes_of(args))?;
+        Family::Geometric | Family::Vector => {
+            let mut lanes = [Lanes::scalar(first); 3];
+            for (d, &s) in lanes.iter_mut().zip(args) {
+                *d = Lanes::scalar(s);
+            }
+            let out = call(b, &lanes[..args.len().min(3)])?;
             Ok((out.value.lane(0), None))
         }
         Family::Integer => integer_scalar(b, args),
@@ -131,10 +136,6 @@ pub fn call_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinE
             _ => Err(type_err(b, first)),
         },
     }
-}
-
-fn lanes_of(args: &[Scalar]) -> Vec<Lanes> {
-    args.iter().map(|&s| Lanes::scalar(s)).collect()
 }
 
 /// `nan(code)`: uint → float, ulong → double, ushort → half.
@@ -271,6 +272,19 @@ fn float_scalar<T: Fp>(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, Buil
 /// Integer builtins (and integer clamp/max/min) on one lane.
 fn integer_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinError> {
     use Builtin as B;
+    if matches!(
+        b,
+        B::Dot4x8PackedUuUint
+            | B::Dot4x8PackedSsInt
+            | B::Dot4x8PackedUsInt
+            | B::Dot4x8PackedSuInt
+            | B::DotAccSat4x8PackedUuUint
+            | B::DotAccSat4x8PackedSsInt
+            | B::DotAccSat4x8PackedUsInt
+            | B::DotAccSat4x8PackedSuInt
+    ) {
+        return packed_dot(b, args);
+    }
     let first = args.first().copied().unwrap_or_default();
     let ty = first.ty();
     let mut v = [0i128; 3];
@@ -317,6 +331,64 @@ fn integer_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinEr
         _ => return Err(type_err(b, first)),
     };
     Ok((r, None))
+}
+
+/// `dot[_acc_sat]_4x8packed_{uu,ss,us,su}_{uint,int}`: two uints holding 4 bytes each.
+fn packed_dot(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinError> {
+    use Builtin as B;
+    let (sa, sb) = match b {
+        B::Dot4x8PackedUuUint | B::DotAccSat4x8PackedUuUint => (false, false),
+        B::Dot4x8PackedSsInt | B::DotAccSat4x8PackedSsInt => (true, true),
+        B::Dot4x8PackedUsInt | B::DotAccSat4x8PackedUsInt => (false, true),
+        _ => (true, false),
+    };
+    let word = |i: usize| match args.get(i).copied().unwrap_or_default() {
+        Scalar::U32(v) => Ok(v),
+        other => Err(type_err(b, other)),
+    };
+    let a = integer::unpack_4x8(word(0)?, sa);
+    let c = integer::unpack_4x8(word(1)?, sb);
+    let acc = args.get(2).copied();
+    // The packed forms with a signed result take the accumulator as int.
+    let acc = match (acc, sa || sb) {
+        (Some(Scalar::U32(v)), true) => return Err(type_err(b, Scalar::U32(v))),
+        (acc, _) => acc,
+    };
+    integer::dot(&a, &c, acc)
+        .map(|r| (r, None))
+        .ok_or_else(|| type_err(b, args.get(2).copied().unwrap_or_default()))
+}
+
+/// `shuffle(x, mask)` and `shuffle2(x, y, mask)`: lane i of the result is lane
+/// `mask[i] mod n` of x (or of x followed by y), n the number of lanes to choose from.
+fn shuffle(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
+    let (src, mask): (Vec<Scalar>, &Lanes) = match args {
+        [x, m] => (x.to_vec(), m),
+        [x, y, m] if x.len() == y.len() && x.ty() == y.ty() => {
+            (x.iter().chain(y.iter()).copied().collect(), m)
+        }
+        [_, y, _] => return Err(type_err(b, y.lane(0))),
+        _ => {
+            return Err(BuiltinError::Arity {
+                builtin: b.name(),
+                expected: b.arity(),
+                got: args.len(),
+            });
+        }
+    };
+    let n = src.len() as u128;
+    let mut vals = [Scalar::default(); 16];
+    for (slot, m) in vals.iter_mut().zip(mask.iter()) {
+        let k = match m.as_i128() {
+            Some(k) if m.ty().is_unsigned_int() => k as u128 % n,
+            _ => return Err(type_err(b, *m)),
+        };
+        *slot = src.get(k as usize).copied().unwrap_or_default();
+    }
+    Ok(Output {
+        value: Lanes::from_fn(mask.len(), |i| vals[i]),
+        out: None,
+    })
 }
 
 /// Floating-point lane value for a predicate, with the sign bit and (for `isnormal`) the
@@ -393,9 +465,16 @@ fn three(b: Builtin, args: &[Scalar]) -> Result<(Scalar, Scalar, Scalar), Builti
 
 fn relational_call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
     let scalar = args.iter().all(Lanes::is_scalar);
+    let lane_args = |i: usize| {
+        let mut l = [Scalar::default(); 3];
+        for (d, a) in l.iter_mut().zip(args) {
+            *d = a.lane(i);
+        }
+        l
+    };
+    let k = args.len().min(3);
     if scalar {
-        let lane: Vec<Scalar> = args.iter().map(|a| a.lane(0)).collect();
-        let (v, _) = relational_scalar(b, &lane)?;
+        let (v, _) = relational_scalar(b, &lane_args(0)[..k])?;
         return Ok(Output {
             value: Lanes::scalar(v),
             out: None,
@@ -422,8 +501,7 @@ fn relational_call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
         Builtin::Bitselect | Builtin::Select => {
             let mut vals = [Scalar::default(); 16];
             for (i, slot) in vals.iter_mut().enumerate().take(n) {
-                let lane: Vec<Scalar> = args.iter().map(|a| a.lane(i)).collect();
-                let (a, bb, c) = three(b, &lane)?;
+                let (a, bb, c) = three(b, &lane_args(i)[..k])?;
                 *slot = if b == Builtin::Bitselect {
                     relational::bitselect(a, bb, c)
                 } else {
@@ -439,8 +517,7 @@ fn relational_call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
             let rty = first.ty().signed_of_size();
             let mut vals = [Scalar::default(); 16];
             for (i, slot) in vals.iter_mut().enumerate().take(n) {
-                let lane: Vec<Scalar> = args.iter().map(|a| a.lane(i)).collect();
-                let t = predicate_lane(b, &lane)?;
+                let t = predicate_lane(b, &lane_args(i)[..k])?;
                 *slot = Scalar::from_i128(rty, if t { -1 } else { 0 });
             }
             Ok(Output {
@@ -458,43 +535,60 @@ fn geometric_call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
         ScalarType::Float => geometric_t::<f32>(b, args),
         ScalarType::Double => geometric_t::<f64>(b, args),
         ScalarType::Half => geometric_t::<Half>(b, args),
+        _ if matches!(b, Builtin::Dot | Builtin::DotAccSat) => {
+            let (x, y) = match args {
+                [x, y] | [x, y, _] => (x, y),
+                _ => return Err(type_err(b, first)),
+            };
+            let acc = args.get(2).map(|a| a.lane(0));
+            let r = integer::dot(x, y, acc).ok_or_else(|| type_err(b, y.lane(0)))?;
+            Ok(Output {
+                value: Lanes::scalar(r),
+                out: None,
+            })
+        }
         _ => Err(type_err(b, first)),
     }
 }
 
 fn geometric_t<T: Fp>(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
-    let mut vs: Vec<Vec<T>> = Vec::with_capacity(args.len());
-    for a in args {
-        let v: Option<Vec<T>> = a.iter().map(|&s| T::from_scalar(s)).collect();
-        match v {
-            Some(v) if v.len() <= 4 => vs.push(v),
-            _ => return Err(type_err(b, a.lane(0))),
+    let zero = T::from_f64(0.0);
+    let mut vs = [[zero; 4]; 2];
+    let n = args.first().map_or(0, Lanes::len);
+    for (a, v) in args.iter().zip(vs.iter_mut()) {
+        if a.len() > 4 {
+            return Err(type_err(b, a.lane(0)));
+        }
+        if a.len() != n {
+            return Err(BuiltinError::Width { builtin: b.name() });
+        }
+        for (d, &s) in v.iter_mut().zip(a.iter()) {
+            *d = T::from_scalar(s).ok_or_else(|| type_err(b, s))?;
         }
     }
-    if vs.windows(2).any(|w| w[0].len() != w[1].len()) {
-        return Err(BuiltinError::Width { builtin: b.name() });
-    }
-    let p0 = vs.first().map(Vec::as_slice).unwrap_or(&[]);
-    let p1 = vs.get(1).map(Vec::as_slice).unwrap_or(&[]);
+    let p0 = &vs[0][..n];
+    let p1 = &vs[1][..n];
     let scalar = |v: T| Output {
         value: Lanes::scalar(v.to_scalar()),
         out: None,
     };
-    let vector = |v: Vec<T>| Output {
-        value: Lanes::from_fn(v.len(), |i| {
-            v.get(i)
-                .copied()
-                .unwrap_or_else(|| T::from_f64(0.0))
-                .to_scalar()
-        }),
+    let vector = |v: &[T]| Output {
+        value: Lanes::from_fn(v.len(), |i| v.get(i).copied().unwrap_or(zero).to_scalar()),
         out: None,
     };
     Ok(match b {
         Builtin::Dot => scalar(geometric::dot(p0, p1)),
         Builtin::Length | Builtin::FastLength => scalar(geometric::length(p0)),
         Builtin::Distance | Builtin::FastDistance => scalar(geometric::distance(p0, p1)),
-        Builtin::Normalize | Builtin::FastNormalize => vector(geometric::normalize(p0)),
-        Builtin::Cross if matches!(p0.len(), 3 | 4) => vector(geometric::cross(p0, p1)),
-        _ => return Err(type_err(b, T::from_f64(0.0).to_scalar())),
+        Builtin::Normalize | Builtin::FastNormalize => {
+            let mut out = [zero; 4];
+            geometric::normalize(p0, &mut out[..n]);
+            vector(&out[..n])
+        }
+        Builtin::Cross if matches!(n, 3 | 4) => {
+            let [x, y, z] = geometric::cross(p0, p1);
+            vector(&[x, y, z, zero][..n])
+        }
+        _ => return Err(type_err(b, zero.to_scalar())),
     })
 }

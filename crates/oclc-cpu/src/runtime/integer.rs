@@ -161,3 +161,45 @@ pub fn mul24(ty: ScalarType, x: i128, y: i128) -> Scalar {
 pub fn mad24(ty: ScalarType, x: i128, y: i128, z: i128) -> Scalar {
     Scalar::from_i128(ty, x.wrapping_mul(y).wrapping_add(z))
 }
+
+/// The integer dot product of cl_khr_integer_dot_product over two char4/uchar4 vectors,
+/// plus `acc` with saturation (`dot_acc_sat`). The result is uint when both vectors are
+/// unsigned, int otherwise; `None` for other lane types or counts, or a wrong `acc` type.
+pub fn dot(a: &[Scalar], b: &[Scalar], acc: Option<Scalar>) -> Option<Scalar> {
+    if a.len() != 4 || b.len() != 4 {
+        return None;
+    }
+    let ta = a.first()?.ty();
+    let tb = b.first()?.ty();
+    if ta.is_float() || tb.is_float() || ta.size() != 1 || tb.size() != 1 {
+        return None;
+    }
+    let rty = if ta.is_unsigned_int() && tb.is_unsigned_int() {
+        ScalarType::UInt
+    } else {
+        ScalarType::Int
+    };
+    let mut sum: i128 = 0;
+    for (x, y) in a.iter().zip(b) {
+        if x.ty() != ta || y.ty() != tb {
+            return None;
+        }
+        sum += x.as_i128()? * y.as_i128()?;
+    }
+    match acc {
+        None => Some(Scalar::from_i128(rty, sum)),
+        Some(acc) if acc.ty() == rty => Some(saturate(rty, sum + acc.as_i128()?)),
+        Some(_) => None,
+    }
+}
+
+/// The four bytes of a packed `uint`, lowest first, as uchar or char lanes.
+pub fn unpack_4x8(v: u32, signed: bool) -> [Scalar; 4] {
+    v.to_le_bytes().map(|b| {
+        if signed {
+            Scalar::I8(b as i8)
+        } else {
+            Scalar::U8(b)
+        }
+    })
+}

@@ -45,7 +45,7 @@ via_f64! {
     /// Arc sine.
     asin => f64::asin;
     /// Inverse hyperbolic sine.
-    asinh => f64::asinh;
+    asinh => asinh_f64;
     /// asin(x) / π.
     asinpi => |x: f64| x.asin() / PI;
     /// Arc tangent.
@@ -386,6 +386,22 @@ pub(crate) fn acosh_f64(x: f64) -> f64 {
     } else {
         x.ln() + std::f64::consts::LN_2
     }
+}
+
+pub(crate) fn asinh_f64(x: f64) -> f64 {
+    // On |x|; std's formula overflows to ∞ for |x| near the largest double.
+    let a = x.abs();
+    let r = if a.is_nan() || a < f64::powi(2.0, -28) {
+        a
+    } else if a > f64::powi(2.0, 28) {
+        a.ln() + std::f64::consts::LN_2
+    } else if a > 2.0 {
+        (2.0 * a + 1.0 / ((a * a + 1.0).sqrt() + a)).ln()
+    } else {
+        let t = a * a;
+        (a + t / (1.0 + (1.0 + t).sqrt())).ln_1p()
+    };
+    r.copysign(x)
 }
 
 pub(crate) fn atanh_f64(x: f64) -> f64 {

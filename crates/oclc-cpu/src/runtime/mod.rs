@@ -8,6 +8,26 @@
 //! too, for callers that know their types statically (vload_half/vstore_half use
 //! [`Half::to_f32`] and [`Half::from_f32_mode`]).
 //!
+//! ```
+//! use oclc_cpu::runtime::{call, Builtin, Lanes, Scalar};
+//!
+//! // fmax(float2, float): the scalar broadcasts.
+//! let b = Builtin::from_name("fmax").unwrap();
+//! let x = Lanes::from_slice(&[Scalar::F32(1.0), Scalar::F32(f32::NAN)]).unwrap();
+//! let out = call(b, &[x, Lanes::scalar(Scalar::F32(0.5))]).unwrap();
+//! assert_eq!(out.value.as_slice(), &[Scalar::F32(1.0), Scalar::F32(0.5)]);
+//!
+//! // frexp(float) returns the exponent through its pointer argument: `out`.
+//! let out = call(Builtin::Frexp, &[Lanes::scalar(Scalar::F32(8.0))]).unwrap();
+//! assert_eq!(out.value.lane(0), Scalar::F32(0.5));
+//! assert_eq!(out.out.map(|o| o.lane(0)), Some(Scalar::I32(4)));
+//!
+//! // Relational builtins on vectors give -1/0 lanes.
+//! let v = Lanes::from_slice(&[Scalar::F64(f64::NAN), Scalar::F64(1.0)]).unwrap();
+//! let out = call(Builtin::IsNan, &[v]).unwrap();
+//! assert_eq!(out.value.as_slice(), &[Scalar::I64(-1), Scalar::I64(0)]);
+//! ```
+//!
 //! Accuracy: float and half math is computed in f64 and rounded once, so it is within about
 //! 0.5 ulp (far inside the spec's 7.4 limits); double math uses the platform libm (glibc: within
 //! 1 ulp) or the routines here (each documents its method); fma, fmin/fmax, rounding functions,

@@ -321,6 +321,31 @@ impl Lanes {
     pub fn ty(&self) -> ScalarType {
         self.vals[0].ty()
     }
+
+    /// `as_<to><lanes>`: the same bytes (little-endian, lanes in order) read as `lanes` lanes of
+    /// `to`. A 3-lane vector has the storage of 4 lanes (spec 6.1.5), the fourth undefined, here
+    /// zero. `None` when the sizes differ or `lanes` is not 1, 2, 3, 4, 8 or 16.
+    pub fn reinterpret(&self, to: ScalarType, lanes: usize) -> Option<Lanes> {
+        if !matches!(lanes, 1 | 2 | 3 | 4 | 8 | 16) {
+            return None;
+        }
+        let storage = |n: usize| if n == 3 { 4 } else { n };
+        let from_size = self.ty().size();
+        if from_size * storage(self.len()) != to.size() * storage(lanes) {
+            return None;
+        }
+        let mut bytes = [0u8; 16 * 8];
+        for (i, v) in self.iter().enumerate() {
+            let b = v.to_bits().to_le_bytes();
+            bytes[i * from_size..(i + 1) * from_size].copy_from_slice(&b[..from_size]);
+        }
+        let size = to.size();
+        Some(Lanes::from_fn(lanes, |i| {
+            let mut b = [0u8; 8];
+            b[..size].copy_from_slice(&bytes[i * size..(i + 1) * size]);
+            Scalar::from_bits(to, u64::from_le_bytes(b))
+        }))
+    }
 }
 
 impl PartialEq for Lanes {

@@ -1,5 +1,108 @@
-//! The recursive-descent parser.
+//! The hand-written recursive-descent parser for OpenCL C, with clang's parse-error wording,
+//! clang's recovery points, and explicit depth limits.
+//!
+//! Entry points: [`parse`] (over the preprocessor's output) and [`parse_tokens`].
+//! Syntax errors are reported here; the resulting AST marks the damaged places with
+//! `ExprKind::Error`, `StmtKind::Error` or `TypeSpec::Unknown` so sema can stay silent there.
+//! The parser also reports what clang reports while parsing declaration specifiers:
+//! "unknown type name", implicit `int`, and address-space or `pipe` keywords the language mode
+//! does not support.
 
+mod attr;
+mod core;
+mod decl;
+mod dump;
+mod expr;
+mod keywords;
+pub mod literal;
 mod names;
+mod stmt;
+#[cfg(test)]
+mod tests;
 
+use crate::ast::{PragmaItem, PragmaKind, TranslationUnit};
+use crate::diag::Diagnostics;
+use crate::lang::LangOptions;
+use crate::pp::{PpOutput, PragmaKind as PpPragmaKind};
+use crate::source::SourceMap;
+use crate::token::Token;
+
+pub use dump::dump;
 pub use names::{builtin_type_names, is_builtin_type_name};
+
+/// Maximum nesting of `(`, `[` and `{`, as clang's default `-fbracket-depth`.
+pub const MAX_BRACKET_DEPTH: u32 = 256;
+
+/// Maximum nesting of other recursive constructs (casts, unary operators, statements without
+/// braces, right-associative operators, operator chains) so later stages never meet an AST
+/// deeper than this.
+pub const MAX_NESTING: u32 = 4096;
+
+/// Stack for the parser thread: deep enough for [`MAX_NESTING`] in debug builds.
+const PARSE_STACK: usize = 256 << 20;
+
+/// A pragma positioned in a token stream: it precedes the token at index `before_token`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokPragma {
+    pub before_token: usize,
+    pub item: PragmaItem,
+}
+
+/// Parses the preprocessor's output for one translation unit.
+pub fn parse(
+    out: &PpOutput,
+    sm: &SourceMap,
+    lang: &LangOptions,
+    diags: &mut Diagnostics,
+) -> TranslationUnit {
+    let pragmas: Vec<TokPragma> = out
+        .pragmas
+        .iter()
+        .map(|p| TokPragma {
+            before_token: p.before_token,
+            item: PragmaItem {
+                span: p.span,
+                kind: match &p.kind {
+                    PpPragmaKind::OpenclExtension { name, enable } => PragmaKind::OpenclExtension {
+                        name: name.clone(),
+                        enable: *enable,
+                    },
+                    PpPragmaKind::Other(s) => PragmaKind::Other(s.clone()),
+                },
+            },
+        })
+        .collect();
+    parse_tokens(&out.tokens, &pragmas, sm, lang, diags)
+}
+
+/// Parses the preprocessed tokens of one translation unit. `sm` locates the ends of macro
+/// expansions for "expected ';'" diagnostics.
+pub fn parse_tokens(
+    tokens: &[Token],
+    pragmas: &[TokPragma],
+    sm: &SourceMap,
+    lang: &LangOptions,
+    diags: &mut Diagnostics,
+) -> TranslationUnit {
+    let run = |diags: &mut Diagnostics| core::Parser::new(tokens, pragmas, sm, lang, diags).run();
+    // Run on a thread with a large stack so deep (but bounded) nesting cannot overflow it;
+    // fall back to this thread if one cannot be started.
+    let mut local = Diagnostics::default();
+    let spawned = std::thread::scope(|s| {
+        let handle = std::thread::Builder::new()
+            .name("oclc-parse".into())
+            .stack_size(PARSE_STACK)
+            .spawn_scoped(s, || run(&mut local));
+        match handle {
+            Ok(h) => h.join().ok(),
+            Err(_) => None,
+        }
+    });
+    match spawned {
+        Some(tu) => {
+            diags.list.append(&mut local.list);
+            tu
+        }
+        None => run(diags),
+    }
+}

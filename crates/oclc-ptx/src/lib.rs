@@ -1,0 +1,1 @@
+//! IR to PTX text, and the cuda device.

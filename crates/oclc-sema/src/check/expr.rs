@@ -1,0 +1,2007 @@
+//! Expressions: literals, names, operators (with OpenCL vector semantics and the address-space
+//! rules for pointer comparison, subtraction and `?:`), calls, member access and swizzles,
+//! casts and vector literals, `sizeof`/`vec_step`/`_Alignof`.
+
+use oclc_syntax::ast::{self, BinOp as AB, ExprKind as AK, FloatSuffix, UnaryOp};
+use oclc_syntax::{Span, Symbol};
+
+use super::Checker;
+use super::conv::Action;
+use super::scope::Binding;
+use crate::hir::{BinOp, CastKind, Expr, ExprKind, Init, UnOp};
+use crate::space::{self, AddrSpace, PointerOp, ToAddrArg};
+use crate::types::{ArrayLen, LangAs, Opaque, QualType, Quals, Scalar, TypeKind, TypeTable};
+
+impl Checker<'_> {
+    /// Checks an expression; the result is not yet converted to an rvalue.
+    pub(crate) fn expr(&mut self, e: &ast::Expr) -> Expr {
+        if !self.enter(e.span) {
+            return Expr::error(e.span);
+        }
+        let r = self.expr_inner(e);
+        self.leave();
+        r
+    }
+
+    /// Checks an expression and converts it to an rvalue.
+    pub(crate) fn rexpr(&mut self, e: &ast::Expr) -> Expr {
+        let x = self.expr(e);
+        self.rvalue(x)
+    }
+
+    fn expr_inner(&mut self, e: &ast::Expr) -> Expr {
+        let span = e.span;
+        match &e.kind {
+            AK::Error => Expr::error(span),
+            AK::IntLit(l) => self.int_lit(l, span),
+            AK::FloatLit(f) => {
+                let s = match f.suffix {
+                    FloatSuffix::F => Scalar::Float,
+                    FloatSuffix::H => Scalar::Half,
+                    FloatSuffix::None | FloatSuffix::L => {
+                        if self.lang.fp64() {
+                            Scalar::Double
+                        } else {
+                            let what = if self.lang.std >= oclc_syntax::ClStd::Cl30 {
+                                "cl_khr_fp64 and __opencl_c_fp64"
+                            } else {
+                                "cl_khr_fp64"
+                            };
+                            // An ungrouped warning in clang (no -W flag controls it).
+                            self.emit(oclc_syntax::Diagnostic::warning(
+                                span,
+                                format!("double precision constant requires {what}, casting to single precision"),
+                            ));
+                            Scalar::Float
+                        }
+                    }
+                };
+                let ty = self.scalar_ty(s);
+                self.mk(ExprKind::FloatLit(f.value), ty, span)
+            }
+            AK::CharLit(c) => self.mk(ExprKind::IntLit(c.value as u64), self.int_ty(), span),
+            AK::BoolLit(b) => {
+                let ty = self.scalar_ty(Scalar::Bool);
+                self.mk(ExprKind::IntLit(u64::from(*b)), ty, span)
+            }
+            AK::StrLit(s) => {
+                let ty = self.string_type(s.value.len() as u64 + 1, false);
+                Expr {
+                    kind: ExprKind::StrLit(s.value.clone()),
+                    ty,
+                    span,
+                    lvalue: true,
+                }
+            }
+            AK::FuncName => {
+                let name = self.func.as_ref().map(|f| f.name.as_str()).unwrap_or("");
+                let ty = self.string_type(name.len() as u64 + 1, true);
+                Expr {
+                    kind: ExprKind::StrLit(name.as_bytes().to_vec()),
+                    ty,
+                    span,
+                    lvalue: true,
+                }
+            }
+            AK::Ident(name) => self.ident(*name, span),
+            AK::Paren(inner) => {
+                let mut x = self.expr(inner);
+                x.span = span;
+                x
+            }
+            AK::ParenList(items) => {
+                // Outside a cast: a parenthesized comma expression.
+                self.comma_list(items, span)
+            }
+            AK::Unary { op, op_span, expr } => self.unary(*op, *op_span, expr, span),
+            AK::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => self.binary(*op, *op_span, lhs, rhs, span),
+            AK::Assign {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => self.assign(*op, *op_span, lhs, rhs, span),
+            AK::Cond {
+                cond,
+                then,
+                else_,
+                question,
+                ..
+            } => self.conditional(cond, then, else_, *question, span),
+            AK::Call { callee, args, .. } => self.call(callee, args, span),
+            AK::Index { base, index, .. } => self.index(base, index, span),
+            AK::Member {
+                base, arrow, name, ..
+            } => self.member(base, *arrow, *name, span),
+            AK::Cast { ty, parens, expr } => self.cast_expr(ty, *parens, expr, span),
+            AK::CompoundLit { ty, init } => {
+                let t = self.type_name(ty);
+                let init = ast::Initializer::List(init.clone());
+                match self.initializer(t, &init, false, span) {
+                    Some(i) => {
+                        let t = self.complete_array_from_init(t, &i);
+                        Expr {
+                            kind: ExprKind::InitList(Box::new(i)),
+                            ty: t,
+                            span,
+                            lvalue: true,
+                        }
+                    }
+                    None => Expr::error(span),
+                }
+            }
+            AK::SizeOf(arg) => {
+                let t = self.type_or_expr_type(arg);
+                if self.prog.types.is_error(t) {
+                    return Expr::error(span);
+                }
+                match self.prog.types.size_of(t) {
+                    Some(n) if !self.prog.types.is_void(t) => {
+                        let ty = self.size_t();
+                        self.mk(ExprKind::IntLit(n), ty, span)
+                    }
+                    _ => {
+                        let q = self.prog.types.quoted(t);
+                        if self.prog.types.fn_sig(t).is_some() {
+                            self.err(span, "invalid application of 'sizeof' to a function type");
+                        } else if self.prog.types.is_void(t) {
+                            self.err(span, "invalid application of 'sizeof' to a void type");
+                        } else {
+                            self.err(
+                                span,
+                                format!(
+                                    "invalid application of 'sizeof' to an incomplete type {q}"
+                                ),
+                            );
+                        }
+                        Expr::error(span)
+                    }
+                }
+            }
+            AK::VecStep(arg) => {
+                let t = self.type_or_expr_type(arg);
+                let n = match self.prog.types.as_vector(t) {
+                    Some((_, n)) => {
+                        if n == 3 {
+                            4
+                        } else {
+                            u64::from(n)
+                        }
+                    }
+                    None if self.prog.types.is_arithmetic(t) => 1,
+                    None => {
+                        if !self.prog.types.is_error(t) {
+                            let q = self.prog.types.quoted(t);
+                            self.err(span, format!("'vec_step' requires built-in scalar or vector type, {q} invalid"));
+                        }
+                        return Expr::error(span);
+                    }
+                };
+                self.mk(ExprKind::IntLit(n), self.int_ty(), span)
+            }
+            AK::AsType { expr, ty } => {
+                let to = self.type_name(ty);
+                let x = self.rexpr(expr);
+                if x.is_error() || self.prog.types.is_error(to) {
+                    return Expr::error(span);
+                }
+                let (fs, ts) = (self.prog.types.size_of(x.ty), self.prog.types.size_of(to));
+                if fs.is_none() || fs != ts {
+                    let (a, b) = (self.prog.types.quoted(to), self.prog.types.quoted(x.ty));
+                    self.err(
+                        span,
+                        format!("invalid reinterpretation: sizes of {a} and {b} must match"),
+                    );
+                    return Expr::error(span);
+                }
+                let mut c = self.cast(CastKind::Reinterpret, x, to.unqualified());
+                c.span = span;
+                c
+            }
+            AK::AlignOf { arg, .. } => {
+                let t = self.type_or_expr_type(arg);
+                match self.prog.types.align_of(t) {
+                    Some(n) => {
+                        let ty = self.size_t();
+                        self.mk(ExprKind::IntLit(n), ty, span)
+                    }
+                    None => {
+                        if !self.prog.types.is_error(t) {
+                            let q = self.prog.types.quoted(t);
+                            self.err(
+                                span,
+                                format!(
+                                    "invalid application of 'alignof' to an incomplete type {q}"
+                                ),
+                            );
+                        }
+                        Expr::error(span)
+                    }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn size_t(&mut self) -> QualType {
+        match self
+            .scopes
+            .lookup(Symbol::intern("size_t"))
+            .map(|e| e.binding)
+        {
+            Some(Binding::Typedef(t)) => t,
+            _ => QualType::new(TypeTable::ULONG),
+        }
+    }
+
+    /// String literals are `__constant char[N]` (rule 38); `__func__` is also `const`.
+    fn string_type(&mut self, n: u64, is_const: bool) -> QualType {
+        let cvr = if is_const { Quals::CONST } else { 0 };
+        let c = QualType::new(TypeTable::CHAR).with_quals(Quals {
+            cvr,
+            space: Some(LangAs::Named(space::string_literal_space())),
+        });
+        QualType::new(self.prog.types.array(c, ArrayLen::Fixed(n)))
+    }
+
+    fn type_or_expr_type(&mut self, arg: &ast::TypeOrExpr) -> QualType {
+        match arg {
+            ast::TypeOrExpr::Type(tn) => self.type_name(tn),
+            ast::TypeOrExpr::Expr(e) => self.expr(e).ty,
+        }
+    }
+
+    fn int_lit(&mut self, l: &ast::IntLit, span: Span) -> Expr {
+        let v = l.value;
+        let decimal = l.radix == 10;
+        let cands: &[Scalar] = match (l.unsigned, l.long) {
+            (false, 0) if decimal => &[Scalar::Int, Scalar::Long, Scalar::LongLong],
+            (false, 0) => &[
+                Scalar::Int,
+                Scalar::UInt,
+                Scalar::Long,
+                Scalar::ULong,
+                Scalar::LongLong,
+                Scalar::ULongLong,
+            ],
+            (true, 0) => &[Scalar::UInt, Scalar::ULong, Scalar::ULongLong],
+            (false, 1) if decimal => &[Scalar::Long, Scalar::LongLong],
+            (false, 1) => &[
+                Scalar::Long,
+                Scalar::ULong,
+                Scalar::LongLong,
+                Scalar::ULongLong,
+            ],
+            (true, 1) => &[Scalar::ULong, Scalar::ULongLong],
+            (false, _) if decimal => &[Scalar::LongLong],
+            (false, _) => &[Scalar::LongLong, Scalar::ULongLong],
+            (true, _) => &[Scalar::ULongLong],
+        };
+        let fits = |s: Scalar| {
+            let bits = s.size() * 8;
+            if s.is_signed() {
+                v < (1u64 << (bits - 1))
+            } else {
+                bits >= 64 || v < (1u64 << bits)
+            }
+        };
+        let s = cands
+            .iter()
+            .copied()
+            .find(|&s| fits(s))
+            .unwrap_or(Scalar::ULongLong);
+        let ty = self.scalar_ty(s);
+        self.mk(ExprKind::IntLit(v), ty, span)
+    }
+
+    fn ident(&mut self, name: Symbol, span: Span) -> Expr {
+        match self.scopes.lookup(name).map(|e| e.binding) {
+            Some(Binding::Var(v)) => {
+                let ty = self
+                    .prog
+                    .var(v)
+                    .map_or(QualType::new(TypeTable::ERROR), |x| x.ty);
+                Expr {
+                    kind: ExprKind::Var(v),
+                    ty,
+                    span,
+                    lvalue: true,
+                }
+            }
+            Some(Binding::Func(f)) => {
+                let ty = self
+                    .prog
+                    .function(f)
+                    .map_or(QualType::new(TypeTable::ERROR), |x| QualType::new(x.ty));
+                Expr {
+                    kind: ExprKind::Func(f),
+                    ty,
+                    span,
+                    lvalue: false,
+                }
+            }
+            Some(Binding::EnumConst(v, ty)) => self.mk(ExprKind::Const(v), ty, span),
+            Some(Binding::Typedef(_)) => {
+                self.err(
+                    span,
+                    format!("unexpected type name '{name}': expected expression"),
+                );
+                Expr::error(span)
+            }
+            None => {
+                self.err(span, format!("use of undeclared identifier '{name}'"));
+                Expr::error(span)
+            }
+        }
+    }
+
+    fn comma_list(&mut self, items: &[ast::Expr], span: Span) -> Expr {
+        let mut acc: Option<Expr> = None;
+        for it in items {
+            let x = self.rexpr(it);
+            acc = Some(match acc {
+                None => x,
+                Some(prev) => {
+                    if prev.is_error() || x.is_error() {
+                        Expr::error(span)
+                    } else {
+                        let ty = x.ty;
+                        self.mk(ExprKind::Comma(Box::new(prev), Box::new(x)), ty, span)
+                    }
+                }
+            });
+        }
+        acc.unwrap_or_else(|| Expr::error(span))
+    }
+
+    // ---- unary ----
+
+    fn invalid_unary(&mut self, at: Span, ty: QualType) -> Expr {
+        let t = self.prog.types.quoted(ty);
+        self.err(at, format!("invalid argument type {t} to unary expression"));
+        Expr::error(at)
+    }
+
+    fn unary(&mut self, op: UnaryOp, op_span: Span, operand: &ast::Expr, span: Span) -> Expr {
+        let x = self.expr(operand);
+        if x.is_error() {
+            return Expr::error(span);
+        }
+        if self.is_opaque_value(x.ty) && op != UnaryOp::LogNot {
+            return self.invalid_unary(op_span, x.ty);
+        }
+        match op {
+            UnaryOp::AddrOf => self.address_of(x, op_span, span),
+            UnaryOp::Deref => {
+                let r = self.rvalue(x);
+                if r.is_error() {
+                    return Expr::error(span);
+                }
+                match self.prog.types.pointee(r.ty) {
+                    Some(p) => {
+                        let p = self.prog.types.pointee_sugared(r.ty).unwrap_or(p);
+                        if self.prog.types.is_void(p) {
+                            let t = self.prog.types.quoted(r.ty);
+                            self.err(
+                                op_span,
+                                format!("indirection requires pointer operand ({t} invalid)"),
+                            );
+                            return Expr::error(span);
+                        }
+                        let is_fn = self.prog.types.fn_sig(p).is_some();
+                        Expr {
+                            kind: ExprKind::Deref(Box::new(r)),
+                            ty: p,
+                            span,
+                            lvalue: !is_fn,
+                        }
+                    }
+                    None => {
+                        let t = self.prog.types.quoted(r.ty);
+                        self.err(
+                            op_span,
+                            format!("indirection requires pointer operand ({t} invalid)"),
+                        );
+                        Expr::error(span)
+                    }
+                }
+            }
+            UnaryOp::Plus | UnaryOp::Minus | UnaryOp::BitNot => {
+                let r = self.rvalue(x);
+                let types = &self.prog.types;
+                let ok = if op == UnaryOp::BitNot {
+                    types.elem_scalar(r.ty).is_some_and(Scalar::is_integer)
+                } else {
+                    types.elem_scalar(r.ty).is_some()
+                };
+                if !ok {
+                    return self.invalid_unary(op_span, r.ty);
+                }
+                let r = if self.prog.types.as_vector(r.ty).is_none() {
+                    self.promote(r)
+                } else {
+                    r
+                };
+                if op == UnaryOp::Plus {
+                    let mut r = r;
+                    r.span = span;
+                    return r;
+                }
+                let ty = r.ty;
+                let u = if op == UnaryOp::Minus {
+                    UnOp::Neg
+                } else {
+                    UnOp::BitNot
+                };
+                self.mk(ExprKind::Unary(u, Box::new(r)), ty, span)
+            }
+            UnaryOp::LogNot => {
+                let r = self.rvalue(x);
+                if self.is_opaque_value(r.ty)
+                    || (!self.prog.types.is_scalar_type(r.ty)
+                        && self.prog.types.as_vector(r.ty).is_none())
+                {
+                    return self.invalid_unary(op_span, r.ty);
+                }
+                let ty = self.logical_result(r.ty);
+                self.mk(ExprKind::Unary(UnOp::LogNot, Box::new(r)), ty, span)
+            }
+            UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
+                if !self.check_modifiable(&x, op_span) {
+                    return Expr::error(span);
+                }
+                let types = &self.prog.types;
+                if types.elem_scalar(x.ty).is_none() && !types.is_pointer(x.ty) {
+                    return self.invalid_unary(op_span, x.ty);
+                }
+                let u = match op {
+                    UnaryOp::PreInc => UnOp::PreInc,
+                    UnaryOp::PreDec => UnOp::PreDec,
+                    UnaryOp::PostInc => UnOp::PostInc,
+                    _ => UnOp::PostDec,
+                };
+                let ty = x.ty.unqualified();
+                self.mk(ExprKind::Unary(u, Box::new(x)), ty, span)
+            }
+        }
+    }
+
+    /// Rule 54: `&E` points into the space `E` lives in.
+    fn address_of(&mut self, x: Expr, op_span: Span, span: Span) -> Expr {
+        if let ExprKind::Func(_) = x.kind {
+            if !self.ext("__cl_clang_function_pointers") {
+                self.err(op_span, "taking address of function is not allowed");
+                return Expr::error(span);
+            }
+            let pid = self.prog.types.pointer(x.ty);
+            return self.mk(ExprKind::AddrOf(Box::new(x)), QualType::new(pid), span);
+        }
+        if !x.lvalue {
+            let t = self.prog.types.quoted(x.ty);
+            self.err(
+                op_span,
+                format!("cannot take the address of an rvalue of type {t}"),
+            );
+            return Expr::error(span);
+        }
+        if let ExprKind::Swizzle { .. } = x.kind {
+            self.err(op_span, "address of vector element requested");
+            return Expr::error(span);
+        }
+        let sp = space::address_of_space(self.prog.types.object_space(x.ty));
+        let pointee = self.prog.types.set_object_space(x.ty, Some(sp));
+        let pid = self.prog.types.pointer(pointee);
+        self.mk(ExprKind::AddrOf(Box::new(x)), QualType::new(pid), span)
+    }
+
+    /// The type of `!x` and of comparisons: `int`, or for vectors a signed integer vector whose
+    /// elements have the operand's element size.
+    fn logical_result(&mut self, operand: QualType) -> QualType {
+        match self.prog.types.as_vector(operand) {
+            Some((s, n)) => {
+                let e = match s.size() {
+                    1 => Scalar::Char,
+                    2 => Scalar::Short,
+                    4 => Scalar::Int,
+                    _ => Scalar::Long,
+                };
+                QualType::new(self.prog.types.vector(e, n))
+            }
+            None => self.int_ty(),
+        }
+    }
+
+    /// Samplers and events cannot be operands of ordinary operators.
+    fn is_opaque_value(&self, ty: QualType) -> bool {
+        matches!(
+            self.prog.types.ckind(ty),
+            TypeKind::Opaque(Opaque::Sampler | Opaque::Event) | TypeKind::Image(..)
+        )
+    }
+
+    /// Rule 19 and C's modifiable-lvalue rules; reports clang's message and returns false.
+    pub(crate) fn check_modifiable(&mut self, x: &Expr, at: Span) -> bool {
+        if x.is_error() {
+            return false;
+        }
+        if !x.lvalue {
+            self.err(at, "expression is not assignable");
+            return false;
+        }
+        let types = &self.prog.types;
+        if types.is_array(x.ty) {
+            let t = types.quoted(x.ty);
+            self.err(at, format!("array type {t} is not assignable"));
+            return false;
+        }
+        let c = types.canonical(x.ty);
+        if c.quals.is_const() {
+            let t = types.quoted(x.ty);
+            match &x.kind {
+                ExprKind::Var(v) => {
+                    let n = self
+                        .prog
+                        .var(*v)
+                        .map(|v| v.name.to_string())
+                        .unwrap_or_default();
+                    self.err(
+                        at,
+                        format!("cannot assign to variable '{n}' with const-qualified type {t}"),
+                    );
+                }
+                _ => self.err(at, "read-only variable is not assignable"),
+            }
+            return false;
+        }
+        if space::is_read_only_space(types.object_space(x.ty)) {
+            self.err(at, "read-only variable is not assignable");
+            return false;
+        }
+        if let ExprKind::Swizzle { comps, .. } = &x.kind {
+            let mut seen = [false; 16];
+            for &c in comps {
+                if let Some(s) = seen.get_mut(c as usize) {
+                    if *s {
+                        self.err(
+                            at,
+                            "vector is not assignable (contains duplicate components)",
+                        );
+                        return false;
+                    }
+                    *s = true;
+                }
+            }
+        }
+        true
+    }
+
+    // ---- binary ----
+
+    fn invalid_binary(&mut self, at: Span, l: QualType, r: QualType) -> Expr {
+        let (a, b) = (self.prog.types.quoted(l), self.prog.types.quoted(r));
+        self.err(
+            at,
+            format!("invalid operands to binary expression ({a} and {b})"),
+        );
+        Expr::error(at)
+    }
+
+    fn binary(
+        &mut self,
+        op: AB,
+        op_span: Span,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Expr {
+        if op == AB::Comma {
+            let l = self.rexpr(lhs);
+            let r = self.rexpr(rhs);
+            if l.is_error() || r.is_error() {
+                return Expr::error(span);
+            }
+            let ty = r.ty;
+            return self.mk(ExprKind::Comma(Box::new(l), Box::new(r)), ty, span);
+        }
+        let l = self.rexpr(lhs);
+        let r = self.rexpr(rhs);
+        if l.is_error() || r.is_error() {
+            return Expr::error(span);
+        }
+        self.binary_values(op, op_span, l, r, span)
+    }
+
+    /// A binary operator on two rvalues (shared with compound assignment).
+    pub(crate) fn binary_values(
+        &mut self,
+        op: AB,
+        op_span: Span,
+        l: Expr,
+        r: Expr,
+        span: Span,
+    ) -> Expr {
+        if self.is_opaque_value(l.ty)
+            || self.is_opaque_value(r.ty)
+            || self.prog.types.is_opaque(l.ty, Opaque::ClkEvent)
+            || self.prog.types.is_opaque(r.ty, Opaque::ClkEvent)
+        {
+            let clk = |c: &Checker, t: QualType| c.prog.types.is_opaque(t, Opaque::ClkEvent);
+            if !(clk(self, l.ty) && clk(self, r.ty) && matches!(op, AB::Eq | AB::Ne)) {
+                return self.invalid_binary(op_span, l.ty, r.ty);
+            }
+            let bop = if op == AB::Eq { BinOp::Eq } else { BinOp::Ne };
+            let int = self.int_ty();
+            return self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), int, span);
+        }
+        let types = &self.prog.types;
+        let (lp, rp) = (types.is_pointer(l.ty), types.is_pointer(r.ty));
+        match op {
+            AB::LogAnd | AB::LogOr => {
+                let ok = |c: &Checker, t: QualType| {
+                    c.prog.types.is_scalar_type(t) || c.prog.types.as_vector(t).is_some()
+                };
+                if !ok(self, l.ty) || !ok(self, r.ty) {
+                    return self.invalid_binary(op_span, l.ty, r.ty);
+                }
+                let bop = if op == AB::LogAnd {
+                    BinOp::LogAnd
+                } else {
+                    BinOp::LogOr
+                };
+                let ty = if self.prog.types.as_vector(l.ty).is_some() {
+                    self.logical_result(l.ty)
+                } else if self.prog.types.as_vector(r.ty).is_some() {
+                    self.logical_result(r.ty)
+                } else {
+                    self.int_ty()
+                };
+                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span)
+            }
+            AB::Eq | AB::Ne | AB::Lt | AB::Gt | AB::Le | AB::Ge if lp || rp => {
+                self.pointer_compare(op, op_span, l, r, span)
+            }
+            AB::Add | AB::Sub if lp || rp => self.pointer_arith(op, op_span, l, r, span),
+            _ => {
+                let is_int_op = matches!(
+                    op,
+                    AB::Rem | AB::Shl | AB::Shr | AB::BitAnd | AB::BitOr | AB::BitXor
+                );
+                let types = &self.prog.types;
+                let (le, re) = (types.elem_scalar(l.ty), types.elem_scalar(r.ty));
+                let (Some(le), Some(re)) = (le, re) else {
+                    return self.invalid_binary(op_span, l.ty, r.ty);
+                };
+                if is_int_op && (le.is_float() || re.is_float()) {
+                    return self.invalid_binary(op_span, l.ty, r.ty);
+                }
+                let bop = match op {
+                    AB::Mul => BinOp::Mul,
+                    AB::Div => BinOp::Div,
+                    AB::Rem => BinOp::Rem,
+                    AB::Add => BinOp::Add,
+                    AB::Sub => BinOp::Sub,
+                    AB::Shl => BinOp::Shl,
+                    AB::Shr => BinOp::Shr,
+                    AB::Lt => BinOp::Lt,
+                    AB::Gt => BinOp::Gt,
+                    AB::Le => BinOp::Le,
+                    AB::Ge => BinOp::Ge,
+                    AB::Eq => BinOp::Eq,
+                    AB::Ne => BinOp::Ne,
+                    AB::BitAnd => BinOp::BitAnd,
+                    AB::BitXor => BinOp::BitXor,
+                    _ => BinOp::BitOr,
+                };
+                if matches!(op, AB::Shl | AB::Shr) {
+                    // Shifts: the result has the (promoted) left type; a scalar count is splatted.
+                    let lt = self.prog.types.as_vector(l.ty);
+                    let l = if lt.is_none() { self.promote(l) } else { l };
+                    let ty = l.ty;
+                    let r = if lt.is_some() && self.prog.types.as_vector(r.ty).is_none() {
+                        let c = self.convert_scalar(r, le);
+                        self.cast(CastKind::VectorSplat, c, ty)
+                    } else if lt.is_none() && self.prog.types.as_vector(r.ty).is_some() {
+                        return self.invalid_binary(op_span, l.ty, r.ty);
+                    } else {
+                        self.promote(r)
+                    };
+                    return self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span);
+                }
+                match self.arith_convert(l, r) {
+                    Ok((l, r, common)) => {
+                        let ty =
+                            if matches!(op, AB::Lt | AB::Gt | AB::Le | AB::Ge | AB::Eq | AB::Ne) {
+                                self.logical_result(common)
+                            } else {
+                                common
+                            };
+                        self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span)
+                    }
+                    Err(b) => self.invalid_binary(op_span, b.0.ty, b.1.ty),
+                }
+            }
+        }
+    }
+
+    /// Rules 48, 49: pointer comparisons need overlapping spaces; NULL compares with anything.
+    fn pointer_compare(&mut self, op: AB, op_span: Span, l: Expr, r: Expr, span: Span) -> Expr {
+        let bop = match op {
+            AB::Eq => BinOp::Eq,
+            AB::Ne => BinOp::Ne,
+            AB::Lt => BinOp::Lt,
+            AB::Gt => BinOp::Gt,
+            AB::Le => BinOp::Le,
+            _ => BinOp::Ge,
+        };
+        let types = &self.prog.types;
+        let (lp, rp) = (types.pointee(l.ty), types.pointee(r.ty));
+        let int = self.int_ty();
+        match (lp, rp) {
+            (Some(a), Some(b)) => {
+                let (ln, rn) = (self.is_null_constant(&l), self.is_null_constant(&r));
+                if !ln && !rn {
+                    let (sa, sb) = (
+                        self.prog.types.object_space(a),
+                        self.prog.types.object_space(b),
+                    );
+                    if !space::pointer_operands_compatible(sa, sb) {
+                        let (x, y) = (self.prog.types.quoted(l.ty), self.prog.types.quoted(r.ty));
+                        self.err(
+                            op_span,
+                            space::nonoverlapping_message(PointerOp::Comparison, &x, &y),
+                        );
+                        return Expr::error(span);
+                    }
+                    let (ca, cb) = (self.prog.types.canonical(a), self.prog.types.canonical(b));
+                    let void = self.prog.types.is_void(a) || self.prog.types.is_void(b);
+                    if ca.id != cb.id && !void {
+                        let (x, y) = (self.prog.types.quoted(l.ty), self.prog.types.quoted(r.ty));
+                        self.warn(
+                            op_span,
+                            format!("comparison of distinct pointer types ({x} and {y})"),
+                            "compare-distinct-pointer-types",
+                        );
+                    }
+                }
+                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), int, span)
+            }
+            _ => {
+                let (ptr, other) = if lp.is_some() { (&l, &r) } else { (&r, &l) };
+                if !self.prog.types.is_integer(other.ty) {
+                    return self.invalid_binary(op_span, l.ty, r.ty);
+                }
+                let other_null = self.is_null_constant(other);
+                if !other_null {
+                    let (x, y) = (self.prog.types.quoted(l.ty), self.prog.types.quoted(r.ty));
+                    self.warn(
+                        op_span,
+                        format!("comparison between pointer and integer ({x} and {y})"),
+                        "pointer-integer-compare",
+                    );
+                }
+                let pty = ptr.ty;
+                let (l, r) = if lp.is_some() {
+                    let r = self.cast(CastKind::NullToPointer, r, pty);
+                    (l, r)
+                } else {
+                    let l = self.cast(CastKind::NullToPointer, l, pty);
+                    (l, r)
+                };
+                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), int, span)
+            }
+        }
+    }
+
+    /// Pointer arithmetic: `p ± i`, `i + p`, and `p - q` (which needs overlapping spaces).
+    fn pointer_arith(&mut self, op: AB, op_span: Span, l: Expr, r: Expr, span: Span) -> Expr {
+        let types = &self.prog.types;
+        let (lp, rp) = (types.pointee(l.ty), types.pointee(r.ty));
+        match (lp, rp) {
+            (Some(a), Some(b)) if op == AB::Sub => {
+                let (sa, sb) = (types.object_space(a), types.object_space(b));
+                if !space::pointer_operands_compatible(sa, sb) {
+                    let (x, y) = (types.quoted(l.ty), types.quoted(r.ty));
+                    self.err(
+                        op_span,
+                        space::nonoverlapping_message(PointerOp::Subtraction, &x, &y),
+                    );
+                    return Expr::error(span);
+                }
+                if types.canonical(a).id != types.canonical(b).id {
+                    let (x, y) = (types.quoted(l.ty), types.quoted(r.ty));
+                    self.err(
+                        op_span,
+                        format!("{x} and {y} are not pointers to compatible types"),
+                    );
+                    return Expr::error(span);
+                }
+                let ty = match self
+                    .scopes
+                    .lookup(Symbol::intern("ptrdiff_t"))
+                    .map(|e| e.binding)
+                {
+                    Some(Binding::Typedef(t)) => t,
+                    _ => QualType::new(TypeTable::LONG),
+                };
+                self.mk(
+                    ExprKind::Binary(BinOp::PtrDiff, Box::new(l), Box::new(r)),
+                    ty,
+                    span,
+                )
+            }
+            (Some(_), None) if types.is_integer(r.ty) => {
+                let ty = l.ty;
+                let r = self.promote(r);
+                let bop = if op == AB::Add {
+                    BinOp::PtrAdd
+                } else {
+                    BinOp::PtrSub
+                };
+                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span)
+            }
+            (None, Some(_)) if op == AB::Add && types.is_integer(l.ty) => {
+                let ty = r.ty;
+                let l = self.promote(l);
+                self.mk(
+                    ExprKind::Binary(BinOp::PtrAdd, Box::new(r), Box::new(l)),
+                    ty,
+                    span,
+                )
+            }
+            _ => self.invalid_binary(op_span, l.ty, r.ty),
+        }
+    }
+
+    // ---- assignment ----
+
+    fn assign(
+        &mut self,
+        op: Option<AB>,
+        op_span: Span,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Expr {
+        let l = self.expr(lhs);
+        let r = self.expr(rhs);
+        if l.is_error() || r.is_error() {
+            return Expr::error(span);
+        }
+        if self.is_opaque_value(l.ty) || (op.is_some() && self.is_opaque_value(r.ty)) {
+            let rr = self.rvalue(r);
+            return self.invalid_binary(op_span, l.ty, rr.ty);
+        }
+        if !self.check_modifiable(&l, op_span) {
+            return Expr::error(span);
+        }
+        let lty = l.ty;
+        match op {
+            None => {
+                let rc = self.assign_convert(lty, lty, r, Action::Assigning, op_span);
+                if rc.is_error() {
+                    return Expr::error(span);
+                }
+                let ty = lty.unqualified();
+                self.mk(
+                    ExprKind::Assign {
+                        op: None,
+                        lhs: Box::new(l),
+                        rhs: Box::new(rc),
+                    },
+                    ty,
+                    span,
+                )
+            }
+            Some(bop) => {
+                // Compute `l op r` on rvalues to type-check, then keep the lhs as the target.
+                let lv = self.rvalue(l.clone());
+                let rv = self.rvalue(r);
+                let res = self.binary_values(bop, op_span, lv, rv, span);
+                if res.is_error() {
+                    return Expr::error(span);
+                }
+                let (hop, rhs) = match res.kind {
+                    ExprKind::Binary(h, _, rr) => (h, *rr),
+                    _ => return Expr::error(span),
+                };
+                let ty = lty.unqualified();
+                self.mk(
+                    ExprKind::Assign {
+                        op: Some(hop),
+                        lhs: Box::new(l),
+                        rhs: Box::new(rhs),
+                    },
+                    ty,
+                    span,
+                )
+            }
+        }
+    }
+
+    // ---- conditional ----
+
+    fn conditional(
+        &mut self,
+        cond: &ast::Expr,
+        then: &ast::Expr,
+        else_: &ast::Expr,
+        question: Span,
+        span: Span,
+    ) -> Expr {
+        let c = self.expr(cond);
+        let c = self.condition(c);
+        let t = self.rexpr(then);
+        let e = self.rexpr(else_);
+        if c.is_error() || t.is_error() || e.is_error() {
+            return Expr::error(span);
+        }
+        let types = &self.prog.types;
+        let (tp, ep) = (types.pointee(t.ty), types.pointee(e.ty));
+        let result = |c2: &mut Checker, c: Expr, t: Expr, e: Expr, ty: QualType| {
+            c2.mk(
+                ExprKind::Cond(Box::new(c), Box::new(t), Box::new(e)),
+                ty,
+                span,
+            )
+        };
+        match (tp, ep) {
+            (Some(a), Some(b)) => {
+                let (tn, en) = (self.is_null_constant(&t), self.is_null_constant(&e));
+                if tn && !en {
+                    let ty = e.ty;
+                    let t = self.implicit_to(t, ty);
+                    return result(self, c, t, e, ty);
+                }
+                if en && !tn {
+                    let ty = t.ty;
+                    let e = self.implicit_to(e, ty);
+                    return result(self, c, t, e, ty);
+                }
+                let types = &self.prog.types;
+                let (sa, sb) = (types.object_space(a), types.object_space(b));
+                if !space::pointer_operands_compatible(sa, sb) {
+                    let (x, y) = (types.quoted(t.ty), types.quoted(e.ty));
+                    self.err(
+                        question,
+                        space::nonoverlapping_message(PointerOp::Conditional, &x, &y),
+                    );
+                    return Expr::error(span);
+                }
+                let rs = space::conditional_result_space(sa, sb);
+                let (ca, cb) = (types.canonical(a), types.canonical(b));
+                let (av, bv) = (types.is_void(a), types.is_void(b));
+                let cvr = ca.quals.cvr | cb.quals.cvr;
+                let pointee = if av || bv {
+                    QualType::new(TypeTable::VOID)
+                } else if ca.id == cb.id {
+                    QualType::new(ca.id)
+                } else {
+                    let (x, y) = (types.quoted(t.ty), types.quoted(e.ty));
+                    self.warn(
+                        question,
+                        format!("pointer type mismatch ({x} and {y})"),
+                        "pointer-type-mismatch",
+                    );
+                    QualType::new(TypeTable::VOID)
+                };
+                let pointee = self
+                    .prog
+                    .types
+                    .set_object_space(self.with_cvr(pointee, cvr), rs);
+                let ty = QualType::new(self.prog.types.pointer(pointee));
+                let t = self.implicit_to(t, ty);
+                let e = self.implicit_to(e, ty);
+                result(self, c, t, e, ty)
+            }
+            (Some(_), None) | (None, Some(_)) => {
+                let (ptr_is_t, other) = if tp.is_some() {
+                    (true, &e)
+                } else {
+                    (false, &t)
+                };
+                if self.prog.types.is_integer(other.ty) {
+                    let null = self.is_null_constant(other);
+                    let ty = if ptr_is_t { t.ty } else { e.ty };
+                    if !null {
+                        let (x, y) = (self.prog.types.quoted(t.ty), self.prog.types.quoted(e.ty));
+                        self.warn(question, format!("pointer/integer type mismatch in conditional expression ({x} and {y})"), "conditional-type-mismatch");
+                    }
+                    let (t, e) = if ptr_is_t {
+                        let e = self.cast(CastKind::NullToPointer, e, ty);
+                        (t, e)
+                    } else {
+                        let t = self.cast(CastKind::NullToPointer, t, ty);
+                        (t, e)
+                    };
+                    return result(self, c, t, e, ty);
+                }
+                let (x, y) = (self.prog.types.quoted(t.ty), self.prog.types.quoted(e.ty));
+                self.err(
+                    question,
+                    format!("incompatible operand types ({x} and {y})"),
+                );
+                Expr::error(span)
+            }
+            (None, None) => {
+                let types = &self.prog.types;
+                let arith = |x: &Expr| types.elem_scalar(x.ty).is_some();
+                if arith(&t) && arith(&e) {
+                    return match self.arith_convert(t, e) {
+                        Ok((t, e, ty)) => result(self, c, t, e, ty),
+                        Err(b) => {
+                            let (t, e) = *b;
+                            let (x, y) =
+                                (self.prog.types.quoted(t.ty), self.prog.types.quoted(e.ty));
+                            self.err(
+                                question,
+                                format!("incompatible operand types ({x} and {y})"),
+                            );
+                            Expr::error(span)
+                        }
+                    };
+                }
+                let (ct, ce) = (types.canonical(t.ty), types.canonical(e.ty));
+                if ct.id == ce.id {
+                    let ty = t.ty.unqualified();
+                    return result(self, c, t, e, ty);
+                }
+                let (x, y) = (types.quoted(t.ty), types.quoted(e.ty));
+                self.err(
+                    question,
+                    format!("incompatible operand types ({x} and {y})"),
+                );
+                Expr::error(span)
+            }
+        }
+    }
+
+    // ---- postfix ----
+
+    fn index(&mut self, base: &ast::Expr, index: &ast::Expr, span: Span) -> Expr {
+        let b = self.expr(base);
+        let i = self.rexpr(index);
+        if b.is_error() || i.is_error() {
+            return Expr::error(span);
+        }
+        // Vector element: v[i].
+        if let Some((s, _)) = self.prog.types.as_vector(b.ty) {
+            let lvalue = b.lvalue;
+            let ety = QualType::new(self.prog.types.scalar(s));
+            let ety = QualType {
+                id: ety.id,
+                quals: Quals {
+                    space: self.prog.types.object_space(b.ty),
+                    ..b.ty.quals
+                },
+            };
+            if let Some(k) = self.const_int(&i) {
+                return Expr {
+                    kind: ExprKind::Swizzle {
+                        base: Box::new(b),
+                        comps: vec![k.clamp(0, 15) as u8],
+                    },
+                    ty: ety,
+                    span,
+                    lvalue,
+                };
+            }
+            return Expr {
+                kind: ExprKind::Index {
+                    base: Box::new(b),
+                    index: Box::new(i),
+                },
+                ty: ety,
+                span,
+                lvalue,
+            };
+        }
+        let b = self.rvalue(b);
+        if b.is_error() {
+            return Expr::error(span);
+        }
+        let (b, i) = if self.prog.types.is_pointer(b.ty) {
+            (b, i)
+        } else if self.prog.types.is_pointer(i.ty) {
+            (i, b)
+        } else {
+            self.err(
+                span,
+                "subscripted value is not an array, pointer, or vector",
+            );
+            return Expr::error(span);
+        };
+        if !self.prog.types.is_integer(i.ty) {
+            self.err(i.span, "array subscript is not an integer");
+            return Expr::error(span);
+        }
+        let Some(p) = self.prog.types.pointee_sugared(b.ty) else {
+            return Expr::error(span);
+        };
+        if self.prog.types.is_void(p) {
+            let t = self.prog.types.quoted(b.ty);
+            self.err(span, format!("subscript of pointer to incomplete type {t}"));
+            return Expr::error(span);
+        }
+        Expr {
+            kind: ExprKind::Index {
+                base: Box::new(b),
+                index: Box::new(i),
+            },
+            ty: p,
+            span,
+            lvalue: true,
+        }
+    }
+
+    fn member(&mut self, base: &ast::Expr, arrow: bool, name: ast::Ident, span: Span) -> Expr {
+        let b = self.expr(base);
+        if b.is_error() {
+            return Expr::error(span);
+        }
+        let (obj, lvalue, obj_ty) = if arrow {
+            let r = self.rvalue(b);
+            if r.is_error() {
+                return Expr::error(span);
+            }
+            match self.prog.types.pointee_sugared(r.ty) {
+                Some(p) => {
+                    let d = Expr {
+                        kind: ExprKind::Deref(Box::new(r)),
+                        ty: p,
+                        span,
+                        lvalue: true,
+                    };
+                    (d, true, p)
+                }
+                None => {
+                    let t = self.prog.types.quoted(r.ty);
+                    self.err(
+                        name.span,
+                        format!("member reference type {t} is not a pointer"),
+                    );
+                    return Expr::error(span);
+                }
+            }
+        } else {
+            let ty = b.ty;
+            let lv = b.lvalue;
+            (b, lv, ty)
+        };
+        if let Some((s, n)) = self.prog.types.as_vector(obj_ty) {
+            if arrow {
+                let t = self.prog.types.quoted(obj_ty);
+                self.err(
+                    name.span,
+                    format!("member reference base type {t} is not a structure or union"),
+                );
+                return Expr::error(span);
+            }
+            return self.swizzle(obj, s, n, name, span);
+        }
+        let Some(rid) = self.prog.types.as_record(obj_ty) else {
+            let t = self.prog.types.quoted(obj_ty);
+            self.err(
+                name.span,
+                format!("member reference base type {t} is not a structure or union"),
+            );
+            return Expr::error(span);
+        };
+        let outer = self.prog.types.canonical(obj_ty).quals;
+        let outer_space = self.prog.types.object_space(obj_ty);
+        match self.find_field(rid, name.name, 0) {
+            Some(path) => {
+                let mut cur = obj;
+                for (r, idx, fty) in path {
+                    let fty = QualType {
+                        id: fty.id,
+                        quals: Quals {
+                            cvr: fty.quals.cvr | outer.cvr,
+                            space: outer_space.or(fty.quals.space),
+                        },
+                    };
+                    let fty = if self.prog.types.is_array(fty) {
+                        let f = self.prog.types.set_object_space(fty, outer_space);
+                        self.prog.types.add_quals(
+                            f,
+                            Quals {
+                                cvr: outer.cvr,
+                                space: None,
+                            },
+                        )
+                    } else {
+                        fty
+                    };
+                    cur = Expr {
+                        kind: ExprKind::Member {
+                            base: Box::new(cur),
+                            record: r,
+                            field: idx,
+                        },
+                        ty: fty,
+                        span,
+                        lvalue,
+                    };
+                }
+                cur
+            }
+            None => {
+                let rq = QualType::new(self.prog.types.intern(TypeKind::Record(rid)));
+                let t = self.prog.types.print(rq);
+                self.err(
+                    name.span,
+                    format!("no member named '{}' in '{t}'", name.name),
+                );
+                Expr::error(span)
+            }
+        }
+    }
+
+    /// Finds a field by name, looking into anonymous struct/union members.
+    fn find_field(
+        &self,
+        rid: crate::types::RecordId,
+        name: Symbol,
+        depth: u32,
+    ) -> Option<Vec<(crate::types::RecordId, u32, QualType)>> {
+        if depth > 32 {
+            return None;
+        }
+        let def = self.prog.types.record(rid)?;
+        for (i, f) in def.fields.iter().enumerate() {
+            if f.name == Some(name) {
+                return Some(vec![(rid, i as u32, f.ty)]);
+            }
+        }
+        for (i, f) in def.fields.iter().enumerate() {
+            if f.name.is_none()
+                && let Some(inner) = self.prog.types.as_record(f.ty)
+                && let Some(mut rest) = self.find_field(inner, name, depth + 1)
+            {
+                rest.insert(0, (rid, i as u32, f.ty));
+                return Some(rest);
+            }
+        }
+        None
+    }
+
+    /// Decodes a swizzle (`.xyzw`, `.rgba`, `.s0123`, `.lo`/`.hi`/`.even`/`.odd`).
+    fn swizzle(&mut self, base: Expr, s: Scalar, n: u8, name: ast::Ident, span: Span) -> Expr {
+        let text = name.name.as_str();
+        let vt = self.prog.types.quoted(base.ty);
+        let comps: Option<Vec<u8>> = match text {
+            "lo" | "hi" | "even" | "odd" => {
+                let m = if n == 3 { 4 } else { n };
+                let half = m / 2;
+                Some(match text {
+                    "lo" => (0..half).collect(),
+                    "hi" => (half..m).collect(),
+                    "even" => (0..half).map(|i| i * 2).collect(),
+                    _ => (0..half).map(|i| i * 2 + 1).collect(),
+                })
+            }
+            _ if (text.starts_with('s') || text.starts_with('S')) && text.len() > 1 => {
+                let mut v = Vec::new();
+                for ch in text[1..].chars() {
+                    match ch.to_digit(16) {
+                        Some(d) => v.push(d as u8),
+                        None => {
+                            self.err(name.span, format!("illegal vector component name '{ch}'"));
+                            return Expr::error(span);
+                        }
+                    }
+                }
+                Some(v)
+            }
+            _ => {
+                let mut v = Vec::new();
+                let xyzw = text.chars().all(|c| "xyzw".contains(c));
+                let rgba = text.chars().all(|c| "rgba".contains(c));
+                if !xyzw && !rgba {
+                    let bad = text
+                        .chars()
+                        .find(|c| !"xyzwrgba".contains(*c))
+                        .unwrap_or('?');
+                    self.err(name.span, format!("illegal vector component name '{bad}'"));
+                    return Expr::error(span);
+                }
+                for ch in text.chars() {
+                    let i = if xyzw {
+                        "xyzw".find(ch)
+                    } else {
+                        "rgba".find(ch)
+                    };
+                    v.push(i.unwrap_or(0) as u8);
+                }
+                Some(v)
+            }
+        };
+        let comps = comps.unwrap_or_default();
+        if comps.iter().any(|&c| c >= n) {
+            self.err(
+                name.span,
+                format!("vector component access exceeds type {vt}"),
+            );
+            return Expr::error(span);
+        }
+        let k = comps.len() as u8;
+        let elem_q = Quals {
+            cvr: base.ty.quals.cvr,
+            space: self.prog.types.object_space(base.ty),
+        };
+        let ty = if k == 1 {
+            QualType::new(self.prog.types.scalar(s)).with_quals(elem_q)
+        } else if matches!(k, 2 | 3 | 4 | 8 | 16) {
+            let vid = self.prog.types.vector(s, k);
+            let name = format!("{}{}", vector_elem_name(s), k);
+            let t = match self.scopes.lookup(Symbol::intern(&name)).map(|e| e.binding) {
+                Some(Binding::Typedef(t)) if self.prog.types.canonical(t).id == vid => t,
+                _ => QualType::new(vid),
+            };
+            t.with_quals(elem_q)
+        } else {
+            self.err(
+                name.span,
+                format!(
+                    "vector component access has invalid length {k}.  Supported: 1,2,3,4,8,16."
+                ),
+            );
+            return Expr::error(span);
+        };
+        let lvalue = base.lvalue;
+        Expr {
+            kind: ExprKind::Swizzle {
+                base: Box::new(base),
+                comps,
+            },
+            ty,
+            span,
+            lvalue,
+        }
+    }
+
+    // ---- casts and vector literals ----
+
+    fn cast_expr(
+        &mut self,
+        tn: &ast::TypeName,
+        parens: Span,
+        operand: &ast::Expr,
+        span: Span,
+    ) -> Expr {
+        let to = self.type_name(tn);
+        if self.prog.types.is_error(to) {
+            return Expr::error(span);
+        }
+        if let AK::ParenList(items) = &operand.kind {
+            if let Some((s, n)) = self.prog.types.as_vector(to) {
+                return self.vector_literal(to, s, n, items, span);
+            }
+            let x = self.comma_list(items, operand.span);
+            return self.explicit_cast(to, x, parens, span);
+        }
+        if let Some((s, n)) = self.prog.types.as_vector(to)
+            && let AK::Paren(inner) = &operand.kind
+        {
+            // `(float4)(x)`: one element, splat or same-type vector.
+            return self.vector_literal(to, s, n, std::slice::from_ref(inner), span);
+        }
+        let x = self.expr(operand);
+        self.explicit_cast(to, x, parens, span)
+    }
+
+    /// `(T)(a, b, ...)` with T a vector: the parts' components must add up to T's length, or
+    /// one scalar is splatted.
+    fn vector_literal(
+        &mut self,
+        to: QualType,
+        s: Scalar,
+        n: u8,
+        items: &[ast::Expr],
+        span: Span,
+    ) -> Expr {
+        let mut parts = Vec::new();
+        let mut count = 0u32;
+        let mut bad = false;
+        for it in items {
+            let x = self.rexpr(it);
+            if x.is_error() {
+                bad = true;
+                continue;
+            }
+            match self.prog.types.as_vector(x.ty) {
+                Some((_, m)) => {
+                    count += u32::from(m);
+                    parts.push(x);
+                }
+                None if self.prog.types.is_arithmetic(x.ty) => {
+                    count += 1;
+                    parts.push(self.convert_scalar(x, s));
+                }
+                None => {
+                    let t = self.prog.types.quoted(x.ty);
+                    let v = self.prog.types.quoted(to);
+                    self.err(
+                        x.span,
+                        format!("initializing {v} with an expression of incompatible type {t}"),
+                    );
+                    bad = true;
+                }
+            }
+        }
+        if bad {
+            return Expr::error(span);
+        }
+        if parts.len() == 1 && count == 1 {
+            let p = parts
+                .pop()
+                .map(|p| self.cast(CastKind::VectorSplat, p, to.unqualified()));
+            return p.map_or_else(
+                || Expr::error(span),
+                |mut p| {
+                    p.span = span;
+                    p
+                },
+            );
+        }
+        if parts.len() == 1 && count == u32::from(n) {
+            let p = parts.pop();
+            return p.map_or_else(
+                || Expr::error(span),
+                |p| self.cast(CastKind::NoOp, p, to.unqualified()),
+            );
+        }
+        if count < u32::from(n) {
+            self.err(span, format!("too few elements in vector initialization (expected {n} elements, have {count})"));
+            return Expr::error(span);
+        }
+        if count > u32::from(n) {
+            self.err(
+                span,
+                format!(
+                    "excess elements in vector initialization (expected {n} elements, have {count})"
+                ),
+            );
+            return Expr::error(span);
+        }
+        self.mk(ExprKind::VectorLit(parts), to.unqualified(), span)
+    }
+
+    // ---- calls ----
+
+    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Expr {
+        // A name that is not declared may be a builtin function.
+        let mut inner = callee;
+        while let AK::Paren(x) = &inner.kind {
+            inner = x;
+        }
+        if let AK::Ident(name) = inner.kind
+            && self.scopes.lookup(name).is_none()
+        {
+            return self.builtin_call(name, inner.span, args, span);
+        }
+        let f = self.expr(callee);
+        if f.is_error() {
+            for a in args {
+                let _ = self.expr(a);
+            }
+            return Expr::error(span);
+        }
+        let fid = match &f.kind {
+            ExprKind::Func(id) => Some(*id),
+            _ => None,
+        };
+        let sig = match self.prog.types.fn_sig(f.ty) {
+            Some(s) => Some(s.clone()),
+            None => self
+                .prog
+                .types
+                .pointee(f.ty)
+                .and_then(|p| self.prog.types.fn_sig(p).cloned()),
+        };
+        let Some(sig) = sig else {
+            let r = self.rvalue(f);
+            let t = self.prog.types.quoted(r.ty);
+            self.err(
+                span,
+                format!("called object type {t} is not a function or function pointer"),
+            );
+            return Expr::error(span);
+        };
+        let checked: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+        let n = sig.params.len();
+        if sig.has_proto && (checked.len() < n || (checked.len() > n && !sig.variadic)) {
+            let few = checked.len() < n;
+            self.err(
+                span,
+                format!(
+                    "too {} arguments to function call, expected {}{n}, have {}",
+                    if few { "few" } else { "many" },
+                    if sig.variadic { "at least " } else { "" },
+                    checked.len()
+                ),
+            );
+            return Expr::error(span);
+        }
+        let mut out = Vec::with_capacity(checked.len());
+        let mut failed = false;
+        for (i, a) in checked.into_iter().enumerate() {
+            if a.is_error() {
+                failed = true;
+                continue;
+            }
+            match sig.params.get(i) {
+                Some(&p) => {
+                    let at = a.span;
+                    let dst_print = p.with_space(None);
+                    let c = self.assign_convert(p, dst_print, a, Action::Passing, at);
+                    if c.is_error() {
+                        failed = true;
+                        self.param_note(fid, i);
+                    }
+                    out.push(c);
+                }
+                None => {
+                    let r = self.rvalue(a);
+                    let r = self.default_arg_promotion(r);
+                    out.push(r);
+                }
+            }
+        }
+        if failed {
+            return Expr::error(span);
+        }
+        let ret = sig.ret.unqualified();
+        match fid {
+            Some(id) => self.mk(
+                ExprKind::Call {
+                    callee: id,
+                    args: out,
+                },
+                ret,
+                span,
+            ),
+            None => {
+                self.err(span, "calls through function pointers are not supported");
+                Expr::error(span)
+            }
+        }
+    }
+
+    /// clang's "passing argument to parameter 'x' here" note.
+    fn param_note(&mut self, fid: Option<crate::hir::FuncId>, i: usize) {
+        let Some(fid) = fid else { return };
+        let Some(f) = self.prog.function(fid) else {
+            return;
+        };
+        let Some(&vid) = f.params.get(i) else { return };
+        let Some(v) = self.prog.var(vid) else { return };
+        let (span, name) = (v.span, v.name.as_str());
+        let msg = if name.is_empty() {
+            "passing argument to parameter here".to_string()
+        } else {
+            format!("passing argument to parameter '{name}' here")
+        };
+        self.note_last(span, msg);
+    }
+
+    /// Variadic arguments: float becomes double, small integers int.
+    fn default_arg_promotion(&mut self, e: Expr) -> Expr {
+        match self.prog.types.as_scalar(e.ty) {
+            Some(Scalar::Float | Scalar::Half) if self.lang.fp64() => {
+                self.convert_scalar(e, Scalar::Double)
+            }
+            Some(_) => self.promote(e),
+            None => e,
+        }
+    }
+
+    /// A call of an undeclared name: the address-space functions (rules 55–59), or a builtin
+    /// from the builtin table, or an undeclared identifier.
+    fn builtin_call(
+        &mut self,
+        name: Symbol,
+        name_span: Span,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Expr {
+        let s = name.as_str();
+        let is_space_fn = space::to_addr_target(s).is_some() || s == "get_fence";
+        if is_space_fn {
+            if !space::addr_space_builtins_available(&self.lang) {
+                self.err(name_span, format!("use of undeclared identifier '{name}'"));
+                for a in args {
+                    let _ = self.expr(a);
+                }
+                return Expr::error(span);
+            }
+            return self.space_fn_call(s, args, span);
+        }
+        let checked: Vec<Expr> = args.iter().map(|a| self.rexpr(a)).collect();
+        if checked.iter().any(Expr::is_error) {
+            // Still report an unknown name.
+            if !self.is_builtin_name(name) {
+                self.err(name_span, format!("use of undeclared identifier '{name}'"));
+            }
+            return Expr::error(span);
+        }
+        self.resolve_builtin_call(name, name_span, checked, span)
+    }
+
+    /// `to_global`/`to_local`/`to_private`/`get_fence` (rules 56–59).
+    fn space_fn_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Expr {
+        if args.len() != 1 {
+            let checked: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+            let few = checked.is_empty();
+            self.err(
+                span,
+                format!(
+                    "too {} arguments to function call, expected 1, have {}",
+                    if few { "few" } else { "many" },
+                    checked.len()
+                ),
+            );
+            return Expr::error(span);
+        }
+        let a = self.rexpr(&args[0]);
+        if a.is_error() {
+            return Expr::error(span);
+        }
+        let pointee = self.prog.types.pointee_sugared(a.ty);
+        let kind = space::to_addr_argument(
+            pointee.is_some(),
+            pointee.and_then(|p| self.prog.types.object_space(p)),
+        );
+        if name == "get_fence" {
+            if kind == ToAddrArg::Invalid {
+                self.err(span, "no matching function for call to 'get_fence'");
+                return Expr::error(span);
+            }
+            let ty = match self
+                .scopes
+                .lookup(Symbol::intern("cl_mem_fence_flags"))
+                .map(|e| e.binding)
+            {
+                Some(Binding::Typedef(t)) => t,
+                _ => QualType::new(TypeTable::UINT),
+            };
+            return self.mk(ExprKind::GetFence(Box::new(a)), ty, span);
+        }
+        let target = space::to_addr_target(name).unwrap_or(AddrSpace::Generic);
+        match kind {
+            ToAddrArg::Invalid => {
+                let text = format!("'{}'", self.snippet(a.span));
+                self.err(a.span, space::to_addr_invalid_message(&text, name));
+                return Expr::error(span);
+            }
+            ToAddrArg::NamedWarn => {
+                self.warn(a.span, space::to_addr_named_warning(name), "conversion");
+            }
+            ToAddrArg::Generic => {}
+        }
+        let Some(p) = pointee else {
+            return Expr::error(span);
+        };
+        let np = self
+            .prog
+            .types
+            .set_object_space(p, Some(LangAs::Named(target)));
+        let ty = QualType::new(self.prog.types.pointer(np));
+        // The argument itself is passed as a generic pointer.
+        let gp = self.prog.types.set_object_space(p, Some(LangAs::GENERIC));
+        let gty = QualType::new(self.prog.types.pointer(gp));
+        let a = self.implicit_to(a, gty);
+        self.mk(
+            ExprKind::ToAddrSpace {
+                target,
+                arg: Box::new(a),
+            },
+            ty,
+            span,
+        )
+    }
+
+    // ---- initializers ----
+
+    /// Checks an initializer against `ty`. `must_be_const` requires a constant initializer
+    /// (program scope, `static`, `__constant`: rules 28, 34).
+    pub(crate) fn initializer(
+        &mut self,
+        ty: QualType,
+        init: &ast::Initializer,
+        must_be_const: bool,
+        at: Span,
+    ) -> Option<Init> {
+        match init {
+            ast::Initializer::Expr(e) => {
+                // `char s[] = "abc"` and `constant char s[] = "abc"`.
+                if let (Some((elem, _)), AK::StrLit(sl)) =
+                    (self.prog.types.array_elem(ty), &strip_parens(e).kind)
+                    && self
+                        .prog
+                        .types
+                        .as_scalar(elem)
+                        .is_some_and(|s| s.size() == 1)
+                {
+                    let x = self.expr(e);
+                    let _ = sl;
+                    return Some(Init::Expr(x));
+                }
+                if self.prog.types.is_array(ty) {
+                    let x = self.expr(e);
+                    if !x.is_error() {
+                        self.err(e.span, "array initializer must be an initializer list");
+                    }
+                    return None;
+                }
+                let x = self.expr(e);
+                if x.is_error() {
+                    return None;
+                }
+                // clang reports initialization errors at the declared name.
+                let c = self.assign_convert(ty, ty, x, Action::Initializing, at);
+                if c.is_error() {
+                    return None;
+                }
+                if must_be_const && !self.is_constant_initializer(&c) {
+                    self.err(e.span, "initializer element is not a compile-time constant");
+                    return None;
+                }
+                Some(Init::Expr(c))
+            }
+            ast::Initializer::List(list) => self.init_list(ty, list, must_be_const),
+        }
+    }
+
+    fn init_list(
+        &mut self,
+        ty: QualType,
+        list: &ast::InitList,
+        must_be_const: bool,
+    ) -> Option<Init> {
+        let types = &self.prog.types;
+        // Element types in order (for arrays, the element repeated).
+        enum Shape {
+            Array(QualType, Option<u64>),
+            Fields(Vec<QualType>, bool),
+            Vector(QualType, u8),
+            Scalar,
+        }
+        let shape = match types.ckind(ty) {
+            TypeKind::Array(e, n) => Shape::Array(
+                *e,
+                if let ArrayLen::Fixed(n) = n {
+                    Some(*n)
+                } else {
+                    None
+                },
+            ),
+            TypeKind::Record(r) => {
+                let d = types.record(*r);
+                let fields = d
+                    .map(|d| d.fields.iter().map(|f| f.ty).collect())
+                    .unwrap_or_default();
+                Shape::Fields(fields, d.is_some_and(|d| d.is_union))
+            }
+            TypeKind::Vector(s, n) => Shape::Vector(QualType::new(scalar_id(*s)), *n),
+            _ => Shape::Scalar,
+        };
+        let mut items: Vec<Option<Init>> = Vec::new();
+        let mut union_field = None;
+        match shape {
+            Shape::Scalar => {
+                if let Some(first) = list.items.first() {
+                    if list.items.len() > 1 {
+                        self.warn(
+                            list.items[1].span,
+                            "excess elements in scalar initializer",
+                            "excess-initializers",
+                        );
+                    }
+                    return self.initializer(ty, &first.init, must_be_const, first.span);
+                }
+                self.err(list.span, "scalar initializer cannot be empty");
+                return None;
+            }
+            Shape::Array(elem, n) => {
+                let mut idx = 0usize;
+                for it in &list.items {
+                    if let Some(ast::Designator::Index { index, .. }) = it.designators.first() {
+                        let he = self.expr(index);
+                        if let Some(v) = self.const_int(&he) {
+                            idx = v.max(0) as usize;
+                        }
+                    }
+                    if let Some(n) = n
+                        && idx as u64 >= n
+                    {
+                        self.warn(
+                            it.span,
+                            "excess elements in array initializer",
+                            "excess-initializers",
+                        );
+                        break;
+                    }
+                    let v = self.initializer(elem, &it.init, must_be_const, it.span);
+                    if items.len() <= idx {
+                        items.resize_with(idx + 1, || None);
+                    }
+                    items[idx] = v;
+                    idx += 1;
+                }
+                if let Some(n) = n {
+                    items.resize_with((n as usize).min(1 << 20), || None);
+                }
+            }
+            Shape::Vector(elem, n) => {
+                for it in list.items.iter().take(n as usize) {
+                    items.push(self.initializer(elem, &it.init, must_be_const, it.span));
+                }
+                items.resize_with(n as usize, || None);
+            }
+            Shape::Fields(fields, is_union) => {
+                let rid = self.prog.types.as_record(ty);
+                let mut idx = 0usize;
+                items.resize_with(fields.len(), || None);
+                for it in &list.items {
+                    if let Some(ast::Designator::Field { name, .. }) = it.designators.first()
+                        && let Some(r) = rid
+                    {
+                        match self
+                            .prog
+                            .types
+                            .record(r)
+                            .and_then(|d| d.fields.iter().position(|f| f.name == Some(name.name)))
+                        {
+                            Some(p) => idx = p,
+                            None => {
+                                let t = self.prog.types.print(ty.unqualified());
+                                self.err(name.span, format!("field designator '{}' does not refer to any field in type '{t}'", name.name));
+                                return None;
+                            }
+                        }
+                    }
+                    let Some(&fty) = fields.get(idx) else {
+                        self.warn(
+                            it.span,
+                            "excess elements in struct initializer",
+                            "excess-initializers",
+                        );
+                        break;
+                    };
+                    if self.is_opaque_field(fty) {
+                        idx += 1;
+                        continue;
+                    }
+                    let v = self.initializer(fty, &it.init, must_be_const, it.span);
+                    if let Some(slot) = items.get_mut(idx) {
+                        *slot = v;
+                    }
+                    if is_union {
+                        union_field = Some(idx as u32);
+                        break;
+                    }
+                    idx += 1;
+                }
+            }
+        }
+        Some(Init::List {
+            ty,
+            items,
+            union_field,
+        })
+    }
+
+    fn is_opaque_field(&self, ty: QualType) -> bool {
+        matches!(
+            self.prog.types.ckind(ty),
+            TypeKind::Opaque(_) | TypeKind::Image(..)
+        )
+    }
+
+    /// An unsized array variable takes its length from its initializer.
+    pub(crate) fn complete_array_from_init(&mut self, ty: QualType, init: &Init) -> QualType {
+        let Some((elem, ArrayLen::Incomplete)) = self.prog.types.array_elem(ty) else {
+            return ty;
+        };
+        let n = match init {
+            Init::List { items, .. } => items.len() as u64,
+            Init::Expr(e) => match &e.kind {
+                ExprKind::StrLit(s) => s.len() as u64 + 1,
+                _ => return ty,
+            },
+        };
+        QualType::new(self.prog.types.array(elem, ArrayLen::Fixed(n)))
+    }
+
+    /// Rules 28, 34: constants, addresses of objects with static storage, and string literals.
+    fn is_constant_initializer(&self, e: &Expr) -> bool {
+        if self.const_int(e).is_some() || self.const_float(e).is_some() {
+            return true;
+        }
+        match &e.kind {
+            ExprKind::StrLit(_) => true,
+            ExprKind::Cast(CastKind::ArrayToPointer, x) => self.is_static_object(x),
+            ExprKind::Cast(_, x) => self.is_constant_initializer(x),
+            ExprKind::AddrOf(x) => self.is_static_object(x),
+            ExprKind::Binary(BinOp::PtrAdd | BinOp::PtrSub, a, b) => {
+                self.is_constant_initializer(a) && self.const_int(b).is_some()
+            }
+            ExprKind::VectorLit(parts) => parts.iter().all(|p| self.is_constant_initializer(p)),
+            ExprKind::InitList(_) => true,
+            _ => false,
+        }
+    }
+
+    /// An lvalue designating an object with static storage (its address is a constant).
+    fn is_static_object(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(v) => self.prog.var(*v).is_some_and(|v| {
+                space::address_is_constant(
+                    self.prog.types.object_space(v.ty),
+                    matches!(
+                        v.storage,
+                        crate::hir::Storage::Program | crate::hir::Storage::StaticLocal
+                    ),
+                ) && !(v.storage == crate::hir::Storage::KernelScope
+                    && self.prog.types.object_space(v.ty) == Some(LangAs::LOCAL))
+            }),
+            ExprKind::StrLit(_) => true,
+            ExprKind::Member { base, .. } => self.is_static_object(base),
+            ExprKind::Index { base, index } => {
+                self.const_int(index).is_some()
+                    && matches!(&base.kind, ExprKind::Cast(CastKind::ArrayToPointer, a) if self.is_static_object(a))
+            }
+            _ => false,
+        }
+    }
+}
+
+fn strip_parens(e: &ast::Expr) -> &ast::Expr {
+    let mut x = e;
+    while let AK::Paren(i) = &x.kind {
+        x = i;
+    }
+    x
+}
+
+fn scalar_id(s: Scalar) -> crate::types::TypeId {
+    match s {
+        Scalar::Bool => TypeTable::BOOL,
+        Scalar::Char => TypeTable::CHAR,
+        Scalar::SChar => TypeTable::SCHAR,
+        Scalar::UChar => TypeTable::UCHAR,
+        Scalar::Short => TypeTable::SHORT,
+        Scalar::UShort => TypeTable::USHORT,
+        Scalar::Int => TypeTable::INT,
+        Scalar::UInt => TypeTable::UINT,
+        Scalar::Long => TypeTable::LONG,
+        Scalar::ULong => TypeTable::ULONG,
+        Scalar::LongLong => TypeTable::LONGLONG,
+        Scalar::ULongLong => TypeTable::ULONGLONG,
+        Scalar::Half => TypeTable::HALF,
+        Scalar::Float => TypeTable::FLOAT,
+        Scalar::Double => TypeTable::DOUBLE,
+    }
+}
+
+/// The OpenCL spelling of a vector element type (`uint` in `uint4`).
+pub fn vector_elem_name(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Bool => "bool",
+        Scalar::Char | Scalar::SChar => "char",
+        Scalar::UChar => "uchar",
+        Scalar::Short => "short",
+        Scalar::UShort => "ushort",
+        Scalar::Int => "int",
+        Scalar::UInt => "uint",
+        Scalar::Long | Scalar::LongLong => "long",
+        Scalar::ULong | Scalar::ULongLong => "ulong",
+        Scalar::Half => "half",
+        Scalar::Float => "float",
+        Scalar::Double => "double",
+    }
+}

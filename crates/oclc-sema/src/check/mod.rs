@@ -1,0 +1,245 @@
+//! The checker: walks the AST in source order, resolves names, computes types, applies the
+//! OpenCL C rules (address spaces through [`crate::space`]) and builds the [`hir::Program`],
+//! reporting clang-worded diagnostics.
+//!
+//! Split by what it checks: [`decl`] (specifiers, declarators, declarations, kernels),
+//! [`expr`] (expressions), [`conv`] (conversions and assignment compatibility), [`stmt`]
+//! (statements), [`consteval`] (integer constant expressions), [`predef`] (predeclared OpenCL
+//! names), [`scope`] (name lookup).
+
+pub mod builtin_call;
+pub mod consteval;
+pub mod conv;
+pub mod decl;
+pub mod expr;
+pub mod predef;
+pub mod scope;
+pub mod stmt;
+
+use std::collections::HashMap;
+
+use oclc_syntax::ast;
+use oclc_syntax::{Diagnostic, Diagnostics, LangOptions, SourceMap, Span, Symbol};
+
+use crate::hir::{self, Program};
+use crate::types::QualType;
+use scope::Scopes;
+
+/// Warning groups sema emits that clang leaves off by default (`-W<group>` turns one on).
+pub const DEFAULT_OFF_GROUPS: &[&str] = &["conversion", "spir-compat"];
+
+/// Warning groups of language extensions that clang shows only with `-pedantic`.
+pub const PEDANTIC_GROUPS: &[&str] = &["extra-semi"];
+
+/// Deepest expression/statement/declarator nesting checked before giving up with a diagnostic
+/// (the parser has its own limit; this one keeps sema's recursion bounded on any AST).
+pub const MAX_DEPTH: u32 = 1000;
+
+/// Checks a translation unit and returns the typed program. Diagnostics go to `diags`.
+pub fn check(
+    tu: &ast::TranslationUnit,
+    sm: &SourceMap,
+    lang: &LangOptions,
+    diags: &mut Diagnostics,
+) -> Program {
+    let mut c = Checker::new(sm, lang, diags);
+    for item in &tu.items {
+        c.external_decl(item);
+    }
+    c.finish()
+}
+
+/// The function being checked.
+#[derive(Clone, Debug)]
+pub(crate) struct FnCtx {
+    pub name: Symbol,
+    pub is_kernel: bool,
+    pub ret: QualType,
+    /// Block nesting inside the body: 1 is the outermost compound statement.
+    pub block_depth: u32,
+}
+
+/// State of one check.
+pub(crate) struct Checker<'a> {
+    pub sm: &'a SourceMap,
+    pub lang: LangOptions,
+    pub diags: &'a mut Diagnostics,
+    pub prog: Program,
+    pub scopes: Scopes,
+    pub func: Option<FnCtx>,
+    /// Extensions switched by `#pragma OPENCL EXTENSION` (name → enabled).
+    pub pragma_ext: HashMap<String, bool>,
+    /// Current expression nesting (bounded by [`MAX_DEPTH`]).
+    pub depth: u32,
+    pub depth_reported: bool,
+    /// Loop/switch nesting for `break`/`continue`.
+    pub loop_depth: u32,
+    pub switch_depth: u32,
+    /// Functions that have a body, by name (for redefinition errors).
+    pub defined: HashMap<Symbol, Span>,
+    /// The builtin function library of this language mode.
+    pub builtins: crate::builtins::Builtins,
+}
+
+impl<'a> Checker<'a> {
+    fn new(sm: &'a SourceMap, lang: &LangOptions, diags: &'a mut Diagnostics) -> Checker<'a> {
+        let mut c = Checker {
+            sm,
+            lang: lang.clone(),
+            diags,
+            prog: Program::default(),
+            scopes: Scopes::default(),
+            func: None,
+            pragma_ext: HashMap::new(),
+            depth: 0,
+            depth_reported: false,
+            loop_depth: 0,
+            switch_depth: 0,
+            defined: HashMap::new(),
+            builtins: crate::builtins::Builtins::new(lang),
+        };
+        c.predeclare();
+        c
+    }
+
+    fn finish(self) -> Program {
+        self.prog
+    }
+
+    fn external_decl(&mut self, item: &ast::ExternalDecl) {
+        match item {
+            ast::ExternalDecl::FunctionDef(f) => self.function_def(f),
+            ast::ExternalDecl::Decl(d) => {
+                let _ = self.declaration(d, decl::DeclPlace::File);
+            }
+            ast::ExternalDecl::StaticAssert(sa) => self.static_assert(sa),
+            ast::ExternalDecl::Empty(span) => {
+                // An extension warning: shown only under -pedantic (see PEDANTIC_GROUPS).
+                self.warn(*span, "extra ';' outside of a function", "extra-semi")
+            }
+            ast::ExternalDecl::Pragma(p) => self.pragma(p),
+        }
+    }
+
+    /// `#pragma OPENCL EXTENSION name : enable|disable` switches an extension from here on.
+    pub(crate) fn pragma(&mut self, p: &ast::PragmaItem) {
+        if let ast::PragmaKind::OpenclExtension { name, enable } = &p.kind {
+            if name == "all" {
+                for e in oclc_syntax::lang::EXTENSIONS {
+                    self.pragma_ext.insert((*e).to_string(), *enable);
+                }
+            } else {
+                self.pragma_ext.insert(name.clone(), *enable);
+            }
+        }
+    }
+
+    /// Whether an extension is usable here: supported by `-cl-ext` and not disabled by a
+    /// pragma. `cl_khr_fp16` must also be enabled by a pragma, as clang requires for `half`.
+    pub(crate) fn ext(&self, name: &str) -> bool {
+        // clang's own extensions are supported on every target but, like `cl_khr_fp16`,
+        // take effect only once a pragma enables them (`-cl-ext` alone is not enough).
+        if name.starts_with("__cl_clang_") {
+            return self.pragma_ext.get(name).copied().unwrap_or(false);
+        }
+        if name == "cl_khr_fp16" {
+            return self.lang.has(name) && self.pragma_ext.get(name).copied().unwrap_or(false);
+        }
+        self.lang.has(name)
+    }
+
+    // ---- diagnostics ----
+
+    pub(crate) fn emit(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    pub(crate) fn err(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    pub(crate) fn warn(&mut self, span: Span, msg: impl Into<String>, group: &'static str) {
+        self.diags
+            .push(Diagnostic::warning(span, msg).with_group(group));
+    }
+
+    /// Attaches a note to the last diagnostic (clang prints notes after their diagnostic).
+    pub(crate) fn note_last(&mut self, span: Span, msg: impl Into<String>) {
+        if let Some(d) = self.diags.list.last_mut() {
+            d.notes.push(oclc_syntax::Note {
+                span,
+                message: msg.into(),
+            });
+        }
+    }
+
+    /// Enters one level of recursion; false (with one diagnostic) past [`MAX_DEPTH`].
+    pub(crate) fn enter(&mut self, span: Span) -> bool {
+        if self.depth >= MAX_DEPTH {
+            if !self.depth_reported {
+                self.depth_reported = true;
+                self.err(span, "expression nesting is too deep for the checker");
+            }
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// The source text of a span (for clang messages that quote an expression).
+    pub(crate) fn snippet(&self, span: Span) -> String {
+        let s = self.sm.report_span(span);
+        let Some(f) = self.sm.file(s.file) else {
+            return String::new();
+        };
+        if span.expn != s.expn || s.hi < s.lo {
+            return f
+                .text
+                .get(s.lo as usize..s.hi as usize)
+                .unwrap_or("")
+                .to_string();
+        }
+        f.text
+            .get(s.lo as usize..s.hi as usize)
+            .unwrap_or("")
+            .to_string()
+    }
+
+    fn static_assert(&mut self, sa: &ast::StaticAssert) {
+        let e = self.expr(&sa.cond);
+        if e.is_error() {
+            return;
+        }
+        match self.const_int(&e) {
+            Some(0) => {
+                let msg = match &sa.message {
+                    Some(ast::Expr {
+                        kind: ast::ExprKind::StrLit(s),
+                        ..
+                    }) => {
+                        format!(
+                            "static assertion failed: {}",
+                            String::from_utf8_lossy(&s.value)
+                        )
+                    }
+                    _ => "static assertion failed".to_string(),
+                };
+                self.err(sa.cond.span, msg);
+            }
+            Some(_) => {}
+            None => self.err(
+                sa.cond.span,
+                "static assertion expression is not an integral constant expression",
+            ),
+        }
+    }
+
+    pub(crate) fn new_var(&mut self, v: hir::Var) -> hir::VarId {
+        self.prog.vars.push(v);
+        hir::VarId(self.prog.vars.len() as u32 - 1)
+    }
+}

@@ -1,0 +1,116 @@
+//! Names every OpenCL C program can use without declaring them, as clang's default header
+//! (`opencl-c-base.h`) declares them: the unsigned shorthands (`uint`), the size types
+//! (`size_t`, spir64: `unsigned long`), vector typedefs (`float4`), `cl_mem_fence_flags`,
+//! the C11 atomic typedefs and the `memory_order`/`memory_scope` enums.
+
+use oclc_syntax::{ClStd, Span, Symbol};
+
+use super::Checker;
+use super::scope::Binding;
+use crate::types::{EnumDef, QualType, Scalar, TypeKind, TypeTable, TypedefDef};
+
+/// `memory_order` enumerators and their values (clang's `__ATOMIC_*`).
+pub const MEMORY_ORDERS: &[(&str, i64)] = &[
+    ("memory_order_relaxed", 0),
+    ("memory_order_acquire", 2),
+    ("memory_order_release", 3),
+    ("memory_order_acq_rel", 4),
+    ("memory_order_seq_cst", 5),
+];
+
+/// `memory_scope` enumerators and their values (clang's `__OPENCL_MEMORY_SCOPE_*`).
+pub const MEMORY_SCOPES: &[(&str, i64)] = &[
+    ("memory_scope_work_item", 0),
+    ("memory_scope_work_group", 1),
+    ("memory_scope_device", 2),
+    ("memory_scope_all_svm_devices", 3),
+    ("memory_scope_all_devices", 3),
+    ("memory_scope_sub_group", 4),
+];
+
+const VECTOR_SIZES: [u8; 5] = [2, 3, 4, 8, 16];
+
+impl Checker<'_> {
+    fn predef_typedef(&mut self, name: &str, ty: QualType) -> QualType {
+        let sym = Symbol::intern(name);
+        let id = self.prog.types.add_typedef(TypedefDef {
+            name: sym,
+            ty,
+            span: Span::DUMMY,
+        });
+        let q = QualType::new(id);
+        self.scopes.insert_predeclared(sym, Binding::Typedef(q));
+        q
+    }
+
+    pub(crate) fn predeclare(&mut self) {
+        let t = |id| QualType::new(id);
+        let uchar = self.predef_typedef("uchar", t(TypeTable::UCHAR));
+        let ushort = self.predef_typedef("ushort", t(TypeTable::USHORT));
+        let uint = self.predef_typedef("uint", t(TypeTable::UINT));
+        let ulong = self.predef_typedef("ulong", t(TypeTable::ULONG));
+        let size_t = self.predef_typedef("size_t", t(TypeTable::ULONG));
+        let ptrdiff_t = self.predef_typedef("ptrdiff_t", t(TypeTable::LONG));
+        let intptr_t = self.predef_typedef("intptr_t", t(TypeTable::LONG));
+        let uintptr_t = self.predef_typedef("uintptr_t", t(TypeTable::ULONG));
+        self.predef_typedef("cl_mem_fence_flags", uint);
+        let _ = (uchar, ushort, ulong);
+        for (name, s) in [
+            ("char", Scalar::Char),
+            ("uchar", Scalar::UChar),
+            ("short", Scalar::Short),
+            ("ushort", Scalar::UShort),
+            ("int", Scalar::Int),
+            ("uint", Scalar::UInt),
+            ("long", Scalar::Long),
+            ("ulong", Scalar::ULong),
+            ("float", Scalar::Float),
+            ("double", Scalar::Double),
+            ("half", Scalar::Half),
+        ] {
+            for n in VECTOR_SIZES {
+                let v = self.prog.types.vector(s, n);
+                self.predef_typedef(&format!("{name}{n}"), t(v));
+            }
+        }
+        // memory_order / memory_scope: enums with typedef names, enumerators of type int.
+        for (tag, list) in [
+            ("memory_order", MEMORY_ORDERS),
+            ("memory_scope", MEMORY_SCOPES),
+        ] {
+            let values: Vec<(Symbol, i64)> =
+                list.iter().map(|&(n, v)| (Symbol::intern(n), v)).collect();
+            let e = self.prog.types.add_enum(EnumDef {
+                name: Some(Symbol::intern(tag)),
+                complete: true,
+                span: Span::DUMMY,
+                values: values.clone(),
+            });
+            let et = self.prog.types.intern(TypeKind::Enum(e));
+            self.predef_typedef(tag, t(et));
+            for (n, v) in values {
+                self.scopes
+                    .insert_predeclared(n, Binding::EnumConst(v, t(TypeTable::INT)));
+            }
+        }
+        if self.lang.std >= ClStd::Cl20 {
+            for (name, base) in [
+                ("atomic_int", t(TypeTable::INT)),
+                ("atomic_uint", t(TypeTable::UINT)),
+                ("atomic_long", t(TypeTable::LONG)),
+                ("atomic_ulong", t(TypeTable::ULONG)),
+                ("atomic_float", t(TypeTable::FLOAT)),
+                ("atomic_double", t(TypeTable::DOUBLE)),
+                ("atomic_half", t(TypeTable::HALF)),
+                ("atomic_intptr_t", intptr_t),
+                ("atomic_uintptr_t", uintptr_t),
+                ("atomic_size_t", size_t),
+                ("atomic_ptrdiff_t", ptrdiff_t),
+                ("atomic_flag", t(TypeTable::INT)),
+            ] {
+                let a = self.prog.types.intern(TypeKind::Atomic(base));
+                self.predef_typedef(name, t(a));
+            }
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Statements: blocks (with the block depth that rule 26 needs), control flow, `return`
+//! against the function's type, `break`/`continue`/`case` placement.
+
+use oclc_syntax::ast::{self, StmtKind as SK};
+
+use super::Checker;
+use super::conv::Action;
+use super::decl::DeclPlace;
+use crate::hir::{Block, Expr, Stmt, StmtKind};
+
+impl Checker<'_> {
+    /// A compound statement. `new_scope` is false for a function body, whose parameters
+    /// already opened its scope.
+    pub(crate) fn block(&mut self, b: &ast::Block, new_scope: bool) -> Block {
+        if new_scope {
+            self.scopes.push();
+        }
+        if let Some(f) = &mut self.func {
+            f.block_depth += 1;
+        }
+        let mut stmts = Vec::with_capacity(b.stmts.len());
+        for s in &b.stmts {
+            self.stmt_into(s, &mut stmts);
+        }
+        if let Some(f) = &mut self.func {
+            f.block_depth = f.block_depth.saturating_sub(1);
+        }
+        if new_scope {
+            self.scopes.pop();
+        }
+        Block {
+            stmts,
+            span: b.span,
+        }
+    }
+
+    /// Checks a statement, appending its HIR (a declaration may produce several).
+    fn stmt_into(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+        if let SK::Decl(d) = &s.kind {
+            for v in self.declaration(d, DeclPlace::Block) {
+                out.push(Stmt {
+                    kind: StmtKind::Decl(v),
+                    span: s.span,
+                });
+            }
+            return;
+        }
+        out.push(self.stmt(s));
+    }
+
+    /// A statement in a position that takes exactly one (loop and `if` bodies).
+    fn sub_stmt(&mut self, s: &ast::Stmt) -> Box<Stmt> {
+        if let SK::Decl(_) = &s.kind {
+            self.scopes.push();
+            let mut v = Vec::new();
+            self.stmt_into(s, &mut v);
+            self.scopes.pop();
+            return Box::new(Stmt {
+                kind: StmtKind::Block(Block {
+                    stmts: v,
+                    span: s.span,
+                }),
+                span: s.span,
+            });
+        }
+        Box::new(self.stmt(s))
+    }
+
+    fn cond_expr(&mut self, e: &ast::Expr) -> Expr {
+        let x = self.expr(e);
+        self.condition(x)
+    }
+
+    pub(crate) fn stmt(&mut self, s: &ast::Stmt) -> Stmt {
+        let span = s.span;
+        if !self.enter(span) {
+            return Stmt {
+                kind: StmtKind::Empty,
+                span,
+            };
+        }
+        let kind = match &s.kind {
+            SK::Compound(b) => StmtKind::Block(self.block(b, true)),
+            SK::Decl(d) => {
+                let vars = self.declaration(d, DeclPlace::Block);
+                let stmts = vars
+                    .into_iter()
+                    .map(|v| Stmt {
+                        kind: StmtKind::Decl(v),
+                        span,
+                    })
+                    .collect();
+                StmtKind::Block(Block { stmts, span })
+            }
+            SK::Expr(e) => {
+                let x = self.expr(e);
+                let x = self.rvalue_discard(x);
+                StmtKind::Expr(x)
+            }
+            SK::Null | SK::Error => StmtKind::Empty,
+            SK::If { cond, then, else_ } => {
+                let c = self.cond_expr(cond);
+                let t = self.sub_stmt(then);
+                let e = else_.as_ref().map(|e| self.sub_stmt(e));
+                StmtKind::If {
+                    cond: c,
+                    then: t,
+                    else_: e,
+                }
+            }
+            SK::While { cond, body } => {
+                let c = self.cond_expr(cond);
+                self.loop_depth += 1;
+                let b = self.sub_stmt(body);
+                self.loop_depth -= 1;
+                StmtKind::While { cond: c, body: b }
+            }
+            SK::DoWhile { body, cond } => {
+                self.loop_depth += 1;
+                let b = self.sub_stmt(body);
+                self.loop_depth -= 1;
+                let c = self.cond_expr(cond);
+                StmtKind::DoWhile { body: b, cond: c }
+            }
+            SK::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.scopes.push();
+                let mut init_stmts = Vec::new();
+                match init.as_deref() {
+                    Some(ast::ForInit::Decl(d)) => {
+                        for v in self.declaration(d, DeclPlace::Block) {
+                            init_stmts.push(Stmt {
+                                kind: StmtKind::Decl(v),
+                                span,
+                            });
+                        }
+                    }
+                    Some(ast::ForInit::Expr(e)) => {
+                        let x = self.expr(e);
+                        let x = self.rvalue_discard(x);
+                        init_stmts.push(Stmt {
+                            kind: StmtKind::Expr(x),
+                            span: e.span,
+                        });
+                    }
+                    None => {}
+                }
+                let c = cond.as_ref().map(|c| self.cond_expr(c));
+                let st = step.as_ref().map(|e| {
+                    let x = self.expr(e);
+                    self.rvalue_discard(x)
+                });
+                self.loop_depth += 1;
+                let b = self.sub_stmt(body);
+                self.loop_depth -= 1;
+                self.scopes.pop();
+                StmtKind::For {
+                    init: init_stmts,
+                    cond: c,
+                    step: st,
+                    body: b,
+                }
+            }
+            SK::Switch { cond, body } => {
+                let c = self.rexpr(cond);
+                let c = if c.is_error() {
+                    c
+                } else if !self.prog.types.is_integer(c.ty) {
+                    let t = self.prog.types.quoted(c.ty);
+                    self.err(
+                        cond.span,
+                        format!("statement requires expression of integer type ({t} invalid)"),
+                    );
+                    Expr::error(c.span)
+                } else {
+                    self.promote(c)
+                };
+                self.switch_depth += 1;
+                let b = self.sub_stmt(body);
+                self.switch_depth -= 1;
+                StmtKind::Switch { cond: c, body: b }
+            }
+            SK::Case { value, body } => {
+                if self.switch_depth == 0 {
+                    self.err(span, "'case' statement not in switch statement");
+                }
+                let v = self.expr(value);
+                let n = if v.is_error() {
+                    0
+                } else {
+                    match self.const_int(&v) {
+                        Some(n) => n,
+                        None => {
+                            self.err(
+                                value.span,
+                                "expression is not an integer constant expression",
+                            );
+                            0
+                        }
+                    }
+                };
+                let b = self.sub_stmt(body);
+                StmtKind::Case { value: n, body: b }
+            }
+            SK::Default { body } => {
+                if self.switch_depth == 0 {
+                    self.err(span, "'default' statement not in switch statement");
+                }
+                StmtKind::Default {
+                    body: self.sub_stmt(body),
+                }
+            }
+            SK::Break => {
+                if self.loop_depth == 0 && self.switch_depth == 0 {
+                    self.err(span, "'break' statement not in loop or switch statement");
+                }
+                StmtKind::Break
+            }
+            SK::Continue => {
+                if self.loop_depth == 0 {
+                    self.err(span, "'continue' statement not in loop statement");
+                }
+                StmtKind::Continue
+            }
+            SK::Return(e) => self.return_stmt(e.as_ref(), span),
+            SK::Goto(l) => StmtKind::Goto(l.name),
+            SK::Label { name, body } => StmtKind::Label {
+                name: name.name,
+                body: self.sub_stmt(body),
+            },
+            SK::Attributed { body, .. } => {
+                let inner = self.stmt(body);
+                return self.leave_with(inner);
+            }
+            SK::StaticAssert(sa) => {
+                self.static_assert(sa);
+                StmtKind::Empty
+            }
+            SK::Pragma(p) => {
+                self.pragma(p);
+                StmtKind::Empty
+            }
+        };
+        self.leave();
+        Stmt { kind, span }
+    }
+
+    fn leave_with(&mut self, s: Stmt) -> Stmt {
+        self.leave();
+        s
+    }
+
+    /// An expression statement: decays and loads, so its value is well-formed.
+    fn rvalue_discard(&mut self, x: Expr) -> Expr {
+        if x.is_error() {
+            return x;
+        }
+        self.rvalue(x)
+    }
+
+    fn return_stmt(&mut self, e: Option<&ast::Expr>, span: oclc_syntax::Span) -> StmtKind {
+        let Some(f) = self.func.clone() else {
+            return StmtKind::Return(None);
+        };
+        let void = self.prog.types.is_void(f.ret);
+        match e {
+            None => {
+                if !void && !self.prog.types.is_error(f.ret) {
+                    self.err(
+                        span,
+                        format!("non-void function '{}' should return a value", f.name),
+                    );
+                }
+                StmtKind::Return(None)
+            }
+            Some(e) => {
+                let x = self.expr(e);
+                if void {
+                    if !x.is_error() && !self.prog.types.is_void(x.ty) {
+                        self.err(
+                            e.span,
+                            format!("void function '{}' should not return a value", f.name),
+                        );
+                    }
+                    return StmtKind::Return(None);
+                }
+                let ret = f.ret.unqualified();
+                let c = self.assign_convert(ret, ret, x, Action::Returning, e.span);
+                StmtKind::Return(Some(c))
+            }
+        }
+    }
+}

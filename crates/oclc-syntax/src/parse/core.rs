@@ -1,0 +1,569 @@
+//! The parser state: token cursor, typedef-name scopes (the C "lexer hack"), id counters,
+//! bracket tracking with clang's depth limit, and clang's skip-based error recovery.
+
+use super::keywords::{IdMap, Kw, keyword};
+use super::{MAX_BRACKET_DEPTH, MAX_NESTING, TokPragma, names};
+use crate::ast::{DeclId, ExprId, PragmaItem, StmtId, TranslationUnit};
+use crate::diag::{Diagnostic, Diagnostics, Level};
+use crate::intern::Symbol;
+use crate::lang::{ClStd, LangOptions};
+use crate::source::{SourceMap, Span};
+use crate::token::{Punct, Token, TokenKind};
+
+/// What an ordinary identifier names, for telling declarations from expressions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NameKind {
+    /// A typedef name declared in the source.
+    Typedef,
+    /// An OpenCL builtin type name (`uint`, `float4`, `image2d_t`, ...).
+    Builtin,
+    /// A variable, function, parameter or enumerator: not a type.
+    Value,
+}
+
+/// Where a recovery skip should stop.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Skip {
+    /// Stop at a `;` (without consuming it unless it is a target).
+    pub at_semi: bool,
+    /// Stop before the target instead of consuming it.
+    pub before_match: bool,
+}
+
+pub(crate) struct Parser<'a> {
+    toks: std::borrow::Cow<'a, [Token]>,
+    pub pos: usize,
+    pragmas: &'a [TokPragma],
+    next_pragma: usize,
+    sm: &'a SourceMap,
+    pub lang: &'a LangOptions,
+    pub diags: &'a mut Diagnostics,
+    names: IdMap<Symbol, NameKind>,
+    undo: Vec<(Symbol, Option<NameKind>)>,
+    scope_marks: Vec<usize>,
+    next_expr: u32,
+    next_decl: u32,
+    next_stmt: u32,
+    /// Open `(`, `[`, `{` consumed and not yet closed (clang's counts, for `skip_until`).
+    paren_count: u32,
+    bracket_count: u32,
+    brace_count: u32,
+    /// Nesting of delimiters opened through [`Parser::open`].
+    depth: u32,
+    /// Nesting of other recursive constructs (see [`MAX_NESTING`]).
+    pub nest: u32,
+    /// Set after a fatal error: parsing stops (the cursor stays at Eof).
+    pub cut_off: bool,
+    /// A struct/enum definition lacked its `;`; the declaration ends as if it were there.
+    pub fake_semi: bool,
+    /// `ExprKind::Error` nodes made so far (an expression is invalid if this grew).
+    pub error_exprs: u32,
+    /// Keyword of each identifier symbol in the tokens, by symbol index (`None`: not
+    /// looked up), so classifying a token is an array access, not a hash.
+    sym_kw: Vec<Option<Option<Kw>>>,
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(
+        tokens: &'a [Token],
+        pragmas: &'a [TokPragma],
+        sm: &'a SourceMap,
+        lang: &'a LangOptions,
+        diags: &'a mut Diagnostics,
+    ) -> Parser<'a> {
+        // Guarantee a final Eof so the cursor always has a token.
+        let toks = if tokens.last().is_some_and(|t| t.kind == TokenKind::Eof) {
+            std::borrow::Cow::Borrowed(tokens)
+        } else {
+            let mut v = tokens.to_vec();
+            let span = tokens.last().map_or(Span::DUMMY, |t| Span {
+                lo: t.span.hi,
+                ..t.span
+            });
+            v.push(Token {
+                kind: TokenKind::Eof,
+                span,
+                at_line_start: true,
+                leading_space: false,
+            });
+            std::borrow::Cow::Owned(v)
+        };
+        let mut sym_kw: Vec<Option<Option<Kw>>> = Vec::new();
+        for t in toks.iter() {
+            if let TokenKind::Ident(sym) = t.kind {
+                let i = sym.0 as usize;
+                if i >= sym_kw.len() {
+                    sym_kw.resize(i + 1, None);
+                }
+                if sym_kw[i].is_none() {
+                    sym_kw[i] = Some(keyword(sym));
+                }
+            }
+        }
+        let mut names = IdMap::default();
+        for s in names::builtin_type_names() {
+            names.insert(s, NameKind::Builtin);
+        }
+        Parser {
+            toks,
+            pos: 0,
+            pragmas,
+            next_pragma: 0,
+            sm,
+            lang,
+            diags,
+            names,
+            undo: Vec::new(),
+            scope_marks: Vec::new(),
+            next_expr: 0,
+            next_decl: 0,
+            next_stmt: 0,
+            paren_count: 0,
+            bracket_count: 0,
+            brace_count: 0,
+            depth: 0,
+            nest: 0,
+            cut_off: false,
+            fake_semi: false,
+            error_exprs: 0,
+            sym_kw,
+        }
+    }
+
+    pub fn run(mut self) -> TranslationUnit {
+        let items = self.parse_translation_unit();
+        TranslationUnit {
+            items,
+            num_exprs: self.next_expr,
+            num_decls: self.next_decl,
+            num_stmts: self.next_stmt,
+        }
+    }
+
+    // -- ids ----------------------------------------------------------------------------------
+
+    pub fn expr_id(&mut self) -> ExprId {
+        self.next_expr += 1;
+        ExprId(self.next_expr - 1)
+    }
+
+    pub fn decl_id(&mut self) -> DeclId {
+        self.next_decl += 1;
+        DeclId(self.next_decl - 1)
+    }
+
+    pub fn stmt_id(&mut self) -> StmtId {
+        self.next_stmt += 1;
+        StmtId(self.next_stmt - 1)
+    }
+
+    // -- tokens -------------------------------------------------------------------------------
+
+    fn last(&self) -> &Token {
+        // `toks` always ends with Eof (see `new`), so it is never empty.
+        self.toks.last().unwrap_or(&EOF_TOKEN)
+    }
+
+    pub fn tok(&self) -> &Token {
+        self.toks.get(self.pos).unwrap_or_else(|| self.last())
+    }
+
+    pub fn nth(&self, n: usize) -> &Token {
+        self.toks.get(self.pos + n).unwrap_or_else(|| self.last())
+    }
+
+    pub fn span(&self) -> Span {
+        self.tok().span
+    }
+
+    pub fn at_eof(&self) -> bool {
+        self.tok().kind == TokenKind::Eof
+    }
+
+    pub fn is(&self, p: Punct) -> bool {
+        self.tok().kind == TokenKind::Punct(p)
+    }
+
+    pub fn nth_is(&self, n: usize, p: Punct) -> bool {
+        self.nth(n).kind == TokenKind::Punct(p)
+    }
+
+    /// The keyword the current token spells in this language mode.
+    pub fn kw(&self) -> Option<Kw> {
+        self.kw_of(self.tok())
+    }
+
+    pub fn nth_kw(&self, n: usize) -> Option<Kw> {
+        self.kw_of(self.nth(n))
+    }
+
+    pub fn kw_of(&self, t: &Token) -> Option<Kw> {
+        let sym = t.ident()?;
+        let k = match self.sym_kw.get(sym.0 as usize) {
+            Some(Some(k)) => (*k)?,
+            _ => keyword(sym)?,
+        };
+        if k == Kw::Pipe && self.lang.std < ClStd::Cl20 {
+            return None;
+        }
+        Some(k)
+    }
+
+    /// The current token as an identifier that is not a keyword.
+    pub fn ident(&self) -> Option<Symbol> {
+        self.ident_of(self.tok())
+    }
+
+    pub fn ident_of(&self, t: &Token) -> Option<Symbol> {
+        let s = t.ident()?;
+        if self.kw_of(t).is_some() {
+            None
+        } else {
+            Some(s)
+        }
+    }
+
+    /// The spelling of token `i`.
+    pub fn token_text(&self, i: usize) -> String {
+        self.toks.get(i).map(Token::text).unwrap_or_default()
+    }
+
+    /// The span of the previous token (DUMMY at the start).
+    pub fn prev_span(&self) -> Span {
+        match self.pos.checked_sub(1).and_then(|i| self.toks.get(i)) {
+            Some(t) => t.span,
+            None => self.span().start(),
+        }
+    }
+
+    /// Consumes the current token (never moves past Eof), tracking delimiter counts.
+    pub fn bump(&mut self) -> Span {
+        let t = *self.tok();
+        match t.kind {
+            TokenKind::Eof => return t.span,
+            TokenKind::Punct(Punct::LParen) => self.paren_count += 1,
+            TokenKind::Punct(Punct::LBracket) => self.bracket_count += 1,
+            TokenKind::Punct(Punct::LBrace) => self.brace_count += 1,
+            TokenKind::Punct(Punct::RParen) => {
+                self.paren_count = self.paren_count.saturating_sub(1)
+            }
+            TokenKind::Punct(Punct::RBracket) => {
+                self.bracket_count = self.bracket_count.saturating_sub(1)
+            }
+            TokenKind::Punct(Punct::RBrace) => {
+                self.brace_count = self.brace_count.saturating_sub(1)
+            }
+            _ => {}
+        }
+        self.pos += 1;
+        t.span
+    }
+
+    /// Consumes `p` if it is next.
+    pub fn eat(&mut self, p: Punct) -> Option<Span> {
+        if self.is(p) { Some(self.bump()) } else { None }
+    }
+
+    pub fn eat_kw(&mut self, k: Kw) -> Option<Span> {
+        if self.kw() == Some(k) {
+            Some(self.bump())
+        } else {
+            None
+        }
+    }
+
+    // -- pragmas ------------------------------------------------------------------------------
+
+    /// Pragmas that precede the current token and were not handed out yet.
+    pub fn take_pragmas(&mut self) -> Vec<PragmaItem> {
+        let mut out = Vec::new();
+        while let Some(p) = self.pragmas.get(self.next_pragma) {
+            if p.before_token > self.pos {
+                break;
+            }
+            out.push(p.item.clone());
+            self.next_pragma += 1;
+        }
+        out
+    }
+
+    /// Whether the input has any pragma.
+    pub fn has_pragmas(&self) -> bool {
+        !self.pragmas.is_empty()
+    }
+
+    // -- diagnostics --------------------------------------------------------------------------
+
+    pub fn error(&mut self, span: Span, msg: impl Into<String>) {
+        if !self.cut_off {
+            self.diags.push(Diagnostic::error(span, msg));
+        }
+    }
+
+    pub fn emit(&mut self, d: Diagnostic) {
+        if !self.cut_off {
+            self.diags.push(d);
+        }
+    }
+
+    /// Where clang reports a missing token: just after the previous token, or at the current
+    /// token when the previous one ends inside a macro expansion that continues.
+    pub fn after_prev(&self) -> Span {
+        let prev = self.prev_span();
+        if self.pos == 0 {
+            return self.span();
+        }
+        if prev.expn.0 != 0 {
+            if self.span().expn == prev.expn {
+                return self.span();
+            }
+            let outer = self.sm.report_span(prev);
+            return Span {
+                lo: outer.hi,
+                ..outer
+            };
+        }
+        Span {
+            lo: prev.hi,
+            ..prev
+        }
+    }
+
+    /// clang's `ExpectAndConsume(p, msg)`: consumes `p`, or reports `msg` after the previous
+    /// token (or at a `:`/`,` typed for `;`, which is then consumed) and returns false.
+    pub fn expect_after(&mut self, p: Punct, msg: &str) -> bool {
+        if self.eat(p).is_some() {
+            return true;
+        }
+        if p == Punct::Semi && (self.is(Punct::Colon) || self.is(Punct::Comma)) {
+            let at = self.span();
+            self.emit(Diagnostic::error(at, msg).with_fixit(at, ";"));
+            self.bump();
+            return true;
+        }
+        let at = self.after_prev();
+        self.emit(Diagnostic::error(at, msg).with_fixit(at, p.as_str()));
+        false
+    }
+
+    /// clang's `ExpectAndConsumeSemi`: also accepts a stray `)`/`]` right before the `;`.
+    pub fn expect_semi(&mut self, msg: &str) -> bool {
+        if self.eat(Punct::Semi).is_some() {
+            return true;
+        }
+        if (self.is(Punct::RParen) || self.is(Punct::RBracket)) && self.nth_is(1, Punct::Semi) {
+            let t = *self.tok();
+            self.error(t.span, format!("extraneous '{}' before ';'", t.text()));
+            self.bump();
+            self.bump();
+            return true;
+        }
+        self.expect_after(Punct::Semi, msg)
+    }
+
+    // -- balanced delimiters ------------------------------------------------------------------
+
+    /// Consumes an opening delimiter, enforcing clang's bracket depth limit. Returns its span,
+    /// or None after the fatal depth error (parsing is then cut off).
+    pub fn open(&mut self) -> Option<Span> {
+        if self.depth >= MAX_BRACKET_DEPTH {
+            let at = self.span();
+            self.emit(
+                Diagnostic::new(
+                    Level::Fatal,
+                    at,
+                    format!("bracket nesting level exceeded maximum of {MAX_BRACKET_DEPTH}"),
+                )
+                .with_note(
+                    at,
+                    "use -fbracket-depth=N to increase maximum nesting level",
+                ),
+            );
+            self.cut_off();
+            return None;
+        }
+        self.depth += 1;
+        Some(self.bump())
+    }
+
+    /// Consumes the closing delimiter matching `open` (opened with [`Parser::open`]), or
+    /// reports "expected ')'" with "to match this '('" and skips to it, as clang's
+    /// `BalancedDelimiterTracker::consumeClose`. Returns the close span if it was found.
+    pub fn close(&mut self, close: Punct, open_span: Span) -> Option<Span> {
+        self.depth = self.depth.saturating_sub(1);
+        if let Some(s) = self.eat(close) {
+            return Some(s);
+        }
+        if self.cut_off {
+            return None;
+        }
+        let open_str = match close {
+            Punct::RParen => "(",
+            Punct::RBracket => "[",
+            _ => "{",
+        };
+        let at = self.span();
+        self.emit(
+            Diagnostic::error(at, format!("expected '{}'", close.as_str()))
+                .with_note(open_span, format!("to match this '{open_str}'")),
+        );
+        if !self.is(Punct::RParen) && !self.is(Punct::RBrace) && !self.is(Punct::RBracket) {
+            self.skip_until(
+                &[close],
+                Skip {
+                    at_semi: true,
+                    before_match: true,
+                },
+            );
+            if self.is(close) {
+                return Some(self.bump());
+            }
+        }
+        None
+    }
+
+    /// Forgets a delimiter opened with [`Parser::open`] whose close is skipped by recovery.
+    pub fn abandon(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Stops all parsing (after a fatal error).
+    pub fn cut_off(&mut self) {
+        self.cut_off = true;
+        self.pos = self.toks.len().saturating_sub(1);
+    }
+
+    /// Enters a recursive construct; false (after a fatal error) when nested too deeply.
+    pub fn enter(&mut self) -> bool {
+        if self.cut_off {
+            return false;
+        }
+        if self.nest >= MAX_NESTING {
+            let at = self.span();
+            self.emit(Diagnostic::new(
+                Level::Fatal,
+                at,
+                format!("nesting level exceeded maximum of {MAX_NESTING}"),
+            ));
+            self.cut_off();
+            return false;
+        }
+        self.nest += 1;
+        true
+    }
+
+    pub fn leave(&mut self) {
+        self.nest = self.nest.saturating_sub(1);
+    }
+
+    /// clang's `SkipUntil`: skips tokens, stepping over balanced `()`, `[]`, `{}`, until one of
+    /// `targets` (consumed unless `before_match`), a `;` (with `at_semi`), a closer that
+    /// matches an enclosing open delimiter, or Eof.
+    pub fn skip_until(&mut self, targets: &[Punct], how: Skip) -> bool {
+        let mut stack: Vec<Punct> = Vec::new();
+        let mut first = true;
+        loop {
+            let t = *self.tok();
+            if stack.is_empty()
+                && let TokenKind::Punct(p) = t.kind
+                && targets.contains(&p)
+            {
+                if !how.before_match {
+                    self.bump();
+                }
+                return true;
+            }
+            match t.kind {
+                TokenKind::Eof => return false,
+                TokenKind::Punct(p @ (Punct::LParen | Punct::LBracket | Punct::LBrace)) => {
+                    stack.push(match p {
+                        Punct::LParen => Punct::RParen,
+                        Punct::LBracket => Punct::RBracket,
+                        _ => Punct::RBrace,
+                    });
+                    self.bump();
+                }
+                TokenKind::Punct(p @ (Punct::RParen | Punct::RBracket | Punct::RBrace)) => {
+                    if let Some(&want) = stack.last() {
+                        if want == p {
+                            stack.pop();
+                        } else if p == Punct::RBrace {
+                            // A `}` closes any unclosed `(`/`[` inside it.
+                            while stack.last().is_some_and(|&w| w != Punct::RBrace) {
+                                stack.pop();
+                            }
+                            if stack.pop().is_none() {
+                                return false;
+                            }
+                        }
+                        self.bump();
+                    } else {
+                        let enclosing = match p {
+                            Punct::RParen => self.paren_count,
+                            Punct::RBracket => self.bracket_count,
+                            _ => self.brace_count,
+                        };
+                        if enclosing > 0 && !first {
+                            return false;
+                        }
+                        self.bump();
+                    }
+                }
+                TokenKind::Punct(Punct::Semi) if stack.is_empty() && how.at_semi => return false,
+                _ => {
+                    self.bump();
+                }
+            }
+            first = false;
+        }
+    }
+
+    // -- scopes -------------------------------------------------------------------------------
+
+    pub fn push_scope(&mut self) {
+        self.scope_marks.push(self.undo.len());
+    }
+
+    pub fn pop_scope(&mut self) {
+        let mark = self.scope_marks.pop().unwrap_or(0);
+        while self.undo.len() > mark {
+            let Some((sym, prev)) = self.undo.pop() else {
+                break;
+            };
+            match prev {
+                Some(k) => {
+                    self.names.insert(sym, k);
+                }
+                None => {
+                    self.names.remove(&sym);
+                }
+            }
+        }
+    }
+
+    /// Declares `sym` in the innermost scope.
+    pub fn declare(&mut self, sym: Symbol, kind: NameKind) {
+        let prev = self.names.insert(sym, kind);
+        if !self.scope_marks.is_empty() {
+            self.undo.push((sym, prev));
+        }
+    }
+
+    /// What `sym` names here.
+    pub fn lookup(&self, sym: Symbol) -> Option<NameKind> {
+        self.names.get(&sym).copied()
+    }
+
+    /// Whether the identifier token `t` names a type here.
+    pub fn is_type_name(&self, t: &Token) -> bool {
+        self.ident_of(t)
+            .is_some_and(|s| matches!(self.lookup(s), Some(NameKind::Typedef | NameKind::Builtin)))
+    }
+}
+
+static EOF_TOKEN: Token = Token {
+    kind: TokenKind::Eof,
+    span: Span::DUMMY,
+    at_line_start: true,
+    leading_space: false,
+};

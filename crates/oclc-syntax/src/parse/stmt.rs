@@ -1,0 +1,554 @@
+//! Statements, with clang's `ParseStmt.cpp` diagnostics and recovery.
+
+use super::core::{Parser, Skip};
+use super::decl::Ctx;
+use super::keywords::Kw;
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::source::Span;
+use crate::token::{Punct, TokenKind};
+
+impl Parser<'_> {
+    /// `{ block-item* }` at a `{`.
+    pub(crate) fn parse_compound_body(&mut self) -> Block {
+        let id = self.stmt_id();
+        let start = self.span();
+        let Some(open) = self.open() else {
+            return Block {
+                id,
+                span: start,
+                stmts: Vec::new(),
+            };
+        };
+        self.push_scope();
+        let mut stmts = Vec::new();
+        loop {
+            for p in self.take_pragmas() {
+                let sid = self.stmt_id();
+                stmts.push(Stmt {
+                    id: sid,
+                    span: p.span,
+                    kind: StmtKind::Pragma(p),
+                });
+            }
+            if self.is(Punct::RBrace) || self.at_eof() || self.cut_off {
+                break;
+            }
+            let before = self.pos;
+            let s = self.parse_stmt();
+            stmts.push(s);
+            if self.pos == before && !self.is(Punct::RBrace) {
+                self.bump();
+            }
+        }
+        self.pop_scope();
+        let close = self.close(Punct::RBrace, open);
+        Block {
+            id,
+            span: open.to(close.unwrap_or(self.prev_span())),
+            stmts,
+        }
+    }
+
+    pub(crate) fn parse_stmt(&mut self) -> Stmt {
+        if !self.enter() {
+            let id = self.stmt_id();
+            return Stmt {
+                id,
+                span: self.span(),
+                kind: StmtKind::Error,
+            };
+        }
+        let start = self.span();
+        let kind = self.parse_stmt_kind();
+        self.leave();
+        let id = self.stmt_id();
+        let span = if self.prev_span().lo >= start.lo && self.prev_span().file == start.file {
+            start.to(self.prev_span())
+        } else {
+            start
+        };
+        Stmt { id, span, kind }
+    }
+
+    fn stmt_error(&mut self) -> StmtKind {
+        StmtKind::Error
+    }
+
+    fn parse_stmt_kind(&mut self) -> StmtKind {
+        if self.at_attr() {
+            let mut specs = Vec::new();
+            self.parse_attrs(&mut specs);
+            if self.starts_decl_specs() || self.starts_unknown_type_decl() {
+                return match self.parse_block_declaration(Ctx::Block, specs) {
+                    Some(d) => StmtKind::Decl(d),
+                    None => StmtKind::Error,
+                };
+            }
+            let attrs = specs
+                .into_iter()
+                .filter_map(|d| match d.kind {
+                    DeclSpecKind::Attr(a) => Some(a),
+                    _ => None,
+                })
+                .collect();
+            let body = self.parse_stmt();
+            return StmtKind::Attributed {
+                attrs,
+                body: Box::new(body),
+            };
+        }
+        let t = *self.tok();
+        match t.kind {
+            TokenKind::Punct(Punct::LBrace) => {
+                return StmtKind::Compound(self.parse_compound_body());
+            }
+            TokenKind::Punct(Punct::Semi) => {
+                self.bump();
+                return StmtKind::Null;
+            }
+            TokenKind::Punct(Punct::RBrace) => {
+                self.error(t.span, "expected statement");
+                return StmtKind::Error;
+            }
+            _ => {}
+        }
+        if let Some(k) = self.kw() {
+            match k {
+                Kw::If => return self.parse_if(),
+                Kw::Switch => return self.parse_switch(),
+                Kw::While => return self.parse_while(),
+                Kw::Do => return self.parse_do(),
+                Kw::For => return self.parse_for(),
+                Kw::Case => return self.parse_case(),
+                Kw::Default => return self.parse_default(),
+                Kw::Goto => {
+                    self.bump();
+                    let nt = *self.tok();
+                    let Some(sym) = self.ident() else {
+                        self.error(nt.span, "expected identifier");
+                        self.eat(Punct::Semi);
+                        return StmtKind::Error;
+                    };
+                    self.bump();
+                    self.end_stmt("goto");
+                    return StmtKind::Goto(Ident {
+                        name: sym,
+                        span: nt.span,
+                    });
+                }
+                Kw::Break => {
+                    self.bump();
+                    self.end_stmt("break");
+                    return StmtKind::Break;
+                }
+                Kw::Continue => {
+                    self.bump();
+                    self.end_stmt("continue");
+                    return StmtKind::Continue;
+                }
+                Kw::Return => {
+                    self.bump();
+                    let mut value = None;
+                    if !self.is(Punct::Semi) {
+                        let errs = self.error_exprs;
+                        let e = self.parse_expr();
+                        if self.error_exprs > errs {
+                            self.skip_until(
+                                &[Punct::RBrace],
+                                Skip {
+                                    at_semi: true,
+                                    before_match: true,
+                                },
+                            );
+                            self.eat(Punct::Semi);
+                            return StmtKind::Return(Some(e));
+                        }
+                        value = Some(e);
+                    }
+                    self.end_stmt("return");
+                    return StmtKind::Return(value);
+                }
+                Kw::StaticAssert => {
+                    return match self.parse_static_assert() {
+                        Some(sa) => StmtKind::StaticAssert(Box::new(sa)),
+                        None => StmtKind::Error,
+                    };
+                }
+                _ => {}
+            }
+        }
+        // A label.
+        if let Some(sym) = self.ident()
+            && self.nth_is(1, Punct::Colon)
+            && !self.nth_is(2, Punct::Colon)
+        {
+            self.bump();
+            let colon = self.bump();
+            let mut specs = Vec::new();
+            self.parse_attrs(&mut specs);
+            let body = self.label_body(colon);
+            return StmtKind::Label {
+                name: Ident {
+                    name: sym,
+                    span: t.span,
+                },
+                body: Box::new(body),
+            };
+        }
+        if self.starts_decl_specs() || self.starts_unknown_type_decl() {
+            return match self.parse_block_declaration(Ctx::Block, Vec::new()) {
+                Some(d) => StmtKind::Decl(d),
+                None => StmtKind::Error,
+            };
+        }
+        // Expression statement.
+        let errs = self.error_exprs;
+        let e = self.parse_expr();
+        if self.error_exprs > errs {
+            self.skip_until(
+                &[Punct::RBrace],
+                Skip {
+                    at_semi: true,
+                    before_match: true,
+                },
+            );
+            self.eat(Punct::Semi);
+            return StmtKind::Expr(e);
+        }
+        self.expect_semi("expected ';' after expression");
+        StmtKind::Expr(e)
+    }
+
+    /// `name name` at a statement's start: a declaration with an unknown type name (clang
+    /// reports "unknown type name" there).
+    fn starts_unknown_type_decl(&self) -> bool {
+        self.ident().is_some()
+            && !self.is_type_name(self.tok())
+            && self.ident_of(self.nth(1)).is_some()
+    }
+
+    /// The `;` ending a jump statement (clang's `err_expected_semi_after_stmt`).
+    fn end_stmt(&mut self, what: &str) {
+        if self.eat(Punct::Semi).is_some() {
+            return;
+        }
+        if !self.expect_after(Punct::Semi, &format!("expected ';' after {what} statement")) {
+            self.skip_until(
+                &[Punct::RBrace],
+                Skip {
+                    at_semi: true,
+                    before_match: true,
+                },
+            );
+        }
+    }
+
+    /// The statement after a label, `case` or `default`; a label right before `}` gets
+    /// clang's C23-extension warning and an empty statement.
+    fn label_body(&mut self, colon: Span) -> Stmt {
+        if self.is(Punct::RBrace) {
+            let s = self.span();
+            self.emit(
+                Diagnostic::warning(s, "label at end of compound statement is a C23 extension")
+                    .with_group("c23-extensions"),
+            );
+            let id = self.stmt_id();
+            return Stmt {
+                id,
+                span: colon,
+                kind: StmtKind::Null,
+            };
+        }
+        self.parse_stmt()
+    }
+
+    /// `( expression )` after `if`/`while`/`switch` (clang's `ParseParenExprOrCondition`).
+    fn parse_paren_cond(&mut self, what: &str) -> Option<Expr> {
+        if !self.is(Punct::LParen) {
+            let s = self.span();
+            self.error(s, format!("expected '(' after '{what}'"));
+            self.skip_until(&[Punct::Semi], Skip::default());
+            return None;
+        }
+        let open = self.open()?;
+        let errs = self.error_exprs;
+        let cond = self.parse_expr();
+        if self.error_exprs > errs && !self.is(Punct::RParen) {
+            self.skip_until(&[Punct::Semi], Skip::default());
+            if !self.is(Punct::RParen) {
+                self.abandon();
+                return None;
+            }
+        }
+        self.close(Punct::RParen, open);
+        while self.is(Punct::RParen) {
+            let s = self.span();
+            self.emit(
+                Diagnostic::error(s, "extraneous ')' after condition, expected a statement")
+                    .with_fixit(s, ""),
+            );
+            self.bump();
+        }
+        Some(cond)
+    }
+
+    fn parse_if(&mut self) -> StmtKind {
+        self.bump();
+        let Some(cond) = self.parse_paren_cond("if") else {
+            return self.stmt_error();
+        };
+        let then = self.parse_stmt();
+        let mut else_ = None;
+        if self.eat_kw(Kw::Else).is_some() {
+            else_ = Some(Box::new(self.parse_stmt()));
+        }
+        StmtKind::If {
+            cond,
+            then: Box::new(then),
+            else_,
+        }
+    }
+
+    fn parse_switch(&mut self) -> StmtKind {
+        self.bump();
+        let Some(cond) = self.parse_paren_cond("switch") else {
+            return self.stmt_error();
+        };
+        let body = self.parse_stmt();
+        StmtKind::Switch {
+            cond,
+            body: Box::new(body),
+        }
+    }
+
+    fn parse_while(&mut self) -> StmtKind {
+        self.bump();
+        let Some(cond) = self.parse_paren_cond("while") else {
+            return self.stmt_error();
+        };
+        let body = self.parse_stmt();
+        StmtKind::While {
+            cond,
+            body: Box::new(body),
+        }
+    }
+
+    fn parse_do(&mut self) -> StmtKind {
+        let do_span = self.bump();
+        let errs_before = self.diags.list.len();
+        let body = self.parse_stmt();
+        if self.kw() != Some(Kw::While) {
+            if !matches!(body.kind, StmtKind::Error) || self.diags.list.len() == errs_before {
+                let s = self.span();
+                self.emit(
+                    Diagnostic::error(s, "expected 'while' in do/while loop")
+                        .with_note(do_span, "to match this 'do'"),
+                );
+                self.skip_until(
+                    &[Punct::Semi],
+                    Skip {
+                        at_semi: false,
+                        before_match: true,
+                    },
+                );
+            }
+            return StmtKind::Error;
+        }
+        self.bump();
+        if !self.is(Punct::LParen) {
+            let s = self.span();
+            self.error(s, "expected '(' after 'do/while'");
+            self.skip_until(
+                &[Punct::Semi],
+                Skip {
+                    at_semi: false,
+                    before_match: true,
+                },
+            );
+            return StmtKind::Error;
+        }
+        let Some(open) = self.open() else {
+            return StmtKind::Error;
+        };
+        let errs = self.error_exprs;
+        let cond = self.parse_expr();
+        self.close(Punct::RParen, open);
+        if self.error_exprs > errs {
+            self.eat(Punct::Semi);
+            return StmtKind::DoWhile {
+                body: Box::new(body),
+                cond,
+            };
+        }
+        self.end_stmt("do/while");
+        StmtKind::DoWhile {
+            body: Box::new(body),
+            cond,
+        }
+    }
+
+    fn parse_for(&mut self) -> StmtKind {
+        self.bump();
+        if !self.is(Punct::LParen) {
+            let s = self.span();
+            self.error(s, "expected '(' after 'for'");
+            self.skip_until(&[Punct::Semi], Skip::default());
+            return StmtKind::Error;
+        }
+        let Some(open) = self.open() else {
+            return StmtKind::Error;
+        };
+        self.push_scope();
+        let r = self.parse_for_rest(open);
+        self.pop_scope();
+        r
+    }
+
+    fn parse_for_rest(&mut self, open: Span) -> StmtKind {
+        // First clause.
+        let mut init = None;
+        if self.eat(Punct::Semi).is_none() {
+            if self.starts_decl_specs() || self.at_attr() || self.starts_unknown_type_decl() {
+                let mut pre = Vec::new();
+                self.parse_attrs(&mut pre);
+                if let Some(d) = self.parse_block_declaration(Ctx::ForInit, pre) {
+                    init = Some(Box::new(ForInit::Decl(d)));
+                }
+                if self.eat(Punct::Semi).is_none() {
+                    let s = self.span();
+                    self.error(s, "expected ';' in 'for' statement specifier");
+                }
+            } else {
+                let errs = self.error_exprs;
+                let e = self.parse_expr();
+                let bad = self.error_exprs > errs;
+                init = Some(Box::new(ForInit::Expr(e)));
+                if self.eat(Punct::Semi).is_none() {
+                    if !bad {
+                        let s = self.span();
+                        self.error(s, "expected ';' in 'for' statement specifier");
+                    } else {
+                        self.skip_until(
+                            &[Punct::RParen],
+                            Skip {
+                                at_semi: true,
+                                before_match: true,
+                            },
+                        );
+                        self.eat(Punct::Semi);
+                    }
+                }
+            }
+        }
+        // Condition.
+        let mut cond = None;
+        if !self.is(Punct::Semi) && !self.is(Punct::RParen) {
+            let errs = self.error_exprs;
+            let e = self.parse_expr();
+            let bad = self.error_exprs > errs;
+            cond = Some(Box::new(e));
+            if !self.is(Punct::Semi) {
+                if !bad {
+                    let s = self.span();
+                    self.error(s, "expected ';' in 'for' statement specifier");
+                } else {
+                    self.skip_until(
+                        &[Punct::RParen],
+                        Skip {
+                            at_semi: true,
+                            before_match: true,
+                        },
+                    );
+                }
+            }
+        } else if self.is(Punct::RParen) {
+            let s = self.span();
+            self.error(s, "expected ';' in 'for' statement specifier");
+        }
+        self.eat(Punct::Semi);
+        // Increment.
+        let mut step = None;
+        if !self.is(Punct::RParen) {
+            let errs = self.error_exprs;
+            let e = self.parse_expr();
+            if self.error_exprs > errs {
+                self.skip_until(
+                    &[Punct::RParen],
+                    Skip {
+                        at_semi: true,
+                        before_match: true,
+                    },
+                );
+            }
+            step = Some(Box::new(e));
+        }
+        if self.close(Punct::RParen, open).is_none() && !self.is(Punct::LBrace) {
+            return StmtKind::Error;
+        }
+        let body = self.parse_stmt();
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body: Box::new(body),
+        }
+    }
+
+    fn parse_case(&mut self) -> StmtKind {
+        self.bump();
+        let errs = self.error_exprs;
+        let value = self.parse_cond_expr();
+        if self.error_exprs > errs {
+            if self.skip_until(
+                &[Punct::Colon, Punct::RBrace],
+                Skip {
+                    at_semi: true,
+                    before_match: true,
+                },
+            ) && self.is(Punct::Colon)
+            {
+                self.bump();
+                let body = self.label_body(self.prev_span());
+                return StmtKind::Case {
+                    value,
+                    body: Box::new(body),
+                };
+            }
+            return StmtKind::Error;
+        }
+        let colon = self.label_colon("case");
+        let body = self.label_body(colon);
+        StmtKind::Case {
+            value,
+            body: Box::new(body),
+        }
+    }
+
+    fn parse_default(&mut self) -> StmtKind {
+        self.bump();
+        let colon = self.label_colon("default");
+        let body = self.label_body(colon);
+        StmtKind::Default {
+            body: Box::new(body),
+        }
+    }
+
+    /// The `:` after `case x` / `default`: a `;` typed for it is replaced, a missing one is
+    /// reported after the previous token (clang's recovery).
+    fn label_colon(&mut self, what: &str) -> Span {
+        if let Some(s) = self.eat(Punct::Colon) {
+            return s;
+        }
+        let msg = format!("expected ':' after '{what}'");
+        if self.is(Punct::Semi) {
+            let s = self.span();
+            self.emit(Diagnostic::error(s, msg).with_fixit(s, ":"));
+            self.bump();
+            return s;
+        }
+        let at = self.after_prev();
+        self.emit(Diagnostic::error(at, msg).with_fixit(at, ":"));
+        at
+    }
+}
