@@ -228,10 +228,21 @@ fn feature_gates() {
     assert_eq!(plain(&no64), 3 + 3);
     assert!(no64.lookup_str("atom_add").is_some());
     assert_eq!(count(&no64, "atom_min"), 4);
-    // Sub-groups: cl_khr_subgroups exists from 2.0 only.
+    // Sub-groups: cl_khr_subgroups exists from 2.0, cl_intel_subgroups (which also provides
+    // them in clang) from 1.2.
+    assert!(
+        mode(ClStd::Cl11, "")
+            .lookup_str("get_sub_group_size")
+            .is_none()
+    );
     assert!(
         mode(ClStd::Cl12, "")
             .lookup_str("get_sub_group_size")
+            .is_some()
+    );
+    assert!(
+        mode(ClStd::Cl12, "")
+            .lookup_str("get_enqueued_num_sub_groups")
             .is_none()
     );
     assert!(cl30.lookup_str("sub_group_reduce_add").is_some());
