@@ -317,3 +317,14 @@ fn building_a_mode_is_cheap() {
     // Generous bound for unoptimized builds on a loaded machine: well under 1 ms each.
     assert!(t.elapsed().as_millis() < 200, "{:?}", t.elapsed());
 }
+
+#[test]
+fn builtins_can_be_shared_across_threads() {
+    fn shareable<T: Send + Sync>(_: &T) {}
+    let b = mode(ClStd::Cl20, "");
+    shareable(&b);
+    std::thread::scope(|s| {
+        let h = s.spawn(|| count(&b, "fract"));
+        assert_eq!(h.join().unwrap_or(0), 18);
+    });
+}
