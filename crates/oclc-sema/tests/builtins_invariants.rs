@@ -65,8 +65,8 @@ fn random_ty(r: &mut Rng) -> BTy {
             BTy::Ptr(Ptr {
                 pointee,
                 space: r.pick(&SPACES),
-                is_const: r.next() % 3 == 0,
-                is_volatile: r.next() % 4 == 0,
+                is_const: r.next().is_multiple_of(3),
+                is_volatile: r.next().is_multiple_of(4),
             })
         }
         8 => r.pick(&[
@@ -94,7 +94,7 @@ fn resolution_is_consistent() {
             let args: Vec<Arg> = (0..n)
                 .map(|_| {
                     let ty = random_ty(&mut r);
-                    if matches!(ty, BTy::Scalar(s) if s.is_integer()) && r.next() % 3 == 0 {
+                    if matches!(ty, BTy::Scalar(s) if s.is_integer()) && r.next().is_multiple_of(3) {
                         Arg::int_const(ty, (r.next() % 3) as i128)
                     } else {
                         Arg::of(ty)
