@@ -94,7 +94,8 @@ fn resolution_is_consistent() {
             let args: Vec<Arg> = (0..n)
                 .map(|_| {
                     let ty = random_ty(&mut r);
-                    if matches!(ty, BTy::Scalar(s) if s.is_integer()) && r.next().is_multiple_of(3) {
+                    if matches!(ty, BTy::Scalar(s) if s.is_integer()) && r.next().is_multiple_of(3)
+                    {
                         Arg::int_const(ty, (r.next() % 3) as i128)
                     } else {
                         Arg::of(ty)

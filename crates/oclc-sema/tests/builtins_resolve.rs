@@ -652,3 +652,51 @@ fn fract_constant_notes_match_clang() {
             .all(|c| c.note(|_| String::new(), |t| t.to_string()).is_none())
     );
 }
+
+/// clang-19's note order for `async_work_group_copy(p, g, 4, 0)` with `__private float *p`
+/// (CL2.0): the local-destination float candidate moves first (its other arguments convert
+/// better), everything else keeps declaration order, so the global float candidate stays at
+/// its place after the eight integer types.
+#[test]
+fn async_copy_note_order_matches_clang() {
+    let b = mode(ClStd::Cl20);
+    let a = [
+        Arg::of(ptr(FLOAT, AddrSpace::Private)),
+        Arg::of(ptr(FLOAT, AddrSpace::Global)),
+        Arg::int_const(s(Scalar::Int), 4),
+        Arg::int_const(s(Scalar::Int), 0),
+    ];
+    let Err(NoMatch::NoViable(c)) = call(&b, "async_work_group_copy", &a) else {
+        panic!();
+    };
+    assert_eq!(c.len(), 132);
+    let first = c
+        .first()
+        .map(|c| (c.sig.params().first().copied(), c.reason));
+    assert_eq!(
+        first,
+        Some((
+            Some(ptr(FLOAT, AddrSpace::Local)),
+            NotViable::Conversion {
+                arg: 0,
+                to: ptr(FLOAT, AddrSpace::Local),
+                why: BadConv::AddrSpace {
+                    from: AddrSpace::Private,
+                    to: AddrSpace::Local
+                }
+            }
+        ))
+    );
+    assert_eq!(
+        c.get(1).and_then(|c| c.sig.params().first().copied()),
+        Some(ptr(Pointee::Scalar(Scalar::Char), AddrSpace::Local))
+    );
+    assert_eq!(
+        c.get(74).and_then(|c| c.sig.params().first().copied()),
+        Some(ptr(FLOAT, AddrSpace::Global))
+    );
+    assert_eq!(
+        c.get(73).and_then(|c| c.sig.params().first().copied()),
+        Some(ptr(Pointee::Scalar(Scalar::ULong), AddrSpace::Global))
+    );
+}
