@@ -200,9 +200,9 @@ fn fold_op(f: &Function, op: &Op, rty: Option<Type>) -> Option<Folded> {
             Op::ToGeneric(q) if vt(q) == Some(Type::Ptr(*s)) => Some(Folded::Value(*q)),
             _ => None,
         },
+        // A test that fails is left to the space inference, which warns about it.
         Op::SpaceTest(p, s) => match def_op(f, *p)? {
             Op::ToGeneric(q) if vt(q) == Some(Type::Ptr(*s)) => Some(Folded::Value(*q)),
-            Op::ToGeneric(_) => Some(Folded::NullOf(*s)),
             Op::Const(Const::Null) => Some(Folded::NullOf(*s)),
             _ => None,
         },

@@ -150,6 +150,9 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
         report.warnings.push(cast_warning(*kind, *actual, *origin, *target, *span));
     }
     report.warnings.sort_by_key(|d| (d.span.file.0, d.span.lo));
+    report
+        .functions
+        .sort_by(|a, b| (a.span.file.0, a.span.lo, &a.name).cmp(&(b.span.file.0, b.span.lo, &b.name)));
     let nclones = clones.len();
     remove_functions(m, vars, &removed, &mut report);
     (report, nclones)
