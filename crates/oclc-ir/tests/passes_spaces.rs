@@ -152,9 +152,19 @@ fn memcpy_helper_gets_a_global_and_a_local_clone() {
             "GenericXToY_internal__global_global"
         ]
     );
-    let gg = m.function_by_name("GenericXToY_internal__global_global").unwrap();
-    let lg = m.function_by_name("GenericXToY_internal__local_global").unwrap();
-    let tys: Vec<Type> = m.function(lg).unwrap().params.iter().map(|p| p.ty).collect();
+    let gg = m
+        .function_by_name("GenericXToY_internal__global_global")
+        .unwrap();
+    let lg = m
+        .function_by_name("GenericXToY_internal__local_global")
+        .unwrap();
+    let tys: Vec<Type> = m
+        .function(lg)
+        .unwrap()
+        .params
+        .iter()
+        .map(|p| p.ty)
+        .collect();
     assert_eq!(
         tys,
         [
@@ -185,8 +195,16 @@ fn memcpy_helper_gets_a_global_and_a_local_clone() {
         );
     }
     // Calls go to the clones.
-    assert!(ops(&m, "from_global").iter().any(|o| matches!(o, Op::Call(c, _) if *c == gg)));
-    assert!(ops(&m, "from_local").iter().any(|o| matches!(o, Op::Call(c, _) if *c == lg)));
+    assert!(
+        ops(&m, "from_global")
+            .iter()
+            .any(|o| matches!(o, Op::Call(c, _) if *c == gg))
+    );
+    assert!(
+        ops(&m, "from_local")
+            .iter()
+            .any(|o| matches!(o, Op::Call(c, _) if *c == lg))
+    );
     assert_eq!(
         r.spaces.kernels,
         [
@@ -391,7 +409,11 @@ fn space_tests_and_fences_fold() {
     let mut m = casts_module();
     let r = optimize(&mut m);
     let o = ops(&m, "casts");
-    assert!(!o.iter().any(|x| matches!(x, Op::SpaceTest(..) | Op::GetFence(_))), "{o:?}");
+    assert!(
+        !o.iter()
+            .any(|x| matches!(x, Op::SpaceTest(..) | Op::GetFence(_))),
+        "{o:?}"
+    );
     // The fence is stored as the constant CLK_GLOBAL_MEM_FENCE.
     let f = m.function(m.function_by_name("casts").unwrap()).unwrap();
     let stored_consts: Vec<u64> = f
@@ -399,7 +421,8 @@ fn space_tests_and_fences_fold() {
         .iter()
         .flat_map(|b| &b.insts)
         .filter_map(|i| match &f.insts[i.index()].op {
-            Op::Store { value, .. } => match &f.insts.iter().find(|d| d.result == Some(*value))?.op {
+            Op::Store { value, .. } => match &f.insts.iter().find(|d| d.result == Some(*value))?.op
+            {
                 Op::Const(Const::Int(c)) => Some(*c),
                 _ => None,
             },
@@ -408,7 +431,12 @@ fn space_tests_and_fences_fold() {
         .collect();
     assert!(stored_consts.contains(&2), "{stored_consts:?}");
     // The impossible explicit cast is kept (the device still reports it) and warned about.
-    assert_eq!(o.iter().filter(|x| matches!(x, Op::FromGeneric(_, AddrSpace::Local))).count(), 1);
+    assert_eq!(
+        o.iter()
+            .filter(|x| matches!(x, Op::FromGeneric(_, AddrSpace::Local)))
+            .count(),
+        1
+    );
     assert_eq!(r.spaces.warnings.len(), 2, "{:?}", r.spaces.warnings);
     let w = &r.spaces.warnings;
     assert_eq!(w[0].span, line(52));
@@ -436,7 +464,13 @@ fn space_tests_and_fences_fold() {
 #[test]
 fn space_tests_and_fences_give_the_same_results() {
     let m = casts_module();
-    let out = same_results(&m, "casts", &[A::Buf(bytes_i32(&[7])), A::Buf(vec![0; 16])], 1, 1);
+    let out = same_results(
+        &m,
+        "casts",
+        &[A::Buf(bytes_i32(&[7])), A::Buf(vec![0; 16])],
+        1,
+        1,
+    );
     assert_eq!(i32s(&out[1]), [1, 1, 2, 7]);
 }
 
@@ -494,7 +528,13 @@ fn private_struct_pointer_field_is_followed() {
         r.spaces.functions[0].pointers[0].resolution,
         Resolution::Named(AddrSpace::Global)
     );
-    let out = same_results(&struct_module(false), "st", &[A::Buf(bytes_i32(&[5, 6, 7, 8]))], 4, 2);
+    let out = same_results(
+        &struct_module(false),
+        "st",
+        &[A::Buf(bytes_i32(&[5, 6, 7, 8]))],
+        4,
+        2,
+    );
     assert_eq!(i32s(&out[0]), [6, 7, 8, 9]);
 }
 
@@ -509,7 +549,13 @@ fn escaping_struct_stays_generic_with_its_reason() {
         p.resolution,
         Resolution::Generic(vec![GenericReason::LoadedFromMemory { at: line(62) }])
     );
-    let out = same_results(&struct_module(true), "st", &[A::Buf(bytes_i32(&[5, 6, 7, 8]))], 4, 2);
+    let out = same_results(
+        &struct_module(true),
+        "st",
+        &[A::Buf(bytes_i32(&[5, 6, 7, 8]))],
+        4,
+        2,
+    );
     assert_eq!(i32s(&out[0]), [6, 7, 8, 9]);
 }
 

@@ -91,7 +91,11 @@ enum Folded {
 }
 
 fn mask(bits: u32) -> u64 {
-    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
 }
 
 fn sext(x: u64, bits: u32) -> i64 {
@@ -208,7 +212,11 @@ fn fold_op(f: &Function, op: &Op, rty: Option<Type>) -> Option<Folded> {
         },
         Op::CondBr(cond, t, e) => {
             let x = c(cond)?;
-            Some(Folded::Op(Op::Br(if x & 1 != 0 { t.clone() } else { e.clone() })))
+            Some(Folded::Op(Op::Br(if x & 1 != 0 {
+                t.clone()
+            } else {
+                e.clone()
+            })))
         }
         Op::Switch(x, cases, d) => {
             let w = int_bits(vt(x))?;

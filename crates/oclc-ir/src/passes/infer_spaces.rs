@@ -68,7 +68,11 @@ pub struct Analysis {
 
 /// Runs the dataflow to its fixpoint. `param_reason(i)` says why generic parameter `i` of a
 /// non-kernel function is not resolved.
-pub fn analyze(m: &Module, f: &Function, param_reason: &dyn Fn(usize) -> GenericReason) -> Analysis {
+pub fn analyze(
+    m: &Module,
+    f: &Function,
+    param_reason: &dyn Fn(usize) -> GenericReason,
+) -> Analysis {
     let nv = f.values.len();
     let mut lat = vec![Lat::Unknown; nv];
     let mut nonnull = vec![true; nv];
@@ -126,7 +130,8 @@ pub fn analyze(m: &Module, f: &Function, param_reason: &dyn Fn(usize) -> Generic
                 for (k, p) in bd.params.iter().enumerate() {
                     if f.value_type(*p) != Some(generic) {
                         if let Some(Type::Ptr(s)) = f.value_type(*p) {
-                            changed |= update(&mut lat, &mut nonnull, *p, Lat::Named(s, join_at), None);
+                            changed |=
+                                update(&mut lat, &mut nonnull, *p, Lat::Named(s, join_at), None);
                         }
                         let nn = incoming[b.index()][k].iter().all(|a| nonnull[a.index()]);
                         changed |= update(&mut lat, &mut nonnull, *p, Lat::Unknown, Some(nn));
@@ -208,7 +213,10 @@ fn transfer(
         },
         Op::PtrAdd(p, _) => (l(p), nn(p)),
         Op::Select(_, a, b) => (l(a).join(&l(b), span), nn(a) && nn(b)),
-        Op::Load(_) => (Lat::Generic(GenericReason::LoadedFromMemory { at: span }), false),
+        Op::Load(_) => (
+            Lat::Generic(GenericReason::LoadedFromMemory { at: span }),
+            false,
+        ),
         Op::IntToPtr(_) => (Lat::Generic(GenericReason::IntegerCast { at: span }), false),
         Op::Call(c, _) => {
             let callee = m.function(*c).map_or(String::new(), |cf| cf.name.clone());
@@ -218,13 +226,19 @@ fn transfer(
             )
         }
         Op::CallBuiltin(b, _) => {
-            let callee = m.builtins.get(b.index()).map_or(String::new(), |d| d.name.clone());
+            let callee = m
+                .builtins
+                .get(b.index())
+                .map_or(String::new(), |d| d.name.clone());
             (
                 Lat::Generic(GenericReason::ReturnedByCall { callee, at: span }),
                 false,
             )
         }
-        _ => (Lat::Generic(GenericReason::LoadedFromMemory { at: span }), false),
+        _ => (
+            Lat::Generic(GenericReason::LoadedFromMemory { at: span }),
+            false,
+        ),
     }
 }
 
@@ -387,7 +401,8 @@ fn fixup(m: &Module, f: &mut Function, orig_ops: &[Option<Vec<Type>>], a: &Analy
             let ops = d.op.operands();
             let ty = |v: Value| f.value_type(v).unwrap_or(Type::I1);
             let rty = d.result.map(ty);
-            let mut want: Vec<Option<Type>> = (0..ops.len()).map(|k| orig.get(k).copied()).collect();
+            let mut want: Vec<Option<Type>> =
+                (0..ops.len()).map(|k| orig.get(k).copied()).collect();
             match &d.op {
                 Op::Load(_) | Op::AtomicLoad { .. } => want[0] = None,
                 Op::Store { .. }
@@ -408,8 +423,7 @@ fn fixup(m: &Module, f: &mut Function, orig_ops: &[Option<Vec<Type>>], a: &Analy
                 Op::Cmp(_, x, y) | Op::PtrDiff(x, y) if ty(*x).is_ptr() => {
                     let (tx, ty_) = (ty(*x), ty(*y));
                     let unknown = |v: Value| {
-                        ty(v) == generic
-                            && a.lat.get(v.index()).is_none_or(|l| *l == Lat::Unknown)
+                        ty(v) == generic && a.lat.get(v.index()).is_none_or(|l| *l == Lat::Unknown)
                     };
                     let w = if tx == ty_ {
                         None

@@ -388,7 +388,8 @@ fn rename(
         }
     }
     for bd in f.blocks.iter_mut() {
-        bd.insts.retain(|i| !removed.get(i.index()).copied().unwrap_or(false));
+        bd.insts
+            .retain(|i| !removed.get(i.index()).copied().unwrap_or(false));
     }
     if let Some(entry) = f.blocks.first_mut() {
         let mut insts = prelude;

@@ -19,8 +19,8 @@ use crate::ir::{FuncId, Module, Op, Value};
 use crate::verify::{VerifyError, debug_verify};
 use oclc_syntax::Span;
 pub use report::{
-    CastKind, FunctionSpaces, GenericReason, KernelAccesses, PointerInfo, Resolution,
-    SpacesReport, render_json, render_text,
+    CastKind, FunctionSpaces, GenericReason, KernelAccesses, PointerInfo, Resolution, SpacesReport,
+    render_json, render_text,
 };
 
 /// A source variable that held generic pointers, with every SSA value it took after mem2reg.
@@ -114,7 +114,12 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
 
 /// Runs one stage; in debug builds, verifies the result and undoes the stage on failure
 /// (returning false).
-fn stage(m: &mut Module, name: &str, report: &mut PassReport, run: impl FnOnce(&mut Module)) -> bool {
+fn stage(
+    m: &mut Module,
+    name: &str,
+    report: &mut PassReport,
+    run: impl FnOnce(&mut Module),
+) -> bool {
     if !cfg!(debug_assertions) {
         run(m);
         return true;

@@ -304,10 +304,17 @@ pub fn render_json(r: &SpacesReport, sm: &SourceMap) -> String {
                     let l: Vec<String> = list
                         .iter()
                         .map(|(s, at)| {
-                            format!("{{\"space\":{},\"line\":{}}}", json_space(*s), json_line(sm, *at))
+                            format!(
+                                "{{\"space\":{},\"line\":{}}}",
+                                json_space(*s),
+                                json_line(sm, *at)
+                            )
                         })
                         .collect();
-                    format!("\"resolved\":true,\"space\":null,\"per_point\":[{}]", l.join(","))
+                    format!(
+                        "\"resolved\":true,\"space\":null,\"per_point\":[{}]",
+                        l.join(",")
+                    )
                 }
                 Resolution::Generic(rs) => {
                     let l: Vec<String> = rs.iter().map(|x| reason_json(x, sm)).collect();

@@ -74,7 +74,9 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
                 continue;
             };
             let span = func.insts.get(i.index()).map_or(func.span, |d| d.span);
-            let Some(callee) = m.function(c) else { continue };
+            let Some(callee) = m.function(c) else {
+                continue;
+            };
             let mut sig: Signature = Vec::with_capacity(args.len());
             for (k, (p, a)) in callee.params.iter().zip(&args).enumerate() {
                 if p.ty != Type::Ptr(AddrSpace::Generic) {
@@ -83,7 +85,10 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
                 }
                 let s = analysis.lat.get(a.index()).and_then(Lat::space);
                 if s.is_none() {
-                    generic_callers.entry((c.index(), k)).or_default().push(span);
+                    generic_callers
+                        .entry((c.index(), k))
+                        .or_default()
+                        .push(span);
                 }
                 sig.push(s);
             }
@@ -147,12 +152,14 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
         {
             continue;
         }
-        report.warnings.push(cast_warning(*kind, *actual, *origin, *target, *span));
+        report
+            .warnings
+            .push(cast_warning(*kind, *actual, *origin, *target, *span));
     }
     report.warnings.sort_by_key(|d| (d.span.file.0, d.span.lo));
-    report
-        .functions
-        .sort_by(|a, b| (a.span.file.0, a.span.lo, &a.name).cmp(&(b.span.file.0, b.span.lo, &b.name)));
+    report.functions.sort_by(|a, b| {
+        (a.span.file.0, a.span.lo, &a.name).cmp(&(b.span.file.0, b.span.lo, &b.name))
+    });
     let nclones = clones.len();
     remove_functions(m, vars, &removed, &mut report);
     (report, nclones)
@@ -181,7 +188,10 @@ fn cast_warning(
         .with_group("address-space-cast")
         .with_note(
             origin,
-            format!("the pointer comes from {} memory here", space_keyword(actual)),
+            format!(
+                "the pointer comes from {} memory here",
+                space_keyword(actual)
+            ),
         )
 }
 
@@ -365,16 +375,8 @@ fn resolve_values(values: &[Value], a: &Analysis) -> Resolution {
     let mut named: Vec<(AddrSpace, Span)> = Vec::new();
     for v in values {
         match a.lat.get(v.index()) {
-            Some(Lat::Generic(r)) => {
-                if !reasons.contains(r) {
-                    reasons.push(r.clone());
-                }
-            }
-            Some(Lat::Named(s, at)) => {
-                if !named.iter().any(|(x, _)| x == s) {
-                    named.push((*s, *at));
-                }
-            }
+            Some(Lat::Generic(r)) if !reasons.contains(r) => reasons.push(r.clone()),
+            Some(Lat::Named(s, at)) if !named.iter().any(|(x, _)| x == s) => named.push((*s, *at)),
             _ => {}
         }
     }

@@ -367,7 +367,11 @@ pub fn remove_block_param(f: &mut Function, b: Block, idx: usize) {
             vd.def = ValueDef::Param(b, (idx + k) as u32);
         }
     }
-    let terms: Vec<Inst> = f.blocks.iter().filter_map(|bd| bd.insts.last().copied()).collect();
+    let terms: Vec<Inst> = f
+        .blocks
+        .iter()
+        .filter_map(|bd| bd.insts.last().copied())
+        .collect();
     for t in terms {
         if let Some(d) = f.insts.get_mut(t.index()) {
             for s in successors_mut(&mut d.op) {

@@ -94,8 +94,13 @@ pub fn launch(m: Module, kernel: &str, args: &[A], global: u64, local: u64) -> V
             A::Bytes(b) => Arg::Bytes(b.clone()),
         })
         .collect();
-    dev.launch(&prog, kernel, &args, &NdRange::new(&[global]).local(&[local]))
-        .expect("kernel runs");
+    dev.launch(
+        &prog,
+        kernel,
+        &args,
+        &NdRange::new(&[global]).local(&[local]),
+    )
+    .expect("kernel runs");
     bufs.iter().map(|b| b.read()).collect()
 }
 
