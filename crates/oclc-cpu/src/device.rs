@@ -174,7 +174,7 @@ impl Device {
             return Err(DeviceError::InvalidProgram(msg));
         }
         let mut module = module;
-        oclc_ir::passes::optimize(&mut module);
+        oclc_ir::passes::optimize_for_device(&mut module);
         if let Err(errs) = oclc_ir::debug_verify(&module) {
             let msg = errs
                 .iter()

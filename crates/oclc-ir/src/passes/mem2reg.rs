@@ -1,457 +1,445 @@
-//! Promotes private slots that are only loaded and stored whole (no address escapes, one
-//! value type) to SSA values: block parameters at the iterated dominance frontier of the
-//! stores, renamed along the dominator tree (Cytron et al.).
+//! Promotion of private `stack_alloc` slots to SSA values, with scalar replacement: a slot
+//! whose address never escapes (used only by loads, stores, constant-offset `ptradd`s and a
+//! whole-slot zeroing `memset`) becomes one SSA variable per field, joined by block
+//! parameters at dominance frontiers. Pointers stored in such slots, struct fields included,
+//! are then followed by the space inference.
 
+use super::VarRecord;
+use super::util::*;
 use crate::ir::*;
-use crate::types::Type;
-use crate::verify::dominators;
+use crate::types::{AddrSpace, Type};
+use std::collections::{BTreeMap, HashMap};
 
-/// Runs [`mem2reg`] on every function; returns how many slots were promoted.
-pub fn mem2reg_module(m: &mut Module) -> usize {
-    m.functions.iter_mut().map(mem2reg).sum()
+/// What a promoted instruction does to its slot's fields.
+#[derive(Clone, Copy)]
+enum Access {
+    Load(usize),
+    Store(usize),
+    /// Whole-slot zeroing: every field of the slot becomes zero.
+    Zero(usize),
+    /// The slot's address or a field address: deleted.
+    Addr,
 }
 
-/// Promotes the function's promotable `stack_alloc` slots; returns how many.
-pub fn mem2reg(f: &mut Function) -> usize {
-    let nblocks = f.blocks.len();
-    // Where each instruction sits, for reachability.
-    let mut inst_block = vec![None; f.insts.len()];
-    for (bi, bd) in f.blocks.iter().enumerate() {
-        for i in &bd.insts {
-            if let Some(s) = inst_block.get_mut(i.index()) {
-                *s = Some(bi);
-            }
-        }
-    }
-    // Candidate slots: var index per stack_alloc result value.
-    let mut var_of_value: Vec<Option<usize>> = vec![None; f.values.len()];
-    let mut vars: Vec<(Inst, Option<Type>)> = Vec::new();
-    for (ii, d) in f.insts.iter().enumerate() {
-        if let (Op::StackAlloc { .. }, Some(r)) = (&d.op, d.result)
-            && inst_block.get(ii).copied().flatten().is_some()
-        {
-            var_of_value[r.index()] = Some(vars.len());
-            vars.push((Inst(ii as u32), None));
-        }
-    }
-    if vars.is_empty() {
-        return 0;
-    }
-    let mut ok = vec![true; vars.len()];
-    for (ii, d) in f.insts.iter().enumerate() {
-        if inst_block.get(ii).copied().flatten().is_none() {
-            continue;
-        }
-        let mut access: Option<(Value, Type)> = None;
-        match &d.op {
-            Op::Load(p) => {
-                if let Some(t) = d.result.and_then(|r| f.value_type(r)) {
-                    access = Some((*p, t));
-                }
-            }
-            Op::Store { ptr, value } => {
-                if let Some(t) = f.value_type(*value) {
-                    access = Some((*ptr, t));
-                }
-                if let Some(Some(v)) = var_of_value.get(value.index()) {
-                    ok[*v] = false;
-                }
-            }
-            op => op.for_each_operand(|x| {
-                if let Some(Some(v)) = var_of_value.get(x.index()) {
-                    ok[*v] = false;
-                }
-            }),
-        }
-        if let Some((p, t)) = access
-            && let Some(Some(v)) = var_of_value.get(p.index())
-        {
-            match vars[*v].1 {
-                None => vars[*v].1 = Some(t),
-                Some(prev) if prev != t => ok[*v] = false,
-                _ => {}
-            }
-        }
-    }
-    // Slots never accessed are dropped too (their type is irrelevant).
-    let promoted: Vec<usize> = (0..vars.len()).filter(|&v| ok[v]).collect();
-    if promoted.is_empty() {
-        return 0;
-    }
-    let mut slot_of_var = vec![None; vars.len()];
-    for (k, &v) in promoted.iter().enumerate() {
-        slot_of_var[v] = Some(k);
-    }
-    let var_slot = |val: Value| {
-        var_of_value
-            .get(val.index())
-            .copied()
-            .flatten()
-            .and_then(|v| slot_of_var[v])
-    };
+/// One promoted field: its offset in its slot and its type.
+struct Var {
+    offset: u32,
+    ty: Type,
+}
 
-    let (rpo, idom) = dominators(f);
-    let reachable: Vec<bool> = {
-        let mut r = vec![false; nblocks];
-        for b in &rpo {
-            r[b.index()] = true;
+struct Slot {
+    name: String,
+    span: oclc_syntax::Span,
+    vars: Vec<usize>,
+}
+
+/// Promotes every non-escaping slot of `f`; returns the source variables that held generic
+/// pointers, with every SSA value they took.
+pub fn mem2reg(f: &mut Function) -> Vec<VarRecord> {
+    remove_unreachable_blocks(f);
+    let mut users: HashMap<Value, Vec<Inst>> = HashMap::new();
+    for (_, i) in placed_insts(f) {
+        if let Some(d) = f.insts.get(i.index()) {
+            d.op.for_each_operand(|v| users.entry(v).or_default().push(i));
         }
-        r
-    };
-    // Predecessors and dominance frontiers.
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); nblocks];
-    for b in &rpo {
-        if let Some(d) = f.blocks[b.index()]
-            .insts
-            .last()
-            .and_then(|i| f.insts.get(i.index()))
+    }
+    let mut access: HashMap<Inst, Access> = HashMap::new();
+    let mut vars: Vec<Var> = Vec::new();
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut escaped: Vec<VarRecord> = Vec::new();
+    for (_, i) in placed_insts(f) {
+        let Some(d) = f.insts.get(i.index()) else {
+            continue;
+        };
+        let (Op::StackAlloc { size, name, .. }, Some(slot)) = (&d.op, d.result) else {
+            continue;
+        };
+        let acc = match analyze_slot(f, &users, i, slot, *size) {
+            Ok(acc) => acc,
+            Err(at) => {
+                if !name.as_str().is_empty() && holds_generic_pointer(f, &users, slot) {
+                    escaped.push(VarRecord {
+                        name: name.as_str().to_string(),
+                        span: d.span,
+                        values: Vec::new(),
+                        escaped: Some(at),
+                    });
+                }
+                continue;
+            }
+        };
         {
-            for s in d.op.successors() {
-                if s.block.index() < nblocks {
-                    preds[s.block.index()].push(b.index());
+            let si = slots.len();
+            let mut fields: BTreeMap<u32, Type> = BTreeMap::new();
+            for (_, a) in &acc {
+                if let SlotUse::Field(off, ty) = a {
+                    fields.insert(*off, *ty);
                 }
+            }
+            let mut index: HashMap<u32, usize> = HashMap::new();
+            let mut var_ids = Vec::new();
+            for (off, ty) in &fields {
+                index.insert(*off, vars.len());
+                var_ids.push(vars.len());
+                vars.push(Var {
+                    offset: *off,
+                    ty: *ty,
+                });
+            }
+            for (inst, a) in acc {
+                let kind = match a {
+                    SlotUse::Field(off, _) => {
+                        let Some(&v) = index.get(&off) else {
+                            continue;
+                        };
+                        match f.insts.get(inst.index()).map(|d| &d.op) {
+                            Some(Op::Load(_)) => Access::Load(v),
+                            _ => Access::Store(v),
+                        }
+                    }
+                    SlotUse::Zero => Access::Zero(si),
+                    SlotUse::Addr => Access::Addr,
+                };
+                access.insert(inst, kind);
+            }
+            slots.push(Slot {
+                name: name.as_str().to_string(),
+                span: d.span,
+                vars: var_ids,
+            });
+        }
+    }
+    if slots.is_empty() {
+        return escaped;
+    }
+    let mut records = rename(f, &access, &vars, &slots);
+    records.append(&mut escaped);
+    records
+}
+
+/// Whether a generic pointer is stored directly in the slot or loaded from it.
+fn holds_generic_pointer(f: &Function, users: &HashMap<Value, Vec<Inst>>, slot: Value) -> bool {
+    let generic = Some(Type::Ptr(AddrSpace::Generic));
+    users.get(&slot).is_some_and(|us| {
+        us.iter().any(|u| match f.insts.get(u.index()) {
+            Some(d) => match &d.op {
+                Op::Load(p) => *p == slot && d.result.and_then(|r| f.value_type(r)) == generic,
+                Op::Store { ptr, value } => *ptr == slot && f.value_type(*value) == generic,
+                _ => false,
+            },
+            None => false,
+        })
+    })
+}
+
+enum SlotUse {
+    Field(u32, Type),
+    Zero,
+    Addr,
+}
+
+/// The uses of a slot if it can be promoted: every derived address is used only as the
+/// pointer of a load or store, by constant in-bounds `ptradd`s, or by a whole-slot zero
+/// `memset`; fields do not overlap and each is accessed with one type.
+fn analyze_slot(
+    f: &Function,
+    users: &HashMap<Value, Vec<Inst>>,
+    alloc: Inst,
+    slot: Value,
+    size: u32,
+) -> Result<Vec<(Inst, SlotUse)>, oclc_syntax::Span> {
+    let mut blame = f.insts.get(alloc.index()).map_or(f.span, |d| d.span);
+    slot_uses(f, users, alloc, slot, size, &mut blame).ok_or(blame)
+}
+
+/// [`analyze_slot`]'s work; `blame` is left at the span of the use that makes the slot escape.
+fn slot_uses(
+    f: &Function,
+    users: &HashMap<Value, Vec<Inst>>,
+    alloc: Inst,
+    slot: Value,
+    size: u32,
+    blame: &mut oclc_syntax::Span,
+) -> Option<Vec<(Inst, SlotUse)>> {
+    let mut out = vec![(alloc, SlotUse::Addr)];
+    let mut derived = vec![slot];
+    let mut work = vec![(slot, 0u32)];
+    let mut fields: BTreeMap<u32, Type> = BTreeMap::new();
+    while let Some((p, off)) = work.pop() {
+        for &u in users.get(&p).map_or(&[][..], |v| &v[..]) {
+            let d = f.insts.get(u.index())?;
+            *blame = d.span;
+            let mut count = 0;
+            d.op.for_each_operand(|v| count += (v == p) as u32);
+            if count != 1 {
+                return None;
+            }
+            match &d.op {
+                Op::Load(_) => {
+                    let ty = f.value_type(d.result?)?;
+                    out.push((u, SlotUse::Field(off, ty)));
+                    add_field(&mut fields, off, ty)?;
+                }
+                Op::Store { ptr, value } if *ptr == p => {
+                    let ty = f.value_type(*value)?;
+                    out.push((u, SlotUse::Field(off, ty)));
+                    add_field(&mut fields, off, ty)?;
+                }
+                Op::PtrAdd(base, o) if *base == p => {
+                    let c = const_int(f, *o)? as i64;
+                    let n = (off as i64).checked_add(c)?;
+                    if n < 0 || n >= size as i64 {
+                        return None;
+                    }
+                    let r = d.result?;
+                    derived.push(r);
+                    out.push((u, SlotUse::Addr));
+                    work.push((r, n as u32));
+                }
+                Op::Memset { dst, byte, len } if *dst == p && off == 0 => {
+                    if const_int(f, *byte)? & 0xff != 0 || const_int(f, *len)? != size as u64 {
+                        return None;
+                    }
+                    out.push((u, SlotUse::Zero));
+                }
+                _ => return None,
             }
         }
     }
-    let idom_of = |b: usize| idom.get(b).copied().flatten().map(|x| x.index());
-    let mut df: Vec<Vec<usize>> = vec![Vec::new(); nblocks];
-    for b in 0..nblocks {
-        if !reachable[b] || preds[b].len() < 2 {
-            continue;
-        }
-        let Some(ib) = idom_of(b) else { continue };
-        for &p in &preds[b] {
-            let mut runner = p;
-            let mut guard = 0;
-            while runner != ib && guard <= nblocks {
-                if !df[runner].contains(&b) {
-                    df[runner].push(b);
-                }
-                match idom_of(runner) {
-                    Some(n) if n != runner => runner = n,
-                    _ => break,
-                }
-                guard += 1;
-            }
+    // A slot address stored into memory escapes, even into the slot itself.
+    for (u, _) in &out {
+        if let Some(d) = f.insts.get(u.index())
+            && let Op::Store { value, .. } = &d.op
+            && derived.contains(value)
+        {
+            *blame = d.span;
+            return None;
         }
     }
-    // Place block parameters.
-    let nvars = promoted.len();
-    let mut def_blocks: Vec<Vec<usize>> = vec![Vec::new(); nvars];
-    for (bi, bd) in f.blocks.iter().enumerate() {
-        if !reachable[bi] {
-            continue;
+    *blame = f.insts.get(alloc.index()).map_or(f.span, |d| d.span);
+    let mut end = 0u32;
+    for (off, ty) in &fields {
+        if *off < end {
+            return None;
         }
+        end = off.checked_add(ty.store_size())?;
+        if end > size {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+fn add_field(fields: &mut BTreeMap<u32, Type>, off: u32, ty: Type) -> Option<()> {
+    match fields.get(&off) {
+        Some(t) if *t != ty => None,
+        _ => {
+            fields.insert(off, ty);
+            Some(())
+        }
+    }
+}
+
+/// Places block parameters and renames loads to the reaching stored values, walking the
+/// dominator tree.
+fn rename(
+    f: &mut Function,
+    access: &HashMap<Inst, Access>,
+    vars: &[Var],
+    slots: &[Slot],
+) -> Vec<VarRecord> {
+    let dom = dom_info(f);
+    let nb = f.blocks.len();
+    // Blocks storing to each variable.
+    let mut def_blocks: Vec<Vec<Block>> = vec![Vec::new(); vars.len()];
+    for (b, bd) in f.blocks.iter().enumerate() {
         for i in &bd.insts {
-            if let Some(Op::Store { ptr, .. }) = f.insts.get(i.index()).map(|d| &d.op)
-                && let Some(k) = var_slot(*ptr)
-                && !def_blocks[k].contains(&bi)
-            {
-                def_blocks[k].push(bi);
+            match access.get(i) {
+                Some(Access::Store(v)) => def_blocks[*v].push(Block(b as u32)),
+                Some(Access::Zero(s)) => {
+                    for &v in &slots[*s].vars {
+                        def_blocks[v].push(Block(b as u32));
+                    }
+                }
+                _ => {}
             }
         }
     }
-    // params_at[block] = list of (var slot, param value)
-    let mut params_at: Vec<Vec<(usize, Value)>> = vec![Vec::new(); nblocks];
-    for k in 0..nvars {
-        let Some(t) = vars[promoted[k]].1 else {
+    // Block parameters at the iterated dominance frontier of each variable's stores.
+    let mut phis: Vec<Vec<(usize, Value)>> = vec![Vec::new(); nb];
+    let mut values_of: Vec<Vec<Value>> = vec![Vec::new(); vars.len()];
+    for (vi, var) in vars.iter().enumerate() {
+        let mut has = vec![false; nb];
+        let mut work = def_blocks[vi].clone();
+        while let Some(b) = work.pop() {
+            for &y in &dom.frontier[b.index()] {
+                if y.index() != 0 && !has[y.index()] {
+                    has[y.index()] = true;
+                    let p = f.add_block_param(y, var.ty);
+                    phis[y.index()].push((vi, p));
+                    values_of[vi].push(p);
+                    work.push(y);
+                }
+            }
+        }
+    }
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut cur: Vec<Option<Value>> = vec![None; vars.len()];
+    let mut prelude: Vec<Inst> = Vec::new();
+    let mut undef: Vec<Option<Value>> = vec![None; vars.len()];
+    let mut zero: HashMap<Type, Value> = HashMap::new();
+    let mut removed = vec![false; f.insts.len()];
+    let mut undo: Vec<(usize, Option<Value>)> = Vec::new();
+    let span = f.span;
+    // Explicit stack: Some(b) enters b, None leaves the block entered last.
+    let mut stack: Vec<Option<Block>> = Vec::new();
+    if nb > 0 {
+        stack.push(Some(Block(0)));
+    }
+    let mut marks: Vec<usize> = Vec::new();
+    while let Some(step) = stack.pop() {
+        let Some(b) = step else {
+            if let Some(m) = marks.pop() {
+                while undo.len() > m {
+                    if let Some((v, old)) = undo.pop() {
+                        cur[v] = old;
+                    }
+                }
+            }
             continue;
         };
-        let mut has = vec![false; nblocks];
-        let mut work = def_blocks[k].clone();
-        while let Some(b) = work.pop() {
-            for &y in &df[b] {
-                if !has[y] && y != 0 {
-                    has[y] = true;
-                    let p = f.add_block_param(Block(y as u32), t);
-                    params_at[y].push((k, p));
-                    if !def_blocks[k].contains(&y) {
-                        work.push(y);
-                    }
-                }
-            }
+        marks.push(undo.len());
+        for &(vi, p) in &phis[b.index()] {
+            undo.push((vi, cur[vi]));
+            cur[vi] = Some(p);
         }
-    }
-    // Undef values, made on demand at the start of the entry block.
-    let mut undef: Vec<Option<Value>> = vec![None; nvars];
-    let entry_span = f.span;
-    let mut get_undef = |f: &mut Function, k: usize| -> Value {
-        if let Some(u) = undef[k] {
-            return u;
-        }
-        let t = vars[promoted[k]].1.unwrap_or(Type::I32);
-        let (inst, v) = f.push_inst(Block(0), Op::Undef, Some(t), entry_span);
-        if let Some(bd) = f.blocks.get_mut(0) {
-            bd.insts.pop();
-            bd.insts.insert(0, inst);
-        }
-        let v = v.unwrap_or(Value(0));
-        undef[k] = Some(v);
-        v
-    };
-    // Rename along the dominator tree.
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); nblocks];
-    for &b in rpo.iter().skip(1) {
-        if let Some(p) = idom_of(b.index()) {
-            children[p].push(b.index());
-        }
-    }
-    let mut repl: Vec<Option<Value>> = vec![None; f.values.len()];
-    let mut dead: Vec<bool> = vec![false; f.insts.len()];
-    for &v in &promoted {
-        dead[vars[v].0.index()] = true;
-    }
-    let mut stacks: Vec<Vec<Value>> = vec![Vec::new(); nvars];
-    enum Step {
-        Enter(usize),
-        Exit(Vec<usize>),
-    }
-    let mut work = vec![Step::Enter(0)];
-    while let Some(step) = work.pop() {
-        let b = match step {
-            Step::Exit(pushed) => {
-                for k in pushed {
-                    stacks[k].pop();
-                }
-                continue;
-            }
-            Step::Enter(b) => b,
-        };
-        let mut pushed = Vec::new();
-        for &(k, p) in &params_at[b] {
-            stacks[k].push(p);
-            pushed.push(k);
-        }
-        let insts = f.blocks[b].insts.clone();
+        let insts = f.blocks[b.index()].insts.clone();
         for i in insts {
-            let Some(d) = f.insts.get(i.index()) else {
+            let Some(a) = access.get(&i).copied() else {
                 continue;
             };
-            match d.op.clone() {
-                Op::Load(p) => {
-                    if let (Some(k), Some(r)) = (var_slot(p), d.result) {
-                        let cur = match stacks[k].last() {
-                            Some(c) => *c,
-                            None => get_undef(f, k),
-                        };
-                        if let Some(slot) = repl.get_mut(r.index()) {
-                            *slot = Some(cur);
-                        }
-                        dead[i.index()] = true;
+            removed[i.index()] = true;
+            match a {
+                Access::Load(vi) => {
+                    let v = match cur[vi] {
+                        Some(v) => v,
+                        None => get_undef(f, &mut undef, &mut prelude, vi, vars[vi].ty, span),
+                    };
+                    if let Some(r) = f.insts.get(i.index()).and_then(|d| d.result) {
+                        map.insert(r, v);
                     }
                 }
-                Op::Store { ptr, value } => {
-                    if let Some(k) = var_slot(ptr) {
-                        stacks[k].push(value);
-                        pushed.push(k);
-                        dead[i.index()] = true;
+                Access::Store(vi) => {
+                    if let Some(Op::Store { value, .. }) = f.insts.get(i.index()).map(|d| &d.op) {
+                        let v = resolve(&map, *value);
+                        undo.push((vi, cur[vi]));
+                        cur[vi] = Some(v);
+                        values_of[vi].push(v);
                     }
                 }
-                op if op.is_terminator() => {
-                    let succs: Vec<Block> = op.successors().iter().map(|s| s.block).collect();
-                    let mut extra: Vec<Vec<Value>> = Vec::new();
-                    for s in &succs {
-                        let mut args = Vec::new();
-                        for &(k, _) in params_at.get(s.index()).map_or(&[][..], |v| v) {
-                            let cur = match stacks[k].last() {
-                                Some(c) => *c,
-                                None => get_undef(f, k),
-                            };
-                            args.push(cur);
-                        }
-                        extra.push(args);
-                    }
-                    if let Some(d) = f.insts.get_mut(i.index()) {
-                        let mut targets: Vec<&mut BlockCall> = match &mut d.op {
-                            Op::Br(t) => vec![t],
-                            Op::CondBr(_, t, e) => vec![t, e],
-                            Op::Switch(_, cases, dflt) => {
-                                cases.iter_mut().map(|(_, c)| c).chain([dflt]).collect()
+                Access::Zero(s) => {
+                    for &vi in &slots[s].vars {
+                        let ty = vars[vi].ty;
+                        let z = match zero.get(&ty) {
+                            Some(z) => *z,
+                            None => {
+                                let (zi, z) = new_inst(f, zero_const(ty), Some(ty), span);
+                                prelude.push(zi);
+                                let z = z.unwrap_or(Value(u32::MAX));
+                                zero.insert(ty, z);
+                                z
                             }
-                            _ => Vec::new(),
                         };
-                        for (t, args) in targets.iter_mut().zip(extra) {
-                            t.args.extend(args);
-                        }
+                        undo.push((vi, cur[vi]));
+                        cur[vi] = Some(z);
                     }
                 }
-                _ => {}
+                Access::Addr => {}
             }
         }
-        work.push(Step::Exit(pushed));
-        for &c in children[b].iter().rev() {
-            work.push(Step::Enter(c));
-        }
-    }
-    // Unreachable blocks: promoted loads read undef, stores vanish, branches pass undef.
-    for b in (0..nblocks).filter(|&b| !reachable[b]) {
-        let insts = f.blocks[b].insts.clone();
-        for i in insts {
-            let Some(d) = f.insts.get(i.index()) else {
-                continue;
-            };
-            match d.op.clone() {
-                Op::Load(p) => {
-                    if let (Some(k), Some(r)) = (var_slot(p), d.result) {
-                        let u = get_undef(f, k);
-                        if let Some(slot) = repl.get_mut(r.index()) {
-                            *slot = Some(u);
-                        }
-                        dead[i.index()] = true;
-                    }
+        // Arguments for the successors' new parameters.
+        if let Some(t) = terminator(f, b) {
+            let targets: Vec<Block> = f
+                .insts
+                .get(t.index())
+                .map(|d| d.op.successors().iter().map(|s| s.block).collect())
+                .unwrap_or_default();
+            let mut args_per: Vec<Vec<Value>> = Vec::new();
+            for s in &targets {
+                let mut args = Vec::new();
+                for &(vi, _) in phis.get(s.index()).map_or(&[][..], |v| &v[..]) {
+                    let v = match cur[vi] {
+                        Some(v) => v,
+                        None => get_undef(f, &mut undef, &mut prelude, vi, vars[vi].ty, span),
+                    };
+                    args.push(v);
                 }
-                Op::Store { ptr, .. } if var_slot(ptr).is_some() => {
-                    dead[i.index()] = true;
+                args_per.push(args);
+            }
+            if let Some(d) = f.insts.get_mut(t.index()) {
+                for (s, args) in successors_mut(&mut d.op).into_iter().zip(args_per) {
+                    s.args.extend(args);
                 }
-                op if op.is_terminator() => {
-                    let succs: Vec<Block> = op.successors().iter().map(|s| s.block).collect();
-                    let extra: Vec<Vec<Value>> = succs
-                        .iter()
-                        .map(|s| {
-                            let ks: Vec<usize> = params_at
-                                .get(s.index())
-                                .map_or(Vec::new(), |v| v.iter().map(|(k, _)| *k).collect());
-                            ks.into_iter().map(|k| get_undef(f, k)).collect()
-                        })
-                        .collect();
-                    if let Some(d) = f.insts.get_mut(i.index()) {
-                        let mut targets: Vec<&mut BlockCall> = match &mut d.op {
-                            Op::Br(t) => vec![t],
-                            Op::CondBr(_, t, e) => vec![t, e],
-                            Op::Switch(_, cases, dflt) => {
-                                cases.iter_mut().map(|(_, c)| c).chain([dflt]).collect()
-                            }
-                            _ => Vec::new(),
-                        };
-                        for (t, args) in targets.iter_mut().zip(extra) {
-                            t.args.extend(args);
-                        }
-                    }
-                }
-                _ => {}
             }
         }
-    }
-    // Apply replacements (following chains) and drop dead instructions.
-    repl.resize(f.values.len(), None);
-    let resolve = |mut v: Value| {
-        let mut guard = 0;
-        while let Some(Some(n)) = repl.get(v.index()) {
-            if *n == v || guard > repl.len() {
-                break;
-            }
-            v = *n;
-            guard += 1;
+        stack.push(None);
+        for &c in dom.children[b.index()].iter().rev() {
+            stack.push(Some(c));
         }
-        v
-    };
-    for d in f.insts.iter_mut() {
-        map_operands(&mut d.op, &resolve);
     }
     for bd in f.blocks.iter_mut() {
         bd.insts
-            .retain(|i| !dead.get(i.index()).copied().unwrap_or(false));
+            .retain(|i| !removed.get(i.index()).copied().unwrap_or(false));
     }
-    promoted.len()
+    if let Some(entry) = f.blocks.first_mut() {
+        let mut insts = prelude;
+        insts.append(&mut entry.insts);
+        entry.insts = insts;
+    }
+    replace_uses(f, &map);
+    let mut records = Vec::new();
+    for s in slots {
+        if s.name.is_empty() {
+            continue;
+        }
+        for &vi in &s.vars {
+            let var = &vars[vi];
+            if var.ty != Type::Ptr(AddrSpace::Generic) {
+                continue;
+            }
+            let name = if var.offset == 0 && s.vars.len() == 1 {
+                s.name.clone()
+            } else {
+                format!("{}+{}", s.name, var.offset)
+            };
+            let mut values: Vec<Value> = values_of[vi].iter().map(|v| resolve(&map, *v)).collect();
+            values.sort();
+            values.dedup();
+            records.push(VarRecord {
+                name,
+                span: s.span,
+                values,
+                escaped: None,
+            });
+        }
+    }
+    records
 }
 
-/// Rewrites every value operand of `op` through `f`.
-pub fn map_operands(op: &mut Op, f: &impl Fn(Value) -> Value) {
-    let m = |v: &mut Value| *v = f(*v);
-    match op {
-        Op::Const(_)
-        | Op::Undef
-        | Op::StackAlloc { .. }
-        | Op::GlobalAddr(_)
-        | Op::LocalAddr(_)
-        | Op::Unreachable => {}
-        Op::Bin(_, a, b)
-        | Op::Cmp(_, a, b)
-        | Op::PtrAdd(a, b)
-        | Op::PtrDiff(a, b)
-        | Op::ExtractDyn(a, b)
-        | Op::Insert(a, b, _) => {
-            m(a);
-            m(b)
-        }
-        Op::InsertDyn(a, b, c) | Op::Select(a, b, c) => {
-            m(a);
-            m(b);
-            m(c)
-        }
-        Op::Un(_, a)
-        | Op::Conv(_, a)
-        | Op::Bitcast(a)
-        | Op::IntToPtr(a)
-        | Op::Splat(a)
-        | Op::Extract(a, _)
-        | Op::Shuffle(a, _)
-        | Op::Load(a)
-        | Op::ToGeneric(a)
-        | Op::FromGeneric(a, _)
-        | Op::SpaceTest(a, _)
-        | Op::GetFence(a) => m(a),
-        Op::Build(vs) | Op::Call(_, vs) | Op::CallBuiltin(_, vs) => vs.iter_mut().for_each(m),
-        Op::Store { ptr, value } => {
-            m(ptr);
-            m(value)
-        }
-        Op::Memcpy { dst, src, len } => {
-            m(dst);
-            m(src);
-            m(len)
-        }
-        Op::Memset { dst, byte, len } => {
-            m(dst);
-            m(byte);
-            m(len)
-        }
-        Op::AtomicRmw { ptr, value, .. } | Op::AtomicStore { ptr, value, .. } => {
-            m(ptr);
-            m(value)
-        }
-        Op::AtomicCmpXchg {
-            ptr,
-            expected,
-            desired,
-            ..
-        } => {
-            m(ptr);
-            m(expected);
-            m(desired)
-        }
-        Op::AtomicLoad { ptr, .. } => m(ptr),
-        Op::Barrier { flags, .. } | Op::Fence { flags, .. } => m(flags),
-        Op::WorkGroup { value, ids, .. } => {
-            m(value);
-            ids.iter_mut().for_each(m)
-        }
-        Op::WorkItem(_, d) => {
-            if let Some(d) = d {
-                m(d)
-            }
-        }
-        Op::Printf(fmt, args) => {
-            m(fmt);
-            args.iter_mut().for_each(m)
-        }
-        Op::Ret(v) => {
-            if let Some(v) = v {
-                m(v)
-            }
-        }
-        Op::Br(t) => t.args.iter_mut().for_each(m),
-        Op::CondBr(c, t, e) => {
-            m(c);
-            t.args.iter_mut().chain(e.args.iter_mut()).for_each(m)
-        }
-        Op::Switch(x, cases, d) => {
-            m(x);
-            cases
-                .iter_mut()
-                .flat_map(|(_, c)| c.args.iter_mut())
-                .chain(d.args.iter_mut())
-                .for_each(m)
-        }
+fn get_undef(
+    f: &mut Function,
+    undef: &mut [Option<Value>],
+    prelude: &mut Vec<Inst>,
+    vi: usize,
+    ty: Type,
+    span: oclc_syntax::Span,
+) -> Value {
+    if let Some(v) = undef[vi] {
+        return v;
     }
+    let (i, v) = new_inst(f, Op::Undef, Some(ty), span);
+    prelude.push(i);
+    let v = v.unwrap_or(Value(u32::MAX));
+    undef[vi] = Some(v);
+    v
 }
