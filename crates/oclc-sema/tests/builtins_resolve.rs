@@ -700,3 +700,57 @@ fn async_copy_note_order_matches_clang() {
         Some(ptr(Pointee::Scalar(Scalar::ULong), AddrSpace::Global))
     );
 }
+
+/// Qualifier-dropping and `void *` arguments, checked against clang-19 (CL1.2): dropping
+/// `const` is an incompatible-pointer conversion that stays viable; `volatile float *` and
+/// `void *` fit every `vload4` element type equally, so the calls are ambiguous.
+#[test]
+fn qualifier_dropping_pointers_match_clang() {
+    let b = mode(ClStd::Cl12);
+    let int = Pointee::Scalar(Scalar::Int);
+    let r = ok(
+        &b,
+        "atomic_add",
+        &[
+            Arg::of(cptr(int, AddrSpace::Global)),
+            Arg::int_const(s(Scalar::Int), 1),
+        ],
+    );
+    assert_eq!(r.sig.params().first(), Some(&vptr(int, AddrSpace::Global)));
+    let r = ok(
+        &b,
+        "atomic_xchg",
+        &args(&[cptr(int, AddrSpace::Global), s(Scalar::Int)]),
+    );
+    assert_eq!(r.sig.ret, s(Scalar::Int));
+    let uint = Pointee::Scalar(Scalar::UInt);
+    let r = ok(&b, "atomic_inc", &args(&[vptr(uint, AddrSpace::Global)]));
+    assert_eq!(r.sig.ret, s(Scalar::UInt));
+    let r = ok(
+        &b,
+        "vstore4",
+        &[
+            Arg::of(v(Scalar::Float, 4)),
+            Arg::int_const(s(Scalar::Int), 0),
+            Arg::of(cptr(FLOAT, AddrSpace::Local)),
+        ],
+    );
+    assert_eq!(r.sig.params().get(2), Some(&ptr(FLOAT, AddrSpace::Local)));
+    let zero = Arg::int_const(s(Scalar::Int), 0);
+    assert!(matches!(
+        call(
+            &b,
+            "vload4",
+            &[zero, Arg::of(vptr(FLOAT, AddrSpace::Global))]
+        ),
+        Err(NoMatch::Ambiguous(_))
+    ));
+    assert!(matches!(
+        call(
+            &b,
+            "vload4",
+            &[zero, Arg::of(ptr(Pointee::Void, AddrSpace::Global))]
+        ),
+        Err(NoMatch::Ambiguous(_))
+    ));
+}
