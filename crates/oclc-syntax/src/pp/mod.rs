@@ -148,7 +148,8 @@ enum Builtin {
 enum Origin {
     /// clang's `<built-in>` predefines.
     Predefined,
-    /// The default header: user code may redefine these silently (see `allow_redef`).
+    /// The default header: user code may redefine these without a warning, as the clang
+    /// tests (run without the header) expect.
     DefaultHeader,
     CommandLine,
     Source,
@@ -161,8 +162,8 @@ struct Macro {
     function_like: bool,
     params: Vec<Symbol>,
     variadic: bool,
-    /// Body tokens; `param[i]` is the parameter index of body token `i`, if any.
     body: Vec<Token>,
+    /// The parameter index of each body token, if it names one.
     param_of: Vec<Option<u16>>,
     /// The macro name in the `#define` (in a virtual file for predefined macros).
     name_span: Span,
@@ -247,9 +248,8 @@ struct Pp<'s> {
     /// How many contexts of each macro are on the stack (non-zero: disabled).
     active: SymMap<u32>,
     in_directive: bool,
-    /// Collecting macro arguments: the end of an included file is not crossed.
-    stop_at_file_end: u32,
-    /// Macros whose arguments are being collected (name, use site), innermost last.
+    /// Macros whose arguments are being collected (name, use site), innermost last; while
+    /// any is, the end of an included file is not crossed.
     arg_macros: Vec<(Symbol, Span)>,
     origin: Origin,
     out: PpOutput,
@@ -303,7 +303,6 @@ impl<'s> Pp<'s> {
             macros,
             active: SymMap::default(),
             in_directive: false,
-            stop_at_file_end: 0,
             arg_macros: Vec::new(),
             origin: Origin::Predefined,
             out: PpOutput::default(),
@@ -471,7 +470,7 @@ impl<'s> Pp<'s> {
                     self.handle_directive(t);
                 }
                 TokenKind::Eof => {
-                    if self.stop_at_file_end > 0 && self.files.len() > 1 {
+                    if !self.arg_macros.is_empty() && self.files.len() > 1 {
                         return PTok::new(t);
                     }
                     self.end_of_file();
@@ -589,11 +588,6 @@ impl<'s> Pp<'s> {
         }
         self.file_peek()
             .is_some_and(|t| t.is_punct(crate::token::Punct::LParen))
-    }
-
-    /// Spelling of `tok` for stringizing and pasting.
-    fn spell(tok: &Token) -> String {
-        tok.text()
     }
 
     /// The 1-based presumed line of `span` (after `#line`), at the outermost expansion.
