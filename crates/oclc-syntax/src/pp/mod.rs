@@ -259,6 +259,10 @@ struct Pp<'s> {
     arg_nesting: u32,
     reached_max_include: bool,
     pragma_once: Vec<PathBuf>,
+    /// Included files by canonical path, loaded once.
+    loaded: HashMap<PathBuf, FileId>,
+    /// The text of each file on (or once on) the include stack, shared by its lexers.
+    texts: HashMap<FileId, Rc<str>>,
     main_name: String,
     sym_pragma: Symbol,
     /// End of the last token read on the current directive line (for end-of-line locations).
@@ -312,6 +316,8 @@ impl<'s> Pp<'s> {
             arg_nesting: 0,
             reached_max_include: false,
             pragma_once: Vec::new(),
+            loaded: HashMap::new(),
+            texts: HashMap::new(),
             main_name: String::new(),
             sym_pragma: Symbol::intern("_Pragma"),
             dir_last_hi: 0,
@@ -392,7 +398,14 @@ impl<'s> Pp<'s> {
         let Some(f) = self.sm.file(id) else {
             return false;
         };
-        let text: Rc<str> = Rc::from(f.text.as_str());
+        let text: Rc<str> = match self.texts.get(&id) {
+            Some(t) => Rc::clone(t),
+            None => {
+                let t: Rc<str> = Rc::from(f.text.as_str());
+                self.texts.insert(id, Rc::clone(&t));
+                t
+            }
+        };
         let dir = match &path {
             Some(p) => p.parent().map(PathBuf::from),
             None => std::path::Path::new(&f.name).parent().map(PathBuf::from),
