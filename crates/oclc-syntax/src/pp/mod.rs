@@ -4,6 +4,11 @@
 //! Design: a stack of included files (each with its own lexer and `#if` stack) under a stack of
 //! token contexts (macro expansions being rescanned). Everything that could recurse on input
 //! (macro nesting, `#if` parentheses, includes) uses explicit stacks or depth limits.
+//!
+//! Known differences from clang: the target is always spir64; macros of the default header
+//! may be redefined without a warning (clang's own tests run without the header); trigraphs
+//! are not translated; `#line` changes `__LINE__`/`__FILE__` but not diagnostic locations;
+//! `__has_feature` and its kin answer 0.
 
 mod directive;
 mod expand;
