@@ -49,13 +49,13 @@ impl Pp<'_> {
                 if !self.peek_is_lparen() {
                     return t;
                 }
-                let Some(args) = self.collect_args(&m, t.tok) else {
+                let Some((args, close)) = self.collect_args(&m, t.tok) else {
                     continue;
                 };
-                let body = self.substitute(&m, t.tok, Some(&args));
+                let body = self.substitute(&m, t.tok, close, Some(&args));
                 self.push_expansion(&m, body);
             } else {
-                let body = self.substitute(&m, t.tok, None);
+                let body = self.substitute(&m, t.tok, t.tok.span, None);
                 self.push_expansion(&m, body);
             }
         }
@@ -96,9 +96,9 @@ impl Pp<'_> {
         }
     }
 
-    /// Reads the parenthesized arguments of a function-like macro (the `(` is next). `None`
-    /// after an error (the invocation's tokens are dropped, as clang does).
-    fn collect_args(&mut self, m: &Macro, name: Token) -> Option<Vec<Vec<PTok>>> {
+    /// Reads the parenthesized arguments of a function-like macro (the `(` is next), and the
+    /// closing `)`. `None` after an error (the invocation's tokens are dropped, as clang does).
+    fn collect_args(&mut self, m: &Macro, name: Token) -> Option<(Vec<Vec<PTok>>, Span)> {
         let lp = self.raw_next();
         self.arg_macros.push((m.name, name.span));
         let nparams = m.params.len();
@@ -190,7 +190,7 @@ impl Pp<'_> {
                 args.push(Vec::new());
             }
         }
-        Some(args)
+        Some((args, close.span))
     }
 
     /// Fully macro-expands one argument in isolation (C99 6.10.3.1).
@@ -233,12 +233,21 @@ impl Pp<'_> {
 
     /// The replacement list of `m` invoked at `name`, with arguments substituted and `##`
     /// applied; body tokens get spans in the `#define` marked with a new expansion.
-    fn substitute(&mut self, m: &Macro, name: Token, args: Option<&[Vec<PTok>]>) -> Vec<PTok> {
+    fn substitute(
+        &mut self,
+        m: &Macro,
+        name: Token,
+        end: Span,
+        args: Option<&[Vec<PTok>]>,
+    ) -> Vec<PTok> {
         let expn = self.sm.add_expansion(ExpnData {
             macro_name: m.name.as_str().to_string(),
             call_site: name.span,
             def_site: m.def_site(),
         });
+        if end != name.span {
+            self.expn_end.insert(expn, end);
+        }
         let body_tok = |t: &Token| {
             PTok::new(Token {
                 span: Span { expn, ..t.span },

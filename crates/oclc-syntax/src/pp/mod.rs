@@ -24,7 +24,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::intern::Symbol;
 use crate::lang::LangOptions;
 use crate::lexer::Lexer;
-use crate::source::{FileId, SourceMap, Span};
+use crate::source::{ExpnId, FileId, SourceMap, Span};
 use crate::token::{Token, TokenKind};
 
 pub use predefined::{predefined_macro_names, predefined_macros};
@@ -264,6 +264,8 @@ struct Pp<'s> {
     arg_nesting: u32,
     reached_max_include: bool,
     pragma_once: Vec<PathBuf>,
+    /// The closing `)` of each function-like macro invocation, for `__LINE__`.
+    expn_end: HashMap<ExpnId, Span>,
     /// Included files by canonical path, loaded once.
     loaded: HashMap<PathBuf, FileId>,
     /// The text of each file on (or once on) the include stack, shared by its lexers.
@@ -321,6 +323,7 @@ impl<'s> Pp<'s> {
             arg_nesting: 0,
             reached_max_include: false,
             pragma_once: Vec::new(),
+            expn_end: HashMap::new(),
             loaded: HashMap::new(),
             texts: HashMap::new(),
             main_name: String::new(),
@@ -610,7 +613,14 @@ impl<'s> Pp<'s> {
 
     /// The 1-based presumed line of `span` (after `#line`), at the outermost expansion.
     fn presumed_line(&self, span: Span) -> u32 {
-        let s = self.sm.report_span(span);
+        // Like clang, the line where the outermost expansion ends (its closing parenthesis).
+        let mut s = span;
+        for _ in 0..10_000 {
+            let Some(e) = self.sm.expansion(s.expn) else {
+                break;
+            };
+            s = self.expn_end.get(&s.expn).copied().unwrap_or(e.call_site);
+        }
         let line = self.sm.file(s.file).map_or(0, |f| f.line_col(s.lo).0);
         if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file)
             && let Some((phys, presumed, _)) = &f.line_map
