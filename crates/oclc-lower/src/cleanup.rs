@@ -38,10 +38,14 @@ fn map_operands(op: &mut Op, f: &dyn Fn(Value) -> Value) {
         | Op::SpaceTest(a, _)
         | Op::GetFence(a) => m(a),
         Op::Build(vs) | Op::Call(_, vs) | Op::CallBuiltin(_, vs) => vs.iter_mut().for_each(m),
-        Op::Select(a, b, c) => {
+        Op::Select(a, b, c) | Op::InsertDyn(a, b, c) => {
             m(a);
             m(b);
             m(c);
+        }
+        Op::WorkGroup { value, ids, .. } => {
+            m(value);
+            ids.iter_mut().for_each(m);
         }
         Op::Store { ptr, value } => {
             m(ptr);

@@ -203,7 +203,8 @@ impl Ctx<'_> {
                         .collect();
                     if def.is_union {
                         let fi = union_field.unwrap_or(0) as usize;
-                        if let (Some((fo, fty)), Some(it)) = (fields.get(fi), union_item(items, fi)) {
+                        if let (Some((fo, fty)), Some(it)) = (fields.get(fi), union_item(items, fi))
+                        {
                             self.write_init(img, off + fo, *fty, it, depth + 1)?;
                         }
                         return Ok(());
@@ -491,9 +492,7 @@ impl Ctx<'_> {
                             match r {
                                 CVal::Vec(vs) => CVal::Vec(
                                     vs.into_iter()
-                                        .map(|l| {
-                                            CVal::Int(if l.is_true() { u64::MAX } else { 0 })
-                                        })
+                                        .map(|l| CVal::Int(if l.is_true() { u64::MAX } else { 0 }))
                                         .collect(),
                                 ),
                                 v => v,

@@ -1,6 +1,8 @@
 //! Lowering of expressions: rvalues, places (lvalues), conversions, operators, calls.
 
-use oclc_ir::{AddrSpace, BinOp as IrBin, CmpOp, ConvOp, Op, Scalar as IrScalar, Type, UnOp as IrUn, Value};
+use oclc_ir::{
+    AddrSpace, BinOp as IrBin, CmpOp, ConvOp, Op, Scalar as IrScalar, Type, UnOp as IrUn, Value,
+};
 use oclc_sema::hir::{BinOp, CastKind, Expr, ExprKind, UnOp};
 use oclc_sema::types::QualType;
 
@@ -140,7 +142,8 @@ impl FnCx<'_, '_> {
                 RV::V(self.swizzle_value(bv, comps))
             }
             ExprKind::Func(_) => {
-                self.cx.error(e.span, "function pointers are not supported in OpenCL");
+                self.cx
+                    .error(e.span, "function pointers are not supported in OpenCL");
                 RV::Void
             }
             ExprKind::Unary(op, x) => self.unary(*op, x, e),
@@ -457,15 +460,7 @@ impl FnCx<'_, '_> {
                     }
                     Loc::Ssa(var) => {
                         let v = self.read_var(var);
-                        let n = vt.lanes() as u8;
-                        let mut lanes = Vec::new();
-                        for k in 0..n {
-                            let kc = self.b().i64(i64::from(k));
-                            let is = self.b().cmp(CmpOp::Eq, *i, kc);
-                            let old = self.b().extract(v, k);
-                            lanes.push(self.b().select(is, x, old));
-                        }
-                        let nv = self.b().build(lanes);
+                        let nv = self.b().insert_dyn(v, x, *i);
                         self.write_var(var, nv);
                     }
                 }
@@ -616,14 +611,12 @@ impl FnCx<'_, '_> {
         }
         match (from, t) {
             (Type::Ptr(a), Type::Ptr(b)) => match (a, b) {
-                (
-                    AddrSpace::Private | AddrSpace::Global | AddrSpace::Local,
-                    AddrSpace::Generic,
-                ) => self.b().to_generic(v),
-                (
-                    AddrSpace::Generic,
-                    AddrSpace::Private | AddrSpace::Global | AddrSpace::Local,
-                ) => self.b().from_generic(v, b),
+                (AddrSpace::Private | AddrSpace::Global | AddrSpace::Local, AddrSpace::Generic) => {
+                    self.b().to_generic(v)
+                }
+                (AddrSpace::Generic, AddrSpace::Private | AddrSpace::Global | AddrSpace::Local) => {
+                    self.b().from_generic(v, b)
+                }
                 _ => {
                     let i = self.b().conv(ConvOp::PtrToInt, v, Type::I64);
                     self.b().int_to_ptr(i, b)
@@ -980,11 +973,13 @@ impl FnCx<'_, '_> {
             }
             t if t.is_float() => {
                 let one = self.b().fconst(t, 1.0);
-                self.b().bin(if inc { IrBin::FAdd } else { IrBin::FSub }, v, one)
+                self.b()
+                    .bin(if inc { IrBin::FAdd } else { IrBin::FSub }, v, one)
             }
             t => {
                 let one = self.b().iconst(t, 1);
-                self.b().bin(if inc { IrBin::Add } else { IrBin::Sub }, v, one)
+                self.b()
+                    .bin(if inc { IrBin::Add } else { IrBin::Sub }, v, one)
             }
         }
     }
@@ -1119,7 +1114,8 @@ impl FnCx<'_, '_> {
         } else {
             b
         };
-        if let (Some(x), Some(y), Type::Scalar(s)) = (self.int_const_of(a), self.int_const_of(b), t) {
+        if let (Some(x), Some(y), Type::Scalar(s)) = (self.int_const_of(a), self.int_const_of(b), t)
+        {
             if let Some(r) = fold_int(op, x, y, s, signed) {
                 return self.b().iconst(t, r);
             }

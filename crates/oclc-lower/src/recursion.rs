@@ -148,9 +148,9 @@ fn calls_stmt(prog: &Program, s: &Stmt, out: &mut Vec<(FuncId, Span)>, depth: u3
             calls_expr(cond, out, d);
             calls_stmt(prog, body, out, d);
         }
-        StmtKind::Case { body, .. }
-        | StmtKind::Default { body }
-        | StmtKind::Label { body, .. } => calls_stmt(prog, body, out, d),
+        StmtKind::Case { body, .. } | StmtKind::Default { body } | StmtKind::Label { body, .. } => {
+            calls_stmt(prog, body, out, d)
+        }
         StmtKind::Return(Some(e)) => calls_expr(e, out, d),
         _ => {}
     }

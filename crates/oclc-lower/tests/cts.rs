@@ -86,7 +86,10 @@ fn launches() -> Vec<Launch> {
             };
             let std = get("build_options")
                 .and_then(Value::as_str)
-                .and_then(|o| o.split_whitespace().find_map(|w| w.strip_prefix("-cl-std=")))
+                .and_then(|o| {
+                    o.split_whitespace()
+                        .find_map(|w| w.strip_prefix("-cl-std="))
+                })
                 .unwrap_or("CL3.0")
                 .to_string();
             let check = match tname.as_str() {
@@ -121,8 +124,12 @@ fn launches() -> Vec<Launch> {
 
 /// Runs one launch; `Err` says why it failed.
 fn run_launch(l: &Launch) -> Result<(), String> {
-    let c = compile_opts(&l.source, &l.std, LowerOptions::default())
-        .map_err(|e| format!("build: {}", e.lines().take(3).collect::<Vec<_>>().join(" | ")))?;
+    let c = compile_opts(&l.source, &l.std, LowerOptions::default()).map_err(|e| {
+        format!(
+            "build: {}",
+            e.lines().take(3).collect::<Vec<_>>().join(" | ")
+        )
+    })?;
     let dev = device();
     let prog = dev.load(c.module).map_err(|e| format!("load: {e}"))?;
     let mut args = Vec::new();
@@ -140,7 +147,9 @@ fn run_launch(l: &Launch) -> Result<(), String> {
                 let init = a.get("init").and_then(Value::as_str).unwrap_or("none");
                 let bytes: Vec<u8> = match init {
                     "zero" => vec![0; size],
-                    "iota" => (0..size / 4).flat_map(|i| (i as u32).to_le_bytes()).collect(),
+                    "iota" => (0..size / 4)
+                        .flat_map(|i| (i as u32).to_le_bytes())
+                        .collect(),
                     // Never written by the host: a pattern that is not 1, so a kernel that
                     // skips its store cannot pass.
                     _ => vec![0xA5; size],
