@@ -160,19 +160,20 @@ impl FnCx<'_, '_> {
             }
             _ => {}
         }
-        if let Some(t) = ret {
-            if name.starts_with("as_") && args.len() == 1 {
-                let vals = self.arg_values(args);
-                if let Some(v) = vals.first() {
-                    let from = self.ty_of(*v);
-                    if from == t {
-                        return RV::V(*v);
-                    }
-                    if !from.is_ptr() && !t.is_ptr() && from.store_size() == t.store_size() {
-                        return RV::V(self.b().bitcast(*v, t));
-                    }
-                    return RV::V(self.conv_raw(*v, t, false, false));
+        if let Some(t) = ret
+            && name.starts_with("as_")
+            && args.len() == 1
+        {
+            let vals = self.arg_values(args);
+            if let Some(v) = vals.first() {
+                let from = self.ty_of(*v);
+                if from == t {
+                    return RV::V(*v);
                 }
+                if !from.is_ptr() && !t.is_ptr() && from.store_size() == t.store_size() {
+                    return RV::V(self.b().bitcast(*v, t));
+                }
+                return RV::V(self.conv_raw(*v, t, false, false));
             }
         }
         if let Some(r) = self.work_group(name, args, ret) {

@@ -189,15 +189,15 @@ pub fn simplify(f: &mut Function, reachable: &[bool]) {
             .collect();
         for d in &mut f.insts {
             for c in calls_mut(&mut d.op) {
-                if let Some((_, idx)) = removed.get(c.block.index()) {
-                    if !idx.is_empty() {
-                        let mut k = 0;
-                        c.args.retain(|_| {
-                            let keep = !idx.contains(&k);
-                            k += 1;
-                            keep
-                        });
-                    }
+                if let Some((_, idx)) = removed.get(c.block.index())
+                    && !idx.is_empty()
+                {
+                    let mut k = 0;
+                    c.args.retain(|_| {
+                        let keep = !idx.contains(&k);
+                        k += 1;
+                        keep
+                    });
                 }
             }
             map_operands(&mut d.op, &resolve);

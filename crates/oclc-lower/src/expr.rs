@@ -332,10 +332,10 @@ impl FnCx<'_, '_> {
 
     /// Where the object `e` designates is (an rvalue is spilled to a temporary).
     fn object_loc(&mut self, e: &Expr) -> Loc {
-        if e.lvalue {
-            if let Place::Obj(loc) = self.place(e) {
-                return loc;
-            }
+        if e.lvalue
+            && let Place::Obj(loc) = self.place(e)
+        {
+            return loc;
         }
         Loc::Mem(self.object_addr(e))
     }
@@ -1115,10 +1115,9 @@ impl FnCx<'_, '_> {
             b
         };
         if let (Some(x), Some(y), Type::Scalar(s)) = (self.int_const_of(a), self.int_const_of(b), t)
+            && let Some(r) = fold_int(op, x, y, s, signed)
         {
-            if let Some(r) = fold_int(op, x, y, s, signed) {
-                return self.b().iconst(t, r);
-            }
+            return self.b().iconst(t, r);
         }
         let float = t.is_float();
         let iop = match (op, float) {
@@ -1226,17 +1225,18 @@ impl FnCx<'_, '_> {
             return RV::V(self.b().select(mask, tv, fv));
         }
         let shape = ty::shape(types, e.ty);
-        if let Shape::Value(rt) = shape {
-            if is_cheap(t, 0) && is_cheap(f, 0) {
-                let cv = self.cond(c);
-                let a = self.rvalue(t);
-                let b = self.rvalue(f);
-                let av = self.rv_value(a, rt);
-                let bv = self.rv_value(b, rt);
-                let av = self.convert_to(av, t.ty, e.ty, rt);
-                let bv = self.convert_to(bv, f.ty, e.ty, rt);
-                return RV::V(self.b().select(cv, av, bv));
-            }
+        if let Shape::Value(rt) = shape
+            && is_cheap(t, 0)
+            && is_cheap(f, 0)
+        {
+            let cv = self.cond(c);
+            let a = self.rvalue(t);
+            let b = self.rvalue(f);
+            let av = self.rv_value(a, rt);
+            let bv = self.rv_value(b, rt);
+            let av = self.convert_to(av, t.ty, e.ty, rt);
+            let bv = self.convert_to(bv, f.ty, e.ty, rt);
+            return RV::V(self.b().select(cv, av, bv));
         }
         let cv = self.cond(c);
         let tb = self.new_block();

@@ -479,10 +479,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         for i in 1..n {
             self.cur = Block(i as u32);
             if !self.is_terminated() {
-                let v = match self.abi.ret {
-                    Some(t) => Some(self.undef(t)),
-                    None => None,
-                };
+                let v = self.abi.ret.map(|t| self.undef(t));
                 self.terminate(Op::Ret(v), &[]);
             }
         }

@@ -155,14 +155,14 @@ impl<'a> Ctx<'a> {
                 (Storage::KernelScope, AddrSpace::Constant) => AddrSpace::Constant,
                 _ => continue,
             };
-            if v.storage == Storage::Program {
-                if let Some(g) = by_name.get(&v.name) {
-                    self.globals.insert(id, *g);
-                    if v.init.is_some() {
-                        pending.push((id, *g));
-                    }
-                    continue;
+            if v.storage == Storage::Program
+                && let Some(g) = by_name.get(&v.name)
+            {
+                self.globals.insert(id, *g);
+                if v.init.is_some() {
+                    pending.push((id, *g));
                 }
+                continue;
             }
             let size = ty::size_of(types, v.ty);
             let g = self.m.add_global(GlobalVar {

@@ -86,11 +86,11 @@ fn reachable(succ: &[Vec<usize>], start: usize) -> Vec<bool> {
     }
     while let Some(x) = stack.pop() {
         for &y in succ.get(x).map_or(&[][..], |v| v.as_slice()) {
-            if let Some(s) = seen.get_mut(y) {
-                if !*s {
-                    *s = true;
-                    stack.push(y);
-                }
+            if let Some(s) = seen.get_mut(y)
+                && !*s
+            {
+                *s = true;
+                stack.push(y);
             }
         }
     }

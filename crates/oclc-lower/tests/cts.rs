@@ -54,7 +54,7 @@ fn size_of(v: Option<&Value>) -> Option<u64> {
 fn max_common(global: u64) -> u64 {
     (1..=MAX_WG.min(global))
         .rev()
-        .find(|d| global % d == 0)
+        .find(|d| global.is_multiple_of(*d))
         .unwrap_or(1)
 }
 

@@ -116,7 +116,7 @@ kernel void k(global int *out) {
     let out = run(src, "k", &[4], Some(&[4]), &[ArgSpec::Buf(zeros(24))]);
     assert_eq!(
         i32s(&out[0]),
-        vec![10 + 40 + 7, 40 + 40 + 8, 10 + 40 + 0, 30 + 40 + 7, 100, 101]
+        vec![10 + 40 + 7, 40 + 40 + 8, (10 + 40), 30 + 40 + 7, 100, 101]
     );
 }
 
@@ -281,7 +281,7 @@ kernel void k(global int *out, global float *fout) {
     assert_eq!(&o[0..4], &[2, 1, 3, 10]);
     assert_eq!(&o[4..6], &[3, 4]);
     assert_eq!(o[6], 1 + 3 * 10 + 4 * 100 + 2 * 1000);
-    assert_eq!(o[7], 2 + 4 * 10 + 3 * 100 + 1 * 1000);
+    assert_eq!(o[7], 2 + 4 * 10 + 3 * 100 + 1000);
     assert_eq!(o[8], 9);
     assert_eq!((o[9], o[10]), (0, -1));
     assert_eq!(o[11], 21);
