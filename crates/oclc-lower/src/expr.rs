@@ -771,9 +771,12 @@ impl FnCx<'_, '_> {
                 let t = self.b().iconst(Type::I1, 1);
                 self.b().bin(IrBin::Xor, c, t)
             }
-            ExprKind::Cast(CastKind::Integral | CastKind::ToBool | CastKind::NoOp, x)
+            // Conversions that keep whether the value is zero.
+            ExprKind::Cast(kind @ (CastKind::Integral | CastKind::ToBool | CastKind::NoOp), x)
                 if types.as_vector(e.ty).is_none()
                     && types.as_vector(x.ty).is_none()
+                    && (*kind != CastKind::Integral
+                        || ty::size_of(types, e.ty) >= ty::size_of(types, x.ty))
                     && self.depth < MAX_DEPTH =>
             {
                 self.depth += 1;

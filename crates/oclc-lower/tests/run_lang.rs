@@ -341,6 +341,9 @@ kernel void k(global long *out, int n) {
     out[22] = ~0u;
     half h = 1.5h;
     out[23] = (long)(h * 4.0h);
+    long wide = 0x100000000L;
+    if ((int)wide) out[24] = 1; else out[24] = 2;
+    if ((bool)wide) out[25] = 3;
 }
 "#;
     let out = run(
@@ -349,7 +352,7 @@ kernel void k(global long *out, int n) {
         &[1],
         None,
         &[
-            ArgSpec::Buf(zeros(24 * 8)),
+            ArgSpec::Buf(zeros(26 * 8)),
             ArgSpec::Val(10i32.to_le_bytes().to_vec()),
         ],
     );
@@ -375,6 +378,7 @@ kernel void k(global long *out, int n) {
     assert_eq!(o[21], 2);
     assert_eq!(o[22], 0xFFFF_FFFF);
     assert_eq!(o[23], 6);
+    assert_eq!((o[24], o[25]), (2, 3));
 }
 
 #[test]
