@@ -56,8 +56,10 @@ pub(crate) struct Parser<'a> {
     pub cut_off: bool,
     /// A struct/enum definition lacked its `;`; the declaration ends as if it were there.
     pub fake_semi: bool,
-    /// `ExprKind::Error` nodes made so far (an expression is invalid if this grew).
-    pub error_exprs: u32,
+    /// Expressions clang would consider invalid so far: `ExprKind::Error` nodes and uses of
+    /// identifiers declared nowhere in the source (an expression is invalid if this grew;
+    /// clang then skips silently instead of reporting a missing `;`).
+    pub invalid_exprs: u32,
     /// Keyword of each identifier symbol in the tokens, by symbol index (`None`: not
     /// looked up), so classifying a token is an array access, not a hash.
     sym_kw: Vec<Option<Option<Kw>>>,
@@ -104,6 +106,9 @@ impl<'a> Parser<'a> {
         for s in names::builtin_type_names() {
             names.insert(s, NameKind::Builtin);
         }
+        for s in names::builtin_value_names() {
+            names.insert(s, NameKind::Value);
+        }
         Parser {
             toks,
             pos: 0,
@@ -125,7 +130,7 @@ impl<'a> Parser<'a> {
             nest: 0,
             cut_off: false,
             fake_semi: false,
-            error_exprs: 0,
+            invalid_exprs: 0,
             sym_kw,
         }
     }

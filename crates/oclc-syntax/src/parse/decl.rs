@@ -335,9 +335,24 @@ impl Parser<'_> {
                 );
             }
             self.bump();
+            let before = self.invalid_exprs;
             init = Some(self.parse_initializer());
+            if self.invalid_exprs > before {
+                // clang's recovery after a bad initializer: on to the next declarator.
+                let stops: &[Punct] = if ctx == Ctx::ForInit {
+                    &[Punct::Comma, Punct::RParen]
+                } else {
+                    &[Punct::Comma]
+                };
+                self.skip_until(
+                    stops,
+                    Skip {
+                        at_semi: true,
+                        before_match: true,
+                    },
+                );
+            }
         }
-        let _ = ctx;
         let span = declarator.span.to(self.prev_span());
         InitDeclarator {
             id,

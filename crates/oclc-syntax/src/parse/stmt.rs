@@ -79,7 +79,7 @@ impl Parser<'_> {
         if self.at_attr() {
             let mut specs = Vec::new();
             self.parse_attrs(&mut specs);
-            if self.starts_decl_specs() || self.starts_unknown_type_decl() {
+            if self.starts_decl_specs() {
                 return match self.parse_block_declaration(Ctx::Block, specs) {
                     Some(d) => StmtKind::Decl(d),
                     None => StmtKind::Error,
@@ -151,9 +151,9 @@ impl Parser<'_> {
                     self.bump();
                     let mut value = None;
                     if !self.is(Punct::Semi) {
-                        let errs = self.error_exprs;
+                        let errs = self.invalid_exprs;
                         let e = self.parse_expr();
-                        if self.error_exprs > errs {
+                        if self.invalid_exprs > errs {
                             self.skip_until(
                                 &[Punct::RBrace],
                                 Skip {
@@ -196,16 +196,16 @@ impl Parser<'_> {
                 body: Box::new(body),
             };
         }
-        if self.starts_decl_specs() || self.starts_unknown_type_decl() {
+        if self.starts_decl_specs() {
             return match self.parse_block_declaration(Ctx::Block, Vec::new()) {
                 Some(d) => StmtKind::Decl(d),
                 None => StmtKind::Error,
             };
         }
         // Expression statement.
-        let errs = self.error_exprs;
+        let errs = self.invalid_exprs;
         let e = self.parse_expr();
-        if self.error_exprs > errs {
+        if self.invalid_exprs > errs {
             self.skip_until(
                 &[Punct::RBrace],
                 Skip {
@@ -218,14 +218,6 @@ impl Parser<'_> {
         }
         self.expect_semi("expected ';' after expression");
         StmtKind::Expr(e)
-    }
-
-    /// `name name` at a statement's start: a declaration with an unknown type name (clang
-    /// reports "unknown type name" there).
-    fn starts_unknown_type_decl(&self) -> bool {
-        self.ident().is_some()
-            && !self.is_type_name(self.tok())
-            && self.ident_of(self.nth(1)).is_some()
     }
 
     /// The `;` ending a jump statement (clang's `err_expected_semi_after_stmt`).
@@ -272,9 +264,9 @@ impl Parser<'_> {
             return None;
         }
         let open = self.open()?;
-        let errs = self.error_exprs;
+        let errs = self.invalid_exprs;
         let cond = self.parse_expr();
-        if self.error_exprs > errs && !self.is(Punct::RParen) {
+        if self.invalid_exprs > errs && !self.is(Punct::RParen) {
             self.skip_until(&[Punct::Semi], Skip::default());
             if !self.is(Punct::RParen) {
                 self.abandon();
@@ -371,10 +363,10 @@ impl Parser<'_> {
         let Some(open) = self.open() else {
             return StmtKind::Error;
         };
-        let errs = self.error_exprs;
+        let errs = self.invalid_exprs;
         let cond = self.parse_expr();
         self.close(Punct::RParen, open);
-        if self.error_exprs > errs {
+        if self.invalid_exprs > errs {
             self.eat(Punct::Semi);
             return StmtKind::DoWhile {
                 body: Box::new(body),
@@ -409,7 +401,7 @@ impl Parser<'_> {
         // First clause.
         let mut init = None;
         if self.eat(Punct::Semi).is_none() {
-            if self.starts_decl_specs() || self.at_attr() || self.starts_unknown_type_decl() {
+            if self.starts_decl_specs() || self.at_attr() {
                 let mut pre = Vec::new();
                 self.parse_attrs(&mut pre);
                 if let Some(d) = self.parse_block_declaration(Ctx::ForInit, pre) {
@@ -420,9 +412,9 @@ impl Parser<'_> {
                     self.error(s, "expected ';' in 'for' statement specifier");
                 }
             } else {
-                let errs = self.error_exprs;
+                let errs = self.invalid_exprs;
                 let e = self.parse_expr();
-                let bad = self.error_exprs > errs;
+                let bad = self.invalid_exprs > errs;
                 init = Some(Box::new(ForInit::Expr(e)));
                 if self.eat(Punct::Semi).is_none() {
                     if !bad {
@@ -444,9 +436,9 @@ impl Parser<'_> {
         // Condition.
         let mut cond = None;
         if !self.is(Punct::Semi) && !self.is(Punct::RParen) {
-            let errs = self.error_exprs;
+            let errs = self.invalid_exprs;
             let e = self.parse_expr();
-            let bad = self.error_exprs > errs;
+            let bad = self.invalid_exprs > errs;
             cond = Some(Box::new(e));
             if !self.is(Punct::Semi) {
                 if !bad {
@@ -470,9 +462,9 @@ impl Parser<'_> {
         // Increment.
         let mut step = None;
         if !self.is(Punct::RParen) {
-            let errs = self.error_exprs;
+            let errs = self.invalid_exprs;
             let e = self.parse_expr();
-            if self.error_exprs > errs {
+            if self.invalid_exprs > errs {
                 self.skip_until(
                     &[Punct::RParen],
                     Skip {
@@ -497,9 +489,9 @@ impl Parser<'_> {
 
     fn parse_case(&mut self) -> StmtKind {
         self.bump();
-        let errs = self.error_exprs;
+        let errs = self.invalid_exprs;
         let value = self.parse_cond_expr();
-        if self.error_exprs > errs {
+        if self.invalid_exprs > errs {
             if self.skip_until(
                 &[Punct::Colon, Punct::RBrace],
                 Skip {
