@@ -223,10 +223,14 @@ impl Parser<'_> {
                 declarators: Vec::new(),
             }));
         }
-        let (declarator, ok) = self.parse_declarator(ctx);
+        let (mut declarator, ok) = self.parse_declarator(ctx);
         if !ok {
             self.skip_malformed_decl();
             return self.keep_tag_definition(start, specs);
+        }
+        if declarator.function().is_some() {
+            // Attributes after a function declarator may precede its body.
+            self.parse_attrs(&mut declarator.attrs);
         }
         if declarator.function().is_some() && !self.is_decl_after_declarator() {
             if ctx == Ctx::File {

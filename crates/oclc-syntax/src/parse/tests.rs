@@ -386,6 +386,13 @@ fn attributes_and_address_space_attributes() {
         "int x __attribute__((aligned(16))); struct __attribute__((packed)) P { char c; int i; };",
     );
     assert!(d.contains("x attr:aligned(16)"), "{d}");
+    let d = ok("kernel void k(void) __attribute__((reqd_work_group_size(1, 1, 1))) { }");
+    assert!(
+        d.starts_with(
+            "FunctionDef [kernel void] k fn([void]) attr:reqd_work_group_size(1, 1, 1)\n"
+        ),
+        "{d}"
+    );
     let d = ok(
         "void f(void) { __attribute__((opencl_unroll_hint(4))) for (int i = 0; i < 4; i++) {} }",
     );
