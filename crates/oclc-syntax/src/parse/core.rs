@@ -63,6 +63,10 @@ pub(crate) struct Parser<'a> {
     /// Keyword of each identifier symbol in the tokens, by symbol index (`None`: not
     /// looked up), so classifying a token is an array access, not a hash.
     sym_kw: Vec<Option<Option<Kw>>>,
+    /// Enclosing loops and switches: a `break`/`continue` outside them is invalid in clang
+    /// (sema reports it), which changes how a missing `;` after it is handled.
+    pub loops: u32,
+    pub switches: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -132,6 +136,8 @@ impl<'a> Parser<'a> {
             fake_semi: false,
             invalid_exprs: 0,
             sym_kw,
+            loops: 0,
+            switches: 0,
         }
     }
 

@@ -111,31 +111,20 @@ impl Parser<'_> {
         let kw = self.bump();
         let kw_text = self.prev_text();
         if !self.is(Punct::LParen) {
-            self.error(self.after_prev(), format!("expected '(' after '{kw_text}'"));
+            let s = self.span();
+            self.error(s, "expected '('");
             self.skip_malformed_decl();
             return None;
         }
         let open = self.open()?;
         let cond = self.parse_cond_expr();
-        let mut message = None;
         if matches!(cond.kind, ExprKind::Error) {
-            self.skip_until(&[Punct::Semi], Skip::default());
+            self.abandon();
+            self.skip_malformed_decl();
             return None;
         }
-        if self.eat(Punct::Comma).is_some() {
-            if matches!(self.tok().kind, TokenKind::Str(_)) {
-                message = Some(self.parse_primary_string());
-            } else {
-                let s = self.span();
-                self.error(
-                    s,
-                    "expected string literal for diagnostic message in static_assert",
-                );
-                self.skip_until(&[Punct::Semi], Skip::default());
-                return None;
-            }
-        }
-        if message.is_none() {
+        let mut message = None;
+        if self.is(Punct::RParen) {
             self.emit(
                 Diagnostic::warning(
                     kw,
@@ -143,6 +132,21 @@ impl Parser<'_> {
                 )
                 .with_group("c23-extensions"),
             );
+        } else if !self.expect_after(Punct::Comma, "expected ','") {
+            self.abandon();
+            self.skip_until(&[Punct::Semi], Skip::default());
+            return None;
+        } else if matches!(self.tok().kind, TokenKind::Str(_)) {
+            message = Some(self.parse_primary_string());
+        } else {
+            let s = self.span();
+            self.error(
+                s,
+                "expected string literal for diagnostic message in static_assert",
+            );
+            self.abandon();
+            self.skip_malformed_decl();
+            return None;
         }
         self.close(Punct::RParen, open);
         self.expect_semi(&format!("expected ';' after '{kw_text}'"));
@@ -951,7 +955,8 @@ impl Parser<'_> {
                 | Punct::RBrace,
             ) => true,
             TokenKind::Ident(_) => match self.kw() {
-                None => true,
+                // `struct S {...} T t;`: two names in a row start the next declaration.
+                None => self.ident_of(self.nth(1)).is_none(),
                 Some(Kw::Attribute) => true,
                 Some(
                     Kw::Const
@@ -1518,6 +1523,9 @@ impl Parser<'_> {
         self.push_scope();
         loop {
             if let Some(s) = self.eat(Punct::Ellipsis) {
+                if f.params.is_empty() {
+                    self.error(s, "ISO C requires a named parameter before '...'");
+                }
                 f.ellipsis = Some(s);
                 break;
             }
@@ -1677,19 +1685,24 @@ impl Parser<'_> {
                     break;
                 }
             }
-            if bad {
-                self.skip_until(
-                    &[Punct::RBrace],
-                    Skip {
-                        at_semi: false,
-                        before_match: true,
-                    },
-                );
-                break;
-            }
-            if !designators.is_empty() && self.eat(Punct::Eq).is_none() {
+            if !bad && !designators.is_empty() && self.eat(Punct::Eq).is_none() {
                 let s = self.span();
-                self.error(s, "expected '=' or another designator");
+                if designators.len() == 1 && matches!(designators[0], Designator::Index { .. }) {
+                    self.emit(
+                        Diagnostic::warning(s, "use of GNU 'missing =' extension in designator")
+                            .with_group("gnu-designator")
+                            .with_fixit(s.start(), "= "),
+                    );
+                } else {
+                    self.error(s, "expected '=' or another designator");
+                    bad = true;
+                }
+            }
+            if bad {
+                // clang's ParseBraceInitializer: go on after a `,`, else give up the list.
+                if self.eat(Punct::Comma).is_some() {
+                    continue;
+                }
                 self.skip_until(
                     &[Punct::RBrace],
                     Skip {

@@ -139,12 +139,12 @@ impl Parser<'_> {
                 }
                 Kw::Break => {
                     self.bump();
-                    self.end_stmt("break");
+                    self.end_jump("break", self.loops + self.switches > 0);
                     return StmtKind::Break;
                 }
                 Kw::Continue => {
                     self.bump();
-                    self.end_stmt("continue");
+                    self.end_jump("continue", self.loops > 0);
                     return StmtKind::Continue;
                 }
                 Kw::Return => {
@@ -218,6 +218,16 @@ impl Parser<'_> {
         }
         self.expect_semi("expected ';' after expression");
         StmtKind::Expr(e)
+    }
+
+    /// The `;` after `break`/`continue`; outside a loop or switch clang's statement is
+    /// invalid and a missing `;` goes unreported.
+    fn end_jump(&mut self, what: &str, valid: bool) {
+        if valid {
+            self.end_stmt(what);
+        } else {
+            self.eat(Punct::Semi);
+        }
     }
 
     /// The `;` ending a jump statement (clang's `err_expected_semi_after_stmt`).
@@ -307,7 +317,9 @@ impl Parser<'_> {
         let Some(cond) = self.parse_paren_cond("switch") else {
             return self.stmt_error();
         };
+        self.switches += 1;
         let body = self.parse_stmt();
+        self.switches -= 1;
         StmtKind::Switch {
             cond,
             body: Box::new(body),
@@ -319,7 +331,9 @@ impl Parser<'_> {
         let Some(cond) = self.parse_paren_cond("while") else {
             return self.stmt_error();
         };
+        self.loops += 1;
         let body = self.parse_stmt();
+        self.loops -= 1;
         StmtKind::While {
             cond,
             body: Box::new(body),
@@ -329,7 +343,9 @@ impl Parser<'_> {
     fn parse_do(&mut self) -> StmtKind {
         let do_span = self.bump();
         let errs_before = self.diags.list.len();
+        self.loops += 1;
         let body = self.parse_stmt();
+        self.loops -= 1;
         if self.kw() != Some(Kw::While) {
             if !matches!(body.kind, StmtKind::Error) || self.diags.list.len() == errs_before {
                 let s = self.span();
@@ -478,7 +494,9 @@ impl Parser<'_> {
         if self.close(Punct::RParen, open).is_none() && !self.is(Punct::LBrace) {
             return StmtKind::Error;
         }
+        self.loops += 1;
         let body = self.parse_stmt();
+        self.loops -= 1;
         StmtKind::For {
             init,
             cond,

@@ -869,6 +869,51 @@ fn undeclared_names_make_expressions_invalid_like_clang() {
 }
 
 #[test]
+fn matches_clang_19_on_assorted_errors() {
+    // Each expectation is clang-19's output (`-x cl -cl-std=CL2.0 -fsyntax-only`) minus sema.
+    assert_eq!(
+        errs("_Static_assert(1, \"x\")\nint a;\n_Static_assert 1;\n_Static_assert(1 \"x\");\n"),
+        vec![
+            "1:23: error: expected ';' after '_Static_assert'",
+            "3:16: error: expected '('",
+            "4:17: error: expected ','",
+            "4:21: error: expected identifier or '('",
+        ]
+    );
+    assert_eq!(
+        errs("int a[3] = { 1, 2, 3 ;\nint b[2] = { [0] 1 };\nint c[2] = { .x };\n"),
+        vec![
+            "1:22: error: expected '}'",
+            "  1:12: note: to match this '{'",
+            "2:18: warning: use of GNU 'missing =' extension in designator",
+            "3:17: error: expected '=' or another designator",
+        ]
+    );
+    // `break` outside a loop is a sema error in clang, which then skips the missing `;`.
+    assert!(errs("void f(void) {\n  break\n}\n").is_empty());
+    assert_eq!(
+        errs("void f(void) { while (1) { continue } }"),
+        vec!["1:36: error: expected ';' after continue statement"]
+    );
+    assert_eq!(
+        errs("void g(...);\nvoid h(int a ...);\n"),
+        vec![
+            "1:8: error: ISO C requires a named parameter before '...'",
+            "2:14: error: C requires a comma prior to the ellipsis in a variadic function type",
+        ]
+    );
+    assert_eq!(
+        errs("typedef struct { int a; } T\nT t;\nstruct S { int a; }\nstatic int u;\n"),
+        vec![
+            "1:26: error: expected ';' after struct",
+            "1:27: error: unknown type name 'T'",
+            "2:2: error: expected ';' after top level declarator",
+            "3:20: error: expected ';' after struct",
+        ]
+    );
+}
+
+#[test]
 fn pedantic_extensions_carry_their_groups() {
     let src = "int a;; ;\nvoid f(void) {};\nstruct E {};\nstruct S { int a;; };\nint x[2] = {};\n_Static_assert(1);\n";
     let mut sm = SourceMap::new();
