@@ -1032,19 +1032,8 @@ impl Parser<'_> {
                 } else {
                     let (d, ok) = self.parse_declarator(Ctx::Member);
                     if !ok {
-                        self.skip_until(
-                            &[Punct::RBrace],
-                            Skip {
-                                at_semi: true,
-                                before_match: true,
-                            },
-                        );
-                        self.eat(Punct::Semi);
-                        return Some(FieldGroup {
-                            span: start.to(self.prev_span()),
-                            specs,
-                            fields,
-                        });
+                        // clang goes on to the `;` check below.
+                        break;
                     }
                     d
                 };
@@ -1436,11 +1425,12 @@ impl Parser<'_> {
 
     /// Inside `[...]`: `static`, qualifiers, `*`, size.
     fn parse_array_chunk(&mut self) -> ArrayChunk {
-        let mut is_static = self.eat_kw(Kw::Static).is_some();
+        let mut static_span = self.eat_kw(Kw::Static);
         let quals = self.parse_type_qual_list();
-        if !is_static {
-            is_static = self.eat_kw(Kw::Static).is_some();
+        if static_span.is_none() {
+            static_span = self.eat_kw(Kw::Static);
         }
+        let is_static = static_span.is_some();
         if self.is(Punct::Star) && self.nth_is(1, Punct::RBracket) {
             self.bump();
             return ArrayChunk {
@@ -1451,8 +1441,7 @@ impl Parser<'_> {
             };
         }
         let size = if self.is(Punct::RBracket) {
-            if is_static {
-                let s = self.span();
+            if let Some(s) = static_span {
                 self.error(s, "'static' may not be used without an array size");
             }
             None

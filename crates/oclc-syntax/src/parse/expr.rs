@@ -554,10 +554,8 @@ impl Parser<'_> {
         }
         let close = self.close(Punct::RParen, open);
         let span = open.to(close.unwrap_or(self.prev_span()));
+        // A missing `)` is reported; the expression stays valid, as in clang.
         let e = self.mk(span, ExprKind::Paren(Box::new(inner)));
-        if close.is_none() {
-            return self.error_expr(span);
-        }
         self.parse_postfix(e)
     }
 

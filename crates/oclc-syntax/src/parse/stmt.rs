@@ -491,9 +491,8 @@ impl Parser<'_> {
             }
             step = Some(Box::new(e));
         }
-        if self.close(Punct::RParen, open).is_none() && !self.is(Punct::LBrace) {
-            return StmtKind::Error;
-        }
+        // As in clang, the body is parsed even when the `)` is missing.
+        self.close(Punct::RParen, open);
         self.loops += 1;
         let body = self.parse_stmt();
         self.loops -= 1;

@@ -750,7 +750,10 @@ fn declaration_errors() {
     );
     assert_eq!(
         errs("struct S { int 5; };"),
-        vec!["1:16: error: expected member name or ';' after declaration specifiers"]
+        vec![
+            "1:16: error: expected member name or ';' after declaration specifiers",
+            "1:15: error: expected ';' at end of declaration list"
+        ]
     );
     assert_eq!(
         errs("struct { int a; } s; struct;"),
