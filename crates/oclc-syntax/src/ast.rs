@@ -367,6 +367,8 @@ pub struct EnumSpec {
     pub kw_span: Span,
     pub name: Option<Ident>,
     pub attrs: Vec<Attribute>,
+    /// `enum E : short { ... }`: the fixed underlying type (a clang extension in C).
+    pub fixed_type: Option<Box<TypeName>>,
     /// `Some` for a definition; the span is from `{` to `}`.
     pub body: Option<(Span, Vec<Enumerator>)>,
 }

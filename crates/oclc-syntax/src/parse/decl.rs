@@ -1095,6 +1095,19 @@ impl Parser<'_> {
                 span: self.bump(),
             });
         }
+        let mut fixed_type = None;
+        if self.is(Punct::Colon) && self.token_starts_type_name(1) {
+            self.bump();
+            let start = self.span();
+            fixed_type = Some(Box::new(self.parse_type_name()));
+            self.emit(
+                Diagnostic::warning(
+                    start,
+                    "enumeration types with a fixed underlying type are a Clang extension",
+                )
+                .with_group("fixed-enum-extension"),
+            );
+        }
         if !self.is(Punct::LBrace) {
             if name.is_none() {
                 let s = self.span();
@@ -1113,6 +1126,7 @@ impl Parser<'_> {
                 kw_span,
                 name,
                 attrs,
+                fixed_type,
                 body: None,
             });
         }
@@ -1208,6 +1222,7 @@ impl Parser<'_> {
             kw_span,
             name,
             attrs,
+            fixed_type,
             body: Some((span, list)),
         };
         self.check_after_tag_definition("enum");

@@ -425,7 +425,7 @@ impl Parser<'_> {
     }
 
     /// Whether the token `n` ahead starts a type name.
-    fn token_starts_type_name(&self, n: usize) -> bool {
+    pub(crate) fn token_starts_type_name(&self, n: usize) -> bool {
         let saved = self.nth(n);
         match self.kw_of(saved) {
             Some(k) => matches!(
