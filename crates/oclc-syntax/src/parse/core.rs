@@ -13,8 +13,8 @@ use crate::token::{Punct, Token, TokenKind};
 /// What an ordinary identifier names, for telling declarations from expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NameKind {
-    /// A typedef name declared in the source.
-    Typedef,
+    /// A typedef name declared in the source, with its declarator's name.
+    Typedef(Span),
     /// An OpenCL builtin type name (`uint`, `float4`, `image2d_t`, ...).
     Builtin,
     /// A variable, function, parameter or enumerator: not a type.
@@ -56,9 +56,9 @@ pub(crate) struct Parser<'a> {
     pub cut_off: bool,
     /// A struct/enum definition lacked its `;`; the declaration ends as if it were there.
     pub fake_semi: bool,
-    /// Expressions clang would consider invalid so far: `ExprKind::Error` nodes and uses of
-    /// identifiers declared nowhere in the source (an expression is invalid if this grew;
-    /// clang then skips silently instead of reporting a missing `;`).
+    /// `ExprKind::Error` nodes made so far: an expression is invalid if this grew, and clang
+    /// then skips silently instead of reporting a missing `;`. (Undeclared identifiers do not
+    /// count: clang's delayed typo correction keeps such expressions valid while parsing.)
     pub invalid_exprs: u32,
     /// Keyword of each identifier symbol in the tokens, by symbol index (`None`: not
     /// looked up), so classifying a token is an array access, not a hash.
@@ -560,6 +560,31 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Makes the current identifier token spell `sym` (clang's recovery after a typo
+    /// correction: parsing goes on as if the correction had been written).
+    pub fn respell_current(&mut self, sym: Symbol) {
+        let i = sym.0 as usize;
+        if i >= self.sym_kw.len() {
+            self.sym_kw.resize(i + 1, None);
+        }
+        if let Some(slot) = self.sym_kw.get_mut(i)
+            && slot.is_none()
+        {
+            *slot = Some(keyword(sym));
+        }
+        let pos = self.pos;
+        if let Some(t) = self.toks.to_mut().get_mut(pos)
+            && matches!(t.kind, TokenKind::Ident(_))
+        {
+            t.kind = TokenKind::Ident(sym);
+        }
+    }
+
+    /// Every name visible here with what it names.
+    pub fn visible_names(&self) -> impl Iterator<Item = (Symbol, NameKind)> + '_ {
+        self.names.iter().map(|(&s, &k)| (s, k))
+    }
+
     /// What `sym` names here.
     pub fn lookup(&self, sym: Symbol) -> Option<NameKind> {
         self.names.get(&sym).copied()
@@ -567,8 +592,12 @@ impl<'a> Parser<'a> {
 
     /// Whether the identifier token `t` names a type here.
     pub fn is_type_name(&self, t: &Token) -> bool {
-        self.ident_of(t)
-            .is_some_and(|s| matches!(self.lookup(s), Some(NameKind::Typedef | NameKind::Builtin)))
+        self.ident_of(t).is_some_and(|s| {
+            matches!(
+                self.lookup(s),
+                Some(NameKind::Typedef(_) | NameKind::Builtin)
+            )
+        })
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::core::{NameKind, Parser, Skip};
 use super::keywords::Kw;
+use super::typo::TypoCtx;
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::lang::ClStd;
@@ -327,7 +328,7 @@ impl Parser<'_> {
         self.check_implicit_int(specs, &declarator);
         if let Some(name) = declarator.name {
             let kind = if specs.is_typedef() {
-                NameKind::Typedef
+                NameKind::Typedef(name.span)
             } else {
                 NameKind::Value
             };
@@ -581,7 +582,7 @@ impl Parser<'_> {
                     break;
                 }
                 match self.lookup(sym) {
-                    Some(NameKind::Typedef) => {
+                    Some(NameKind::Typedef(_)) => {
                         self.bump();
                         items.push(DeclSpec {
                             span,
@@ -606,7 +607,13 @@ impl Parser<'_> {
                 if ctx == Ctx::TypeName || self.valid_after_declarator_name(1) {
                     break;
                 }
-                self.error(span, format!("unknown type name '{sym}'"));
+                // clang goes on as if the correction (when it finds one) had been written.
+                let fix = self.correct_typo(sym, TypoCtx::TypeName);
+                self.typo_diag(span, sym, fix, true);
+                if let Some(c) = fix {
+                    self.respell_current(c.name);
+                    continue;
+                }
                 self.bump();
                 items.push(DeclSpec {
                     span,

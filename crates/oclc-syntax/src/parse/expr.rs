@@ -324,11 +324,6 @@ impl Parser<'_> {
             && !self.is_type_name(&t)
         {
             self.bump();
-            // A name declared nowhere is an error in clang (unless called, which declares it
-            // implicitly or names a builtin); sema reports it, recovery must know.
-            if self.lookup(sym).is_none() && !self.is(Punct::LParen) {
-                self.invalid_exprs += 1;
-            }
             let e = self.mk(start, ExprKind::Ident(sym));
             return self.parse_postfix(e);
         }

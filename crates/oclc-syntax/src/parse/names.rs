@@ -95,6 +95,11 @@ pub fn builtin_type_names() -> Vec<Symbol> {
     out
 }
 
+/// Whether `name` is an image type (a keyword in clang rather than a declared name).
+pub(crate) fn is_image_type_name(name: &str) -> bool {
+    name.starts_with("image") && name.ends_with("_t")
+}
+
 /// Whether `name` is an OpenCL builtin type name (see the module docs).
 pub fn is_builtin_type_name(name: &str) -> bool {
     if OTHER_NAMES.contains(&name) {

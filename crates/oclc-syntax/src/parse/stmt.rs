@@ -3,6 +3,7 @@
 use super::core::{Parser, Skip};
 use super::decl::Ctx;
 use super::keywords::Kw;
+use super::typo::TypoCtx;
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::source::Span;
@@ -196,16 +197,28 @@ impl Parser<'_> {
                 body: Box::new(body),
             };
         }
+        match self.correct_statement_typo() {
+            Some(true) => {}
+            Some(false) => return self.parse_stmt_kind(),
+            None => {}
+        }
         if self.starts_decl_specs() {
             return match self.parse_block_declaration(Ctx::Block, Vec::new()) {
                 Some(d) => StmtKind::Decl(d),
                 None => StmtKind::Error,
             };
         }
-        // Expression statement.
+        // Expression statement. One starting with a name declared nowhere (and not called) is
+        // invalid in clang when typo correction has no candidate at all: sema reports the name,
+        // and the statement is skipped without "expected ';'".
+        let undeclared_start = self.ident().is_some_and(|s| {
+            self.lookup(s).is_none()
+                && !self.nth_is(1, Punct::LParen)
+                && !self.has_typo_candidate(s)
+        });
         let errs = self.invalid_exprs;
         let e = self.parse_expr();
-        if self.invalid_exprs > errs {
+        if self.invalid_exprs > errs || undeclared_start {
             self.skip_until(
                 &[Punct::RBrace],
                 Skip {
@@ -218,6 +231,28 @@ impl Parser<'_> {
         }
         self.expect_semi("expected ';' after expression");
         StmtKind::Expr(e)
+    }
+
+    /// An undeclared name starting a statement (`name name` or `name;`): clang's name
+    /// classification typo-corrects it to a type or keyword and goes on as if that had been
+    /// written. Returns `Some(true)` when the statement is now a declaration, `Some(false)`
+    /// when it starts with a corrected keyword, `None` when nothing was corrected.
+    fn correct_statement_typo(&mut self) -> Option<bool> {
+        let sym = self.ident()?;
+        if self.lookup(sym).is_some()
+            || !(self.ident_of(self.nth(1)).is_some() || self.nth_is(1, Punct::Semi))
+        {
+            return None;
+        }
+        let c = self.correct_typo(sym, TypoCtx::Statement)?;
+        if c.kind.is_some() && !c.is_type() {
+            // A variable or function: sema corrects and reports it.
+            return None;
+        }
+        let span = self.span();
+        self.typo_diag(span, sym, Some(c), c.kind.is_some());
+        self.respell_current(c.name);
+        Some(c.is_type())
     }
 
     /// The `;` after `break`/`continue`; outside a loop or switch clang's statement is
