@@ -34,7 +34,7 @@ fn edit_distance(a: &[u8], b: &[u8], bound: usize) -> Option<usize> {
 
 /// Whether clang would offer `candidate` for the typo `typo`, and at what distance.
 pub(crate) fn typo_distance(typo: &str, candidate: &str) -> Option<usize> {
-    let bound = (typo.len() + 2) / 3;
+    let bound = typo.len().div_ceil(3);
     let d = edit_distance(typo.as_bytes(), candidate.as_bytes(), bound)?;
     (d > 0 && typo.len() / d >= 3).then_some(d)
 }
