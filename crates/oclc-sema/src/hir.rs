@@ -53,13 +53,19 @@ impl Program {
             .map(|(i, f)| (FuncId(i as u32), f))
     }
 
-    /// The function named `name` (the last declaration, which carries the body if any).
+    /// The function named `name`: its definition if it has one, else its last declaration.
+    /// (Compatible redeclarations share one [`FuncId`], so this is only ambiguous after errors.)
     pub fn function_by_name(&self, name: &str) -> Option<(FuncId, &Function)> {
-        self.functions
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, f)| f.name.as_str() == name)
+        let named = || {
+            self.functions
+                .iter()
+                .enumerate()
+                .rev()
+                .filter(|(_, f)| f.name.as_str() == name)
+        };
+        named()
+            .find(|(_, f)| f.body.is_some())
+            .or_else(|| named().next())
             .map(|(i, f)| (FuncId(i as u32), f))
     }
 }

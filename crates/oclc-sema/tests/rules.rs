@@ -261,3 +261,39 @@ fn hir_records_spaces_and_conversions() {
         e.kind
     );
 }
+
+#[test]
+fn redeclarations_share_one_function() {
+    let src = "int helper(int x);\nkernel void k(global int *o) { o[0] = helper(2); }\nint helper(int x) { return x + 1; }\n";
+    let (d, prog) = common::check(src, &cl12());
+    assert!(d.is_empty(), "{d:?}");
+    let (hid, h) = prog.function_by_name("helper").expect("helper");
+    assert!(h.body.is_some());
+    assert_eq!(
+        prog.functions
+            .iter()
+            .filter(|f| f.name.as_str() == "helper")
+            .count(),
+        1
+    );
+    let (_, k) = prog.kernels().next().expect("kernel");
+    let body = k.body.as_ref().expect("body");
+    let oclc_sema::hir::StmtKind::Expr(e) = &body.stmts[0].kind else {
+        panic!("expr stmt")
+    };
+    let oclc_sema::hir::ExprKind::Assign { rhs, .. } = &e.kind else {
+        panic!("assign: {:?}", e.kind)
+    };
+    let oclc_sema::hir::ExprKind::Call { callee, .. } = &rhs.kind else {
+        panic!("call: {:?}", rhs.kind)
+    };
+    assert_eq!(*callee, hid);
+    let src2 = "int f(int);\nfloat f(int);\nint g(void) { return 1; }\nint g(void) { return 2; }\n";
+    assert_eq!(
+        diags(src2, &cl12()),
+        [
+            "2: error: conflicting types for 'f'",
+            "4: error: redefinition of 'g'"
+        ]
+    );
+}

@@ -1281,8 +1281,10 @@ impl Checker<'_> {
                 }
             }
         }
-        // Redeclaration.
+        // Redeclaration. A compatible redeclaration shares the first one's FuncId, so calls
+        // made before the definition reach the definition's body.
         let prev = self.scopes.lookup_current(name).copied();
+        let mut reuse = None;
         if let Some(prev) = prev
             && !prev.invalid
             && !invalid
@@ -1296,6 +1298,8 @@ impl Checker<'_> {
                         if a != b && !self.compatible_fn_types(a, b) {
                             self.err(span, format!("conflicting types for '{name}'"));
                             self.note_last(prev.span, "previous declaration is here");
+                        } else {
+                            reuse = Some(fid);
                         }
                     }
                     if def_span.is_some()
@@ -1303,6 +1307,7 @@ impl Checker<'_> {
                     {
                         self.err(span, format!("redefinition of '{name}'"));
                         self.note_last(ps, "previous definition is here");
+                        reuse = None;
                     }
                 }
                 _ => {
@@ -1327,18 +1332,36 @@ impl Checker<'_> {
             });
             pids.push(vid);
         }
-        let fid = FuncId(self.prog.functions.len() as u32);
-        self.prog.functions.push(hir::Function {
-            name,
-            ty: d.ty.id,
-            ret: sig.ret,
-            params: pids,
-            is_kernel,
-            body: None,
-            span,
-            reqd_work_group_size: None,
-            work_group_size_hint: None,
-        });
+        let fid =
+            match reuse.and_then(|f| self.prog.functions.get_mut(f.0 as usize).map(|x| (f, x))) {
+                Some((f, func)) => {
+                    // Keep the prototype's type unless this declaration has one and it had none.
+                    if sig.has_proto || func.params.is_empty() {
+                        func.ty = d.ty.id;
+                        func.params = pids;
+                    }
+                    func.is_kernel |= is_kernel;
+                    if def_span.is_some() {
+                        func.span = span;
+                    }
+                    f
+                }
+                None => {
+                    let f = FuncId(self.prog.functions.len() as u32);
+                    self.prog.functions.push(hir::Function {
+                        name,
+                        ty: d.ty.id,
+                        ret: sig.ret,
+                        params: pids,
+                        is_kernel,
+                        body: None,
+                        span,
+                        reqd_work_group_size: None,
+                        work_group_size_hint: None,
+                    });
+                    f
+                }
+            };
         if def_span.is_some() && !invalid {
             self.defined.insert(name, span);
         }
