@@ -104,16 +104,13 @@ impl Checker<'_> {
             return self.cast(CastKind::FunctionToPointer, e, QualType::new(pid));
         }
         if e.lvalue {
-            let c = self.prog.types.canonical(e.ty);
-            let ty = if c.quals.is_empty() {
+            // Drop the outermost qualifiers, keeping typedef sugar unless the typedef itself
+            // carries qualifiers (then the canonical type without them).
+            let inner = self.prog.types.canonical(e.ty.unqualified());
+            let ty = if inner.quals.is_empty() {
                 e.ty.unqualified()
             } else {
-                QualType::new(c.id)
-            };
-            let ty = if e.ty.quals.is_empty() && c.quals.is_empty() {
-                e.ty
-            } else {
-                ty
+                QualType::new(inner.id)
             };
             return self.cast(CastKind::LValueToRValue, e, ty);
         }

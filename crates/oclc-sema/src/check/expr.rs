@@ -711,6 +711,9 @@ impl Checker<'_> {
                     };
                     return self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span);
                 }
+                if !self.vector_scalar_rank_ok(&l, &r, op_span) {
+                    return Expr::error(span);
+                }
                 match self.arith_convert(l, r) {
                     Ok((l, r, common)) => {
                         let ty =
@@ -725,6 +728,31 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// clang's `tryVectorConvertAndSplat` for OpenCL: a scalar meeting a vector may not have a
+    /// greater rank than the vector's element (`char4 + 1` is an error, `uint4 * 2` is not).
+    fn vector_scalar_rank_ok(&mut self, l: &Expr, r: &Expr, op_span: Span) -> bool {
+        let types = &self.prog.types;
+        let (elem, scalar) = match (types.as_vector(l.ty), types.as_vector(r.ty)) {
+            (Some((e, _)), None) => (e, types.as_scalar(r.ty)),
+            (None, Some((e, _))) => (e, types.as_scalar(l.ty)),
+            _ => return true,
+        };
+        let Some(s) = scalar else { return true };
+        let bad = if elem.is_integer() {
+            s.is_float() || integer_order(elem, s) < 0
+        } else {
+            s.is_float() && s.rank() > elem.rank()
+        };
+        if bad {
+            let (a, b) = (types.quoted(l.ty), types.quoted(r.ty));
+            self.err(
+                op_span,
+                format!("scalar operand type has greater rank than the type of the vector element. ({a} and {b})"),
+            );
+        }
+        !bad
     }
 
     /// Rules 48, 49: pointer comparisons need overlapping spaces; NULL compares with anything.
@@ -2003,5 +2031,25 @@ pub fn vector_elem_name(s: Scalar) -> &'static str {
         Scalar::Half => "half",
         Scalar::Float => "float",
         Scalar::Double => "double",
+    }
+}
+
+/// clang's `getIntegerTypeOrder`: -1, 0 or 1 as `a`'s rank is below, equal to or above `b`'s,
+/// an unsigned type winning a tie with a signed one.
+fn integer_order(a: Scalar, b: Scalar) -> i32 {
+    if a == b {
+        return 0;
+    }
+    let (au, bu) = (!a.is_signed(), !b.is_signed());
+    let (ar, br) = (a.rank(), b.rank());
+    let ord = |x: u8, y: u8| if x > y { 1 } else { -1 };
+    if au == bu {
+        if ar == br { 0 } else { ord(ar, br) }
+    } else if au {
+        if ar >= br { 1 } else { -1 }
+    } else if br >= ar {
+        -1
+    } else {
+        1
     }
 }
