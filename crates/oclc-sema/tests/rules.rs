@@ -297,3 +297,29 @@ fn redeclarations_share_one_function() {
         ]
     );
 }
+
+#[test]
+fn clang_default_warnings() {
+    let src = "void f(int a) {\n a + 1;\n a == 2;\n char c = 1000;\n if (a = 1) {}\n (void)a;\n a++;\n}\n";
+    assert_eq!(
+        diags(src, &cl12()),
+        [
+            "2: warning: expression result unused",
+            "3: warning: equality comparison result unused",
+            "4: warning: implicit conversion from 'int' to 'char' changes value from 1000 to -24",
+            "5: warning: using the result of an assignment as a condition without parentheses",
+        ]
+    );
+}
+
+#[test]
+fn vector_scalar_rank_rule() {
+    let src = "void f(char4 c, uint4 u, float4 v) {\n c = c + 1;\n u = u * 2;\n v = v * 2.0;\n v = v * 2;\n}\n";
+    assert_eq!(
+        diags(src, &cl20()),
+        [
+            "2: error: scalar operand type has greater rank than the type of the vector element. ('char4' (vector of 4 'char' values) and 'int')",
+            "4: error: scalar operand type has greater rank than the type of the vector element. ('float4' (vector of 4 'float' values) and 'double')",
+        ]
+    );
+}
