@@ -462,6 +462,23 @@ impl Checker<'_> {
         let (Some(from), Some(to)) = (types.as_scalar(r.ty), types.as_scalar(dst)) else {
             return;
         };
+        if from.is_integer() && matches!(to, Scalar::Float | Scalar::Half) {
+            // -Wimplicit-const-int-float-conversion: the constant is not exactly representable.
+            let Some(v) = self.const_int(r) else { return };
+            let f = v as f32;
+            if f64::from(f) != v as f64 {
+                let (a, b) = (types.quoted(r.ty), types.quoted(dst.unqualified()));
+                self.warn(
+                    at,
+                    format!(
+                        "implicit conversion from {a} to {b} changes value from {v} to {}",
+                        f64::from(f)
+                    ),
+                    "implicit-const-int-float-conversion",
+                );
+            }
+            return;
+        }
         if !from.is_integer() || !to.is_integer() || to == Scalar::Bool || to.size() >= 8 {
             return;
         }

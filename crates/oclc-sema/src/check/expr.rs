@@ -371,7 +371,10 @@ impl Checker<'_> {
         if x.is_error() {
             return Expr::error(span);
         }
-        if self.is_opaque_value(x.ty) && op != UnaryOp::LogNot {
+        // Events may have their address taken (`wait_group_events(1, &e)`); samplers and
+        // images may not.
+        let addr_of_event = op == UnaryOp::AddrOf && self.prog.types.is_opaque(x.ty, Opaque::Event);
+        if self.is_opaque_value(x.ty) && op != UnaryOp::LogNot && !addr_of_event {
             return self.invalid_unary(op_span, x.ty);
         }
         match op {
