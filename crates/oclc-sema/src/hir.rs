@@ -206,12 +206,13 @@ pub struct Expr {
     pub lvalue: bool,
 }
 
-/// A builtin function overload chosen by overload resolution.
+/// A builtin function overload chosen by overload resolution. Its prototype is
+/// `Builtins::signature(overload)` for a [`crate::builtins::Builtins`] of the same language
+/// mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BuiltinRef {
     pub name: Symbol,
-    /// Index of the chosen overload in the builtin table (opaque to sema).
-    pub overload: u32,
+    pub overload: crate::builtins::OverloadId,
 }
 
 /// Unary operators after checking (`+x` is folded away to a conversion).

@@ -315,10 +315,7 @@ impl Checker<'_> {
                 }
             })
             .collect();
-        let bref = |o: builtins::OverloadId| BuiltinRef {
-            name,
-            overload: (u32::from(o.decl) << 16) | u32::from(o.index),
-        };
+        let bref = |overload: builtins::OverloadId| BuiltinRef { name, overload };
         match self.builtins.resolve(id, &bargs) {
             Ok(r) => {
                 let params: Vec<BTy> = r.sig.params().to_vec();

@@ -168,6 +168,7 @@ impl Checker<'_> {
         let mut base: Option<(&TypeSpec, Span)> = None;
         let mut first_spec: Option<Span> = None;
         let mut is_atomic_qual = false;
+        let mut is_pipe = false;
         for item in &specs.items {
             match &item.kind {
                 DeclSpecKind::Storage(sc) => {
@@ -225,7 +226,8 @@ impl Checker<'_> {
                 }
                 DeclSpecKind::Func(ast::FuncSpec::Kernel) => is_kernel = true,
                 DeclSpecKind::Func(_) | DeclSpecKind::Attr(_) | DeclSpecKind::Alignas(_) => {}
-                DeclSpecKind::Pipe | DeclSpecKind::AddrSpace(_) => {}
+                DeclSpecKind::Pipe => is_pipe = true,
+                DeclSpecKind::AddrSpace(_) => {}
             }
         }
 
@@ -254,6 +256,17 @@ impl Checker<'_> {
                 }
             }
         };
+        if is_pipe {
+            let elem = ty.unqualified();
+            let id = self
+                .prog
+                .types
+                .intern(TypeKind::Pipe(elem, access.unwrap_or(Access::ReadOnly)));
+            ty = QualType {
+                id,
+                quals: ty.quals,
+            };
+        }
         if is_atomic_qual {
             let id = self.prog.types.intern(TypeKind::Atomic(ty.unqualified()));
             ty = QualType {
