@@ -1502,6 +1502,25 @@ impl Checker<'_> {
                     p.span,
                     "pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space",
                 );
+                // Beyond clang: say where the offending space came from and what to write.
+                let sp = self
+                    .prog
+                    .types
+                    .pointee(pt)
+                    .and_then(|pe| self.prog.types.object_space(pe));
+                if sp.and_then(LangAs::named) == Some(space::default_pointee_space(&self.lang)) {
+                    let d = space::default_pointee_space(&self.lang);
+                    let text = format!(
+                        "{}{}; write '__global', '__constant' or '__local' before the pointee type",
+                        space::BEYOND_CLANG_NOTE_PREFIX,
+                        match d {
+                            AddrSpace::Generic =>
+                                "an unqualified pointee is in the generic address space here",
+                            _ => "an unqualified pointee is in the private address space here",
+                        }
+                    );
+                    self.note_last(p.span, text);
+                }
                 false
             }
             KParam::Invalid => {
