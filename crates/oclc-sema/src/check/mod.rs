@@ -2,17 +2,23 @@
 //! OpenCL C rules (address spaces through [`crate::space`]) and builds the [`hir::Program`],
 //! reporting clang-worded diagnostics.
 //!
-//! Split by what it checks: [`decl`] (specifiers, declarators, declarations, kernels),
+//! Split by what it checks: [`decl`] (specifiers, declarators, declarations, functions),
+//! [`record`] (structs, unions, enums), [`kernel`] (kernel parameters), [`call`] (calls),
+//! [`builtin_call`] (the builtin table), [`init`] (initializers),
 //! [`expr`] (expressions), [`conv`] (conversions and assignment compatibility), [`stmt`]
 //! (statements), [`consteval`] (integer constant expressions), [`predef`] (predeclared OpenCL
 //! names), [`scope`] (name lookup).
 
 pub mod builtin_call;
+pub mod call;
 pub mod consteval;
 pub mod conv;
 pub mod decl;
 pub mod expr;
+pub mod init;
+pub mod kernel;
 pub mod predef;
+pub mod record;
 pub mod scope;
 pub mod stmt;
 
