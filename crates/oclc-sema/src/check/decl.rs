@@ -490,6 +490,12 @@ impl Checker<'_> {
                                             e.span,
                                             "variable length arrays are not supported in OpenCL",
                                         );
+                                        if let Some((at, n)) = past_object_offset(&he) {
+                                            self.note_last(
+                                                at,
+                                                format!("cannot refer to element {n} of non-array object in a constant expression"),
+                                            );
+                                        }
                                         invalid = true;
                                         ArrayLen::Variable
                                     }
@@ -1268,4 +1274,31 @@ impl Checker<'_> {
             f.work_group_size_hint = hint;
         }
     }
+}
+
+/// Why a bound like `&x + 3 - &x` is not constant (clang's note): pointer arithmetic that steps
+/// more than one element past a non-array object. Returns the span and the element index.
+fn past_object_offset(e: &crate::hir::Expr) -> Option<(Span, u64)> {
+    use crate::hir::{BinOp, ExprKind};
+    match &e.kind {
+        ExprKind::Binary(BinOp::PtrAdd, p, i) => {
+            if let (ExprKind::AddrOf(_), ExprKind::IntLit(n)) = (&p.kind, &strip_casts(i).kind)
+                && *n > 1
+            {
+                return Some((e.span, *n));
+            }
+            past_object_offset(p).or_else(|| past_object_offset(i))
+        }
+        ExprKind::Binary(_, a, b) => past_object_offset(a).or_else(|| past_object_offset(b)),
+        ExprKind::Cast(_, x) | ExprKind::Unary(_, x) => past_object_offset(x),
+        _ => None,
+    }
+}
+
+fn strip_casts(e: &crate::hir::Expr) -> &crate::hir::Expr {
+    let mut x = e;
+    while let crate::hir::ExprKind::Cast(_, i) = &x.kind {
+        x = i;
+    }
+    x
 }
