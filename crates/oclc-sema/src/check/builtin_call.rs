@@ -323,8 +323,13 @@ impl Checker<'_> {
                     let n = params.len();
                     if args.len() < n || (args.len() > n && !r.sig.variadic) {
                         let few = args.len() < n;
-                        self.err(
+                        let at = super::call::arity_at(
+                            &args.iter().map(|a| a.span).collect::<Vec<_>>(),
+                            n,
                             span,
+                        );
+                        self.err(
+                            at,
                             format!(
                                 "too {} arguments to function call, expected {}{n}, have {}",
                                 if few { "few" } else { "many" },

@@ -56,8 +56,9 @@ impl Checker<'_> {
         let n = sig.params.len();
         if sig.has_proto && (checked.len() < n || (checked.len() > n && !sig.variadic)) {
             let few = checked.len() < n;
+            let at = arity_at(&checked.iter().map(|a| a.span).collect::<Vec<_>>(), n, span);
             self.err(
-                span,
+                at,
                 format!(
                     "too {} arguments to function call, expected {}{n}, have {}",
                     if few { "few" } else { "many" },
@@ -177,8 +178,9 @@ impl Checker<'_> {
         if args.len() != 1 {
             let checked: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
             let few = checked.is_empty();
+            let at = arity_at(&checked.iter().map(|a| a.span).collect::<Vec<_>>(), 1, span);
             self.err(
-                span,
+                at,
                 format!(
                     "too {} arguments to function call, expected 1, have {}",
                     if few { "few" } else { "many" },
@@ -243,5 +245,17 @@ impl Checker<'_> {
             ty,
             span,
         )
+    }
+}
+
+/// Where clang reports a wrong argument count: the first extra argument, or the closing
+/// parenthesis when arguments are missing.
+pub(crate) fn arity_at(args: &[Span], expected: usize, call: Span) -> Span {
+    match args.get(expected) {
+        Some(&s) => s,
+        None => Span {
+            lo: call.hi.saturating_sub(1),
+            ..call
+        },
     }
 }

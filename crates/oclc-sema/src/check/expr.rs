@@ -116,8 +116,11 @@ impl Checker<'_> {
             AK::Call { callee, args, .. } => self.call(callee, args, span),
             AK::Index { base, index, .. } => self.index(base, index, span),
             AK::Member {
-                base, arrow, name, ..
-            } => self.member(base, *arrow, *name, span),
+                base,
+                arrow,
+                name,
+                op_span,
+            } => self.member(base, *arrow, *name, *op_span, span),
             AK::Cast { ty, parens, expr } => self.cast_expr(ty, *parens, expr, span),
             AK::CompoundLit { ty, init } => {
                 let t = self.type_name(ty);
@@ -1168,7 +1171,14 @@ impl Checker<'_> {
         }
     }
 
-    fn member(&mut self, base: &ast::Expr, arrow: bool, name: ast::Ident, span: Span) -> Expr {
+    fn member(
+        &mut self,
+        base: &ast::Expr,
+        arrow: bool,
+        name: ast::Ident,
+        op_span: Span,
+        span: Span,
+    ) -> Expr {
         let b = self.expr(base);
         if b.is_error() {
             return Expr::error(span);
@@ -1191,7 +1201,7 @@ impl Checker<'_> {
                 None => {
                     let t = self.prog.types.quoted(r.ty);
                     self.err(
-                        name.span,
+                        op_span,
                         format!("member reference type {t} is not a pointer"),
                     );
                     return Expr::error(span);
@@ -1206,7 +1216,7 @@ impl Checker<'_> {
             if arrow {
                 let t = self.prog.types.quoted(obj_ty);
                 self.err(
-                    name.span,
+                    op_span,
                     format!("member reference base type {t} is not a structure or union"),
                 );
                 return Expr::error(span);
@@ -1216,7 +1226,7 @@ impl Checker<'_> {
         let Some(rid) = self.prog.types.as_record(obj_ty) else {
             let t = self.prog.types.quoted(obj_ty);
             self.err(
-                name.span,
+                op_span,
                 format!("member reference base type {t} is not a structure or union"),
             );
             return Expr::error(span);
@@ -1409,7 +1419,7 @@ impl Checker<'_> {
         }
         if let AK::ParenList(items) = &operand.kind {
             if let Some((s, n)) = self.prog.types.as_vector(to) {
-                return self.vector_literal(to, s, n, items, span);
+                return self.vector_literal(to, s, n, items, operand.span, span);
             }
             let x = self.comma_list(items, operand.span);
             return self.explicit_cast(to, x, parens, span);
@@ -1418,7 +1428,7 @@ impl Checker<'_> {
             && let AK::Paren(inner) = &operand.kind
         {
             // `(float4)(x)`: one element, splat or same-type vector.
-            return self.vector_literal(to, s, n, std::slice::from_ref(inner), span);
+            return self.vector_literal(to, s, n, std::slice::from_ref(inner), operand.span, span);
         }
         let x = self.expr(operand);
         self.explicit_cast(to, x, parens, span)
@@ -1432,6 +1442,7 @@ impl Checker<'_> {
         s: Scalar,
         n: u8,
         items: &[ast::Expr],
+        list_span: Span,
         span: Span,
     ) -> Expr {
         let mut parts = Vec::new();
@@ -1486,12 +1497,12 @@ impl Checker<'_> {
             );
         }
         if count < u32::from(n) {
-            self.err(span, format!("too few elements in vector initialization (expected {n} elements, have {count})"));
+            self.err(list_span, format!("too few elements in vector initialization (expected {n} elements, have {count})"));
             return Expr::error(span);
         }
         if count > u32::from(n) {
             self.err(
-                span,
+                list_span,
                 format!(
                     "excess elements in vector initialization (expected {n} elements, have {count})"
                 ),
