@@ -163,7 +163,10 @@ impl Checker<'_> {
         let mut invalid = false;
         let mut cvr = 0u8;
         let mut access = None;
-        let (mut n_long, mut signed, mut unsigned) = (0u32, false, false);
+        // 0: none, 1: short, 2: long, 3: long long.
+        let mut width = 0u8;
+        let mut width_span = Span::DUMMY;
+        let mut sign: Option<(bool, Span)> = None;
         let mut base: Option<(&TypeSpec, Span)> = None;
         let mut first_spec: Option<Span> = None;
         let mut is_atomic_qual = false;
@@ -184,30 +187,50 @@ impl Checker<'_> {
                 }
                 DeclSpecKind::Type(ts) => {
                     first_spec.get_or_insert(item.span);
-                    match ts {
-                        TypeSpec::Long => n_long += 1,
-                        TypeSpec::Signed => signed = true,
-                        TypeSpec::Unsigned => unsigned = true,
-                        TypeSpec::Int
-                            if base.is_some_and(|(b, _)| {
-                                matches!(b, TypeSpec::Short | TypeSpec::Char)
-                            }) => {}
-                        TypeSpec::Short | TypeSpec::Char
-                            if base.is_some_and(|(b, _)| matches!(b, TypeSpec::Int)) =>
-                        {
-                            base = Some((ts, item.span))
-                        }
-                        _ => {
-                            if base.is_some() {
-                                self.err(
-                                    item.span,
-                                    "cannot combine with previous declaration specifier",
-                                );
-                                invalid = true;
+                    // clang's DeclSpec: width, sign and base are separate slots; a second
+                    // specifier for a filled slot "cannot combine".
+                    let conflict = match ts {
+                        TypeSpec::Short => {
+                            if width == 0 {
+                                width = 1;
+                                width_span = item.span;
+                                None
                             } else {
-                                base = Some((ts, item.span));
+                                Some(WIDTH_NAMES[width as usize])
                             }
                         }
+                        TypeSpec::Long => match width {
+                            0 => {
+                                width = 2;
+                                width_span = item.span;
+                                None
+                            }
+                            2 => {
+                                width = 3;
+                                None
+                            }
+                            w => Some(WIDTH_NAMES[w as usize]),
+                        },
+                        TypeSpec::Signed | TypeSpec::Unsigned => match sign {
+                            Some((u, _)) => Some(if u { "unsigned" } else { "signed" }),
+                            None => {
+                                sign = Some((matches!(ts, TypeSpec::Unsigned), item.span));
+                                None
+                            }
+                        },
+                        _ => match base {
+                            Some((b, _)) => Some(spec_name(b)),
+                            None => {
+                                base = Some((ts, item.span));
+                                None
+                            }
+                        },
+                    };
+                    if let Some(prev) = conflict {
+                        self.err(
+                            item.span,
+                            format!("cannot combine with previous '{prev}' declaration specifier"),
+                        );
                     }
                 }
                 DeclSpecKind::Qual(q) => match q {
@@ -230,30 +253,65 @@ impl Checker<'_> {
             }
         }
 
+        // clang's DeclSpec::Finish: invalid sign and width combinations are dropped.
+        let base_kind = base.map(|(b, _)| b);
+        if let (Some((_, ss)), Some(b)) = (sign, base_kind)
+            && !matches!(b, TypeSpec::Char | TypeSpec::Int)
+        {
+            self.err(
+                ss,
+                format!("'{}' cannot be signed or unsigned", spec_name(b)),
+            );
+            sign = None;
+        }
+        if let Some(b) = base_kind {
+            let ok = match width {
+                0 => true,
+                2 => matches!(b, TypeSpec::Int | TypeSpec::Double),
+                _ => matches!(b, TypeSpec::Int),
+            };
+            if !ok {
+                self.err(
+                    width_span,
+                    format!(
+                        "'{} {}' is invalid",
+                        WIDTH_NAMES[width as usize],
+                        spec_name(b)
+                    ),
+                );
+                width = 0;
+            }
+        }
+        let unsigned = sign.is_some_and(|(u, _)| u);
+        let signed = sign.is_some_and(|(u, _)| !u);
+        let int_scalar = |width: u8, unsigned: bool| match (width, unsigned) {
+            (1, false) => Scalar::Short,
+            (1, true) => Scalar::UShort,
+            (0, false) => Scalar::Int,
+            (0, true) => Scalar::UInt,
+            (2, false) => Scalar::Long,
+            (2, true) => Scalar::ULong,
+            (_, false) => Scalar::LongLong,
+            (_, true) => Scalar::ULongLong,
+        };
         let mut ty = match base {
-            None if n_long > 0 || signed || unsigned => {
-                let s = match (n_long, unsigned) {
-                    (0, false) => Scalar::Int,
-                    (0, true) => Scalar::UInt,
-                    (1, false) => Scalar::Long,
-                    (1, true) => Scalar::ULong,
-                    (_, false) => Scalar::LongLong,
-                    (_, true) => Scalar::ULongLong,
-                };
-                let id = self.prog.types.scalar(s);
+            None if width > 0 || sign.is_some() => {
+                let id = self.prog.types.scalar(int_scalar(width, unsigned));
+                self.t(id)
+            }
+            Some((TypeSpec::Int, _)) => {
+                let id = self.prog.types.scalar(int_scalar(width, unsigned));
                 self.t(id)
             }
             // Implicit int: the parser reports it (as clang's parser does).
             None => self.t(TypeTable::INT),
-            Some((ts, tspan)) => {
-                match self.type_spec(ts, tspan, n_long, signed, unsigned, access, place) {
-                    Some(t) => t,
-                    None => {
-                        invalid = true;
-                        self.t(TypeTable::ERROR)
-                    }
+            Some((ts, tspan)) => match self.type_spec(ts, tspan, signed, unsigned, access, place) {
+                Some(t) => t,
+                None => {
+                    invalid = true;
+                    self.t(TypeTable::ERROR)
                 }
-            }
+            },
         };
         if is_pipe {
             let elem = ty.unqualified();
@@ -297,7 +355,6 @@ impl Checker<'_> {
         &mut self,
         ts: &TypeSpec,
         span: Span,
-        n_long: u32,
         signed: bool,
         unsigned: bool,
         access: Option<Access>,
@@ -315,24 +372,12 @@ impl Checker<'_> {
                     Scalar::Char
                 }
             }
-            TypeSpec::Short => {
-                if unsigned {
-                    Scalar::UShort
-                } else {
-                    Scalar::Short
-                }
-            }
-            TypeSpec::Int => match (n_long, unsigned) {
-                (0, false) => Scalar::Int,
-                (0, true) => Scalar::UInt,
-                (1, false) => Scalar::Long,
-                (1, true) => Scalar::ULong,
-                (_, false) => Scalar::LongLong,
-                (_, true) => Scalar::ULongLong,
-            },
-            TypeSpec::Long => Scalar::Long,
-            TypeSpec::Signed => Scalar::Int,
-            TypeSpec::Unsigned => Scalar::UInt,
+            // Width and sign keywords are resolved by `specs`; they never reach here.
+            TypeSpec::Short
+            | TypeSpec::Long
+            | TypeSpec::Int
+            | TypeSpec::Signed
+            | TypeSpec::Unsigned => Scalar::Int,
             TypeSpec::Float => Scalar::Float,
             TypeSpec::Half => Scalar::Half,
             TypeSpec::Double => {
@@ -456,7 +501,7 @@ impl Checker<'_> {
                 }
                 ChunkKind::Array(a) => {
                     if self.prog.types.is_opaque(ty, Opaque::Sampler) {
-                        self.err(name_span, "array of 'sampler_t' type is invalid in OpenCL");
+                        self.err(chunk.span, "array of 'sampler_t' type is invalid in OpenCL");
                         invalid = true;
                     }
                     let len = match &a.size {
@@ -1301,4 +1346,33 @@ fn strip_casts(e: &crate::hir::Expr) -> &crate::hir::Expr {
         x = i;
     }
     x
+}
+
+/// clang's spellings of the width slot, indexed by width (0 unused).
+const WIDTH_NAMES: [&str; 4] = ["", "short", "long", "long long"];
+
+/// How clang names a type specifier in "cannot combine with previous '...'" and friends.
+fn spec_name(t: &TypeSpec) -> &'static str {
+    match t {
+        TypeSpec::Void => "void",
+        TypeSpec::Char => "char",
+        TypeSpec::Short => "short",
+        TypeSpec::Int => "int",
+        TypeSpec::Long => "long",
+        TypeSpec::Float => "float",
+        TypeSpec::Double => "double",
+        TypeSpec::Half => "half",
+        TypeSpec::Signed => "signed",
+        TypeSpec::Unsigned => "unsigned",
+        TypeSpec::Bool => "bool",
+        TypeSpec::Complex => "_Complex",
+        TypeSpec::Builtin(s) | TypeSpec::TypedefName(s) | TypeSpec::Unknown(s) => s.as_str(),
+        TypeSpec::Record(r) => match r.kind {
+            ast::RecordKind::Struct => "struct",
+            ast::RecordKind::Union => "union",
+        },
+        TypeSpec::Enum(_) => "enum",
+        TypeSpec::AtomicType(_) => "_Atomic",
+        TypeSpec::Typeof(_) => "typeof",
+    }
 }
