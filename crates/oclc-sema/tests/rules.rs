@@ -323,3 +323,41 @@ fn vector_scalar_rank_rule() {
         ]
     );
 }
+
+#[test]
+fn type_specifier_combinations() {
+    let src = "void f(void) {\n unsigned float a;\n long char b;\n short long c;\n int int d;\n long long long g;\n}\n";
+    assert_eq!(
+        diags(src, &cl12()),
+        [
+            "2: error: 'float' cannot be signed or unsigned",
+            "3: error: 'long char' is invalid",
+            "4: error: cannot combine with previous 'short' declaration specifier",
+            "5: error: cannot combine with previous 'int' declaration specifier",
+            "6: error: cannot combine with previous 'long long' declaration specifier",
+        ]
+    );
+    let src2 = "constant unsigned char a = 0; constant signed char b = 0; constant short int c = 0;\nconstant unsigned short d = 0; constant long int e = 0; constant unsigned long long f = 0;\nconstant unsigned g = 0;\n";
+    let (d, prog) = common::check(src2, &cl12());
+    assert!(d.is_empty(), "{d:?}");
+    let names: Vec<String> = prog
+        .globals
+        .iter()
+        .map(|&v| {
+            let var = prog.var(v).expect("var");
+            prog.types.print(prog.types.canonical(var.ty).unqualified())
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "unsigned char",
+            "signed char",
+            "short",
+            "unsigned short",
+            "long",
+            "unsigned long long",
+            "unsigned int"
+        ]
+    );
+}
