@@ -370,7 +370,11 @@ impl Checker<'_> {
     }
 
     fn unary(&mut self, op: UnaryOp, op_span: Span, operand: &ast::Expr, span: Span) -> Expr {
+        // `&a[n]` (one past the end) is valid; -Warray-bounds must not fire under `&`.
+        let saved = self.in_addr_of;
+        self.in_addr_of = op == UnaryOp::AddrOf;
         let x = self.expr(operand);
+        self.in_addr_of = saved;
         if x.is_error() {
             return Expr::error(span);
         }
@@ -720,6 +724,7 @@ impl Checker<'_> {
                 if !self.vector_scalar_rank_ok(&l, &r, op_span) {
                     return Expr::error(span);
                 }
+                self.binary_warnings(op, op_span, &l, &r);
                 match self.arith_convert(l, r) {
                     Ok((l, r, common)) => {
                         let ty =
@@ -759,6 +764,53 @@ impl Checker<'_> {
             );
         }
         !bad
+    }
+
+    /// clang's default-on warnings for self-comparison and integer division by zero.
+    fn binary_warnings(&mut self, op: AB, op_span: Span, l: &Expr, r: &Expr) {
+        fn var_of(e: &Expr) -> Option<crate::hir::VarId> {
+            let mut x = e;
+            while let ExprKind::Cast(_, i) = &x.kind {
+                x = i;
+            }
+            match x.kind {
+                ExprKind::Var(v) => Some(v),
+                _ => None,
+            }
+        }
+        let cmp = matches!(op, AB::Eq | AB::Ne | AB::Lt | AB::Gt | AB::Le | AB::Ge);
+        if cmp
+            && self.prog.types.as_vector(l.ty).is_none()
+            && var_of(l).is_some()
+            && var_of(l) == var_of(r)
+        {
+            let v = if matches!(op, AB::Eq | AB::Le | AB::Ge) {
+                "true"
+            } else {
+                "false"
+            };
+            self.warn(
+                op_span,
+                format!("self-comparison always evaluates to {v}"),
+                "tautological-compare",
+            );
+        }
+        if matches!(op, AB::Div | AB::Rem)
+            && self.prog.types.is_integer(r.ty)
+            && self.prog.types.is_integer(l.ty)
+            && self.const_int(r) == Some(0)
+        {
+            let what = if op == AB::Div {
+                "division"
+            } else {
+                "remainder"
+            };
+            self.warn(
+                op_span,
+                format!("{what} by zero is undefined"),
+                "division-by-zero",
+            );
+        }
     }
 
     /// Rules 48, 49: pointer comparisons need overlapping spaces; NULL compares with anything.
@@ -1096,11 +1148,13 @@ impl Checker<'_> {
     // ---- postfix ----
 
     fn index(&mut self, base: &ast::Expr, index: &ast::Expr, span: Span) -> Expr {
+        let under_addr_of = std::mem::replace(&mut self.in_addr_of, false);
         let b = self.expr(base);
         let i = self.rexpr(index);
         if b.is_error() || i.is_error() {
             return Expr::error(span);
         }
+        self.array_bounds(&b, &i, span, under_addr_of);
         // Vector element: v[i].
         if let Some((s, _)) = self.prog.types.as_vector(b.ty) {
             let lvalue = b.lvalue;
@@ -1168,6 +1222,29 @@ impl Checker<'_> {
             ty: p,
             span,
             lvalue: true,
+        }
+    }
+
+    /// clang's -Warray-bounds for a constant index into an array of known size.
+    fn array_bounds(&mut self, b: &Expr, i: &Expr, span: Span, under_addr_of: bool) {
+        let Some((_, ArrayLen::Fixed(n))) = self.prog.types.array_elem(b.ty) else {
+            return;
+        };
+        let Some(k) = self.const_int(i) else { return };
+        let msg = if k < 0 {
+            format!("array index {k} is before the beginning of the array")
+        } else if (k as u64) > n || ((k as u64) == n && !under_addr_of) {
+            let t = self.prog.types.quoted(b.ty);
+            format!("array index {k} is past the end of the array (that has type {t})")
+        } else {
+            return;
+        };
+        self.warn(span, msg, "array-bounds");
+        if let ExprKind::Var(v) = &b.kind
+            && let Some(var) = self.prog.var(*v)
+        {
+            let (vs, name) = (var.span, var.name);
+            self.note_last(vs, format!("array '{name}' declared here"));
         }
     }
 

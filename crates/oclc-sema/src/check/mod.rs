@@ -83,6 +83,8 @@ pub(crate) struct Checker<'a> {
     pub switch_depth: u32,
     /// Functions that have a body, by name (for redefinition errors).
     pub defined: HashMap<Symbol, Span>,
+    /// Checking the operand of `&` (for -Warray-bounds, which allows `&a[n]`).
+    pub in_addr_of: bool,
     /// The builtin function library of this language mode.
     pub builtins: crate::builtins::Builtins,
 }
@@ -102,6 +104,7 @@ impl<'a> Checker<'a> {
             loop_depth: 0,
             switch_depth: 0,
             defined: HashMap::new(),
+            in_addr_of: false,
             builtins: crate::builtins::Builtins::new(lang),
         };
         c.predeclare();
