@@ -277,11 +277,32 @@ fn legacy_atomics_prefer_matching_signedness() {
 #[test]
 fn ambiguous_calls() {
     let b = mode(ClStd::Cl12);
-    // float4 with an int: splat to float4 and int -> float are both conversions.
+    // float4 with an int: int -> float (a conversion) beats the splat to float4 (OpenCL scalar
+    // widening ranks below conversions); clang-19 agrees.
+    let r = ok(&b, "max", &args(&[v(Scalar::Float, 4), s(Scalar::Int)]));
+    assert_eq!(r.sig.params(), &[v(Scalar::Float, 4), s(Scalar::Float)]);
+    let r = ok(&b, "fmin", &args(&[v(Scalar::Float, 4), s(Scalar::Int)]));
+    assert_eq!(r.sig.params(), &[v(Scalar::Float, 4), s(Scalar::Float)]);
+    // Without a vector/scalar overload the splat is taken.
+    let r = ok(&b, "pow", &args(&[v(Scalar::Float, 4), s(Scalar::Float)]));
+    assert_eq!(r.sig.params(), &[v(Scalar::Float, 4), v(Scalar::Float, 4)]);
+    // Conversions beat splats in every argument (clang-19: clamp(float4, float, float)).
+    let r = ok(
+        &b,
+        "clamp",
+        &args(&[v(Scalar::Float, 4), s(Scalar::Double), s(Scalar::Int)]),
+    );
+    assert_eq!(
+        r.sig.params(),
+        &[v(Scalar::Float, 4), s(Scalar::Float), s(Scalar::Float)]
+    );
+    let r = ok(&b, "step", &args(&[s(Scalar::Int), v(Scalar::Float, 4)]));
+    assert_eq!(r.sig.params(), &[s(Scalar::Float), v(Scalar::Float, 4)]);
+    // Each candidate is better in one argument: ambiguous (clang-19 agrees).
     let Err(NoMatch::Ambiguous(tied)) =
-        call(&b, "max", &args(&[v(Scalar::Float, 4), s(Scalar::Int)]))
+        call(&b, "hypot", &args(&[s(Scalar::Float), s(Scalar::Double)]))
     else {
-        panic!("max(float4, int) must be ambiguous");
+        panic!("hypot(float, double) must be ambiguous");
     };
     let sigs: Vec<_> = tied
         .iter()
@@ -290,10 +311,14 @@ fn ambiguous_calls() {
     assert_eq!(
         sigs,
         vec![
-            vec![v(Scalar::Float, 4), v(Scalar::Float, 4)],
-            vec![v(Scalar::Float, 4), s(Scalar::Float)]
+            vec![s(Scalar::Float), s(Scalar::Float)],
+            vec![s(Scalar::Double), s(Scalar::Double)]
         ]
     );
+    assert!(matches!(
+        call(&b, "max", &args(&[s(Scalar::Char), s(Scalar::Short)])),
+        Err(NoMatch::Ambiguous(_))
+    ));
     // int and uint: no overload is better in both arguments.
     assert!(matches!(
         call(&b, "max", &args(&[s(Scalar::Int), s(Scalar::UInt)])),
@@ -302,6 +327,12 @@ fn ambiguous_calls() {
     // Exact matches are not ambiguous.
     let r = ok(&b, "max", &args(&[v(Scalar::Float, 4), s(Scalar::Float)]));
     assert_eq!(r.sig.params(), &[v(Scalar::Float, 4), s(Scalar::Float)]);
+    let r = ok(
+        &b,
+        "max",
+        &args(&[v(Scalar::Float, 4), v(Scalar::Float, 4)]),
+    );
+    assert_eq!(r.sig.params(), &[v(Scalar::Float, 4), v(Scalar::Float, 4)]);
     let r = ok(&b, "max", &args(&[s(Scalar::Int), s(Scalar::Int)]));
     assert_eq!(r.sig.ret, s(Scalar::Int));
     // sqrt(int): int converts to float, double and half alike.
@@ -555,4 +586,171 @@ fn notes_come_in_clangs_display_order() {
     };
     let counts: Vec<usize> = c.iter().map(|c| c.sig.params().len()).collect();
     assert_eq!(counts, vec![2, 1]);
+}
+
+/// The notes clang-19 prints for `fract(1.0f, c)` with `constant float *c` in CL2.0 (checked
+/// with `clang-19 -cl-std=CL2.0 -fsyntax-only`): the address-space note first, then the other
+/// element types with the address-of fix.
+#[test]
+fn fract_constant_notes_match_clang() {
+    use oclc_sema::builtins::{ArgForm, Fix, Lvalue};
+    let b = mode(ClStd::Cl20);
+    let c = Arg::of(ptr(FLOAT, AddrSpace::Constant));
+    let c_form = ArgForm {
+        lvalue: Some(Lvalue {
+            space: AddrSpace::Private,
+            is_const: false,
+            is_volatile: false,
+        }),
+        ..ArgForm::default()
+    };
+    let id = b.lookup_str("fract").unwrap_or_else(|| panic!());
+    let res = b.resolve_with_forms(
+        id,
+        &[Arg::of(s(Scalar::Float)), c],
+        &[ArgForm::default(), c_form],
+    );
+    let Err(NoMatch::NoViable(cands)) = res else {
+        panic!();
+    };
+    let notes: Vec<String> = cands
+        .iter()
+        .take(3)
+        .filter_map(|c| c.note(|_| "__constant float *__private".into(), |t| t.to_string()))
+        .collect();
+    assert_eq!(
+        notes,
+        vec![
+            "candidate function not viable: cannot pass pointer to address space '__constant' as a pointer to address space '__generic' in 2nd argument",
+            "candidate function not viable: no known conversion from '__constant float *__private' to '__generic double *' for 2nd argument; take the address of the argument with &",
+            "candidate function not viable: no known conversion from '__constant float *__private' to '__generic half *' for 2nd argument; take the address of the argument with &",
+        ]
+    );
+    assert_eq!(cands.len(), 18);
+    assert!(
+        cands
+            .iter()
+            .skip(1)
+            .all(|c| c.fix == Some(Fix::TakeAddress))
+    );
+    // No lvalue, no fix.
+    let Err(NoMatch::NoViable(cands)) = call(
+        &b,
+        "fract",
+        &args(&[s(Scalar::Float), ptr(FLOAT, AddrSpace::Constant)]),
+    ) else {
+        panic!();
+    };
+    assert!(cands.iter().all(|c| c.fix.is_none()));
+    // Arity failures get no notes for builtins.
+    let Err(NoMatch::NoViable(cands)) = call(&b, "fract", &args(&[s(Scalar::Float)])) else {
+        panic!();
+    };
+    assert!(
+        cands
+            .iter()
+            .all(|c| c.note(|_| String::new(), |t| t.to_string()).is_none())
+    );
+}
+
+/// clang-19's note order for `async_work_group_copy(p, g, 4, 0)` with `__private float *p`
+/// (CL2.0): the local-destination float candidate moves first (its other arguments convert
+/// better), everything else keeps declaration order, so the global float candidate stays at
+/// its place after the eight integer types.
+#[test]
+fn async_copy_note_order_matches_clang() {
+    let b = mode(ClStd::Cl20);
+    let a = [
+        Arg::of(ptr(FLOAT, AddrSpace::Private)),
+        Arg::of(ptr(FLOAT, AddrSpace::Global)),
+        Arg::int_const(s(Scalar::Int), 4),
+        Arg::int_const(s(Scalar::Int), 0),
+    ];
+    let Err(NoMatch::NoViable(c)) = call(&b, "async_work_group_copy", &a) else {
+        panic!();
+    };
+    assert_eq!(c.len(), 132);
+    let first = c
+        .first()
+        .map(|c| (c.sig.params().first().copied(), c.reason));
+    assert_eq!(
+        first,
+        Some((
+            Some(ptr(FLOAT, AddrSpace::Local)),
+            NotViable::Conversion {
+                arg: 0,
+                to: ptr(FLOAT, AddrSpace::Local),
+                why: BadConv::AddrSpace {
+                    from: AddrSpace::Private,
+                    to: AddrSpace::Local
+                }
+            }
+        ))
+    );
+    assert_eq!(
+        c.get(1).and_then(|c| c.sig.params().first().copied()),
+        Some(ptr(Pointee::Scalar(Scalar::Char), AddrSpace::Local))
+    );
+    assert_eq!(
+        c.get(74).and_then(|c| c.sig.params().first().copied()),
+        Some(ptr(FLOAT, AddrSpace::Global))
+    );
+    assert_eq!(
+        c.get(73).and_then(|c| c.sig.params().first().copied()),
+        Some(ptr(Pointee::Scalar(Scalar::ULong), AddrSpace::Global))
+    );
+}
+
+/// Qualifier-dropping and `void *` arguments, checked against clang-19 (CL1.2): dropping
+/// `const` is an incompatible-pointer conversion that stays viable; `volatile float *` and
+/// `void *` fit every `vload4` element type equally, so the calls are ambiguous.
+#[test]
+fn qualifier_dropping_pointers_match_clang() {
+    let b = mode(ClStd::Cl12);
+    let int = Pointee::Scalar(Scalar::Int);
+    let r = ok(
+        &b,
+        "atomic_add",
+        &[
+            Arg::of(cptr(int, AddrSpace::Global)),
+            Arg::int_const(s(Scalar::Int), 1),
+        ],
+    );
+    assert_eq!(r.sig.params().first(), Some(&vptr(int, AddrSpace::Global)));
+    let r = ok(
+        &b,
+        "atomic_xchg",
+        &args(&[cptr(int, AddrSpace::Global), s(Scalar::Int)]),
+    );
+    assert_eq!(r.sig.ret, s(Scalar::Int));
+    let uint = Pointee::Scalar(Scalar::UInt);
+    let r = ok(&b, "atomic_inc", &args(&[vptr(uint, AddrSpace::Global)]));
+    assert_eq!(r.sig.ret, s(Scalar::UInt));
+    let r = ok(
+        &b,
+        "vstore4",
+        &[
+            Arg::of(v(Scalar::Float, 4)),
+            Arg::int_const(s(Scalar::Int), 0),
+            Arg::of(cptr(FLOAT, AddrSpace::Local)),
+        ],
+    );
+    assert_eq!(r.sig.params().get(2), Some(&ptr(FLOAT, AddrSpace::Local)));
+    let zero = Arg::int_const(s(Scalar::Int), 0);
+    assert!(matches!(
+        call(
+            &b,
+            "vload4",
+            &[zero, Arg::of(vptr(FLOAT, AddrSpace::Global))]
+        ),
+        Err(NoMatch::Ambiguous(_))
+    ));
+    assert!(matches!(
+        call(
+            &b,
+            "vload4",
+            &[zero, Arg::of(ptr(Pointee::Void, AddrSpace::Global))]
+        ),
+        Err(NoMatch::Ambiguous(_))
+    ));
 }

@@ -1,1 +1,185 @@
-//! IR passes: mem2reg, fold, address-space inference and per-call-site specialization, dce.
+//! IR passes: mem2reg (with scalar replacement), fold, address-space inference and
+//! per-call-site specialization, dce; and the `oclc spaces` report they produce.
+//!
+//! [`run_default`] runs the pipeline: mem2reg → fold → dce on every function, then
+//! [`specialize`](specialize::specialize) (which infers spaces callers first, clones callees
+//! per argument space signature and rewrites each function), then fold → dce again. In debug
+//! builds the module is verified after each stage; a stage whose output fails verification is
+//! undone and the errors are returned in the [`PassReport`].
+
+pub mod dce;
+pub mod fold;
+pub mod infer_spaces;
+pub mod mem2reg;
+pub mod report;
+pub mod specialize;
+pub mod util;
+
+use crate::ir::{FuncId, Module, Op, Value};
+use crate::verify::{VerifyError, debug_verify};
+use oclc_syntax::Span;
+pub use report::{
+    CastKind, FunctionSpaces, GenericReason, KernelAccesses, PointerInfo, Resolution, SpacesReport,
+    render_json, render_text,
+};
+
+/// A source variable that held generic pointers, with every SSA value it took after mem2reg.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarRecord {
+    /// The variable's name; a struct field is `name+offset`.
+    pub name: String,
+    /// Its declaration (the span of its `stack_alloc`).
+    pub span: Span,
+    pub values: Vec<Value>,
+    /// Where its address escapes, when it could not be promoted.
+    pub escaped: Option<Span>,
+}
+
+/// Which passes run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassOptions {
+    /// 0 runs nothing (`-O0`, `-cl-opt-disable`); anything else runs the whole pipeline.
+    pub opt_level: u8,
+}
+
+impl Default for PassOptions {
+    fn default() -> PassOptions {
+        PassOptions { opt_level: 2 }
+    }
+}
+
+impl PassOptions {
+    /// No passes (`-O0`).
+    pub fn none() -> PassOptions {
+        PassOptions { opt_level: 0 }
+    }
+}
+
+/// What the pipeline did.
+#[derive(Clone, Debug, Default)]
+pub struct PassReport {
+    /// The `oclc spaces` report (only the access counts at `-O0`).
+    pub spaces: SpacesReport,
+    /// Number of specialized clones created.
+    pub clones: usize,
+    /// Verifier errors after a stage, which was then undone (a bug in a pass).
+    pub verify_errors: Vec<(String, VerifyError)>,
+}
+
+/// Runs the default pipeline on `m`.
+pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
+    let before = kernel_accesses(m);
+    let mut report = PassReport::default();
+    if opts.opt_level > 0 {
+        let mut vars: Vec<Vec<VarRecord>> = Vec::new();
+        stage(m, "mem2reg", &mut report, |m| {
+            vars = m.functions.iter_mut().map(mem2reg::mem2reg).collect();
+            for f in m.functions.iter_mut() {
+                fold::fold(f);
+                dce::dce(f);
+            }
+        });
+        let mut spec = None;
+        let ok = stage(m, "specialize", &mut report, |m| {
+            spec = Some(specialize::specialize(m, &mut vars));
+        });
+        if let (true, Some((spaces, clones))) = (ok, spec) {
+            report.spaces = spaces;
+            report.clones = clones;
+        }
+        stage(m, "cleanup", &mut report, |m| {
+            for f in m.functions.iter_mut() {
+                fold::fold(f);
+                dce::dce(f);
+            }
+        });
+    }
+    let after = kernel_accesses(m);
+    report.spaces.kernels = before
+        .into_iter()
+        .map(|(kernel, b)| {
+            let a = after
+                .iter()
+                .find(|(k, _)| *k == kernel)
+                .map_or(b, |(_, a)| *a);
+            KernelAccesses {
+                kernel,
+                before: b,
+                after: a,
+            }
+        })
+        .collect();
+    report
+}
+
+/// Runs one stage; in debug builds, verifies the result and undoes the stage on failure
+/// (returning false).
+fn stage(
+    m: &mut Module,
+    name: &str,
+    report: &mut PassReport,
+    run: impl FnOnce(&mut Module),
+) -> bool {
+    if !cfg!(debug_assertions) {
+        run(m);
+        return true;
+    }
+    let backup = m.clone();
+    run(m);
+    match debug_verify(m) {
+        Ok(()) => true,
+        Err(errs) => {
+            *m = backup;
+            report
+                .verify_errors
+                .extend(errs.into_iter().map(|e| (name.to_string(), e)));
+            false
+        }
+    }
+}
+
+/// Generic memory accesses of each kernel and every function it calls (each counted once).
+pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
+    let per: Vec<usize> = m
+        .functions
+        .iter()
+        .map(|f| infer_spaces::generic_accesses(m, f))
+        .collect();
+    let mut out = Vec::new();
+    for (ki, k) in m.functions.iter().enumerate() {
+        if !k.is_kernel() {
+            continue;
+        }
+        let mut seen = vec![false; m.functions.len()];
+        let mut stack = vec![ki];
+        seen[ki] = true;
+        let mut total = 0;
+        while let Some(fi) = stack.pop() {
+            total += per[fi];
+            let f = &m.functions[fi];
+            for bd in &f.blocks {
+                for i in &bd.insts {
+                    if let Some(Op::Call(FuncId(c), _)) = f.insts.get(i.index()).map(|d| &d.op)
+                        && let Some(s) = seen.get_mut(*c as usize)
+                        && !*s
+                    {
+                        *s = true;
+                        stack.push(*c as usize);
+                    }
+                }
+            }
+        }
+        out.push((k.name.clone(), total));
+    }
+    out
+}
+
+/// The cheap, always-safe pipeline a device runs on load (also at `-O0`): promote private
+/// slots to SSA values, fold constants, drop dead code. Address spaces are left alone.
+pub fn optimize_for_device(m: &mut Module) {
+    for f in m.functions.iter_mut() {
+        mem2reg::mem2reg(f);
+        fold::fold(f);
+        dce::dce(f);
+    }
+}

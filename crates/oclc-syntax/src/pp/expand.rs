@@ -32,10 +32,8 @@ impl Pp<'_> {
                 return t;
             }
             if name == self.sym_pragma && !self.macros.contains_key(&name) {
-                if self.pragma_operator(t) {
-                    continue;
-                }
-                return t;
+                self.pragma_operator(t);
+                continue;
             }
             let Some(m) = self.macros.get(&name).cloned() else {
                 return t;
@@ -51,22 +49,34 @@ impl Pp<'_> {
                 if !self.peek_is_lparen() {
                     return t;
                 }
-                let Some(args) = self.collect_args(&m, t.tok) else {
+                let Some((args, close)) = self.collect_args(&m, t.tok) else {
                     continue;
                 };
-                let body = self.substitute(&m, t.tok, Some(&args));
+                let body = self.substitute(&m, t.tok, close, Some(&args));
                 self.push_expansion(&m, body);
             } else {
-                let body = self.substitute(&m, t.tok, None);
+                let body = self.substitute(&m, t.tok, t.tok.span, None);
                 self.push_expansion(&m, body);
             }
         }
     }
 
     fn push_expansion(&mut self, m: &Macro, body: Vec<PTok>) {
+        if self.fatal {
+            return;
+        }
         self.expanded_total += body.len() as u64 + 1;
         if self.expanded_total > MAX_EXPANDED_TOKENS {
             let span = body.first().map_or(m.name_span, |t| t.tok.span);
+            self.too_many_tokens(m, span);
+            return;
+        }
+        self.push_ctx(body, CtxKind::Macro(m.name));
+    }
+
+    /// The fatal error for runaway expansion.
+    fn too_many_tokens(&mut self, m: &Macro, span: Span) {
+        if !self.fatal {
             self.fatal(
                 span,
                 format!(
@@ -75,9 +85,7 @@ impl Pp<'_> {
                     m.name
                 ),
             );
-            return;
         }
-        self.push_ctx(body, CtxKind::Macro(m.name));
     }
 
     fn note_macro_here(&self, d: Diagnostic, m: &Macro) -> Diagnostic {
@@ -88,11 +96,11 @@ impl Pp<'_> {
         }
     }
 
-    /// Reads the parenthesized arguments of a function-like macro (the `(` is next). `None`
-    /// after an error (the invocation's tokens are dropped, as clang does).
-    fn collect_args(&mut self, m: &Macro, name: Token) -> Option<Vec<Vec<PTok>>> {
+    /// Reads the parenthesized arguments of a function-like macro (the `(` is next), and the
+    /// closing `)`. `None` after an error (the invocation's tokens are dropped, as clang does).
+    fn collect_args(&mut self, m: &Macro, name: Token) -> Option<(Vec<Vec<PTok>>, Span)> {
         let lp = self.raw_next();
-        self.stop_at_file_end += 1;
+        self.arg_macros.push((m.name, name.span));
         let nparams = m.params.len();
         let mut args: Vec<Vec<PTok>> = Vec::new();
         let mut cur: Vec<PTok> = Vec::new();
@@ -104,7 +112,7 @@ impl Pp<'_> {
             let mut t = self.raw_next();
             match t.tok.kind {
                 TokenKind::Eof => {
-                    self.stop_at_file_end -= 1;
+                    self.arg_macros.pop();
                     let d =
                         Diagnostic::error(name.span, "unterminated function-like macro invocation");
                     let d = self.note_macro_here(d, m);
@@ -129,10 +137,8 @@ impl Pp<'_> {
                     arg_start_span = t.tok.span;
                     continue;
                 }
-                TokenKind::Ident(s) => {
-                    if self.macros.contains_key(&s) && self.is_disabled(s) {
-                        t.no_expand = true;
-                    }
+                TokenKind::Ident(s) if self.macros.contains_key(&s) && self.is_disabled(s) => {
+                    t.no_expand = true;
                 }
                 _ => {}
             }
@@ -142,7 +148,7 @@ impl Pp<'_> {
             }
             cur.push(t);
         }
-        self.stop_at_file_end -= 1;
+        self.arg_macros.pop();
         if !(args.is_empty() && cur.is_empty()) {
             if !m.variadic && args.len() >= nparams && too_many_at.is_none() {
                 too_many_at = Some(cur.first().map_or(arg_start_span, |t| t.tok.span));
@@ -170,11 +176,21 @@ impl Pp<'_> {
                 self.diags.push(d);
                 return None;
             }
+            let empty_single = args.is_empty() && nparams == 1;
+            if !empty_single && !has_comma_paste(m) {
+                let d = Diagnostic::warning(
+                    close.span,
+                    "must specify at least one argument for '...' parameter of variadic macro",
+                )
+                .with_group("gnu-zero-variadic-macro-arguments");
+                let d = self.note_macro_here(d, m);
+                self.diags.push(d);
+            }
             while args.len() < nparams {
                 args.push(Vec::new());
             }
         }
-        Some(args)
+        Some((args, close.span))
     }
 
     /// Fully macro-expands one argument in isolation (C99 6.10.3.1).
@@ -217,12 +233,21 @@ impl Pp<'_> {
 
     /// The replacement list of `m` invoked at `name`, with arguments substituted and `##`
     /// applied; body tokens get spans in the `#define` marked with a new expansion.
-    fn substitute(&mut self, m: &Macro, name: Token, args: Option<&[Vec<PTok>]>) -> Vec<PTok> {
+    fn substitute(
+        &mut self,
+        m: &Macro,
+        name: Token,
+        end: Span,
+        args: Option<&[Vec<PTok>]>,
+    ) -> Vec<PTok> {
         let expn = self.sm.add_expansion(ExpnData {
             macro_name: m.name.as_str().to_string(),
             call_site: name.span,
             def_site: m.def_site(),
         });
+        if end != name.span {
+            self.expn_end.insert(expn, end);
+        }
         let body_tok = |t: &Token| {
             PTok::new(Token {
                 span: Span { expn, ..t.span },
@@ -250,15 +275,16 @@ impl Pp<'_> {
         while i < n {
             let b = m.body[i];
             let pidx = m.param_of[i];
-            if b.is_punct(Punct::Hash) && i + 1 < n {
-                if let Some(p) = m.param_of[i + 1] {
-                    let s = stringize(args.get(p as usize).map_or(&[][..], |a| a));
-                    let mut t = body_tok(&b);
-                    t.tok.kind = TokenKind::Str(Symbol::intern(&s));
-                    items.push(Item::Tok(t));
-                    i += 2;
-                    continue;
-                }
+            if b.is_punct(Punct::Hash)
+                && i + 1 < n
+                && let Some(p) = m.param_of[i + 1]
+            {
+                let s = stringize(args.get(p as usize).map_or(&[][..], |a| a));
+                let mut t = body_tok(&b);
+                t.tok.kind = TokenKind::Str(Symbol::intern(&s));
+                items.push(Item::Tok(t));
+                i += 2;
+                continue;
             }
             if b.is_punct(Punct::HashHash) && i > 0 && i + 1 < n {
                 // GNU `, ## __VA_ARGS__`: no paste; an empty argument removes the comma, except
@@ -268,6 +294,11 @@ impl Pp<'_> {
                 if next_is_va && m.body[i - 1].is_punct(Punct::Comma) {
                     let va = args.last().map_or(&[][..], |a| a);
                     if !va.is_empty() {
+                        self.warning(
+                            Span { expn, ..b.span },
+                            "token pasting of ',' and __VA_ARGS__ is a GNU extension",
+                            "gnu-zero-variadic-macro-arguments",
+                        );
                         items.extend(va.iter().map(|t| Item::Tok(*t)));
                     } else if m.params.len() >= 2 {
                         items.pop();
@@ -301,6 +332,10 @@ impl Pp<'_> {
                         }
                         items.push(Item::Tok(t));
                     }
+                }
+                if self.expanded_total + items.len() as u64 > MAX_EXPANDED_TOKENS {
+                    self.too_many_tokens(m, name.span);
+                    return Vec::new();
                 }
                 i += 1;
                 continue;
@@ -361,7 +396,7 @@ impl Pp<'_> {
 
     /// Pastes two tokens; reports clang's error when the result is not one token.
     fn paste(&mut self, a: PTok, b: PTok, op: Span) -> Option<PTok> {
-        let text = format!("{}{}", Self::spell(&a.tok), Self::spell(&b.tok));
+        let text = format!("{}{}", a.tok.text(), b.tok.text());
         let mut scratch = crate::diag::Diagnostics::default();
         let toks = crate::lexer::lex_str(a.tok.span.file, &text, &mut scratch);
         let whole = toks.len() == 1
@@ -414,9 +449,9 @@ impl Pp<'_> {
         }
     }
 
-    /// `_Pragma ( string-literal )`: records the pragma. False when the operator is malformed
-    /// (the `_Pragma` token is then kept, as clang does after its error).
-    fn pragma_operator(&mut self, t: PTok) -> bool {
+    /// `_Pragma ( string-literal )`: records the pragma (after an error, the operands read
+    /// are dropped, as clang does).
+    fn pragma_operator(&mut self, t: PTok) {
         let lp = self.raw_next();
         let s = if lp.tok.is_punct(Punct::LParen) {
             Some(self.raw_next())
@@ -437,7 +472,7 @@ impl Pp<'_> {
         };
         let Some((sym, end)) = lit else {
             self.error(t.tok.span, "_Pragma takes a parenthesized string literal");
-            return true;
+            return;
         };
         let text = destringize(sym.as_str());
         let mut scratch = crate::diag::Diagnostics::default();
@@ -450,8 +485,18 @@ impl Pp<'_> {
             .collect();
         let span = t.tok.span.to(end);
         self.record_pragma(span, &toks);
-        true
     }
+}
+
+/// Whether `m`'s body has the GNU `, ## __VA_ARGS__` form.
+fn has_comma_paste(m: &Macro) -> bool {
+    let va = m.params.len().checked_sub(1).map(|i| i as u16);
+    m.variadic
+        && m.body.windows(3).enumerate().any(|(i, w)| {
+            w[0].is_punct(Punct::Comma)
+                && w[1].is_punct(Punct::HashHash)
+                && m.param_of.get(i + 2).copied().flatten() == va
+        })
 }
 
 /// The spelling of a stringized argument (C99 6.10.3.2).
@@ -486,14 +531,13 @@ fn destringize(lit: &str) -> String {
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(&n) = chars.peek() {
-                if n == '"' || n == '\\' {
-                    out.push(n);
-                    chars.next();
-                    continue;
-                }
-            }
+        if c == '\\'
+            && let Some(&n) = chars.peek()
+            && (n == '"' || n == '\\')
+        {
+            out.push(n);
+            chars.next();
+            continue;
         }
         out.push(c);
     }

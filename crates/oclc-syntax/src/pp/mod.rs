@@ -4,6 +4,11 @@
 //! Design: a stack of included files (each with its own lexer and `#if` stack) under a stack of
 //! token contexts (macro expansions being rescanned). Everything that could recurse on input
 //! (macro nesting, `#if` parentheses, includes) uses explicit stacks or depth limits.
+//!
+//! Known differences from clang: the target is always spir64; macros of the default header
+//! may be redefined without a warning (clang's own tests run without the header); trigraphs
+//! are not translated; `#line` changes `__LINE__`/`__FILE__` but not diagnostic locations;
+//! `__has_feature` and its kin answer 0.
 
 mod directive;
 mod expand;
@@ -19,7 +24,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::intern::Symbol;
 use crate::lang::LangOptions;
 use crate::lexer::Lexer;
-use crate::source::{FileId, SourceMap, Span};
+use crate::source::{ExpnId, FileId, SourceMap, Span};
 use crate::token::{Token, TokenKind};
 
 pub use predefined::{predefined_macro_names, predefined_macros};
@@ -148,7 +153,8 @@ enum Builtin {
 enum Origin {
     /// clang's `<built-in>` predefines.
     Predefined,
-    /// The default header: user code may redefine these silently (see `allow_redef`).
+    /// The default header: user code may redefine these without a warning, as the clang
+    /// tests (run without the header) expect.
     DefaultHeader,
     CommandLine,
     Source,
@@ -161,8 +167,8 @@ struct Macro {
     function_like: bool,
     params: Vec<Symbol>,
     variadic: bool,
-    /// Body tokens; `param[i]` is the parameter index of body token `i`, if any.
     body: Vec<Token>,
+    /// The parameter index of each body token, if it names one.
     param_of: Vec<Option<u16>>,
     /// The macro name in the `#define` (in a virtual file for predefined macros).
     name_span: Span,
@@ -247,8 +253,9 @@ struct Pp<'s> {
     /// How many contexts of each macro are on the stack (non-zero: disabled).
     active: SymMap<u32>,
     in_directive: bool,
-    /// Collecting macro arguments: the end of an included file is not crossed.
-    stop_at_file_end: u32,
+    /// Macros whose arguments are being collected (name, use site), innermost last; while
+    /// any is, the end of an included file is not crossed.
+    arg_macros: Vec<(Symbol, Span)>,
     origin: Origin,
     out: PpOutput,
     fatal: bool,
@@ -257,6 +264,12 @@ struct Pp<'s> {
     arg_nesting: u32,
     reached_max_include: bool,
     pragma_once: Vec<PathBuf>,
+    /// The closing `)` of each function-like macro invocation, for `__LINE__`.
+    expn_end: HashMap<ExpnId, Span>,
+    /// Included files by canonical path, loaded once.
+    loaded: HashMap<PathBuf, FileId>,
+    /// The text of each file on (or once on) the include stack, shared by its lexers.
+    texts: HashMap<FileId, Rc<str>>,
     main_name: String,
     sym_pragma: Symbol,
     /// End of the last token read on the current directive line (for end-of-line locations).
@@ -301,7 +314,7 @@ impl<'s> Pp<'s> {
             macros,
             active: SymMap::default(),
             in_directive: false,
-            stop_at_file_end: 0,
+            arg_macros: Vec::new(),
             origin: Origin::Predefined,
             out: PpOutput::default(),
             fatal: false,
@@ -310,6 +323,9 @@ impl<'s> Pp<'s> {
             arg_nesting: 0,
             reached_max_include: false,
             pragma_once: Vec::new(),
+            expn_end: HashMap::new(),
+            loaded: HashMap::new(),
+            texts: HashMap::new(),
             main_name: String::new(),
             sym_pragma: Symbol::intern("_Pragma"),
             dir_last_hi: 0,
@@ -390,7 +406,14 @@ impl<'s> Pp<'s> {
         let Some(f) = self.sm.file(id) else {
             return false;
         };
-        let text: Rc<str> = Rc::from(f.text.as_str());
+        let text: Rc<str> = match self.texts.get(&id) {
+            Some(t) => Rc::clone(t),
+            None => {
+                let t: Rc<str> = Rc::from(f.text.as_str());
+                self.texts.insert(id, Rc::clone(&t));
+                t
+            }
+        };
         let dir = match &path {
             Some(p) => p.parent().map(PathBuf::from),
             None => std::path::Path::new(&f.name).parent().map(PathBuf::from),
@@ -468,7 +491,7 @@ impl<'s> Pp<'s> {
                     self.handle_directive(t);
                 }
                 TokenKind::Eof => {
-                    if self.stop_at_file_end > 0 && self.files.len() > 1 {
+                    if !self.arg_macros.is_empty() && self.files.len() > 1 {
                         return PTok::new(t);
                     }
                     self.end_of_file();
@@ -483,6 +506,17 @@ impl<'s> Pp<'s> {
 
     /// Closes the current file: reports its unterminated conditionals and pops it.
     fn end_of_file(&mut self) {
+        if let Some(f) = self.files.last() {
+            let text = self.sm.file(f.id).map_or("", |sf| sf.text.as_str());
+            if !text.is_empty() && !text.ends_with(['\n', '\r']) {
+                let end = Span::new(f.id, text.len() as u32, text.len() as u32);
+                self.diags.push(
+                    Diagnostic::warning(end, "no newline at end of file")
+                        .with_group("newline-eof")
+                        .with_fixit(end, "\n"),
+                );
+            }
+        }
         if let Some(f) = self.files.pop() {
             for c in f.conds {
                 self.error(c.at, "unterminated conditional directive");
@@ -490,33 +524,21 @@ impl<'s> Pp<'s> {
         }
     }
 
-    /// Like `file_token` but leaves the token pending (processing directives on the way).
+    /// The next token of the current file without consuming it. A directive's `#` is returned
+    /// as is (clang's look for `(` lexes raw and does not run directives), and the end of a
+    /// file is not crossed.
     fn file_peek(&mut self) -> Option<Token> {
-        loop {
-            let in_directive = self.in_directive;
-            let f = self.files.last_mut()?;
-            if let Some(t) = f.pending {
-                return Some(t);
-            }
-            if in_directive {
-                if f.lexer.next_is_line_start(self.diags) {
-                    return None;
-                }
-                let t = f.lexer.next_token(self.diags);
-                f.pending = Some(t);
-                return Some(t);
-            }
-            let t = f.lexer.next_token(self.diags);
-            if t.at_line_start && t.kind == TokenKind::Punct(crate::token::Punct::Hash) {
-                self.handle_directive(t);
-                if self.fatal {
-                    return None;
-                }
-                continue;
-            }
-            f.pending = Some(t);
+        let in_directive = self.in_directive;
+        let f = self.files.last_mut()?;
+        if let Some(t) = f.pending {
             return Some(t);
         }
+        if in_directive && f.lexer.next_is_line_start(self.diags) {
+            return None;
+        }
+        let t = f.lexer.next_token(self.diags);
+        f.pending = Some(t);
+        Some(t)
     }
 
     /// End-of-directive token: an empty span at the end of the directive's line.
@@ -556,12 +578,11 @@ impl<'s> Pp<'s> {
     }
 
     fn pop_ctx(&mut self) {
-        if let Some(c) = self.ctxs.pop() {
-            if let CtxKind::Macro(m) = c.kind {
-                if let Some(n) = self.active.get_mut(&m) {
-                    *n = n.saturating_sub(1);
-                }
-            }
+        if let Some(c) = self.ctxs.pop()
+            && let CtxKind::Macro(m) = c.kind
+            && let Some(n) = self.active.get_mut(&m)
+        {
+            *n = n.saturating_sub(1);
         }
     }
 
@@ -576,8 +597,7 @@ impl<'s> Pp<'s> {
         self.active.get(&m).is_some_and(|&n| n > 0)
     }
 
-    /// Whether the next raw token is `(`, without consuming anything (directives between
-    /// are processed, as clang does).
+    /// Whether the next raw token is `(`, without consuming anything.
     fn peek_is_lparen(&mut self) -> bool {
         for c in self.ctxs.iter().rev() {
             if let Some(t) = c.toks.get(c.pos) {
@@ -587,35 +607,35 @@ impl<'s> Pp<'s> {
                 return false;
             }
         }
-        let saved = std::mem::take(&mut self.ctxs);
-        let t = self.file_peek();
-        self.ctxs = saved;
-        t.is_some_and(|t| t.is_punct(crate::token::Punct::LParen))
-    }
-
-    /// Spelling of `tok` for stringizing and pasting.
-    fn spell(tok: &Token) -> String {
-        tok.text()
+        self.file_peek()
+            .is_some_and(|t| t.is_punct(crate::token::Punct::LParen))
     }
 
     /// The 1-based presumed line of `span` (after `#line`), at the outermost expansion.
     fn presumed_line(&self, span: Span) -> u32 {
-        let s = self.sm.report_span(span);
+        // Like clang, the line where the outermost expansion ends (its closing parenthesis).
+        let mut s = span;
+        for _ in 0..10_000 {
+            let Some(e) = self.sm.expansion(s.expn) else {
+                break;
+            };
+            s = self.expn_end.get(&s.expn).copied().unwrap_or(e.call_site);
+        }
         let line = self.sm.file(s.file).map_or(0, |f| f.line_col(s.lo).0);
-        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file) {
-            if let Some((phys, presumed, _)) = &f.line_map {
-                return (i64::from(line) - i64::from(*phys) + i64::from(*presumed)).max(0) as u32;
-            }
+        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file)
+            && let Some((phys, presumed, _)) = &f.line_map
+        {
+            return (i64::from(line) - i64::from(*phys) + i64::from(*presumed)).max(0) as u32;
         }
         line
     }
 
     fn presumed_file(&self, span: Span) -> String {
         let s = self.sm.report_span(span);
-        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file) {
-            if let Some((_, _, Some(name))) = &f.line_map {
-                return name.clone();
-            }
+        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file)
+            && let Some((_, _, Some(name))) = &f.line_map
+        {
+            return name.clone();
         }
         self.sm
             .file(s.file)

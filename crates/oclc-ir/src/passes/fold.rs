@@ -1,0 +1,292 @@
+//! Constant folding of scalar integer arithmetic, comparisons and conversions, selects and
+//! branches on constants, zero-offset `ptradd`, space casts of `to_generic` results, and
+//! removal of block parameters that always receive one value.
+
+use super::util::*;
+use crate::ir::*;
+use crate::types::{AddrSpace, Type};
+use std::collections::HashMap;
+
+/// Folds `f` until nothing changes; returns whether anything did.
+pub fn fold(f: &mut Function) -> bool {
+    let mut any = false;
+    for _ in 0..8 {
+        let mut changed = fold_once(f);
+        changed |= remove_unreachable_blocks(f);
+        changed |= simplify_block_params(f);
+        any |= changed;
+        if !changed {
+            break;
+        }
+    }
+    any
+}
+
+fn fold_once(f: &mut Function) -> bool {
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut changed = false;
+    for (b, i) in placed_insts(f) {
+        let Some(d) = f.insts.get(i.index()) else {
+            continue;
+        };
+        let mut op = d.op.clone();
+        for_each_operand_mut(&mut op, |v| *v = resolve(&map, *v));
+        let result = d.result;
+        let span = d.span;
+        let rty = result.and_then(|r| f.value_type(r));
+        match fold_op(f, &op, rty) {
+            Some(Folded::Value(v)) => {
+                if let Some(r) = result {
+                    map.insert(r, v);
+                    changed = true;
+                }
+            }
+            Some(Folded::Const(c)) => {
+                if let Some(dm) = f.insts.get_mut(i.index()) {
+                    dm.op = Op::Const(c);
+                    changed = true;
+                }
+            }
+            Some(Folded::Op(new)) => {
+                if let Some(dm) = f.insts.get_mut(i.index()) {
+                    dm.op = new;
+                    changed = true;
+                }
+            }
+            Some(Folded::NullOf(space)) => {
+                let pos = f.blocks[b.index()]
+                    .insts
+                    .iter()
+                    .position(|x| *x == i)
+                    .unwrap_or(0);
+                let (_, v) = insert_inst(
+                    f,
+                    b,
+                    pos,
+                    Op::Const(Const::Null),
+                    Some(Type::Ptr(space)),
+                    span,
+                );
+                if let (Some(r), Some(v)) = (result, v) {
+                    map.insert(r, v);
+                    changed = true;
+                }
+            }
+            None => {}
+        }
+    }
+    replace_uses(f, &map);
+    changed
+}
+
+enum Folded {
+    /// The result equals an existing value.
+    Value(Value),
+    /// The result is this constant.
+    Const(Const),
+    /// The instruction becomes this one (a branch on a constant).
+    Op(Op),
+    /// The result is NULL of this space.
+    NullOf(AddrSpace),
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+fn sext(x: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        x as i64
+    } else {
+        let s = 64 - bits;
+        ((x << s) as i64) >> s
+    }
+}
+
+/// The bit width of a scalar integer type.
+fn int_bits(t: Option<Type>) -> Option<u32> {
+    match t? {
+        Type::Scalar(s) if s.is_int() => Some(s.bits()),
+        _ => None,
+    }
+}
+
+fn fold_op(f: &Function, op: &Op, rty: Option<Type>) -> Option<Folded> {
+    let c = |v: &Value| const_int(f, *v);
+    let vt = |v: &Value| f.value_type(*v);
+    match op {
+        Op::Bin(o, a, b) => {
+            let w = int_bits(rty)?;
+            let (x, y) = (c(a)? & mask(w), c(b)? & mask(w));
+            let r = match o {
+                BinOp::Add => x.wrapping_add(y),
+                BinOp::Sub => x.wrapping_sub(y),
+                BinOp::Mul => x.wrapping_mul(y),
+                BinOp::And => x & y,
+                BinOp::Or => x | y,
+                BinOp::Xor => x ^ y,
+                BinOp::Shl => x << (y % w as u64),
+                BinOp::LShr => x >> (y % w as u64),
+                BinOp::AShr => (sext(x, w) >> (y % w as u64)) as u64,
+                BinOp::UDiv if y != 0 => x / y,
+                BinOp::URem if y != 0 => x % y,
+                BinOp::SDiv | BinOp::SRem => {
+                    let (sx, sy) = (sext(x, w), sext(y, w));
+                    if sy == 0 || (sy == -1 && sx == sext(1u64 << (w - 1), w)) {
+                        return None;
+                    }
+                    if *o == BinOp::SDiv {
+                        (sx / sy) as u64
+                    } else {
+                        (sx % sy) as u64
+                    }
+                }
+                _ => return None,
+            };
+            Some(Folded::Const(Const::Int(r & mask(w))))
+        }
+        Op::Un(o, a) => {
+            let w = int_bits(rty)?;
+            let x = c(a)?;
+            let r = match o {
+                UnOp::Neg => x.wrapping_neg(),
+                UnOp::Not => !x,
+                UnOp::FNeg => return None,
+            };
+            Some(Folded::Const(Const::Int(r & mask(w))))
+        }
+        Op::Cmp(o, a, b) => {
+            let w = int_bits(vt(a))?;
+            let (x, y) = (c(a)? & mask(w), c(b)? & mask(w));
+            let (sx, sy) = (sext(x, w), sext(y, w));
+            let r = match o {
+                CmpOp::Eq => x == y,
+                CmpOp::Ne => x != y,
+                CmpOp::Ult => x < y,
+                CmpOp::Ule => x <= y,
+                CmpOp::Ugt => x > y,
+                CmpOp::Uge => x >= y,
+                CmpOp::Slt => sx < sy,
+                CmpOp::Sle => sx <= sy,
+                CmpOp::Sgt => sx > sy,
+                CmpOp::Sge => sx >= sy,
+                _ => return None,
+            };
+            Some(Folded::Const(Const::Int(r as u64)))
+        }
+        Op::Conv(o, a) => {
+            let to = int_bits(rty)?;
+            let from = int_bits(vt(a))?;
+            let x = c(a)? & mask(from);
+            let r = match o {
+                ConvOp::ZExt | ConvOp::Trunc => x,
+                ConvOp::SExt => sext(x, from) as u64,
+                ConvOp::ToBool => (x != 0) as u64,
+                _ => return None,
+            };
+            Some(Folded::Const(Const::Int(r & mask(to))))
+        }
+        Op::Select(cond, a, b) => {
+            if a == b {
+                return Some(Folded::Value(*a));
+            }
+            if vt(cond) != Some(Type::I1) {
+                return None;
+            }
+            Some(Folded::Value(if c(cond)? & 1 != 0 { *a } else { *b }))
+        }
+        Op::PtrAdd(p, o) if c(o)? == 0 => Some(Folded::Value(*p)),
+        Op::FromGeneric(p, s) => match def_op(f, *p)? {
+            Op::ToGeneric(q) if vt(q) == Some(Type::Ptr(*s)) => Some(Folded::Value(*q)),
+            _ => None,
+        },
+        // A test that fails is left to the space inference, which warns about it.
+        Op::SpaceTest(p, s) => match def_op(f, *p)? {
+            Op::ToGeneric(q) if vt(q) == Some(Type::Ptr(*s)) => Some(Folded::Value(*q)),
+            Op::Const(Const::Null) => Some(Folded::NullOf(*s)),
+            _ => None,
+        },
+        Op::CondBr(cond, t, e) => {
+            let x = c(cond)?;
+            Some(Folded::Op(Op::Br(if x & 1 != 0 {
+                t.clone()
+            } else {
+                e.clone()
+            })))
+        }
+        Op::Switch(x, cases, d) => {
+            let w = int_bits(vt(x))?;
+            let x = c(x)? & mask(w);
+            let t = cases
+                .iter()
+                .find(|(k, _)| k & mask(w) == x)
+                .map_or(d, |(_, t)| t);
+            Some(Folded::Op(Op::Br(t.clone())))
+        }
+        _ => None,
+    }
+}
+
+/// Removes block parameters whose every incoming argument (other than the parameter itself)
+/// is one value, replacing them with that value.
+pub fn simplify_block_params(f: &mut Function) -> bool {
+    let mut any = false;
+    loop {
+        let mut incoming: Vec<Vec<Vec<Value>>> = f
+            .blocks
+            .iter()
+            .map(|bd| vec![Vec::new(); bd.params.len()])
+            .collect();
+        for bd in &f.blocks {
+            let Some(d) = bd.insts.last().and_then(|i| f.insts.get(i.index())) else {
+                continue;
+            };
+            for s in d.op.successors() {
+                if let Some(ps) = incoming.get_mut(s.block.index()) {
+                    for (k, a) in s.args.iter().enumerate() {
+                        if let Some(l) = ps.get_mut(k) {
+                            l.push(*a);
+                        }
+                    }
+                }
+            }
+        }
+        let mut map: HashMap<Value, Value> = HashMap::new();
+        let mut drop: Vec<(Block, usize)> = Vec::new();
+        for (b, bd) in f.blocks.iter().enumerate().skip(1) {
+            for (k, p) in bd.params.iter().enumerate() {
+                let mut only: Option<Value> = None;
+                let mut unique = true;
+                for a in &incoming[b][k] {
+                    if a == p {
+                        continue;
+                    }
+                    match only {
+                        None => only = Some(*a),
+                        Some(o) if o == *a => {}
+                        Some(_) => unique = false,
+                    }
+                }
+                if unique
+                    && let Some(o) = only
+                    && resolve(&map, o) != *p
+                {
+                    map.insert(*p, o);
+                    drop.push((Block(b as u32), k));
+                }
+            }
+        }
+        if drop.is_empty() {
+            return any;
+        }
+        replace_uses(f, &map);
+        for (b, k) in drop.into_iter().rev() {
+            remove_block_param(f, b, k);
+        }
+        any = true;
+    }
+}

@@ -1,0 +1,430 @@
+//! Helpers shared by the passes: operand rewriting, use counts, instruction placement,
+//! predecessor lists, dominance frontiers and unreachable-block removal.
+
+use crate::ir::*;
+use crate::types::Type;
+use crate::verify::dominators;
+use oclc_syntax::Span;
+use std::collections::HashMap;
+
+/// Calls `f` on every value operand of `op`, mutably, in the order of [`Op::for_each_operand`].
+pub fn for_each_operand_mut(op: &mut Op, mut f: impl FnMut(&mut Value)) {
+    match op {
+        Op::Const(_)
+        | Op::Undef
+        | Op::StackAlloc { .. }
+        | Op::GlobalAddr(_)
+        | Op::LocalAddr(_)
+        | Op::Unreachable => {}
+        Op::Bin(_, a, b)
+        | Op::Cmp(_, a, b)
+        | Op::PtrAdd(a, b)
+        | Op::PtrDiff(a, b)
+        | Op::ExtractDyn(a, b)
+        | Op::Insert(a, b, _) => {
+            f(a);
+            f(b)
+        }
+        Op::Un(_, a)
+        | Op::Conv(_, a)
+        | Op::Bitcast(a)
+        | Op::IntToPtr(a)
+        | Op::Splat(a)
+        | Op::Extract(a, _)
+        | Op::Shuffle(a, _)
+        | Op::Load(a)
+        | Op::ToGeneric(a)
+        | Op::FromGeneric(a, _)
+        | Op::SpaceTest(a, _)
+        | Op::GetFence(a) => f(a),
+        Op::Build(vs) | Op::Call(_, vs) | Op::CallBuiltin(_, vs) => vs.iter_mut().for_each(f),
+        Op::Select(a, b, c) | Op::InsertDyn(a, b, c) => {
+            f(a);
+            f(b);
+            f(c)
+        }
+        Op::WorkGroup { value, ids, .. } => {
+            f(value);
+            ids.iter_mut().for_each(f)
+        }
+        Op::Store { ptr, value } => {
+            f(ptr);
+            f(value)
+        }
+        Op::Memcpy { dst, src, len } => {
+            f(dst);
+            f(src);
+            f(len)
+        }
+        Op::Memset { dst, byte, len } => {
+            f(dst);
+            f(byte);
+            f(len)
+        }
+        Op::AtomicRmw { ptr, value, .. } | Op::AtomicStore { ptr, value, .. } => {
+            f(ptr);
+            f(value)
+        }
+        Op::AtomicCmpXchg {
+            ptr,
+            expected,
+            desired,
+            ..
+        } => {
+            f(ptr);
+            f(expected);
+            f(desired)
+        }
+        Op::AtomicLoad { ptr, .. } => f(ptr),
+        Op::Barrier { flags, .. } | Op::Fence { flags, .. } => f(flags),
+        Op::WorkItem(_, d) => {
+            if let Some(d) = d {
+                f(d)
+            }
+        }
+        Op::Printf(fmt, args) => {
+            f(fmt);
+            args.iter_mut().for_each(f)
+        }
+        Op::Ret(v) => {
+            if let Some(v) = v {
+                f(v)
+            }
+        }
+        Op::Br(t) => t.args.iter_mut().for_each(f),
+        Op::CondBr(c, t, e) => {
+            f(c);
+            t.args.iter_mut().chain(e.args.iter_mut()).for_each(f)
+        }
+        Op::Switch(x, cases, d) => {
+            f(x);
+            for (_, c) in cases.iter_mut() {
+                c.args.iter_mut().for_each(&mut f);
+            }
+            d.args.iter_mut().for_each(f)
+        }
+    }
+}
+
+/// Mutable branch targets of a terminator.
+pub fn successors_mut(op: &mut Op) -> Vec<&mut BlockCall> {
+    match op {
+        Op::Br(t) => vec![t],
+        Op::CondBr(_, t, e) => vec![t, e],
+        Op::Switch(_, cases, d) => cases
+            .iter_mut()
+            .map(|(_, c)| c)
+            .chain(std::iter::once(d))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Follows a replacement map to its end (maps never contain cycles; the step limit guards
+/// against a bug turning into a hang).
+pub fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {
+    let mut steps = 0;
+    while let Some(&n) = map.get(&v) {
+        if n == v || steps > map.len() {
+            break;
+        }
+        v = n;
+        steps += 1;
+    }
+    v
+}
+
+/// Rewrites every operand of every placed instruction through `map`.
+pub fn replace_uses(f: &mut Function, map: &HashMap<Value, Value>) {
+    if map.is_empty() {
+        return;
+    }
+    let placed: Vec<Inst> = f.blocks.iter().flat_map(|b| b.insts.clone()).collect();
+    for i in placed {
+        if let Some(d) = f.insts.get_mut(i.index()) {
+            for_each_operand_mut(&mut d.op, |v| *v = resolve(map, *v));
+        }
+    }
+}
+
+/// The instructions of every block, in order (a snapshot).
+pub fn placed_insts(f: &Function) -> Vec<(Block, Inst)> {
+    f.blocks
+        .iter()
+        .enumerate()
+        .flat_map(|(b, bd)| bd.insts.iter().map(move |i| (Block(b as u32), *i)))
+        .collect()
+}
+
+/// How many times each value is used as an operand by a placed instruction.
+pub fn use_counts(f: &Function) -> Vec<u32> {
+    let mut n = vec![0u32; f.values.len()];
+    for bd in &f.blocks {
+        for i in &bd.insts {
+            if let Some(d) = f.insts.get(i.index()) {
+                d.op.for_each_operand(|v| {
+                    if let Some(c) = n.get_mut(v.index()) {
+                        *c += 1;
+                    }
+                });
+            }
+        }
+    }
+    n
+}
+
+/// The instruction defining `v`, if it is an instruction result.
+pub fn def_op(f: &Function, v: Value) -> Option<&Op> {
+    match f.values.get(v.index())?.def {
+        ValueDef::Inst(i) => f.insts.get(i.index()).map(|d| &d.op),
+        ValueDef::Param(..) => None,
+    }
+}
+
+/// The integer constant `v` is defined as, if any.
+pub fn const_int(f: &Function, v: Value) -> Option<u64> {
+    match def_op(f, v)? {
+        Op::Const(Const::Int(x)) => Some(*x),
+        _ => None,
+    }
+}
+
+/// Creates an instruction that belongs to no block yet.
+pub fn new_inst(f: &mut Function, op: Op, ty: Option<Type>, span: Span) -> (Inst, Option<Value>) {
+    f.push_inst(Block(u32::MAX), op, ty, span)
+}
+
+/// Creates an instruction and places it at `pos` in block `b`.
+pub fn insert_inst(
+    f: &mut Function,
+    b: Block,
+    pos: usize,
+    op: Op,
+    ty: Option<Type>,
+    span: Span,
+) -> (Inst, Option<Value>) {
+    let (i, v) = new_inst(f, op, ty, span);
+    if let Some(bd) = f.blocks.get_mut(b.index()) {
+        let pos = pos.min(bd.insts.len());
+        bd.insts.insert(pos, i);
+    }
+    (i, v)
+}
+
+/// The terminator of `b`.
+pub fn terminator(f: &Function, b: Block) -> Option<Inst> {
+    f.blocks.get(b.index())?.insts.last().copied()
+}
+
+/// Successor blocks of each block (by index).
+pub fn successors(f: &Function) -> Vec<Vec<Block>> {
+    f.blocks
+        .iter()
+        .map(|bd| {
+            bd.insts
+                .last()
+                .and_then(|i| f.insts.get(i.index()))
+                .map(|d| d.op.successors().iter().map(|s| s.block).collect())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Predecessor blocks of each block (one entry per edge).
+pub fn predecessors(f: &Function) -> Vec<Vec<Block>> {
+    let mut p = vec![Vec::new(); f.blocks.len()];
+    for (b, ss) in successors(f).iter().enumerate() {
+        for s in ss {
+            if let Some(l) = p.get_mut(s.index()) {
+                l.push(Block(b as u32));
+            }
+        }
+    }
+    p
+}
+
+/// Reverse postorder, immediate dominators and dominance frontiers of reachable blocks.
+pub struct DomInfo {
+    pub rpo: Vec<Block>,
+    pub idom: Vec<Option<Block>>,
+    pub frontier: Vec<Vec<Block>>,
+    pub children: Vec<Vec<Block>>,
+}
+
+pub fn dom_info(f: &Function) -> DomInfo {
+    let (rpo, idom) = dominators(f);
+    let n = f.blocks.len();
+    let preds = predecessors(f);
+    let mut frontier: Vec<Vec<Block>> = vec![Vec::new(); n];
+    for &b in &rpo {
+        let ps: Vec<Block> = preds[b.index()]
+            .iter()
+            .copied()
+            .filter(|p| idom.get(p.index()).copied().flatten().is_some())
+            .collect();
+        if ps.len() < 2 {
+            continue;
+        }
+        let Some(target) = idom[b.index()] else {
+            continue;
+        };
+        for p in ps {
+            let mut runner = p;
+            let mut guard = 0;
+            while runner != target && guard <= n {
+                if !frontier[runner.index()].contains(&b) {
+                    frontier[runner.index()].push(b);
+                }
+                match idom[runner.index()] {
+                    Some(d) if d != runner => runner = d,
+                    _ => break,
+                }
+                guard += 1;
+            }
+        }
+    }
+    let mut children = vec![Vec::new(); n];
+    for &b in &rpo {
+        if let Some(d) = idom[b.index()]
+            && d != b
+        {
+            children[d.index()].push(b);
+        }
+    }
+    DomInfo {
+        rpo,
+        idom,
+        frontier,
+        children,
+    }
+}
+
+/// Deletes blocks that the entry cannot reach, renumbering the others. Values they defined
+/// become unused entries of the value table.
+pub fn remove_unreachable_blocks(f: &mut Function) -> bool {
+    let n = f.blocks.len();
+    let succ = successors(f);
+    let mut seen = vec![false; n];
+    let mut stack = vec![0usize];
+    if n > 0 {
+        seen[0] = true;
+    }
+    while let Some(b) = stack.pop() {
+        for s in &succ[b] {
+            if let Some(x) = seen.get_mut(s.index())
+                && !*x
+            {
+                *x = true;
+                stack.push(s.index());
+            }
+        }
+    }
+    if seen.iter().all(|&s| s) {
+        return false;
+    }
+    let mut new_index = vec![u32::MAX; n];
+    let mut next = 0u32;
+    for (b, &s) in seen.iter().enumerate() {
+        if s {
+            new_index[b] = next;
+            next += 1;
+        }
+    }
+    let old = std::mem::take(&mut f.blocks);
+    for (b, bd) in old.into_iter().enumerate() {
+        if seen[b] {
+            f.blocks.push(bd);
+        }
+    }
+    for (nb, bd) in f.blocks.iter().enumerate() {
+        for (pi, p) in bd.params.iter().enumerate() {
+            if let Some(vd) = f.values.get_mut(p.index()) {
+                vd.def = ValueDef::Param(Block(nb as u32), pi as u32);
+            }
+        }
+    }
+    let placed: Vec<Inst> = f.blocks.iter().flat_map(|b| b.insts.clone()).collect();
+    for i in placed {
+        if let Some(d) = f.insts.get_mut(i.index()) {
+            for s in successors_mut(&mut d.op) {
+                if let Some(&ni) = new_index.get(s.block.index()) {
+                    s.block = Block(ni);
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Removes parameter `idx` of block `b` and the matching argument of every branch to `b`.
+pub fn remove_block_param(f: &mut Function, b: Block, idx: usize) {
+    let Some(bd) = f.blocks.get_mut(b.index()) else {
+        return;
+    };
+    if idx >= bd.params.len() {
+        return;
+    }
+    bd.params.remove(idx);
+    let rest: Vec<Value> = bd.params[idx..].to_vec();
+    for (k, p) in rest.iter().enumerate() {
+        if let Some(vd) = f.values.get_mut(p.index()) {
+            vd.def = ValueDef::Param(b, (idx + k) as u32);
+        }
+    }
+    let terms: Vec<Inst> = f
+        .blocks
+        .iter()
+        .filter_map(|bd| bd.insts.last().copied())
+        .collect();
+    for t in terms {
+        if let Some(d) = f.insts.get_mut(t.index()) {
+            for s in successors_mut(&mut d.op) {
+                if s.block == b && idx < s.args.len() {
+                    s.args.remove(idx);
+                }
+            }
+        }
+    }
+}
+
+/// A zero constant of `ty`: 0, 0.0 or NULL (vectors splat).
+pub fn zero_const(ty: Type) -> Op {
+    match ty {
+        Type::Ptr(_) => Op::Const(Const::Null),
+        t if t.is_float() => Op::Const(Const::Float(0.0)),
+        _ => Op::Const(Const::Int(0)),
+    }
+}
+
+/// Whether an instruction can be deleted when its result is unused: no memory writes, no
+/// control flow, no calls, no device checks other than undefined behaviour of C.
+pub fn is_removable(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Const(_)
+            | Op::Undef
+            | Op::Bin(..)
+            | Op::Un(..)
+            | Op::Cmp(..)
+            | Op::Conv(..)
+            | Op::Bitcast(_)
+            | Op::IntToPtr(_)
+            | Op::Splat(_)
+            | Op::Build(_)
+            | Op::Extract(..)
+            | Op::ExtractDyn(..)
+            | Op::Insert(..)
+            | Op::Shuffle(..)
+            | Op::Select(..)
+            | Op::PtrAdd(..)
+            | Op::PtrDiff(..)
+            | Op::ToGeneric(_)
+            | Op::FromGeneric(..)
+            | Op::SpaceTest(..)
+            | Op::GetFence(_)
+            | Op::StackAlloc { .. }
+            | Op::GlobalAddr(_)
+            | Op::LocalAddr(_)
+            | Op::WorkItem(..)
+    )
+}
