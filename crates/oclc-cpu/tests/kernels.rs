@@ -593,8 +593,7 @@ fn local_data_race_is_found_only_when_enabled() {
     assert_eq!(e.span, sp(21));
     assert_eq!(e.local_id, [1, 0, 0]);
     assert!(
-        e.message
-            .contains("__local __local argument `tmp` at offset 0"),
+        e.message.contains("__local argument `tmp` at offset 0"),
         "{}",
         e.message
     );
