@@ -1229,3 +1229,37 @@ fn work_group_collectives() {
     }
     assert_eq!(got, want);
 }
+
+#[test]
+fn negative_index_reports_negative_offset() {
+    // int i = -1; buf[i] = 0;   (sext + mul + ptradd fused into one indexing step)
+    let m = one_kernel(
+        vec![buf("buf", AddrSpace::Global), param("i", Type::I32)],
+        |b, p| {
+            let i = b.conv(ConvOp::SExt, p[1], Type::I64);
+            let four = b.i64(4);
+            let off = b.bin(BinOp::Mul, i, four);
+            let q = b.ptr_add(p[0], off);
+            let z = b.i32(0);
+            b.set_span(sp(3));
+            b.store(q, z);
+        },
+    );
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    let e = runtime_err(dev.launch(
+        &prog,
+        "k",
+        &[
+            Arg::Buffer(Buffer::zeroed(16)),
+            Arg::Bytes((-1i32).to_le_bytes().to_vec()),
+        ],
+        &NdRange::new(&[1]),
+    ));
+    assert_eq!(e.kind, CheckKind::OutOfBounds);
+    assert_eq!(e.span, sp(3));
+    assert_eq!(
+        e.message,
+        "out-of-bounds write of 4 bytes at offset -4 of __global buffer `buf` (16 bytes)"
+    );
+}
