@@ -1263,3 +1263,25 @@ fn negative_index_reports_negative_offset() {
         "out-of-bounds write of 4 bytes at offset -4 of __global buffer `buf` (16 bytes)"
     );
 }
+
+#[test]
+fn runtime_errors_become_diagnostics() {
+    let e = RuntimeError {
+        kind: CheckKind::NullDereference,
+        message: "read through a NULL pointer".into(),
+        span: sp(9),
+        global_id: [5, 0, 0],
+        local_id: [1, 0, 0],
+        group_id: [2, 0, 0],
+        note: Some((sp(4), "work-item (0, 0, 0) waits at this barrier".into())),
+    };
+    let d = e.to_diagnostic();
+    assert_eq!(d.level, oclc_syntax::Level::Error);
+    assert_eq!(d.span, sp(9));
+    assert_eq!(d.message, "read through a NULL pointer");
+    assert_eq!(
+        d.notes[0].message,
+        "in the work-item with global id (5, 0, 0), local id (1, 0, 0), group id (2, 0, 0)"
+    );
+    assert_eq!(d.notes[1].span, sp(4));
+}
