@@ -66,13 +66,17 @@ pub struct Analysis {
     pub nonnull: Vec<bool>,
 }
 
-/// Runs the dataflow to its fixpoint. `param_reason(i)` says why generic parameter `i` of a
-/// non-kernel function is not resolved.
-pub fn analyze(
-    m: &Module,
-    f: &Function,
-    param_reason: &dyn Fn(usize) -> GenericReason,
-) -> Analysis {
+/// What the analysis of one function assumes about its boundaries.
+pub struct Hooks<'a> {
+    /// The lattice value of generic entry parameter `i`.
+    pub param: &'a dyn Fn(usize) -> Lat,
+    /// The lattice value of a call's generic result, given the callee, the lattice values of
+    /// the arguments and the call's span; `None` treats it as an unknown pointer.
+    pub call: &'a dyn Fn(FuncId, &[Lat], Span) -> Option<Lat>,
+}
+
+/// Runs the dataflow to its fixpoint.
+pub fn analyze(m: &Module, f: &Function, hooks: &Hooks) -> Analysis {
     let nv = f.values.len();
     let mut lat = vec![Lat::Unknown; nv];
     let mut nonnull = vec![true; nv];
@@ -82,7 +86,7 @@ pub fn analyze(
         let Some(t) = f.value_type(*p) else { continue };
         let param = f.params.get(k);
         lat[p.index()] = match t {
-            Type::Ptr(AddrSpace::Generic) => Lat::Generic(param_reason(k)),
+            Type::Ptr(AddrSpace::Generic) => (hooks.param)(k),
             Type::Ptr(s) => Lat::Named(s, f.span),
             _ => Lat::Unknown,
         };
@@ -155,7 +159,7 @@ pub fn analyze(
                 if !rt.is_ptr() {
                     continue;
                 }
-                let (l, nn) = transfer(m, f, &d.op, rt, d.span, &lat, &nonnull);
+                let (l, nn) = transfer(m, f, hooks, &d.op, rt, d.span, &lat, &nonnull);
                 changed |= update(&mut lat, &mut nonnull, r, l, Some(nn));
             }
         }
@@ -167,11 +171,16 @@ pub fn analyze(
 /// lowers its non-NULL fact to `nn`.
 fn update(lat: &mut [Lat], nonnull: &mut [bool], v: Value, new: Lat, nn: Option<bool>) -> bool {
     let mut changed = false;
-    if let Some(cur) = lat.get_mut(v.index())
-        && new.rank() > cur.rank()
-    {
-        *cur = new;
-        changed = true;
+    if let Some(cur) = lat.get_mut(v.index()) {
+        if new.rank() > cur.rank() {
+            *cur = new;
+            changed = true;
+        } else if let (Lat::Named(a, _), Lat::Named(b, at)) = (&*cur, &new)
+            && a != b
+        {
+            *cur = cur.join(&new, *at);
+            changed = true;
+        }
     }
     if let (Some(nn), Some(cur)) = (nn, nonnull.get_mut(v.index()))
         && *cur
@@ -183,9 +192,11 @@ fn update(lat: &mut [Lat], nonnull: &mut [bool], v: Value, new: Lat, nn: Option<
     changed
 }
 
+#[allow(clippy::too_many_arguments)]
 fn transfer(
     m: &Module,
     f: &Function,
+    hooks: &Hooks,
     op: &Op,
     rt: Type,
     span: Span,
@@ -218,7 +229,11 @@ fn transfer(
             false,
         ),
         Op::IntToPtr(_) => (Lat::Generic(GenericReason::IntegerCast { at: span }), false),
-        Op::Call(c, _) => {
+        Op::Call(c, args) => {
+            let lats: Vec<Lat> = args.iter().map(l).collect();
+            if let Some(x) = (hooks.call)(*c, &lats, span) {
+                return (x, false);
+            }
             let callee = m.function(*c).map_or(String::new(), |cf| cf.name.clone());
             (
                 Lat::Generic(GenericReason::ReturnedByCall { callee, at: span }),
@@ -294,6 +309,14 @@ pub fn rewrite(m: &Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, CastVer
         if let (Op::PtrAdd(..) | Op::Select(..), Some(r)) = (&d.op, d.result)
             && orig_ty.get(r.index()) == Some(&generic)
             && let Some(s) = lat_of(r).space()
+        {
+            retype.push((r, s));
+        }
+        // A callee specialized to return a named pointer: its result takes that type.
+        if let (Op::Call(c, _), Some(r)) = (&d.op, d.result)
+            && orig_ty.get(r.index()) == Some(&generic)
+            && let Some(Some(Type::Ptr(s))) = m.function(*c).map(|cf| cf.ret)
+            && s != AddrSpace::Generic
         {
             retype.push((r, s));
         }

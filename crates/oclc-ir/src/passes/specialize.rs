@@ -6,12 +6,13 @@
 //! same analysis. Originals left without callers are deleted.
 
 use super::VarRecord;
-use super::infer_spaces::{Analysis, CastVerdict, Lat, analyze, rewrite};
+use super::infer_spaces::{Analysis, CastVerdict, Hooks, Lat, analyze, rewrite};
 use super::report::*;
 use super::util::*;
 use crate::ir::*;
 use crate::types::{AddrSpace, Type};
 use oclc_syntax::{Diagnostic, Span};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 /// Space signature of a call: for each parameter, the named space passed to it, if any.
@@ -40,6 +41,18 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
     let mut generic_callers: HashMap<(usize, usize), Vec<Span>> = HashMap::new();
     let mut verdicts: BTreeMap<(usize, Inst), Vec<CastVerdict>> = BTreeMap::new();
     let mut report = SpacesReport::default();
+    let memo: Memo = RefCell::new(HashMap::new());
+    // Functions that always return a pointer into one named space return it typed so.
+    for c in 0..n0 {
+        let f = &m.functions[c];
+        if f.is_kernel() || f.ret != Some(Type::Ptr(AddrSpace::Generic)) {
+            continue;
+        }
+        let sig = vec![None; f.params.len()];
+        if let Lat::Named(s, _) = ret_space(m, &memo, c, &sig, 0) {
+            m.functions[c].ret = Some(Type::Ptr(s));
+        }
+    }
     loop {
         let next = (0..m.functions.len())
             .filter(|&i| !processed[i])
@@ -63,11 +76,22 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
             .get(origin[id])
             .filter(|_| origin[id] != id)
             .map_or(func.name.clone(), |o| o.name.clone());
-        let reason = |k: usize| GenericReason::Parameter {
-            function: source_name.clone(),
-            generic_callers: generic_callers.get(&(id, k)).cloned().unwrap_or_default(),
+        let param = |k: usize| {
+            Lat::Generic(GenericReason::Parameter {
+                function: source_name.clone(),
+                generic_callers: generic_callers.get(&(id, k)).cloned().unwrap_or_default(),
+            })
         };
-        let analysis = analyze(m, &func, &reason);
+        let call =
+            |c: FuncId, lats: &[Lat], span: Span| Some(call_result(m, &memo, c, lats, span, 0));
+        let analysis = analyze(
+            m,
+            &func,
+            &Hooks {
+                param: &param,
+                call: &call,
+            },
+        );
         // Redirect calls to clones for their space signatures.
         for (_, i) in placed_insts(&func) {
             let Some(Op::Call(c, args)) = func.insts.get(i.index()).map(|d| d.op.clone()) else {
@@ -99,6 +123,9 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
                 Some(t) => *t,
                 None => {
                     let t = make_clone(m, c.index(), &sig);
+                    if let Lat::Named(s, _) = ret_space(m, &memo, c.index(), &sig, 0) {
+                        m.functions[t].ret = Some(Type::Ptr(s));
+                    }
                     origin.push(c.index());
                     processed.push(false);
                     removed.push(false);
@@ -193,6 +220,92 @@ fn cast_warning(
                 space_keyword(actual)
             ),
         )
+}
+
+/// Memoized return-space summaries by (function, argument space signature).
+type Memo = RefCell<HashMap<(usize, Signature), Lat>>;
+
+/// Deepest chain of calls followed for return summaries.
+const MAX_CALL_DEPTH: u32 = 64;
+
+/// The space of the pointer function `c` returns when called with `sig` (`Unknown` when it
+/// returns only NULL; `Generic` when not one named space).
+fn ret_space(m: &Module, memo: &Memo, c: usize, sig: &Signature, depth: u32) -> Lat {
+    let key = (c, sig.clone());
+    if let Some(l) = memo.borrow().get(&key) {
+        return l.clone();
+    }
+    let Some(f) = m.functions.get(c) else {
+        return Lat::Unknown;
+    };
+    let unknown_call = GenericReason::ReturnedByCall {
+        callee: f.name.clone(),
+        at: f.span,
+    };
+    if depth > MAX_CALL_DEPTH || f.blocks.is_empty() {
+        return Lat::Generic(unknown_call);
+    }
+    let param = |k: usize| match sig.get(k).copied().flatten() {
+        Some(s) => Lat::Named(s, f.span),
+        None => Lat::Generic(GenericReason::Parameter {
+            function: f.name.clone(),
+            generic_callers: Vec::new(),
+        }),
+    };
+    let call = |cc: FuncId, lats: &[Lat], span: Span| {
+        Some(call_result(m, memo, cc, lats, span, depth + 1))
+    };
+    let a = analyze(
+        m,
+        f,
+        &Hooks {
+            param: &param,
+            call: &call,
+        },
+    );
+    let mut acc = Lat::Unknown;
+    for (_, i) in placed_insts(f) {
+        if let Some(Op::Ret(Some(v))) = f.insts.get(i.index()).map(|d| &d.op) {
+            let l = a.lat.get(v.index()).cloned().unwrap_or(Lat::Unknown);
+            acc = acc.join(&l, f.span);
+        }
+    }
+    memo.borrow_mut().insert(key, acc.clone());
+    acc
+}
+
+/// The lattice value of a call's result, from the callee's return summary under the
+/// arguments' spaces.
+fn call_result(m: &Module, memo: &Memo, c: FuncId, lats: &[Lat], span: Span, depth: u32) -> Lat {
+    let Some(cf) = m.function(c) else {
+        return Lat::Unknown;
+    };
+    let reason = GenericReason::ReturnedByCall {
+        callee: cf.name.clone(),
+        at: span,
+    };
+    match cf.ret {
+        Some(Type::Ptr(AddrSpace::Generic)) => {}
+        Some(Type::Ptr(s)) => return Lat::Named(s, span),
+        _ => return Lat::Generic(reason),
+    }
+    let sig: Signature = cf
+        .params
+        .iter()
+        .zip(lats)
+        .map(|(p, l)| {
+            if p.ty == Type::Ptr(AddrSpace::Generic) {
+                l.space()
+            } else {
+                None
+            }
+        })
+        .collect();
+    match ret_space(m, memo, c.index(), &sig, depth) {
+        Lat::Named(s, _) => Lat::Named(s, span),
+        Lat::Unknown => Lat::Unknown,
+        Lat::Generic(_) => Lat::Generic(reason),
+    }
 }
 
 /// The callees of `f`'s calls, one entry per call.
