@@ -66,13 +66,16 @@ pub struct Analysis {
     pub nonnull: Vec<bool>,
 }
 
+/// Gives the lattice value of a call's generic result from the callee, the lattice values of
+/// the arguments and the call's span; `None` treats it as an unknown pointer.
+pub type CallHook<'a> = dyn Fn(FuncId, &[Lat], Span) -> Option<Lat> + 'a;
+
 /// What the analysis of one function assumes about its boundaries.
 pub struct Hooks<'a> {
     /// The lattice value of generic entry parameter `i`.
     pub param: &'a dyn Fn(usize) -> Lat,
-    /// The lattice value of a call's generic result, given the callee, the lattice values of
-    /// the arguments and the call's span; `None` treats it as an unknown pointer.
-    pub call: &'a dyn Fn(FuncId, &[Lat], Span) -> Option<Lat>,
+    /// The lattice value of a call's generic result.
+    pub call: &'a CallHook<'a>,
 }
 
 /// Runs the dataflow to its fixpoint.
