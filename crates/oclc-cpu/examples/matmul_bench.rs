@@ -71,11 +71,131 @@ fn matmul() -> Module {
     m
 }
 
+/// `kernel void reduce(global const int *in, global int *out, local int *scratch)`: tree
+/// reduction of each group into `out[group]`.
+fn reduction() -> Module {
+    let mut m = Module::new();
+    let g = |name: &str, s: AddrSpace| Param {
+        name: name.into(),
+        ty: Type::Ptr(s),
+        kind: ParamKind::Buffer(s),
+        c_type: String::new(),
+    };
+    let mut k = Function::new(
+        "reduce",
+        vec![
+            g("in", AddrSpace::Global),
+            g("out", AddrSpace::Global),
+            g("scratch", AddrSpace::Local),
+        ],
+        None,
+        Span::DUMMY,
+    );
+    k.kernel = Some(KernelInfo::default());
+    let mut b = Builder::new(&mut k);
+    let p = b.params(Block(0));
+    let gid = b.work_item(WorkItemQuery::GlobalId, 0);
+    let lid = b.work_item(WorkItemQuery::LocalId, 0);
+    let n = b.work_item(WorkItemQuery::LocalSize, 0);
+    let four = b.i64(4);
+    let go = b.bin(BinOp::Mul, gid, four);
+    let lo = b.bin(BinOp::Mul, lid, four);
+    let ip = b.ptr_add(p[0], go);
+    let x = b.load(Type::I32, ip);
+    let sp_ = b.ptr_add(p[2], lo);
+    b.store(sp_, x);
+    b.barrier(1);
+    let one = b.i64(1);
+    let half = b.bin(BinOp::LShr, n, one);
+    let (head, hp) = b.create_block(&[Type::I64]);
+    let (body, _) = b.create_block(&[]);
+    let (add, _) = b.create_block(&[]);
+    let (latch, _) = b.create_block(&[]);
+    let (done, _) = b.create_block(&[]);
+    let (write, _) = b.create_block(&[]);
+    let (exit, _) = b.create_block(&[]);
+    b.br(head, vec![half]);
+    b.switch_to(head);
+    let zero = b.i64(0);
+    let c = b.cmp(CmpOp::Ugt, hp[0], zero);
+    b.cond_br(c, body, vec![], done, vec![]);
+    b.switch_to(body);
+    let c2 = b.cmp(CmpOp::Ult, lid, hp[0]);
+    b.cond_br(c2, add, vec![], latch, vec![]);
+    b.switch_to(add);
+    let other = b.bin(BinOp::Add, lid, hp[0]);
+    let oo = b.bin(BinOp::Mul, other, four);
+    let op = b.ptr_add(p[2], oo);
+    let y = b.load(Type::I32, op);
+    let mine = b.load(Type::I32, sp_);
+    let s = b.bin(BinOp::Add, mine, y);
+    b.store(sp_, s);
+    b.br(latch, vec![]);
+    b.switch_to(latch);
+    b.barrier(1);
+    let next = b.bin(BinOp::LShr, hp[0], one);
+    b.br(head, vec![next]);
+    b.switch_to(done);
+    let z = b.i64(0);
+    let is0 = b.cmp(CmpOp::Eq, lid, z);
+    b.cond_br(is0, write, vec![], exit, vec![]);
+    b.switch_to(write);
+    let grp = b.work_item(WorkItemQuery::GroupId, 0);
+    let r = b.load(Type::I32, p[2]);
+    let oo = b.bin(BinOp::Mul, grp, four);
+    let outp = b.ptr_add(p[1], oo);
+    b.store(outp, r);
+    b.br(exit, vec![]);
+    b.switch_to(exit);
+    b.ret(None);
+    m.add_function(k);
+    m
+}
+
+fn bench_reduce(dev: &Device, n: usize) {
+    let prog = match dev.load(reduction()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return;
+        }
+    };
+    let input: Vec<u8> = (0..n as i32).flat_map(|i| (i % 13).to_le_bytes()).collect();
+    let out = Buffer::zeroed(n / 256 * 4);
+    let args = [
+        Arg::Buffer(Buffer::from_bytes(&input)),
+        Arg::Buffer(out.clone()),
+        Arg::Local(256 * 4),
+    ];
+    let t = Instant::now();
+    if let Err(e) = dev.launch(
+        &prog,
+        "reduce",
+        &args,
+        &NdRange::new(&[n as u64]).local(&[256]),
+    ) {
+        eprintln!("{e}");
+        return;
+    }
+    let dt = t.elapsed().as_secs_f64();
+    let total: i64 = out
+        .read()
+        .chunks(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
+        .sum();
+    let want: i64 = (0..n as i64).map(|i| i % 13).sum();
+    println!(
+        "reduce {n} ints (groups of 256): {:.3} s, sum {total} (want {want})",
+        dt
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(256);
     let threads: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0);
     let dev = Device::cpu().with_threads(threads);
+    bench_reduce(&dev, 1 << 22);
     let prog = match dev.load(matmul()) {
         Ok(p) => p,
         Err(e) => {

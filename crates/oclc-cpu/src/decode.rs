@@ -148,6 +148,12 @@ pub enum I {
         v: u32,
         i: u32,
     },
+    InsertDyn {
+        n: u8,
+        d: u32,
+        x: u32,
+        i: u32,
+    },
     Select {
         n: u8,
         vc: bool,
@@ -159,6 +165,15 @@ pub enum I {
         d: u32,
         p: u32,
         o: u32,
+    },
+    /// `p + ext(i) * scale` (a fused `sext`/`zext`, `mul` or `shl` by a constant, and
+    /// `ptradd`); `sw` is the width to sign-extend from, 0 for none.
+    PtrIndex {
+        sw: u8,
+        scale: u16,
+        d: u32,
+        p: u32,
+        i: u32,
     },
     PtrDiff {
         d: u32,
@@ -251,6 +266,10 @@ pub enum I {
         p: u32,
         v: u32,
     },
+    WorkGroup {
+        d: u32,
+        info: u32,
+    },
     Barrier {
         flags: u32,
     },
@@ -313,6 +332,14 @@ pub struct PrintfInfo {
 }
 
 #[derive(Clone, Debug)]
+pub struct WgInfo {
+    pub op: WgOp,
+    pub s: Scalar,
+    pub value: u32,
+    pub ids: Vec<u32>,
+}
+
+#[derive(Clone, Debug)]
 pub struct SwitchInfo {
     pub cases: Vec<(u64, u32)>,
     pub default: u32,
@@ -340,6 +367,8 @@ pub struct DFunc {
     /// Fused compare-branches: (true edge, false edge).
     pub brcmps: Vec<(u32, u32)>,
     pub switches: Vec<SwitchInfo>,
+    /// Work-group collectives: operation, element type, value slot, local-id slots.
+    pub wgs: Vec<WgInfo>,
     /// Whether this function or a callee contains a barrier.
     pub has_barrier: bool,
 }
@@ -490,6 +519,22 @@ fn decode_function(m: &Module, f: &Function, local_index: &[u32]) -> DFunc {
             }
         });
     }
+    let mut skip = vec![false; f.insts.len()];
+    // Constants and addresses go to a prologue run once per call.
+    for bd in &f.blocks {
+        for i in &bd.insts {
+            if let Some(inst) = f.insts.get(i.index())
+                && matches!(
+                    inst.op,
+                    Op::Const(_) | Op::Undef | Op::GlobalAddr(_) | Op::LocalAddr(_)
+                )
+            {
+                decode_inst(m, &mut d, inst, local_index);
+                skip[i.index()] = true;
+            }
+        }
+    }
+    let fused = plan_ptr_index(f, &uses, &mut skip);
     let mut block_pc = vec![0u32; f.blocks.len()];
     for (bi, bd) in f.blocks.iter().enumerate() {
         block_pc[bi] = d.out.code.len() as u32;
@@ -498,6 +543,26 @@ fn decode_function(m: &Module, f: &Function, local_index: &[u32]) -> DFunc {
             let Some(inst) = f.insts.get(bd.insts[k].index()) else {
                 break;
             };
+            if skip.get(bd.insts[k].index()).copied().unwrap_or(false) {
+                k += 1;
+                continue;
+            }
+            if let Some(&(sw, scale, p, i)) = fused.get(&bd.insts[k].index()) {
+                let rd = inst.result.map_or(0, |r| d.s(r));
+                let (p, i) = (d.s(p), d.s(i));
+                d.emit(
+                    I::PtrIndex {
+                        sw,
+                        scale,
+                        d: rd,
+                        p,
+                        i,
+                    },
+                    inst.span,
+                );
+                k += 1;
+                continue;
+            }
             // Fuse `cmp` + `cond_br` on its result when the compare has no other use here.
             if let (Op::Cmp(op, a, b), Some(r)) = (&inst.op, inst.result) {
                 let next = bd.insts.get(k + 1).and_then(|i| f.insts.get(i.index()));
@@ -540,6 +605,88 @@ fn decode_function(m: &Module, f: &Function, local_index: &[u32]) -> DFunc {
         }
     }
     d.out
+}
+
+/// Finds `ptradd p, (ext(i) * const)` chains whose intermediate values have no other use;
+/// marks the intermediate instructions skipped and returns, per `ptradd`, (sign-extend
+/// width, scale, pointer, index).
+fn plan_ptr_index(
+    f: &Function,
+    uses: &[u32],
+    skip: &mut [bool],
+) -> std::collections::HashMap<usize, (u8, u16, Value, Value)> {
+    let def = |v: Value| match f.values.get(v.index()).map(|d| d.def) {
+        Some(ValueDef::Inst(i)) => f.insts.get(i.index()).map(|d| (i, d)),
+        _ => None,
+    };
+    let const_of = |v: Value| match def(v) {
+        Some((
+            _,
+            InstData {
+                op: Op::Const(Const::Int(k)),
+                ..
+            },
+        )) => Some(*k),
+        _ => None,
+    };
+    let single = |v: Value| uses.get(v.index()) == Some(&1);
+    let mut out = std::collections::HashMap::new();
+    for bd in &f.blocks {
+        for pi in &bd.insts {
+            let Some(InstData {
+                op: Op::PtrAdd(p, o),
+                ..
+            }) = f.insts.get(pi.index())
+            else {
+                continue;
+            };
+            let mut dead = Vec::new();
+            let (mut idx, mut scale) = (*o, 1u64);
+            if single(*o)
+                && let Some((mi, md)) = def(*o)
+            {
+                let found = match &md.op {
+                    Op::Bin(BinOp::Mul, x, c) if const_of(*c).is_some() => {
+                        const_of(*c).map(|k| (*x, k))
+                    }
+                    Op::Bin(BinOp::Mul, c, x) => const_of(*c).map(|k| (*x, k)),
+                    Op::Bin(BinOp::Shl, x, c) => {
+                        const_of(*c).filter(|k| *k < 16).map(|k| (*x, 1u64 << k))
+                    }
+                    _ => None,
+                };
+                if let Some((x, k)) = found.filter(|(_, k)| *k >= 1 && *k <= u16::MAX as u64) {
+                    idx = x;
+                    scale = k;
+                    dead.push(mi);
+                }
+            }
+            let mut sw = 0u8;
+            if single(idx)
+                && let Some((ci, cd)) = def(idx)
+                && let Op::Conv(op @ (ConvOp::SExt | ConvOp::ZExt), y) = &cd.op
+                && let Some(Type::Scalar(ys)) = f.value_type(*y)
+                && ys.is_int()
+                && ys.bits() >= 8
+            {
+                if *op == ConvOp::SExt {
+                    sw = ys.bits() as u8;
+                }
+                idx = *y;
+                dead.push(ci);
+            }
+            if dead.is_empty() {
+                continue;
+            }
+            for i in dead {
+                if let Some(s) = skip.get_mut(i.index()) {
+                    *s = true;
+                }
+            }
+            out.insert(pi.index(), (sw, scale as u16, *p, idx));
+        }
+    }
+    out
 }
 
 fn decode_inst(m: &Module, d: &mut Dec, inst: &InstData, local_index: &[u32]) {
@@ -682,6 +829,19 @@ fn decode_inst(m: &Module, d: &mut Dec, inst: &InstData, local_index: &[u32]) {
         Op::Extract(v, lane) => {
             let s = d.s(*v) + *lane as u32;
             d.emit(I::Copy { d: rd, s, n: 1 }, span);
+        }
+        Op::InsertDyn(v, x, i) => {
+            let (v, x, i) = (d.s(*v), d.s(*x), d.s(*i));
+            d.emit(I::Copy { d: rd, s: v, n }, span);
+            d.emit(
+                I::InsertDyn {
+                    n: n as u8,
+                    d: rd,
+                    x,
+                    i,
+                },
+                span,
+            );
         }
         Op::ExtractDyn(v, i) => {
             let vn = lanes_of(d.t(*v)) as u8;
@@ -887,6 +1047,19 @@ fn decode_inst(m: &Module, d: &mut Dec, inst: &InstData, local_index: &[u32]) {
             let s = elem_of(d.t(*value));
             let (p, v) = (d.s(*ptr), d.s(*value));
             d.emit(I::AtomicStore { s, p, v }, span);
+        }
+        Op::WorkGroup { op, value, ids } => {
+            d.out.has_barrier = true;
+            let s = elem_of(d.t(*value));
+            let info = d.out.wgs.len() as u32;
+            let w = WgInfo {
+                op: *op,
+                s,
+                value: d.s(*value),
+                ids: ids.iter().map(|v| d.s(*v)).collect(),
+            };
+            d.out.wgs.push(w);
+            d.emit(I::WorkGroup { d: rd, info }, span);
         }
         Op::Barrier { flags, .. } => {
             d.out.has_barrier = true;

@@ -1,17 +1,22 @@
 //! The public face of the cpu device: load a module, make buffers, launch kernels over an
 //! ND-range with work-groups running in parallel.
 
-use crate::decode::{self, Program as Code};
+use crate::decode::{self, I, Program as Code, WgInfo};
 use crate::error::{CheckKind, DeviceError, RuntimeError};
 use crate::exec::{self, BoundArg, Group, Item, LaunchCtx, Nd, Stop};
 use crate::memory::{GlobalMem, Storage};
+use crate::ops;
 use crate::ptr::{self, Tag};
 use crate::races::GlobalRaces;
 use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind, Type};
+use oclc_ir::{BinOp, Scalar, WgArith, WgOp};
 use oclc_syntax::{Span, Symbol};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Most work-items in one work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE).
+pub const MAX_WORK_GROUP_SIZE: u64 = 1024;
 
 /// Default `--max-steps`: branches and calls one work-item may take.
 pub const DEFAULT_MAX_STEPS: u64 = 1 << 28;
@@ -167,6 +172,18 @@ impl Device {
                 .collect::<Vec<_>>()
                 .join("; ");
             return Err(DeviceError::InvalidProgram(msg));
+        }
+        let mut module = module;
+        oclc_ir::passes::optimize(&mut module);
+        if let Err(errs) = oclc_ir::debug_verify(&module) {
+            let msg = errs
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ");
+            return Err(DeviceError::InvalidProgram(format!(
+                "after optimization: {msg}"
+            )));
         }
         let code = decode::decode_module(&module);
         let globals: Vec<GlobalMem> = module
@@ -406,9 +423,9 @@ fn make_nd(range: &NdRange, reqd: Option<[u32; 3]>) -> Result<Nd, DeviceError> {
         }
     }
     let items: u64 = nd.local.iter().product();
-    if items > 1 << 16 {
+    if items > MAX_WORK_GROUP_SIZE {
         return Err(DeviceError::BadRange(format!(
-            "{items} work-items per group (at most 65536)"
+            "{items} work-items per group (the cpu device allows at most {MAX_WORK_GROUP_SIZE})"
         )));
     }
     for k in 0..3 {
@@ -580,7 +597,20 @@ fn run_group(
         }
         match first {
             Stop::Done => return Ok(std::mem::take(&mut g.out)),
-            Stop::Barrier { .. } => g.races.clear(),
+            Stop::Barrier { func, pc } => {
+                g.races.clear();
+                let wg =
+                    ctx.prog
+                        .funcs
+                        .get(func as usize)
+                        .and_then(|f| match f.code.get(pc as usize) {
+                            Some(I::WorkGroup { info, .. }) => f.wgs.get(*info as usize),
+                            _ => None,
+                        });
+                if let Some(w) = wg {
+                    collective(w, g.size, items);
+                }
+            }
         }
     }
 }
@@ -650,4 +680,91 @@ fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Box<Run
 /// The type a kernel argument's bytes must have, for callers building [`Arg::Bytes`].
 pub fn value_size(t: Type) -> usize {
     t.store_size() as usize
+}
+
+fn wg_identity(a: WgArith, s: Scalar) -> u64 {
+    let w = s.bits();
+    match a {
+        WgArith::IAdd | WgArith::UMax => 0,
+        WgArith::UMin => ops::mask(w),
+        WgArith::SMin => ops::mask(w) >> 1,
+        WgArith::SMax => 1 << (w - 1),
+        WgArith::FAdd => ops::fput(s, 0.0),
+        WgArith::FMin => ops::fput(s, f64::INFINITY),
+        WgArith::FMax => ops::fput(s, f64::NEG_INFINITY),
+    }
+}
+
+fn wg_combine(a: WgArith, s: Scalar, x: u64, y: u64) -> u64 {
+    let w = s.bits();
+    match a {
+        WgArith::IAdd => ops::bin(BinOp::Add, s, x, y),
+        WgArith::FAdd => ops::bin(BinOp::FAdd, s, x, y),
+        WgArith::SMin => {
+            if ops::sext(y, w) < ops::sext(x, w) {
+                y
+            } else {
+                x
+            }
+        }
+        WgArith::SMax => {
+            if ops::sext(y, w) > ops::sext(x, w) {
+                y
+            } else {
+                x
+            }
+        }
+        WgArith::UMin => x.min(y),
+        WgArith::UMax => x.max(y),
+        WgArith::FMin | WgArith::FMax => {
+            let (fx, fy) = (ops::fget(s, x), ops::fget(s, y));
+            let take_y =
+                fx.is_nan() || (!fy.is_nan() && if a == WgArith::FMin { fy < fx } else { fy > fx });
+            if take_y { y } else { x }
+        }
+    }
+}
+
+/// Computes a work-group collective from every item's contribution (in local linear id
+/// order) and hands each item its result.
+fn collective(w: &WgInfo, size: [u64; 3], items: &mut [Item]) {
+    let vals: Vec<u64> = items.iter().map(|it| it.wg_in.map_or(0, |c| c.0)).collect();
+    let results: Vec<u64> = match w.op {
+        WgOp::All => vec![vals.iter().all(|v| *v & 0xffff_ffff != 0) as u64; vals.len()],
+        WgOp::Any => vec![vals.iter().any(|v| *v & 0xffff_ffff != 0) as u64; vals.len()],
+        WgOp::Broadcast => {
+            let ids = items
+                .first()
+                .and_then(|it| it.wg_in)
+                .map_or([0; 3], |c| c.1);
+            let k = (ids[2] * size[1] + ids[1]) * size[0] + ids[0];
+            let v = if ids.iter().zip(size).all(|(i, n)| *i < n) {
+                vals.get(k as usize).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            vec![v; vals.len()]
+        }
+        WgOp::Reduce(a) => {
+            let r = vals
+                .iter()
+                .fold(wg_identity(a, w.s), |acc, v| wg_combine(a, w.s, acc, *v));
+            vec![r; vals.len()]
+        }
+        WgOp::ScanInclusive(a) | WgOp::ScanExclusive(a) => {
+            let mut acc = wg_identity(a, w.s);
+            let inclusive = matches!(w.op, WgOp::ScanInclusive(_));
+            vals.iter()
+                .map(|v| {
+                    let before = acc;
+                    acc = wg_combine(a, w.s, acc, *v);
+                    if inclusive { acc } else { before }
+                })
+                .collect()
+        }
+    };
+    for (it, r) in items.iter_mut().zip(results) {
+        it.wg_in = None;
+        it.wg_out = Some(r);
+    }
 }

@@ -88,6 +88,10 @@ pub struct Item {
     pub index: u32,
     steps: u64,
     pub stop: Option<Stop>,
+    /// This item's contribution to a pending work-group collective: value and local ids.
+    pub wg_in: Option<(u64, [u64; 3])>,
+    /// The collective's result for this item, set by the scheduler before it resumes.
+    pub wg_out: Option<u64>,
 }
 
 /// One work-group's state.
@@ -119,6 +123,8 @@ impl Item {
         self.index = index;
         self.steps = 0;
         self.stop = None;
+        self.wg_in = None;
+        self.wg_out = None;
         self.frames.clear();
         self.private.clear();
         self.cur = Frame {
@@ -161,9 +167,16 @@ impl Item {
 }
 
 enum Action {
-    Call { d: u32, info: u32 },
-    Ret { v: u32, n: u32 },
-    Barrier,
+    Call {
+        d: u32,
+        info: u32,
+    },
+    Ret {
+        v: u32,
+        n: u32,
+    },
+    /// Suspends at the barrier (or collective) at this pc.
+    Barrier(usize),
     Fail(CheckKind, String),
 }
 
@@ -320,6 +333,8 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
         private,
         buf,
         steps,
+        wg_in,
+        wg_out,
         ..
     } = it;
     let Group {
@@ -525,6 +540,10 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     unpack(to, &bytes, &mut lanes[..nt]);
                     r[d as usize..d as usize + nt].copy_from_slice(&lanes[..nt]);
                 }
+                I::InsertDyn { n, d, x, i } => {
+                    let k = (r[i as usize] % n.max(1) as u64) as usize;
+                    r[d as usize + k] = r[x as usize];
+                }
                 I::ExtractDyn { n, d, v, i } => {
                     let k = (r[i as usize] % n.max(1) as u64) as usize;
                     r[d as usize] = r[v as usize + k];
@@ -543,6 +562,13 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                 I::PtrAdd { d, p, o } => {
                     r[d as usize] = ptr::add(r[p as usize], r[o as usize] as i64)
                 }
+                I::PtrIndex { sw, scale, d, p, i } => {
+                    let mut x = r[i as usize];
+                    if sw != 0 {
+                        x = sext(x, sw as u32) as u64;
+                    }
+                    r[d as usize] = ptr::add(r[p as usize], x.wrapping_mul(scale as u64) as i64);
+                }
                 I::PtrDiff { d, a, b } => {
                     r[d as usize] = ptr::diff(r[a as usize], r[b as usize]) as u64
                 }
@@ -554,11 +580,25 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                         r[d as usize] = v as u64;
                         continue;
                     }
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 4)
+                    {
+                        r[d as usize] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
+                        continue;
+                    }
                     race!(read, a, 4, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 4), "read");
                 }
                 I::Load8 { d, p } => {
                     let a = r[p as usize];
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 8)
+                    {
+                        let mut w = [0u8; 8];
+                        w.copy_from_slice(b);
+                        r[d as usize] = u64::from_le_bytes(w);
+                        continue;
+                    }
                     race!(read, a, 8, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 8), "read");
                 }
@@ -571,11 +611,23 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     {
                         continue;
                     }
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 4)
+                    {
+                        b.copy_from_slice(&(r[v as usize] as u32).to_le_bytes());
+                        continue;
+                    }
                     mem_try!(mem.write_scalar(a, 4, r[v as usize]), "write");
                     race!(write, a, 4, "write");
                 }
                 I::Store8 { p, v } => {
                     let a = r[p as usize];
+                    if !ctx.races
+                        && let Some(b) = mem.arena_fast(a, 8)
+                    {
+                        b.copy_from_slice(&r[v as usize].to_le_bytes());
+                        continue;
+                    }
                     mem_try!(mem.write_scalar(a, 8, r[v as usize]), "write");
                     race!(write, a, 8, "write");
                 }
@@ -700,7 +752,18 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     let (a, x) = (r[p as usize], r[v as usize]);
                     mem_try!(mem.atomic(a, s.bytes() as usize, |_| x), "atomic store");
                 }
-                I::Barrier { .. } => break Action::Barrier,
+                I::Barrier { .. } => break Action::Barrier(pc - 1),
+                I::WorkGroup { d, info } => {
+                    if let Some(v) = wg_out.take() {
+                        r[d as usize] = v;
+                    } else {
+                        let w = &f.wgs[info as usize];
+                        let ids = [0, 1, 2].map(|k| w.ids.get(k).map_or(0, |s| r[*s as usize]));
+                        *wg_in = Some((r[w.value as usize], ids));
+                        pc -= 1;
+                        break Action::Barrier(pc);
+                    }
+                }
                 I::WorkItem { q, d, dim } => {
                     let dv = if dim == u32::MAX {
                         0
@@ -759,7 +822,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
         };
         match action {
             Action::Fail(kind, message) => return Err(err(f, pc, kind, message)),
-            Action::Barrier => {
+            Action::Barrier(at) => {
                 *cur = Frame {
                     func,
                     pc: pc as u32,
@@ -768,7 +831,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                 };
                 return Ok(Stop::Barrier {
                     func,
-                    pc: pc as u32 - 1,
+                    pc: at as u32,
                 });
             }
             Action::Call { d, info } => {

@@ -24,5 +24,7 @@ pub mod ptr;
 pub mod races;
 pub mod runtime;
 
-pub use device::{Arg, Buffer, DEFAULT_MAX_STEPS, Device, LaunchOutput, NdRange, Program};
+pub use device::{
+    Arg, Buffer, DEFAULT_MAX_STEPS, Device, LaunchOutput, MAX_WORK_GROUP_SIZE, NdRange, Program,
+};
 pub use error::{CheckKind, DeviceError, RuntimeError};

@@ -85,8 +85,17 @@ impl Storage {
 
     /// Reads `out.len()` bytes at `off` (the caller has checked bounds).
     pub fn read(&self, off: usize, out: &mut [u8]) {
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = self.byte(off + k);
+        let mut k = 0;
+        while k < out.len() {
+            let i = off + k;
+            if i.is_multiple_of(4) && k + 4 <= out.len() {
+                let w = self.words.get(i / 4).map_or(0, |w| w.load(Relaxed));
+                out[k..k + 4].copy_from_slice(&w.to_le_bytes());
+                k += 4;
+            } else {
+                out[k] = self.byte(i);
+                k += 1;
+            }
         }
     }
 
@@ -273,6 +282,23 @@ impl Mem<'_> {
         self.globals
             .get(ptr::alloc(p))
             .map(|g| (&*g.storage, ptr::offset(p) as usize))
+    }
+
+    /// The bytes of an in-bounds access through an unmarked `__local` or `__private` pointer
+    /// (the fast path of scalar loads and stores).
+    #[inline(always)]
+    pub fn arena_fast(&mut self, p: u64, len: usize) -> Option<&mut [u8]> {
+        let arena = match p >> ptr::BAD_SHIFT {
+            x if x == (Tag::Local as u64) << 3 => &mut *self.local,
+            x if x == (Tag::Private as u64) << 3 => &mut *self.private,
+            _ => return None,
+        };
+        let al = arena.allocs.get(ptr::alloc(p))?;
+        let off = ptr::offset(p) as usize;
+        if off + len > al.size {
+            return None;
+        }
+        arena.bytes.get_mut(al.base + off..al.base + off + len)
     }
 
     /// Resolves `len` bytes at `p` for reading (`write` false) or writing.

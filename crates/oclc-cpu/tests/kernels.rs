@@ -964,18 +964,27 @@ fn vload_vstore_and_half_conversions() {
     let hs = m.builtin(hs);
     let mut k = kernel(
         "k",
-        vec![buf("in", AddrSpace::Global), buf("out", AddrSpace::Global), buf("halves", AddrSpace::Global), buf("hout", AddrSpace::Global)],
+        vec![
+            buf("in", AddrSpace::Global),
+            buf("out", AddrSpace::Global),
+            buf("halves", AddrSpace::Global),
+            buf("hout", AddrSpace::Global),
+        ],
     );
     {
         let mut b = Builder::new(&mut k);
         let p = b.params(Block(0));
         let one = b.i64(1);
         let zero = b.i64(0);
-        let v = b.call_builtin(vl, vec![one, p[0]], Some(d3)).expect("value");
+        let v = b
+            .call_builtin(vl, vec![one, p[0]], Some(d3))
+            .expect("value");
         let two = b.fconst(d3, 2.0);
         let v2 = b.bin(BinOp::FMul, v, two);
         b.call_builtin(vs, vec![v2, zero, p[1]], None);
-        let h = b.call_builtin(hl, vec![zero, p[2]], Some(f4)).expect("value");
+        let h = b
+            .call_builtin(hl, vec![zero, p[2]], Some(f4))
+            .expect("value");
         let three = b.fconst(f4, 3.0);
         let h3 = b.bin(BinOp::FMul, h, three);
         b.call_builtin(hs, vec![h3, zero, p[3]], None);
@@ -984,20 +993,240 @@ fn vload_vstore_and_half_conversions() {
     m.add_function(k);
     let dev = device();
     let prog = dev.load(m).expect("valid");
-    let input: Vec<u8> = (0..6).flat_map(|i| (i as f64 + 0.5).to_le_bytes()).collect();
+    let input: Vec<u8> = (0..6)
+        .flat_map(|i| (i as f64 + 0.5).to_le_bytes())
+        .collect();
     let out = Buffer::zeroed(4 * 8);
-    let halves: Vec<u8> = [0x3c00u16, 0x3555, 0xc000, 0x7bff].iter().flat_map(|h| h.to_le_bytes()).collect();
+    let halves: Vec<u8> = [0x3c00u16, 0x3555, 0xc000, 0x7bff]
+        .iter()
+        .flat_map(|h| h.to_le_bytes())
+        .collect();
     let hout = Buffer::zeroed(8);
     dev.launch(
         &prog,
         "k",
-        &[Arg::Buffer(Buffer::from_bytes(&input)), Arg::Buffer(out.clone()), Arg::Buffer(Buffer::from_bytes(&halves)), Arg::Buffer(hout.clone())],
+        &[
+            Arg::Buffer(Buffer::from_bytes(&input)),
+            Arg::Buffer(out.clone()),
+            Arg::Buffer(Buffer::from_bytes(&halves)),
+            Arg::Buffer(hout.clone()),
+        ],
         &NdRange::new(&[1]),
     )
     .expect("runs");
-    let got: Vec<f64> = out.read().chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
+    let got: Vec<f64> = out
+        .read()
+        .chunks(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+        .collect();
     assert_eq!(got, vec![7.0, 9.0, 11.0, 0.0]);
-    let hs: Vec<u16> = hout.read().chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    let hs: Vec<u16> = hout
+        .read()
+        .chunks(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
     // 3.0, 0.99975586 (rtz of 0.999755859375 * ... ), -6.0, 65504 * 3 -> rtz gives max finite.
     assert_eq!(hs, vec![0x4200, 0x3bff, 0xc600, 0x7bff]);
+}
+
+#[test]
+fn dynamic_lanes_switch_select_and_vector_compares() {
+    // int4 v = (int4)(10, 20, 30, 40); v[i] = 99; out[0] = v[(i + 1)];
+    // int4 m = v > (int4)(25) -> (0, -1 or ..); out[1..5] = m; out[5] = select(1, 2, i == 2)
+    // switch (i) { case 2: out[6] = 7; break; default: out[6] = 8; }
+    let m = one_kernel(
+        vec![buf("out", AddrSpace::Global), param("i", Type::I32)],
+        |b, p| {
+            let v4 = Type::Vector(Scalar::I32, 4);
+            let lanes: Vec<Value> = [10, 20, 30, 40].iter().map(|x| b.i32(*x)).collect();
+            let v = b.build(lanes);
+            let n99 = b.i32(99);
+            let v = b.insert_dyn(v, n99, p[1]);
+            let one = b.i32(1);
+            let i1 = b.bin(BinOp::Add, p[1], one);
+            let e = b.extract_dyn(v, i1);
+            let mut slot = 0i64;
+            let mut put = |b: &mut Builder, x: Value| {
+                let off = b.i64(slot * 4);
+                let q = b.ptr_add(p[0], off);
+                b.store(q, x);
+                slot += 1;
+            };
+            put(b, e);
+            let k = b.iconst(v4, 25);
+            let c = b.cmp(CmpOp::Sgt, v, k);
+            let mv = b.conv(ConvOp::SExt, c, v4);
+            for l in 0..4 {
+                let x = b.extract(mv, l);
+                put(b, x);
+            }
+            let two = b.i32(2);
+            let is2 = b.cmp(CmpOp::Eq, p[1], two);
+            let s = b.select(is2, two, one);
+            put(b, s);
+            let (c2, _) = b.create_block(&[]);
+            let (dflt, _) = b.create_block(&[]);
+            let (join, jp) = b.create_block(&[Type::I32]);
+            b.switch(
+                p[1],
+                vec![(
+                    2,
+                    BlockCall {
+                        block: c2,
+                        args: vec![],
+                    },
+                )],
+                BlockCall {
+                    block: dflt,
+                    args: vec![],
+                },
+            );
+            b.switch_to(c2);
+            let seven = b.i32(7);
+            b.br(join, vec![seven]);
+            b.switch_to(dflt);
+            let eight = b.i32(8);
+            b.br(join, vec![eight]);
+            b.switch_to(join);
+            put(b, jp[0]);
+            b.ret(None);
+        },
+    );
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    for (i, expect) in [
+        (2, vec![40, 0, 0, -1, -1, 2, 7]),
+        (0, vec![20, -1, 0, -1, -1, 1, 8]),
+    ] {
+        let out = Buffer::zeroed(28);
+        dev.launch(
+            &prog,
+            "k",
+            &[
+                Arg::Buffer(out.clone()),
+                Arg::Bytes(i32::to_le_bytes(i).to_vec()),
+            ],
+            &NdRange::new(&[1]),
+        )
+        .expect("runs");
+        let got = i32s(&out.read());
+        assert_eq!(got, expect, "i = {i}");
+    }
+}
+
+#[test]
+fn slot_based_loops_run_after_promotion() {
+    // int s = 0; for (int i = 0; i <= gid; i++) s += i; out[gid] = s;  (s and i in slots)
+    let m = one_kernel(vec![buf("out", AddrSpace::Global)], |b, p| {
+        let gid = b.work_item(WorkItemQuery::GlobalId, 0);
+        let g32 = b.conv(ConvOp::Trunc, gid, Type::I32);
+        let s = b.stack_alloc_named(4, 4, "s");
+        let i = b.stack_alloc_named(4, 4, "i");
+        let z = b.i32(0);
+        b.store(s, z);
+        b.store(i, z);
+        let (head, _) = b.create_block(&[]);
+        let (body, _) = b.create_block(&[]);
+        let (exit, _) = b.create_block(&[]);
+        b.br(head, vec![]);
+        b.switch_to(head);
+        let iv = b.load(Type::I32, i);
+        let c = b.cmp(CmpOp::Sle, iv, g32);
+        b.cond_br(c, body, vec![], exit, vec![]);
+        b.switch_to(body);
+        let sv = b.load(Type::I32, s);
+        let s2 = b.bin(BinOp::Add, sv, iv);
+        b.store(s, s2);
+        let one = b.i32(1);
+        let i2 = b.bin(BinOp::Add, iv, one);
+        b.store(i, i2);
+        b.br(head, vec![]);
+        b.switch_to(exit);
+        let r = b.load(Type::I32, s);
+        let four = b.i64(4);
+        let off = b.bin(BinOp::Mul, gid, four);
+        let q = b.ptr_add(p[0], off);
+        b.store(q, r);
+        b.ret(None);
+    });
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    assert!(!oclc_ir::print_module(prog.module(), None).contains("stack_alloc"));
+    let out = Buffer::zeroed(4 * 32);
+    dev.launch(
+        &prog,
+        "k",
+        &[Arg::Buffer(out.clone())],
+        &NdRange::new(&[32]),
+    )
+    .expect("runs");
+    assert_eq!(
+        i32s(&out.read()),
+        (0..32).map(|g| g * (g + 1) / 2).collect::<Vec<i32>>()
+    );
+}
+
+#[test]
+fn work_group_collectives() {
+    // x = (int)lid * 3 - 4; out[gid*6 + 0..6] = reduce_add(x), scan_inclusive_smax(x),
+    // scan_exclusive_add(x), broadcast(x, 2), all(x > -5), any(x == 5)
+    let m = one_kernel(vec![buf("out", AddrSpace::Global)], |b, p| {
+        let lid = b.work_item(WorkItemQuery::LocalId, 0);
+        let gid = b.work_item(WorkItemQuery::GlobalId, 0);
+        let l32 = b.conv(ConvOp::Trunc, lid, Type::I32);
+        let three = b.i32(3);
+        let four = b.i32(4);
+        let t = b.bin(BinOp::Mul, l32, three);
+        let x = b.bin(BinOp::Sub, t, four);
+        let two = b.i64(2);
+        let m5 = b.i32(-5);
+        let gt = b.cmp(CmpOp::Sgt, x, m5);
+        let gt = b.conv(ConvOp::ZExt, gt, Type::I32);
+        let five = b.i32(5);
+        let eq = b.cmp(CmpOp::Eq, x, five);
+        let eq = b.conv(ConvOp::ZExt, eq, Type::I32);
+        let vals = [
+            b.work_group(WgOp::Reduce(WgArith::IAdd), x, vec![]),
+            b.work_group(WgOp::ScanInclusive(WgArith::SMax), x, vec![]),
+            b.work_group(WgOp::ScanExclusive(WgArith::IAdd), x, vec![]),
+            b.work_group(WgOp::Broadcast, x, vec![two]),
+            b.work_group(WgOp::All, gt, vec![]),
+            b.work_group(WgOp::Any, eq, vec![]),
+        ];
+        let six = b.i64(6);
+        let base = b.bin(BinOp::Mul, gid, six);
+        for (k, v) in vals.into_iter().enumerate() {
+            let kk = b.i64(k as i64);
+            let idx = b.bin(BinOp::Add, base, kk);
+            let f4 = b.i64(4);
+            let off = b.bin(BinOp::Mul, idx, f4);
+            let q = b.ptr_add(p[0], off);
+            b.store(q, v);
+        }
+        b.ret(None);
+    });
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    let out = Buffer::zeroed(8 * 6 * 4);
+    dev.launch(
+        &prog,
+        "k",
+        &[Arg::Buffer(out.clone())],
+        &NdRange::new(&[8]).local(&[4]),
+    )
+    .expect("runs");
+    let got = i32s(&out.read());
+    // x per group = [-4, -1, 2, 5]
+    let xs = [-4, -1, 2, 5];
+    let mut want = Vec::new();
+    for _ in 0..2 {
+        let mut incl_max = i32::MIN;
+        let mut excl = 0;
+        for &x in &xs {
+            incl_max = incl_max.max(x);
+            want.extend([2, incl_max, excl, 2, 1, 1]);
+            excl += x;
+        }
+    }
+    assert_eq!(got, want);
 }

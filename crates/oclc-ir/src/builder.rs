@@ -159,6 +159,12 @@ impl<'f> Builder<'f> {
         self.inst(Op::ExtractDyn(v, idx), Type::Scalar(s))
     }
 
+    /// `v` with the lane chosen at run time replaced by `x`.
+    pub fn insert_dyn(&mut self, v: Value, x: Value, idx: Value) -> Value {
+        let t = self.ty(v);
+        self.inst(Op::InsertDyn(v, x, idx), t)
+    }
+
     pub fn insert(&mut self, v: Value, x: Value, lane: u8) -> Value {
         let t = self.ty(v);
         self.inst(Op::Insert(v, x, lane), t)
@@ -334,6 +340,15 @@ impl<'f> Builder<'f> {
             flags: f,
             scope: Scope::WorkGroup,
         })
+    }
+
+    /// A work-group collective (`work_group_reduce_add`, `work_group_broadcast`, ...).
+    pub fn work_group(&mut self, op: WgOp, value: Value, ids: Vec<Value>) -> Value {
+        let t = match op {
+            WgOp::All | WgOp::Any => Type::I32,
+            _ => self.ty(value),
+        };
+        self.inst(Op::WorkGroup { op, value, ids }, t)
     }
 
     pub fn fence(&mut self, flags: Value, order: Order, scope: Scope) -> Inst {

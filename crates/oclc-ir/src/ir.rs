@@ -246,6 +246,49 @@ pub enum Order {
     SeqCst,
 }
 
+/// The combining operation of a work-group reduction or scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WgArith {
+    IAdd,
+    SMin,
+    SMax,
+    UMin,
+    UMax,
+    FAdd,
+    FMin,
+    FMax,
+}
+
+/// Work-group collective functions (OpenCL C 2.0 `work_group_*`). Every work-item of the
+/// group must reach the same one, as with a barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WgOp {
+    /// `work_group_all(predicate)`: `i32` 1 if every predicate is non-zero.
+    All,
+    /// `work_group_any(predicate)`.
+    Any,
+    /// `work_group_broadcast(value, local_id...)`: the value of the named work-item.
+    Broadcast,
+    Reduce(WgArith),
+    ScanInclusive(WgArith),
+    ScanExclusive(WgArith),
+}
+
+impl WgArith {
+    pub fn name(self) -> &'static str {
+        match self {
+            WgArith::IAdd => "add",
+            WgArith::SMin => "smin",
+            WgArith::SMax => "smax",
+            WgArith::UMin => "umin",
+            WgArith::UMax => "umax",
+            WgArith::FAdd => "fadd",
+            WgArith::FMin => "fmin",
+            WgArith::FMax => "fmax",
+        }
+    }
+}
+
 /// OpenCL `memory_scope`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scope {
@@ -365,6 +408,8 @@ pub enum Op {
     Extract(Value, u8),
     /// Lane chosen at run time by an integer index, taken modulo the lane count.
     ExtractDyn(Value, Value),
+    /// `insert_dyn(vec, elem, index)`: lane chosen at run time (modulo the lane count).
+    InsertDyn(Value, Value, Value),
     /// The vector with lane `lane` replaced.
     Insert(Value, Value, u8),
     /// Result lane `i` is lane `mask[i]` of the operand (swizzles, `.lo`, `.even`, ...).
@@ -447,6 +492,13 @@ pub enum Op {
         flags: Value,
         scope: Scope,
     },
+    /// A work-group collective over the scalar `value` of every work-item; `ids` are the
+    /// local id operands (`i64`) of `Broadcast`, empty otherwise. Acts as a barrier.
+    WorkGroup {
+        op: WgOp,
+        value: Value,
+        ids: Vec<Value>,
+    },
     /// Memory fence (`mem_fence`, `atomic_work_item_fence`, ...).
     Fence {
         flags: Value,
@@ -490,6 +542,11 @@ impl Op {
             Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) | Op::PtrDiff(a, b) => {
                 f(*a);
                 f(*b)
+            }
+            Op::InsertDyn(a, b, c) => {
+                f(*a);
+                f(*b);
+                f(*c)
             }
             Op::ExtractDyn(a, b) | Op::Insert(a, b, _) => {
                 f(*a);
@@ -545,6 +602,10 @@ impl Op {
             }
             Op::AtomicLoad { ptr, .. } => f(*ptr),
             Op::Barrier { flags, .. } | Op::Fence { flags, .. } => f(*flags),
+            Op::WorkGroup { value, ids, .. } => {
+                f(*value);
+                ids.iter().for_each(|v| f(*v))
+            }
             Op::WorkItem(_, d) => {
                 if let Some(d) = d {
                     f(*d)

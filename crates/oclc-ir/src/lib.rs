@@ -70,7 +70,8 @@
 //!   `barrier`; `mem_fence`/`read_mem_fence`/`write_mem_fence`/`atomic_work_item_fence` are
 //!   `fence`; `atomic_*`/`atom_*` and the C11 `atomic_*_explicit` family are `atomic_rmw`,
 //!   `atomic_cmpxchg`, `atomic_load`, `atomic_store` (`atomic_inc` is `add 1`,
-//!   `atomic_flag_test_and_set` is `xchg 1`); `printf` is `printf`. Everything else is
+//!   `atomic_flag_test_and_set` is `xchg 1`); `printf` is `printf`; `work_group_all`/`any`/
+//!   `broadcast`/`reduce_*`/`scan_*` are `work_group` (signed, unsigned or float [`WgArith`]). Everything else is
 //!   `call_builtin` with a [`BuiltinDecl`] naming the OpenCL function, its IR parameter types,
 //!   the pointee type of each pointer parameter (`vload4`'s `float`, `frexp`'s `int`) and the
 //!   C signedness of integer parameters and result. `convert_T[_sat][_rtX]` calls keep their

@@ -162,6 +162,7 @@ fn print_op(out: &mut String, op: &Op) {
         Op::Build(vs) => write!(out, "build {}", list(vs)),
         Op::Extract(v, l) => write!(out, "extract {v}, {l}"),
         Op::ExtractDyn(v, i) => write!(out, "extract {v}, {i}"),
+        Op::InsertDyn(v, x, i) => write!(out, "insert {v}, {x}, {i}"),
         Op::Insert(v, x, l) => write!(out, "insert {v}, {x}, {l}"),
         Op::Shuffle(v, m) => {
             let m: Vec<String> = m.iter().map(|l| l.to_string()).collect();
@@ -234,6 +235,21 @@ fn print_op(out: &mut String, op: &Op) {
                 order.name(),
                 scope.name()
             )
+        }
+        Op::WorkGroup { op, value, ids } => {
+            let name = match op {
+                WgOp::All => "all".to_string(),
+                WgOp::Any => "any".to_string(),
+                WgOp::Broadcast => "broadcast".to_string(),
+                WgOp::Reduce(a) => format!("reduce_{}", a.name()),
+                WgOp::ScanInclusive(a) => format!("scan_inclusive_{}", a.name()),
+                WgOp::ScanExclusive(a) => format!("scan_exclusive_{}", a.name()),
+            };
+            if ids.is_empty() {
+                write!(out, "work_group {name} {value}")
+            } else {
+                write!(out, "work_group {name} {value}, {}", list(ids))
+            }
         }
         Op::Barrier { flags, scope } => write!(out, "barrier {flags} {}", scope.name()),
         Op::Fence {

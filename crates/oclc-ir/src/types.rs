@@ -147,15 +147,16 @@ pub fn valid_lanes(n: u32) -> bool {
 }
 
 /// The target description: pointer size in bytes of each address space. The cpu device is a
-/// spir64 target, so every space uses 8-byte pointers. `sizeof` on pointer types and the IR's
-/// memory layouts both read this one function.
+/// spir64 target, so every space uses 8-byte pointers. The one number lives in sema
+/// (`oclc_sema::types::POINTER_SIZE`, which `sizeof` reads); the IR's memory layouts and the
+/// device's pointer encoding read it through this function.
 pub fn pointer_bytes(space: AddrSpace) -> u32 {
     match space {
         AddrSpace::Private
         | AddrSpace::Global
         | AddrSpace::Local
         | AddrSpace::Constant
-        | AddrSpace::Generic => 8,
+        | AddrSpace::Generic => oclc_sema::types::POINTER_SIZE as u32,
     }
 }
 

@@ -347,6 +347,23 @@ fn check_types(cx: &mut Ctx, self_id: FuncId, i: Inst, d: &InstData) {
                 _ => pr.need(false, "extract from non-vector"),
             }
         }
+        Op::InsertDyn(v, x, idx) => {
+            pr.result(true);
+            pr.need(
+                matches!(t(idx), Type::Scalar(s) if s.is_int()),
+                "dynamic lane index must be an integer",
+            );
+            match t(v) {
+                Type::Vector(e, _) => {
+                    pr.need(
+                        t(x) == Type::Scalar(e),
+                        "inserted value must be the element type",
+                    );
+                    pr.need(rty == Some(t(v)), "insert result must be the vector type");
+                }
+                _ => pr.need(false, "insert into non-vector"),
+            }
+        }
         Op::ExtractDyn(v, idx) => {
             pr.result(true);
             pr.need(
@@ -605,6 +622,37 @@ fn check_types(cx: &mut Ctx, self_id: FuncId, i: Inst, d: &InstData) {
                 ),
                 "atomic store of 32/64-bit scalar",
             );
+        }
+        Op::WorkGroup { op, value, ids } => {
+            pr.result(true);
+            let vt = t(value);
+            match op {
+                WgOp::All | WgOp::Any => pr.need(
+                    vt == Type::I32 && rty == Some(Type::I32),
+                    "work_group_all/any take and return i32",
+                ),
+                WgOp::Broadcast => {
+                    pr.need(
+                        matches!(vt, Type::Scalar(_)) && rty == Some(vt),
+                        "broadcast of a scalar returns its type",
+                    );
+                    pr.need(
+                        (1..=3).contains(&ids.len()) && ids.iter().all(|v| t(v) == Type::I64),
+                        "broadcast takes 1 to 3 i64 local ids",
+                    );
+                }
+                WgOp::Reduce(a) | WgOp::ScanInclusive(a) | WgOp::ScanExclusive(a) => {
+                    let float = matches!(a, WgArith::FAdd | WgArith::FMin | WgArith::FMax);
+                    pr.need(
+                        matches!(vt, Type::Scalar(s) if s.is_float() == float && s != Scalar::I1)
+                            && rty == Some(vt),
+                        "work-group reduction or scan of the wrong type",
+                    );
+                }
+            }
+            if !matches!(op, WgOp::Broadcast) {
+                pr.need(ids.is_empty(), "only broadcast takes local ids");
+            }
         }
         Op::Barrier { flags, .. } | Op::Fence { flags, .. } => {
             pr.result(false);

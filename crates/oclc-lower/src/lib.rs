@@ -1,1 +1,90 @@
 //! Lowering of the checked HIR (`oclc_sema::hir`) to the SSA IR (`oclc_ir`).
+//!
+//! - Every function with a body becomes an IR function; a struct or union returned by value
+//!   goes through a hidden first pointer parameter, one passed by value as a private pointer
+//!   to a copy the caller makes.
+//! - Private scalars, vectors and pointers whose address is never taken are SSA values
+//!   (block parameters at merges, see [`func`]); every other variable has a stack slot, so
+//!   no later pass is needed for correctness.
+//! - Program-scope and `static` variables become IR globals with their initial bytes
+//!   evaluated here ([`constant`]); kernel-scope `__local` variables become IR locals.
+//! - Recursion is rejected with an error at each recursive call ([`recursion`]).
+
+mod builtin;
+pub mod constant;
+mod expr;
+mod func;
+mod module;
+mod recursion;
+pub mod signature;
+pub mod ty;
+
+use oclc_ir::Module;
+use oclc_sema::hir;
+use oclc_syntax::{Diagnostics, SourceMap};
+
+pub use signature::{ElemDesc, KernelParam, KernelParamKind, KernelSignature, kernel_signatures};
+
+/// Options of [`lower_with`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LowerOptions {
+    /// Keep every variable in memory (no SSA variables); the results must not change.
+    pub all_in_memory: bool,
+}
+
+/// Lowers a checked program without errors to an IR module; `None` when it reported errors
+/// (recursion, calls of undefined functions, initializers that are not constant).
+pub fn lower(program: &hir::Program, sm: &SourceMap, diags: &mut Diagnostics) -> Option<Module> {
+    lower_with(program, sm, diags, LowerOptions::default())
+}
+
+/// [`lower`] with options.
+pub fn lower_with(
+    program: &hir::Program,
+    sm: &SourceMap,
+    diags: &mut Diagnostics,
+    opts: LowerOptions,
+) -> Option<Module> {
+    if recursion::check(program, diags) {
+        return None;
+    }
+    let mut cx = module::Ctx::new(program, sm, diags);
+    cx.declare_functions();
+    cx.declare_globals();
+    let mut done = vec![false; cx.m.functions.len()];
+    for (i, f) in program.functions.iter().enumerate() {
+        if f.body.is_none() {
+            continue;
+        }
+        let Some(id) = cx.funcs.get(i).copied().flatten() else {
+            continue;
+        };
+        if done.get(id.index()).copied().unwrap_or(true) {
+            continue;
+        }
+        done[id.index()] = true;
+        let Some(irf) = cx.m.functions.get(id.index()).cloned() else {
+            continue;
+        };
+        let abi = cx.abi.get(id.index()).cloned().unwrap_or(module::FnAbi {
+            sret: false,
+            ret: None,
+        });
+        let built = {
+            let mut fx = func::FnCx::new(&mut cx, id, irf, abi);
+            fx.plan_vars(f);
+            if opts.all_in_memory {
+                fx.all_in_memory();
+            }
+            fx.lower_body(f);
+            fx.f
+        };
+        if let Some(slot) = cx.m.functions.get_mut(id.index()) {
+            *slot = built;
+        }
+    }
+    if cx.errors {
+        return None;
+    }
+    Some(cx.m)
+}

@@ -3,9 +3,10 @@
 
 pub mod builtins;
 mod check;
+mod fxhash;
 pub mod hir;
 pub mod space;
 pub mod types;
 
-pub use check::check;
+pub use check::{DEFAULT_OFF_GROUPS, PEDANTIC_GROUPS, check};
 pub use space::AddrSpace;

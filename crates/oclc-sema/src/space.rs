@@ -169,14 +169,14 @@ pub fn implicit_space_note(space: AddrSpace, lang: &LangOptions, pointee: bool) 
 fn implicit_space_text(space: AddrSpace, lang: &LangOptions, pointee: bool) -> String {
     if pointee {
         match space {
-            AddrSpace::Generic => {
-                "the pointee of an unqualified pointer is in the generic address \
-                                   space by default (OpenCL C 2.0 and later)"
-                    .into()
-            }
+            AddrSpace::Generic => format!(
+                "a pointer written without an address space points to the generic address \
+                 space in OpenCL C {}, which does not include __constant",
+                version_text(lang)
+            ),
             _ => format!(
-                "the pointee of an unqualified pointer is in the private address space by \
-                 default in OpenCL C {} (add -cl-std=CL2.0 to get the generic address space)",
+                "a pointer written without an address space points to __private in OpenCL C {} \
+                 (the generic address space needs -cl-std=CL2.0)",
                 version_text(lang)
             ),
         }
@@ -367,7 +367,8 @@ pub struct FunctionScope {
 /// Rules 11, 25, 26, 53: the message for an automatic variable declared in `space`, or `None`
 /// when allowed. `__private` is always fine. `__global` never ("function scope variable cannot
 /// be declared in global address space"). `__local`/`__constant` only in a kernel's outermost
-/// scope (or anywhere with clang's `__cl_clang_function_scope_local_variables` for `__local`).
+/// scope (clang's `__cl_clang_function_scope_local_variables` also allows `__local` anywhere in
+/// a non-kernel function; kernels keep the outermost-scope rule).
 /// Any other space is "automatic variable qualified with an invalid address space".
 pub fn automatic_space_error(space: Option<LangAs>, scope: FunctionScope) -> Option<String> {
     match space {
@@ -376,10 +377,10 @@ pub fn automatic_space_error(space: Option<LangAs>, scope: FunctionScope) -> Opt
             Some("function scope variable cannot be declared in global address space".into())
         }
         Some(LangAs::Named(s @ (AddrSpace::Local | AddrSpace::Constant))) => {
-            if s == AddrSpace::Local && scope.local_vars_ext {
-                return None;
-            }
             if !scope.in_kernel {
+                if s == AddrSpace::Local && scope.local_vars_ext {
+                    return None;
+                }
                 Some(format!(
                     "non-kernel function variable cannot be declared in {} address space",
                     s.word()
@@ -835,6 +836,11 @@ mod tests {
             ..func
         };
         assert_eq!(automatic_space_error(Some(n(Local)), ext), None);
+        let ext_nested = FunctionScope {
+            local_vars_ext: true,
+            ..kernel_nested
+        };
+        assert!(automatic_space_error(Some(n(Local)), ext_nested).is_some());
         assert_eq!(automatic_space_error(Some(n(Private)), func), None);
     }
 

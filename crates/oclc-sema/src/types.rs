@@ -6,11 +6,11 @@
 //!
 //! Target: spir64 (pointers and `size_t` are 64-bit, 3-vectors are sized and aligned as 4).
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use oclc_syntax::{Span, Symbol};
 
+use crate::fxhash::FxHashMap;
 use crate::space::AddrSpace;
 
 /// Index of an interned type in a [`TypeTable`].
@@ -479,7 +479,7 @@ pub struct TypeTable {
     kinds: Vec<TypeKind>,
     /// Canonical form of each id (typedefs removed at every level).
     canon: Vec<QualType>,
-    map: HashMap<TypeKind, TypeId>,
+    map: FxHashMap<TypeKind, TypeId>,
     pub records: Vec<RecordDef>,
     pub enums: Vec<EnumDef>,
     pub typedefs: Vec<TypedefDef>,
@@ -515,7 +515,7 @@ impl TypeTable {
         let mut t = TypeTable {
             kinds: Vec::new(),
             canon: Vec::new(),
-            map: HashMap::new(),
+            map: FxHashMap::default(),
             records: Vec::new(),
             enums: Vec::new(),
             typedefs: Vec::new(),
@@ -647,7 +647,7 @@ impl TypeTable {
         if quals.is_empty() {
             return qt;
         }
-        if let TypeKind::Array(e, n) = self.kind(qt.id).clone() {
+        if let &TypeKind::Array(e, n) = self.kind(qt.id) {
             let e2 = self.add_quals(e, quals);
             let id = self.array(e2, n);
             return QualType {
@@ -676,7 +676,7 @@ impl TypeTable {
 
     /// Sets the address space of an object type (on the element for arrays).
     pub fn set_object_space(&mut self, qt: QualType, space: Option<LangAs>) -> QualType {
-        if let TypeKind::Array(e, n) = self.kind(qt.id).clone() {
+        if let &TypeKind::Array(e, n) = self.kind(qt.id) {
             let e2 = self.set_object_space(e, space);
             let id = self.array(e2, n);
             return QualType {

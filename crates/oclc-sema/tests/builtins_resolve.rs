@@ -277,11 +277,32 @@ fn legacy_atomics_prefer_matching_signedness() {
 #[test]
 fn ambiguous_calls() {
     let b = mode(ClStd::Cl12);
-    // float4 with an int: splat to float4 and int -> float are both conversions.
+    // float4 with an int: int -> float (a conversion) beats the splat to float4 (OpenCL scalar
+    // widening ranks below conversions); clang-19 agrees.
+    let r = ok(&b, "max", &args(&[v(Scalar::Float, 4), s(Scalar::Int)]));
+    assert_eq!(r.sig.params(), &[v(Scalar::Float, 4), s(Scalar::Float)]);
+    let r = ok(&b, "fmin", &args(&[v(Scalar::Float, 4), s(Scalar::Int)]));
+    assert_eq!(r.sig.params(), &[v(Scalar::Float, 4), s(Scalar::Float)]);
+    // Without a vector/scalar overload the splat is taken.
+    let r = ok(&b, "pow", &args(&[v(Scalar::Float, 4), s(Scalar::Float)]));
+    assert_eq!(r.sig.params(), &[v(Scalar::Float, 4), v(Scalar::Float, 4)]);
+    // Conversions beat splats in every argument (clang-19: clamp(float4, float, float)).
+    let r = ok(
+        &b,
+        "clamp",
+        &args(&[v(Scalar::Float, 4), s(Scalar::Double), s(Scalar::Int)]),
+    );
+    assert_eq!(
+        r.sig.params(),
+        &[v(Scalar::Float, 4), s(Scalar::Float), s(Scalar::Float)]
+    );
+    let r = ok(&b, "step", &args(&[s(Scalar::Int), v(Scalar::Float, 4)]));
+    assert_eq!(r.sig.params(), &[s(Scalar::Float), v(Scalar::Float, 4)]);
+    // Each candidate is better in one argument: ambiguous (clang-19 agrees).
     let Err(NoMatch::Ambiguous(tied)) =
-        call(&b, "max", &args(&[v(Scalar::Float, 4), s(Scalar::Int)]))
+        call(&b, "hypot", &args(&[s(Scalar::Float), s(Scalar::Double)]))
     else {
-        panic!("max(float4, int) must be ambiguous");
+        panic!("hypot(float, double) must be ambiguous");
     };
     let sigs: Vec<_> = tied
         .iter()
@@ -290,10 +311,14 @@ fn ambiguous_calls() {
     assert_eq!(
         sigs,
         vec![
-            vec![v(Scalar::Float, 4), v(Scalar::Float, 4)],
-            vec![v(Scalar::Float, 4), s(Scalar::Float)]
+            vec![s(Scalar::Float), s(Scalar::Float)],
+            vec![s(Scalar::Double), s(Scalar::Double)]
         ]
     );
+    assert!(matches!(
+        call(&b, "max", &args(&[s(Scalar::Char), s(Scalar::Short)])),
+        Err(NoMatch::Ambiguous(_))
+    ));
     // int and uint: no overload is better in both arguments.
     assert!(matches!(
         call(&b, "max", &args(&[s(Scalar::Int), s(Scalar::UInt)])),
@@ -302,6 +327,12 @@ fn ambiguous_calls() {
     // Exact matches are not ambiguous.
     let r = ok(&b, "max", &args(&[v(Scalar::Float, 4), s(Scalar::Float)]));
     assert_eq!(r.sig.params(), &[v(Scalar::Float, 4), s(Scalar::Float)]);
+    let r = ok(
+        &b,
+        "max",
+        &args(&[v(Scalar::Float, 4), v(Scalar::Float, 4)]),
+    );
+    assert_eq!(r.sig.params(), &[v(Scalar::Float, 4), v(Scalar::Float, 4)]);
     let r = ok(&b, "max", &args(&[s(Scalar::Int), s(Scalar::Int)]));
     assert_eq!(r.sig.ret, s(Scalar::Int));
     // sqrt(int): int converts to float, double and half alike.
@@ -555,4 +586,69 @@ fn notes_come_in_clangs_display_order() {
     };
     let counts: Vec<usize> = c.iter().map(|c| c.sig.params().len()).collect();
     assert_eq!(counts, vec![2, 1]);
+}
+
+/// The notes clang-19 prints for `fract(1.0f, c)` with `constant float *c` in CL2.0 (checked
+/// with `clang-19 -cl-std=CL2.0 -fsyntax-only`): the address-space note first, then the other
+/// element types with the address-of fix.
+#[test]
+fn fract_constant_notes_match_clang() {
+    use oclc_sema::builtins::{ArgForm, Fix, Lvalue};
+    let b = mode(ClStd::Cl20);
+    let c = Arg::of(ptr(FLOAT, AddrSpace::Constant));
+    let c_form = ArgForm {
+        lvalue: Some(Lvalue {
+            space: AddrSpace::Private,
+            is_const: false,
+            is_volatile: false,
+        }),
+        ..ArgForm::default()
+    };
+    let id = b.lookup_str("fract").unwrap_or_else(|| panic!());
+    let res = b.resolve_with_forms(
+        id,
+        &[Arg::of(s(Scalar::Float)), c],
+        &[ArgForm::default(), c_form],
+    );
+    let Err(NoMatch::NoViable(cands)) = res else {
+        panic!();
+    };
+    let notes: Vec<String> = cands
+        .iter()
+        .take(3)
+        .filter_map(|c| c.note(|_| "__constant float *__private".into(), |t| t.to_string()))
+        .collect();
+    assert_eq!(
+        notes,
+        vec![
+            "candidate function not viable: cannot pass pointer to address space '__constant' as a pointer to address space '__generic' in 2nd argument",
+            "candidate function not viable: no known conversion from '__constant float *__private' to '__generic double *' for 2nd argument; take the address of the argument with &",
+            "candidate function not viable: no known conversion from '__constant float *__private' to '__generic half *' for 2nd argument; take the address of the argument with &",
+        ]
+    );
+    assert_eq!(cands.len(), 18);
+    assert!(
+        cands
+            .iter()
+            .skip(1)
+            .all(|c| c.fix == Some(Fix::TakeAddress))
+    );
+    // No lvalue, no fix.
+    let Err(NoMatch::NoViable(cands)) = call(
+        &b,
+        "fract",
+        &args(&[s(Scalar::Float), ptr(FLOAT, AddrSpace::Constant)]),
+    ) else {
+        panic!();
+    };
+    assert!(cands.iter().all(|c| c.fix.is_none()));
+    // Arity failures get no notes for builtins.
+    let Err(NoMatch::NoViable(cands)) = call(&b, "fract", &args(&[s(Scalar::Float)])) else {
+        panic!();
+    };
+    assert!(
+        cands
+            .iter()
+            .all(|c| c.note(|_| String::new(), |t| t.to_string()).is_none())
+    );
 }

@@ -79,11 +79,20 @@ fn gentype_expansion_counts() {
         spaces(&cl20, "vload4", 1),
         vec![AddrSpace::Constant, AddrSpace::Generic]
     );
-    // atomic_fetch_add_explicit: (int, uint, long, ulong, uintptr) x (order, order+scope).
-    assert_eq!(count(&cl20, "atomic_fetch_add_explicit"), 10);
-    assert_eq!(count(&cl20, "atomic_fetch_add"), 5);
+    // atomic_fetch_add_explicit: (int, uint, long, ulong, uintptr) x (order, order+scope),
+    // plus cl_ext_float_atomics' (half, float, double) x (global, local, generic) x 2.
+    assert_eq!(count(&cl20, "atomic_fetch_add_explicit"), 10 + 18);
+    assert_eq!(count(&cl20, "atomic_fetch_add"), 5 + 9);
+    let no_float_atomics = mode(ClStd::Cl30, "-cl_ext_float_atomics");
+    assert_eq!(count(&no_float_atomics, "atomic_fetch_add_explicit"), 10);
     // Without the generic address space in CL3.0: global and local instead.
-    let cl30_named = mode(ClStd::Cl30, "-__opencl_c_generic_address_space");
+    // (cl_ext_float_atomics declares its generic overloads regardless, as clang does.)
+    let with_float = mode(ClStd::Cl30, "-__opencl_c_generic_address_space");
+    assert_eq!(count(&with_float, "atomic_fetch_add_explicit"), 20 + 18);
+    let cl30_named = mode(
+        ClStd::Cl30,
+        "-__opencl_c_generic_address_space,-cl_ext_float_atomics",
+    );
     assert_eq!(count(&cl30_named, "atomic_fetch_add_explicit"), 20);
     assert_eq!(
         spaces(&cl30_named, "atomic_fetch_add_explicit", 0),
@@ -203,19 +212,20 @@ fn version_gates() {
 fn feature_gates() {
     let cl30 = mode(ClStd::Cl30, "");
     let plain = |b: &Builtins| count(b, "atomic_load");
-    assert_eq!(plain(&cl30), 6);
+    // Six value types, plus atomic_half in global, local and generic (cl_ext_float_atomics).
+    assert_eq!(plain(&cl30), 6 + 3);
     let no_seq = mode(ClStd::Cl30, "-__opencl_c_atomic_order_seq_cst");
     // The implicit-order forms need seq_cst; the _explicit ones stay.
     assert_eq!(plain(&no_seq), 0);
-    assert_eq!(count(&no_seq, "atomic_load_explicit"), 12);
+    assert_eq!(count(&no_seq, "atomic_load_explicit"), 12 + 6);
     let no_dev = mode(ClStd::Cl30, "-__opencl_c_atomic_scope_device");
-    assert_eq!(count(&no_dev, "atomic_load_explicit"), 6);
+    assert_eq!(count(&no_dev, "atomic_load_explicit"), 6 + 3);
     let no_wg = mode(ClStd::Cl30, "-__opencl_c_work_group_collective_functions");
     assert!(no_wg.lookup_str("work_group_reduce_add").is_none());
     assert_eq!(count(&cl30, "work_group_reduce_add"), 7);
     // 64-bit atomics need both cl_khr_int64 atomics extensions.
     let no64 = mode(ClStd::Cl30, "-cl_khr_int64_extended_atomics");
-    assert_eq!(plain(&no64), 3);
+    assert_eq!(plain(&no64), 3 + 3);
     assert!(no64.lookup_str("atom_add").is_some());
     assert_eq!(count(&no64, "atom_min"), 4);
     // Sub-groups: cl_khr_subgroups exists from 2.0 only.

@@ -92,6 +92,8 @@ pub struct FunctionDef {
     pub specs: DeclSpecs,
     /// Its outermost chunk (the first in `chunks`) is a [`ChunkKind::Function`].
     pub declarator: Declarator,
+    /// K&R parameter declarations between the declarator and the body (`int f(a) int a; {`).
+    pub kr_decls: Vec<Declaration>,
     pub body: Block,
 }
 
@@ -286,8 +288,8 @@ pub enum TypeSpec {
     /// An identifier used where a type name belongs that names no type ("unknown type name"
     /// is already reported); sema treats the declaration as invalid and stays silent.
     Unknown(Symbol),
-    Record(RecordSpec),
-    Enum(EnumSpec),
+    Record(Box<RecordSpec>),
+    Enum(Box<EnumSpec>),
     /// `_Atomic(type-name)`.
     AtomicType(Box<TypeName>),
     /// `typeof(expr)`, `typeof(type)`, `__typeof__(...)`.
@@ -634,8 +636,8 @@ pub enum StmtKind {
     },
     For {
         init: Option<Box<ForInit>>,
-        cond: Option<Expr>,
-        step: Option<Expr>,
+        cond: Option<Box<Expr>>,
+        step: Option<Box<Expr>>,
         body: Box<Stmt>,
     },
     Break,
@@ -651,7 +653,7 @@ pub enum StmtKind {
         attrs: Vec<Attribute>,
         body: Box<Stmt>,
     },
-    StaticAssert(StaticAssert),
+    StaticAssert(Box<StaticAssert>),
     Pragma(PragmaItem),
     /// A statement that failed to parse (already diagnosed).
     Error,

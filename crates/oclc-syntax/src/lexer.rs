@@ -21,10 +21,15 @@ pub struct Lexer {
     pub raw: bool,
     /// Whitespace already skipped by `next_is_line_start`, owed to the next token.
     space_owed: bool,
+    /// Diagnostics found while computing a spelling, reported with the token.
+    deferred: Vec<Diagnostic>,
     /// Direct-mapped cache of recent spellings, sparing the global interner's lock and hash.
     cache: Vec<Option<(Symbol, &'static str)>>,
+    /// Entries `cache` gets when first used (a power of two).
+    cache_len: usize,
 }
 
+/// Largest spelling cache (entries, a power of two); small files get smaller ones.
 const CACHE_SIZE: usize = 4096;
 
 fn is_ident_start(b: u8) -> bool {
@@ -43,6 +48,7 @@ fn is_unicode_ident(c: char) -> bool {
 
 impl Lexer {
     pub fn new(file: FileId, text: Rc<str>) -> Lexer {
+        let text_len = text.len();
         Lexer {
             text,
             pos: 0,
@@ -50,7 +56,9 @@ impl Lexer {
             at_line_start: true,
             raw: false,
             space_owed: false,
+            deferred: Vec::new(),
             cache: Vec::new(),
+            cache_len: (text_len / 8).next_power_of_two().clamp(64, CACHE_SIZE),
         }
     }
 
@@ -131,19 +139,38 @@ impl Lexer {
     }
 
     /// The spelling of `lo..hi` with line splices removed.
+    /// clang's warning for a splice of the form backslash, blanks, newline.
+    fn check_splice_space(&mut self, p: usize, n: usize) {
+        let nl = if self.byte(p + n - 1) == b'\n' && self.byte(p + n - 2) == b'\r' {
+            2
+        } else {
+            1
+        };
+        if n > 1 + nl && !self.raw {
+            self.deferred.push(
+                Diagnostic::warning(
+                    self.span(p, p + 1),
+                    "backslash and newline separated by space",
+                )
+                .with_group("backslash-newline-escape"),
+            );
+        }
+    }
+
     fn spelling(&mut self, lo: usize, hi: usize) -> Symbol {
         let raw = self.text.get(lo..hi).unwrap_or("");
         if !raw.contains('\\') {
-            return intern_cached(&mut self.cache, raw);
+            return intern_cached(&mut self.cache, self.cache_len, raw);
         }
         let mut s = String::with_capacity(raw.len());
         let mut p = lo;
         while p < hi {
-            if self.byte(p) == b'\\' {
-                if let Some(n) = self.splice_len(p) {
-                    p += n;
-                    continue;
-                }
+            if self.byte(p) == b'\\'
+                && let Some(n) = self.splice_len(p)
+            {
+                self.check_splice_space(p, n);
+                p += n;
+                continue;
             }
             let ch_len = utf8_len(self.byte(p));
             s.push_str(self.text.get(p..(p + ch_len).min(hi)).unwrap_or(""));
@@ -154,19 +181,19 @@ impl Lexer {
 }
 
 /// Interns `s` through a direct-mapped cache of recent spellings.
-fn intern_cached(cache: &mut Vec<Option<(Symbol, &'static str)>>, s: &str) -> Symbol {
+fn intern_cached(cache: &mut Vec<Option<(Symbol, &'static str)>>, len: usize, s: &str) -> Symbol {
     let mut h: u32 = 0x811c_9dc5;
     for &b in s.as_bytes() {
         h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
     }
-    let slot = (h as usize) & (CACHE_SIZE - 1);
     if cache.is_empty() {
-        *cache = vec![None; CACHE_SIZE];
+        *cache = vec![None; len];
     }
-    if let Some(Some((sym, text))) = cache.get(slot) {
-        if *text == s {
-            return *sym;
-        }
+    let slot = (h as usize) & (cache.len() - 1);
+    if let Some(Some((sym, text))) = cache.get(slot)
+        && *text == s
+    {
+        return *sym;
     }
     let sym = Symbol::intern(s);
     if let Some(e) = cache.get_mut(slot) {
@@ -192,7 +219,10 @@ impl Lexer {
                     skipped = true;
                 }
                 b'\\' => match self.splice_len(self.pos) {
-                    Some(n) => self.pos += n,
+                    Some(n) => {
+                        self.check_splice_space(self.pos, n);
+                        self.pos += n;
+                    }
                     None => return skipped,
                 },
                 b'/' => {
@@ -249,29 +279,29 @@ impl Lexer {
         let open = start.saturating_sub(2);
         let mut p = start;
         loop {
-            match memchr2(b'*', b'\n', &self.src()[p.min(self.src().len())..]) {
-                None => {
-                    self.diag(
-                        diags,
-                        Diagnostic::error(self.span(open, open + 2), "unterminated /* comment"),
-                    );
-                    self.pos = self.src().len();
+            let Some(i) = memchr2(b'*', b'/', &self.src()[p.min(self.src().len())..]) else {
+                self.diag(
+                    diags,
+                    Diagnostic::error(self.span(open, open + 2), "unterminated /* comment"),
+                );
+                self.pos = self.src().len();
+                return;
+            };
+            p += i;
+            let (c, after) = self.peek(p + 1);
+            if self.src()[p] == b'*' {
+                if c == b'/' {
+                    self.pos = after;
                     return;
                 }
-                Some(i) => {
-                    p += i;
-                    if self.src()[p] == b'\n' {
-                        p += 1;
-                        continue;
-                    }
-                    let (c, after) = self.peek(p + 1);
-                    if c == b'/' {
-                        self.pos = after;
-                        return;
-                    }
-                    p += 1;
-                }
+            } else if c == b'*' && self.peek(after).0 != b'/' {
+                self.diag(
+                    diags,
+                    Diagnostic::warning(self.span(p, p + 1), "'/*' within block comment")
+                        .with_group("comment"),
+                );
             }
+            p += 1;
         }
     }
 
@@ -279,6 +309,7 @@ impl Lexer {
     pub fn next_token(&mut self, diags: &mut Diagnostics) -> Token {
         loop {
             let leading_space = self.skip_trivia(diags) | std::mem::take(&mut self.space_owed);
+            diags.list.append(&mut self.deferred);
             let at_line_start = self.at_line_start;
             let lo = self.pos;
             if self.at_end(lo) {
@@ -294,6 +325,7 @@ impl Lexer {
                 None => continue,
             };
             self.at_line_start = false;
+            diags.list.append(&mut self.deferred);
             return Token {
                 kind,
                 span: self.span(lo, self.pos),
@@ -741,6 +773,40 @@ mod tests {
         assert!(
             !t[4].at_line_start,
             "a comment spanning lines is one space, as in clang"
+        );
+    }
+
+    #[test]
+    fn nested_block_comment_warning() {
+        let (t, d) = kinds("/* a /* b /*/ c */ x");
+        assert_eq!(
+            t.iter().map(Token::text).collect::<Vec<_>>(),
+            ["c", "*", "/", "x"]
+        );
+        let m: Vec<(&str, u32)> = d
+            .list
+            .iter()
+            .map(|x| (x.message.as_str(), x.span.lo))
+            .collect();
+        assert_eq!(m, [("'/*' within block comment", 5)]);
+        assert_eq!(d.list[0].group, Some("comment"));
+    }
+
+    #[test]
+    fn spaced_splice_warning() {
+        let (t, d) = kinds("a\\  \nb in\\ \r\nt");
+        assert_eq!(t.iter().map(Token::text).collect::<Vec<_>>(), ["ab", "int"]);
+        let m: Vec<(&str, u32)> = d
+            .list
+            .iter()
+            .map(|x| (x.message.as_str(), x.span.lo))
+            .collect();
+        assert_eq!(
+            m,
+            [
+                ("backslash and newline separated by space", 1),
+                ("backslash and newline separated by space", 9)
+            ]
         );
     }
 

@@ -266,3 +266,13 @@ fn command_line_macros_in_order() {
         ["<command line>:5:9: warning: 'cl_khr_fp64' macro redefined"]
     );
 }
+
+#[test]
+fn missing_newline_at_end_of_file() {
+    let r = run("int x;");
+    assert_eq!(diags(&r), ["t.cl:1:7: warning: no newline at end of file"]);
+    assert_eq!(r.diags.list[0].group, Some("newline-eof"));
+    assert_eq!(r.diags.list[0].fixits[0].text, "\n");
+    assert!(run("").diags.list.is_empty());
+    assert!(run("int x;\n").diags.list.is_empty());
+}

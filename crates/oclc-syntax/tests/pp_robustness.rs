@@ -127,6 +127,24 @@ fn exploding_macros_hit_the_token_cap() {
 }
 
 #[test]
+fn exploding_arguments_hit_the_token_cap() {
+    let src = format!("#define D(x) x x\n{}1{}\n", "D(".repeat(40), ")".repeat(40));
+    let (_, d, _) = run(&src);
+    let fatal: Vec<&str> = d
+        .list
+        .iter()
+        .filter(|m| m.level == Level::Fatal)
+        .map(|m| m.message.as_str())
+        .collect();
+    assert_eq!(fatal.len(), 1, "{fatal:?}");
+    assert!(
+        fatal[0].ends_with("(while expanding macro 'D')"),
+        "{}",
+        fatal[0]
+    );
+}
+
+#[test]
 fn self_referential_macros_terminate() {
     let (out, d, _) = run("#define a a b a\n#define f(x) f(x f(x))\na f(1) f(f(2))\n");
     assert!(d.list.is_empty());

@@ -58,9 +58,8 @@ impl CheckOutcome {
         render::render_text(&self.sm, &self.diagnostics)
     }
 
-    /// Runs `-verify` with `prefixes`: clang's verification errors, empty when everything
-    /// matched.
-    pub fn verify(&self, prefixes: &[String]) -> Vec<String> {
+    /// Runs `-verify` with `prefixes`: clang's verification errors and problem count.
+    pub fn verify(&self, prefixes: &[String]) -> verify::VerifyReport {
         verify::verify(&self.sm, &self.diagnostics, &self.skipped, prefixes)
     }
 }

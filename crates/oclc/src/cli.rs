@@ -179,15 +179,15 @@ fn check_one(parsed: &CheckArgs, input: &Result<(String, Vec<u8>), String>) -> F
 
 /// clang's `-verify` output: one `error:` per mismatch block and the summary line.
 pub fn verify_text(outcome: &CheckOutcome, prefixes: &[String]) -> (String, bool) {
-    let errors = outcome.verify(prefixes);
+    let report = outcome.verify(prefixes);
     let mut r = TextRenderer::new(&outcome.sm);
-    for e in &errors {
+    for e in &report.messages {
         r.emit_plain(Level::Error, e);
     }
     let mut text = r.finish();
-    if let Some(s) = render::summary(errors.len(), 0) {
+    if let Some(s) = render::summary(report.problems, 0) {
         text.push_str(&s);
         text.push('\n');
     }
-    (text, !errors.is_empty())
+    (text, !report.passed())
 }

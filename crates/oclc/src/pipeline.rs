@@ -28,8 +28,7 @@ pub fn front_end(
         include_dirs: opts.include_dirs.clone(),
     };
     let out = pp::preprocess(sm, main, &pp_opts, diags);
-    FrontEnd {
-        skipped: out.skipped,
-        program: None,
-    }
+    let tu = oclc_syntax::parse::parse(&out, sm, &opts.lang, diags);
+    let program = oclc_sema::check(&tu, sm, &opts.lang, diags);
+    FrontEnd { skipped: out.skipped, program: Some(program) }
 }

@@ -242,7 +242,9 @@ impl<'a> TextRenderer<'a> {
             }
         }
         for line_no in lines.0..=lines.1 {
-            if line_no > f.line_count() {
+            // clang prints nothing for the empty "line" at the end of the buffer.
+            let at_eof = line_no == f.line_count() && (f.text.is_empty() || f.text.ends_with('\n'));
+            if line_no > f.line_count() || at_eof {
                 break;
             }
             let full = f.line_text(line_no).as_bytes();
@@ -705,6 +707,17 @@ mod tests {
         assert!(
             out.contains("    1 | a<U+0001>b x\n      |            ^\n"),
             "{out}"
+        );
+    }
+
+    #[test]
+    fn no_snippet_at_end_of_buffer() {
+        let mut sm = SourceMap::new();
+        let f = sm.add_text("t.cl", "int x;\n".into());
+        let d = Diagnostic::error(Span::new(f, 7, 7), "at eof");
+        assert_eq!(
+            render_text(&sm, &[rep(d)]),
+            "t.cl:2:1: error: at eof\n1 error generated.\n"
         );
     }
 

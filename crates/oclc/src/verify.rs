@@ -119,14 +119,28 @@ struct ParseError {
     message: String,
 }
 
+/// The outcome of `-verify`: clang's error messages (one per mismatch block) and the number
+/// of problems, which is what clang's "N errors generated." counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VerifyReport {
+    pub messages: Vec<String>,
+    pub problems: usize,
+}
+
+impl VerifyReport {
+    pub fn passed(&self) -> bool {
+        self.problems == 0
+    }
+}
+
 /// Checks `reported` against the directives in the files of `sm` (ignoring comments inside
-/// `skipped` ranges). Returns clang's verification error messages; empty means success.
+/// `skipped` ranges).
 pub fn verify(
     sm: &SourceMap,
     reported: &[Reported],
     skipped: &[Span],
     prefixes: &[String],
-) -> Vec<String> {
+) -> VerifyReport {
     let mut directives = Vec::new();
     let mut errors = Vec::new();
     let mut status = Status::NoDirectives;
@@ -184,12 +198,13 @@ pub fn verify(
         });
     }
 
-    let mut out = Vec::new();
+    let mut out = VerifyReport::default();
     if status == Status::NoDirectives {
         let first = prefixes.first().map_or("expected", String::as_str);
-        out.push(format!(
+        out.messages.push(format!(
             "no expected directives found: consider use of '{first}-no-diagnostics'"
         ));
+        out.problems += 1;
     }
     for kind in [Kind::Error, Kind::Warning, Kind::Remark, Kind::Note] {
         let ds: Vec<&Directive> = directives.iter().filter(|d| d.kind == kind).collect();
@@ -206,7 +221,7 @@ fn check_list(
     directives: &[&Directive],
     mut right: Vec<&Seen<'_>>,
     prefixes: &[String],
-    out: &mut Vec<String>,
+    out: &mut VerifyReport,
 ) {
     let mut left_only: Vec<&Directive> = Vec::new();
     for d in directives {
@@ -279,7 +294,8 @@ fn check_list(
             msg.push_str(": ");
             msg.push_str(&d.text);
         }
-        out.push(msg);
+        out.messages.push(msg);
+        out.problems += left_only.len();
     }
     if !right.is_empty() {
         let mut msg = head(false);
@@ -288,7 +304,8 @@ fn check_list(
                 None => msg.push_str("\n  (frontend)"),
                 Some(p) => {
                     msg.push_str("\n ");
-                    if let Some(f) = sm.file(p.0) {
+                    // Virtual buffers (`<built-in>`, `<stdin>`) have no file entry.
+                    if let Some(f) = sm.file(p.0).filter(|f| !is_virtual(&f.name)) {
                         msg.push_str(&format!(" File {}", f.name));
                     }
                     msg.push_str(&format!(" Line {}", p.1));
@@ -297,8 +314,14 @@ fn check_list(
             msg.push_str(": ");
             msg.push_str(s.text);
         }
-        out.push(msg);
+        out.messages.push(msg);
+        out.problems += right.len();
     }
+}
+
+/// Buffers that are not files on disk: `<built-in>`, `<command line>`, `<stdin>`.
+fn is_virtual(name: &str) -> bool {
+    name.starts_with('<') && name.ends_with('>')
 }
 
 /// A loaded file named `name` (as given, or by its last path component).
@@ -889,7 +912,7 @@ mod tests {
         let mut sm = SourceMap::new();
         sm.add_text("t.cl", src.to_string());
         let reported: Vec<Reported> = diags.iter().map(|&(l, n, m)| at(&sm, l, n, m)).collect();
-        verify(&sm, &reported, &[], &parse_prefixes(prefixes).unwrap())
+        verify(&sm, &reported, &[], &parse_prefixes(prefixes).unwrap()).messages
     }
 
     #[test]
@@ -1073,18 +1096,20 @@ mod tests {
         let mut sm = SourceMap::new();
         let f = sm.add_text("t.cl", src.to_string());
         let skipped = [Span::new(f, 6, 34)];
-        assert!(verify(&sm, &[], &skipped, &parse_prefixes(None).unwrap()).is_empty());
+        assert!(verify(&sm, &[], &skipped, &parse_prefixes(None).unwrap()).passed());
         let w = Reported {
             diag: Diagnostic::warning(Span::DUMMY, "cmd"),
             option: None,
         };
+        let r = verify(&sm, &[w], &skipped, &parse_prefixes(None).unwrap());
         assert_eq!(
-            verify(&sm, &[w], &skipped, &parse_prefixes(None).unwrap()),
+            r.messages,
             vec![
                 "'expected-warning' diagnostics seen but not expected: \n  (frontend): cmd"
                     .to_string()
             ]
         );
+        assert_eq!(r.problems, 1);
     }
 
     #[test]

@@ -43,7 +43,7 @@ fn run_corpus(dir: &Path) -> Vec<(String, Vec<String>)> {
                 .clone()
                 .unwrap_or_else(|| vec!["expected".into()]);
             let outcome = check_source(&name, &bytes, &parsed.options);
-            results.push((label, outcome.verify(&prefixes)));
+            results.push((label, outcome.verify(&prefixes).messages));
         }
     }
     results

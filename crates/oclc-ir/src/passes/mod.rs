@@ -173,3 +173,13 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
     }
     out
 }
+
+/// The cheap, always-safe pipeline a device runs on load (also at `-O0`): promote private
+/// slots to SSA values, fold constants, drop dead code. Address spaces are left alone.
+pub fn optimize(m: &mut Module) {
+    for f in m.functions.iter_mut() {
+        mem2reg::mem2reg(f);
+        fold::fold(f);
+        dce::dce(f);
+    }
+}

@@ -27,7 +27,10 @@ mod table;
 pub mod ty;
 
 pub use parse::{Attrs, MAX_PARAMS, Special};
-pub use resolve::{Arg, BadConv, Cmp, Conv, ConvKind, Rank, space_includes};
+pub use resolve::{
+    Arg, ArgForm, ArgShape, BadConv, Cmp, Conv, ConvKind, Fix, Lvalue, Rank, conversion_fix,
+    space_includes,
+};
 pub use ty::{Access, Atomic, BTy, ImageKind, Pointee, Ptr, Scalar};
 
 use oclc_syntax::{ClStd, LangOptions, Symbol};
@@ -75,6 +78,34 @@ pub struct Candidate {
     pub reason: NotViable,
     /// Each argument's conversion (`None`: no conversion, or an arity failure).
     pub convs: Vec<Option<Conv>>,
+    /// The fix clang appends to the note: set when every failing argument has one; the
+    /// first argument's.
+    pub fix: Option<Fix>,
+}
+
+impl Candidate {
+    /// clang's note for this candidate, or `None` where clang prints none: for OpenCL
+    /// builtins (implicit declarations) it only notes bad conversions, not arity mismatches
+    /// ("the notes are identical for each candidate"). `arg_type` prints an argument's type
+    /// and `param_type` a parameter type, both as sema prints types (unquoted).
+    pub fn note(
+        &self,
+        arg_type: impl Fn(usize) -> String,
+        param_type: impl Fn(BTy) -> String,
+    ) -> Option<String> {
+        match self.reason {
+            NotViable::Arity { .. } => None,
+            NotViable::Conversion {
+                why: BadConv::NoConversion,
+                ..
+            } => Some(format!(
+                "{}{}",
+                self.reason.note(arg_type, param_type),
+                self.fix.map_or("", Fix::text)
+            )),
+            NotViable::Conversion { .. } => Some(self.reason.note(arg_type, param_type)),
+        }
+    }
 }
 
 /// Why a candidate is not viable.
@@ -158,9 +189,11 @@ pub struct Resolved {
 /// Why [`Builtins::resolve`] found no overload.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NoMatch {
-    /// "no matching function for call to 'X'"; one note per candidate, in table order.
+    /// "no matching function for call to 'X'"; every candidate in clang's display order, each
+    /// with its note ([`Candidate::note`]).
     NoViable(Vec<Candidate>),
-    /// "call to 'X' is ambiguous"; notes for the tied candidates ("candidate function").
+    /// "call to 'X' is ambiguous". The tied candidates, in clang's display order; clang
+    /// prints no notes for them (OpenCL builtins have no declaration to point to).
     Ambiguous(Vec<OverloadId>),
     /// The builtin is checked by hand (see [`Special`]).
     Special(Special),
@@ -193,11 +226,11 @@ type ResolveCache = HashMap<(u32, u64), Vec<(Vec<ArgKey>, Result<Resolved, NoMat
 /// What of an argument overload resolution depends on (constant values only matter as
 /// zero / non-zero).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct ArgKey(BTy, bool, Option<bool>);
+struct ArgKey(BTy, bool, Option<bool>, ArgForm);
 
 impl ArgKey {
-    fn of(a: &Arg) -> ArgKey {
-        ArgKey(a.ty, a.null_ptr, a.int_const.map(|v| v == 0))
+    fn of(a: &Arg, f: ArgForm) -> ArgKey {
+        ArgKey(a.ty, a.null_ptr, a.int_const.map(|v| v == 0), f)
     }
 }
 
@@ -262,6 +295,21 @@ pub fn macro_defined(lang: &LangOptions, name: &str) -> bool {
         }
         "cl_khr_fp64" => lang.fp64(),
         "cl_khr_fp16" => lang.fp16(),
+        // Optional core features of OpenCL C 2.0 that the spir target supports, so clang
+        // defines them in CL2.0 too; `LangOptions` does not list them for 2.0.
+        "__opencl_c_integer_dot_product_input_4x8bit"
+        | "__opencl_c_integer_dot_product_input_4x8bit_packed"
+            if lang.std == ClStd::Cl20 =>
+        {
+            true
+        }
+        // cl_ext_float_atomics' features: clang defines them with the extension from 2.0 on
+        // (spir supports them all); `LangOptions` does not know them yet.
+        n if n.starts_with("__opencl_c_ext_fp")
+            && !oclc_syntax::lang::FEATURES.iter().any(|&(f, _)| f == n) =>
+        {
+            lang.std >= ClStd::Cl20 && lang.has("cl_ext_float_atomics")
+        }
         _ => lang.has(name) && lang.std.version() >= ext_available_from(name),
     }
 }
@@ -526,13 +574,31 @@ impl Builtins {
     /// Resolves a call of builtin `id` with `args`, as clang's overload resolution does.
     /// Results are memoized per argument-type list, so repeated calls cost a hash lookup.
     pub fn resolve(&self, id: BuiltinId, args: &[Arg]) -> Result<Resolved, NoMatch> {
+        self.resolve_with_forms(id, args, &[])
+    }
+
+    /// [`Builtins::resolve`], also told each argument's [`ArgForm`] (missing entries count
+    /// as default), so that candidate notes carry clang's fix suggestions ("take the address
+    /// of the argument with &") and are ordered as clang orders them.
+    pub fn resolve_with_forms(
+        &self,
+        id: BuiltinId,
+        args: &[Arg],
+        forms: &[ArgForm],
+    ) -> Result<Resolved, NoMatch> {
+        let form = |i: usize| forms.get(i).copied().unwrap_or_default();
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        for a in args {
-            ArgKey::of(a).hash(&mut h);
+        for (i, a) in args.iter().enumerate() {
+            ArgKey::of(a, form(i)).hash(&mut h);
         }
         let key = (id.0, h.finish());
         let same = |keys: &[ArgKey]| {
-            keys.len() == args.len() && keys.iter().zip(args).all(|(k, a)| *k == ArgKey::of(a))
+            keys.len() == args.len()
+                && keys
+                    .iter()
+                    .zip(args)
+                    .enumerate()
+                    .all(|(i, (k, a))| *k == ArgKey::of(a, form(i)))
         };
         {
             let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -543,16 +609,24 @@ impl Builtins {
                 return hit.1.clone();
             }
         }
-        let result = self.resolve_uncached(id, args);
+        let result = self.resolve_uncached(id, args, &form);
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        cache
-            .entry(key)
-            .or_default()
-            .push((args.iter().map(ArgKey::of).collect(), result.clone()));
+        cache.entry(key).or_default().push((
+            args.iter()
+                .enumerate()
+                .map(|(i, a)| ArgKey::of(a, form(i)))
+                .collect(),
+            result.clone(),
+        ));
         result
     }
 
-    fn resolve_uncached(&self, id: BuiltinId, args: &[Arg]) -> Result<Resolved, NoMatch> {
+    fn resolve_uncached(
+        &self,
+        id: BuiltinId,
+        args: &[Arg],
+        form: &dyn Fn(usize) -> ArgForm,
+    ) -> Result<Resolved, NoMatch> {
         if let Some(s) = self.special(id) {
             return Err(NoMatch::Special(s));
         }
@@ -627,12 +701,35 @@ impl Builtins {
             let sig = self.signature(o);
             match convs_for(&sig) {
                 (c, None) => viable.push((o, sig, c.into_iter().flatten().collect())),
-                (convs, Some(reason)) => rejected.push(Candidate {
-                    overload: o,
-                    sig,
-                    reason,
-                    convs,
-                }),
+                (convs, Some(reason)) => {
+                    // clang's TryToFixBadConversion: fixable only if every bad one is.
+                    let mut fix = None;
+                    if let NotViable::Conversion { .. } = reason {
+                        for (i, (a, c)) in args.iter().zip(&convs).enumerate() {
+                            if c.is_some() {
+                                continue;
+                            }
+                            let f = sig
+                                .params()
+                                .get(i)
+                                .and_then(|&p| resolve::conversion_fix(a, form(i), p));
+                            match f {
+                                Some(f) => fix = fix.or(Some(f)),
+                                None => {
+                                    fix = None;
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    rejected.push(Candidate {
+                        overload: o,
+                        sig,
+                        reason,
+                        convs,
+                        fix,
+                    })
+                }
             }
         }
         let better = |a: &[Conv], b: &[Conv]| resolve::better_candidate(args, a, b);
@@ -775,6 +872,17 @@ fn display_before(args: &[Arg], nargs: usize, l: &Candidate, r: &Candidate) -> b
         }
         (NotViable::Arity { .. }, _) => false,
         (_, NotViable::Arity { .. }) => true,
-        _ => conversions_order(args, &l.convs, &r.convs) == std::cmp::Ordering::Less,
+        _ => {
+            // Fewer fixes first; a candidate without a fix counts as unfixable (last).
+            let fixes = |c: &Candidate| match c.fix {
+                Some(_) => c.convs.iter().filter(|c| c.is_none()).count(),
+                None => usize::MAX,
+            };
+            let (lf, rf) = (fixes(l), fixes(r));
+            if lf != rf {
+                return lf < rf;
+            }
+            conversions_order(args, &l.convs, &r.convs) == std::cmp::Ordering::Less
+        }
     }
 }

@@ -23,6 +23,122 @@ pub struct Arg {
     pub int_const: Option<i128>,
 }
 
+/// What of an argument's expression (beyond its type) clang's fix suggestions in candidate
+/// notes depend on. Only affects [`super::Builtins::resolve_with_forms`]' notes and their order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ArgForm {
+    /// The expression is an ordinary lvalue (its address can be taken; not a vector
+    /// component or bit-field): where the object lives and its qualifiers.
+    pub lvalue: Option<Lvalue>,
+    /// The outermost operator of the expression.
+    pub shape: ArgShape,
+}
+
+/// An addressable argument: where the object lives and its qualifiers (so `&arg` has type
+/// `cv space T *`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Lvalue {
+    pub space: AddrSpace,
+    pub is_const: bool,
+    pub is_volatile: bool,
+}
+
+/// The outermost operator of an argument expression (after parentheses and implicit casts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ArgShape {
+    #[default]
+    Other,
+    /// `&e`: a suggested dereference becomes "remove &".
+    AddressOf,
+    /// `*e`: a suggested address-of becomes "remove *".
+    Deref,
+}
+
+/// A fix clang suggests in a "no known conversion" note
+/// (`ConversionFixItGenerator::tryToFixConversion`), computed by [`conversion_fix`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fix {
+    /// "; dereference the argument with *"
+    Dereference,
+    /// "; take the address of the argument with &"
+    TakeAddress,
+    /// "; remove *"
+    RemoveDereference,
+    /// "; remove &"
+    RemoveTakeAddress,
+}
+
+impl Fix {
+    /// The note suffix.
+    pub fn text(self) -> &'static str {
+        match self {
+            Fix::Dereference => "; dereference the argument with *",
+            Fix::TakeAddress => "; take the address of the argument with &",
+            Fix::RemoveDereference => "; remove *",
+            Fix::RemoveTakeAddress => "; remove &",
+        }
+    }
+}
+
+fn pointee_ty(p: Pointee) -> BTy {
+    match p {
+        Pointee::Void => BTy::Void,
+        Pointee::Scalar(s) => BTy::Scalar(s),
+        Pointee::Vector(s, n) => BTy::Vector(s, n),
+        Pointee::Atomic(a) => BTy::Atomic(a),
+        Pointee::Event => BTy::Event,
+        Pointee::ClkEvent => BTy::ClkEvent,
+        Pointee::Function(id) | Pointee::Other(id) => BTy::Other(id),
+    }
+}
+
+fn as_pointee(t: BTy) -> Pointee {
+    match t {
+        BTy::Void => Pointee::Void,
+        BTy::Scalar(s) => Pointee::Scalar(s),
+        BTy::Vector(s, n) => Pointee::Vector(s, n),
+        BTy::Atomic(a) => Pointee::Atomic(a),
+        BTy::Event => Pointee::Event,
+        BTy::ClkEvent => Pointee::ClkEvent,
+        // Pointers, images and the rest: a type no builtin parameter points to.
+        _ => Pointee::Other(u32::MAX),
+    }
+}
+
+/// The fix clang offers when `arg` does not convert to `to`: dereferencing a pointer
+/// argument, or taking the address of an lvalue, if the result would convert.
+pub fn conversion_fix(arg: &Arg, form: ArgForm, to: BTy) -> Option<Fix> {
+    if let BTy::Ptr(p) = arg.ty
+        && convert(&Arg::of(pointee_ty(p.pointee)), to).is_ok()
+    {
+        if arg.null_ptr {
+            return None;
+        }
+        return Some(if form.shape == ArgShape::AddressOf {
+            Fix::RemoveTakeAddress
+        } else {
+            Fix::Dereference
+        });
+    }
+    let BTy::Ptr(t) = to else { return None };
+    let lv = form.lvalue?;
+    if matches!(arg.ty, BTy::Ptr(_)) && t.pointee == Pointee::Void {
+        return None;
+    }
+    let addr = BTy::Ptr(Ptr {
+        pointee: as_pointee(arg.ty),
+        space: lv.space,
+        is_const: lv.is_const,
+        is_volatile: lv.is_volatile,
+    });
+    convert(&Arg::of(addr), to).ok()?;
+    Some(if form.shape == ArgShape::Deref {
+        Fix::RemoveDereference
+    } else {
+        Fix::TakeAddress
+    })
+}
+
 impl Arg {
     /// An argument that is not a constant expression.
     pub fn of(ty: BTy) -> Arg {
@@ -69,12 +185,15 @@ pub enum ConvKind {
     IncompatiblePointer,
 }
 
-/// Conversion ranks, best first.
+/// Conversion ranks, best first (clang's `ImplicitConversionRank`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Rank {
     Exact,
     Promotion,
     Conversion,
+    /// Scalar → vector splat: clang's `ICR_OCL_Scalar_Widening`, worse than any conversion,
+    /// so `fmin(float4, int)` picks `fmin(float4, float)`.
+    ScalarWidening,
     COnly,
     Incompatible,
 }
@@ -84,6 +203,7 @@ impl ConvKind {
         match self {
             ConvKind::Identity | ConvKind::ZeroEvent | ConvKind::ZeroQueue => Rank::Exact,
             ConvKind::IntegralPromotion | ConvKind::FloatingPromotion => Rank::Promotion,
+            ConvKind::VectorSplat => Rank::ScalarWidening,
             ConvKind::COnly => Rank::COnly,
             ConvKind::IncompatiblePointer => Rank::Incompatible,
             _ => Rank::Conversion,
@@ -420,7 +540,23 @@ pub fn compare(arg: &Arg, s1: &Conv, s2: &Conv) -> Cmp {
 /// clang's `isBetterOverloadCandidate` for two viable candidates of one builtin: better if no
 /// argument converts worse and at least one converts better.
 pub fn better_candidate(args: &[Arg], c1: &[Conv], c2: &[Conv]) -> bool {
+    // In C, a candidate that needs no incompatible pointer conversion for an argument is
+    // better than one that does, before conversions are compared (clang's
+    // `IsIllFormedConversion` pre-pass).
     let mut better = false;
+    for (s1, s2) in c1.iter().zip(c2) {
+        let bad1 = s1.kind == ConvKind::IncompatiblePointer;
+        let bad2 = s2.kind == ConvKind::IncompatiblePointer;
+        if bad1 != bad2 {
+            if bad1 {
+                return false;
+            }
+            better = true;
+        }
+    }
+    if better {
+        return true;
+    }
     for ((a, s1), s2) in args.iter().zip(c1).zip(c2) {
         match compare(a, s1, s2) {
             Cmp::Better => better = true,

@@ -254,9 +254,9 @@ fn ptr_to(pointee: QualType, tt: &TypeTable) -> Ptr {
 /// An argument for resolution from its sema type and constant-ness.
 pub fn arg(qt: QualType, tt: &TypeTable, null_ptr: bool, int_const: Option<i128>) -> Arg {
     Arg {
-        ty: arg_type(qt, tt),
         null_ptr,
         int_const,
+        ..Arg::of(arg_type(qt, tt))
     }
 }
 

@@ -24,7 +24,10 @@ impl Checker<'_> {
                 // A `const __constant` (or `__constant`) scalar with a constant initializer.
                 let var = self.prog.var(*id)?;
                 let sp = self.prog.types.object_space(var.ty);
-                if sp != Some(LangAs::CONSTANT) || var.storage != Storage::Program {
+                if sp != Some(LangAs::CONSTANT)
+                    || var.storage != Storage::Program
+                    || !self.prog.types.is_integer(var.ty)
+                {
                     return None;
                 }
                 match &var.init {

@@ -452,13 +452,12 @@ impl Checker<'_> {
         let Some(p) = self.prog.types.pointee_sugared(dst) else {
             return;
         };
-        if p.quals.space.is_some() {
-            return;
-        }
         let Some(sp) = self.prog.types.object_space(p).and_then(LangAs::named) else {
             return;
         };
-        if sp == AddrSpace::Generic || sp == AddrSpace::Private {
+        // Types do not record whether a space was written or deduced, so the note names the
+        // default of the mode whenever the destination has that space.
+        if sp == space::default_pointee_space(&self.lang) {
             let text = space::implicit_space_note(sp, &self.lang, true);
             let span = self.diags.list.last().map_or(Span::DUMMY, |d| d.span);
             self.note_last(span, text);

@@ -73,14 +73,8 @@ impl Checker<'_> {
     /// Converts one written address-space qualifier, reporting the ones this mode rejects.
     fn addr_space_qual(&mut self, q: &ast::AsQual) -> Option<LangAs> {
         match &q.kind {
-            AsKind::Generic if !space::generic_qualifier_allowed(&self.lang) => {
-                let v = space::version_text(&self.lang);
-                self.err(
-                    q.span,
-                    format!("OpenCL C version {v} does not support the 'generic' type qualifier"),
-                );
-                None
-            }
+            // The parser reports `generic` where the mode lacks it (rule 22) and drops it.
+            AsKind::Generic if !space::generic_qualifier_allowed(&self.lang) => None,
             AsKind::GlobalDevice | AsKind::GlobalHost => {
                 let name = q.spelling.as_str();
                 self.warn(
@@ -177,17 +171,9 @@ impl Checker<'_> {
         for item in &specs.items {
             match &item.kind {
                 DeclSpecKind::Storage(sc) => {
-                    if matches!(sc, StorageClass::Auto | StorageClass::Register) {
-                        let v = space::version_text(&self.lang);
-                        self.err(
-                            item.span,
-                            format!(
-                                "OpenCL C version {v} does not support the '{}' storage class specifier",
-                                sc.as_str()
-                            ),
-                        );
-                        invalid = true;
-                    } else if storage.is_some() {
+                    // `auto`/`register` are rejected by the parser (clang's
+                    // SetStorageClassSpec); they do not reach here.
+                    if storage.is_some() {
                         self.err(
                             item.span,
                             "cannot combine with previous declaration specifier",
@@ -242,7 +228,7 @@ impl Checker<'_> {
                 DeclSpecKind::Pipe | DeclSpecKind::AddrSpace(_) => {}
             }
         }
-        let span = specs.span;
+
         let mut ty = match base {
             None if n_long > 0 || signed || unsigned => {
                 let s = match (n_long, unsigned) {
@@ -256,15 +242,8 @@ impl Checker<'_> {
                 let id = self.prog.types.scalar(s);
                 self.t(id)
             }
-            None => {
-                if !invalid {
-                    self.err(
-                        span,
-                        "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int",
-                    );
-                }
-                self.t(TypeTable::INT)
-            }
+            // Implicit int: the parser reports it (as clang's parser does).
+            None => self.t(TypeTable::INT),
             Some((ts, tspan)) => {
                 match self.type_spec(ts, tspan, n_long, signed, unsigned, access, place) {
                     Some(t) => t,
@@ -358,6 +337,8 @@ impl Checker<'_> {
                 }
                 Scalar::Double
             }
+            // Already reported by the parser ("unknown type name").
+            TypeSpec::Unknown(_) => return None,
             TypeSpec::Complex => {
                 self.err(span, "'_Complex' types are not supported in OpenCL");
                 return None;

@@ -47,11 +47,11 @@ impl Checker<'_> {
                             } else {
                                 "cl_khr_fp64"
                             };
-                            self.warn(
+                            // An ungrouped warning in clang (no -W flag controls it).
+                            self.emit(oclc_syntax::Diagnostic::warning(
                                 span,
                                 format!("double precision constant requires {what}, casting to single precision"),
-                                "unsupported-floating-point-opt",
-                            );
+                            ));
                             Scalar::Float
                         }
                     }
@@ -183,6 +183,25 @@ impl Checker<'_> {
                     }
                 };
                 self.mk(ExprKind::IntLit(n), self.int_ty(), span)
+            }
+            AK::AsType { expr, ty } => {
+                let to = self.type_name(ty);
+                let x = self.rexpr(expr);
+                if x.is_error() || self.prog.types.is_error(to) {
+                    return Expr::error(span);
+                }
+                let (fs, ts) = (self.prog.types.size_of(x.ty), self.prog.types.size_of(to));
+                if fs.is_none() || fs != ts {
+                    let (a, b) = (self.prog.types.quoted(to), self.prog.types.quoted(x.ty));
+                    self.err(
+                        span,
+                        format!("invalid reinterpretation: sizes of {a} and {b} must match"),
+                    );
+                    return Expr::error(span);
+                }
+                let mut c = self.cast(CastKind::Reinterpret, x, to.unqualified());
+                c.span = span;
+                c
             }
             AK::AlignOf { arg, .. } => {
                 let t = self.type_or_expr_type(arg);
@@ -1722,8 +1741,8 @@ impl Checker<'_> {
                 if x.is_error() {
                     return None;
                 }
-                let eq_span = e.span;
-                let c = self.assign_convert(ty, ty, x, Action::Initializing, eq_span);
+                // clang reports initialization errors at the declared name.
+                let c = self.assign_convert(ty, ty, x, Action::Initializing, at);
                 if c.is_error() {
                     return None;
                 }
@@ -1731,7 +1750,6 @@ impl Checker<'_> {
                     self.err(e.span, "initializer element is not a compile-time constant");
                     return None;
                 }
-                let _ = at;
                 Some(Init::Expr(c))
             }
             ast::Initializer::List(list) => self.init_list(ty, list, must_be_const),

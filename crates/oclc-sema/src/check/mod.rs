@@ -25,6 +25,12 @@ use crate::hir::{self, Program};
 use crate::types::QualType;
 use scope::Scopes;
 
+/// Warning groups sema emits that clang leaves off by default (`-W<group>` turns one on).
+pub const DEFAULT_OFF_GROUPS: &[&str] = &["conversion", "spir-compat"];
+
+/// Warning groups of language extensions that clang shows only with `-pedantic`.
+pub const PEDANTIC_GROUPS: &[&str] = &["extra-semi"];
+
 /// Deepest expression/statement/declarator nesting checked before giving up with a diagnostic
 /// (the parser has its own limit; this one keeps sema's recursion bounded on any AST).
 pub const MAX_DEPTH: u32 = 1000;
@@ -108,8 +114,8 @@ impl<'a> Checker<'a> {
             }
             ast::ExternalDecl::StaticAssert(sa) => self.static_assert(sa),
             ast::ExternalDecl::Empty(span) => {
-                // An extension warning: shown only under -pedantic (group "pedantic").
-                self.warn(*span, "extra ';' outside of a function", "pedantic")
+                // An extension warning: shown only under -pedantic (see PEDANTIC_GROUPS).
+                self.warn(*span, "extra ';' outside of a function", "extra-semi")
             }
             ast::ExternalDecl::Pragma(p) => self.pragma(p),
         }
@@ -131,12 +137,10 @@ impl<'a> Checker<'a> {
     /// Whether an extension is usable here: supported by `-cl-ext` and not disabled by a
     /// pragma. `cl_khr_fp16` must also be enabled by a pragma, as clang requires for `half`.
     pub(crate) fn ext(&self, name: &str) -> bool {
+        // clang's own extensions are supported on every target but, like `cl_khr_fp16`,
+        // take effect only once a pragma enables them (`-cl-ext` alone is not enough).
         if name.starts_with("__cl_clang_") {
-            return self
-                .pragma_ext
-                .get(name)
-                .copied()
-                .unwrap_or_else(|| self.lang.has(name));
+            return self.pragma_ext.get(name).copied().unwrap_or(false);
         }
         if name == "cl_khr_fp16" {
             return self.lang.has(name) && self.pragma_ext.get(name).copied().unwrap_or(false);

@@ -3,10 +3,9 @@
 //! ...), so a program may redeclare them at file scope without a conflict, as it can when
 //! clang runs without the default header.
 
-use std::collections::HashMap;
-
 use oclc_syntax::{Span, Symbol};
 
+use crate::fxhash::FxHashMap;
 use crate::hir::{FuncId, VarId};
 use crate::types::{EnumId, QualType, RecordId};
 
@@ -38,8 +37,8 @@ pub enum Tag {
 
 #[derive(Default, Debug)]
 struct Scope {
-    names: HashMap<Symbol, Entry>,
-    tags: HashMap<Symbol, Tag>,
+    names: FxHashMap<Symbol, Entry>,
+    tags: FxHashMap<Symbol, Tag>,
 }
 
 /// The scope stack. Index 0 is the predeclared scope, 1 the file scope.

@@ -58,6 +58,9 @@ pub(crate) struct Parser<'a> {
     pub fake_semi: bool,
     /// `ExprKind::Error` nodes made so far (an expression is invalid if this grew).
     pub error_exprs: u32,
+    /// Keyword of each identifier symbol in the tokens, by symbol index (`None`: not
+    /// looked up), so classifying a token is an array access, not a hash.
+    sym_kw: Vec<Option<Option<Kw>>>,
 }
 
 impl<'a> Parser<'a> {
@@ -85,6 +88,18 @@ impl<'a> Parser<'a> {
             });
             std::borrow::Cow::Owned(v)
         };
+        let mut sym_kw: Vec<Option<Option<Kw>>> = Vec::new();
+        for t in toks.iter() {
+            if let TokenKind::Ident(sym) = t.kind {
+                let i = sym.0 as usize;
+                if i >= sym_kw.len() {
+                    sym_kw.resize(i + 1, None);
+                }
+                if sym_kw[i].is_none() {
+                    sym_kw[i] = Some(keyword(sym));
+                }
+            }
+        }
         let mut names = IdMap::default();
         for s in names::builtin_type_names() {
             names.insert(s, NameKind::Builtin);
@@ -111,6 +126,7 @@ impl<'a> Parser<'a> {
             cut_off: false,
             fake_semi: false,
             error_exprs: 0,
+            sym_kw,
         }
     }
 
@@ -182,7 +198,11 @@ impl<'a> Parser<'a> {
     }
 
     pub fn kw_of(&self, t: &Token) -> Option<Kw> {
-        let k = keyword(t.ident()?)?;
+        let sym = t.ident()?;
+        let k = match self.sym_kw.get(sym.0 as usize) {
+            Some(Some(k)) => (*k)?,
+            _ => keyword(sym)?,
+        };
         if k == Kw::Pipe && self.lang.std < ClStd::Cl20 {
             return None;
         }
@@ -265,6 +285,11 @@ impl<'a> Parser<'a> {
             self.next_pragma += 1;
         }
         out
+    }
+
+    /// Whether the input has any pragma.
+    pub fn has_pragmas(&self) -> bool {
+        !self.pragmas.is_empty()
     }
 
     // -- diagnostics --------------------------------------------------------------------------

@@ -43,6 +43,16 @@ impl Parser<'_> {
 
     pub(crate) fn parse_translation_unit(&mut self) -> Vec<ExternalDecl> {
         let mut items = Vec::new();
+        if self.at_eof() && !self.has_pragmas() {
+            let s = self.span();
+            self.emit(
+                Diagnostic::warning(
+                    s,
+                    "ISO C requires a translation unit to contain at least one declaration",
+                )
+                .with_group("empty-translation-unit"),
+            );
+        }
         while !self.cut_off {
             for p in self.take_pragmas() {
                 items.push(ExternalDecl::Pragma(p));
@@ -63,7 +73,8 @@ impl Parser<'_> {
     }
 
     fn parse_external_decl(&mut self) -> Option<ExternalDecl> {
-        if let Some(s) = self.eat(Punct::Semi) {
+        if self.is(Punct::Semi) {
+            let s = self.extra_semi("extra ';' outside of a function");
             return Some(ExternalDecl::Empty(s));
         }
         if self.is(Punct::RBrace) {
@@ -76,6 +87,23 @@ impl Parser<'_> {
             return self.parse_static_assert().map(ExternalDecl::StaticAssert);
         }
         self.parse_declaration_or_fn(Ctx::File)
+    }
+
+    /// A run of stray `;` on one line (clang's `ConsumeExtraSemi`): one `-Wextra-semi`
+    /// warning (a `-pedantic` extension); returns the span of the run.
+    fn extra_semi(&mut self, msg: &str) -> Span {
+        let start = self.bump();
+        let mut end = start;
+        while self.is(Punct::Semi) && !self.tok().at_line_start {
+            end = self.bump();
+        }
+        let run = start.to(end);
+        self.emit(
+            Diagnostic::warning(start, msg)
+                .with_group("extra-semi")
+                .with_fixit(run, ""),
+        );
+        run
     }
 
     /// `_Static_assert ( expr [, string] ) ;`
@@ -106,6 +134,15 @@ impl Parser<'_> {
                 self.skip_until(&[Punct::Semi], Skip::default());
                 return None;
             }
+        }
+        if message.is_none() {
+            self.emit(
+                Diagnostic::warning(
+                    kw,
+                    format!("'{kw_text}' with no message is a C23 extension"),
+                )
+                .with_group("c23-extensions"),
+            );
         }
         self.close(Punct::RParen, open);
         self.expect_semi(&format!("expected ';' after '{kw_text}'"));
@@ -398,12 +435,12 @@ impl Parser<'_> {
         }
         let body = self.parse_compound_body();
         self.pop_scope();
-        let _ = kr;
         Some(ExternalDecl::FunctionDef(FunctionDef {
             id,
             span: start.to(self.prev_span()),
             specs,
             declarator,
+            kr_decls: kr,
             body,
         }))
     }
@@ -654,7 +691,7 @@ impl Parser<'_> {
                     has_type = true;
                     items.push(DeclSpec {
                         span: span.to(self.prev_span()),
-                        kind: DeclSpecKind::Type(TypeSpec::Record(r)),
+                        kind: DeclSpecKind::Type(TypeSpec::Record(Box::new(r))),
                     });
                     if self.fake_semi {
                         break;
@@ -668,7 +705,7 @@ impl Parser<'_> {
                     has_type = true;
                     items.push(DeclSpec {
                         span: span.to(self.prev_span()),
-                        kind: DeclSpecKind::Type(TypeSpec::Enum(e)),
+                        kind: DeclSpecKind::Type(TypeSpec::Enum(Box::new(e))),
                     });
                     if self.fake_semi {
                         break;
@@ -828,6 +865,13 @@ impl Parser<'_> {
         }
         let open = self.open()?;
         let mut members = Vec::new();
+        if self.is(Punct::RBrace) {
+            let s = self.span();
+            self.emit(
+                Diagnostic::warning(s, format!("empty {kw_name} is a GNU extension"))
+                    .with_group("gnu-empty-struct"),
+            );
+        }
         while !self.is(Punct::RBrace) && !self.at_eof() && !self.cut_off {
             for p in self.take_pragmas() {
                 members.push(MemberDecl::Pragma(p));
@@ -835,7 +879,8 @@ impl Parser<'_> {
             if self.is(Punct::RBrace) || self.at_eof() {
                 break;
             }
-            if self.eat(Punct::Semi).is_some() {
+            if self.is(Punct::Semi) {
+                self.extra_semi(&format!("extra ';' inside a {kw_name}"));
                 continue;
             }
             if self.kw() == Some(Kw::StaticAssert) {
@@ -1570,6 +1615,12 @@ impl Parser<'_> {
             };
         }
         let mut items = Vec::new();
+        if self.is(Punct::RBrace) {
+            self.emit(
+                Diagnostic::warning(open, "use of an empty initializer is a C23 extension")
+                    .with_group("c23-extensions"),
+            );
+        }
         while !self.is(Punct::RBrace) && !self.cut_off {
             let start = self.span();
             let mut designators = Vec::new();

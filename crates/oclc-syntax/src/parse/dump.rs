@@ -45,7 +45,12 @@ impl Printer {
                     declarator(&f.declarator)
                 );
                 self.line(head.trim_end());
-                self.nested(|p| p.block(&f.body));
+                self.nested(|p| {
+                    for d in &f.kr_decls {
+                        p.declaration(d);
+                    }
+                    p.block(&f.body)
+                });
             }
             ExternalDecl::Decl(d) => self.declaration(d),
             ExternalDecl::StaticAssert(s) => self.static_assert(s),

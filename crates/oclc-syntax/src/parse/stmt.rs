@@ -171,7 +171,7 @@ impl Parser<'_> {
                 }
                 Kw::StaticAssert => {
                     return match self.parse_static_assert() {
-                        Some(sa) => StmtKind::StaticAssert(sa),
+                        Some(sa) => StmtKind::StaticAssert(Box::new(sa)),
                         None => StmtKind::Error,
                     };
                 }
@@ -447,7 +447,7 @@ impl Parser<'_> {
             let errs = self.error_exprs;
             let e = self.parse_expr();
             let bad = self.error_exprs > errs;
-            cond = Some(e);
+            cond = Some(Box::new(e));
             if !self.is(Punct::Semi) {
                 if !bad {
                     let s = self.span();
@@ -481,7 +481,7 @@ impl Parser<'_> {
                     },
                 );
             }
-            step = Some(e);
+            step = Some(Box::new(e));
         }
         if self.close(Punct::RParen, open).is_none() && !self.is(Punct::LBrace) {
             return StmtKind::Error;

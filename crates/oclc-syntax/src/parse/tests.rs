@@ -829,6 +829,51 @@ fn statement_errors() {
 }
 
 #[test]
+fn pedantic_extensions_carry_their_groups() {
+    let src = "int a;; ;\nvoid f(void) {};\nstruct E {};\nstruct S { int a;; };\nint x[2] = {};\n_Static_assert(1);\n";
+    let mut sm = SourceMap::new();
+    let f = sm.add_text("t.cl", src.to_string());
+    let mut d = Diagnostics::default();
+    parse_tokens(&lex(src, f), &[], &sm, &LangOptions::default(), &mut d);
+    let got: Vec<(String, Option<&str>)> = render(&sm, &d)
+        .into_iter()
+        .zip(d.list.iter().map(|x| x.group))
+        .collect();
+    let want = [
+        (
+            "1:7: warning: extra ';' outside of a function",
+            "extra-semi",
+        ),
+        (
+            "2:16: warning: extra ';' outside of a function",
+            "extra-semi",
+        ),
+        (
+            "3:11: warning: empty struct is a GNU extension",
+            "gnu-empty-struct",
+        ),
+        ("4:18: warning: extra ';' inside a struct", "extra-semi"),
+        (
+            "5:12: warning: use of an empty initializer is a C23 extension",
+            "c23-extensions",
+        ),
+        (
+            "6:1: warning: '_Static_assert' with no message is a C23 extension",
+            "c23-extensions",
+        ),
+    ];
+    let want: Vec<(String, Option<&str>)> = want
+        .iter()
+        .map(|(m, g)| (m.to_string(), Some(*g)))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(
+        errs(""),
+        vec!["1:1: warning: ISO C requires a translation unit to contain at least one declaration"]
+    );
+}
+
+#[test]
 fn recovery_reports_each_error_once() {
     let src = "void f(void) {\n  int a = ;\n  b = 1 +;\n  c = (;\n  int d = 4;\n}\nint g(void) { return 1 }\nint ok;\n";
     assert_eq!(

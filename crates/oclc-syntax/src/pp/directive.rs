@@ -43,6 +43,29 @@ impl Pp<'_> {
     }
 
     fn dispatch(&mut self, hash: Token, name: Token) -> After {
+        if let Some(&(mac, at)) = self.arg_macros.last() {
+            let dir = name.ident().map(|s| s.as_str()).unwrap_or("");
+            if matches!(
+                dir,
+                "include" | "import" | "include_next" | "pragma" | "embed"
+            ) {
+                self.diags.push(
+                    Diagnostic::error(
+                        name.span,
+                        format!(
+                            "embedding a #{dir} directive within macro arguments is not supported"
+                        ),
+                    )
+                    .with_note(at, format!("expansion of macro '{mac}' requested here")),
+                );
+                return After::Nothing;
+            }
+            self.warning(
+                name.span,
+                "embedding a directive within macro arguments has undefined behavior",
+                "embedded-directive",
+            );
+        }
         let text = match name.kind {
             TokenKind::Ident(s) => s.as_str(),
             TokenKind::Number(_) => {
@@ -64,7 +87,7 @@ impl Pp<'_> {
             }
             "ifdef" | "ifndef" => {
                 let v = match self.read_macro_name(text) {
-                    Some(s) => self.macros.contains_key(&s) == (text == "ifdef"),
+                    Some(s) => self.is_defined(s) == (text == "ifdef"),
                     None => false,
                 };
                 return self.push_cond(name, v);
@@ -193,6 +216,21 @@ impl Pp<'_> {
                 _ => None,
             })
             .collect();
+        if !m.variadic {
+            let misuse: Vec<Span> = m
+                .body
+                .iter()
+                .filter(|t| t.is_ident(kw::VA_ARGS))
+                .map(|t| t.span)
+                .collect();
+            for span in misuse {
+                self.warning(
+                    span,
+                    "__VA_ARGS__ can only appear in the expansion of a C99 variadic macro",
+                    "pedantic",
+                );
+            }
+        }
         if m.function_like {
             for (i, t) in m.body.iter().enumerate() {
                 if t.is_punct(Punct::Hash) && m.param_of.get(i + 1).copied().flatten().is_none() {
@@ -249,6 +287,11 @@ impl Pp<'_> {
                     return false;
                 }
                 TokenKind::Punct(Punct::Ellipsis) => {
+                    self.warning(
+                        t.span,
+                        "variadic macros are a Clang extension in OpenCL",
+                        "pedantic",
+                    );
                     return self.end_variadic(m, kw::VA_ARGS);
                 }
                 TokenKind::Ident(s) => {
@@ -263,7 +306,15 @@ impl Pp<'_> {
                             return true;
                         }
                         Some(TokenKind::Punct(Punct::Comma)) => m.params.push(s),
-                        Some(TokenKind::Punct(Punct::Ellipsis)) => return self.end_variadic(m, s),
+                        Some(TokenKind::Punct(Punct::Ellipsis)) => {
+                            let at = n.map_or(t.span, |n| n.span);
+                            self.warning(
+                                at,
+                                "named variadic macros are a GNU extension",
+                                "variadic-macros",
+                            );
+                            return self.end_variadic(m, s);
+                        }
                         _ => {
                             let span = n.map_or_else(|| self.eod_span(), |n| n.span);
                             self.error(span, "expected comma in macro parameter list");
@@ -454,7 +505,7 @@ impl Pp<'_> {
         let v = match name {
             "elif" => self.eval_if(),
             _ => match self.read_macro_name(name) {
-                Some(s) => self.macros.contains_key(&s) == (name == "elifdef"),
+                Some(s) => self.is_defined(s) == (name == "elifdef"),
                 None => false,
             },
         };
@@ -573,10 +624,10 @@ impl Pp<'_> {
             self.fatal(span, format!("'{name}' file not found"));
             return After::Nothing;
         };
-        if let Ok(canon) = std::fs::canonicalize(&path) {
-            if self.pragma_once.contains(&canon) {
-                return After::Nothing;
-            }
+        if let Ok(canon) = std::fs::canonicalize(&path)
+            && self.pragma_once.contains(&canon)
+        {
+            return After::Nothing;
         }
         let id = self
             .sm

@@ -64,9 +64,21 @@ impl Pp<'_> {
     }
 
     fn push_expansion(&mut self, m: &Macro, body: Vec<PTok>) {
+        if self.fatal {
+            return;
+        }
         self.expanded_total += body.len() as u64 + 1;
         if self.expanded_total > MAX_EXPANDED_TOKENS {
             let span = body.first().map_or(m.name_span, |t| t.tok.span);
+            self.too_many_tokens(m, span);
+            return;
+        }
+        self.push_ctx(body, CtxKind::Macro(m.name));
+    }
+
+    /// The fatal error for runaway expansion.
+    fn too_many_tokens(&mut self, m: &Macro, span: Span) {
+        if !self.fatal {
             self.fatal(
                 span,
                 format!(
@@ -75,9 +87,7 @@ impl Pp<'_> {
                     m.name
                 ),
             );
-            return;
         }
-        self.push_ctx(body, CtxKind::Macro(m.name));
     }
 
     fn note_macro_here(&self, d: Diagnostic, m: &Macro) -> Diagnostic {
@@ -93,6 +103,7 @@ impl Pp<'_> {
     fn collect_args(&mut self, m: &Macro, name: Token) -> Option<Vec<Vec<PTok>>> {
         let lp = self.raw_next();
         self.stop_at_file_end += 1;
+        self.arg_macros.push((m.name, name.span));
         let nparams = m.params.len();
         let mut args: Vec<Vec<PTok>> = Vec::new();
         let mut cur: Vec<PTok> = Vec::new();
@@ -105,6 +116,7 @@ impl Pp<'_> {
             match t.tok.kind {
                 TokenKind::Eof => {
                     self.stop_at_file_end -= 1;
+                    self.arg_macros.pop();
                     let d =
                         Diagnostic::error(name.span, "unterminated function-like macro invocation");
                     let d = self.note_macro_here(d, m);
@@ -129,10 +141,8 @@ impl Pp<'_> {
                     arg_start_span = t.tok.span;
                     continue;
                 }
-                TokenKind::Ident(s) => {
-                    if self.macros.contains_key(&s) && self.is_disabled(s) {
-                        t.no_expand = true;
-                    }
+                TokenKind::Ident(s) if self.macros.contains_key(&s) && self.is_disabled(s) => {
+                    t.no_expand = true;
                 }
                 _ => {}
             }
@@ -143,6 +153,7 @@ impl Pp<'_> {
             cur.push(t);
         }
         self.stop_at_file_end -= 1;
+        self.arg_macros.pop();
         if !(args.is_empty() && cur.is_empty()) {
             if !m.variadic && args.len() >= nparams && too_many_at.is_none() {
                 too_many_at = Some(cur.first().map_or(arg_start_span, |t| t.tok.span));
@@ -169,6 +180,16 @@ impl Pp<'_> {
                 let d = self.note_macro_here(d, m);
                 self.diags.push(d);
                 return None;
+            }
+            let empty_single = args.is_empty() && nparams == 1;
+            if !empty_single && !has_comma_paste(m) {
+                let d = Diagnostic::warning(
+                    close.span,
+                    "must specify at least one argument for '...' parameter of variadic macro",
+                )
+                .with_group("gnu-zero-variadic-macro-arguments");
+                let d = self.note_macro_here(d, m);
+                self.diags.push(d);
             }
             while args.len() < nparams {
                 args.push(Vec::new());
@@ -250,15 +271,16 @@ impl Pp<'_> {
         while i < n {
             let b = m.body[i];
             let pidx = m.param_of[i];
-            if b.is_punct(Punct::Hash) && i + 1 < n {
-                if let Some(p) = m.param_of[i + 1] {
-                    let s = stringize(args.get(p as usize).map_or(&[][..], |a| a));
-                    let mut t = body_tok(&b);
-                    t.tok.kind = TokenKind::Str(Symbol::intern(&s));
-                    items.push(Item::Tok(t));
-                    i += 2;
-                    continue;
-                }
+            if b.is_punct(Punct::Hash)
+                && i + 1 < n
+                && let Some(p) = m.param_of[i + 1]
+            {
+                let s = stringize(args.get(p as usize).map_or(&[][..], |a| a));
+                let mut t = body_tok(&b);
+                t.tok.kind = TokenKind::Str(Symbol::intern(&s));
+                items.push(Item::Tok(t));
+                i += 2;
+                continue;
             }
             if b.is_punct(Punct::HashHash) && i > 0 && i + 1 < n {
                 // GNU `, ## __VA_ARGS__`: no paste; an empty argument removes the comma, except
@@ -268,6 +290,11 @@ impl Pp<'_> {
                 if next_is_va && m.body[i - 1].is_punct(Punct::Comma) {
                     let va = args.last().map_or(&[][..], |a| a);
                     if !va.is_empty() {
+                        self.warning(
+                            Span { expn, ..b.span },
+                            "token pasting of ',' and __VA_ARGS__ is a GNU extension",
+                            "gnu-zero-variadic-macro-arguments",
+                        );
                         items.extend(va.iter().map(|t| Item::Tok(*t)));
                     } else if m.params.len() >= 2 {
                         items.pop();
@@ -301,6 +328,10 @@ impl Pp<'_> {
                         }
                         items.push(Item::Tok(t));
                     }
+                }
+                if self.expanded_total + items.len() as u64 > MAX_EXPANDED_TOKENS {
+                    self.too_many_tokens(m, name.span);
+                    return Vec::new();
                 }
                 i += 1;
                 continue;
@@ -454,6 +485,17 @@ impl Pp<'_> {
     }
 }
 
+/// Whether `m`'s body has the GNU `, ## __VA_ARGS__` form.
+fn has_comma_paste(m: &Macro) -> bool {
+    let va = m.params.len().checked_sub(1).map(|i| i as u16);
+    m.variadic
+        && m.body.windows(3).enumerate().any(|(i, w)| {
+            w[0].is_punct(Punct::Comma)
+                && w[1].is_punct(Punct::HashHash)
+                && m.param_of.get(i + 2).copied().flatten() == va
+        })
+}
+
 /// The spelling of a stringized argument (C99 6.10.3.2).
 fn stringize(arg: &[PTok]) -> String {
     let mut s = String::from("\"");
@@ -486,14 +528,13 @@ fn destringize(lit: &str) -> String {
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(&n) = chars.peek() {
-                if n == '"' || n == '\\' {
-                    out.push(n);
-                    chars.next();
-                    continue;
-                }
-            }
+        if c == '\\'
+            && let Some(&n) = chars.peek()
+            && (n == '"' || n == '\\')
+        {
+            out.push(n);
+            chars.next();
+            continue;
         }
         out.push(c);
     }

@@ -9,6 +9,20 @@ use crate::intern::{Symbol, kw};
 use crate::source::Span;
 use crate::token::{Punct, TokenKind};
 
+/// clang's feature-check operators; oclc answers each with 0.
+const FEATURE_CHECKS: &[&str] = &[
+    "__has_feature",
+    "__has_extension",
+    "__has_builtin",
+    "__has_attribute",
+    "__has_c_attribute",
+    "__has_declspec_attribute",
+    "__has_cpp_attribute",
+    "__has_warning",
+    "__is_identifier",
+    "__has_embed",
+];
+
 /// A preprocessor value: 64 bits, signed (intmax_t) or unsigned (uintmax_t).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Val {
@@ -85,10 +99,15 @@ fn op_prec(op: &Op) -> i32 {
 
 /// Something noted while evaluating, reported only when its operator is evaluated.
 enum Problem {
+    /// clang's `ext_pp_comma_expr` (an extension in C99 when evaluated).
+    Comma,
     DivZero,
     RemZero,
     Overflow,
-    Negative { right: bool, value: i64 },
+    Negative {
+        right: bool,
+        value: i64,
+    },
 }
 
 impl Pp<'_> {
@@ -113,6 +132,11 @@ impl Pp<'_> {
                             Some(v) => ETok::Num(Val::signed(i64::from(v)), span),
                             None => return false,
                         }
+                    } else if FEATURE_CHECKS.contains(&s.as_str()) {
+                        if !self.skip_feature_check(t) {
+                            return false;
+                        }
+                        ETok::Num(Val::signed(0), span)
                     } else {
                         ETok::Ident(s, span)
                     }
@@ -175,7 +199,46 @@ impl Pp<'_> {
                 return None;
             }
         }
-        Some(self.macros.contains_key(&name))
+        Some(self.is_defined(name))
+    }
+
+    /// Reads the parenthesized operand of a clang feature-check macro (`__has_feature(x)` ...),
+    /// which this compiler answers with 0; false after clang's error.
+    fn skip_feature_check(&mut self, t: PTok) -> bool {
+        let lp = self.raw_next();
+        if !lp.tok.is_punct(Punct::LParen) {
+            self.error(
+                t.tok.span,
+                "builtin feature check macro requires a parenthesized identifier",
+            );
+            return false;
+        }
+        let mut depth = 0u32;
+        loop {
+            let n = self.raw_next();
+            match n.tok.kind {
+                TokenKind::Eof => {
+                    self.error(
+                        t.tok.span,
+                        "builtin feature check macro requires a parenthesized identifier",
+                    );
+                    return false;
+                }
+                TokenKind::Punct(Punct::LParen) => depth += 1,
+                TokenKind::Punct(Punct::RParen) if depth == 0 => return true,
+                TokenKind::Punct(Punct::RParen) => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+
+    /// `defined` for `name`: a macro, or one of the preprocessor's builtin operators (which
+    /// clang reports as defined).
+    pub(super) fn is_defined(&self, name: Symbol) -> bool {
+        self.macros.contains_key(&name)
+            || name.as_str() == "__has_include"
+            || name.as_str() == "__has_include_next"
+            || FEATURE_CHECKS.contains(&name.as_str())
     }
 
     /// `__has_include("x")` / `__has_include(<x>)`: whether the file would be found.
@@ -502,6 +565,9 @@ impl Pp<'_> {
                 continue;
             }
             match pr {
+                Problem::Comma => {
+                    self.warning(span, "comma operator in operand of #if", "pedantic");
+                }
                 Problem::DivZero => {
                     self.error(span, "division by zero in preprocessor expression");
                     return false;
@@ -538,7 +604,10 @@ fn binary(p: Punct, a: Val, b: Val, mut problem: impl FnMut(Problem)) -> Val {
     match p {
         AmpAmp => return Val::signed(i64::from(a.v != 0 && b.v != 0)),
         PipePipe => return Val::signed(i64::from(a.v != 0 || b.v != 0)),
-        Comma => return b,
+        Comma => {
+            problem(Problem::Comma);
+            return b;
+        }
         Shl | Shr => {
             let amt = if b.is_neg() { u64::MAX } else { b.v };
             return shift(p == Shl, a, amt, &mut problem);
@@ -692,11 +761,11 @@ pub(super) fn parse_int(s: &str) -> Result<(Val, Option<&'static str>), String> 
     if float {
         return Err("floating point literal in preprocessor expression".into());
     }
-    if radix == 8 || radix == 2 {
-        if let Some(c) = rest.bytes().next().filter(u8::is_ascii_digit) {
-            let kind = if radix == 8 { "octal" } else { "binary" };
-            return Err(format!("invalid digit '{}' in {kind} constant", c as char));
-        }
+    if (radix == 8 || radix == 2)
+        && let Some(c) = rest.bytes().next().filter(u8::is_ascii_digit)
+    {
+        let kind = if radix == 8 { "octal" } else { "binary" };
+        return Err(format!("invalid digit '{}' in {kind} constant", c as char));
     }
     if radix != 8 && end == start {
         return Err(format!(

@@ -249,6 +249,8 @@ struct Pp<'s> {
     in_directive: bool,
     /// Collecting macro arguments: the end of an included file is not crossed.
     stop_at_file_end: u32,
+    /// Macros whose arguments are being collected (name, use site), innermost last.
+    arg_macros: Vec<(Symbol, Span)>,
     origin: Origin,
     out: PpOutput,
     fatal: bool,
@@ -302,6 +304,7 @@ impl<'s> Pp<'s> {
             active: SymMap::default(),
             in_directive: false,
             stop_at_file_end: 0,
+            arg_macros: Vec::new(),
             origin: Origin::Predefined,
             out: PpOutput::default(),
             fatal: false,
@@ -483,6 +486,17 @@ impl<'s> Pp<'s> {
 
     /// Closes the current file: reports its unterminated conditionals and pops it.
     fn end_of_file(&mut self) {
+        if let Some(f) = self.files.last() {
+            let text = self.sm.file(f.id).map_or("", |sf| sf.text.as_str());
+            if !text.is_empty() && !text.ends_with(['\n', '\r']) {
+                let end = Span::new(f.id, text.len() as u32, text.len() as u32);
+                self.diags.push(
+                    Diagnostic::warning(end, "no newline at end of file")
+                        .with_group("newline-eof")
+                        .with_fixit(end, "\n"),
+                );
+            }
+        }
         if let Some(f) = self.files.pop() {
             for c in f.conds {
                 self.error(c.at, "unterminated conditional directive");
@@ -490,33 +504,21 @@ impl<'s> Pp<'s> {
         }
     }
 
-    /// Like `file_token` but leaves the token pending (processing directives on the way).
+    /// The next token of the current file without consuming it. A directive's `#` is returned
+    /// as is (clang's look for `(` lexes raw and does not run directives), and the end of a
+    /// file is not crossed.
     fn file_peek(&mut self) -> Option<Token> {
-        loop {
-            let in_directive = self.in_directive;
-            let f = self.files.last_mut()?;
-            if let Some(t) = f.pending {
-                return Some(t);
-            }
-            if in_directive {
-                if f.lexer.next_is_line_start(self.diags) {
-                    return None;
-                }
-                let t = f.lexer.next_token(self.diags);
-                f.pending = Some(t);
-                return Some(t);
-            }
-            let t = f.lexer.next_token(self.diags);
-            if t.at_line_start && t.kind == TokenKind::Punct(crate::token::Punct::Hash) {
-                self.handle_directive(t);
-                if self.fatal {
-                    return None;
-                }
-                continue;
-            }
-            f.pending = Some(t);
+        let in_directive = self.in_directive;
+        let f = self.files.last_mut()?;
+        if let Some(t) = f.pending {
             return Some(t);
         }
+        if in_directive && f.lexer.next_is_line_start(self.diags) {
+            return None;
+        }
+        let t = f.lexer.next_token(self.diags);
+        f.pending = Some(t);
+        Some(t)
     }
 
     /// End-of-directive token: an empty span at the end of the directive's line.
@@ -556,12 +558,11 @@ impl<'s> Pp<'s> {
     }
 
     fn pop_ctx(&mut self) {
-        if let Some(c) = self.ctxs.pop() {
-            if let CtxKind::Macro(m) = c.kind {
-                if let Some(n) = self.active.get_mut(&m) {
-                    *n = n.saturating_sub(1);
-                }
-            }
+        if let Some(c) = self.ctxs.pop()
+            && let CtxKind::Macro(m) = c.kind
+            && let Some(n) = self.active.get_mut(&m)
+        {
+            *n = n.saturating_sub(1);
         }
     }
 
@@ -576,8 +577,7 @@ impl<'s> Pp<'s> {
         self.active.get(&m).is_some_and(|&n| n > 0)
     }
 
-    /// Whether the next raw token is `(`, without consuming anything (directives between
-    /// are processed, as clang does).
+    /// Whether the next raw token is `(`, without consuming anything.
     fn peek_is_lparen(&mut self) -> bool {
         for c in self.ctxs.iter().rev() {
             if let Some(t) = c.toks.get(c.pos) {
@@ -587,10 +587,8 @@ impl<'s> Pp<'s> {
                 return false;
             }
         }
-        let saved = std::mem::take(&mut self.ctxs);
-        let t = self.file_peek();
-        self.ctxs = saved;
-        t.is_some_and(|t| t.is_punct(crate::token::Punct::LParen))
+        self.file_peek()
+            .is_some_and(|t| t.is_punct(crate::token::Punct::LParen))
     }
 
     /// Spelling of `tok` for stringizing and pasting.
@@ -602,20 +600,20 @@ impl<'s> Pp<'s> {
     fn presumed_line(&self, span: Span) -> u32 {
         let s = self.sm.report_span(span);
         let line = self.sm.file(s.file).map_or(0, |f| f.line_col(s.lo).0);
-        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file) {
-            if let Some((phys, presumed, _)) = &f.line_map {
-                return (i64::from(line) - i64::from(*phys) + i64::from(*presumed)).max(0) as u32;
-            }
+        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file)
+            && let Some((phys, presumed, _)) = &f.line_map
+        {
+            return (i64::from(line) - i64::from(*phys) + i64::from(*presumed)).max(0) as u32;
         }
         line
     }
 
     fn presumed_file(&self, span: Span) -> String {
         let s = self.sm.report_span(span);
-        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file) {
-            if let Some((_, _, Some(name))) = &f.line_map {
-                return name.clone();
-            }
+        if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file)
+            && let Some((_, _, Some(name))) = &f.line_map
+        {
+            return name.clone();
         }
         self.sm
             .file(s.file)

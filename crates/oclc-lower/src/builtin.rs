@@ -1,0 +1,459 @@
+//! Calls of OpenCL builtins: work-item queries, barriers and fences, atomics, `printf`,
+//! `shuffle`, `as_T`, and everything else as the IR's builtin call carrying the resolved
+//! signature (argument types after sema's conversions, pointee types, signedness).
+
+use oclc_ir::{
+    AddrSpace, BinOp as IrBin, BuiltinDecl, CmpOp, Order, RmwOp, Scope, Type, Value,
+    WorkItemQuery,
+};
+use oclc_sema::hir::{BuiltinRef, Expr, ExprKind};
+
+use crate::constant::CVal;
+use crate::expr::RV;
+use crate::func::FnCx;
+use crate::ty::{self, Shape};
+
+/// `memory_order_*` values as clang's `opencl-c-base.h` defines them.
+fn order_of(v: u64) -> Order {
+    match v {
+        0 => Order::Relaxed,
+        2 => Order::Acquire,
+        3 => Order::Release,
+        4 => Order::AcqRel,
+        _ => Order::SeqCst,
+    }
+}
+
+/// `memory_scope_*` values as clang's `opencl-c-base.h` defines them.
+fn scope_of(v: u64) -> Scope {
+    match v {
+        0 => Scope::WorkItem,
+        1 => Scope::WorkGroup,
+        3 => Scope::AllSvmDevices,
+        4 => Scope::SubGroup,
+        _ => Scope::Device,
+    }
+}
+
+fn work_item(name: &str) -> Option<WorkItemQuery> {
+    Some(match name {
+        "get_work_dim" => WorkItemQuery::WorkDim,
+        "get_global_size" => WorkItemQuery::GlobalSize,
+        "get_global_id" => WorkItemQuery::GlobalId,
+        "get_local_size" => WorkItemQuery::LocalSize,
+        "get_enqueued_local_size" => WorkItemQuery::EnqueuedLocalSize,
+        "get_local_id" => WorkItemQuery::LocalId,
+        "get_num_groups" => WorkItemQuery::NumGroups,
+        "get_group_id" => WorkItemQuery::GroupId,
+        "get_global_offset" => WorkItemQuery::GlobalOffset,
+        "get_global_linear_id" => WorkItemQuery::GlobalLinearId,
+        "get_local_linear_id" => WorkItemQuery::LocalLinearId,
+        _ => return None,
+    })
+}
+
+/// OpenCL 1.x `atomic_*`/`atom_*` read-modify-write names (without the prefix).
+fn legacy_rmw(op: &str, unsigned: bool) -> Option<RmwOp> {
+    Some(match op {
+        "add" | "inc" => RmwOp::Add,
+        "sub" | "dec" => RmwOp::Sub,
+        "xchg" => RmwOp::Xchg,
+        "and" => RmwOp::And,
+        "or" => RmwOp::Or,
+        "xor" => RmwOp::Xor,
+        "min" if unsigned => RmwOp::UMin,
+        "max" if unsigned => RmwOp::UMax,
+        "min" => RmwOp::SMin,
+        "max" => RmwOp::SMax,
+        _ => return None,
+    })
+}
+
+impl FnCx<'_, '_> {
+    /// Lowers every argument for its value.
+    fn arg_values(&mut self, args: &[Expr]) -> Vec<Value> {
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
+            let r = self.rvalue(a);
+            let v = match r {
+                RV::V(v) | RV::Agg(v) => v,
+                RV::Void => continue,
+            };
+            out.push(v);
+        }
+        out
+    }
+
+    /// A constant operand (memory order, scope, fence flags) if it is one.
+    fn const_arg(&mut self, e: Option<&Expr>) -> Option<u64> {
+        match self.cx.const_eval(e?) {
+            Some(CVal::Int(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    fn i32_arg(&mut self, v: Value, signed: bool) -> Value {
+        self.conv_raw(v, Type::I32, signed, signed)
+    }
+
+    pub fn builtin_call(&mut self, b: BuiltinRef, args: &[Expr], e: &Expr) -> RV {
+        let name = b.name.as_str();
+        let types = self.cx.types;
+        let ret = match ty::shape(types, e.ty) {
+            Shape::Value(t) => Some(t),
+            _ => None,
+        };
+        if let Some(q) = work_item(name) {
+            let vals = self.arg_values(args);
+            let dim = if q.takes_dim() {
+                let d = match vals.first() {
+                    Some(v) => *v,
+                    None => self.b().i32(0),
+                };
+                Some(self.i32_arg(d, false))
+            } else {
+                None
+            };
+            let r = self.b().work_item_dyn(q, dim);
+            return self.fit(r, ret);
+        }
+        match name {
+            "barrier" | "work_group_barrier" => {
+                let vals = self.arg_values(args);
+                let flags = match vals.first() {
+                    Some(v) => self.i32_arg(*v, false),
+                    None => self.b().i32(0),
+                };
+                let scope = self
+                    .const_arg(args.get(1))
+                    .map_or(Scope::WorkGroup, scope_of);
+                self.b().effect(oclc_ir::Op::Barrier { flags, scope });
+                return RV::Void;
+            }
+            "mem_fence" | "read_mem_fence" | "write_mem_fence" | "atomic_work_item_fence" => {
+                let vals = self.arg_values(args);
+                let flags = match vals.first() {
+                    Some(v) => self.i32_arg(*v, false),
+                    None => self.b().i32(0),
+                };
+                let order = self.const_arg(args.get(1)).map_or(Order::SeqCst, order_of);
+                let scope = self.const_arg(args.get(2)).map_or(Scope::WorkGroup, scope_of);
+                self.b().fence(flags, order, scope);
+                return RV::Void;
+            }
+            "printf" => {
+                let mut vals = self.arg_values(args);
+                if vals.is_empty() {
+                    return self.fit_const(0, ret);
+                }
+                let fmt = vals.remove(0);
+                let r = self.b().printf(fmt, vals);
+                return self.fit(r, ret);
+            }
+            "shuffle" | "shuffle2" => {
+                let vals = self.arg_values(args);
+                if let Some(r) = self.shuffle(&vals, ret) {
+                    return RV::V(r);
+                }
+            }
+            _ => {}
+        }
+        if let Some(t) = ret {
+            if name.starts_with("as_") && args.len() == 1 {
+                let vals = self.arg_values(args);
+                if let Some(v) = vals.first() {
+                    let from = self.ty_of(*v);
+                    if from == t {
+                        return RV::V(*v);
+                    }
+                    if !from.is_ptr() && !t.is_ptr() && from.store_size() == t.store_size() {
+                        return RV::V(self.b().bitcast(*v, t));
+                    }
+                    return RV::V(self.conv_raw(*v, t, false, false));
+                }
+            }
+        }
+        if let Some(r) = self.atomic(name, args, ret) {
+            return r;
+        }
+        self.generic_builtin(name, args, e, ret)
+    }
+
+    /// Adapts a result to the call's C type.
+    fn fit(&mut self, v: Value, ret: Option<Type>) -> RV {
+        match ret {
+            Some(t) => {
+                let signed = false;
+                RV::V(self.conv_raw(v, t, signed, signed))
+            }
+            None => RV::Void,
+        }
+    }
+
+    fn fit_const(&mut self, x: u64, ret: Option<Type>) -> RV {
+        match ret {
+            Some(t) if t.is_int() => RV::V(self.b().iconst(t, x)),
+            Some(t) => RV::V(self.undef(t)),
+            None => RV::Void,
+        }
+    }
+
+    /// `shuffle(x, mask)` and `shuffle2(x, y, mask)` with run-time masks.
+    fn shuffle(&mut self, vals: &[Value], ret: Option<Type>) -> Option<Value> {
+        let rt = ret?;
+        let (srcs, mask) = match vals {
+            [x, m] => (vec![*x], *m),
+            [x, y, m] => (vec![*x, *y], *m),
+            _ => return None,
+        };
+        let n = self.ty_of(*srcs.first()?).lanes();
+        let out_n = rt.lanes();
+        let mut lanes = Vec::new();
+        for i in 0..out_n {
+            let m = if self.ty_of(mask).lanes() > 1 {
+                self.b().extract(mask, i as u8)
+            } else {
+                mask
+            };
+            let a = self.b().extract_dyn(srcs[0], m);
+            let lane = if let Some(y) = srcs.get(1) {
+                let b = self.b().extract_dyn(*y, m);
+                let mt = self.ty_of(m);
+                let bit = self.b().iconst(mt, u64::from(n));
+                let hi = self.b().bin(IrBin::And, m, bit);
+                let z = self.b().iconst(mt, 0);
+                let second = self.b().cmp(CmpOp::Ne, hi, z);
+                self.b().select(second, b, a)
+            } else {
+                a
+            };
+            lanes.push(lane);
+        }
+        if lanes.len() == 1 {
+            return lanes.pop();
+        }
+        Some(self.b().build(lanes))
+    }
+
+    /// Atomic builtins, 1.x and C11 forms; `None` if `name` is not one.
+    fn atomic(&mut self, name: &str, args: &[Expr], ret: Option<Type>) -> Option<RV> {
+        let types = self.cx.types;
+        let ptr_arg = args.first()?;
+        let pointee = types.pointee(ptr_arg.ty);
+        let unsigned = pointee.is_some_and(|p| ty::is_unsigned_int(types, p));
+        let vt = pointee.and_then(|p| ty::value_type(types, p));
+        let legacy = name
+            .strip_prefix("atomic_")
+            .or_else(|| name.strip_prefix("atom_"));
+        if let Some(op) = legacy {
+            if op == "cmpxchg" {
+                let vals = self.arg_values(args);
+                let [p, cmp, new] = vals.as_slice() else {
+                    return None;
+                };
+                let t = vt.unwrap_or(self.ty_of(*new));
+                let cmp = self.coerce(*cmp, t);
+                let new = self.coerce(*new, t);
+                let r = self
+                    .b()
+                    .atomic_cmpxchg(*p, cmp, new, Order::Relaxed, Scope::Device);
+                return Some(self.fit(r, ret));
+            }
+            if let Some(rmw) = legacy_rmw(op, unsigned) {
+                let vals = self.arg_values(args);
+                let p = *vals.first()?;
+                let t = vt.unwrap_or(Type::I32);
+                let v = match (op, vals.get(1)) {
+                    ("inc" | "dec", _) => self.b().iconst(t, 1),
+                    (_, Some(v)) => self.coerce(*v, t),
+                    (_, None) => return None,
+                };
+                let rmw = if rmw == RmwOp::Xchg || t.is_int() {
+                    rmw
+                } else {
+                    return None;
+                };
+                let r = self.b().atomic_rmw(rmw, p, v, Order::Relaxed, Scope::Device);
+                return Some(self.fit(r, ret));
+            }
+        }
+        let (base, explicit) = match name.strip_suffix("_explicit") {
+            Some(b) => (b, true),
+            None => (name, false),
+        };
+        let order_at = |i: usize| if explicit { Some(i) } else { None };
+        let t = vt.unwrap_or(Type::I32);
+        match base {
+            "atomic_init" => {
+                let vals = self.arg_values(args);
+                let (p, v) = (*vals.first()?, *vals.get(1)?);
+                let v = self.coerce(v, t);
+                self.b().store(p, v);
+                Some(RV::Void)
+            }
+            "atomic_store" => {
+                let vals = self.arg_values(args);
+                let (p, v) = (*vals.first()?, *vals.get(1)?);
+                let v = self.coerce(v, t);
+                let (o, s) = self.order_scope(args, order_at(2), order_at(3));
+                self.b().atomic_store(p, v, o, s);
+                Some(RV::Void)
+            }
+            "atomic_load" => {
+                let vals = self.arg_values(args);
+                let p = *vals.first()?;
+                let (o, s) = self.order_scope(args, order_at(1), order_at(2));
+                let r = self.b().atomic_load(t, p, o, s);
+                Some(self.fit(r, ret))
+            }
+            "atomic_exchange" => {
+                let vals = self.arg_values(args);
+                let (p, v) = (*vals.first()?, *vals.get(1)?);
+                let v = self.coerce(v, t);
+                let (o, s) = self.order_scope(args, order_at(2), order_at(3));
+                let r = self.b().atomic_rmw(RmwOp::Xchg, p, v, o, s);
+                Some(self.fit(r, ret))
+            }
+            "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => {
+                let vals = self.arg_values(args);
+                let (p, expected_ptr, desired) = (*vals.first()?, *vals.get(1)?, *vals.get(2)?);
+                let (o, s) = self.order_scope(args, order_at(3), order_at(5));
+                let expected = self.b().load(t, expected_ptr);
+                let desired = self.coerce(desired, t);
+                let old = self.b().atomic_cmpxchg(p, expected, desired, o, s);
+                let ok = if t.is_float() {
+                    let a = self.b().bitcast(old, Type::vec(int_of(t), 1));
+                    let b = self.b().bitcast(expected, Type::vec(int_of(t), 1));
+                    self.b().cmp(CmpOp::Eq, a, b)
+                } else {
+                    self.b().cmp(CmpOp::Eq, old, expected)
+                };
+                // On failure the current value goes back to `*expected`.
+                let keep = self.b().select(ok, expected, old);
+                self.b().store(expected_ptr, keep);
+                Some(self.fit(ok, ret))
+            }
+            "atomic_flag_test_and_set" => {
+                let vals = self.arg_values(args);
+                let p = *vals.first()?;
+                let (o, s) = self.order_scope(args, order_at(1), order_at(2));
+                let one = self.b().iconst(Type::I32, 1);
+                let old = self.b().atomic_rmw(RmwOp::Xchg, p, one, o, s);
+                let z = self.b().iconst(Type::I32, 0);
+                let set = self.b().cmp(CmpOp::Ne, old, z);
+                Some(self.fit(set, ret))
+            }
+            "atomic_flag_clear" => {
+                let vals = self.arg_values(args);
+                let p = *vals.first()?;
+                let (o, s) = self.order_scope(args, order_at(1), order_at(2));
+                let z = self.b().iconst(Type::I32, 0);
+                self.b().atomic_store(p, z, o, s);
+                Some(RV::Void)
+            }
+            _ => {
+                let op = base.strip_prefix("atomic_fetch_")?;
+                let rmw = match op {
+                    "add" if t.is_float() => RmwOp::FAdd,
+                    "add" => RmwOp::Add,
+                    "sub" => RmwOp::Sub,
+                    "or" => RmwOp::Or,
+                    "xor" => RmwOp::Xor,
+                    "and" => RmwOp::And,
+                    "min" if unsigned => RmwOp::UMin,
+                    "max" if unsigned => RmwOp::UMax,
+                    "min" => RmwOp::SMin,
+                    "max" => RmwOp::SMax,
+                    _ => return None,
+                };
+                let vals = self.arg_values(args);
+                let (p, v) = (*vals.first()?, *vals.get(1)?);
+                let v = self.coerce(v, t);
+                let (o, s) = self.order_scope(args, order_at(2), order_at(3));
+                let r = self.b().atomic_rmw(rmw, p, v, o, s);
+                Some(self.fit(r, ret))
+            }
+        }
+    }
+
+    fn order_scope(
+        &mut self,
+        args: &[Expr],
+        order: Option<usize>,
+        scope: Option<usize>,
+    ) -> (Order, Scope) {
+        let o = order
+            .and_then(|i| self.const_arg(args.get(i)))
+            .map_or(Order::SeqCst, order_of);
+        let s = scope
+            .and_then(|i| self.const_arg(args.get(i)))
+            .map_or(Scope::Device, scope_of);
+        (o, s)
+    }
+
+    /// Any other builtin: the IR builtin call with the argument types sema converted to.
+    fn generic_builtin(&mut self, name: &str, args: &[Expr], e: &Expr, ret: Option<Type>) -> RV {
+        let types = self.cx.types;
+        let mut vals = Vec::new();
+        let mut params = Vec::new();
+        let mut pointee = Vec::new();
+        let mut unsigned = Vec::new();
+        for a in args {
+            let r = self.rvalue(a);
+            let v = match r {
+                RV::V(v) | RV::Agg(v) => v,
+                RV::Void => continue,
+            };
+            let t = self.ty_of(v);
+            vals.push(v);
+            params.push(t);
+            let pt = types.pointee(a.ty);
+            pointee.push(pt.and_then(|p| ty::value_type(types, p)));
+            unsigned.push(match pt {
+                Some(p) => ty::is_unsigned_int(types, p),
+                None => ty::is_unsigned_int(types, a.ty),
+            });
+        }
+        let decl = builtin_decl(
+            name,
+            params,
+            pointee,
+            unsigned,
+            ret,
+            ty::is_unsigned_int(types, e.ty),
+        );
+        let id = self.cx.m.builtin(decl);
+        match self.b().call_builtin(id, vals, ret) {
+            Some(v) => RV::V(v),
+            None => RV::Void,
+        }
+    }
+}
+
+/// The integer type of a float's width (for bitwise comparison of atomics).
+fn int_of(t: Type) -> oclc_ir::Scalar {
+    match t.elem().map(|s| s.bits()) {
+        Some(64) => oclc_ir::Scalar::I64,
+        Some(16) => oclc_ir::Scalar::I16,
+        _ => oclc_ir::Scalar::I32,
+    }
+}
+
+/// A builtin declaration with its signature and signedness.
+fn builtin_decl(
+    name: &str,
+    params: Vec<Type>,
+    pointee: Vec<Option<Type>>,
+    unsigned: Vec<bool>,
+    ret: Option<Type>,
+    ret_unsigned: bool,
+) -> BuiltinDecl {
+    let mut d = BuiltinDecl::new(name, params, ret);
+    d.pointee = pointee;
+    d.unsigned = unsigned;
+    d.ret_unsigned = ret_unsigned;
+    d
+}
+
+#[allow(dead_code)]
+fn _space(_: AddrSpace, _: &ExprKind) {}

@@ -1,0 +1,252 @@
+//! Module-level lowering: functions and their signatures, program-scope and `static`
+//! variables with their initial bytes, string literals, kernel-scope `__local` variables.
+
+use std::collections::HashMap;
+
+use oclc_ir::{
+    AddrSpace, FuncId, Function, GlobalId, GlobalVar, KernelInfo, LocalId, LocalVar, Module,
+    Param, ParamKind, Type,
+};
+use oclc_sema::hir::{self, Program, Storage, VarId};
+use oclc_sema::types::TypeTable;
+use oclc_syntax::{Diagnostic, Diagnostics, SourceMap, Span, Symbol};
+
+use crate::constant::Image;
+use crate::ty::{self, Shape};
+
+/// How a function's C signature maps onto IR parameters.
+#[derive(Clone, Debug)]
+pub struct FnAbi {
+    /// The function returns a struct/union through a hidden first private pointer.
+    pub sret: bool,
+    pub ret: Option<Type>,
+}
+
+/// State shared by the lowering of every function of one program.
+pub struct Ctx<'a> {
+    pub prog: &'a Program,
+    pub types: &'a TypeTable,
+    pub sm: &'a SourceMap,
+    pub diags: &'a mut Diagnostics,
+    pub m: Module,
+    /// The IR function of each HIR function (declarations resolve to the definition).
+    pub funcs: Vec<Option<FuncId>>,
+    pub abi: Vec<FnAbi>,
+    pub globals: HashMap<VarId, GlobalId>,
+    pub locals: HashMap<VarId, LocalId>,
+    strings: HashMap<Vec<u8>, GlobalId>,
+    pub errors: bool,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(prog: &'a Program, sm: &'a SourceMap, diags: &'a mut Diagnostics) -> Ctx<'a> {
+        Ctx {
+            prog,
+            types: &prog.types,
+            sm,
+            diags,
+            m: Module::new(),
+            funcs: vec![None; prog.functions.len()],
+            abi: Vec::new(),
+            globals: HashMap::new(),
+            locals: HashMap::new(),
+            strings: HashMap::new(),
+            errors: false,
+        }
+    }
+
+    pub fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.errors = true;
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    /// Declares every defined function (so calls can name any of them) and resolves
+    /// declarations to definitions by name.
+    pub fn declare_functions(&mut self) {
+        let prog = self.prog;
+        let mut by_name: HashMap<Symbol, FuncId> = HashMap::new();
+        for (i, f) in prog.functions.iter().enumerate() {
+            if f.body.is_none() || by_name.contains_key(&f.name) {
+                continue;
+            }
+            let (params, abi) = self.signature(f);
+            let mut irf = Function::new(f.name.as_str(), params, abi.ret, f.span);
+            if f.is_kernel {
+                irf.kernel = Some(KernelInfo {
+                    reqd_work_group_size: f.reqd_work_group_size.map(|[x, y, z]| {
+                        [
+                            u32::try_from(x).unwrap_or(u32::MAX),
+                            u32::try_from(y).unwrap_or(u32::MAX),
+                            u32::try_from(z).unwrap_or(u32::MAX),
+                        ]
+                    }),
+                });
+            }
+            let id = self.m.add_function(irf);
+            self.abi.push(abi);
+            by_name.insert(f.name, id);
+            self.funcs[i] = Some(id);
+        }
+        for (i, f) in prog.functions.iter().enumerate() {
+            if self.funcs[i].is_none() {
+                self.funcs[i] = by_name.get(&f.name).copied();
+            }
+        }
+    }
+
+    /// IR parameters and return convention of a function.
+    fn signature(&self, f: &hir::Function) -> (Vec<Param>, FnAbi) {
+        let types = self.types;
+        let mut params = Vec::new();
+        let (sret, ret) = match ty::shape(types, f.ret) {
+            Shape::Value(t) => (false, Some(t)),
+            Shape::Aggregate => (true, None),
+            Shape::Void => (false, None),
+        };
+        if sret {
+            params.push(Param {
+                name: ".sret".into(),
+                ty: Type::Ptr(AddrSpace::Private),
+                kind: ParamKind::Value,
+                c_type: types.print(f.ret),
+            });
+        }
+        for p in &f.params {
+            let Some(v) = self.prog.var(*p) else { continue };
+            let c_type = types.print(v.ty);
+            let (ty, kind) = match ty::shape(types, v.ty) {
+                Shape::Value(t @ Type::Ptr(s)) if f.is_kernel => (t, ParamKind::Buffer(s)),
+                Shape::Value(t) => (t, ParamKind::Value),
+                Shape::Aggregate if f.is_kernel => (
+                    Type::Ptr(AddrSpace::Private),
+                    ParamKind::Aggregate {
+                        size: ty::size_of(types, v.ty) as u32,
+                        align: ty::align_of(types, v.ty) as u32,
+                    },
+                ),
+                Shape::Aggregate | Shape::Void => (Type::Ptr(AddrSpace::Private), ParamKind::Value),
+            };
+            params.push(Param {
+                name: v.name.as_str().to_string(),
+                ty,
+                kind,
+                c_type,
+            });
+        }
+        (params, FnAbi { sret, ret })
+    }
+
+    /// Creates every program-scope and `static` variable, then evaluates their initializers
+    /// (which may take each other's addresses).
+    pub fn declare_globals(&mut self) {
+        let prog = self.prog;
+        let types = self.types;
+        let mut by_name: HashMap<Symbol, GlobalId> = HashMap::new();
+        let mut pending: Vec<(VarId, GlobalId)> = Vec::new();
+        // Definitions first, so an `extern` declaration resolves to its definition.
+        let mut order: Vec<usize> = (0..prog.vars.len()).collect();
+        order.sort_by_key(|&i| prog.vars.get(i).is_none_or(|v| v.is_extern));
+        for i in order {
+            let Some(v) = prog.vars.get(i) else { continue };
+            let id = VarId(i as u32);
+            let space = match (v.storage, v.space) {
+                (Storage::Program | Storage::StaticLocal, AddrSpace::Constant) => {
+                    AddrSpace::Constant
+                }
+                (Storage::Program | Storage::StaticLocal, _) => AddrSpace::Global,
+                (Storage::KernelScope, AddrSpace::Constant) => AddrSpace::Constant,
+                _ => continue,
+            };
+            if v.storage == Storage::Program {
+                if let Some(g) = by_name.get(&v.name) {
+                    self.globals.insert(id, *g);
+                    if v.init.is_some() {
+                        pending.push((id, *g));
+                    }
+                    continue;
+                }
+            }
+            let size = ty::size_of(types, v.ty);
+            let g = self.m.add_global(GlobalVar {
+                name: v.name.as_str().to_string(),
+                space,
+                size: u32::try_from(size).unwrap_or(u32::MAX),
+                align: ty::align_of(types, v.ty) as u32,
+                init: Vec::new(),
+                relocs: Vec::new(),
+                span: v.span,
+            });
+            if v.storage == Storage::Program {
+                by_name.insert(v.name, g);
+            }
+            self.globals.insert(id, g);
+            pending.push((id, g));
+        }
+        for (id, g) in pending {
+            let Some(v) = prog.var(id) else { continue };
+            let Some(init) = &v.init else { continue };
+            let size = ty::size_of(types, v.ty) as usize;
+            let mut img = Image::new(size);
+            if let Err(e) = self.write_init(&mut img, 0, v.ty, init, 0) {
+                self.error(e.0, "initializer element is not a compile-time constant");
+                continue;
+            }
+            let (bytes, relocs) = img.trimmed();
+            if let Some(gv) = self.m.globals.get_mut(g.index()) {
+                gv.init = bytes;
+                gv.relocs = relocs;
+            }
+        }
+    }
+
+    /// The global behind a program-scope, `static` or kernel-scope `__constant` variable.
+    pub fn global_of(&self, v: VarId) -> Option<GlobalId> {
+        self.globals.get(&v).copied()
+    }
+
+    /// The kernel-scope `__local` variable `v` of kernel `kernel`, created on first use.
+    pub fn local_of(&mut self, v: VarId, kernel: FuncId) -> LocalId {
+        if let Some(l) = self.locals.get(&v) {
+            return *l;
+        }
+        let types = self.types;
+        let (name, size, align, span) = match self.prog.var(v) {
+            Some(var) => (
+                var.name.as_str().to_string(),
+                ty::size_of(types, var.ty),
+                ty::align_of(types, var.ty),
+                var.span,
+            ),
+            None => (String::new(), 0, 1, Span::DUMMY),
+        };
+        let l = self.m.add_local(LocalVar {
+            name,
+            kernel,
+            size: u32::try_from(size).unwrap_or(u32::MAX),
+            align: align as u32,
+            span,
+        });
+        self.locals.insert(v, l);
+        l
+    }
+
+    /// A `__constant` global holding the bytes of a string literal and its NUL.
+    pub fn string_literal(&mut self, bytes: &[u8], span: Span) -> GlobalId {
+        if let Some(g) = self.strings.get(bytes) {
+            return *g;
+        }
+        let mut init = bytes.to_vec();
+        init.push(0);
+        let g = self.m.add_global(GlobalVar {
+            name: format!(".str{}", self.strings.len()),
+            space: AddrSpace::Constant,
+            size: init.len() as u32,
+            align: 1,
+            init,
+            relocs: Vec::new(),
+            span,
+        });
+        self.strings.insert(bytes.to_vec(), g);
+        g
+    }
+}

@@ -1,0 +1,135 @@
+//! Kernel signatures as a host needs them to set arguments: parameter names, C types, and
+//! how each receives its value (a buffer, a `__local` size, or a scalar/vector value).
+
+use oclc_ir::AddrSpace;
+use oclc_sema::hir::Program;
+use oclc_sema::types::{QualType, Scalar, TypeKind, TypeTable};
+
+use crate::ty;
+
+/// A scalar or vector element type as run files name it (`uchar`, `float4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElemDesc {
+    pub scalar: Scalar,
+    /// 1 for scalars.
+    pub lanes: u8,
+}
+
+impl ElemDesc {
+    /// The OpenCL spelling: `float`, `uint4`.
+    pub fn name(&self) -> String {
+        let base = ty::opencl_name(self.scalar);
+        if self.lanes > 1 {
+            format!("{base}{}", self.lanes)
+        } else {
+            base.to_string()
+        }
+    }
+
+    /// `sizeof` in bytes (3-vectors take 4 lanes).
+    pub fn size(&self) -> u64 {
+        let l = if self.lanes == 3 { 4 } else { self.lanes };
+        self.scalar.size() * u64::from(l.max(1))
+    }
+}
+
+/// How a kernel parameter receives its value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KernelParamKind {
+    /// A pointer to `__global`, `__constant` or `__local` memory. `pointee` is the element
+    /// type when it is a scalar or vector (`None` for `void`, structs, ...);
+    /// `pointee_size` is `sizeof` the pointee (0 for `void`).
+    Pointer {
+        space: AddrSpace,
+        pointee: Option<ElemDesc>,
+        pointee_size: u64,
+    },
+    /// A scalar or vector passed by value.
+    Value { elem: ElemDesc, size: u64 },
+    /// A struct or union passed by value.
+    Aggregate { size: u64, align: u64 },
+    /// Images, samplers, pipes and other types run files cannot supply.
+    Other,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelParam {
+    /// Empty for an unnamed parameter.
+    pub name: String,
+    /// The C type as diagnostics print it (`__global float *`).
+    pub c_type: String,
+    pub kind: KernelParamKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelSignature {
+    pub name: String,
+    pub params: Vec<KernelParam>,
+    /// `__attribute__((reqd_work_group_size(x, y, z)))`.
+    pub reqd_work_group_size: Option<[u64; 3]>,
+}
+
+fn elem_desc(types: &TypeTable, qt: QualType) -> Option<ElemDesc> {
+    match types.ckind(qt) {
+        TypeKind::Scalar(s) => Some(ElemDesc {
+            scalar: *s,
+            lanes: 1,
+        }),
+        TypeKind::Enum(_) => Some(ElemDesc {
+            scalar: Scalar::Int,
+            lanes: 1,
+        }),
+        TypeKind::Vector(s, n) => Some(ElemDesc {
+            scalar: *s,
+            lanes: *n,
+        }),
+        TypeKind::Atomic(e) => elem_desc(types, *e),
+        _ => None,
+    }
+}
+
+/// The signature of every kernel of a checked program, in declaration order.
+pub fn kernel_signatures(program: &Program) -> Vec<KernelSignature> {
+    let types = &program.types;
+    program
+        .kernels()
+        .map(|(_, f)| KernelSignature {
+            name: f.name.as_str().to_string(),
+            reqd_work_group_size: f.reqd_work_group_size,
+            params: f
+                .params
+                .iter()
+                .filter_map(|p| program.var(*p))
+                .map(|v| {
+                    let kind = match types.ckind(v.ty) {
+                        TypeKind::Pointer(p) => KernelParamKind::Pointer {
+                            space: ty::pointee_space(types, *p),
+                            pointee: elem_desc(types, *p),
+                            pointee_size: if types.is_void(*p) {
+                                0
+                            } else {
+                                ty::size_of(types, *p)
+                            },
+                        },
+                        TypeKind::Record(_) => KernelParamKind::Aggregate {
+                            size: ty::size_of(types, v.ty),
+                            align: ty::align_of(types, v.ty),
+                        },
+                        _ => match elem_desc(types, v.ty) {
+                            Some(elem) => KernelParamKind::Value {
+                                elem,
+                                size: ty::size_of(types, v.ty),
+                            },
+                            None => KernelParamKind::Other,
+                        },
+                    };
+                    KernelParam {
+                        name: v.name.as_str().to_string(),
+                        c_type: types.print(v.ty),
+                        kind,
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}

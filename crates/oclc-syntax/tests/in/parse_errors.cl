@@ -1,0 +1,16 @@
+// Syntax errors; each is reported once and parsing continues.
+int a = ;
+int b int c;
+void f(void) {
+  x = 1 y = 2;
+  return 3
+}
+struct S { int m } s;
+void g(void) {
+  if (a { }
+  int d = (1 + ;
+  foo bar;
+}
+int ok_after_errors = 1;
+void h(void) x
+int last;
