@@ -38,10 +38,14 @@ pub fn for_each_operand_mut(op: &mut Op, mut f: impl FnMut(&mut Value)) {
         | Op::SpaceTest(a, _)
         | Op::GetFence(a) => f(a),
         Op::Build(vs) | Op::Call(_, vs) | Op::CallBuiltin(_, vs) => vs.iter_mut().for_each(f),
-        Op::Select(a, b, c) => {
+        Op::Select(a, b, c) | Op::InsertDyn(a, b, c) => {
             f(a);
             f(b);
             f(c)
+        }
+        Op::WorkGroup { value, ids, .. } => {
+            f(value);
+            ids.iter_mut().for_each(f)
         }
         Op::Store { ptr, value } => {
             f(ptr);
@@ -410,6 +414,7 @@ pub fn is_removable(op: &Op) -> bool {
             | Op::Extract(..)
             | Op::ExtractDyn(..)
             | Op::Insert(..)
+            | Op::InsertDyn(..)
             | Op::Shuffle(..)
             | Op::Select(..)
             | Op::PtrAdd(..)
