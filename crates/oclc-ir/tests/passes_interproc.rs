@@ -92,7 +92,7 @@ fn chain_module() -> Module {
 #[test]
 fn chains_of_helpers_are_specialized_and_unresolved_callers_reported() {
     let mut m = chain_module();
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     let mut names: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
     names.sort();
     assert_eq!(
@@ -220,7 +220,7 @@ fn null_select_module() -> Module {
 #[test]
 fn null_joins_resolve_and_selects_merge() {
     let mut m = null_select_module();
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     let o = ops(&m, "ns");
     // `*p = 7` and `*q` are global; `*rr` stays generic, as does the fence of a maybe-NULL p.
     let f = m.function(FuncId(0)).unwrap();
@@ -298,7 +298,7 @@ fn returned_pointers_follow_the_callee() {
     }
     m.add_function(k);
     let mut opt = m.clone();
-    let r = optimize(&mut opt);
+    let r = run_all(&mut opt);
     let clone = opt.function_by_name("pick__global").unwrap();
     assert_eq!(
         opt.function(clone).unwrap().ret,

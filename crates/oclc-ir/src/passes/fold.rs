@@ -12,6 +12,7 @@ pub fn fold(f: &mut Function) -> bool {
     let mut any = false;
     for _ in 0..8 {
         let mut changed = fold_once(f);
+        changed |= merge_blocks(f);
         changed |= remove_unreachable_blocks(f);
         changed |= simplify_block_params(f);
         any |= changed;
@@ -159,6 +160,12 @@ fn fold_op(f: &Function, op: &Op, rty: Option<Type>) -> Option<Folded> {
             };
             Some(Folded::Const(Const::Int(r & mask(w))))
         }
+        Op::Cmp(o @ (CmpOp::Eq | CmpOp::Ne), a, b)
+            if matches!(def_op(f, *a), Some(Op::Const(Const::Null)))
+                && matches!(def_op(f, *b), Some(Op::Const(Const::Null))) =>
+        {
+            Some(Folded::Const(Const::Int((*o == CmpOp::Eq) as u64)))
+        }
         Op::Cmp(o, a, b) => {
             let w = int_bits(vt(a))?;
             let (x, y) = (c(a)? & mask(w), c(b)? & mask(w));
@@ -229,6 +236,61 @@ fn fold_op(f: &Function, op: &Op, rty: Option<Type>) -> Option<Folded> {
         }
         _ => None,
     }
+}
+
+/// Appends each block reached only by an unconditional branch from one predecessor to that
+/// predecessor (its parameters become the branch's arguments); the emptied blocks are then
+/// unreachable and removed.
+pub fn merge_blocks(f: &mut Function) -> bool {
+    let n = f.blocks.len();
+    let mut preds = vec![0usize; n];
+    for ss in successors(f) {
+        for s in ss {
+            if let Some(p) = preds.get_mut(s.index()) {
+                *p += 1;
+            }
+        }
+    }
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut changed = false;
+    for a in 0..n {
+        let mut guard = 0;
+        loop {
+            guard += 1;
+            let Some(t) = terminator(f, Block(a as u32)) else {
+                break;
+            };
+            let Some(Op::Br(call)) = f.insts.get(t.index()).map(|d| d.op.clone()) else {
+                break;
+            };
+            let b = call.block.index();
+            if b == a || b == 0 || b >= n || preds[b] != 1 || guard > n {
+                break;
+            }
+            let params = std::mem::take(&mut f.blocks[b].params);
+            for (p, arg) in params.iter().zip(&call.args) {
+                map.insert(*p, *arg);
+            }
+            let moved = std::mem::take(&mut f.blocks[b].insts);
+            f.blocks[a].insts.pop();
+            f.blocks[a].insts.extend(moved);
+            preds[b] = 0;
+            changed = true;
+        }
+    }
+    if changed {
+        replace_uses(f, &map);
+        // Emptied blocks get a placeholder terminator until unreachable-block removal.
+        for b in 0..n {
+            if f.blocks[b].insts.is_empty() {
+                let span = f.span;
+                let (i, _) = new_inst(f, Op::Unreachable, None, span);
+                f.blocks[b].insts.push(i);
+            }
+        }
+        remove_unreachable_blocks(f);
+    }
+    changed
 }
 
 /// Removes block parameters whose every incoming argument (other than the parameter itself)

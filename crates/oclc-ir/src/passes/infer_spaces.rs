@@ -544,6 +544,11 @@ fn convert(
 ) -> (Value, usize) {
     let generic = Type::Ptr(AddrSpace::Generic);
     let bad = Value(u32::MAX);
+    // A conversion points at the pointer's own source, not at its use.
+    let span = match f.values.get(v.index()).map(|d| d.def) {
+        Some(ValueDef::Inst(i)) => f.insts.get(i.index()).map_or(span, |d| d.span),
+        _ => span,
+    };
     let Type::Ptr(ws) = want else {
         return (v, 0);
     };
