@@ -106,7 +106,10 @@ fn cts_kernels_verify_and_keep_their_results() {
         let fast = run(opt, n);
         launched += 1;
         if plain != fast {
-            failures.push(format!("{}: results differ with the passes", path.display()));
+            failures.push(format!(
+                "{}: results differ with the passes",
+                path.display()
+            ));
         }
         if fast
             .as_ref()
@@ -122,5 +125,6 @@ fn cts_kernels_verify_and_keep_their_results() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compiled > 400, "only {compiled} CTS files compiled");
-    assert!(after < before);
+    // 805 -> 6 when written: only pointers that really merge two spaces stay generic.
+    assert!(after * 10 < before, "{before} -> {after}");
 }

@@ -278,7 +278,7 @@ pub enum CastVerdict {
 
 /// Rewrites `f` (taken out of `m`) with the analysis; returns the verdict on every space
 /// cast, by instruction.
-pub fn rewrite(m: &Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, CastVerdict)> {
+pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, CastVerdict)> {
     let orig_ty: Vec<Type> = f.values.iter().map(|v| v.ty).collect();
     let mut orig_ops: Vec<Option<Vec<Type>>> = vec![None; f.insts.len()];
     for (_, i) in placed_insts(f) {
@@ -327,6 +327,31 @@ pub fn rewrite(m: &Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, CastVer
     for (v, s) in retype {
         if let Some(vd) = f.values.get_mut(v.index()) {
             vd.ty = Type::Ptr(s);
+        }
+    }
+    // Builtins taking a resolved generic pointer use the overload for its named space.
+    for (_, i) in placed_insts(f) {
+        let Some(Op::CallBuiltin(bid, args)) = f.insts.get(i.index()).map(|d| d.op.clone()) else {
+            continue;
+        };
+        let Some(decl) = m.builtins.get(bid.index()) else {
+            continue;
+        };
+        let mut new = decl.clone();
+        for (k, arg) in args.iter().enumerate() {
+            if decl.params.get(k) == Some(&generic)
+                && decl.pointee.get(k).is_some_and(Option::is_some)
+                && let Some(s) = lat_of(*arg).space()
+                && let Some(t) = new.params.get_mut(k)
+            {
+                *t = Type::Ptr(s);
+            }
+        }
+        if new != *decl {
+            let nid = m.builtin(new);
+            if let Some(d) = f.insts.get_mut(i.index()) {
+                d.op = Op::CallBuiltin(nid, args);
+            }
         }
     }
     // 2. Casts of resolved pointers fold.

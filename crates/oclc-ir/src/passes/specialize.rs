@@ -156,7 +156,7 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
             vars.get(id).map_or(&[][..], |v| &v[..]),
             &analysis,
         ));
-        for (inst, v) in rewrite(m, &mut func, &analysis) {
+        for (inst, v) in rewrite(&mut *m, &mut func, &analysis) {
             verdicts.entry((origin[id], inst)).or_default().push(v);
         }
         m.functions[id] = func;
