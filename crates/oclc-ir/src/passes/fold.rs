@@ -26,6 +26,7 @@ pub fn fold(f: &mut Function) -> bool {
 fn fold_once(f: &mut Function) -> bool {
     let mut map: HashMap<Value, Value> = HashMap::new();
     let mut changed = false;
+    let mut dead: Vec<Inst> = Vec::new();
     for (b, i) in placed_insts(f) {
         let Some(d) = f.insts.get(i.index()) else {
             continue;
@@ -39,6 +40,7 @@ fn fold_once(f: &mut Function) -> bool {
             Some(Folded::Value(v)) => {
                 if let Some(r) = result {
                     map.insert(r, v);
+                    dead.push(i);
                     changed = true;
                 }
             }
@@ -70,10 +72,17 @@ fn fold_once(f: &mut Function) -> bool {
                 );
                 if let (Some(r), Some(v)) = (result, v) {
                     map.insert(r, v);
+                    dead.push(i);
                     changed = true;
                 }
             }
             None => {}
+        }
+    }
+    if !dead.is_empty() {
+        let dead: std::collections::HashSet<Inst> = dead.into_iter().collect();
+        for bd in f.blocks.iter_mut() {
+            bd.insts.retain(|i| !dead.contains(i));
         }
     }
     replace_uses(f, &map);
@@ -346,9 +355,17 @@ pub fn simplify_block_params(f: &mut Function) -> bool {
             return any;
         }
         replace_uses(f, &map);
-        for (b, k) in drop.into_iter().rev() {
-            remove_block_param(f, b, k);
+        let mut keep: Vec<Vec<bool>> = f
+            .blocks
+            .iter()
+            .map(|bd| vec![true; bd.params.len()])
+            .collect();
+        for (b, k) in drop {
+            if let Some(x) = keep.get_mut(b.index()).and_then(|kb| kb.get_mut(k)) {
+                *x = false;
+            }
         }
+        remove_block_params(f, &keep);
         any = true;
     }
 }

@@ -10,6 +10,7 @@ use crate::ir::*;
 use crate::types::{AddrSpace, Type};
 use oclc_syntax::Span;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// What a pointer value is known to point into.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,8 +19,9 @@ pub enum Lat {
     Unknown,
     /// Always this named space; the span is where the pointer entered the generic space.
     Named(AddrSpace, Span),
-    /// More than one space, or a source the analysis cannot see through.
-    Generic(GenericReason),
+    /// More than one space, or a source the analysis cannot see through (shared: lattice
+    /// values are copied at every step).
+    Generic(Rc<GenericReason>),
 }
 
 impl Lat {
@@ -48,11 +50,11 @@ impl Lat {
                 if a == b {
                     self.clone()
                 } else {
-                    Lat::Generic(GenericReason::Merge {
+                    Lat::Generic(Rc::new(GenericReason::Merge {
                         first: (*a, *sa),
                         second: (*b, *sb),
                         at,
-                    })
+                    }))
                 }
             }
         }
@@ -118,7 +120,7 @@ pub fn analyze(m: &Module, f: &Function, hooks: &Hooks) -> Analysis {
             }
         }
     }
-    let (rpo, _) = crate::verify::dominators(f);
+    let rpo = reverse_postorder(f);
     let mut changed = true;
     let mut rounds = 0;
     while changed && rounds < 64 {
@@ -223,15 +225,21 @@ fn transfer(
         Op::Const(_) | Op::Undef => (Lat::Unknown, false),
         Op::ToGeneric(p) => match f.value_type(*p) {
             Some(Type::Ptr(s)) => (Lat::Named(s, span), nn(p)),
-            _ => (Lat::Generic(GenericReason::IntegerCast { at: span }), false),
+            _ => (
+                Lat::Generic(Rc::new(GenericReason::IntegerCast { at: span })),
+                false,
+            ),
         },
         Op::PtrAdd(p, _) => (l(p), nn(p)),
         Op::Select(_, a, b) => (l(a).join(&l(b), span), nn(a) && nn(b)),
         Op::Load(_) => (
-            Lat::Generic(GenericReason::LoadedFromMemory { at: span }),
+            Lat::Generic(Rc::new(GenericReason::LoadedFromMemory { at: span })),
             false,
         ),
-        Op::IntToPtr(_) => (Lat::Generic(GenericReason::IntegerCast { at: span }), false),
+        Op::IntToPtr(_) => (
+            Lat::Generic(Rc::new(GenericReason::IntegerCast { at: span })),
+            false,
+        ),
         Op::Call(c, args) => {
             let lats: Vec<Lat> = args.iter().map(l).collect();
             if let Some(x) = (hooks.call)(*c, &lats, span) {
@@ -239,7 +247,7 @@ fn transfer(
             }
             let callee = m.function(*c).map_or(String::new(), |cf| cf.name.clone());
             (
-                Lat::Generic(GenericReason::ReturnedByCall { callee, at: span }),
+                Lat::Generic(Rc::new(GenericReason::ReturnedByCall { callee, at: span })),
                 false,
             )
         }
@@ -249,12 +257,12 @@ fn transfer(
                 .get(b.index())
                 .map_or(String::new(), |d| d.name.clone());
             (
-                Lat::Generic(GenericReason::ReturnedByCall { callee, at: span }),
+                Lat::Generic(Rc::new(GenericReason::ReturnedByCall { callee, at: span })),
                 false,
             )
         }
         _ => (
-            Lat::Generic(GenericReason::LoadedFromMemory { at: span }),
+            Lat::Generic(Rc::new(GenericReason::LoadedFromMemory { at: span })),
             false,
         ),
     }
@@ -281,14 +289,21 @@ pub enum CastVerdict {
 pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, CastVerdict)> {
     let orig_ty: Vec<Type> = f.values.iter().map(|v| v.ty).collect();
     let mut orig_ops: Vec<Option<Vec<Type>>> = vec![None; f.insts.len()];
+    // Only instructions with a pointer operand can need a conversion.
     for (_, i) in placed_insts(f) {
         if let Some(d) = f.insts.get(i.index()) {
-            orig_ops[i.index()] = Some(
-                d.op.operands()
-                    .iter()
-                    .map(|v| orig_ty.get(v.index()).copied().unwrap_or(Type::I1))
-                    .collect(),
-            );
+            let mut any_ptr = false;
+            d.op.for_each_operand(|v| {
+                any_ptr |= orig_ty.get(v.index()).is_some_and(|t| t.is_ptr())
+            });
+            if any_ptr {
+                orig_ops[i.index()] = Some(
+                    d.op.operands()
+                        .iter()
+                        .map(|v| orig_ty.get(v.index()).copied().unwrap_or(Type::I1))
+                        .collect(),
+                );
+            }
         }
     }
     let generic = Type::Ptr(AddrSpace::Generic);

@@ -75,6 +75,7 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
         stage(m, "mem2reg", &mut report, |m| {
             vars = m.functions.iter_mut().map(mem2reg::mem2reg).collect();
             for f in m.functions.iter_mut() {
+                dce::dce(f);
                 fold::fold(f);
                 dce::dce(f);
             }
@@ -179,6 +180,7 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
 pub fn optimize(m: &mut Module) {
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
+        dce::dce(f);
         fold::fold(f);
         dce::dce(f);
     }

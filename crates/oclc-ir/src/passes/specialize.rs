@@ -13,7 +13,9 @@ use crate::ir::*;
 use crate::types::{AddrSpace, Type};
 use oclc_syntax::{Diagnostic, Span};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::rc::Rc;
 
 /// Space signature of a call: for each parameter, the named space passed to it, if any.
 type Signature = Vec<Option<AddrSpace>>;
@@ -53,11 +55,14 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
             m.functions[c].ret = Some(Type::Ptr(s));
         }
     }
-    loop {
-        let next = (0..m.functions.len())
-            .filter(|&i| !processed[i])
-            .min_by_key(|&i| (rank.get(origin[i]).copied().unwrap_or(usize::MAX), i));
-        let Some(id) = next else { break };
+    // Next function to process: lowest rank of its original, then lowest id.
+    let mut queue: BinaryHeap<Reverse<(usize, usize)>> =
+        (0..n0).map(|i| Reverse((rank[i], i))).collect();
+    let mut names: HashSet<String> = m.functions.iter().map(|f| f.name.clone()).collect();
+    while let Some(Reverse((_, id))) = queue.pop() {
+        if processed[id] {
+            continue;
+        }
         processed[id] = true;
         let is_kernel = m.functions[id].is_kernel();
         if !is_kernel && origin[id] == id && had_callers[id] && calls_to[id] == 0 {
@@ -77,10 +82,10 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
             .filter(|_| origin[id] != id)
             .map_or(func.name.clone(), |o| o.name.clone());
         let param = |k: usize| {
-            Lat::Generic(GenericReason::Parameter {
+            Lat::Generic(Rc::new(GenericReason::Parameter {
                 function: source_name.clone(),
                 generic_callers: generic_callers.get(&(id, k)).cloned().unwrap_or_default(),
-            })
+            }))
         };
         let call =
             |c: FuncId, lats: &[Lat], span: Span| Some(call_result(m, &memo, c, lats, span, 0));
@@ -122,7 +127,11 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
             let target = match clones.get(&(c.index(), sig.clone())) {
                 Some(t) => *t,
                 None => {
-                    let t = make_clone(m, c.index(), &sig);
+                    let t = make_clone(m, c.index(), &sig, &mut names);
+                    queue.push(Reverse((
+                        rank.get(c.index()).copied().unwrap_or(usize::MAX),
+                        t,
+                    )));
                     if let Lat::Named(s, _) = ret_space(m, &memo, c.index(), &sig, 0) {
                         m.functions[t].ret = Some(Type::Ptr(s));
                     }
@@ -238,19 +247,18 @@ fn ret_space(m: &Module, memo: &Memo, c: usize, sig: &Signature, depth: u32) -> 
     let Some(f) = m.functions.get(c) else {
         return Lat::Unknown;
     };
-    let unknown_call = GenericReason::ReturnedByCall {
-        callee: f.name.clone(),
-        at: f.span,
-    };
     if depth > MAX_CALL_DEPTH || f.blocks.is_empty() {
-        return Lat::Generic(unknown_call);
+        return Lat::Generic(Rc::new(GenericReason::ReturnedByCall {
+            callee: f.name.clone(),
+            at: f.span,
+        }));
     }
     let param = |k: usize| match sig.get(k).copied().flatten() {
         Some(s) => Lat::Named(s, f.span),
-        None => Lat::Generic(GenericReason::Parameter {
+        None => Lat::Generic(Rc::new(GenericReason::Parameter {
             function: f.name.clone(),
             generic_callers: Vec::new(),
-        }),
+        })),
     };
     let call = |cc: FuncId, lats: &[Lat], span: Span| {
         Some(call_result(m, memo, cc, lats, span, depth + 1))
@@ -280,14 +288,16 @@ fn call_result(m: &Module, memo: &Memo, c: FuncId, lats: &[Lat], span: Span, dep
     let Some(cf) = m.function(c) else {
         return Lat::Unknown;
     };
-    let reason = GenericReason::ReturnedByCall {
-        callee: cf.name.clone(),
-        at: span,
+    let reason = || {
+        Lat::Generic(Rc::new(GenericReason::ReturnedByCall {
+            callee: cf.name.clone(),
+            at: span,
+        }))
     };
     match cf.ret {
         Some(Type::Ptr(AddrSpace::Generic)) => {}
         Some(Type::Ptr(s)) => return Lat::Named(s, span),
-        _ => return Lat::Generic(reason),
+        _ => return reason(),
     }
     let sig: Signature = cf
         .params
@@ -304,7 +314,7 @@ fn call_result(m: &Module, memo: &Memo, c: FuncId, lats: &[Lat], span: Span, dep
     match ret_space(m, memo, c.index(), &sig, depth) {
         Lat::Named(s, _) => Lat::Named(s, span),
         Lat::Unknown => Lat::Unknown,
-        Lat::Generic(_) => Lat::Generic(reason),
+        Lat::Generic(_) => reason(),
     }
 }
 
@@ -367,7 +377,7 @@ fn callers_first_rank(m: &Module) -> Vec<usize> {
 
 /// Adds a copy of function `c` whose generic parameters named in `sig` have those spaces;
 /// the body sees them through a `to_generic` that the inference then removes.
-fn make_clone(m: &mut Module, c: usize, sig: &Signature) -> usize {
+fn make_clone(m: &mut Module, c: usize, sig: &Signature, names: &mut HashSet<String>) -> usize {
     let mut f = m.functions[c].clone();
     let suffix: Vec<&str> = sig
         .iter()
@@ -379,10 +389,11 @@ fn make_clone(m: &mut Module, c: usize, sig: &Signature) -> usize {
     let base = format!("{}__{}", f.name, suffix.join("_"));
     let mut name = base.clone();
     let mut k = 2;
-    while m.functions.iter().any(|g| g.name == name) {
+    while names.contains(&name) {
         name = format!("{base}{k}");
         k += 1;
     }
+    names.insert(name.clone());
     f.name = name;
     let entry: Vec<Value> = f.params_of(Block(0)).to_vec();
     let mut map = HashMap::new();
@@ -488,7 +499,7 @@ fn resolve_values(values: &[Value], a: &Analysis) -> Resolution {
     let mut named: Vec<(AddrSpace, Span)> = Vec::new();
     for v in values {
         match a.lat.get(v.index()) {
-            Some(Lat::Generic(r)) if !reasons.contains(r) => reasons.push(r.clone()),
+            Some(Lat::Generic(r)) if !reasons.contains(r) => reasons.push(GenericReason::clone(r)),
             Some(Lat::Named(s, at)) if !named.iter().any(|(x, _)| x == s) => named.push((*s, *at)),
             _ => {}
         }
