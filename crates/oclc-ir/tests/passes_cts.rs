@@ -76,6 +76,8 @@ fn cts_kernels_verify_and_keep_their_results() {
     let (mut compiled, mut launched, mut all_ones) = (0, 0, 0);
     let (mut before, mut after) = (0usize, 0usize);
     let mut failures = Vec::new();
+    // With PASSES_COUNTS=FILE set, one line per file: path, generic accesses before, after.
+    let mut counts = String::new();
     for path in &files {
         let Ok(src) = std::fs::read_to_string(path) else {
             continue;
@@ -92,8 +94,11 @@ fn cts_kernels_verify_and_keep_their_results() {
             failures.push(format!("{}: {e:?}", path.display()));
             continue;
         }
-        before += r.spaces.kernels.iter().map(|k| k.before).sum::<usize>();
-        after += r.spaces.kernels.iter().map(|k| k.after).sum::<usize>();
+        let b: usize = r.spaces.kernels.iter().map(|k| k.before).sum();
+        let a: usize = r.spaces.kernels.iter().map(|k| k.after).sum();
+        before += b;
+        after += a;
+        counts += &format!("{}\t{b}\t{a}\n", path.display());
         let single_results_param = m
             .function_by_name("testKernel")
             .and_then(|id| m.function(id))
@@ -117,6 +122,9 @@ fn cts_kernels_verify_and_keep_their_results() {
         {
             all_ones += 1;
         }
+    }
+    if let Ok(out) = std::env::var("PASSES_COUNTS") {
+        std::fs::write(&out, &counts).expect("writes the counts");
     }
     eprintln!(
         "CTS corpus: {} files, {compiled} compiled, {launched} launched ({all_ones} all ones); \

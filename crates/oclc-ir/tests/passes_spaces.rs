@@ -547,7 +547,7 @@ fn escaping_struct_stays_generic_with_its_reason() {
     assert_eq!(p.name, "s");
     assert_eq!(
         p.resolution,
-        Resolution::Generic(vec![GenericReason::LoadedFromMemory { at: line(62) }])
+        Resolution::Generic(vec![GenericReason::AddressEscapes { at: line(62) }])
     );
     let out = same_results(
         &struct_module(true),

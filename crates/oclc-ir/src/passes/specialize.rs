@@ -474,7 +474,7 @@ fn describe(
     }
     for var in vars {
         let resolution = match var.escaped {
-            Some(at) => Resolution::Generic(vec![GenericReason::LoadedFromMemory { at }]),
+            Some(at) => Resolution::Generic(vec![GenericReason::AddressEscapes { at }]),
             None => resolve_values(&var.values, a),
         };
         pointers.push(PointerInfo {
