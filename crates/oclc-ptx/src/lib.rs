@@ -18,6 +18,8 @@
 
 mod bitcast;
 mod builtins;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 mod emit;
 mod error;
 mod regs;
