@@ -2,6 +2,8 @@
 //! emitter.
 #![allow(dead_code)]
 
+pub mod kernels;
+
 use oclc_ir::Module;
 use oclc_ir::passes::{PassOptions, run_default};
 use oclc_ptx::{PtxModule, PtxOptions, emit_module};
