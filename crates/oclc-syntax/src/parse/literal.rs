@@ -214,7 +214,8 @@ fn decode_float(
         "" => FloatSuffix::None,
         "f" | "F" => FloatSuffix::F,
         "h" | "H" => FloatSuffix::H,
-        "l" | "L" => FloatSuffix::L,
+        // `q`/`Q` (`__float128`) is accepted by clang without a diagnostic.
+        "l" | "L" | "q" | "Q" => FloatSuffix::L,
         _ => {
             return Err(LitDiag::error(
                 suffix_at,

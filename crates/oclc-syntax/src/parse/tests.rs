@@ -325,12 +325,12 @@ fn literals() {
     assert_eq!(expr_of("\"ab\" \"c\\n\""), "\"abc\\n\"");
     assert_eq!(expr_of("true && !false"), "(&& true (! false))");
     assert_eq!(expr_of("__func__"), "__func__");
-    let p = parse("void f(void) { int x = 08; int y = 1.0q; }");
+    let p = parse("void f(void) { int x = 08; int y = 1.0z; }");
     assert_eq!(
         p.diags,
         vec![
             "1:25: error: invalid digit '8' in octal constant",
-            "1:39: error: invalid suffix 'q' on floating constant"
+            "1:39: error: invalid suffix 'z' on floating constant"
         ]
     );
 }
