@@ -2,7 +2,7 @@
 //! and parsed as OpenCL C 2.0, and the parser's diagnostics must equal `NAME.expected`.
 //!
 //! The expectations are clang-19's own output for the file (`clang-19 -x cl -cl-std=CL2.0
-//! -fsyntax-only`) restricted to what the parser owns: sema's diagnostics are left out;
+//! -fsyntax-only`, or the mode a first line `// -cl-std=CLx.y` names) restricted to what the parser owns: sema's diagnostics are left out;
 //! `-pedantic`-only extensions (which clang printed only with `-pedantic`) are listed with
 //! their group in brackets; notes about names from clang's OpenCL headers have no location.
 //! Set `PARSE_CLANG19_BLESS=1` to rewrite the expectations from the parser's output.
@@ -15,7 +15,14 @@ use oclc_syntax::pp::{PpOptions, preprocess};
 use oclc_syntax::{Diagnostics, SourceMap};
 
 fn render(name: &str, bytes: &[u8]) -> String {
-    let lang = LangOptions::new(ClStd::Cl20);
+    // A first line `// -cl-std=CLx.y` selects another language mode.
+    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let std = std::str::from_utf8(first)
+        .ok()
+        .and_then(|l| l.strip_prefix("// -cl-std="))
+        .and_then(|v| ClStd::parse(v.trim()))
+        .unwrap_or(ClStd::Cl20);
+    let lang = LangOptions::new(std);
     let mut sm = SourceMap::new();
     let f = sm.add_file(name, bytes);
     let mut pp_diags = Diagnostics::default();

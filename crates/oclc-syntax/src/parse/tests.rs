@@ -490,11 +490,9 @@ fn generic_and_pipe_by_language_mode() {
         p.diags,
         vec!["1:1: error: OpenCL C version 1.2 does not support the 'generic' type qualifier"]
     );
+    // After a `*`, clang-19 takes `generic` in every mode (sema then judges it).
     let p = parse_in("void f(int * __generic p);", ClStd::Cl12);
-    assert_eq!(
-        p.diags,
-        vec!["1:14: error: OpenCL C version 1.2 does not support the '__generic' type qualifier"]
-    );
+    assert!(p.diags.is_empty(), "{:?}", p.diags);
     // In CL1.2 `pipe` is an ordinary identifier.
     let p = parse_in("int pipe = 1;", ClStd::Cl12);
     assert!(p.diags.is_empty(), "{:?}", p.diags);
