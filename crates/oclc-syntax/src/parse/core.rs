@@ -107,10 +107,11 @@ impl<'a> Parser<'a> {
             }
         }
         let mut names = IdMap::default();
-        for s in names::builtin_type_names() {
+        names.reserve(256);
+        for &s in names::builtin_type_names() {
             names.insert(s, NameKind::Builtin);
         }
-        for s in names::builtin_value_names() {
+        for &s in names::builtin_value_names() {
             names.insert(s, NameKind::Value);
         }
         Parser {
