@@ -83,6 +83,11 @@ pub(crate) struct Checker<'a> {
     pub switch_depth: u32,
     /// Functions that have a body, by name (for redefinition errors).
     pub defined: HashMap<Symbol, Span>,
+    /// Open `switch` statements' case values (duplicate detection).
+    pub switch_cases: Vec<stmt::SwitchCases>,
+    /// Labels and `goto`s of the function being checked.
+    pub labels: HashMap<Symbol, Span>,
+    pub gotos: Vec<oclc_syntax::ast::Ident>,
     /// Checking the operand of `&` (for -Warray-bounds, which allows `&a[n]`).
     pub in_addr_of: bool,
     /// The builtin function library of this language mode.
@@ -105,6 +110,9 @@ impl<'a> Checker<'a> {
             switch_depth: 0,
             defined: HashMap::new(),
             in_addr_of: false,
+            switch_cases: Vec::new(),
+            labels: HashMap::new(),
+            gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
         };
         c.predeclare();
