@@ -335,7 +335,9 @@ pub enum ExprKind {
     AddrOf(Box<Expr>),
     /// `*e`.
     Deref(Box<Expr>),
-    /// `base[index]` with `base` a pointer (arrays are decayed first).
+    /// `base[index]`: `base` is a pointer rvalue (arrays are decayed first), or a vector
+    /// lvalue/rvalue indexed at run time (a constant index on a vector becomes a
+    /// [`ExprKind::Swizzle`]).
     Index {
         base: Box<Expr>,
         index: Box<Expr>,
