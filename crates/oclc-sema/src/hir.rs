@@ -107,8 +107,8 @@ pub struct Var {
 pub enum Init {
     /// One expression converted to the initialized type.
     Expr(Expr),
-    /// Elements of an array, struct, union or vector in order; `None` entries are
-    /// zero-initialized. For a union, the list has one entry for the first (or designated)
+    /// Elements of an array, struct, union or vector in order; `None` entries, and array
+    /// elements past the end of `items`, are zero-initialized. For a union, the list has one entry for the first (or designated)
     /// member, and `union_field` says which.
     List {
         ty: QualType,

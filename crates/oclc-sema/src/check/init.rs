@@ -12,6 +12,9 @@ use crate::hir::{BinOp, CastKind, Expr, ExprKind, Init};
 use crate::space;
 use crate::types::{ArrayLen, LangAs, QualType, TypeKind};
 
+/// Largest element index an array initializer may name (bounds memory on absurd designators).
+const MAX_INIT_ELEMENTS: usize = 1 << 24;
+
 impl Checker<'_> {
     /// Checks an initializer against `ty`. `must_be_const` requires a constant initializer
     /// (program scope, `static`, `__constant`: rules 28, 34).
@@ -132,15 +135,19 @@ impl Checker<'_> {
                         );
                         break;
                     }
+                    if idx >= MAX_INIT_ELEMENTS {
+                        self.err(
+                            it.span,
+                            format!("array initializer index {idx} is too large"),
+                        );
+                        break;
+                    }
                     let v = self.initializer(elem, &it.init, must_be_const, it.span);
                     if items.len() <= idx {
                         items.resize_with(idx + 1, || None);
                     }
                     items[idx] = v;
                     idx += 1;
-                }
-                if let Some(n) = n {
-                    items.resize_with((n as usize).min(1 << 20), || None);
                 }
             }
             Shape::Vector(elem, n) => {
