@@ -140,7 +140,7 @@ fn memcpy_module() -> Module {
 #[test]
 fn memcpy_helper_gets_a_global_and_a_local_clone() {
     let mut m = memcpy_module();
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     assert_eq!(r.clones, 2);
     let names: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(
@@ -308,7 +308,7 @@ fn bar_module() -> Module {
 #[test]
 fn bar_reports_the_merge_with_both_origins() {
     let mut m = bar_module();
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     let f = &r.spaces.functions[0];
     assert_eq!(f.source_name, "bar");
     assert_eq!(f.pointers.len(), 1);
@@ -407,7 +407,7 @@ fn casts_module() -> Module {
 #[test]
 fn space_tests_and_fences_fold() {
     let mut m = casts_module();
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     let o = ops(&m, "casts");
     assert!(
         !o.iter()
@@ -520,7 +520,7 @@ fn struct_module(escape: bool) -> Module {
 #[test]
 fn private_struct_pointer_field_is_followed() {
     let mut m = struct_module(false);
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     assert_eq!(r.spaces.kernels[0].before, 2);
     assert_eq!(r.spaces.kernels[0].after, 0);
     assert_eq!(r.spaces.functions[0].pointers[0].name, "s+0");
@@ -541,13 +541,13 @@ fn private_struct_pointer_field_is_followed() {
 #[test]
 fn escaping_struct_stays_generic_with_its_reason() {
     let mut m = struct_module(true);
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     assert_eq!(r.spaces.kernels[0].after, 2);
     let p = &r.spaces.functions[0].pointers[0];
     assert_eq!(p.name, "s");
     assert_eq!(
         p.resolution,
-        Resolution::Generic(vec![GenericReason::LoadedFromMemory { at: line(62) }])
+        Resolution::Generic(vec![GenericReason::AddressEscapes { at: line(62) }])
     );
     let out = same_results(
         &struct_module(true),

@@ -1,6 +1,10 @@
 //! IR passes: mem2reg (with scalar replacement), fold, address-space inference and
 //! per-call-site specialization, dce; and the `oclc spaces` report they produce.
 //!
+//! For `oclc spaces`, lower with `oclc_lower::LowerOptions { all_in_memory: true }`: every
+//! variable then has a named slot, which mem2reg turns into the per-variable entries of the
+//! report (variables the lowering keeps in SSA values carry no names in the IR).
+//!
 //! [`run_default`] runs the pipeline: mem2reg → fold → dce on every function, then
 //! [`specialize`](specialize::specialize) (which infers spaces callers first, clones callees
 //! per argument space signature and rewrites each function), then fold → dce again. In debug
@@ -53,6 +57,23 @@ impl PassOptions {
     pub fn none() -> PassOptions {
         PassOptions { opt_level: 0 }
     }
+
+    /// From build options: `-O0` and clang's `-cl-opt-disable` turn the passes off, `-ON`
+    /// sets the level; the last one given wins.
+    pub fn from_flags<'a>(flags: impl IntoIterator<Item = &'a str>) -> PassOptions {
+        let mut o = PassOptions::default();
+        for f in flags {
+            if f == "-cl-opt-disable" {
+                o.opt_level = 0;
+            } else if let Some(n) = f.strip_prefix("-O") {
+                o.opt_level = match n {
+                    "" | "s" | "z" | "fast" => 2,
+                    n => n.parse().unwrap_or(2),
+                };
+            }
+        }
+        o
+    }
 }
 
 /// What the pipeline did.
@@ -75,6 +96,7 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
         stage(m, "mem2reg", &mut report, |m| {
             vars = m.functions.iter_mut().map(mem2reg::mem2reg).collect();
             for f in m.functions.iter_mut() {
+                dce::dce(f);
                 fold::fold(f);
                 dce::dce(f);
             }
@@ -179,6 +201,7 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
 pub fn optimize_for_device(m: &mut Module) {
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
+        dce::dce(f);
         fold::fold(f);
         dce::dce(f);
     }
