@@ -3,7 +3,7 @@
 
 use oclc_ir::{AddrSpace, GlobalId, Reloc};
 use oclc_sema::hir::{BinOp, CastKind, Expr, ExprKind, Init, UnOp};
-use oclc_sema::types::{QualType, TypeKind};
+use oclc_sema::types::QualType;
 
 use crate::module::Ctx;
 use crate::ty::{self, Shape};
@@ -203,7 +203,7 @@ impl Ctx<'_> {
                         .collect();
                     if def.is_union {
                         let fi = union_field.unwrap_or(0) as usize;
-                        if let (Some((fo, fty)), Some(Some(it))) = (fields.get(fi), items.first()) {
+                        if let (Some((fo, fty)), Some(it)) = (fields.get(fi), union_item(items, fi)) {
                             self.write_init(img, off + fo, *fty, it, depth + 1)?;
                         }
                         return Ok(());
@@ -588,6 +588,14 @@ impl Ctx<'_> {
     }
 }
 
+/// The initialized member of a union's list: at the member's index, or first.
+pub fn union_item(items: &[Option<Init>], field: usize) -> Option<&Init> {
+    items
+        .get(field)
+        .and_then(Option::as_ref)
+        .or_else(|| items.first().and_then(Option::as_ref))
+}
+
 /// Reads a value of IR type `t` from little-endian bytes.
 fn read_value(bytes: &[u8], t: Type, signed: bool) -> CVal {
     let Some(s) = t.elem() else {
@@ -766,6 +774,3 @@ fn elem_type_id(s: oclc_sema::types::Scalar) -> oclc_sema::types::TypeId {
 pub(crate) fn scalar_qt(s: oclc_sema::types::Scalar) -> QualType {
     QualType::new(elem_type_id(s))
 }
-
-#[allow(dead_code)]
-fn _kind_used(_: &TypeKind) {}

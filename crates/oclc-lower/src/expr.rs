@@ -589,6 +589,10 @@ impl FnCx<'_, '_> {
         if te == IrScalar::I1 {
             return self.b().conv(ConvOp::ToBool, v, to);
         }
+        if let (Some(x), Type::Scalar(_)) = (self.int_const_of(v), to) {
+            let ext = norm_int(x, fe, signed && fe != IrScalar::I1);
+            return self.b().iconst(to, norm_int(ext, te, false));
+        }
         let op = if fe.bits() < te.bits() {
             if signed && fe != IrScalar::I1 {
                 ConvOp::SExt
@@ -1095,6 +1099,18 @@ impl FnCx<'_, '_> {
         self.b().ptr_add(p, off)
     }
 
+    /// The integer bits of `v` if an `iconst` defines it.
+    pub fn int_const_of(&self, v: Value) -> Option<u64> {
+        let d = self.f.values.get(v.index())?;
+        let oclc_ir::ValueDef::Inst(i) = d.def else {
+            return None;
+        };
+        match self.f.insts.get(i.index())?.op {
+            Op::Const(oclc_ir::Const::Int(x)) if d.ty.is_int() && d.ty.lanes() == 1 => Some(x),
+            _ => None,
+        }
+    }
+
     /// An arithmetic operator on two values of one type.
     pub fn arith(&mut self, op: BinOp, a: Value, b: Value, signed: bool) -> Value {
         let t = self.ty_of(a);
@@ -1103,6 +1119,11 @@ impl FnCx<'_, '_> {
         } else {
             b
         };
+        if let (Some(x), Some(y), Type::Scalar(s)) = (self.int_const_of(a), self.int_const_of(b), t) {
+            if let Some(r) = fold_int(op, x, y, s, signed) {
+                return self.b().iconst(t, r);
+            }
+        }
         let float = t.is_float();
         let iop = match (op, float) {
             (BinOp::Add, true) => IrBin::FAdd,
@@ -1367,6 +1388,32 @@ impl FnCx<'_, '_> {
             (None, None) => RV::Void,
         }
     }
+}
+
+/// Folds an integer operator on constants (`None` for division by zero).
+fn fold_int(op: BinOp, x: u64, y: u64, s: IrScalar, signed: bool) -> Option<u64> {
+    let w = s.bits();
+    let (sx, sy) = (norm_int(x, s, true) as i64, norm_int(y, s, true) as i64);
+    let (ux, uy) = (norm_int(x, s, false), norm_int(y, s, false));
+    let sh = (uy % u64::from(w.max(1))) as u32;
+    let r = match op {
+        BinOp::Add => ux.wrapping_add(uy),
+        BinOp::Sub => ux.wrapping_sub(uy),
+        BinOp::Mul => ux.wrapping_mul(uy),
+        BinOp::Div | BinOp::Rem if uy == 0 => return None,
+        BinOp::Div if signed => sx.wrapping_div(sy) as u64,
+        BinOp::Div => ux / uy,
+        BinOp::Rem if signed => sx.wrapping_rem(sy) as u64,
+        BinOp::Rem => ux % uy,
+        BinOp::Shl => ux.wrapping_shl(sh),
+        BinOp::Shr if signed => sx.wrapping_shr(sh) as u64,
+        BinOp::Shr => ux.wrapping_shr(sh),
+        BinOp::BitAnd => ux & uy,
+        BinOp::BitOr => ux | uy,
+        BinOp::BitXor => ux ^ uy,
+        _ => return None,
+    };
+    Some(norm_int(r, s, false))
 }
 
 fn is_cmp(op: BinOp) -> bool {

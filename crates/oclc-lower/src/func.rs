@@ -151,6 +151,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
             return;
         }
         let from = self.cur;
+        if self.is_dead(from) {
+            self.f.push_inst(from, Op::Unreachable, None, self.span);
+            return;
+        }
         let (inst, _) = self.f.push_inst(from, op, None, self.span);
         for (slot, t) in targets.iter().enumerate() {
             if let Some(p) = self.preds.get_mut(t.index()) {
@@ -176,6 +180,13 @@ impl<'c, 'a> FnCx<'c, 'a> {
             },
         );
         self.terminate(op, &[t, e]);
+    }
+
+    /// A block no branch can reach: sealed without predecessors (not the body's entry).
+    fn is_dead(&self, b: Block) -> bool {
+        b.index() > 1
+            && self.sealed.get(b.index()).copied().unwrap_or(false)
+            && self.preds.get(b.index()).is_some_and(Vec::is_empty)
     }
 
     /// Continues in a fresh block no branch reaches (code after `return`, `break`, ...).
@@ -474,6 +485,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 self.terminate(Op::Ret(v), &[]);
             }
         }
+        let live = crate::cleanup::reachable(&self.f);
+        crate::cleanup::simplify(&mut self.f, &live);
     }
 
     pub fn block(&mut self, b: &HBlock) {
@@ -903,7 +916,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                         .collect();
                     if def.is_union {
                         let fi = union_field.unwrap_or(0) as usize;
-                        if let (Some((fo, fty)), Some(Some(it))) = (fields.get(fi), items.first())
+                        if let (Some((fo, fty)), Some(it)) =
+                            (fields.get(fi), crate::constant::union_item(items, fi))
                         {
                             let q = self.b().ptr_add_const(p, *fo as i64);
                             self.init_mem(q, *fty, it, true);

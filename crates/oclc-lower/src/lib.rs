@@ -11,6 +11,7 @@
 //! - Recursion is rejected with an error at each recursive call ([`recursion`]).
 
 mod builtin;
+mod cleanup;
 pub mod constant;
 mod expr;
 mod func;

@@ -113,7 +113,7 @@ impl<'a> Ctx<'a> {
         }
         for p in &f.params {
             let Some(v) = self.prog.var(*p) else { continue };
-            let c_type = types.print(v.ty);
+            let c_type = types.print(v.ty.with_space(None));
             let (ty, kind) = match ty::shape(types, v.ty) {
                 Shape::Value(t @ Type::Ptr(s)) if f.is_kernel => (t, ParamKind::Buffer(s)),
                 Shape::Value(t) => (t, ParamKind::Value),

@@ -53,13 +53,19 @@ impl Program {
             .map(|(i, f)| (FuncId(i as u32), f))
     }
 
-    /// The function named `name` (the last declaration, which carries the body if any).
+    /// The function named `name`: its definition if it has one, else its last declaration.
+    /// (Compatible redeclarations share one [`FuncId`], so this is only ambiguous after errors.)
     pub fn function_by_name(&self, name: &str) -> Option<(FuncId, &Function)> {
-        self.functions
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, f)| f.name.as_str() == name)
+        let named = || {
+            self.functions
+                .iter()
+                .enumerate()
+                .rev()
+                .filter(|(_, f)| f.name.as_str() == name)
+        };
+        named()
+            .find(|(_, f)| f.body.is_some())
+            .or_else(|| named().next())
             .map(|(i, f)| (FuncId(i as u32), f))
     }
 }
@@ -200,12 +206,13 @@ pub struct Expr {
     pub lvalue: bool,
 }
 
-/// A builtin function overload chosen by overload resolution.
+/// A builtin function overload chosen by overload resolution. Its prototype is
+/// `Builtins::signature(overload)` for a [`crate::builtins::Builtins`] of the same language
+/// mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BuiltinRef {
     pub name: Symbol,
-    /// Index of the chosen overload in the builtin table (opaque to sema).
-    pub overload: u32,
+    pub overload: crate::builtins::OverloadId,
 }
 
 /// Unary operators after checking (`+x` is folded away to a conversion).

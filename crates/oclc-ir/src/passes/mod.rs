@@ -216,7 +216,7 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
 
 /// The cheap, always-safe pipeline a device runs on load (also at `-O0`): promote private
 /// slots to SSA values, fold constants, drop dead code. Address spaces are left alone.
-pub fn optimize(m: &mut Module) {
+pub fn optimize_for_device(m: &mut Module) {
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
         dce::dce(f);

@@ -2,17 +2,23 @@
 //! OpenCL C rules (address spaces through [`crate::space`]) and builds the [`hir::Program`],
 //! reporting clang-worded diagnostics.
 //!
-//! Split by what it checks: [`decl`] (specifiers, declarators, declarations, kernels),
+//! Split by what it checks: [`decl`] (specifiers, declarators, declarations, functions),
+//! [`record`] (structs, unions, enums), [`kernel`] (kernel parameters), [`call`] (calls),
+//! [`builtin_call`] (the builtin table), [`init`] (initializers),
 //! [`expr`] (expressions), [`conv`] (conversions and assignment compatibility), [`stmt`]
 //! (statements), [`consteval`] (integer constant expressions), [`predef`] (predeclared OpenCL
 //! names), [`scope`] (name lookup).
 
 pub mod builtin_call;
+pub mod call;
 pub mod consteval;
 pub mod conv;
 pub mod decl;
 pub mod expr;
+pub mod init;
+pub mod kernel;
 pub mod predef;
+pub mod record;
 pub mod scope;
 pub mod stmt;
 
@@ -77,6 +83,8 @@ pub(crate) struct Checker<'a> {
     pub switch_depth: u32,
     /// Functions that have a body, by name (for redefinition errors).
     pub defined: HashMap<Symbol, Span>,
+    /// Checking the operand of `&` (for -Warray-bounds, which allows `&a[n]`).
+    pub in_addr_of: bool,
     /// The builtin function library of this language mode.
     pub builtins: crate::builtins::Builtins,
 }
@@ -96,6 +104,7 @@ impl<'a> Checker<'a> {
             loop_depth: 0,
             switch_depth: 0,
             defined: HashMap::new(),
+            in_addr_of: false,
             builtins: crate::builtins::Builtins::new(lang),
         };
         c.predeclare();

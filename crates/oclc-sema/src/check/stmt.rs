@@ -68,7 +68,82 @@ impl Checker<'_> {
 
     fn cond_expr(&mut self, e: &ast::Expr) -> Expr {
         let x = self.expr(e);
+        if let ast::ExprKind::Assign {
+            op: None, op_span, ..
+        } = &e.kind
+            && !x.is_error()
+        {
+            let d = oclc_syntax::Diagnostic::warning(
+                *op_span,
+                "using the result of an assignment as a condition without parentheses",
+            )
+            .with_group("parentheses")
+            .with_note(
+                e.span.start(),
+                "place parentheses around the assignment to silence this warning",
+            )
+            .with_note(
+                *op_span,
+                "use '==' to turn this assignment into an equality comparison",
+            );
+            self.emit(d);
+        }
         self.condition(x)
+    }
+
+    /// clang's `-Wunused-value`/`-Wunused-comparison` for an expression statement whose value
+    /// is computed for nothing.
+    fn unused_result(&mut self, e: &ast::Expr, x: &Expr) {
+        if x.is_error() {
+            return;
+        }
+        let mut a = e;
+        while let ast::ExprKind::Paren(i) = &a.kind {
+            a = i;
+        }
+        let (at, msg, group) = match &a.kind {
+            ast::ExprKind::Binary { op, op_span, .. } => match op {
+                ast::BinOp::Eq | ast::BinOp::Ne => (
+                    *op_span,
+                    "equality comparison result unused",
+                    "unused-comparison",
+                ),
+                ast::BinOp::Lt | ast::BinOp::Gt | ast::BinOp::Le | ast::BinOp::Ge => (
+                    *op_span,
+                    "relational comparison result unused",
+                    "unused-comparison",
+                ),
+                ast::BinOp::Comma => return,
+                _ => (*op_span, "expression result unused", "unused-value"),
+            },
+            ast::ExprKind::Unary { op, op_span, .. } => match op {
+                ast::UnaryOp::PreInc
+                | ast::UnaryOp::PreDec
+                | ast::UnaryOp::PostInc
+                | ast::UnaryOp::PostDec => {
+                    return;
+                }
+                // `*p;` reads through a pointer: clang stays quiet unless it is volatile.
+                ast::UnaryOp::Deref => return,
+                _ => (*op_span, "expression result unused", "unused-value"),
+            },
+            ast::ExprKind::Ident(_)
+            | ast::ExprKind::IntLit(_)
+            | ast::ExprKind::FloatLit(_)
+            | ast::ExprKind::CharLit(_)
+            | ast::ExprKind::BoolLit(_)
+            | ast::ExprKind::StrLit(_)
+            | ast::ExprKind::Member { .. }
+            | ast::ExprKind::Index { .. }
+            | ast::ExprKind::SizeOf(_)
+            | ast::ExprKind::VecStep(_)
+            | ast::ExprKind::AlignOf { .. } => (a.span, "expression result unused", "unused-value"),
+            ast::ExprKind::Cast { .. } if !self.prog.types.is_void(x.ty) => {
+                (a.span, "expression result unused", "unused-value")
+            }
+            _ => return,
+        };
+        self.warn(at, msg, group);
     }
 
     pub(crate) fn stmt(&mut self, s: &ast::Stmt) -> Stmt {
@@ -94,6 +169,7 @@ impl Checker<'_> {
             }
             SK::Expr(e) => {
                 let x = self.expr(e);
+                self.unused_result(e, &x);
                 let x = self.rvalue_discard(x);
                 StmtKind::Expr(x)
             }
@@ -270,9 +346,9 @@ impl Checker<'_> {
         match e {
             None => {
                 if !void && !self.prog.types.is_error(f.ret) {
-                    self.err(
-                        span,
-                        format!("non-void function '{}' should return a value", f.name),
+                    let msg = format!("non-void function '{}' should return a value", f.name);
+                    self.emit(
+                        oclc_syntax::Diagnostic::error(span, msg).with_group("return-mismatch"),
                     );
                 }
                 StmtKind::Return(None)
@@ -281,9 +357,9 @@ impl Checker<'_> {
                 let x = self.expr(e);
                 if void {
                     if !x.is_error() && !self.prog.types.is_void(x.ty) {
-                        self.err(
-                            e.span,
-                            format!("void function '{}' should not return a value", f.name),
+                        let msg = format!("void function '{}' should not return a value", f.name);
+                        self.emit(
+                            oclc_syntax::Diagnostic::error(span, msg).with_group("return-mismatch"),
                         );
                     }
                     return StmtKind::Return(None);

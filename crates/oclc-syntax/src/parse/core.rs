@@ -13,8 +13,8 @@ use crate::token::{Punct, Token, TokenKind};
 /// What an ordinary identifier names, for telling declarations from expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NameKind {
-    /// A typedef name declared in the source.
-    Typedef,
+    /// A typedef name declared in the source, with its declarator's name.
+    Typedef(Span),
     /// An OpenCL builtin type name (`uint`, `float4`, `image2d_t`, ...).
     Builtin,
     /// A variable, function, parameter or enumerator: not a type.
@@ -56,11 +56,17 @@ pub(crate) struct Parser<'a> {
     pub cut_off: bool,
     /// A struct/enum definition lacked its `;`; the declaration ends as if it were there.
     pub fake_semi: bool,
-    /// `ExprKind::Error` nodes made so far (an expression is invalid if this grew).
-    pub error_exprs: u32,
+    /// `ExprKind::Error` nodes made so far: an expression is invalid if this grew, and clang
+    /// then skips silently instead of reporting a missing `;`. (Undeclared identifiers do not
+    /// count: clang's delayed typo correction keeps such expressions valid while parsing.)
+    pub invalid_exprs: u32,
     /// Keyword of each identifier symbol in the tokens, by symbol index (`None`: not
     /// looked up), so classifying a token is an array access, not a hash.
     sym_kw: Vec<Option<Option<Kw>>>,
+    /// Enclosing loops and switches: a `break`/`continue` outside them is invalid in clang
+    /// (sema reports it), which changes how a missing `;` after it is handled.
+    pub loops: u32,
+    pub switches: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -104,6 +110,9 @@ impl<'a> Parser<'a> {
         for s in names::builtin_type_names() {
             names.insert(s, NameKind::Builtin);
         }
+        for s in names::builtin_value_names() {
+            names.insert(s, NameKind::Value);
+        }
         Parser {
             toks,
             pos: 0,
@@ -125,8 +134,10 @@ impl<'a> Parser<'a> {
             nest: 0,
             cut_off: false,
             fake_semi: false,
-            error_exprs: 0,
+            invalid_exprs: 0,
             sym_kw,
+            loops: 0,
+            switches: 0,
         }
     }
 
@@ -549,6 +560,31 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Makes the current identifier token spell `sym` (clang's recovery after a typo
+    /// correction: parsing goes on as if the correction had been written).
+    pub fn respell_current(&mut self, sym: Symbol) {
+        let i = sym.0 as usize;
+        if i >= self.sym_kw.len() {
+            self.sym_kw.resize(i + 1, None);
+        }
+        if let Some(slot) = self.sym_kw.get_mut(i)
+            && slot.is_none()
+        {
+            *slot = Some(keyword(sym));
+        }
+        let pos = self.pos;
+        if let Some(t) = self.toks.to_mut().get_mut(pos)
+            && matches!(t.kind, TokenKind::Ident(_))
+        {
+            t.kind = TokenKind::Ident(sym);
+        }
+    }
+
+    /// Every name visible here with what it names.
+    pub fn visible_names(&self) -> impl Iterator<Item = (Symbol, NameKind)> + '_ {
+        self.names.iter().map(|(&s, &k)| (s, k))
+    }
+
     /// What `sym` names here.
     pub fn lookup(&self, sym: Symbol) -> Option<NameKind> {
         self.names.get(&sym).copied()
@@ -556,8 +592,12 @@ impl<'a> Parser<'a> {
 
     /// Whether the identifier token `t` names a type here.
     pub fn is_type_name(&self, t: &Token) -> bool {
-        self.ident_of(t)
-            .is_some_and(|s| matches!(self.lookup(s), Some(NameKind::Typedef | NameKind::Builtin)))
+        self.ident_of(t).is_some_and(|s| {
+            matches!(
+                self.lookup(s),
+                Some(NameKind::Typedef(_) | NameKind::Builtin)
+            )
+        })
     }
 }
 

@@ -63,6 +63,27 @@ const OTHER_NAMES: &[&str] = &[
     "atomic_flag",
 ];
 
+/// Enumeration constants of clang's OpenCL headers (`opencl-c-base.h`), which are names, not
+/// macros, and so must count as declared.
+const VALUE_NAMES: &[&str] = &[
+    "memory_order_relaxed",
+    "memory_order_acquire",
+    "memory_order_release",
+    "memory_order_acq_rel",
+    "memory_order_seq_cst",
+    "memory_scope_work_item",
+    "memory_scope_work_group",
+    "memory_scope_device",
+    "memory_scope_all_svm_devices",
+    "memory_scope_all_devices",
+    "memory_scope_sub_group",
+];
+
+/// Builtin value names, for seeding the parser's outermost scope.
+pub fn builtin_value_names() -> Vec<Symbol> {
+    VALUE_NAMES.iter().map(|s| Symbol::intern(s)).collect()
+}
+
 /// Every builtin type name, for seeding the parser's outermost scope.
 pub fn builtin_type_names() -> Vec<Symbol> {
     let mut out: Vec<Symbol> = OTHER_NAMES.iter().map(|s| Symbol::intern(s)).collect();
@@ -72,6 +93,11 @@ pub fn builtin_type_names() -> Vec<Symbol> {
         }
     }
     out
+}
+
+/// Whether `name` is an image type (a keyword in clang rather than a declared name).
+pub(crate) fn is_image_type_name(name: &str) -> bool {
+    name.starts_with("image") && name.ends_with("_t")
 }
 
 /// Whether `name` is an OpenCL builtin type name (see the module docs).

@@ -1,0 +1,204 @@
+//! Kernels run on a real GPU (feature `cuda`). Each test skips, saying why, when there is no
+//! CUDA driver or GPU.
+#![cfg(feature = "cuda")]
+
+mod common;
+use common::kernels;
+use oclc_ptx::cuda::{Arg, CudaDevice, CudaError, NdRange};
+
+fn device() -> Option<CudaDevice> {
+    match CudaDevice::new(0) {
+        Ok(d) => Some(d),
+        Err(e) => {
+            eprintln!("skipping GPU test: {e}");
+            None
+        }
+    }
+}
+
+fn f32s(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn i32s(b: &[u8]) -> Vec<i32> {
+    b.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn bytes_f32(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn bytes_i32(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn load(d: &CudaDevice, src: &str) -> oclc_ptx::cuda::Program {
+    let (m, sm) = common::module(src);
+    match d.load(&m, Some(&sm), false) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn vector_copy() {
+    let Some(d) = device() else { return };
+    let p = load(&d, kernels::COPY);
+    let n = 4096;
+    let input: Vec<f32> = (0..n * 4).map(|i| i as f32).collect();
+    let s = d.buffer_from_bytes(&bytes_f32(&input)).expect("buffer");
+    let t = d.zeroed(n * 16).expect("buffer");
+    let tm = d
+        .launch(&p, "copy", &[Arg::Buffer(s), Arg::Buffer(t.clone())], &NdRange::new(&[n as u64]).local(&[128]))
+        .expect("launch");
+    assert!(tm.kernel_ms >= 0.0);
+    let out = f32s(&t.read().expect("read"));
+    assert_eq!(out, input.iter().map(|x| x * 2.0).collect::<Vec<_>>());
+}
+
+#[test]
+fn local_reduction_with_barriers_and_offset() {
+    let Some(d) = device() else { return };
+    let src = kernels::REDUCE;
+    let p = load(&d, src);
+    let input: Vec<i32> = (0..1024).collect();
+    let inb = d.buffer_from_bytes(&bytes_i32(&input)).expect("buffer");
+    let out = d.zeroed(8 * 4 * 2).expect("buffer");
+    d.launch(
+        &p,
+        "reduce",
+        &[Arg::Buffer(inb), Arg::Buffer(out.clone()), Arg::Local(128 * 4)],
+        &NdRange::new(&[1024]).local(&[128]).offset(&[5]),
+    )
+    .expect("launch");
+    let got = i32s(&out.read().expect("read"));
+    for g in 0..8 {
+        let want: i32 = (g * 128..(g + 1) * 128).sum();
+        assert_eq!(got[2 * g as usize], want, "group {g}");
+        assert_eq!(got[2 * g as usize + 1], g * 128, "group {g}");
+    }
+}
+
+#[test]
+fn atomics_global_and_local() {
+    let Some(d) = device() else { return };
+    let src = kernels::HIST;
+    let p = load(&d, src);
+    let input: Vec<i32> = (0..2048).map(|i| (i * 7) % 37).collect();
+    let inb = d.buffer_from_bytes(&bytes_i32(&input)).expect("buffer");
+    let bins = d.zeroed(64).expect("buffer");
+    let total = d.zeroed(8).expect("buffer");
+    d.launch(
+        &p,
+        "hist",
+        &[Arg::Buffer(inb), Arg::Buffer(bins.clone()), Arg::Buffer(total.clone())],
+        &NdRange::new(&[2048]).local(&[64]),
+    )
+    .expect("launch");
+    let mut want = [0i32; 16];
+    for x in &input {
+        want[(*x as usize) % 16] += 1;
+    }
+    assert_eq!(i32s(&bins.read().expect("read")), want.to_vec());
+    assert_eq!(i32s(&total.read().expect("read")), vec![2048, 2047]);
+}
+
+#[test]
+fn generic_pointers_keep_null_and_spaces() {
+    let Some(d) = device() else { return };
+    let src = kernels::GENERIC;
+    let p = load(&d, src);
+    let g = d.buffer_from_bytes(&bytes_i32(&[1, 2, 3])).expect("buffer");
+    let out = d.zeroed(40).expect("buffer");
+    d.launch(&p, "gen", &[Arg::Buffer(g), Arg::Buffer(out.clone())], &NdRange::new(&[1]))
+        .expect("launch");
+    assert_eq!(i32s(&out.read().expect("read")), vec![6, 60, 600, 1, 1, 1, 1, 1, 2, 1]);
+}
+
+#[test]
+fn math_and_conversions() {
+    let Some(d) = device() else { return };
+    let src = kernels::MATH;
+    let p = load(&d, src);
+    let xs = [2.0f32, 3.0, 5.0, 7.0];
+    let x = d.buffer_from_bytes(&bytes_f32(&xs)).expect("buffer");
+    let o = d.zeroed(16 * 4).expect("buffer");
+    let f = d.zeroed(12 * 4).expect("buffer");
+    d.launch(&p, "m", &[Arg::Buffer(x), Arg::Buffer(o.clone()), Arg::Buffer(f.clone())], &NdRange::new(&[1]))
+        .expect("launch");
+    let oi = i32s(&o.read().expect("read"));
+    assert_eq!(
+        oi,
+        vec![
+            i32::MAX,
+            2,
+            0,
+            31,
+            8,
+            3,
+            2,
+            i32::MAX,
+            1,
+            0x3f80_0000,
+            4464,
+            43,
+            -3,
+            -2,
+            1,
+            -4
+        ]
+    );
+    let fo = f32s(&f.read().expect("read"));
+    assert_eq!(fo[0], 2.0f32.sqrt());
+    assert_eq!(fo[1], 7.0);
+    assert_eq!(fo[2], 2.0);
+    assert_eq!(fo[3], -3.0);
+    assert_eq!(fo[4], 2.0f32 / 3.0);
+    assert_eq!(fo[5], -2.0);
+    assert_eq!(fo[6], 2147483648.0);
+    assert_eq!(fo[7], 2.0);
+    assert_eq!(&fo[8..12], &[7.0, 5.0, 3.0, 2.0]);
+}
+
+#[test]
+fn program_scope_globals_persist_between_launches() {
+    let Some(d) = device() else { return };
+    let src = kernels::GLOBALS;
+    let p = load(&d, src);
+    let out = d.zeroed(4).expect("buffer");
+    for _ in 0..3 {
+        d.launch(&p, "bump", &[Arg::Buffer(out.clone())], &NdRange::new(&[1]))
+            .expect("launch");
+    }
+    assert_eq!(i32s(&out.read().expect("read")), vec![46]);
+    assert_eq!(d.read_global(&p, "counter").expect("read"), Some(46i32.to_le_bytes().to_vec()));
+}
+
+#[test]
+fn ptxas_errors_come_back_as_text() {
+    let Some(d) = device() else { return };
+    let bad = oclc_ptx::PtxModule {
+        text: format!(".version 7.8\n.target {}\n.address_size 64\n.visible .entry k() {{ bogus.instr; }}\n", d.target()),
+        kernels: Vec::new(),
+        globals: Vec::new(),
+    };
+    match d.load_ptx(bad) {
+        Err(CudaError::Ptxas(log)) => assert!(!log.is_empty()),
+        Err(e) => panic!("unexpected error {e}"),
+        Ok(_) => panic!("bogus PTX loaded"),
+    }
+}
+
+#[test]
+fn argument_errors() {
+    let Some(d) = device() else { return };
+    let p = load(&d, kernels::ARGS);
+    let a = d.zeroed(4).expect("buffer");
+    let r = d.launch(&p, "k", &[Arg::Buffer(a.clone())], &NdRange::new(&[1]));
+    assert!(matches!(r, Err(CudaError::ArgCount { .. })), "{r:?}");
+    let r = d.launch(&p, "nope", &[], &NdRange::new(&[1]));
+    assert!(matches!(r, Err(CudaError::NoSuchKernel(_))), "{r:?}");
+    d.launch(&p, "k", &[Arg::Buffer(a.clone()), Arg::Bytes(7i32.to_le_bytes().to_vec())], &NdRange::new(&[1]))
+        .expect("launch");
+    assert_eq!(i32s(&a.read().expect("read")), vec![7]);
+}
