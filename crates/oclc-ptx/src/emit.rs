@@ -250,11 +250,7 @@ fn emit_global(out: &mut String, m: &Module, i: usize, g: &GlobalVar, sm: Option
 fn func_header(f: &Function, idx: usize, nd: bool) -> String {
     let mut s = String::from(".func ");
     if let Some(t) = f.ret {
-        let rc = Rc::of_type(t);
-        let rets: Vec<String> = (0..t.lanes())
-            .map(|l| format!(".param .{} __ret{l}", rc.param()))
-            .collect();
-        let _ = write!(s, "({}) ", rets.join(", "));
+        let _ = write!(s, "({}) ", ret_param_decl(t, "__ret"));
     }
     let _ = write!(s, "{}(", func_symbol(idx, &f.name));
     let mut ps = Vec::new();
@@ -1051,12 +1047,13 @@ impl<'a> FnEmitter<'a> {
                     let rc = Rc::of_type(t);
                     for l in 0..t.lanes() {
                         let r = self.reg(*v, l)?;
+                        let at = ret_lane(t, "__ret", l);
                         if rc == Rc::Pred {
                             let b = self.tmp(Rc::B32);
                             self.ins(format!("selp.u32 {b}, 1, 0, {r}"));
-                            self.ins(format!("st.param.b32 [__ret{l}], {b}"));
+                            self.ins(format!("st.param.b32 {at}, {b}"));
                         } else {
-                            self.ins(format!("st.param.{} [__ret{l}], {r}", rc.param()));
+                            self.ins(format!("st.param.{} {at}, {r}", rc.param()));
                         }
                     }
                 }
@@ -1784,27 +1781,28 @@ impl<'a> FnEmitter<'a> {
             }
         }
         let mut rets = Vec::new();
-        if let (Some(t), Some(r)) = (callee.ret, d.result) {
-            let rc = Rc::of_type(t);
-            for l in 0..t.lanes() {
-                self.ins(format!(".param .{} __r{l}", rc.param()));
-                rets.push((format!("__r{l}"), self.reg(r, l)?, rc));
+        if let Some(t) = callee.ret {
+            self.ins(ret_param_decl(t, "__r"));
+            if let Some(r) = d.result {
+                let rc = Rc::of_type(t);
+                for l in 0..t.lanes() {
+                    rets.push((ret_lane(t, "__r", l), self.reg(r, l)?, rc));
+                }
             }
         }
-        let rl: Vec<&str> = rets.iter().map(|(n, _, _)| n.as_str()).collect();
         let sym = func_symbol(fid.index(), &callee.name);
-        if rl.is_empty() {
+        if callee.ret.is_none() {
             self.ins(format!("call {sym}, ({})", names.join(", ")));
         } else {
-            self.ins(format!("call ({}), {sym}, ({})", rl.join(", "), names.join(", ")));
+            self.ins(format!("call (__r), {sym}, ({})", names.join(", ")));
         }
         for (n, r, rc) in rets {
             if rc == Rc::Pred {
                 let b = self.tmp(Rc::B32);
-                self.ins(format!("ld.param.b32 {b}, [{n}]"));
+                self.ins(format!("ld.param.b32 {b}, {n}"));
                 self.ins(format!("setp.ne.u32 {r}, {b}, 0"));
             } else {
-                self.ins(format!("ld.param.{} {r}, [{n}]", rc.param()));
+                self.ins(format!("ld.param.{} {r}, {n}", rc.param()));
             }
         }
         self.body.push_str("\t}\n");
@@ -1849,6 +1847,35 @@ impl<'a> FnEmitter<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// Bytes one lane takes in a `.param` (predicates travel as `.b32`).
+fn param_lane_bytes(t: Type) -> u32 {
+    match Rc::of_type(t) {
+        Rc::B16 => 2,
+        Rc::B64 | Rc::F64 => 8,
+        _ => 4,
+    }
+}
+
+/// The return `.param`: a scalar of its register class, or one byte array for vectors
+/// (PTX allows only one return parameter in memory).
+fn ret_param_decl(t: Type, name: &str) -> String {
+    if t.lanes() == 1 {
+        format!(".param .{} {name}", Rc::of_type(t).param())
+    } else {
+        let size = param_lane_bytes(t) * t.lanes();
+        format!(".param .align {} .b8 {name}[{size}]", size.next_power_of_two().min(16))
+    }
+}
+
+/// Address operand of lane `l` of a return parameter declared by [`ret_param_decl`].
+fn ret_lane(t: Type, name: &str, l: u32) -> String {
+    if t.lanes() == 1 {
+        format!("[{name}]")
+    } else {
+        format!("[{name}+{}]", l * param_lane_bytes(t))
     }
 }
 

@@ -166,9 +166,9 @@ fn control_flow_switch_and_calls() {
          o[2] = get_work_dim() + get_global_size(0) + get_num_groups(0) + get_local_linear_id();\n\
          }\n",
     );
-    assert!(t.contains(".func (.param .b32 __ret0) __f0_pick("), "{t}");
-    assert!(t.contains("call (__r0), __f0_pick"), "{t}");
-    assert!(t.contains(".func (.param .f32 __ret0, .param .f32 __ret1) __f1_twice("), "{t}");
+    assert!(t.contains(".func (.param .b32 __ret) __f0_pick("), "{t}");
+    assert!(t.contains("call (__r), __f0_pick"), "{t}");
+    assert!(t.contains(".func (.param .align 8 .b8 __ret[8]) __f1_twice("), "{t}");
     insta::assert_snapshot!(t);
 }
 
