@@ -4,6 +4,7 @@
 //! or under `-cl-fast-relaxed-math`.
 
 use crate::emit::{FnEmitter, R, float_ty};
+use crate::math::LogBase;
 use crate::regs::{Rc, float_literal, mem_type};
 use oclc_ir::{AddrSpace, BuiltinDecl, Scalar, Type, Value};
 
@@ -203,6 +204,22 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             e.ins(format!("@{p} mov.{t} {d}, {}", lit(1.0)));
             e.ins(format!("@{q} mov.{t} {d}, {}", lit(-1.0)));
             e.ins(format!("@{n} mov.{t} {d}, {}", lit(0.0)));
+        }
+        "exp" | "exp2" | "exp10" if f32 && !fast => {
+            let scale = match name {
+                "exp" => std::f64::consts::LOG2_E,
+                "exp10" => std::f64::consts::LOG2_10,
+                _ => 1.0,
+            };
+            crate::math::exp_f32(e, d, &x, scale);
+        }
+        "log" | "log2" | "log10" if f32 && !fast => {
+            let base = match name {
+                "log" => LogBase::E,
+                "log2" => LogBase::Two,
+                _ => LogBase::Ten,
+            };
+            crate::math::log_f32(e, d, &x, base);
         }
         _ => return approx_math(e, name, s, d, &x, a),
     }

@@ -299,3 +299,45 @@ fn frexp_ref(x: f32) -> (f32, i32) {
     }
     (m, e)
 }
+
+/// Error of `got` in units of the last place of the f32 nearest to `want`.
+fn ulps(got: f32, want: f64) -> f64 {
+    if want.is_nan() {
+        return if got.is_nan() { 0.0 } else { f64::INFINITY };
+    }
+    let w = want as f32;
+    if w.is_infinite() || got.is_infinite() {
+        return if got == w { 0.0 } else { f64::INFINITY };
+    }
+    let exp = if w == 0.0 { -126 } else { (w.abs().log2().floor() as i32).max(-126) };
+    let ulp = 2f64.powi(exp - 23);
+    (got as f64 - want).abs() / ulp
+}
+
+#[test]
+fn exp_and_log_within_three_ulps() {
+    let Some(d) = device() else { return };
+    let p = load(&d, kernels::EXP_LOG);
+    let mut xs: Vec<f32> = (-2000..2000).map(|i| i as f32 * 0.0573).collect();
+    xs.extend([0.0, -0.0, 1.0, 1.0 + f32::EPSILON, 1.0 - f32::EPSILON / 2.0, 1e-40, 1e-30, 3.0e38, 88.7, -103.0, -150.0, 1e-8]);
+    xs.extend([f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.5, 2.0, 10.0, 1000.0, 7.3e-3]);
+    while xs.len() % 64 != 0 {
+        xs.push(1.5);
+    }
+    let x = d.buffer_from_bytes(&bytes_f32(&xs)).expect("buffer");
+    let o = d.zeroed(xs.len() * 24).expect("buffer");
+    d.launch(&p, "el", &[Arg::Buffer(x), Arg::Buffer(o.clone())], &NdRange::new(&[xs.len() as u64]).local(&[64]))
+        .expect("launch");
+    let out = f32s(&o.read().expect("read"));
+    let mut worst = [0f64; 6];
+    for (i, v) in xs.iter().enumerate() {
+        let v64 = *v as f64;
+        let want = [v64.exp(), v64.exp2(), 10f64.powf(v64), v64.ln(), v64.log2(), v64.log10()];
+        for k in 0..6 {
+            let e = ulps(out[6 * i + k], want[k]);
+            assert!(e <= 3.0, "function {k} of {v:e}: got {:e}, want {:e} ({e} ulp)", out[6 * i + k], want[k]);
+            worst[k] = worst[k].max(e);
+        }
+    }
+    eprintln!("worst ulp errors (exp, exp2, exp10, log, log2, log10): {worst:?}");
+}

@@ -119,11 +119,11 @@ fn fast_math_uses_approximate_instructions() {
 
 #[test]
 fn precise_math_without_fast_math_is_a_clear_error() {
-    let (m, sm) = common::module("kernel void k(global float *x) {\n x[0] = exp(x[1]);\n}");
-    let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("exp");
+    let (m, sm) = common::module("kernel void k(global float *x) {\n x[0] = sin(x[1]);\n}");
+    let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("sin");
     let msg = e.to_string();
     assert!(msg.contains("test.cl:2:"), "{msg}");
-    assert!(msg.contains("`exp`"), "{msg}");
+    assert!(msg.contains("`sin`"), "{msg}");
 }
 
 #[test]
@@ -216,5 +216,14 @@ fn output_pointer_builtins() {
     assert!(t.contains("cvt.rmi.f32.f32"), "{t}");
     assert!(t.contains("bfe.u32"), "{t}");
     assert!(t.contains("bfe.u64"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn precise_exp_and_log() {
+    let t = snap("exp_log", kernels::EXP_LOG);
+    assert!(t.contains("ex2.approx.f32"), "{t}");
+    assert!(t.contains("cvt.rni.f64.f64"), "{t}");
+    assert!(!t.contains("lg2.approx"), "{t}");
     insta::assert_snapshot!(t);
 }

@@ -112,3 +112,15 @@ kernel void outs(global const float *x, global float *f, global int *e, global d
     d[0] = frexp((double)x[2], &de);
     e[4] = de;
 }";
+
+pub const EXP_LOG: &str = "
+kernel void el(global const float *x, global float *o) {
+    size_t i = get_global_id(0);
+    float v = x[i];
+    o[6 * i] = exp(v);
+    o[6 * i + 1] = exp2(v);
+    o[6 * i + 2] = exp10(v);
+    o[6 * i + 3] = log(v);
+    o[6 * i + 4] = log2(v);
+    o[6 * i + 5] = log10(v);
+}";
