@@ -18,6 +18,7 @@ pub mod mem2reg;
 pub mod report;
 pub mod specialize;
 pub mod util;
+pub mod version;
 
 use crate::ir::{FuncId, Module, Op, Value};
 use crate::verify::{VerifyError, debug_verify};
@@ -42,7 +43,8 @@ pub struct VarRecord {
 /// Which passes run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassOptions {
-    /// 0 runs nothing (`-O0`, `-cl-opt-disable`); anything else runs the whole pipeline.
+    /// 0 runs nothing (`-O0`, `-cl-opt-disable`); 1 runs everything but space versioning;
+    /// 2 and above (the default) also split accesses through pointers merging known spaces.
     pub opt_level: u8,
 }
 
@@ -83,6 +85,8 @@ pub struct PassReport {
     pub spaces: SpacesReport,
     /// Number of specialized clones created.
     pub clones: usize,
+    /// Generic accesses split into one access per possible space (at `-O2` and above).
+    pub versioned: usize,
     /// Verifier errors after a stage, which was then undone (a bug in a pass).
     pub verify_errors: Vec<(String, VerifyError)>,
 }
@@ -108,6 +112,20 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
         if let (true, Some((spaces, clones))) = (ok, spec) {
             report.spaces = spaces;
             report.clones = clones;
+        }
+        if opts.opt_level >= 2 {
+            let mut n = 0;
+            let ok = stage(m, "version", &mut report, |m| {
+                for i in 0..m.functions.len() {
+                    let placeholder = crate::ir::Function::new("", Vec::new(), None, Span::DUMMY);
+                    let mut f = std::mem::replace(&mut m.functions[i], placeholder);
+                    n += version::version(m, &mut f);
+                    m.functions[i] = f;
+                }
+            });
+            if ok {
+                report.versioned = n;
+            }
         }
         stage(m, "cleanup", &mut report, |m| {
             for f in m.functions.iter_mut() {
