@@ -141,8 +141,13 @@ impl Parser<'_> {
                 let Some(open) = self.open() else {
                     return (d, false);
                 };
-                let chunk = self.parse_array_chunk();
-                let close = self.close(Punct::RBracket, open);
+                let (chunk, skipped) = self.parse_array_chunk();
+                let close = if skipped {
+                    self.abandon();
+                    None
+                } else {
+                    self.close(Punct::RBracket, open)
+                };
                 d.chunks.push(Chunk {
                     span: open.to(close.unwrap_or(self.prev_span())),
                     kind: ChunkKind::Array(chunk),
@@ -219,7 +224,8 @@ impl Parser<'_> {
     }
 
     /// Inside `[...]`: `static`, qualifiers, `*`, size.
-    pub(crate) fn parse_array_chunk(&mut self) -> ArrayChunk {
+    /// Also says whether a bad size was skipped together with the `]`.
+    pub(crate) fn parse_array_chunk(&mut self) -> (ArrayChunk, bool) {
         let mut static_span = self.eat_kw(Kw::Static);
         let quals = self.parse_type_qual_list();
         if static_span.is_none() {
@@ -228,12 +234,15 @@ impl Parser<'_> {
         let is_static = static_span.is_some();
         if self.is(Punct::Star) && self.nth_is(1, Punct::RBracket) {
             self.bump();
-            return ArrayChunk {
-                size: None,
-                quals,
-                is_static,
-                star: true,
-            };
+            return (
+                ArrayChunk {
+                    size: None,
+                    quals,
+                    is_static,
+                    star: true,
+                },
+                false,
+            );
         }
         let size = if self.is(Punct::RBracket) {
             if let Some(s) = static_span {
@@ -243,22 +252,35 @@ impl Parser<'_> {
         } else {
             let e = self.parse_assign_expr();
             if matches!(e.kind, ExprKind::Error) {
+                // clang skips past the `]` (or to a `;`) and reports nothing more.
                 self.skip_until(
                     &[Punct::RBracket],
                     Skip {
                         at_semi: true,
-                        before_match: true,
+                        before_match: false,
                     },
+                );
+                return (
+                    ArrayChunk {
+                        size: Some(Box::new(e)),
+                        quals,
+                        is_static,
+                        star: false,
+                    },
+                    true,
                 );
             }
             Some(Box::new(e))
         };
-        ArrayChunk {
-            size,
-            quals,
-            is_static,
-            star: false,
-        }
+        (
+            ArrayChunk {
+                size,
+                quals,
+                is_static,
+                star: false,
+            },
+            false,
+        )
     }
 
     /// A parameter list after its `(` (clang's `ParseFunctionDeclarator`).
