@@ -392,27 +392,8 @@ impl Parser<'_> {
     /// `specifier-qualifier-list abstract-declarator`.
     pub(crate) fn parse_type_name(&mut self) -> TypeName {
         let start = self.span();
-        let specs = self.parse_decl_specs(Ctx::TypeName);
-        if specs.items.is_empty() {
-            self.error(start, "type name requires a specifier or qualifier");
-        }
-        for d in &specs.items {
-            match d.kind {
-                DeclSpecKind::Storage(_) => {
-                    self.error(
-                        d.span,
-                        "type name does not allow storage class to be specified",
-                    );
-                }
-                DeclSpecKind::Func(_) => {
-                    self.error(
-                        d.span,
-                        "type name does not allow function specifier to be specified",
-                    );
-                }
-                _ => {}
-            }
-        }
+        let mut specs = self.parse_decl_specs(Ctx::TypeName);
+        self.check_specifier_qualifier_list(&mut specs);
         let (declarator, _) = self.parse_declarator(Ctx::TypeName);
         if !specs.items.is_empty() {
             self.check_implicit_int(&specs, &declarator);
@@ -422,6 +403,41 @@ impl Parser<'_> {
             specs,
             declarator,
         }
+    }
+
+    /// clang's checks of a specifier-qualifier list (type names and struct members): at least
+    /// one specifier; no storage class (the first is reported) and no `inline`/`_Noreturn`
+    /// (each reported once); the offending specifiers are dropped, as clang drops them.
+    pub(crate) fn check_specifier_qualifier_list(&mut self, specs: &mut DeclSpecs) {
+        if specs.items.is_empty() {
+            let s = self.span();
+            self.error(s, "type name requires a specifier or qualifier");
+            return;
+        }
+        if let Some(d) = specs
+            .items
+            .iter()
+            .find(|d| matches!(d.kind, DeclSpecKind::Storage(_)))
+        {
+            let at = d.span;
+            self.error(at, "type name does not allow storage class to be specified");
+        }
+        for f in [FuncSpec::Inline, FuncSpec::Noreturn] {
+            if let Some(d) = specs.items.iter().find(|d| d.kind == DeclSpecKind::Func(f)) {
+                let at = d.span;
+                self.error(
+                    at,
+                    "type name does not allow function specifier to be specified",
+                );
+            }
+        }
+        specs.items.retain(|d| {
+            !matches!(
+                d.kind,
+                DeclSpecKind::Storage(_)
+                    | DeclSpecKind::Func(FuncSpec::Inline | FuncSpec::Noreturn)
+            )
+        });
     }
 
     /// `= expr` or `= { ... }` (after the `=`).
