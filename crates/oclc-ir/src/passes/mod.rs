@@ -95,6 +95,7 @@ pub struct PassReport {
 pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
     let before = kernel_accesses(m);
     let mut report = PassReport::default();
+    let mut split: Vec<(String, usize)> = Vec::new();
     if opts.opt_level > 0 {
         let mut vars: Vec<Vec<VarRecord>> = Vec::new();
         stage(m, "mem2reg", &mut report, |m| {
@@ -114,17 +115,18 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
             report.clones = clones;
         }
         if opts.opt_level >= 2 {
-            let mut n = 0;
+            let mut per_fn = Vec::new();
             let ok = stage(m, "version", &mut report, |m| {
                 for i in 0..m.functions.len() {
                     let placeholder = crate::ir::Function::new("", Vec::new(), None, Span::DUMMY);
                     let mut f = std::mem::replace(&mut m.functions[i], placeholder);
-                    n += version::version(m, &mut f);
+                    per_fn.push(version::version(m, &mut f));
                     m.functions[i] = f;
                 }
             });
             if ok {
-                report.versioned = n;
+                report.versioned = per_fn.iter().sum();
+                split = per_kernel(m, &per_fn);
             }
         }
         stage(m, "cleanup", &mut report, |m| {
@@ -142,10 +144,15 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
                 .iter()
                 .find(|(k, _)| *k == kernel)
                 .map_or(b, |(_, a)| *a);
+            let s = split
+                .iter()
+                .find(|(k, _)| *k == kernel)
+                .map_or(0, |(_, s)| *s);
             KernelAccesses {
                 kernel,
                 before: b,
                 after: a,
+                split: s,
             }
         })
         .collect();
@@ -185,6 +192,11 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
         .iter()
         .map(|f| infer_spaces::generic_accesses(m, f))
         .collect();
+    per_kernel(m, &per)
+}
+
+/// Sums a per-function figure over each kernel and the functions it calls (each once).
+fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     for (ki, k) in m.functions.iter().enumerate() {
         if !k.is_kernel() {
@@ -195,7 +207,7 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
         seen[ki] = true;
         let mut total = 0;
         while let Some(fi) = stack.pop() {
-            total += per[fi];
+            total += per.get(fi).copied().unwrap_or(0);
             let f = &m.functions[fi];
             for bd in &f.blocks {
                 for i in &bd.insts {
