@@ -7,7 +7,9 @@
 //!
 //! [`run_default`] runs the pipeline: mem2reg → fold → dce on every function, then
 //! [`specialize`](specialize::specialize) (which infers spaces callers first, clones callees
-//! per argument space signature and rewrites each function), then fold → dce again. In debug
+//! per argument space signature and rewrites each function), then, at `-O2`,
+//! [`version`](version::version) (accesses through pointers merging known spaces are split
+//! per space), then fold → dce again. In debug
 //! builds the module is verified after each stage; a stage whose output fails verification is
 //! undone and the errors are returned in the [`PassReport`].
 
