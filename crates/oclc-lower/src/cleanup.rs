@@ -38,10 +38,14 @@ fn map_operands(op: &mut Op, f: &dyn Fn(Value) -> Value) {
         | Op::SpaceTest(a, _)
         | Op::GetFence(a) => m(a),
         Op::Build(vs) | Op::Call(_, vs) | Op::CallBuiltin(_, vs) => vs.iter_mut().for_each(m),
-        Op::Select(a, b, c) => {
+        Op::Select(a, b, c) | Op::InsertDyn(a, b, c) => {
             m(a);
             m(b);
             m(c);
+        }
+        Op::WorkGroup { value, ids, .. } => {
+            m(value);
+            ids.iter_mut().for_each(m);
         }
         Op::Store { ptr, value } => {
             m(ptr);
@@ -185,15 +189,15 @@ pub fn simplify(f: &mut Function, reachable: &[bool]) {
             .collect();
         for d in &mut f.insts {
             for c in calls_mut(&mut d.op) {
-                if let Some((_, idx)) = removed.get(c.block.index()) {
-                    if !idx.is_empty() {
-                        let mut k = 0;
-                        c.args.retain(|_| {
-                            let keep = !idx.contains(&k);
-                            k += 1;
-                            keep
-                        });
-                    }
+                if let Some((_, idx)) = removed.get(c.block.index())
+                    && !idx.is_empty()
+                {
+                    let mut k = 0;
+                    c.args.retain(|_| {
+                        let keep = !idx.contains(&k);
+                        k += 1;
+                        keep
+                    });
                 }
             }
             map_operands(&mut d.op, &resolve);

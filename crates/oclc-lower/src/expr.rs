@@ -1,6 +1,8 @@
 //! Lowering of expressions: rvalues, places (lvalues), conversions, operators, calls.
 
-use oclc_ir::{AddrSpace, BinOp as IrBin, CmpOp, ConvOp, Op, Scalar as IrScalar, Type, UnOp as IrUn, Value};
+use oclc_ir::{
+    AddrSpace, BinOp as IrBin, CmpOp, ConvOp, Op, Scalar as IrScalar, Type, UnOp as IrUn, Value,
+};
 use oclc_sema::hir::{BinOp, CastKind, Expr, ExprKind, UnOp};
 use oclc_sema::types::QualType;
 
@@ -140,7 +142,8 @@ impl FnCx<'_, '_> {
                 RV::V(self.swizzle_value(bv, comps))
             }
             ExprKind::Func(_) => {
-                self.cx.error(e.span, "function pointers are not supported in OpenCL");
+                self.cx
+                    .error(e.span, "function pointers are not supported in OpenCL");
                 RV::Void
             }
             ExprKind::Unary(op, x) => self.unary(*op, x, e),
@@ -329,10 +332,10 @@ impl FnCx<'_, '_> {
 
     /// Where the object `e` designates is (an rvalue is spilled to a temporary).
     fn object_loc(&mut self, e: &Expr) -> Loc {
-        if e.lvalue {
-            if let Place::Obj(loc) = self.place(e) {
-                return loc;
-            }
+        if e.lvalue
+            && let Place::Obj(loc) = self.place(e)
+        {
+            return loc;
         }
         Loc::Mem(self.object_addr(e))
     }
@@ -457,15 +460,7 @@ impl FnCx<'_, '_> {
                     }
                     Loc::Ssa(var) => {
                         let v = self.read_var(var);
-                        let n = vt.lanes() as u8;
-                        let mut lanes = Vec::new();
-                        for k in 0..n {
-                            let kc = self.b().i64(i64::from(k));
-                            let is = self.b().cmp(CmpOp::Eq, *i, kc);
-                            let old = self.b().extract(v, k);
-                            lanes.push(self.b().select(is, x, old));
-                        }
-                        let nv = self.b().build(lanes);
+                        let nv = self.b().insert_dyn(v, x, *i);
                         self.write_var(var, nv);
                     }
                 }
@@ -616,14 +611,12 @@ impl FnCx<'_, '_> {
         }
         match (from, t) {
             (Type::Ptr(a), Type::Ptr(b)) => match (a, b) {
-                (
-                    AddrSpace::Private | AddrSpace::Global | AddrSpace::Local,
-                    AddrSpace::Generic,
-                ) => self.b().to_generic(v),
-                (
-                    AddrSpace::Generic,
-                    AddrSpace::Private | AddrSpace::Global | AddrSpace::Local,
-                ) => self.b().from_generic(v, b),
+                (AddrSpace::Private | AddrSpace::Global | AddrSpace::Local, AddrSpace::Generic) => {
+                    self.b().to_generic(v)
+                }
+                (AddrSpace::Generic, AddrSpace::Private | AddrSpace::Global | AddrSpace::Local) => {
+                    self.b().from_generic(v, b)
+                }
                 _ => {
                     let i = self.b().conv(ConvOp::PtrToInt, v, Type::I64);
                     self.b().int_to_ptr(i, b)
@@ -778,9 +771,12 @@ impl FnCx<'_, '_> {
                 let t = self.b().iconst(Type::I1, 1);
                 self.b().bin(IrBin::Xor, c, t)
             }
-            ExprKind::Cast(CastKind::Integral | CastKind::ToBool | CastKind::NoOp, x)
+            // Conversions that keep whether the value is zero.
+            ExprKind::Cast(kind @ (CastKind::Integral | CastKind::ToBool | CastKind::NoOp), x)
                 if types.as_vector(e.ty).is_none()
                     && types.as_vector(x.ty).is_none()
+                    && (*kind != CastKind::Integral
+                        || ty::size_of(types, e.ty) >= ty::size_of(types, x.ty))
                     && self.depth < MAX_DEPTH =>
             {
                 self.depth += 1;
@@ -980,11 +976,13 @@ impl FnCx<'_, '_> {
             }
             t if t.is_float() => {
                 let one = self.b().fconst(t, 1.0);
-                self.b().bin(if inc { IrBin::FAdd } else { IrBin::FSub }, v, one)
+                self.b()
+                    .bin(if inc { IrBin::FAdd } else { IrBin::FSub }, v, one)
             }
             t => {
                 let one = self.b().iconst(t, 1);
-                self.b().bin(if inc { IrBin::Add } else { IrBin::Sub }, v, one)
+                self.b()
+                    .bin(if inc { IrBin::Add } else { IrBin::Sub }, v, one)
             }
         }
     }
@@ -1119,10 +1117,10 @@ impl FnCx<'_, '_> {
         } else {
             b
         };
-        if let (Some(x), Some(y), Type::Scalar(s)) = (self.int_const_of(a), self.int_const_of(b), t) {
-            if let Some(r) = fold_int(op, x, y, s, signed) {
-                return self.b().iconst(t, r);
-            }
+        if let (Some(x), Some(y), Type::Scalar(s)) = (self.int_const_of(a), self.int_const_of(b), t)
+            && let Some(r) = fold_int(op, x, y, s, signed)
+        {
+            return self.b().iconst(t, r);
         }
         let float = t.is_float();
         let iop = match (op, float) {
@@ -1230,17 +1228,18 @@ impl FnCx<'_, '_> {
             return RV::V(self.b().select(mask, tv, fv));
         }
         let shape = ty::shape(types, e.ty);
-        if let Shape::Value(rt) = shape {
-            if is_cheap(t, 0) && is_cheap(f, 0) {
-                let cv = self.cond(c);
-                let a = self.rvalue(t);
-                let b = self.rvalue(f);
-                let av = self.rv_value(a, rt);
-                let bv = self.rv_value(b, rt);
-                let av = self.convert_to(av, t.ty, e.ty, rt);
-                let bv = self.convert_to(bv, f.ty, e.ty, rt);
-                return RV::V(self.b().select(cv, av, bv));
-            }
+        if let Shape::Value(rt) = shape
+            && is_cheap(t, 0)
+            && is_cheap(f, 0)
+        {
+            let cv = self.cond(c);
+            let a = self.rvalue(t);
+            let b = self.rvalue(f);
+            let av = self.rv_value(a, rt);
+            let bv = self.rv_value(b, rt);
+            let av = self.convert_to(av, t.ty, e.ty, rt);
+            let bv = self.convert_to(bv, f.ty, e.ty, rt);
+            return RV::V(self.b().select(cv, av, bv));
         }
         let cv = self.cond(c);
         let tb = self.new_block();

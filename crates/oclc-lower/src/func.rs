@@ -299,7 +299,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
     fn global_addr_of(&mut self, v: VarId) -> Value {
         let Some(g) = self.cx.global_of(v) else {
             let span = self.cx.prog.var(v).map_or(self.span, |x| x.span);
-            self.cx.error(span, "variable has no storage in this program");
+            self.cx
+                .error(span, "variable has no storage in this program");
             return self.undef(Type::Ptr(AddrSpace::Global));
         };
         let space = self
@@ -478,10 +479,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         for i in 1..n {
             self.cur = Block(i as u32);
             if !self.is_terminated() {
-                let v = match self.abi.ret {
-                    Some(t) => Some(self.undef(t)),
-                    None => None,
-                };
+                let v = self.abi.ret.map(|t| self.undef(t));
                 self.terminate(Op::Ret(v), &[]);
             }
         }
@@ -778,12 +776,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
     }
 
     /// The value of an initializer of a scalar, vector or pointer object.
-    pub fn init_value(
-        &mut self,
-        qt: oclc_sema::types::QualType,
-        t: Type,
-        init: &Init,
-    ) -> Value {
+    pub fn init_value(&mut self, qt: oclc_sema::types::QualType, t: Type, init: &Init) -> Value {
         match init {
             Init::Expr(e) => {
                 let v = self.rvalue(e);
@@ -1003,7 +996,9 @@ fn decls_stmt(s: &Stmt, out: &mut Vec<VarId>, depth: u32) {
 
 /// Variables whose address is taken (`&x`, including `&x.field` and `&x[i]` chains).
 fn addr_taken_block(prog: &Program, b: &HBlock, out: &mut HashSet<VarId>, depth: u32) {
-    b.stmts.iter().for_each(|s| addr_taken_stmt(prog, s, out, depth));
+    b.stmts
+        .iter()
+        .for_each(|s| addr_taken_stmt(prog, s, out, depth));
 }
 
 fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut HashSet<VarId>, depth: u32) {
@@ -1046,9 +1041,9 @@ fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut HashSet<VarId>, depth: u3
         }
         StmtKind::Return(Some(e)) => ex(e),
         StmtKind::Block(b) => addr_taken_block(prog, b, out, d),
-        StmtKind::Case { body, .. }
-        | StmtKind::Default { body }
-        | StmtKind::Label { body, .. } => addr_taken_stmt(prog, body, out, d),
+        StmtKind::Case { body, .. } | StmtKind::Default { body } | StmtKind::Label { body, .. } => {
+            addr_taken_stmt(prog, body, out, d)
+        }
         StmtKind::Decl(v) => {
             if let Some(i) = prog.var(*v).and_then(|x| x.init.as_ref()) {
                 addr_taken_init(i, out, d);

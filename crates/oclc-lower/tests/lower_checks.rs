@@ -13,7 +13,9 @@ fn direct_recursion_is_an_error_at_the_call() {
          kernel void k(global int *o) { o[0] = f(5); }",
     );
     assert!(
-        err.contains("1:40: Error: the call to function 'f' is recursive, which is not supported by OpenCL"),
+        err.contains(
+            "1:40: Error: the call to function 'f' is recursive, which is not supported by OpenCL"
+        ),
         "{err}"
     );
 }
@@ -29,8 +31,14 @@ fn indirect_recursion_reports_every_call_on_the_cycle() {
     );
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 2, "{err}");
-    assert!(lines[0].starts_with("2:27: Error: the call to function 'b' is recursive"), "{err}");
-    assert!(lines[1].starts_with("3:23: Error: the call to function 'a' is recursive"), "{err}");
+    assert!(
+        lines[0].starts_with("2:27: Error: the call to function 'b' is recursive"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("3:23: Error: the call to function 'a' is recursive"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -57,7 +65,11 @@ fn kernel_signatures_name_kinds_and_sizes() {
     let names: Vec<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["a", "b", "c", "n", "v", "p", "raw"]);
     match &k.params[0].kind {
-        KernelParamKind::Pointer { space, pointee: Some(e), pointee_size } => {
+        KernelParamKind::Pointer {
+            space,
+            pointee: Some(e),
+            pointee_size,
+        } => {
             assert_eq!(*space, AddrSpace::Global);
             assert_eq!(e.name(), "float4");
             assert_eq!(*pointee_size, 16);
@@ -65,28 +77,55 @@ fn kernel_signatures_name_kinds_and_sizes() {
         other => panic!("{other:?}"),
     }
     match &k.params[1].kind {
-        KernelParamKind::Pointer { space, pointee: Some(e), .. } => {
+        KernelParamKind::Pointer {
+            space,
+            pointee: Some(e),
+            ..
+        } => {
             assert_eq!(*space, AddrSpace::Constant);
             assert_eq!(e.name(), "uchar");
         }
         other => panic!("{other:?}"),
     }
-    assert!(matches!(&k.params[2].kind, KernelParamKind::Pointer { space: AddrSpace::Local, .. }));
+    assert!(matches!(
+        &k.params[2].kind,
+        KernelParamKind::Pointer {
+            space: AddrSpace::Local,
+            ..
+        }
+    ));
     match &k.params[3].kind {
-        KernelParamKind::Value { elem, size } => assert_eq!((elem.name().as_str(), *size), ("uint", 4)),
+        KernelParamKind::Value { elem, size } => {
+            assert_eq!((elem.name().as_str(), *size), ("uint", 4))
+        }
         other => panic!("{other:?}"),
     }
     match &k.params[4].kind {
-        KernelParamKind::Value { elem, size } => assert_eq!((elem.name().as_str(), *size), ("float3", 16)),
+        KernelParamKind::Value { elem, size } => {
+            assert_eq!((elem.name().as_str(), *size), ("float3", 16))
+        }
         other => panic!("{other:?}"),
     }
-    assert_eq!(k.params[5].kind, KernelParamKind::Aggregate { size: 8, align: 4 });
-    assert!(matches!(&k.params[6].kind, KernelParamKind::Pointer { pointee: None, pointee_size: 0, .. }));
+    assert_eq!(
+        k.params[5].kind,
+        KernelParamKind::Aggregate { size: 8, align: 4 }
+    );
+    assert!(matches!(
+        &k.params[6].kind,
+        KernelParamKind::Pointer {
+            pointee: None,
+            pointee_size: 0,
+            ..
+        }
+    ));
     assert_eq!(k.params[0].c_type, "__global float4 *");
     // The IR kernel carries the same parameters.
     let f = &c.module.functions[c.module.function_by_name("k").unwrap().index()];
     assert_eq!(f.params.len(), 7);
-    assert_eq!(f.params[5].kind, oclc_ir::ParamKind::Aggregate { size: 8, align: 4 });
+    assert_eq!(
+        f.params[5].kind,
+        oclc_ir::ParamKind::Aggregate { size: 8, align: 4 }
+    );
 }
 
 #[test]
@@ -115,7 +154,10 @@ fn program_scope_initializers_become_bytes_and_relocations() {
     let f = g("f");
     assert_eq!(f.space, AddrSpace::Constant);
     assert_eq!(f.size, 12);
-    assert_eq!(f.init, [1.5f32.to_le_bytes(), 2.0f32.to_le_bytes()].concat());
+    assert_eq!(
+        f.init,
+        [1.5f32.to_le_bytes(), 2.0f32.to_le_bytes()].concat()
+    );
     let px = g("px");
     assert_eq!(px.relocs.len(), 1);
     assert_eq!(px.relocs[0].offset, 0);
@@ -129,10 +171,19 @@ fn program_scope_initializers_become_bytes_and_relocations() {
     init.resize(32, 0);
     assert_eq!(&init[0..2], &3i16.to_le_bytes());
     assert_eq!(s.relocs[0].offset, 8);
-    assert_eq!(&init[16..32], &[1i32, 2, 3, 4].iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>()[..]);
+    assert_eq!(
+        &init[16..32],
+        &[1i32, 2, 3, 4]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect::<Vec<_>>()[..]
+    );
     assert_eq!(g("u").init, 1.0f32.to_le_bytes().to_vec());
     assert_eq!(g("c").init, vec![255]);
-    assert_eq!(g("shifted").init, ((1i64 << 40) | 5).to_le_bytes()[..6].to_vec());
+    assert_eq!(
+        g("shifted").init,
+        ((1i64 << 40) | 5).to_le_bytes()[..6].to_vec()
+    );
 }
 
 /// Constructs that must lower to verified IR (the verifier runs in `compile`).
@@ -170,7 +221,13 @@ fn many_constructs_verify() {
         if let Err(e) = compile_opts(s, "CL3.0", Default::default()) {
             panic!("source {i}: {s}\n{e}");
         }
-        if let Err(e) = compile_opts(s, "CL3.0", oclc_lower::LowerOptions { all_in_memory: true }) {
+        if let Err(e) = compile_opts(
+            s,
+            "CL3.0",
+            oclc_lower::LowerOptions {
+                all_in_memory: true,
+            },
+        ) {
             panic!("source {i} (in memory): {s}\n{e}");
         }
     }
@@ -179,5 +236,8 @@ fn many_constructs_verify() {
 #[test]
 fn calls_of_undefined_functions_are_errors() {
     let err = compile_err("int ext(int);\nkernel void k(global int *o) { o[0] = ext(1); }");
-    assert!(err.contains("2:39: Error: function 'ext' is called but never defined"), "{err}");
+    assert!(
+        err.contains("2:39: Error: function 'ext' is called but never defined"),
+        "{err}"
+    );
 }

@@ -29,14 +29,24 @@ kernel void via_local(global uchar *src, global uchar *dst, local uchar *tmp) {
 }
 "#;
     let input: Vec<u8> = (0..64u8).map(|x| x.wrapping_mul(7)).collect();
-    let out = run(src, "global_to_global", &[16], None, &[ArgSpec::Buf(input.clone()), ArgSpec::Buf(zeros(64))]);
+    let out = run(
+        src,
+        "global_to_global",
+        &[16],
+        None,
+        &[ArgSpec::Buf(input.clone()), ArgSpec::Buf(zeros(64))],
+    );
     assert_eq!(out[1], input);
     let out = run(
         src,
         "via_local",
         &[32],
         Some(&[8]),
-        &[ArgSpec::Buf(input.clone()), ArgSpec::Buf(zeros(64)), ArgSpec::Local(16)],
+        &[
+            ArgSpec::Buf(input.clone()),
+            ArgSpec::Buf(zeros(64)),
+            ArgSpec::Local(16),
+        ],
     );
     // Each group of 8 work-items reverses its 8 pairs of bytes.
     let mut want = Vec::new();
@@ -66,8 +76,20 @@ kernel void reduce(global const float *in, global float *out, local float *scrat
 }
 "#;
     let input: Vec<f32> = (0..256).map(|i| i as f32).collect();
-    let out = run(src, "reduce", &[256], Some(&[64]), &[ArgSpec::Buf(bytes_f32(&input)), ArgSpec::Buf(zeros(16)), ArgSpec::Local(256)]);
-    let want: Vec<f32> = (0..4).map(|g| (g * 64..(g + 1) * 64).map(|i| i as f32).sum()).collect();
+    let out = run(
+        src,
+        "reduce",
+        &[256],
+        Some(&[64]),
+        &[
+            ArgSpec::Buf(bytes_f32(&input)),
+            ArgSpec::Buf(zeros(16)),
+            ArgSpec::Local(256),
+        ],
+    );
+    let want: Vec<f32> = (0..4)
+        .map(|g| (g * 64..(g + 1) * 64).map(|i| i as f32).sum())
+        .collect();
     assert_eq!(f32s(&out[1]), want);
 }
 
@@ -92,7 +114,10 @@ kernel void k(global int *out) {
 }
 "#;
     let out = run(src, "k", &[4], Some(&[4]), &[ArgSpec::Buf(zeros(24))]);
-    assert_eq!(i32s(&out[0]), vec![10 + 40 + 7, 40 + 40 + 8, 10 + 40 + 0, 30 + 40 + 7, 100, 101]);
+    assert_eq!(
+        i32s(&out[0]),
+        vec![10 + 40 + 7, 40 + 40 + 8, (10 + 40), 30 + 40 + 7, 100, 101]
+    );
 }
 
 #[test]
@@ -181,8 +206,25 @@ kernel void k(global float *out, global S *buf) {
     out[6] = arr[0].v.z + arr[1].v.z;
 }
 "#;
-    let out = run(src, "k", &[1], None, &[ArgSpec::Buf(zeros(28)), ArgSpec::Buf(zeros(96))]);
-    assert_eq!(f32s(&out[0]), vec![1.0 + 2.0 + 3.0 + 9.0 + 1005.0, 3.0, 1.0, 63.0, 47.0, 120.0, 3.5]);
+    let out = run(
+        src,
+        "k",
+        &[1],
+        None,
+        &[ArgSpec::Buf(zeros(28)), ArgSpec::Buf(zeros(96))],
+    );
+    assert_eq!(
+        f32s(&out[0]),
+        vec![
+            1.0 + 2.0 + 3.0 + 9.0 + 1005.0,
+            3.0,
+            1.0,
+            63.0,
+            47.0,
+            120.0,
+            3.5
+        ]
+    );
 }
 
 #[test]
@@ -228,12 +270,18 @@ kernel void k(global int *out, global float *fout) {
     out[19] = sh.x;
 }
 "#;
-    let out = run(src, "k", &[1], None, &[ArgSpec::Buf(zeros(80)), ArgSpec::Buf(zeros(4))]);
+    let out = run(
+        src,
+        "k",
+        &[1],
+        None,
+        &[ArgSpec::Buf(zeros(80)), ArgSpec::Buf(zeros(4))],
+    );
     let o = i32s(&out[0]);
     assert_eq!(&o[0..4], &[2, 1, 3, 10]);
     assert_eq!(&o[4..6], &[3, 4]);
     assert_eq!(o[6], 1 + 3 * 10 + 4 * 100 + 2 * 1000);
-    assert_eq!(o[7], 2 + 4 * 10 + 3 * 100 + 1 * 1000);
+    assert_eq!(o[7], 2 + 4 * 10 + 3 * 100 + 1000);
     assert_eq!(o[8], 9);
     assert_eq!((o[9], o[10]), (0, -1));
     assert_eq!(o[11], 21);
@@ -293,10 +341,25 @@ kernel void k(global long *out, int n) {
     out[22] = ~0u;
     half h = 1.5h;
     out[23] = (long)(h * 4.0h);
+    long wide = 0x100000000L;
+    if ((int)wide) out[24] = 1; else out[24] = 2;
+    if ((bool)wide) out[25] = 3;
 }
 "#;
-    let out = run(src, "k", &[1], None, &[ArgSpec::Buf(zeros(24 * 8)), ArgSpec::Val(10i32.to_le_bytes().to_vec())]);
-    let o: Vec<i64> = out[0].chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect();
+    let out = run(
+        src,
+        "k",
+        &[1],
+        None,
+        &[
+            ArgSpec::Buf(zeros(26 * 8)),
+            ArgSpec::Val(10i32.to_le_bytes().to_vec()),
+        ],
+    );
+    let o: Vec<i64> = out[0]
+        .chunks_exact(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
     assert_eq!(o[0], -56);
     assert_eq!(o[1], 200);
     assert_eq!(o[2], 0);
@@ -315,6 +378,7 @@ kernel void k(global long *out, int n) {
     assert_eq!(o[21], 2);
     assert_eq!(o[22], 0xFFFF_FFFF);
     assert_eq!(o[23], 6);
+    assert_eq!((o[24], o[25]), (2, 3));
 }
 
 #[test]
@@ -358,7 +422,13 @@ kernel void k(global int *out, global int *data) {
 }
 "#;
     let data: Vec<i32> = (0..8).map(|i| i * 11).collect();
-    let out = run(src, "k", &[4], Some(&[4]), &[ArgSpec::Buf(zeros(60)), ArgSpec::Buf(bytes_i32(&data))]);
+    let out = run(
+        src,
+        "k",
+        &[4],
+        Some(&[4]),
+        &[ArgSpec::Buf(zeros(60)), ArgSpec::Buf(bytes_i32(&data))],
+    );
     let o = i32s(&out[0]);
     assert_eq!(o[0], 3);
     assert_eq!(o[1], 33);
@@ -403,12 +473,28 @@ kernel void c11(global atomic_int *a, global int *out) {
     }
 }
 "#;
-    let out = run(src, "k", &[16], Some(&[8]), &[ArgSpec::Buf(zeros(16)), ArgSpec::Buf(bytes_i32(&[0, 1000])), ArgSpec::Local(4)]);
+    let out = run(
+        src,
+        "k",
+        &[16],
+        Some(&[8]),
+        &[
+            ArgSpec::Buf(zeros(16)),
+            ArgSpec::Buf(bytes_i32(&[0, 1000])),
+            ArgSpec::Local(4),
+        ],
+    );
     let c = i32s(&out[0]);
     assert_eq!(&c[0..3], &[32, 16, 7]);
     assert!(c[3] == 0 || c[3] == 7, "old value of the cmpxchg");
     assert_eq!(u32s(&out[1]), vec![15, 5]);
-    let out = run(src, "c11", &[4], None, &[ArgSpec::Buf(zeros(16)), ArgSpec::Buf(zeros(12))]);
+    let out = run(
+        src,
+        "c11",
+        &[4],
+        None,
+        &[ArgSpec::Buf(zeros(16)), ArgSpec::Buf(zeros(12))],
+    );
     assert_eq!(i32s(&out[0]), vec![12, 15, 0, 77]);
     assert_eq!(i32s(&out[1]), vec![0, 0, 77]);
 }
@@ -436,7 +522,77 @@ kernel void k(global float *out, global int *iout) {
     iout[7] = popcount(0xF0u);
 }
 "#;
-    let out = run(src, "k", &[1], None, &[ArgSpec::Buf(zeros(20)), ArgSpec::Buf(zeros(32))]);
+    let out = run(
+        src,
+        "k",
+        &[1],
+        None,
+        &[ArgSpec::Buf(zeros(20)), ArgSpec::Buf(zeros(32))],
+    );
     assert_eq!(f32s(&out[0]), vec![4.0, 2.0, 0.25, 3.0, 30.0]);
     assert_eq!(i32s(&out[1]), vec![5, 7, 10, 6, 255, 1, 0, 4]);
+}
+
+#[test]
+fn work_group_collectives() {
+    let src = r#"
+kernel void k(global int *out, global float *fout) {
+    int l = get_local_id(0);
+    int g = get_group_id(0);
+    int sum = work_group_reduce_add(l);
+    int mx = work_group_reduce_max(-l);
+    int pre = work_group_scan_inclusive_add(1);
+    int ex = work_group_scan_exclusive_add(2);
+    int b = work_group_broadcast(l * 3, 2);
+    int all = work_group_all(l < 100);
+    int any = work_group_any(l == 5);
+    float fs = work_group_reduce_add((float)l * 0.5f);
+    out[get_global_id(0)] = sum * 1000000 + mx * 100000 + pre * 1000 + ex * 10 + b + all * 100 + any * 200;
+    if (l == 0) fout[g] = fs;
+}
+"#;
+    let out = run(
+        src,
+        "k",
+        &[16],
+        Some(&[8]),
+        &[ArgSpec::Buf(zeros(64)), ArgSpec::Buf(zeros(8))],
+    );
+    let o = i32s(&out[0]);
+    for (i, v) in o.iter().enumerate() {
+        let l = (i % 8) as i32;
+        assert_eq!(
+            *v,
+            28 * 1000000 + (l + 1) * 1000 + 2 * l * 10 + 6 + 100 + 200,
+            "item {i}"
+        );
+    }
+    assert_eq!(f32s(&out[1]), vec![14.0, 14.0]);
+}
+
+#[test]
+fn dynamic_vector_index_writes() {
+    let src = r#"
+kernel void k(global int *out, int i) {
+    int4 v = (int4)(0);
+    v[i] = 7;
+    v[(i + 1) & 3] += 2;
+    int4 m[1];
+    m[0] = (int4)(1);
+    m[0][i] = 9;
+    out[0] = v.x; out[1] = v.y; out[2] = v.z; out[3] = v.w;
+    out[4] = m[0].s2;
+}
+"#;
+    let out = run(
+        src,
+        "k",
+        &[1],
+        None,
+        &[
+            ArgSpec::Buf(zeros(20)),
+            ArgSpec::Val(2i32.to_le_bytes().to_vec()),
+        ],
+    );
+    assert_eq!(i32s(&out[0]), vec![0, 0, 7, 2, 9]);
 }

@@ -22,6 +22,7 @@ mod builtins;
 pub mod cuda;
 mod emit;
 mod error;
+mod math;
 mod regs;
 
 pub use emit::emit_module;

@@ -100,7 +100,11 @@ fn narrow_integers_are_normalized_where_read() {
     let mut m = Module::new();
     let mut f = kernel(
         "narrow",
-        vec![buf("o", AddrSpace::Global), value("a", Type::I8), value("b", Type::I16)],
+        vec![
+            buf("o", AddrSpace::Global),
+            value("a", Type::I8),
+            value("b", Type::I16),
+        ],
     );
     {
         let mut b = Builder::new(&mut f);
@@ -132,7 +136,10 @@ fn narrow_integers_are_normalized_where_read() {
 #[test]
 fn loops_with_swapped_block_arguments() {
     let mut m = Module::new();
-    let mut f = kernel("swap", vec![buf("o", AddrSpace::Global), value("n", Type::I32)]);
+    let mut f = kernel(
+        "swap",
+        vec![buf("o", AddrSpace::Global), value("n", Type::I32)],
+    );
     {
         let mut b = Builder::new(&mut f);
         let ps = b.params(Block(0));
@@ -163,7 +170,13 @@ fn loops_with_swapped_block_arguments() {
 #[test]
 fn bitcasts_between_lane_shapes() {
     let mut m = Module::new();
-    let mut f = kernel("casts", vec![buf("o", AddrSpace::Global), value("v", Type::Vector(Scalar::I8, 8))]);
+    let mut f = kernel(
+        "casts",
+        vec![
+            buf("o", AddrSpace::Global),
+            value("v", Type::Vector(Scalar::I8, 8)),
+        ],
+    );
     {
         let mut b = Builder::new(&mut f);
         let ps = b.params(Block(0));

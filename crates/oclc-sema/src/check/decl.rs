@@ -1281,6 +1281,7 @@ impl Checker<'_> {
             block_depth: 0,
         });
         let body = self.block(&f.body, false);
+        self.check_gotos();
         self.func = None;
         self.scopes.pop();
         self.attributes_for(fid, &f.specs);

@@ -1590,14 +1590,6 @@ impl Checker<'_> {
     }
 }
 
-pub(crate) fn strip_parens(e: &ast::Expr) -> &ast::Expr {
-    let mut x = e;
-    while let AK::Paren(i) = &x.kind {
-        x = i;
-    }
-    x
-}
-
 pub(crate) fn scalar_id(s: Scalar) -> crate::types::TypeId {
     match s {
         Scalar::Bool => TypeTable::BOOL,

@@ -670,7 +670,7 @@ impl Parser<'_> {
                 Kw::Atomic => DeclSpecKind::Qual(TypeQual::Atomic),
                 Kw::Global | Kw::Local | Kw::Constant | Kw::Private | Kw::Generic => {
                     self.bump();
-                    if let Some(q) = self.as_keyword(k, t) {
+                    if let Some(q) = self.as_keyword(k, t, true) {
                         items.push(DeclSpec {
                             span,
                             kind: DeclSpecKind::AddrSpace(q),
@@ -786,15 +786,16 @@ impl Parser<'_> {
     }
 
     /// An address-space keyword (already consumed), or None when the mode lacks it (after
-    /// clang's "does not support" error).
-    fn as_keyword(&mut self, k: Kw, t: crate::token::Token) -> Option<AsQual> {
+    /// clang's "does not support" error). clang checks the mode for declaration specifiers
+    /// only (`in_specs`); after a `*` it takes `generic` in every mode (clang-19).
+    fn as_keyword(&mut self, k: Kw, t: crate::token::Token, in_specs: bool) -> Option<AsQual> {
         let kind = match k {
             Kw::Global => AsKind::Global,
             Kw::Local => AsKind::Local,
             Kw::Constant => AsKind::Constant,
             Kw::Private => AsKind::Private,
             _ => {
-                if !self.lang.generic_address_space() {
+                if in_specs && !self.lang.generic_address_space() {
                     self.error(
                         t.span,
                         format!(
@@ -1291,7 +1292,7 @@ impl Parser<'_> {
                 }
                 Some(k @ (Kw::Global | Kw::Local | Kw::Constant | Kw::Private | Kw::Generic)) => {
                     self.bump();
-                    if let Some(q) = self.as_keyword(k, t) {
+                    if let Some(q) = self.as_keyword(k, t, false) {
                         quals.push(DeclSpec {
                             span: t.span,
                             kind: DeclSpecKind::AddrSpace(q),
