@@ -277,3 +277,18 @@ fn pointer_integer_round_trips_fold() {
     assert_eq!(stores[1], Op::ToGeneric(p[0]));
     assert!(matches!(stores[2], Op::IntToPtr(_)));
 }
+
+#[test]
+fn invalid_modules_are_reported_not_transformed() {
+    let mut m = Module::new();
+    let mut k = kernel("k", vec![buf("out", AddrSpace::Global)], 1);
+    let mut b = Builder::new(&mut k);
+    let p = b.params(Block(0));
+    b.store(p[0], Value(999));
+    b.ret(None);
+    m.add_function(k);
+    let before = print_module(&m, None);
+    let r = oclc_ir::passes::run_default(&mut m, &oclc_ir::passes::PassOptions::default());
+    assert_eq!(r.verify_errors[0].0, "input");
+    assert_eq!(print_module(&m, None), before);
+}

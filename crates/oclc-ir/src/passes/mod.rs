@@ -3,7 +3,14 @@
 //!
 //! For `oclc spaces`, lower with `oclc_lower::LowerOptions { all_in_memory: true }`: every
 //! variable then has a named slot, which mem2reg turns into the per-variable entries of the
-//! report (variables the lowering keeps in SSA values carry no names in the IR).
+//! report (variables the lowering keeps in SSA values carry no names in the IR):
+//!
+//! ```text
+//! let mut m = oclc_lower::lower_with(&hir, &sm, &mut diags, LowerOptions { all_in_memory: true })?;
+//! let report = passes::run_default(&mut m, &PassOptions::from_flags(build_flags));
+//! print!("{}", passes::render_text(&report.spaces, &sm));   // or render_json
+//! diags.list.extend(report.spaces.warnings);                 // also for `oclc check`
+//! ```
 //!
 //! [`run_default`] runs the pipeline: mem2reg → fold → dce on every function, then
 //! [`specialize`](specialize::specialize) (which infers spaces callers first, clones callees
@@ -93,12 +100,20 @@ pub struct PassReport {
     pub verify_errors: Vec<(String, VerifyError)>,
 }
 
-/// Runs the default pipeline on `m`.
+/// Runs the default pipeline on `m`. A module that fails verification is left as it is,
+/// with the errors in [`PassReport::verify_errors`] under the stage name `input`.
 pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
     let before = kernel_accesses(m);
     let mut report = PassReport::default();
     let mut split: Vec<(String, usize)> = Vec::new();
-    if opts.opt_level > 0 {
+    // The passes index by the module's ids: an invalid module is reported, never transformed.
+    if opts.opt_level > 0
+        && let Err(errs) = crate::verify::verify_module(m)
+    {
+        report
+            .verify_errors
+            .extend(errs.into_iter().map(|e| ("input".to_string(), e)));
+    } else if opts.opt_level > 0 {
         let mut vars: Vec<Vec<VarRecord>> = Vec::new();
         stage(m, "mem2reg", &mut report, |m| {
             vars = m.functions.iter_mut().map(mem2reg::mem2reg).collect();
