@@ -124,12 +124,15 @@ pub struct GroupRace {
     pub earlier_write: bool,
 }
 
+/// Per global byte: last writing group, reading group(s), whether that write changed it.
+type GroupShard = HashMap<u64, (u64, u64, bool)>;
+
 /// Writers and readers of global bytes per work-group, shared by all threads of a launch:
 /// work-groups are never ordered with each other, so a byte one group writes must not be
 /// touched by another.
 #[derive(Debug)]
 pub struct GlobalRaces {
-    shards: Vec<std::sync::Mutex<HashMap<u64, (u64, u64, bool)>>>,
+    shards: Vec<std::sync::Mutex<GroupShard>>,
 }
 
 impl Default for GlobalRaces {
