@@ -309,7 +309,11 @@ fn ulps(got: f32, want: f64) -> f64 {
     if w.is_infinite() || got.is_infinite() {
         return if got == w { 0.0 } else { f64::INFINITY };
     }
-    let exp = if w == 0.0 { -126 } else { (w.abs().log2().floor() as i32).max(-126) };
+    let exp = if w == 0.0 {
+        -126
+    } else {
+        (w.abs().log2().floor() as i32).max(-126)
+    };
     let ulp = 2f64.powi(exp - 23);
     (got as f64 - want).abs() / ulp
 }
@@ -319,25 +323,127 @@ fn exp_and_log_within_three_ulps() {
     let Some(d) = device() else { return };
     let p = load(&d, kernels::EXP_LOG);
     let mut xs: Vec<f32> = (-2000..2000).map(|i| i as f32 * 0.0573).collect();
-    xs.extend([0.0, -0.0, 1.0, 1.0 + f32::EPSILON, 1.0 - f32::EPSILON / 2.0, 1e-40, 1e-30, 3.0e38, 88.7, -103.0, -150.0, 1e-8]);
-    xs.extend([f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.5, 2.0, 10.0, 1000.0, 7.3e-3]);
+    xs.extend([
+        0.0,
+        -0.0,
+        1.0,
+        1.0 + f32::EPSILON,
+        1.0 - f32::EPSILON / 2.0,
+        1e-40,
+        1e-30,
+        3.0e38,
+        88.7,
+        -103.0,
+        -150.0,
+        1e-8,
+    ]);
+    xs.extend([
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        0.5,
+        2.0,
+        10.0,
+        1000.0,
+        7.3e-3,
+    ]);
     while xs.len() % 64 != 0 {
         xs.push(1.5);
     }
     let x = d.buffer_from_bytes(&bytes_f32(&xs)).expect("buffer");
     let o = d.zeroed(xs.len() * 24).expect("buffer");
-    d.launch(&p, "el", &[Arg::Buffer(x), Arg::Buffer(o.clone())], &NdRange::new(&[xs.len() as u64]).local(&[64]))
-        .expect("launch");
+    d.launch(
+        &p,
+        "el",
+        &[Arg::Buffer(x), Arg::Buffer(o.clone())],
+        &NdRange::new(&[xs.len() as u64]).local(&[64]),
+    )
+    .expect("launch");
     let out = f32s(&o.read().expect("read"));
     let mut worst = [0f64; 6];
     for (i, v) in xs.iter().enumerate() {
         let v64 = *v as f64;
-        let want = [v64.exp(), v64.exp2(), 10f64.powf(v64), v64.ln(), v64.log2(), v64.log10()];
+        let want = [
+            v64.exp(),
+            v64.exp2(),
+            10f64.powf(v64),
+            v64.ln(),
+            v64.log2(),
+            v64.log10(),
+        ];
         for k in 0..6 {
             let e = ulps(out[6 * i + k], want[k]);
-            assert!(e <= 3.0, "function {k} of {v:e}: got {:e}, want {:e} ({e} ulp)", out[6 * i + k], want[k]);
+            assert!(
+                e <= 3.0,
+                "function {k} of {v:e}: got {:e}, want {:e} ({e} ulp)",
+                out[6 * i + k],
+                want[k]
+            );
             worst[k] = worst[k].max(e);
         }
     }
     eprintln!("worst ulp errors (exp, exp2, exp10, log, log2, log10): {worst:?}");
+}
+
+#[test]
+fn trigonometry_within_spec_ulps() {
+    let Some(d) = device() else { return };
+    let p = load(&d, kernels::TRIG);
+    let mut xs: Vec<f32> = (-3000..3000).map(|i| i as f32 * 0.01234).collect();
+    xs.extend((0..2000).map(|i| 1.37f32.powi(i % 280) * if i % 2 == 0 { 1.0 } else { -1.0 }));
+    xs.extend([
+        0.0,
+        -0.0,
+        1e-40,
+        -1e-30,
+        0.78,
+        0.785_398_2,
+        1.570_796_4,
+        3.141_592_7,
+        1e5,
+        1e10,
+        3.4e38,
+        -3.4e38,
+    ]);
+    xs.extend([
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        16_777_216.0,
+        102_940.73,
+        2.2e25,
+    ]);
+    while xs.len() % 64 != 0 {
+        xs.push(0.5);
+    }
+    let x = d.buffer_from_bytes(&bytes_f32(&xs)).expect("buffer");
+    let o = d.zeroed(xs.len() * 20).expect("buffer");
+    d.launch(
+        &p,
+        "trig",
+        &[Arg::Buffer(x), Arg::Buffer(o.clone())],
+        &NdRange::new(&[xs.len() as u64]).local(&[64]),
+    )
+    .expect("launch");
+    let out = f32s(&o.read().expect("read"));
+    let mut worst = [0f64; 5];
+    for (i, v) in xs.iter().enumerate() {
+        let v64 = *v as f64;
+        let want = [v64.sin(), v64.cos(), v64.tan(), v64.sin(), v64.cos()];
+        let limit = [4.0, 4.0, 5.0, 4.0, 4.0];
+        for k in 0..5 {
+            let e = ulps(out[5 * i + k], want[k]);
+            assert!(
+                e <= limit[k],
+                "function {k} of {v:e}: got {:e}, want {:e} ({e} ulp)",
+                out[5 * i + k],
+                want[k]
+            );
+            worst[k] = worst[k].max(e);
+        }
+        if *v == 0.0 {
+            assert_eq!(out[5 * i].to_bits(), v.to_bits(), "sin(±0) keeps the sign");
+        }
+    }
+    eprintln!("worst ulp errors (sin, cos, tan, sincos.sin, sincos.cos): {worst:?}");
 }
