@@ -347,7 +347,7 @@ fn exp_and_log_within_three_ulps() {
         1000.0,
         7.3e-3,
     ]);
-    while xs.len() % 64 != 0 {
+    while !xs.len().is_multiple_of(64) {
         xs.push(1.5);
     }
     let x = d.buffer_from_bytes(&bytes_f32(&xs)).expect("buffer");
@@ -397,9 +397,9 @@ fn trigonometry_within_spec_ulps() {
         1e-40,
         -1e-30,
         0.78,
-        0.785_398_2,
-        1.570_796_4,
-        3.141_592_7,
+        std::f32::consts::FRAC_PI_4,
+        std::f32::consts::FRAC_PI_2,
+        std::f32::consts::PI,
         1e5,
         1e10,
         3.4e38,
@@ -413,7 +413,7 @@ fn trigonometry_within_spec_ulps() {
         102_940.73,
         2.2e25,
     ]);
-    while xs.len() % 64 != 0 {
+    while !xs.len().is_multiple_of(64) {
         xs.push(0.5);
     }
     let x = d.buffer_from_bytes(&bytes_f32(&xs)).expect("buffer");
