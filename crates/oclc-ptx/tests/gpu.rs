@@ -447,3 +447,59 @@ fn trigonometry_within_spec_ulps() {
     }
     eprintln!("worst ulp errors (sin, cos, tan, sincos.sin, sincos.cos): {worst:?}");
 }
+
+fn median(mut v: Vec<f32>) -> f32 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// 64 MiB copies: a `uint` kernel, a `float4` kernel and a generic-pointer kernel against
+/// `cuMemcpyDtoD` (median of 20 runs after a warm-up).
+#[test]
+fn copy_bandwidth_against_memcpy() {
+    let Some(d) = device() else { return };
+    let src = "
+kernel void copy_u(global const uint *s, global uint *t) { size_t i = get_global_id(0); t[i] = s[i]; }
+kernel void copy_v(global const uint4 *s, global uint4 *t) { size_t i = get_global_id(0); t[i] = s[i]; }
+void cp(const uint *s, uint *t, size_t i) { t[i] = s[i]; }
+kernel void copy_g(global const uint *s, global uint *t) { cp(s, t, get_global_id(0)); }";
+    let p = load(&d, src);
+    const BYTES: usize = 64 << 20;
+    let init: Vec<u8> = (0..BYTES).map(|i| (i % 251) as u8).collect();
+    let s = d.buffer_from_bytes(&init).expect("buffer");
+    let t = d.zeroed(BYTES).expect("buffer");
+    let run = |f: &dyn Fn() -> f32| {
+        f();
+        median((0..20).map(|_| f()).collect())
+    };
+    let memcpy = run(&|| d.copy(&s, &t).expect("copy").kernel_ms);
+    let mut times = Vec::new();
+    for (k, n) in [
+        ("copy_u", BYTES / 4),
+        ("copy_v", BYTES / 16),
+        ("copy_g", BYTES / 4),
+    ] {
+        let ms = run(&|| {
+            d.launch(
+                &p,
+                k,
+                &[Arg::Buffer(s.clone()), Arg::Buffer(t.clone())],
+                &NdRange::new(&[n as u64]).local(&[256]),
+            )
+            .expect("launch")
+            .kernel_ms
+        });
+        assert_eq!(t.read().expect("read"), init, "{k}");
+        times.push((k, ms));
+    }
+    let gbs = |ms: f32| 2.0 * BYTES as f64 / (ms as f64 * 1e-3) / 1e9;
+    eprintln!("cuMemcpyDtoD: {memcpy:.4} ms, {:.0} GB/s", gbs(memcpy));
+    for (k, ms) in &times {
+        eprintln!(
+            "{k}: {ms:.4} ms, {:.0} GB/s ({:.0}% of memcpy)",
+            gbs(*ms),
+            100.0 * memcpy / ms
+        );
+        assert!(*ms < memcpy * 2.0, "{k} is far slower than memcpy");
+    }
+}
