@@ -652,3 +652,105 @@ fn fract_constant_notes_match_clang() {
             .all(|c| c.note(|_| String::new(), |t| t.to_string()).is_none())
     );
 }
+
+/// clang-19's note order for `async_work_group_copy(p, g, 4, 0)` with `__private float *p`
+/// (CL2.0): the local-destination float candidate moves first (its other arguments convert
+/// better), everything else keeps declaration order, so the global float candidate stays at
+/// its place after the eight integer types.
+#[test]
+fn async_copy_note_order_matches_clang() {
+    let b = mode(ClStd::Cl20);
+    let a = [
+        Arg::of(ptr(FLOAT, AddrSpace::Private)),
+        Arg::of(ptr(FLOAT, AddrSpace::Global)),
+        Arg::int_const(s(Scalar::Int), 4),
+        Arg::int_const(s(Scalar::Int), 0),
+    ];
+    let Err(NoMatch::NoViable(c)) = call(&b, "async_work_group_copy", &a) else {
+        panic!();
+    };
+    assert_eq!(c.len(), 132);
+    let first = c
+        .first()
+        .map(|c| (c.sig.params().first().copied(), c.reason));
+    assert_eq!(
+        first,
+        Some((
+            Some(ptr(FLOAT, AddrSpace::Local)),
+            NotViable::Conversion {
+                arg: 0,
+                to: ptr(FLOAT, AddrSpace::Local),
+                why: BadConv::AddrSpace {
+                    from: AddrSpace::Private,
+                    to: AddrSpace::Local
+                }
+            }
+        ))
+    );
+    assert_eq!(
+        c.get(1).and_then(|c| c.sig.params().first().copied()),
+        Some(ptr(Pointee::Scalar(Scalar::Char), AddrSpace::Local))
+    );
+    assert_eq!(
+        c.get(74).and_then(|c| c.sig.params().first().copied()),
+        Some(ptr(FLOAT, AddrSpace::Global))
+    );
+    assert_eq!(
+        c.get(73).and_then(|c| c.sig.params().first().copied()),
+        Some(ptr(Pointee::Scalar(Scalar::ULong), AddrSpace::Global))
+    );
+}
+
+/// Qualifier-dropping and `void *` arguments, checked against clang-19 (CL1.2): dropping
+/// `const` is an incompatible-pointer conversion that stays viable; `volatile float *` and
+/// `void *` fit every `vload4` element type equally, so the calls are ambiguous.
+#[test]
+fn qualifier_dropping_pointers_match_clang() {
+    let b = mode(ClStd::Cl12);
+    let int = Pointee::Scalar(Scalar::Int);
+    let r = ok(
+        &b,
+        "atomic_add",
+        &[
+            Arg::of(cptr(int, AddrSpace::Global)),
+            Arg::int_const(s(Scalar::Int), 1),
+        ],
+    );
+    assert_eq!(r.sig.params().first(), Some(&vptr(int, AddrSpace::Global)));
+    let r = ok(
+        &b,
+        "atomic_xchg",
+        &args(&[cptr(int, AddrSpace::Global), s(Scalar::Int)]),
+    );
+    assert_eq!(r.sig.ret, s(Scalar::Int));
+    let uint = Pointee::Scalar(Scalar::UInt);
+    let r = ok(&b, "atomic_inc", &args(&[vptr(uint, AddrSpace::Global)]));
+    assert_eq!(r.sig.ret, s(Scalar::UInt));
+    let r = ok(
+        &b,
+        "vstore4",
+        &[
+            Arg::of(v(Scalar::Float, 4)),
+            Arg::int_const(s(Scalar::Int), 0),
+            Arg::of(cptr(FLOAT, AddrSpace::Local)),
+        ],
+    );
+    assert_eq!(r.sig.params().get(2), Some(&ptr(FLOAT, AddrSpace::Local)));
+    let zero = Arg::int_const(s(Scalar::Int), 0);
+    assert!(matches!(
+        call(
+            &b,
+            "vload4",
+            &[zero, Arg::of(vptr(FLOAT, AddrSpace::Global))]
+        ),
+        Err(NoMatch::Ambiguous(_))
+    ));
+    assert!(matches!(
+        call(
+            &b,
+            "vload4",
+            &[zero, Arg::of(ptr(Pointee::Void, AddrSpace::Global))]
+        ),
+        Err(NoMatch::Ambiguous(_))
+    ));
+}

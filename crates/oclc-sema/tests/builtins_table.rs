@@ -228,10 +228,21 @@ fn feature_gates() {
     assert_eq!(plain(&no64), 3 + 3);
     assert!(no64.lookup_str("atom_add").is_some());
     assert_eq!(count(&no64, "atom_min"), 4);
-    // Sub-groups: cl_khr_subgroups exists from 2.0 only.
+    // Sub-groups: cl_khr_subgroups exists from 2.0, cl_intel_subgroups (which also provides
+    // them in clang) from 1.2.
+    assert!(
+        mode(ClStd::Cl11, "")
+            .lookup_str("get_sub_group_size")
+            .is_none()
+    );
     assert!(
         mode(ClStd::Cl12, "")
             .lookup_str("get_sub_group_size")
+            .is_some()
+    );
+    assert!(
+        mode(ClStd::Cl12, "")
+            .lookup_str("get_enqueued_num_sub_groups")
             .is_none()
     );
     assert!(cl30.lookup_str("sub_group_reduce_add").is_some());
@@ -305,4 +316,15 @@ fn building_a_mode_is_cheap() {
     }
     // Generous bound for unoptimized builds on a loaded machine: well under 1 ms each.
     assert!(t.elapsed().as_millis() < 200, "{:?}", t.elapsed());
+}
+
+#[test]
+fn builtins_can_be_shared_across_threads() {
+    fn shareable<T: Send + Sync>(_: &T) {}
+    let b = mode(ClStd::Cl20, "");
+    shareable(&b);
+    std::thread::scope(|s| {
+        let h = s.spawn(|| count(&b, "fract"));
+        assert_eq!(h.join().unwrap_or(0), 18);
+    });
 }

@@ -438,9 +438,11 @@ impl Lexer {
         diags: &mut Diagnostics,
     ) -> TokenKind {
         let content_start = p;
+        let mut has_nul = false;
         loop {
             let q = self.splice(p);
             let b = self.byte(q);
+            has_nul |= b == 0 && !self.at_end(q);
             if self.at_end(q) || b == b'\n' || b == b'\r' {
                 self.pos = q;
                 let which = if quote == b'"' { "'\"'" } else { "'" };
@@ -472,6 +474,17 @@ impl Lexer {
                     .with_group("invalid-pp-token"),
             );
             return TokenKind::Unknown(self.spelling(lo, p));
+        }
+        if has_nul {
+            let what = if quote == b'"' { "string" } else { "char" };
+            self.diag(
+                diags,
+                Diagnostic::warning(
+                    self.span(lo, lo + 1),
+                    format!("null character(s) preserved in {what} literal"),
+                )
+                .with_group("null-character"),
+            );
         }
         let sym = self.spelling(lo, p);
         if quote == b'"' {
@@ -773,6 +786,20 @@ mod tests {
         assert!(
             !t[4].at_line_start,
             "a comment spanning lines is one space, as in clang"
+        );
+    }
+
+    #[test]
+    fn nul_in_literals() {
+        let (t, d) = kinds("\"a\0b\" 'c\0'");
+        assert_eq!(t.len(), 2);
+        let m: Vec<&str> = d.list.iter().map(|x| x.message.as_str()).collect();
+        assert_eq!(
+            m,
+            [
+                "null character(s) preserved in string literal",
+                "null character(s) preserved in char literal"
+            ]
         );
     }
 

@@ -299,6 +299,20 @@ fn skipped_ranges_cover_whole_lines() {
 }
 
 #[test]
+fn defined_from_macro_expansion() {
+    let r = run("#define D defined(X)\n#define F(x) defined(x)\n#if D || F(Y)\n#endif\n");
+    assert_eq!(
+        diags(&r),
+        [
+            "3:5: warning: macro expansion producing 'defined' has undefined behavior",
+            "3:10: warning: macro expansion producing 'defined' has undefined behavior",
+        ]
+    );
+    assert_eq!(r.diags.list[0].group, Some("expansion-to-defined"));
+    assert_eq!(r.diags.list[1].group, Some("pedantic"));
+}
+
+#[test]
 fn comma_operator_extension_only_when_evaluated() {
     let r = run("#if (1, 2)\n#endif\n#if 0 && (1, 2)\n#endif\n");
     assert_eq!(

@@ -276,3 +276,20 @@ fn missing_newline_at_end_of_file() {
     assert!(run("").diags.list.is_empty());
     assert!(run("int x;\n").diags.list.is_empty());
 }
+
+#[test]
+fn macro_invocation_does_not_cross_the_end_of_an_include() {
+    let dir = temp_tree("unterm", &[("f.h", "#define F(a, b) a + b\nF(1,\n")]);
+    let main = dir.join("main.cl");
+    let r = run_with(
+        &main.to_string_lossy(),
+        "#include \"f.h\"\n2) F\n(3, 4)\n",
+        &opts(),
+    );
+    assert_eq!(
+        diags(&r),
+        ["f.h:2:1: error: unterminated function-like macro invocation"]
+    );
+    assert_eq!(r.text, "2 ) 3 + 4");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -360,6 +360,9 @@ fn builtin_macros() {
     let r =
         run("__LINE__\n#define L __LINE__\nL __FILE__ __COUNTER__ __COUNTER__ __INCLUDE_LEVEL__\n");
     assert_eq!(r.text, "1 3 \"t.cl\" 0 1 0");
+    // In a multi-line invocation, the line of the closing parenthesis (as clang and GCC).
+    let r = run("#define F(x) x __LINE__\nF(\n\n__LINE__\n)\n");
+    assert_eq!(r.text, "4 5");
     let r = run("__DATE__ __TIME__\n");
     let toks = &r.out.tokens;
     let date = toks[0].text();

@@ -79,6 +79,90 @@ fn random_bytes_never_panic() {
 }
 
 #[test]
+fn random_directive_soup_never_panics() {
+    let pieces: &[&str] = &[
+        "#define ",
+        "#undef ",
+        "#if ",
+        "#ifdef ",
+        "#elif ",
+        "#else",
+        "#endif",
+        "#include ",
+        "#line ",
+        "#pragma ",
+        "#error x",
+        "\n",
+        " ",
+        "F",
+        "G",
+        "X",
+        "(",
+        ")",
+        ",",
+        "##",
+        "#",
+        "...",
+        "__VA_ARGS__",
+        "defined",
+        "1",
+        "0x",
+        "'a'",
+        "\"s\"",
+        "/*",
+        "*/",
+        "//",
+        "\\\n",
+        "?",
+        ":",
+        "+",
+        "-",
+        "/",
+        "%",
+        "<<",
+        "_Pragma",
+        "__LINE__",
+        "__COUNTER__",
+        "<",
+        ">",
+        "\0",
+        "\u{FFFD}",
+        "'",
+        "\"",
+        "L",
+        "%:",
+        "<:",
+        "$",
+        "@",
+        "99999999999999999999",
+        "~",
+    ];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    for round in 0..500u64 {
+        let len = 1 + (round % 60) as usize;
+        let mut src = String::new();
+        for _ in 0..len {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            src.push_str(pieces[(state % pieces.len() as u64) as usize]);
+        }
+        let (out, d, sm) = run(&src);
+        assert_eq!(
+            out.tokens.last().map(|t| t.kind),
+            Some(oclc_syntax::TokenKind::Eof),
+            "{src:?}"
+        );
+        for x in &d.list {
+            assert!(
+                x.span.is_dummy() || sm.location(x.span).is_some(),
+                "{src:?}: {x:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn unterminated_constructs_at_eof() {
     for src in [
         "#define F(x",

@@ -82,7 +82,7 @@ pub enum Special {
 }
 
 /// One table line for one name (and one section alternative).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Decl {
     pub ret: TyExpr,
     pub params: Vec<TyExpr>,
@@ -111,6 +111,7 @@ pub(crate) struct TableError {
     pub msg: String,
 }
 
+#[derive(Clone)]
 struct Alt {
     gate: u16,
     attrs: Attrs,
@@ -133,6 +134,7 @@ pub(crate) fn parse_table() -> Result<Table, TableError> {
     let mut gate_ix: HashMap<Gate, u16> = HashMap::new();
     let mut name_ix: HashMap<&'static str, u32> = HashMap::new();
     let mut section: Vec<Alt> = Vec::new();
+    let mut sections: HashMap<String, Vec<Alt>> = HashMap::new();
     let lines = gentypes
         .lines()
         .chain(TABLE.lines())
@@ -163,10 +165,16 @@ pub(crate) fn parse_table() -> Result<Table, TableError> {
             continue;
         }
         if let Some(rest) = line.strip_prefix('@') {
+            // The generated atomics repeat a few section lines many times.
+            if let Some(known) = sections.get(rest) {
+                section.clone_from(known);
+                continue;
+            }
             section.clear();
             for alt in rest.split('|') {
                 section.push(parse_alt(alt, &mut t.gates, &mut gate_ix).map_err(err)?);
             }
+            sections.insert(rest.to_string(), section.clone());
             continue;
         }
         let (names, sig) = line
@@ -186,47 +194,53 @@ pub(crate) fn parse_table() -> Result<Table, TableError> {
             } else {
                 alt.accs.iter().map(|&a| Some(a)).collect()
             };
+            // Parse the signature once per address space and access qualifier; every name
+            // gets a copy, in that order.
+            let mut sigs = Vec::with_capacity(spaces.len() * accs.len());
+            for &space in spaces {
+                for &acc in accs {
+                    let cx = Cx {
+                        gens: &gen_ix,
+                        space,
+                        acc,
+                    };
+                    let mut decl = parse_sig(sig.trim(), &cx).map_err(err)?;
+                    decl.gate = alt.gate;
+                    decl.attrs = alt.attrs;
+                    sigs.push(decl);
+                }
+            }
             for name in names.split_whitespace() {
-                for &space in spaces {
-                    for &acc in accs {
-                        let cx = Cx {
-                            gens: &gen_ix,
-                            space,
-                            acc,
-                        };
-                        let mut decl = parse_sig(sig.trim(), &cx).map_err(err)?;
-                        decl.gate = alt.gate;
-                        decl.attrs = alt.attrs;
-                        if let Some(Special::AsType(_)) = decl.special {
-                            decl.special = Some(Special::AsType(
-                                as_type_target(name)
-                                    .ok_or_else(|| err(format!("bad as_type name {name}")))?,
-                            ));
-                        }
-                        if let Some(Special::ToAddrSpace(_)) = decl.special {
-                            decl.special = Some(Special::ToAddrSpace(match name {
-                                "to_global" => AddrSpace::Global,
-                                "to_local" => AddrSpace::Local,
-                                _ => AddrSpace::Private,
-                            }));
-                        }
-                        let id = match name_ix.get(name) {
-                            Some(&id) => id,
-                            None => {
-                                let id = t.names.len() as u32;
-                                let leaked: &'static str = Box::leak(name.to_string().into());
-                                name_ix.insert(leaked, id);
-                                t.names.push(leaked);
-                                let sym = Symbol::intern(leaked);
-                                t.syms.push(sym);
-                                t.by_sym.insert(sym, id);
-                                t.decls.push(Vec::new());
-                                id
-                            }
-                        };
-                        if let Some(v) = t.decls.get_mut(id as usize) {
-                            v.push(decl);
-                        }
+                let id = match name_ix.get(name) {
+                    Some(&id) => id,
+                    None => {
+                        let id = t.names.len() as u32;
+                        let leaked: &'static str = Box::leak(name.to_string().into());
+                        name_ix.insert(leaked, id);
+                        t.names.push(leaked);
+                        let sym = Symbol::intern(leaked);
+                        t.syms.push(sym);
+                        t.by_sym.insert(sym, id);
+                        t.decls.push(Vec::new());
+                        id
+                    }
+                };
+                for d in &sigs {
+                    let mut decl = d.clone();
+                    decl.special = match decl.special {
+                        Some(Special::AsType(_)) => Some(Special::AsType(
+                            as_type_target(name)
+                                .ok_or_else(|| err(format!("bad as_type name {name}")))?,
+                        )),
+                        Some(Special::ToAddrSpace(_)) => Some(Special::ToAddrSpace(match name {
+                            "to_global" => AddrSpace::Global,
+                            "to_local" => AddrSpace::Local,
+                            _ => AddrSpace::Private,
+                        })),
+                        other => other,
+                    };
+                    if let Some(v) = t.decls.get_mut(id as usize) {
+                        v.push(decl);
                     }
                 }
             }

@@ -356,3 +356,48 @@ mod tests {
         assert!(!as_type_ok(BTy::Scalar(ty::Scalar::Int), v3, &tt));
     }
 }
+
+#[cfg(test)]
+mod clang_print_tests {
+    use super::*;
+    use crate::builtins::{Builtins, NoMatch};
+    use oclc_syntax::{ClStd, LangOptions};
+
+    /// The parameter types of clang-19's notes for `fract(1.0f, c)` (CL2.0), printed through
+    /// sema's printer. (clang prints a pointer to a bare vector as
+    /// `float __generic * __attribute__((ext_vector_type(2)))`; that is the printer's business.)
+    #[test]
+    fn fract_note_types() {
+        let mut tt = TypeTable::new();
+        let b = Builtins::new(&LangOptions::new(ClStd::Cl20));
+        let id = b.lookup_str("fract").unwrap_or_else(|| panic!());
+        let c = Arg::of(BTy::Ptr(Ptr {
+            pointee: Pointee::Scalar(ty::Scalar::Float),
+            space: AddrSpace::Constant,
+            is_const: false,
+            is_volatile: false,
+        }));
+        let Err(NoMatch::NoViable(cands)) =
+            b.resolve(id, &[Arg::of(BTy::Scalar(ty::Scalar::Float)), c])
+        else {
+            panic!();
+        };
+        let printed: Vec<String> = cands
+            .iter()
+            .take(3)
+            .filter_map(|c| c.sig.params().get(1).copied())
+            .map(|p| {
+                let q = to_sema(p, &mut tt, &|_: &str| None);
+                tt.print(q)
+            })
+            .collect();
+        assert_eq!(
+            printed,
+            vec![
+                "__generic float *",
+                "__generic double *",
+                "__generic half *",
+            ]
+        );
+    }
+}

@@ -614,24 +614,26 @@ impl Pp<'_> {
                 candidates.push(d.join(&name));
             }
         }
-        let Some((path, bytes)) = candidates.into_iter().find_map(|c| {
-            if c.is_file() {
-                std::fs::read(&c).ok().map(|b| (c, b))
-            } else {
-                None
-            }
-        }) else {
+        let Some(path) = candidates.into_iter().find(|c| c.is_file()) else {
             self.fatal(span, format!("'{name}' file not found"));
             return After::Nothing;
         };
-        if let Ok(canon) = std::fs::canonicalize(&path)
-            && self.pragma_once.contains(&canon)
-        {
+        let canon = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if self.pragma_once.contains(&canon) {
             return After::Nothing;
         }
+        // A file included again (include guards, cycles) reuses its first load.
+        if let Some(&id) = self.loaded.get(&canon) {
+            return After::Include(id, Some(path));
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
+            self.fatal(span, format!("'{name}' file not found"));
+            return After::Nothing;
+        };
         let id = self
             .sm
             .add_file(path.to_string_lossy().into_owned(), &bytes);
+        self.loaded.insert(canon, id);
         After::Include(id, Some(path))
     }
 

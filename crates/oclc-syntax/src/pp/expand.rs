@@ -32,10 +32,8 @@ impl Pp<'_> {
                 return t;
             }
             if name == self.sym_pragma && !self.macros.contains_key(&name) {
-                if self.pragma_operator(t) {
-                    continue;
-                }
-                return t;
+                self.pragma_operator(t);
+                continue;
             }
             let Some(m) = self.macros.get(&name).cloned() else {
                 return t;
@@ -51,13 +49,13 @@ impl Pp<'_> {
                 if !self.peek_is_lparen() {
                     return t;
                 }
-                let Some(args) = self.collect_args(&m, t.tok) else {
+                let Some((args, close)) = self.collect_args(&m, t.tok) else {
                     continue;
                 };
-                let body = self.substitute(&m, t.tok, Some(&args));
+                let body = self.substitute(&m, t.tok, close, Some(&args));
                 self.push_expansion(&m, body);
             } else {
-                let body = self.substitute(&m, t.tok, None);
+                let body = self.substitute(&m, t.tok, t.tok.span, None);
                 self.push_expansion(&m, body);
             }
         }
@@ -98,11 +96,10 @@ impl Pp<'_> {
         }
     }
 
-    /// Reads the parenthesized arguments of a function-like macro (the `(` is next). `None`
-    /// after an error (the invocation's tokens are dropped, as clang does).
-    fn collect_args(&mut self, m: &Macro, name: Token) -> Option<Vec<Vec<PTok>>> {
+    /// Reads the parenthesized arguments of a function-like macro (the `(` is next), and the
+    /// closing `)`. `None` after an error (the invocation's tokens are dropped, as clang does).
+    fn collect_args(&mut self, m: &Macro, name: Token) -> Option<(Vec<Vec<PTok>>, Span)> {
         let lp = self.raw_next();
-        self.stop_at_file_end += 1;
         self.arg_macros.push((m.name, name.span));
         let nparams = m.params.len();
         let mut args: Vec<Vec<PTok>> = Vec::new();
@@ -115,7 +112,6 @@ impl Pp<'_> {
             let mut t = self.raw_next();
             match t.tok.kind {
                 TokenKind::Eof => {
-                    self.stop_at_file_end -= 1;
                     self.arg_macros.pop();
                     let d =
                         Diagnostic::error(name.span, "unterminated function-like macro invocation");
@@ -152,7 +148,6 @@ impl Pp<'_> {
             }
             cur.push(t);
         }
-        self.stop_at_file_end -= 1;
         self.arg_macros.pop();
         if !(args.is_empty() && cur.is_empty()) {
             if !m.variadic && args.len() >= nparams && too_many_at.is_none() {
@@ -195,7 +190,7 @@ impl Pp<'_> {
                 args.push(Vec::new());
             }
         }
-        Some(args)
+        Some((args, close.span))
     }
 
     /// Fully macro-expands one argument in isolation (C99 6.10.3.1).
@@ -238,12 +233,21 @@ impl Pp<'_> {
 
     /// The replacement list of `m` invoked at `name`, with arguments substituted and `##`
     /// applied; body tokens get spans in the `#define` marked with a new expansion.
-    fn substitute(&mut self, m: &Macro, name: Token, args: Option<&[Vec<PTok>]>) -> Vec<PTok> {
+    fn substitute(
+        &mut self,
+        m: &Macro,
+        name: Token,
+        end: Span,
+        args: Option<&[Vec<PTok>]>,
+    ) -> Vec<PTok> {
         let expn = self.sm.add_expansion(ExpnData {
             macro_name: m.name.as_str().to_string(),
             call_site: name.span,
             def_site: m.def_site(),
         });
+        if end != name.span {
+            self.expn_end.insert(expn, end);
+        }
         let body_tok = |t: &Token| {
             PTok::new(Token {
                 span: Span { expn, ..t.span },
@@ -392,7 +396,7 @@ impl Pp<'_> {
 
     /// Pastes two tokens; reports clang's error when the result is not one token.
     fn paste(&mut self, a: PTok, b: PTok, op: Span) -> Option<PTok> {
-        let text = format!("{}{}", Self::spell(&a.tok), Self::spell(&b.tok));
+        let text = format!("{}{}", a.tok.text(), b.tok.text());
         let mut scratch = crate::diag::Diagnostics::default();
         let toks = crate::lexer::lex_str(a.tok.span.file, &text, &mut scratch);
         let whole = toks.len() == 1
@@ -445,9 +449,9 @@ impl Pp<'_> {
         }
     }
 
-    /// `_Pragma ( string-literal )`: records the pragma. False when the operator is malformed
-    /// (the `_Pragma` token is then kept, as clang does after its error).
-    fn pragma_operator(&mut self, t: PTok) -> bool {
+    /// `_Pragma ( string-literal )`: records the pragma (after an error, the operands read
+    /// are dropped, as clang does).
+    fn pragma_operator(&mut self, t: PTok) {
         let lp = self.raw_next();
         let s = if lp.tok.is_punct(Punct::LParen) {
             Some(self.raw_next())
@@ -468,7 +472,7 @@ impl Pp<'_> {
         };
         let Some((sym, end)) = lit else {
             self.error(t.tok.span, "_Pragma takes a parenthesized string literal");
-            return true;
+            return;
         };
         let text = destringize(sym.as_str());
         let mut scratch = crate::diag::Diagnostics::default();
@@ -481,7 +485,6 @@ impl Pp<'_> {
             .collect();
         let span = t.tok.span.to(end);
         self.record_pragma(span, &toks);
-        true
     }
 }
 

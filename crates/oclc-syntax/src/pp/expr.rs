@@ -122,10 +122,13 @@ impl Pp<'_> {
                     toks.push(ETok::End(self.eod_span()));
                     break;
                 }
-                TokenKind::Ident(s) if s == kw::DEFINED => match self.read_defined() {
-                    Some(v) => ETok::Num(Val::signed(i64::from(v)), span),
-                    None => return false,
-                },
+                TokenKind::Ident(s) if s == kw::DEFINED => {
+                    self.check_defined_from_macro(span);
+                    match self.read_defined() {
+                        Some(v) => ETok::Num(Val::signed(i64::from(v)), span),
+                        None => return false,
+                    }
+                }
                 TokenKind::Ident(s) => {
                     if s.as_str() == "__has_include" || s.as_str() == "__has_include_next" {
                         match self.read_has_include(t) {
@@ -165,6 +168,22 @@ impl Pp<'_> {
             toks.push(e);
         }
         self.evaluate(&toks)
+    }
+
+    /// clang's warning for a `defined` produced by an object-like macro (for function-like
+    /// macros it is an extension shown only with `-pedantic`).
+    fn check_defined_from_macro(&mut self, span: Span) {
+        let Some(e) = self.sm.expansion(span.expn) else {
+            return;
+        };
+        let sym = Symbol::intern(&e.macro_name);
+        let function_like = self.macros.get(&sym).is_some_and(|m| m.function_like);
+        let msg = "macro expansion producing 'defined' has undefined behavior";
+        if function_like {
+            self.warning(span, msg, "pedantic");
+        } else {
+            self.warning(span, msg, "expansion-to-defined");
+        }
     }
 
     /// `defined X` / `defined ( X )`, the operand read unexpanded; `None` after an error.

@@ -4,6 +4,11 @@
 //! Design: a stack of included files (each with its own lexer and `#if` stack) under a stack of
 //! token contexts (macro expansions being rescanned). Everything that could recurse on input
 //! (macro nesting, `#if` parentheses, includes) uses explicit stacks or depth limits.
+//!
+//! Known differences from clang: the target is always spir64; macros of the default header
+//! may be redefined without a warning (clang's own tests run without the header); trigraphs
+//! are not translated; `#line` changes `__LINE__`/`__FILE__` but not diagnostic locations;
+//! `__has_feature` and its kin answer 0.
 
 mod directive;
 mod expand;
@@ -19,7 +24,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::intern::Symbol;
 use crate::lang::LangOptions;
 use crate::lexer::Lexer;
-use crate::source::{FileId, SourceMap, Span};
+use crate::source::{ExpnId, FileId, SourceMap, Span};
 use crate::token::{Token, TokenKind};
 
 pub use predefined::{predefined_macro_names, predefined_macros};
@@ -148,7 +153,8 @@ enum Builtin {
 enum Origin {
     /// clang's `<built-in>` predefines.
     Predefined,
-    /// The default header: user code may redefine these silently (see `allow_redef`).
+    /// The default header: user code may redefine these without a warning, as the clang
+    /// tests (run without the header) expect.
     DefaultHeader,
     CommandLine,
     Source,
@@ -161,8 +167,8 @@ struct Macro {
     function_like: bool,
     params: Vec<Symbol>,
     variadic: bool,
-    /// Body tokens; `param[i]` is the parameter index of body token `i`, if any.
     body: Vec<Token>,
+    /// The parameter index of each body token, if it names one.
     param_of: Vec<Option<u16>>,
     /// The macro name in the `#define` (in a virtual file for predefined macros).
     name_span: Span,
@@ -247,9 +253,8 @@ struct Pp<'s> {
     /// How many contexts of each macro are on the stack (non-zero: disabled).
     active: SymMap<u32>,
     in_directive: bool,
-    /// Collecting macro arguments: the end of an included file is not crossed.
-    stop_at_file_end: u32,
-    /// Macros whose arguments are being collected (name, use site), innermost last.
+    /// Macros whose arguments are being collected (name, use site), innermost last; while
+    /// any is, the end of an included file is not crossed.
     arg_macros: Vec<(Symbol, Span)>,
     origin: Origin,
     out: PpOutput,
@@ -259,6 +264,12 @@ struct Pp<'s> {
     arg_nesting: u32,
     reached_max_include: bool,
     pragma_once: Vec<PathBuf>,
+    /// The closing `)` of each function-like macro invocation, for `__LINE__`.
+    expn_end: HashMap<ExpnId, Span>,
+    /// Included files by canonical path, loaded once.
+    loaded: HashMap<PathBuf, FileId>,
+    /// The text of each file on (or once on) the include stack, shared by its lexers.
+    texts: HashMap<FileId, Rc<str>>,
     main_name: String,
     sym_pragma: Symbol,
     /// End of the last token read on the current directive line (for end-of-line locations).
@@ -303,7 +314,6 @@ impl<'s> Pp<'s> {
             macros,
             active: SymMap::default(),
             in_directive: false,
-            stop_at_file_end: 0,
             arg_macros: Vec::new(),
             origin: Origin::Predefined,
             out: PpOutput::default(),
@@ -313,6 +323,9 @@ impl<'s> Pp<'s> {
             arg_nesting: 0,
             reached_max_include: false,
             pragma_once: Vec::new(),
+            expn_end: HashMap::new(),
+            loaded: HashMap::new(),
+            texts: HashMap::new(),
             main_name: String::new(),
             sym_pragma: Symbol::intern("_Pragma"),
             dir_last_hi: 0,
@@ -393,7 +406,14 @@ impl<'s> Pp<'s> {
         let Some(f) = self.sm.file(id) else {
             return false;
         };
-        let text: Rc<str> = Rc::from(f.text.as_str());
+        let text: Rc<str> = match self.texts.get(&id) {
+            Some(t) => Rc::clone(t),
+            None => {
+                let t: Rc<str> = Rc::from(f.text.as_str());
+                self.texts.insert(id, Rc::clone(&t));
+                t
+            }
+        };
         let dir = match &path {
             Some(p) => p.parent().map(PathBuf::from),
             None => std::path::Path::new(&f.name).parent().map(PathBuf::from),
@@ -471,7 +491,7 @@ impl<'s> Pp<'s> {
                     self.handle_directive(t);
                 }
                 TokenKind::Eof => {
-                    if self.stop_at_file_end > 0 && self.files.len() > 1 {
+                    if !self.arg_macros.is_empty() && self.files.len() > 1 {
                         return PTok::new(t);
                     }
                     self.end_of_file();
@@ -591,14 +611,16 @@ impl<'s> Pp<'s> {
             .is_some_and(|t| t.is_punct(crate::token::Punct::LParen))
     }
 
-    /// Spelling of `tok` for stringizing and pasting.
-    fn spell(tok: &Token) -> String {
-        tok.text()
-    }
-
     /// The 1-based presumed line of `span` (after `#line`), at the outermost expansion.
     fn presumed_line(&self, span: Span) -> u32 {
-        let s = self.sm.report_span(span);
+        // Like clang, the line where the outermost expansion ends (its closing parenthesis).
+        let mut s = span;
+        for _ in 0..10_000 {
+            let Some(e) = self.sm.expansion(s.expn) else {
+                break;
+            };
+            s = self.expn_end.get(&s.expn).copied().unwrap_or(e.call_site);
+        }
         let line = self.sm.file(s.file).map_or(0, |f| f.line_col(s.lo).0);
         if let Some(f) = self.files.iter().rev().find(|f| f.id == s.file)
             && let Some((phys, presumed, _)) = &f.line_map
