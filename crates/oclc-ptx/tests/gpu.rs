@@ -503,3 +503,93 @@ kernel void copy_g(global const uint *s, global uint *t) { cp(s, t, get_global_i
         assert!(*ms < memcpy * 2.0, "{k} is far slower than memcpy");
     }
 }
+
+/// A file of the repository's examples/ (from the source tree, or the current directory when
+/// the test binary runs elsewhere).
+fn example(name: &str) -> Vec<u8> {
+    let mut p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name);
+    if !p.exists() {
+        p = std::path::Path::new("examples").join(name);
+    }
+    match std::fs::read(&p) {
+        Ok(b) => b,
+        Err(e) => panic!("{}: {e}", p.display()),
+    }
+}
+
+/// examples/reduce.toml, examples/histogram.toml and examples/matmul.toml on the GPU.
+#[test]
+fn repository_examples_match_their_run_files() {
+    let Some(d) = device() else { return };
+    let text = |n: &str| String::from_utf8(example(n)).expect("utf-8");
+
+    let p = load(&d, &text("reduce.cl"));
+    let values: Vec<u8> = (0..1u32 << 20).flat_map(|i| i.to_le_bytes()).collect();
+    let v = d.buffer_from_bytes(&values).expect("buffer");
+    let partial = d.zeroed(64 * 8).expect("buffer");
+    d.launch(
+        &p,
+        "reduce",
+        &[
+            Arg::Buffer(v),
+            Arg::Buffer(partial.clone()),
+            Arg::Local(256 * 8),
+            Arg::Bytes(64u32.to_le_bytes().to_vec()),
+        ],
+        &NdRange::new(&[16384]).local(&[256]),
+    )
+    .expect("launch reduce");
+    let got: Vec<u64> = partial
+        .read()
+        .expect("read")
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8")))
+        .collect();
+    let want: Vec<u64> = (0..64).map(|g| 134_209_536 + 268_435_456 * g).collect();
+    assert_eq!(got, want);
+
+    let p = load(&d, &text("histogram.cl"));
+    let data = example("histogram_data.bin");
+    let mut want = vec![0i32; 256];
+    for b in &data {
+        want[*b as usize] += 1;
+    }
+    let db = d.buffer_from_bytes(&data).expect("buffer");
+    let hist = d.zeroed(256 * 4).expect("buffer");
+    d.launch(
+        &p,
+        "histogram",
+        &[
+            Arg::Buffer(db),
+            Arg::Bytes((data.len() as u32).to_le_bytes().to_vec()),
+            Arg::Buffer(hist.clone()),
+        ],
+        &NdRange::new(&[4096]).local(&[128]),
+    )
+    .expect("launch histogram");
+    assert_eq!(i32s(&hist.read().expect("read")), want);
+
+    let p = load(&d, &text("matmul.cl"));
+    let a = d
+        .buffer_from_bytes(&example("matmul_a.bin"))
+        .expect("buffer");
+    let b = d
+        .buffer_from_bytes(&example("matmul_b.bin"))
+        .expect("buffer");
+    let c = d.zeroed(128 * 128 * 4).expect("buffer");
+    d.launch(
+        &p,
+        "matmul",
+        &[
+            Arg::Buffer(a),
+            Arg::Buffer(b),
+            Arg::Buffer(c.clone()),
+            Arg::Bytes(128u32.to_le_bytes().to_vec()),
+        ],
+        &NdRange::new(&[128, 128]).local(&[16, 16]),
+    )
+    .expect("launch matmul");
+    assert_eq!(c.read().expect("read"), example("matmul_c.bin"));
+}

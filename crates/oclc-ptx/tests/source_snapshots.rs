@@ -239,3 +239,19 @@ fn precise_trigonometry() {
     assert!(!t.contains("sin.approx"), "{t}");
     insta::assert_snapshot!(t);
 }
+
+#[test]
+fn repository_examples_emit_ptx() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut n = 0;
+    for name in ["memcpy", "histogram", "matmul", "reduce"] {
+        let Ok(src) = std::fs::read_to_string(dir.join(format!("{name}.cl"))) else {
+            continue;
+        };
+        let p = ptx(&src);
+        save(&format!("example_{name}"), &p.text);
+        assert!(!p.kernels.is_empty(), "{name}");
+        n += 1;
+    }
+    assert_eq!(n, 4, "examples missing from {}", dir.display());
+}
