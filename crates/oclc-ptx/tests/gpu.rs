@@ -593,3 +593,34 @@ fn repository_examples_match_their_run_files() {
     .expect("launch matmul");
     assert_eq!(c.read().expect("read"), example("matmul_c.bin"));
 }
+
+#[test]
+fn work_group_collectives() {
+    let Some(d) = device() else { return };
+    let m = common::collectives_module();
+    let p = d.load(&m, None, false).expect("load");
+    let o = d.zeroed(128 * 20).expect("buffer");
+    d.launch(
+        &p,
+        "wg",
+        &[Arg::Buffer(o.clone())],
+        &NdRange::new(&[128]).local(&[64]),
+    )
+    .expect("launch");
+    let got = i32s(&o.read().expect("read"));
+    for g in 0..128 {
+        let v = (g % 64) as i32 + 1;
+        let row = &got[5 * g..5 * g + 5];
+        assert_eq!(
+            row,
+            &[
+                64 * 65 / 2,
+                v * (v + 1) / 2,
+                if v == 1 { i32::MIN } else { v - 1 },
+                4,
+                1
+            ],
+            "item {g}"
+        );
+    }
+}
