@@ -497,11 +497,7 @@ fn bind_arg(
                 return Err(bad("a __local argument needs a size greater than 0".into()));
             }
             let id = local_layout.len() as u32;
-            local_layout.push((
-                *size,
-                16,
-                Symbol::intern(&format!("__local argument `{}`", p.name)),
-            ));
+            local_layout.push((*size, 16, Symbol::intern(&format!("argument `{}`", p.name))));
             Ok(BoundArg::Lanes(vec![ptr::make(Tag::Local, id, 0)]))
         }
         (ParamKind::Aggregate { size, align }, Arg::Bytes(b)) => {

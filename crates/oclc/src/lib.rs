@@ -5,16 +5,23 @@
 //! `-verify` annotation checking. [`cli`] is `oclc check` as a function.
 
 pub mod args;
+pub mod build_cmd;
 pub mod check;
 pub mod cli;
 pub mod json;
 mod pipeline;
+pub mod program;
 pub mod regex;
 pub mod render;
+pub mod run_cmd;
 pub mod runfile;
 pub mod runlines;
 pub mod verify;
 pub mod warnings;
 
 pub use check::{CheckOptions, CheckOutcome, MacroArg, check_source};
+pub use program::{
+    Buffer, BuildError, Device, Element, Error, Kernel, KernelArg, LaunchOutput, NdRange, Program,
+    RuntimeFault,
+};
 pub use warnings::{Reported, WarningPolicy};

@@ -22,12 +22,23 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// Run a kernel described by a run file (TOML) and check its expectations
+    Run(oclc::run_cmd::RunArgs),
+    /// Compile to IR (`--emit ir`) or PTX (`--emit ptx`) and print it
+    #[command(disable_help_flag = true)]
+    Build {
+        /// --emit ir|ptx, clang-style flags and one input file ('-' for standard input)
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let out = match cli.command {
         Command::Check { args } => oclc::cli::check_command(args, &mut std::io::stdin()),
+        Command::Run(args) => oclc::run_cmd::run_command(&args),
+        Command::Build { args } => oclc::build_cmd::build_command(args, &mut std::io::stdin()),
     };
     // Broken pipes on output are not worth a panic.
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());

@@ -1,6 +1,10 @@
 //! IR passes: mem2reg (with scalar replacement), fold, address-space inference and
 //! per-call-site specialization, dce; and the `oclc spaces` report they produce.
 //!
+//! For `oclc spaces`, lower with `oclc_lower::LowerOptions { all_in_memory: true }`: every
+//! variable then has a named slot, which mem2reg turns into the per-variable entries of the
+//! report (variables the lowering keeps in SSA values carry no names in the IR).
+//!
 //! [`run_default`] runs the pipeline: mem2reg → fold → dce on every function, then
 //! [`specialize`](specialize::specialize) (which infers spaces callers first, clones callees
 //! per argument space signature and rewrites each function), then fold → dce again. In debug
@@ -14,6 +18,7 @@ pub mod mem2reg;
 pub mod report;
 pub mod specialize;
 pub mod util;
+pub mod version;
 
 use crate::ir::{FuncId, Module, Op, Value};
 use crate::verify::{VerifyError, debug_verify};
@@ -38,7 +43,8 @@ pub struct VarRecord {
 /// Which passes run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassOptions {
-    /// 0 runs nothing (`-O0`, `-cl-opt-disable`); anything else runs the whole pipeline.
+    /// 0 runs nothing (`-O0`, `-cl-opt-disable`); 1 runs everything but space versioning;
+    /// 2 and above (the default) also split accesses through pointers merging known spaces.
     pub opt_level: u8,
 }
 
@@ -53,6 +59,23 @@ impl PassOptions {
     pub fn none() -> PassOptions {
         PassOptions { opt_level: 0 }
     }
+
+    /// From build options: `-O0` and clang's `-cl-opt-disable` turn the passes off, `-ON`
+    /// sets the level; the last one given wins.
+    pub fn from_flags<'a>(flags: impl IntoIterator<Item = &'a str>) -> PassOptions {
+        let mut o = PassOptions::default();
+        for f in flags {
+            if f == "-cl-opt-disable" {
+                o.opt_level = 0;
+            } else if let Some(n) = f.strip_prefix("-O") {
+                o.opt_level = match n {
+                    "" | "s" | "z" | "fast" => 2,
+                    n => n.parse().unwrap_or(2),
+                };
+            }
+        }
+        o
+    }
 }
 
 /// What the pipeline did.
@@ -62,6 +85,8 @@ pub struct PassReport {
     pub spaces: SpacesReport,
     /// Number of specialized clones created.
     pub clones: usize,
+    /// Generic accesses split into one access per possible space (at `-O2` and above).
+    pub versioned: usize,
     /// Verifier errors after a stage, which was then undone (a bug in a pass).
     pub verify_errors: Vec<(String, VerifyError)>,
 }
@@ -75,6 +100,7 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
         stage(m, "mem2reg", &mut report, |m| {
             vars = m.functions.iter_mut().map(mem2reg::mem2reg).collect();
             for f in m.functions.iter_mut() {
+                dce::dce(f);
                 fold::fold(f);
                 dce::dce(f);
             }
@@ -86,6 +112,20 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
         if let (true, Some((spaces, clones))) = (ok, spec) {
             report.spaces = spaces;
             report.clones = clones;
+        }
+        if opts.opt_level >= 2 {
+            let mut n = 0;
+            let ok = stage(m, "version", &mut report, |m| {
+                for i in 0..m.functions.len() {
+                    let placeholder = crate::ir::Function::new("", Vec::new(), None, Span::DUMMY);
+                    let mut f = std::mem::replace(&mut m.functions[i], placeholder);
+                    n += version::version(m, &mut f);
+                    m.functions[i] = f;
+                }
+            });
+            if ok {
+                report.versioned = n;
+            }
         }
         stage(m, "cleanup", &mut report, |m| {
             for f in m.functions.iter_mut() {
@@ -179,6 +219,7 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
 pub fn optimize_for_device(m: &mut Module) {
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
+        dce::dce(f);
         fold::fold(f);
         dce::dce(f);
     }

@@ -18,6 +18,8 @@ pub enum GenericReason {
     },
     /// The pointer is read from memory the analysis does not follow.
     LoadedFromMemory { at: Span },
+    /// The variable holding the pointer has its address taken (it stays in memory).
+    AddressEscapes { at: Span },
     /// The pointer is made from an integer.
     IntegerCast { at: Span },
     /// The pointer is returned by a call.
@@ -128,6 +130,10 @@ pub fn reason_text(r: &GenericReason, sm: &SourceMap) -> String {
         GenericReason::IntegerCast { at } => {
             format!("escapes through an integer cast at line {}", line(sm, *at))
         }
+        GenericReason::AddressEscapes { at } => format!(
+            "kept in memory: the variable's address escapes at line {}",
+            line(sm, *at)
+        ),
         GenericReason::ReturnedByCall { callee, at } => {
             format!("returned by `{callee}` at line {}", line(sm, *at))
         }
@@ -254,6 +260,10 @@ fn reason_json(r: &GenericReason, sm: &SourceMap) -> String {
             "{{\"kind\":\"integer_cast\",\"line\":{},\"text\":{text}}}",
             json_line(sm, *at)
         ),
+        GenericReason::AddressEscapes { at } => format!(
+            "{{\"kind\":\"address_escapes\",\"line\":{},\"text\":{text}}}",
+            json_line(sm, *at)
+        ),
         GenericReason::ReturnedByCall { callee, at } => format!(
             "{{\"kind\":\"returned_by_call\",\"callee\":{},\"line\":{},\"text\":{text}}}",
             json_str(callee),
@@ -354,8 +364,9 @@ pub fn render_json(r: &SpacesReport, sm: &SourceMap) -> String {
         }
         let _ = write!(
             out,
-            "{{\"line\":{},\"message\":{}}}",
+            "{{\"line\":{},\"group\":{},\"message\":{}}}",
             json_line(sm, w.span),
+            json_str(w.group.unwrap_or("")),
             json_str(&w.message)
         );
     }

@@ -315,10 +315,7 @@ impl Checker<'_> {
                 }
             })
             .collect();
-        let bref = |o: builtins::OverloadId| BuiltinRef {
-            name,
-            overload: (u32::from(o.decl) << 16) | u32::from(o.index),
-        };
+        let bref = |overload: builtins::OverloadId| BuiltinRef { name, overload };
         match self.builtins.resolve(id, &bargs) {
             Ok(r) => {
                 let params: Vec<BTy> = r.sig.params().to_vec();
@@ -326,8 +323,13 @@ impl Checker<'_> {
                     let n = params.len();
                     if args.len() < n || (args.len() > n && !r.sig.variadic) {
                         let few = args.len() < n;
-                        self.err(
+                        let at = super::call::arity_at(
+                            &args.iter().map(|a| a.span).collect::<Vec<_>>(),
+                            n,
                             span,
+                        );
+                        self.err(
+                            at,
                             format!(
                                 "too {} arguments to function call, expected {}{n}, have {}",
                                 if few { "few" } else { "many" },

@@ -3,6 +3,7 @@
 
 use super::core::{NameKind, Parser, Skip};
 use super::keywords::Kw;
+use super::typo::TypoCtx;
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::lang::ClStd;
@@ -111,31 +112,20 @@ impl Parser<'_> {
         let kw = self.bump();
         let kw_text = self.prev_text();
         if !self.is(Punct::LParen) {
-            self.error(self.after_prev(), format!("expected '(' after '{kw_text}'"));
+            let s = self.span();
+            self.error(s, "expected '('");
             self.skip_malformed_decl();
             return None;
         }
         let open = self.open()?;
         let cond = self.parse_cond_expr();
-        let mut message = None;
         if matches!(cond.kind, ExprKind::Error) {
-            self.skip_until(&[Punct::Semi], Skip::default());
+            self.abandon();
+            self.skip_malformed_decl();
             return None;
         }
-        if self.eat(Punct::Comma).is_some() {
-            if matches!(self.tok().kind, TokenKind::Str(_)) {
-                message = Some(self.parse_primary_string());
-            } else {
-                let s = self.span();
-                self.error(
-                    s,
-                    "expected string literal for diagnostic message in static_assert",
-                );
-                self.skip_until(&[Punct::Semi], Skip::default());
-                return None;
-            }
-        }
-        if message.is_none() {
+        let mut message = None;
+        if self.is(Punct::RParen) {
             self.emit(
                 Diagnostic::warning(
                     kw,
@@ -143,6 +133,21 @@ impl Parser<'_> {
                 )
                 .with_group("c23-extensions"),
             );
+        } else if !self.expect_after(Punct::Comma, "expected ','") {
+            self.abandon();
+            self.skip_until(&[Punct::Semi], Skip::default());
+            return None;
+        } else if matches!(self.tok().kind, TokenKind::Str(_)) {
+            message = Some(self.parse_primary_string());
+        } else {
+            let s = self.span();
+            self.error(
+                s,
+                "expected string literal for diagnostic message in static_assert",
+            );
+            self.abandon();
+            self.skip_malformed_decl();
+            return None;
         }
         self.close(Punct::RParen, open);
         self.expect_semi(&format!("expected ';' after '{kw_text}'"));
@@ -223,10 +228,14 @@ impl Parser<'_> {
                 declarators: Vec::new(),
             }));
         }
-        let (declarator, ok) = self.parse_declarator(ctx);
+        let (mut declarator, ok) = self.parse_declarator(ctx);
         if !ok {
             self.skip_malformed_decl();
             return self.keep_tag_definition(start, specs);
+        }
+        if declarator.function().is_some() {
+            // Attributes after a function declarator may precede its body.
+            self.parse_attrs(&mut declarator.attrs);
         }
         if declarator.function().is_some() && !self.is_decl_after_declarator() {
             if ctx == Ctx::File {
@@ -319,7 +328,7 @@ impl Parser<'_> {
         self.check_implicit_int(specs, &declarator);
         if let Some(name) = declarator.name {
             let kind = if specs.is_typedef() {
-                NameKind::Typedef
+                NameKind::Typedef(name.span)
             } else {
                 NameKind::Value
             };
@@ -335,9 +344,24 @@ impl Parser<'_> {
                 );
             }
             self.bump();
+            let before = self.invalid_exprs;
             init = Some(self.parse_initializer());
+            if self.invalid_exprs > before {
+                // clang's recovery after a bad initializer: on to the next declarator.
+                let stops: &[Punct] = if ctx == Ctx::ForInit {
+                    &[Punct::Comma, Punct::RParen]
+                } else {
+                    &[Punct::Comma]
+                };
+                self.skip_until(
+                    stops,
+                    Skip {
+                        at_semi: true,
+                        before_match: true,
+                    },
+                );
+            }
         }
-        let _ = ctx;
         let span = declarator.span.to(self.prev_span());
         InitDeclarator {
             id,
@@ -558,7 +582,7 @@ impl Parser<'_> {
                     break;
                 }
                 match self.lookup(sym) {
-                    Some(NameKind::Typedef) => {
+                    Some(NameKind::Typedef(_)) => {
                         self.bump();
                         items.push(DeclSpec {
                             span,
@@ -583,7 +607,13 @@ impl Parser<'_> {
                 if ctx == Ctx::TypeName || self.valid_after_declarator_name(1) {
                     break;
                 }
-                self.error(span, format!("unknown type name '{sym}'"));
+                // clang goes on as if the correction (when it finds one) had been written.
+                let fix = self.correct_typo(sym, TypoCtx::TypeName);
+                self.typo_diag(span, sym, fix, true);
+                if let Some(c) = fix {
+                    self.respell_current(c.name);
+                    continue;
+                }
                 self.bump();
                 items.push(DeclSpec {
                     span,
@@ -640,7 +670,7 @@ impl Parser<'_> {
                 Kw::Atomic => DeclSpecKind::Qual(TypeQual::Atomic),
                 Kw::Global | Kw::Local | Kw::Constant | Kw::Private | Kw::Generic => {
                     self.bump();
-                    if let Some(q) = self.as_keyword(k, t) {
+                    if let Some(q) = self.as_keyword(k, t, true) {
                         items.push(DeclSpec {
                             span,
                             kind: DeclSpecKind::AddrSpace(q),
@@ -756,15 +786,16 @@ impl Parser<'_> {
     }
 
     /// An address-space keyword (already consumed), or None when the mode lacks it (after
-    /// clang's "does not support" error).
-    fn as_keyword(&mut self, k: Kw, t: crate::token::Token) -> Option<AsQual> {
+    /// clang's "does not support" error). clang checks the mode for declaration specifiers
+    /// only (`in_specs`); after a `*` it takes `generic` in every mode (clang-19).
+    fn as_keyword(&mut self, k: Kw, t: crate::token::Token, in_specs: bool) -> Option<AsQual> {
         let kind = match k {
             Kw::Global => AsKind::Global,
             Kw::Local => AsKind::Local,
             Kw::Constant => AsKind::Constant,
             Kw::Private => AsKind::Private,
             _ => {
-                if !self.lang.generic_address_space() {
+                if in_specs && !self.lang.generic_address_space() {
                     self.error(
                         t.span,
                         format!(
@@ -932,7 +963,8 @@ impl Parser<'_> {
                 | Punct::RBrace,
             ) => true,
             TokenKind::Ident(_) => match self.kw() {
-                None => true,
+                // `struct S {...} T t;`: two names in a row start the next declaration.
+                None => self.ident_of(self.nth(1)).is_none(),
                 Some(Kw::Attribute) => true,
                 Some(
                     Kw::Const
@@ -1008,19 +1040,8 @@ impl Parser<'_> {
                 } else {
                     let (d, ok) = self.parse_declarator(Ctx::Member);
                     if !ok {
-                        self.skip_until(
-                            &[Punct::RBrace],
-                            Skip {
-                                at_semi: true,
-                                before_match: true,
-                            },
-                        );
-                        self.eat(Punct::Semi);
-                        return Some(FieldGroup {
-                            span: start.to(self.prev_span()),
-                            specs,
-                            fields,
-                        });
+                        // clang goes on to the `;` check below.
+                        break;
                     }
                     d
                 };
@@ -1082,6 +1103,19 @@ impl Parser<'_> {
                 span: self.bump(),
             });
         }
+        let mut fixed_type = None;
+        if self.is(Punct::Colon) && self.token_starts_type_name(1) {
+            self.bump();
+            let start = self.span();
+            fixed_type = Some(Box::new(self.parse_type_name()));
+            self.emit(
+                Diagnostic::warning(
+                    start,
+                    "enumeration types with a fixed underlying type are a Clang extension",
+                )
+                .with_group("fixed-enum-extension"),
+            );
+        }
         if !self.is(Punct::LBrace) {
             if name.is_none() {
                 let s = self.span();
@@ -1100,6 +1134,7 @@ impl Parser<'_> {
                 kw_span,
                 name,
                 attrs,
+                fixed_type,
                 body: None,
             });
         }
@@ -1195,6 +1230,7 @@ impl Parser<'_> {
             kw_span,
             name,
             attrs,
+            fixed_type,
             body: Some((span, list)),
         };
         self.check_after_tag_definition("enum");
@@ -1256,7 +1292,7 @@ impl Parser<'_> {
                 }
                 Some(k @ (Kw::Global | Kw::Local | Kw::Constant | Kw::Private | Kw::Generic)) => {
                     self.bump();
-                    if let Some(q) = self.as_keyword(k, t) {
+                    if let Some(q) = self.as_keyword(k, t, false) {
                         quals.push(DeclSpec {
                             span: t.span,
                             kind: DeclSpecKind::AddrSpace(q),
@@ -1412,11 +1448,12 @@ impl Parser<'_> {
 
     /// Inside `[...]`: `static`, qualifiers, `*`, size.
     fn parse_array_chunk(&mut self) -> ArrayChunk {
-        let mut is_static = self.eat_kw(Kw::Static).is_some();
+        let mut static_span = self.eat_kw(Kw::Static);
         let quals = self.parse_type_qual_list();
-        if !is_static {
-            is_static = self.eat_kw(Kw::Static).is_some();
+        if static_span.is_none() {
+            static_span = self.eat_kw(Kw::Static);
         }
+        let is_static = static_span.is_some();
         if self.is(Punct::Star) && self.nth_is(1, Punct::RBracket) {
             self.bump();
             return ArrayChunk {
@@ -1427,8 +1464,7 @@ impl Parser<'_> {
             };
         }
         let size = if self.is(Punct::RBracket) {
-            if is_static {
-                let s = self.span();
+            if let Some(s) = static_span {
                 self.error(s, "'static' may not be used without an array size");
             }
             None
@@ -1499,6 +1535,9 @@ impl Parser<'_> {
         self.push_scope();
         loop {
             if let Some(s) = self.eat(Punct::Ellipsis) {
+                if f.params.is_empty() {
+                    self.error(s, "ISO C requires a named parameter before '...'");
+                }
                 f.ellipsis = Some(s);
                 break;
             }
@@ -1658,19 +1697,24 @@ impl Parser<'_> {
                     break;
                 }
             }
-            if bad {
-                self.skip_until(
-                    &[Punct::RBrace],
-                    Skip {
-                        at_semi: false,
-                        before_match: true,
-                    },
-                );
-                break;
-            }
-            if !designators.is_empty() && self.eat(Punct::Eq).is_none() {
+            if !bad && !designators.is_empty() && self.eat(Punct::Eq).is_none() {
                 let s = self.span();
-                self.error(s, "expected '=' or another designator");
+                if designators.len() == 1 && matches!(designators[0], Designator::Index { .. }) {
+                    self.emit(
+                        Diagnostic::warning(s, "use of GNU 'missing =' extension in designator")
+                            .with_group("gnu-designator")
+                            .with_fixit(s.start(), "= "),
+                    );
+                } else {
+                    self.error(s, "expected '=' or another designator");
+                    bad = true;
+                }
+            }
+            if bad {
+                // clang's ParseBraceInitializer: go on after a `,`, else give up the list.
+                if self.eat(Punct::Comma).is_some() {
+                    continue;
+                }
                 self.skip_until(
                     &[Punct::RBrace],
                     Skip {

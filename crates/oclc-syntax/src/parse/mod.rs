@@ -19,6 +19,7 @@ mod names;
 mod stmt;
 #[cfg(test)]
 mod tests;
+mod typo;
 
 use crate::ast::{PragmaItem, PragmaKind, TranslationUnit};
 use crate::diag::Diagnostics;

@@ -1,0 +1,714 @@
+//! The library facade: build a [`Program`] from OpenCL C source and build options, pick a
+//! [`Device`], make [`Buffer`]s from slices, set a [`Kernel`]'s arguments by position or name,
+//! launch it over an [`NdRange`] and read the results.
+//!
+//! ```
+//! use oclc::{Device, NdRange, Program};
+//!
+//! let program = Program::build(
+//!     "kernel void axpy(global const float *x, global float *y, float a) {
+//!          size_t i = get_global_id(0);
+//!          y[i] += a * x[i];
+//!      }",
+//!     "-cl-std=CL2.0",
+//! )?;
+//! let device = Device::cpu();
+//! let x = device.buffer_from_slice(&[1.0f32, 2.0, 3.0, 4.0]);
+//! let y = device.buffer_from_slice(&[10.0f32; 4]);
+//! let mut kernel = program.kernel("axpy")?;
+//! kernel.set_arg(0, &x)?.set_arg_named("y", &y)?.set_arg_named("a", 2.0f32)?;
+//! device.launch(&kernel, &NdRange::new(&[4]))?;
+//! assert_eq!(y.read::<f32>()?, vec![12.0, 14.0, 16.0, 18.0]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Build errors carry clang-style diagnostics ([`BuildError::Compile`]); a kernel fault found
+//! by the cpu device's runtime checks is an [`Error::Runtime`] whose [`RuntimeFault::rendered`]
+//! text shows the source line, a caret and the work-item's ids.
+
+use oclc_lower::{KernelParam, KernelParamKind, KernelSignature};
+use oclc_syntax::{Diagnostic, Level, SourceMap};
+
+use crate::args::parse_check_args;
+use crate::check::{CheckOptions, MacroArg, check_source};
+use crate::render::TextRenderer;
+use crate::warnings::Reported;
+
+pub use oclc_cpu::{CheckKind, NdRange};
+pub use oclc_ir::AddrSpace;
+
+/// Why a program did not build.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum BuildError {
+    /// The options string has a flag that is neither a build option nor an `oclc check` flag.
+    #[error("invalid build options: {0}")]
+    Options(String),
+    /// The source has errors: `log` is clang's text output (diagnostics and the summary line).
+    #[error("{log}")]
+    Compile { log: String, errors: usize },
+    /// The lowered program failed the device's verifier (a compiler bug, reported as such).
+    #[error("internal compiler error: {0}")]
+    Internal(String),
+}
+
+/// Errors of devices, buffers, arguments and launches.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Error {
+    #[error("no kernel named '{name}' in the program ({})", list_or_none(.available))]
+    NoSuchKernel {
+        name: String,
+        available: Vec<String>,
+    },
+    #[error("kernel '{kernel}' has {count} parameters; there is no argument {index}")]
+    ArgIndex {
+        kernel: String,
+        index: usize,
+        count: usize,
+    },
+    #[error("kernel '{kernel}' has no parameter named '{name}'")]
+    NoSuchParam { kernel: String, name: String },
+    #[error("argument {index} ('{name}', {ty}): {message}")]
+    ArgType {
+        index: usize,
+        name: String,
+        ty: String,
+        message: String,
+    },
+    #[error("argument {index} ('{name}', {ty}) of kernel '{kernel}' is not set")]
+    ArgMissing {
+        kernel: String,
+        index: usize,
+        name: String,
+        ty: String,
+    },
+    #[error("buffer of {bytes} bytes does not hold whole elements of {elem_size} bytes")]
+    BufferSize { bytes: usize, elem_size: usize },
+    #[error("device not available: {0}")]
+    DeviceUnavailable(String),
+    #[error("launch failed: {0}")]
+    Launch(String),
+    #[error("{}", .0.rendered.trim_end())]
+    Runtime(Box<RuntimeFault>),
+}
+
+fn list_or_none(v: &[String]) -> String {
+    if v.is_empty() {
+        "the program defines no kernels".to_string()
+    } else {
+        format!("kernels: {}", v.join(", "))
+    }
+}
+
+/// A runtime check that stopped a kernel: what failed, where, and in which work-item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuntimeFault {
+    pub kind: CheckKind,
+    pub message: String,
+    /// `(file, line, column)` of the faulting operation, when it has a source location.
+    pub location: Option<(String, u32, u32)>,
+    pub global_id: [u64; 3],
+    pub local_id: [u64; 3],
+    pub group_id: [u64; 3],
+    /// clang-style text: `file:line:col: error: ...`, the source line and caret, the work-item
+    /// ids as a note, and the device's explaining note if any.
+    pub rendered: String,
+}
+
+/// A built program: the checked source, its IR after the passes, the kernels' signatures, and
+/// the code loaded for the cpu device.
+pub struct Program {
+    sm: SourceMap,
+    log: String,
+    module: oclc_ir::Module,
+    signatures: Vec<KernelSignature>,
+    cpu: oclc_cpu::Program,
+    optimized: bool,
+}
+
+impl std::fmt::Debug for Program {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Program")
+            .field("kernels", &self.kernel_names())
+            .field("optimized", &self.optimized)
+            .finish()
+    }
+}
+
+/// Parsed build options: the `oclc check` options and whether the IR passes run.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub check: CheckOptions,
+    /// False with `-O0` or `-cl-opt-disable`.
+    pub optimize: bool,
+}
+
+/// OpenCL `clBuildProgram` options that change nothing on the cpu device beyond the macro
+/// some of them define.
+const CODEGEN_FLAGS: &[&str] = &[
+    "-cl-mad-enable",
+    "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-denorms-are-zero",
+    "-cl-single-precision-constant",
+    "-cl-fp32-correctly-rounded-divide-sqrt",
+    "-cl-uniform-work-group-size",
+    "-cl-no-subgroup-ifp",
+    "-cl-kernel-arg-info",
+    "-cl-strict-aliasing",
+    "-cl-fast-relaxed-math",
+    "-O1",
+    "-O2",
+    "-O3",
+    "-O",
+];
+
+impl Default for BuildOptions {
+    /// OpenCL C 1.2, passes on.
+    fn default() -> BuildOptions {
+        BuildOptions {
+            check: CheckOptions::default(),
+            optimize: true,
+        }
+    }
+}
+
+impl BuildOptions {
+    /// Parses a build options string (whitespace-separated flags, no input files).
+    pub fn parse(options: &str) -> Result<BuildOptions, BuildError> {
+        let (opts, files) = BuildOptions::parse_args(options.split_whitespace())?;
+        match files.first() {
+            Some(f) => Err(BuildError::Options(format!("unexpected input file '{f}'"))),
+            None => Ok(opts),
+        }
+    }
+
+    /// Parses command-line flags; returns the options and the input files among them.
+    pub fn parse_args<I, S>(args: I) -> Result<(BuildOptions, Vec<String>), BuildError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut optimize = true;
+        let mut fast_math = false;
+        let mut rest = Vec::new();
+        for word in args.into_iter().map(Into::into) {
+            match word.as_str() {
+                "-O0" | "-cl-opt-disable" => optimize = false,
+                "-cl-fast-relaxed-math" => fast_math = true,
+                w if CODEGEN_FLAGS.contains(&w) => {}
+                _ => rest.push(word),
+            }
+        }
+        let parsed = parse_check_args(rest).map_err(|e| BuildError::Options(e.0))?;
+        if parsed.options.verify.is_some() {
+            return Err(BuildError::Options("-verify is not a build option".into()));
+        }
+        let mut check = parsed.options;
+        if fast_math {
+            check.macros.insert(
+                0,
+                MacroArg::Define("__FAST_RELAXED_MATH__".into(), "1".into()),
+            );
+        }
+        Ok((BuildOptions { check, optimize }, parsed.files))
+    }
+}
+
+impl Program {
+    /// Builds `source` with `options` (`-cl-std=`, `-D`, `-I`, `-W` flags as for `oclc check`,
+    /// plus `-O0`/`-cl-opt-disable` to skip the IR passes and the other OpenCL build options).
+    pub fn build(source: &str, options: &str) -> Result<Program, BuildError> {
+        Program::build_named("<source>", source.as_bytes(), options)
+    }
+
+    /// [`Program::build`] with the file name diagnostics and runtime reports show.
+    pub fn build_named(name: &str, source: &[u8], options: &str) -> Result<Program, BuildError> {
+        Program::build_with(name, source, &BuildOptions::parse(options)?)
+    }
+
+    /// Builds `source`, named `name` in diagnostics, with parsed options.
+    pub fn build_with(
+        name: &str,
+        source: &[u8],
+        opts: &BuildOptions,
+    ) -> Result<Program, BuildError> {
+        let outcome = check_source(name, source, &opts.check);
+        let log = outcome.render_text();
+        let sm = outcome.sm;
+        let (errors, _) = crate::render::counts(&outcome.diagnostics);
+        let Some(hir) = outcome.program.filter(|_| errors == 0) else {
+            return Err(BuildError::Compile {
+                log,
+                errors: errors.max(1),
+            });
+        };
+        let mut diags = oclc_syntax::Diagnostics::default();
+        let lowered = oclc_lower::lower(&hir, &sm, &mut diags);
+        let lower_diags = opts.check.warnings.apply_all(diags.list);
+        let lower_errors = crate::render::counts(&lower_diags).0;
+        let mut log = log;
+        if !lower_diags.is_empty() {
+            log = join_logs(&sm, &outcome.diagnostics, &lower_diags);
+        }
+        let Some(mut module) = lowered.filter(|_| lower_errors == 0) else {
+            return Err(BuildError::Compile {
+                log,
+                errors: lower_errors.max(1),
+            });
+        };
+        let signatures = oclc_lower::kernel_signatures(&hir);
+        if opts.optimize {
+            let report =
+                oclc_ir::passes::run_default(&mut module, &oclc_ir::passes::PassOptions::default());
+            if let Some((stage, e)) = report.verify_errors.first() {
+                return Err(BuildError::Internal(format!(
+                    "IR pass '{stage}' produced invalid IR: {e}"
+                )));
+            }
+        }
+        let cpu = oclc_cpu::Device::cpu()
+            .load(module.clone())
+            .map_err(|e| BuildError::Internal(e.to_string()))?;
+        Ok(Program {
+            sm,
+            log,
+            module,
+            signatures,
+            cpu,
+            optimized: opts.optimize,
+        })
+    }
+
+    /// The warnings of the build in clang's text format (empty when there were none).
+    pub fn build_log(&self) -> &str {
+        &self.log
+    }
+
+    /// The IR after the passes (before them with `-O0`).
+    pub fn ir(&self) -> &oclc_ir::Module {
+        &self.module
+    }
+
+    /// The IR as text.
+    pub fn ir_text(&self) -> String {
+        oclc_ir::print_module(&self.module, Some(&self.sm))
+    }
+
+    /// Names of the kernels, in declaration order.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        self.signatures.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// The signature of kernel `name`.
+    pub fn signature(&self, name: &str) -> Option<&KernelSignature> {
+        self.signatures.iter().find(|s| s.name == name)
+    }
+
+    /// The source map of the build, for rendering locations.
+    pub fn source_map(&self) -> &SourceMap {
+        &self.sm
+    }
+
+    /// Kernel `name`, ready for its arguments.
+    pub fn kernel(&self, name: &str) -> Result<Kernel<'_>, Error> {
+        let sig = self.signature(name).ok_or_else(|| Error::NoSuchKernel {
+            name: name.to_string(),
+            available: self.signatures.iter().map(|s| s.name.clone()).collect(),
+        })?;
+        Ok(Kernel {
+            program: self,
+            sig,
+            args: vec![None; sig.params.len()],
+        })
+    }
+
+    /// Renders a device runtime error against this program's source.
+    fn fault(&self, e: &oclc_cpu::RuntimeError) -> RuntimeFault {
+        let location = self
+            .sm
+            .location(e.span)
+            .map(|(f, l, c)| (f.to_string(), l, c));
+        let mut diag = Diagnostic::new(Level::Error, e.span, e.message.clone());
+        if e.span.hi > e.span.lo {
+            diag = diag.with_range(e.span);
+        }
+        let mut r = TextRenderer::new(&self.sm);
+        r.emit(&Reported { diag, option: None });
+        r.emit_plain(Level::Note, &format!("in the work-item with {}", e.ids()));
+        if let Some((span, msg)) = &e.note {
+            r.emit(&Reported {
+                diag: Diagnostic::new(Level::Note, *span, msg.clone()),
+                option: None,
+            });
+        }
+        RuntimeFault {
+            kind: e.kind,
+            message: e.message.clone(),
+            location,
+            global_id: e.global_id,
+            local_id: e.local_id,
+            group_id: e.group_id,
+            rendered: r.finish(),
+        }
+    }
+}
+
+fn join_logs(sm: &SourceMap, a: &[Reported], b: &[Reported]) -> String {
+    let all: Vec<Reported> = a.iter().chain(b).cloned().collect();
+    crate::render::render_text(sm, &all)
+}
+
+/// A scalar type that buffers and arguments can be made of (little-endian bytes).
+pub trait Element: Copy + Default + 'static {
+    /// `sizeof` the type.
+    const SIZE: usize;
+    /// Appends the value's little-endian bytes.
+    fn put(self, out: &mut Vec<u8>);
+    /// The value from exactly [`Self::SIZE`] little-endian bytes.
+    fn get(bytes: &[u8]) -> Self;
+}
+
+macro_rules! element {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(bytes: &[u8]) -> Self {
+                let mut a = [0u8; std::mem::size_of::<$t>()];
+                let n = a.len().min(bytes.len());
+                a[..n].copy_from_slice(&bytes[..n]);
+                <$t>::from_le_bytes(a)
+            }
+        }
+    )*};
+}
+element!(i8, u8, i16, u16, i32, u32, i64, u64, f32, f64);
+
+fn to_bytes<T: Element>(values: &[T]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values.len() * T::SIZE);
+    for v in values {
+        v.put(&mut out);
+    }
+    out
+}
+
+/// A device memory buffer. Clones share the same memory.
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    cpu: oclc_cpu::Buffer,
+}
+
+impl Buffer {
+    /// Size in bytes.
+    pub fn len(&self) -> usize {
+        self.cpu.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cpu.is_empty()
+    }
+
+    /// The contents as bytes.
+    pub fn read_bytes(&self) -> Vec<u8> {
+        self.cpu.read()
+    }
+
+    /// The contents as elements of `T`; the size must be a multiple of `sizeof(T)`.
+    pub fn read<T: Element>(&self) -> Result<Vec<T>, Error> {
+        let bytes = self.cpu.read();
+        if bytes.len() % T::SIZE != 0 {
+            return Err(Error::BufferSize {
+                bytes: bytes.len(),
+                elem_size: T::SIZE,
+            });
+        }
+        Ok(bytes.chunks_exact(T::SIZE).map(T::get).collect())
+    }
+
+    /// Overwrites the start of the buffer with `bytes` (at most its size).
+    pub fn write_bytes(&self, bytes: &[u8]) {
+        self.cpu.write(bytes);
+    }
+
+    /// Overwrites the start of the buffer with `values` (at most its size).
+    pub fn write<T: Element>(&self, values: &[T]) {
+        self.cpu.write(&to_bytes(values));
+    }
+}
+
+/// A kernel argument: a buffer (for `__global`/`__constant` pointers), a `__local` allocation
+/// size, or a value's bytes (scalars, vectors, structs by value).
+#[derive(Clone, Debug)]
+pub enum KernelArg {
+    Buffer(Buffer),
+    /// Bytes of `__local` memory for each work-group.
+    Local(usize),
+    Value(Vec<u8>),
+}
+
+impl KernelArg {
+    /// A `__local` allocation of `len` elements of `T`.
+    pub fn local<T: Element>(len: usize) -> KernelArg {
+        KernelArg::Local(len.saturating_mul(T::SIZE))
+    }
+
+    /// A vector value (`float4` from `[f32; 4]`; a 3-vector from 3 or 4 components).
+    pub fn vector<T: Element>(components: &[T]) -> KernelArg {
+        KernelArg::Value(to_bytes(components))
+    }
+
+    fn describe(&self) -> &'static str {
+        match self {
+            KernelArg::Buffer(_) => "a buffer",
+            KernelArg::Local(_) => "a local allocation",
+            KernelArg::Value(_) => "a value",
+        }
+    }
+}
+
+impl From<&Buffer> for KernelArg {
+    fn from(b: &Buffer) -> KernelArg {
+        KernelArg::Buffer(b.clone())
+    }
+}
+
+impl From<Buffer> for KernelArg {
+    fn from(b: Buffer) -> KernelArg {
+        KernelArg::Buffer(b)
+    }
+}
+
+impl<T: Element> From<T> for KernelArg {
+    fn from(v: T) -> KernelArg {
+        KernelArg::Value(to_bytes(&[v]))
+    }
+}
+
+impl<T: Element, const N: usize> From<[T; N]> for KernelArg {
+    fn from(v: [T; N]) -> KernelArg {
+        KernelArg::vector(&v)
+    }
+}
+
+/// A kernel of a [`Program`] with its arguments.
+#[derive(Clone, Debug)]
+pub struct Kernel<'p> {
+    program: &'p Program,
+    sig: &'p KernelSignature,
+    args: Vec<Option<KernelArg>>,
+}
+
+impl<'p> Kernel<'p> {
+    pub fn name(&self) -> &str {
+        &self.sig.name
+    }
+
+    /// The parameters: names, C types and how each takes its value.
+    pub fn params(&self) -> &'p [KernelParam] {
+        &self.sig.params
+    }
+
+    pub fn program(&self) -> &'p Program {
+        self.program
+    }
+
+    /// Sets argument `index` (from 0), checking it fits the parameter.
+    pub fn set_arg(&mut self, index: usize, arg: impl Into<KernelArg>) -> Result<&mut Self, Error> {
+        let count = self.sig.params.len();
+        let Some(p) = self.sig.params.get(index) else {
+            return Err(Error::ArgIndex {
+                kernel: self.sig.name.clone(),
+                index,
+                count,
+            });
+        };
+        let arg = fit_arg(index, p, arg.into())?;
+        if let Some(slot) = self.args.get_mut(index) {
+            *slot = Some(arg);
+        }
+        Ok(self)
+    }
+
+    /// Sets the argument of the parameter named `name`.
+    pub fn set_arg_named(
+        &mut self,
+        name: &str,
+        arg: impl Into<KernelArg>,
+    ) -> Result<&mut Self, Error> {
+        let index = self
+            .sig
+            .params
+            .iter()
+            .position(|p| p.name == name)
+            .ok_or_else(|| Error::NoSuchParam {
+                kernel: self.sig.name.clone(),
+                name: name.to_string(),
+            })?;
+        self.set_arg(index, arg)
+    }
+
+    fn cpu_args(&self) -> Result<Vec<oclc_cpu::Arg>, Error> {
+        self.args
+            .iter()
+            .zip(&self.sig.params)
+            .enumerate()
+            .map(|(index, (a, p))| match a {
+                None => Err(Error::ArgMissing {
+                    kernel: self.sig.name.clone(),
+                    index,
+                    name: p.name.clone(),
+                    ty: p.c_type.clone(),
+                }),
+                Some(KernelArg::Buffer(b)) => Ok(oclc_cpu::Arg::Buffer(b.cpu.clone())),
+                Some(KernelArg::Local(n)) => Ok(oclc_cpu::Arg::Local(*n)),
+                Some(KernelArg::Value(v)) => Ok(oclc_cpu::Arg::Bytes(v.clone())),
+            })
+            .collect()
+    }
+}
+
+/// Checks that `arg` is the kind of value parameter `p` takes; pads a 3-vector to 4 lanes.
+fn fit_arg(index: usize, p: &KernelParam, arg: KernelArg) -> Result<KernelArg, Error> {
+    let err = |message: String| Error::ArgType {
+        index,
+        name: p.name.clone(),
+        ty: p.c_type.clone(),
+        message,
+    };
+    match (&p.kind, arg) {
+        (KernelParamKind::Pointer { space, .. }, KernelArg::Buffer(b))
+            if matches!(space, AddrSpace::Global | AddrSpace::Constant) =>
+        {
+            Ok(KernelArg::Buffer(b))
+        }
+        (KernelParamKind::Pointer { space, .. }, KernelArg::Local(n))
+            if *space == AddrSpace::Local =>
+        {
+            Ok(KernelArg::Local(n))
+        }
+        (KernelParamKind::Pointer { space, .. }, a) => {
+            let takes = if *space == AddrSpace::Local {
+                "a local allocation"
+            } else {
+                "a buffer"
+            };
+            Err(err(format!("takes {takes}, not {}", a.describe())))
+        }
+        (KernelParamKind::Value { elem, size }, KernelArg::Value(mut v)) => {
+            let size = *size as usize;
+            if elem.lanes == 3 && v.len() == 3 * elem.scalar.size() as usize {
+                v.resize(size, 0);
+            }
+            if v.len() != size {
+                return Err(err(format!(
+                    "takes {size} bytes ({}), not {}",
+                    elem.name(),
+                    v.len()
+                )));
+            }
+            Ok(KernelArg::Value(v))
+        }
+        (KernelParamKind::Aggregate { size, .. }, KernelArg::Value(v)) => {
+            if v.len() as u64 != *size {
+                return Err(err(format!("takes {size} bytes, not {}", v.len())));
+            }
+            Ok(KernelArg::Value(v))
+        }
+        (KernelParamKind::Value { .. } | KernelParamKind::Aggregate { .. }, a) => {
+            Err(err(format!("takes a value, not {}", a.describe())))
+        }
+        (KernelParamKind::Other, _) => Err(err(
+            "the cpu device cannot pass arguments of this type".into(),
+        )),
+    }
+}
+
+/// What a launch produced besides buffer contents.
+#[derive(Clone, Debug, Default)]
+pub struct LaunchOutput {
+    /// Everything `printf` wrote.
+    pub printf: String,
+}
+
+/// A device that runs kernels: the embedded cpu device (the cuda device is not available yet).
+#[derive(Debug)]
+pub struct Device {
+    cpu: oclc_cpu::Device,
+}
+
+impl Device {
+    /// The embedded cpu device, using every core, printing `printf` output to stdout.
+    pub fn cpu() -> Device {
+        Device {
+            cpu: oclc_cpu::Device::cpu(),
+        }
+    }
+
+    /// The cuda device `ordinal`: not available in this version of oclc.
+    pub fn cuda(ordinal: u32) -> Result<Device, Error> {
+        Err(Error::DeviceUnavailable(format!(
+            "cuda device {ordinal}: the cuda device is not available yet in this version of oclc (use the cpu device)"
+        )))
+    }
+
+    /// Runs work-groups on `n` threads (0: every core).
+    pub fn with_threads(self, n: usize) -> Device {
+        Device {
+            cpu: self.cpu.with_threads(n),
+        }
+    }
+
+    /// Steps (branches and calls) one work-item may take before it is stopped as runaway.
+    pub fn with_max_steps(self, n: u64) -> Device {
+        Device {
+            cpu: self.cpu.with_max_steps(n),
+        }
+    }
+
+    /// Turns on data-race detection on local and global memory.
+    pub fn with_race_detection(self, on: bool) -> Device {
+        Device {
+            cpu: self.cpu.with_race_detection(on),
+        }
+    }
+
+    /// Whether `printf` output is also written to standard output (default: yes).
+    pub fn with_printf_echo(self, on: bool) -> Device {
+        Device {
+            cpu: self.cpu.with_printf_echo(on),
+        }
+    }
+
+    /// A buffer holding `values`.
+    pub fn buffer_from_slice<T: Element>(&self, values: &[T]) -> Buffer {
+        self.buffer_from_bytes(&to_bytes(values))
+    }
+
+    /// A buffer holding `bytes`.
+    pub fn buffer_from_bytes(&self, bytes: &[u8]) -> Buffer {
+        Buffer {
+            cpu: oclc_cpu::Buffer::from_bytes(bytes),
+        }
+    }
+
+    /// A zeroed buffer of `len` elements of `T`.
+    pub fn buffer<T: Element>(&self, len: usize) -> Buffer {
+        Buffer {
+            cpu: oclc_cpu::Buffer::zeroed(len.saturating_mul(T::SIZE)),
+        }
+    }
+
+    /// Runs `kernel` with its arguments over `range` and waits for it.
+    pub fn launch(&self, kernel: &Kernel<'_>, range: &NdRange) -> Result<LaunchOutput, Error> {
+        let args = kernel.cpu_args()?;
+        let prog = kernel.program;
+        match self.cpu.launch(&prog.cpu, &kernel.sig.name, &args, range) {
+            Ok(out) => Ok(LaunchOutput { printf: out.printf }),
+            Err(oclc_cpu::DeviceError::Runtime(e)) => Err(Error::Runtime(Box::new(prog.fault(&e)))),
+            Err(e) => Err(Error::Launch(e.to_string())),
+        }
+    }
+}
