@@ -97,6 +97,9 @@ impl NdRange {
 pub struct LaunchOutput {
     /// Everything `printf` wrote, in work-group order.
     pub printf: String,
+    /// The work-group size used (the device's choice when the range gave none), one entry
+    /// per dimension.
+    pub local_size: Vec<u64>,
 }
 
 /// The embedded cpu device.
@@ -298,7 +301,10 @@ impl Device {
             Some(p) => p.install(run_all),
             None => run_all(),
         };
-        let mut out = LaunchOutput::default();
+        let mut out = LaunchOutput {
+            printf: String::new(),
+            local_size: nd.local[..nd.dims as usize].to_vec(),
+        };
         for r in results.into_iter().flatten() {
             match r {
                 Ok(s) => out.printf.push_str(&s),
