@@ -8,7 +8,7 @@ use crate::memory::{GlobalMem, Storage};
 use crate::ops;
 use crate::ptr::{self, Tag};
 use crate::races::GlobalRaces;
-use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind, Type};
+use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind};
 use oclc_ir::{BinOp, Scalar, WgArith, WgOp};
 use oclc_syntax::{Span, Symbol};
 use rayon::prelude::*;
@@ -677,11 +677,6 @@ fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Box<Run
         group_id: g.id,
         note,
     })
-}
-
-/// The type a kernel argument's bytes must have, for callers building [`Arg::Bytes`].
-pub fn value_size(t: Type) -> usize {
-    t.store_size() as usize
 }
 
 fn wg_identity(a: WgArith, s: Scalar) -> u64 {
