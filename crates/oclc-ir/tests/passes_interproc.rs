@@ -112,7 +112,8 @@ fn chains_of_helpers_are_specialized_and_unresolved_callers_reported() {
         [KernelAccesses {
             kernel: "k".into(),
             before: 2,
-            after: 2
+            after: 2,
+            split: 0
         }]
     );
     let generic_inc = r

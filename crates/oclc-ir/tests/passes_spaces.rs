@@ -211,12 +211,14 @@ fn memcpy_helper_gets_a_global_and_a_local_clone() {
             KernelAccesses {
                 kernel: "from_global".into(),
                 before: 2,
-                after: 0
+                after: 0,
+                split: 0
             },
             KernelAccesses {
                 kernel: "from_local".into(),
                 before: 2,
-                after: 0
+                after: 0,
+                split: 0
             }
         ]
     );
@@ -334,7 +336,8 @@ fn bar_reports_the_merge_with_both_origins() {
         [KernelAccesses {
             kernel: "bar".into(),
             before: 1,
-            after: 0
+            after: 0,
+            split: 1
         }]
     );
     assert_eq!(r.versioned, 1);

@@ -596,3 +596,40 @@ kernel void k(global int *out, int i) {
     );
     assert_eq!(i32s(&out[0]), vec![0, 0, 7, 2, 9]);
 }
+
+#[test]
+fn printf_output() {
+    let src = r#"
+kernel void k(global int *o) {
+    int i = get_global_id(0);
+    printf("item %d of %d: %s %.2f\n", i, (int)get_global_size(0), "ok", 0.5f * i);
+}
+"#;
+    let out = run(src, "k", &[2], Some(&[1]), &[ArgSpec::Buf(zeros(4))]);
+    let text = String::from_utf8(out[1].clone()).expect("utf-8");
+    assert_eq!(text, "item 0 of 2: ok 0.00\nitem 1 of 2: ok 0.50\n");
+}
+
+#[test]
+fn compound_literals_and_struct_conditionals() {
+    let src = r#"
+typedef struct { int x, y; } P;
+P pick(int c, P a, P b) { return c ? a : b; }
+int area(P p) { return p.x * p.y; }
+kernel void k(global int *o) {
+    P a = (P){ 2, 3 };
+    P b = { .y = 7 };
+    o[0] = area(pick(1, a, b)) + area(pick(0, a, b));
+    o[1] = ((P){ 4, 5 }).y;
+    int arr[] = { 9, 8, 7 };
+    o[2] = arr[2];
+    P ps[3] = { a, b, { 1, 1 } };
+    o[3] = ps[1].y + ps[2].x;
+    global P *gp = (global P *)(o + 4);
+    *gp = ps[0];
+    gp->y += 10;
+}
+"#;
+    let out = run(src, "k", &[1], None, &[ArgSpec::Buf(zeros(24))]);
+    assert_eq!(i32s(&out[0]), vec![6, 5, 7, 8, 2, 13]);
+}

@@ -28,3 +28,8 @@ fn structs() {
 fn generic_memcpy() {
     snapshot("generic_memcpy");
 }
+
+#[test]
+fn matmul() {
+    snapshot("matmul");
+}

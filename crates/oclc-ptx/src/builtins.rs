@@ -30,7 +30,7 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
         "select" => select(e, args, r),
         "bitselect" => bitselect(e, args, r),
         "dot" => dot(e, args, r),
-        "fract" | "modf" | "frexp" => with_output(e, decl, args, r),
+        "fract" | "modf" | "frexp" | "sincos" => with_output(e, decl, args, r),
         _ => lanewise(e, decl, args, r),
     }
 }
@@ -213,6 +213,9 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             };
             crate::math::exp_f32(e, d, &x, scale);
         }
+        "sin" if f32 && !fast => crate::math::sincos_f32(e, &x, Some(d), None, None),
+        "cos" if f32 && !fast => crate::math::sincos_f32(e, &x, None, Some(d), None),
+        "tan" if f32 && !fast => crate::math::sincos_f32(e, &x, None, None, Some(d)),
         "log" | "log2" | "log10" if f32 && !fast => {
             let base = match name {
                 "log" => LogBase::E,
@@ -692,8 +695,8 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
     };
     let name = decl.name.as_str();
     let s = e.elem(r)?;
-    if s == Scalar::F16 {
-        return Err(e.unsupported(format!("builtin `{name}` (f16)")));
+    if s == Scalar::F16 || (name == "sincos" && (s != Scalar::F32 || e.cx.opts.fast_math)) {
+        return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
     }
     let sfx = space_of(e, *p, true)?;
     let t = float_ty(s);
@@ -720,6 +723,7 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
                 e.ins(format!("@{inf} copysign.{t} {d}, {xr}, {}", lit(0.0)));
                 e.ins(format!("@{nan} mov.{t} {d}, {xr}"));
             }
+            "sincos" => crate::math::sincos_f32(e, &xr, Some(&d), Some(&out), None),
             "modf" => {
                 e.ins(format!("cvt.rzi.{t}.{t} {out}, {xr}"));
                 e.ins(format!("sub.rn.{t} {d}, {xr}, {out}"));

@@ -413,6 +413,34 @@ impl CudaDevice {
         }
     }
 
+    /// Copies `src` into `dst` (the shorter length) with `cuMemcpyDtoD`, timed with events:
+    /// the bandwidth reference for copy kernels.
+    pub fn copy(&self, src: &Buffer, dst: &Buffer) -> Result<LaunchTiming, CudaError> {
+        self.cx.bind()?;
+        let n = src.len().min(dst.len());
+        let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
+            .map_err(drv("cuEventCreate"))?;
+        let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
+            .map_err(drv("cuEventCreate"))?;
+        let stream = std::ptr::null_mut();
+        // SAFETY: both allocations hold at least `n` bytes in this context; the events were
+        // just created and are destroyed below, after the synchronize.
+        let ms = unsafe {
+            result::event::record(start, stream)
+                .and_then(|_| result::memcpy_dtod_async(dst.0.ptr, src.0.ptr, n, stream))
+                .and_then(|_| result::event::record(end, stream))
+                .and_then(|_| result::event::synchronize(end))
+                .and_then(|_| result::event::elapsed(start, end))
+        };
+        // SAFETY: the events are not used after this point.
+        unsafe {
+            let _ = result::event::destroy(start);
+            let _ = result::event::destroy(end);
+        }
+        ms.map(|kernel_ms| LaunchTiming { kernel_ms })
+            .map_err(drv("cuMemcpyDtoD"))
+    }
+
     /// Current bytes of a program-scope variable.
     pub fn read_global(&self, prog: &Program, name: &str) -> Result<Option<Vec<u8>>, CudaError> {
         self.cx.bind()?;

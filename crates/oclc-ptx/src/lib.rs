@@ -18,6 +18,7 @@
 
 mod bitcast;
 mod builtins;
+mod collective;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 mod emit;

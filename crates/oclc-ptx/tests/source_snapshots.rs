@@ -119,11 +119,11 @@ fn fast_math_uses_approximate_instructions() {
 
 #[test]
 fn precise_math_without_fast_math_is_a_clear_error() {
-    let (m, sm) = common::module("kernel void k(global float *x) {\n x[0] = sin(x[1]);\n}");
-    let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("sin");
+    let (m, sm) = common::module("kernel void k(global float *x) {\n x[0] = sinh(x[1]);\n}");
+    let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("sinh");
     let msg = e.to_string();
     assert!(msg.contains("test.cl:2:"), "{msg}");
-    assert!(msg.contains("`sin`"), "{msg}");
+    assert!(msg.contains("`sinh`"), "{msg}");
 }
 
 #[test]
@@ -226,4 +226,32 @@ fn precise_exp_and_log() {
     assert!(t.contains("cvt.rni.f64.f64"), "{t}");
     assert!(!t.contains("lg2.approx"), "{t}");
     insta::assert_snapshot!(t);
+}
+
+#[test]
+fn precise_trigonometry() {
+    let t = snap("trig", kernels::TRIG);
+    assert!(
+        t.contains(".const .align 4 .u32 __oclc_2_over_pi[12]"),
+        "{t}"
+    );
+    assert!(t.contains("shf.l.clamp.b32"), "{t}");
+    assert!(!t.contains("sin.approx"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn repository_examples_emit_ptx() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut n = 0;
+    for name in ["memcpy", "histogram", "matmul", "reduce"] {
+        let Ok(src) = std::fs::read_to_string(dir.join(format!("{name}.cl"))) else {
+            continue;
+        };
+        let p = ptx(&src);
+        save(&format!("example_{name}"), &p.text);
+        assert!(!p.kernels.is_empty(), "{name}");
+        n += 1;
+    }
+    assert_eq!(n, 4, "examples missing from {}", dir.display());
 }

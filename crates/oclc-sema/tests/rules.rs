@@ -381,7 +381,9 @@ fn brace_elision_and_designators() {
     let (d, prog) = common::check(src, &cl12());
     assert_eq!(d, ["5: warning: excess elements in array initializer"]);
     let m = prog.var(prog.globals[0]).expect("m");
-    let Some(oclc_sema::hir::Init::List { items, .. }) = &m.init else { panic!("list") };
+    let Some(oclc_sema::hir::Init::List { items, .. }) = &m.init else {
+        panic!("list")
+    };
     assert_eq!(items.len(), 2);
     assert!(matches!(items[1], Some(oclc_sema::hir::Init::List { .. })));
 }

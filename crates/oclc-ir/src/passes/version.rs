@@ -56,10 +56,10 @@ fn space_sets(f: &Function) -> Vec<Set> {
     let rpo = reverse_postorder(f);
     let get = |set: &[Set], v: Value| set.get(v.index()).copied().unwrap_or(UNKNOWN);
     let mut changed = true;
-    let mut rounds = 0;
-    while changed && rounds < 64 {
+    // Every update only raises a value (or lowers a non-NULL fact), so this terminates, and
+    // it must run to the fixpoint: a partial result would be unsound.
+    while changed {
         changed = false;
-        rounds += 1;
         for &b in &rpo {
             let Some(bd) = f.blocks.get(b.index()) else {
                 continue;

@@ -80,7 +80,7 @@ pub fn device() -> Device {
 }
 
 /// Runs kernel `name` over `global` (and `local`) work-items with `args`; returns the
-/// final contents of every buffer argument, in order. Runs both with SSA variables and
+/// final contents of every buffer argument, in order, then what `printf` wrote. Runs both with SSA variables and
 /// with every variable in memory, and checks that they agree.
 pub fn run(
     src: &str,
@@ -142,10 +142,13 @@ pub fn run_once(
     if let Some(l) = local {
         nd = nd.local(l);
     }
-    if let Err(e) = dev.launch(&prog, name, &launch_args, &nd) {
-        panic!("launch: {e}");
-    }
-    bufs.iter().map(Buffer::read).collect()
+    let printed = match dev.launch(&prog, name, &launch_args, &nd) {
+        Ok(o) => o.printf,
+        Err(e) => panic!("launch: {e}"),
+    };
+    let mut out: Vec<Vec<u8>> = bufs.iter().map(Buffer::read).collect();
+    out.push(printed.into_bytes());
+    out
 }
 
 pub fn i32s(v: &[u8]) -> Vec<i32> {

@@ -124,3 +124,15 @@ kernel void el(global const float *x, global float *o) {
     o[6 * i + 4] = log2(v);
     o[6 * i + 5] = log10(v);
 }";
+
+pub const TRIG: &str = "
+kernel void trig(global const float *x, global float *o) {
+    size_t i = get_global_id(0);
+    float v = x[i];
+    float c;
+    o[5 * i] = sin(v);
+    o[5 * i + 1] = cos(v);
+    o[5 * i + 2] = tan(v);
+    o[5 * i + 3] = sincos(v, &c);
+    o[5 * i + 4] = c;
+}";

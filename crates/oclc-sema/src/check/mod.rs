@@ -92,6 +92,12 @@ pub(crate) struct Checker<'a> {
     /// Labels and `goto`s of the function being checked.
     pub labels: HashMap<Symbol, Span>,
     pub gotos: Vec<oclc_syntax::ast::Ident>,
+    /// The predeclared vector typedef (`float4`) of each vector type, and the other
+    /// predeclared typedefs by name: the names clang prints for builtin types.
+    pub vec_typedefs: crate::fxhash::FxHashMap<crate::types::TypeId, QualType>,
+    pub named_typedefs: crate::fxhash::FxHashMap<&'static str, QualType>,
+    /// The empty name of unnamed parameters.
+    pub empty_sym: Symbol,
     /// Checking the operand of `&` (for -Warray-bounds, which allows `&a[n]`).
     pub in_addr_of: bool,
     /// The builtin function library of this language mode.
@@ -114,6 +120,9 @@ impl<'a> Checker<'a> {
             switch_depth: 0,
             defined: HashMap::new(),
             in_addr_of: false,
+            vec_typedefs: Default::default(),
+            named_typedefs: Default::default(),
+            empty_sym: Symbol::intern(""),
             switch_cases: Vec::new(),
             labels: HashMap::new(),
             gotos: Vec::new(),
@@ -257,6 +266,17 @@ impl<'a> Checker<'a> {
                 "static assertion expression is not an integral constant expression",
             ),
         }
+    }
+
+    /// A predeclared typedef by name (`size_t`, `uint`, ...), or `fallback`.
+    pub(crate) fn predef_named(&self, name: &str, fallback: QualType) -> QualType {
+        self.named_typedefs.get(name).copied().unwrap_or(fallback)
+    }
+
+    /// The predeclared vector typedef (`float4`) for a vector type, or the type itself.
+    pub(crate) fn vector_named(&self, v: QualType) -> QualType {
+        let c = self.prog.types.canonical(v).id;
+        self.vec_typedefs.get(&c).copied().unwrap_or(v)
     }
 
     pub(crate) fn new_var(&mut self, v: hir::Var) -> hir::VarId {

@@ -67,6 +67,8 @@ pub(crate) struct Parser<'a> {
     /// (sema reports it), which changes how a missing `;` after it is handled.
     pub loops: u32,
     pub switches: u32,
+    /// Typo corrections attempted (clang stops after `-fspell-checking-limit`).
+    pub typo_attempts: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -139,6 +141,7 @@ impl<'a> Parser<'a> {
             sym_kw,
             loops: 0,
             switches: 0,
+            typo_attempts: 0,
         }
     }
 

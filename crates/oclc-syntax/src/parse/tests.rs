@@ -926,6 +926,18 @@ fn matches_clang_19_on_assorted_errors() {
 }
 
 #[test]
+fn typo_correction_stops_after_clangs_spell_checking_limit() {
+    // clang-19 with 60 such lines: 60 "unknown type name", 50 with a suggestion.
+    let src: String = (0..60).map(|i| format!("Float4 x{i};\n")).collect();
+    let d = errs(&src);
+    assert_eq!(
+        d.iter().filter(|m| m.contains("unknown type name")).count(),
+        60
+    );
+    assert_eq!(d.iter().filter(|m| m.contains("did you mean")).count(), 50);
+}
+
+#[test]
 fn pedantic_extensions_carry_their_groups() {
     let src = "int a;; ;\nvoid f(void) {};\nstruct E {};\nstruct S { int a;; };\nint x[2] = {};\n_Static_assert(1);\n";
     let mut sm = SourceMap::new();
