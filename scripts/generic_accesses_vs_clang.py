@@ -5,6 +5,10 @@ against clang-19 (-cl-std=CL2.0 -target nvptx64-nvidia-cuda -O2 -S).
 oclc's count per file comes from the passes' CTS test (PASSES_COUNTS); clang's counts the
 ld/st/atom/red instructions with no state space in the PTX of the kernels and of the
 functions they still call. Usage: scripts/generic_accesses_vs_clang.py [CORPUS_DIR]
+
+When written: 461 files compiled by both; oclc 0 generic accesses left, clang 17; oclc lower
+on 5 files, higher on none. (Clang's count misses the C11 atomics, which nvptx leaves as
+calls to external functions.)
 """
 import os
 import re

@@ -48,7 +48,11 @@ fn main() {
         .get(1)
         .cloned()
         .unwrap_or_else(|| "../shared/conformance/cts-generic".into());
-    let filter = args.get(2).cloned().unwrap_or_default();
+    let filter = args
+        .get(2)
+        .filter(|a| !a.starts_with("--"))
+        .cloned()
+        .unwrap_or_default();
     let dir = Path::new(&dir);
     let Ok(text) = std::fs::read_to_string(dir.join("manifest.toml")) else {
         eprintln!("no manifest in {}", dir.display());
@@ -58,7 +62,10 @@ fn main() {
         eprintln!("bad manifest");
         return;
     };
-    let dev = Device::cpu().with_printf_echo(false);
+    let races = args.iter().any(|a| a == "--races");
+    let dev = Device::cpu()
+        .with_printf_echo(false)
+        .with_race_detection(races);
     let (mut pass, mut fail) = (0, 0);
     let tests = manifest
         .get("tests")

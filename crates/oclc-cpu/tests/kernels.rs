@@ -1285,3 +1285,32 @@ fn runtime_errors_become_diagnostics() {
     );
     assert_eq!(d.notes[1].span, sp(4));
 }
+
+#[test]
+fn uniform_writes_are_not_races() {
+    // tmp[0] = 7; out[gid] = tmp[0];   (every work-item stores the same value)
+    let m = one_kernel(
+        vec![buf("out", AddrSpace::Global), buf("tmp", AddrSpace::Local)],
+        |b, p| {
+            let seven = b.i32(7);
+            b.store(p[1], seven);
+            let v = b.load(Type::I32, p[1]);
+            let gid = b.work_item(WorkItemQuery::GlobalId, 0);
+            let four = b.i64(4);
+            let off = b.bin(BinOp::Mul, gid, four);
+            let q = b.ptr_add(p[0], off);
+            b.store(q, v);
+        },
+    );
+    let dev = device().with_race_detection(true);
+    let prog = dev.load(m).expect("valid");
+    let out = Buffer::zeroed(4 * 8);
+    dev.launch(
+        &prog,
+        "k",
+        &[Arg::Buffer(out.clone()), Arg::Local(4)],
+        &NdRange::new(&[8]).local(&[4]),
+    )
+    .expect("no race");
+    assert_eq!(i32s(&out.read()), vec![7; 8]);
+}

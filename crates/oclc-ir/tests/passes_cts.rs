@@ -133,6 +133,6 @@ fn cts_kernels_verify_and_keep_their_results() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compiled > 400, "only {compiled} CTS files compiled");
-    // 805 -> 6 when written: only pointers that really merge two spaces stay generic.
+    // 805 -> 0 when written (6 without space versioning).
     assert!(after * 10 < before, "{before} -> {after}");
 }

@@ -51,7 +51,8 @@ fn many_helpers_are_all_specialized() {
         [KernelAccesses {
             kernel: "k".into(),
             before: 3 * n,
-            after: 0
+            after: 0,
+            split: 0
         }]
     );
 }

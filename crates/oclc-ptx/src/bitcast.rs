@@ -20,7 +20,7 @@ impl FnEmitter<'_> {
         for l in 0..ns {
             let bits = if l < ts.lanes() {
                 let reg = self.reg(a, l)?;
-                self.to_bits(ts, &reg)
+                self.lane_bits(ts, &reg)
             } else {
                 let t = self.tmp(if es == 64 { Rc::B64 } else { Rc::B32 });
                 self.ins(format!("mov.b{} {t}, 0", if es == 64 { 64 } else { 32 }));
@@ -37,13 +37,13 @@ impl FnEmitter<'_> {
             let chunk = chunk.to_vec();
             let word = self.combine(&chunk, g, ed);
             let dr = self.reg(r, l)?;
-            self.from_bits(tt, &dr, &word);
+            self.set_lane_bits(tt, &dr, &word);
         }
         Ok(())
     }
 
     /// Bits of one lane in an integer register (b32 for ≤ 32 bits, b64 for 64).
-    fn to_bits(&mut self, t: Type, reg: &str) -> String {
+    fn lane_bits(&mut self, t: Type, reg: &str) -> String {
         match t.elem() {
             Some(Scalar::F32) => {
                 let x = self.tmp(Rc::B32);
@@ -64,10 +64,12 @@ impl FnEmitter<'_> {
         }
     }
 
-    fn from_bits(&mut self, t: Type, dr: &str, word: &str) {
+    fn set_lane_bits(&mut self, t: Type, dr: &str, word: &str) {
         match t.elem() {
             Some(Scalar::F32) => self.ins(format!("mov.b32 {dr}, {word}")),
-            None | Some(Scalar::F64) | Some(Scalar::I64) => self.ins(format!("mov.b64 {dr}, {word}")),
+            None | Some(Scalar::F64) | Some(Scalar::I64) => {
+                self.ins(format!("mov.b64 {dr}, {word}"))
+            }
             Some(Scalar::F16) => self.ins(format!("cvt.u16.u32 {dr}, {word}")),
             _ => self.ins(format!("mov.b32 {dr}, {word}")),
         }

@@ -4,6 +4,7 @@
 //! or under `-cl-fast-relaxed-math`.
 
 use crate::emit::{FnEmitter, R, float_ty};
+use crate::math::LogBase;
 use crate::regs::{Rc, float_literal, mem_type};
 use oclc_ir::{AddrSpace, BuiltinDecl, Scalar, Type, Value};
 
@@ -29,6 +30,7 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
         "select" => select(e, args, r),
         "bitselect" => bitselect(e, args, r),
         "dot" => dot(e, args, r),
+        "fract" | "modf" | "frexp" | "sincos" => with_output(e, decl, args, r),
         _ => lanewise(e, decl, args, r),
     }
 }
@@ -40,10 +42,15 @@ fn lane_count(e: &FnEmitter, v: Value) -> R<u32> {
 /// Calls a one-lane implementation for each lane, broadcasting scalar arguments.
 fn lanewise(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> R<()> {
     let rt = e.ty(r)?;
-    let s = rt.elem().ok_or_else(|| e.unsupported(format!("builtin `{}`", decl.name)))?;
+    let s = rt
+        .elem()
+        .ok_or_else(|| e.unsupported(format!("builtin `{}`", decl.name)))?;
     let unsigned = decl.unsigned.first().copied().unwrap_or(decl.ret_unsigned);
     for l in 0..rt.lanes() {
-        let regs: Vec<String> = args.iter().map(|a| e.lane_or_scalar(*a, l)).collect::<R<_>>()?;
+        let regs: Vec<String> = args
+            .iter()
+            .map(|a| e.lane_or_scalar(*a, l))
+            .collect::<R<_>>()?;
         let d = e.reg(r, l)?;
         if s == Scalar::F16 {
             let wide: Vec<String> = regs.iter().map(|x| e.h2f(x)).collect();
@@ -63,7 +70,14 @@ fn arg<'a>(e: &FnEmitter, a: &'a [String], i: usize, name: &str) -> R<&'a str> {
         .ok_or_else(|| e.invalid(format!("builtin `{name}` with too few arguments")))
 }
 
-fn scalar(e: &mut FnEmitter, name: &str, s: Scalar, unsigned: bool, d: &str, a: &[String]) -> R<()> {
+fn scalar(
+    e: &mut FnEmitter,
+    name: &str,
+    s: Scalar,
+    unsigned: bool,
+    d: &str,
+    a: &[String],
+) -> R<()> {
     if s.is_float() {
         float_scalar(e, name, s, d, a)
     } else {
@@ -76,15 +90,23 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
     let f32 = s == Scalar::F32;
     let fast = e.cx.opts.fast_math && f32;
     let x = arg(e, a, 0, name)?.to_string();
-    let (ys, missing) = (a.get(1).cloned(), e.invalid(format!("builtin `{name}` needs two arguments")));
+    let (ys, missing) = (
+        a.get(1).cloned(),
+        e.invalid(format!("builtin `{name}` needs two arguments")),
+    );
     let y = || ys.clone().ok_or_else(|| missing.clone());
     let lit = |v: f64| float_literal(s, v);
-    let approx = |e: &mut FnEmitter, op: &str, d: &str, x: &str| e.ins(format!("{op}.approx.f32 {d}, {x}"));
+    let approx =
+        |e: &mut FnEmitter, op: &str, d: &str, x: &str| e.ins(format!("{op}.approx.f32 {d}, {x}"));
     match name {
         "fabs" => e.ins(format!("abs.{t} {d}, {x}")),
         "fmin" | "min" => e.ins(format!("min.{t} {d}, {x}, {}", y()?)),
         "fmax" | "max" => e.ins(format!("max.{t} {d}, {x}, {}", y()?)),
-        "fma" | "mad" => e.ins(format!("fma.rn.{t} {d}, {x}, {}, {}", y()?, arg(e, a, 2, name)?)),
+        "fma" | "mad" => e.ins(format!(
+            "fma.rn.{t} {d}, {x}, {}, {}",
+            y()?,
+            arg(e, a, 2, name)?
+        )),
         "sqrt" if fast => approx(e, "sqrt", d, &x),
         "sqrt" => e.ins(format!("sqrt.rn.{t} {d}, {x}")),
         "ceil" => e.ins(format!("cvt.rpi.{t}.{t} {d}, {x}")),
@@ -121,7 +143,11 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             let yv = y()?;
             let (ax, ay) = (e.tmp(Rc::of_scalar(s)), e.tmp(Rc::of_scalar(s)));
             let (p, q) = (e.tmp(Rc::Pred), e.tmp(Rc::Pred));
-            let (cmp, mm) = if name == "maxmag" { ("gt", "max") } else { ("lt", "min") };
+            let (cmp, mm) = if name == "maxmag" {
+                ("gt", "max")
+            } else {
+                ("lt", "min")
+            };
             let other = if name == "maxmag" { "lt" } else { "gt" };
             e.ins(format!("abs.{t} {ax}, {x}"));
             e.ins(format!("abs.{t} {ay}, {yv}"));
@@ -142,8 +168,14 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             e.ins(format!("max.{t} {d}, {x}, {}", y()?));
             e.ins(format!("min.{t} {d}, {d}, {}", arg(e, a, 2, name)?));
         }
-        "degrees" => e.ins(format!("mul.rn.{t} {d}, {x}, {}", lit(180.0 / std::f64::consts::PI))),
-        "radians" => e.ins(format!("mul.rn.{t} {d}, {x}, {}", lit(std::f64::consts::PI / 180.0))),
+        "degrees" => e.ins(format!(
+            "mul.rn.{t} {d}, {x}, {}",
+            lit(180.0 / std::f64::consts::PI)
+        )),
+        "radians" => e.ins(format!(
+            "mul.rn.{t} {d}, {x}, {}",
+            lit(std::f64::consts::PI / 180.0)
+        )),
         "step" => {
             let p = e.tmp(Rc::Pred);
             e.ins(format!("setp.lt.{t} {p}, {}, {x}", y()?));
@@ -173,6 +205,25 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             e.ins(format!("@{q} mov.{t} {d}, {}", lit(-1.0)));
             e.ins(format!("@{n} mov.{t} {d}, {}", lit(0.0)));
         }
+        "exp" | "exp2" | "exp10" if f32 && !fast => {
+            let scale = match name {
+                "exp" => std::f64::consts::LOG2_E,
+                "exp10" => std::f64::consts::LOG2_10,
+                _ => 1.0,
+            };
+            crate::math::exp_f32(e, d, &x, scale);
+        }
+        "sin" if f32 && !fast => crate::math::sincos_f32(e, &x, Some(d), None, None),
+        "cos" if f32 && !fast => crate::math::sincos_f32(e, &x, None, Some(d), None),
+        "tan" if f32 && !fast => crate::math::sincos_f32(e, &x, None, None, Some(d)),
+        "log" | "log2" | "log10" if f32 && !fast => {
+            let base = match name {
+                "log" => LogBase::E,
+                "log2" => LogBase::Two,
+                _ => LogBase::Ten,
+            };
+            crate::math::log_f32(e, d, &x, base);
+        }
         _ => return approx_math(e, name, s, d, &x, a),
     }
     Ok(())
@@ -181,7 +232,10 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
 /// `native_*`, `half_*` (and, under fast-relaxed-math, the full-precision names) through
 /// PTX's approximate instructions.
 fn approx_math(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, x: &str, a: &[String]) -> R<()> {
-    let base = if let Some(b) = name.strip_prefix("native_").or_else(|| name.strip_prefix("half_")) {
+    let base = if let Some(b) = name
+        .strip_prefix("native_")
+        .or_else(|| name.strip_prefix("half_"))
+    {
         b
     } else if e.cx.opts.fast_math {
         name
@@ -210,7 +264,10 @@ fn approx_math(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, x: &str, a: &[
             e.ins(format!("ex2.approx.f32 {d}, {t}"));
         }
         "exp10" => {
-            e.ins(format!("mul.f32 {t}, {x}, {}", lit(std::f64::consts::LOG2_10)));
+            e.ins(format!(
+                "mul.f32 {t}, {x}, {}",
+                lit(std::f64::consts::LOG2_10)
+            ));
             e.ins(format!("ex2.approx.f32 {d}, {t}"));
         }
         "log2" => e.ins(format!("lg2.approx.f32 {d}, {x}")),
@@ -220,7 +277,10 @@ fn approx_math(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, x: &str, a: &[
         }
         "log10" => {
             e.ins(format!("lg2.approx.f32 {t}, {x}"));
-            e.ins(format!("mul.f32 {d}, {t}, {}", lit(std::f64::consts::LOG10_2)));
+            e.ins(format!(
+                "mul.f32 {d}, {t}, {}",
+                lit(std::f64::consts::LOG10_2)
+            ));
         }
         "powr" | "pow" => {
             let y = arg(e, a, 1, name)?;
@@ -240,7 +300,14 @@ fn approx_math(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, x: &str, a: &[
     Ok(())
 }
 
-fn int_scalar(e: &mut FnEmitter, name: &str, s: Scalar, unsigned: bool, d: &str, a: &[String]) -> R<()> {
+fn int_scalar(
+    e: &mut FnEmitter,
+    name: &str,
+    s: Scalar,
+    unsigned: bool,
+    d: &str,
+    a: &[String],
+) -> R<()> {
     let w = s.bits();
     let wide = w == 64;
     let sz = if wide { 64 } else { 32 };
@@ -248,7 +315,11 @@ fn int_scalar(e: &mut FnEmitter, name: &str, s: Scalar, unsigned: bool, d: &str,
     let rc = if wide { Rc::B64 } else { Rc::B32 };
     // Narrow operands normalized to their C value in 32 bits.
     let norm = |e: &mut FnEmitter, r: &str| {
-        if unsigned { e.zext32(r, w) } else { e.sext32(r, w) }
+        if unsigned {
+            e.zext32(r, w)
+        } else {
+            e.sext32(r, w)
+        }
     };
     let x0 = arg(e, a, 0, name)?.to_string();
     let x = norm(e, &x0);
@@ -387,7 +458,10 @@ fn int_scalar(e: &mut FnEmitter, name: &str, s: Scalar, unsigned: bool, d: &str,
             if name == "mul24" {
                 e.ins(format!("mul24.lo.{sg}32 {d}, {x}, {y}"));
             } else {
-                e.ins(format!("mad24.lo.{sg}32 {d}, {x}, {y}, {}", arg(e, a, 2, name)?));
+                e.ins(format!(
+                    "mad24.lo.{sg}32 {d}, {x}, {y}, {}",
+                    arg(e, a, 2, name)?
+                ));
             }
         }
         "rotate" => {
@@ -423,7 +497,13 @@ fn int_scalar(e: &mut FnEmitter, name: &str, s: Scalar, unsigned: bool, d: &str,
                 }
             }
         }
-        _ => return Err(e.unsupported(format!("builtin `{name}` ({}{})", if unsigned { "u" } else { "" }, s.name()))),
+        _ => {
+            return Err(e.unsupported(format!(
+                "builtin `{name}` ({}{})",
+                if unsigned { "u" } else { "" },
+                s.name()
+            )));
+        }
     }
     Ok(())
 }
@@ -442,7 +522,9 @@ fn relational(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> 
     let rt = e.ty(r)?;
     let vector = rt.lanes() > 1;
     let rs = rt.elem().unwrap_or(Scalar::I32);
-    let first = *args.first().ok_or_else(|| e.invalid("relational without arguments"))?;
+    let first = *args
+        .first()
+        .ok_or_else(|| e.invalid("relational without arguments"))?;
     let s = e.elem(first)?;
     for l in 0..rt.lanes() {
         let mut xs = Vec::new();
@@ -453,7 +535,10 @@ fn relational(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> 
         let t = if s == Scalar::F64 { "f64" } else { "f32" };
         let p = e.tmp(Rc::Pred);
         let x = xs.first().cloned().unwrap_or_default();
-        let (ys, missing) = (xs.get(1).cloned(), e.invalid("relational needs two arguments"));
+        let (ys, missing) = (
+            xs.get(1).cloned(),
+            e.invalid("relational needs two arguments"),
+        );
         let y = || ys.clone().ok_or_else(|| missing.clone());
         match name {
             "isequal" => e.ins(format!("setp.eq.{t} {p}, {x}, {}", y()?)),
@@ -488,7 +573,9 @@ fn relational(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> 
 
 /// `any`/`all`: tests the most significant bit of every lane; `int` 1/0.
 fn any_all(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> {
-    let a = *args.first().ok_or_else(|| e.invalid("any/all without an argument"))?;
+    let a = *args
+        .first()
+        .ok_or_else(|| e.invalid("any/all without an argument"))?;
     let s = e.elem(a)?;
     let d = e.reg(r, 0)?;
     let acc = e.tmp(Rc::Pred);
@@ -536,7 +623,11 @@ fn select(e: &mut FnEmitter, args: &[Value], r: Value) -> R<()> {
                 e.ins(format!("setp.ne.u32 {p}, {v}, 0"));
             }
         }
-        let (d, ar, br) = (e.reg(r, l)?, e.lane_or_scalar(*a, l)?, e.lane_or_scalar(*b, l)?);
+        let (d, ar, br) = (
+            e.reg(r, l)?,
+            e.lane_or_scalar(*a, l)?,
+            e.lane_or_scalar(*b, l)?,
+        );
         e.select(rc, &d, &p, &br, &ar);
     }
     Ok(())
@@ -597,9 +688,127 @@ fn dot(e: &mut FnEmitter, args: &[Value], r: Value) -> R<()> {
     Ok(())
 }
 
+/// `fract`, `modf` and `frexp`: a result plus a second value stored through a pointer.
+fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> R<()> {
+    let [x, p] = args else {
+        return Err(e.invalid(format!("`{}` takes two arguments", decl.name)));
+    };
+    let name = decl.name.as_str();
+    let s = e.elem(r)?;
+    if s == Scalar::F16 || (name == "sincos" && (s != Scalar::F32 || e.cx.opts.fast_math)) {
+        return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
+    }
+    let sfx = space_of(e, *p, true)?;
+    let t = float_ty(s);
+    let rc = Rc::of_scalar(s);
+    let lit = |v: f64| float_literal(s, v);
+    let pr = e.reg(*p, 0)?;
+    for l in 0..e.ty(r)?.lanes() {
+        let (d, xr) = (e.reg(r, l)?, e.reg(*x, l)?);
+        let (inf, nan) = (e.tmp(Rc::Pred), e.tmp(Rc::Pred));
+        e.ins(format!("testp.infinite.{t} {inf}, {xr}"));
+        e.ins(format!("testp.notanumber.{t} {nan}, {xr}"));
+        let out = e.tmp(rc);
+        match name {
+            "fract" => {
+                // fract = min(x - floor(x), largest value below 1); ±inf gives ±0, NaN NaN.
+                let below_one = if s == Scalar::F64 {
+                    "0d3FEFFFFFFFFFFFFF"
+                } else {
+                    "0f3F7FFFFF"
+                };
+                e.ins(format!("cvt.rmi.{t}.{t} {out}, {xr}"));
+                e.ins(format!("sub.rn.{t} {d}, {xr}, {out}"));
+                e.ins(format!("min.{t} {d}, {d}, {below_one}"));
+                e.ins(format!("@{inf} copysign.{t} {d}, {xr}, {}", lit(0.0)));
+                e.ins(format!("@{nan} mov.{t} {d}, {xr}"));
+            }
+            "sincos" => crate::math::sincos_f32(e, &xr, Some(&d), Some(&out), None),
+            "modf" => {
+                e.ins(format!("cvt.rzi.{t}.{t} {out}, {xr}"));
+                e.ins(format!("sub.rn.{t} {d}, {xr}, {out}"));
+                e.ins(format!("@{inf} mov.{t} {d}, {}", lit(0.0)));
+                e.ins(format!("copysign.{t} {d}, {xr}, {d}"));
+            }
+            _ => {
+                let ei = e.tmp(Rc::B32);
+                frexp_lane(e, s, &d, &xr, &ei, inf, nan);
+                let at = format!("[{pr}+{}]", l * 4);
+                e.ins(format!("st{sfx}.u32 {at}, {ei}"));
+                continue;
+            }
+        }
+        let at = format!("[{pr}+{}]", l * s.bytes());
+        e.ins(format!("st{sfx}.{t} {at}, {out}"));
+    }
+    Ok(())
+}
+
+/// One lane of `frexp`: `d` gets the mantissa in [0.5, 1), `exp` (a b32 register) the
+/// exponent; zero, infinity and NaN return themselves with exponent 0.
+fn frexp_lane(e: &mut FnEmitter, s: Scalar, d: &str, x: &str, exp: &str, inf: String, nan: String) {
+    let wide = s == Scalar::F64;
+    let (t, b, brc) = if wide {
+        ("f64", "b64", Rc::B64)
+    } else {
+        ("f32", "b32", Rc::B32)
+    };
+    let (mbits, ebits, bias, scale, scale_log) = if wide {
+        (52, 11, 1022, "0d43F0000000000000", 64)
+    } else {
+        (23, 8, 126, "0f4F800000", 32)
+    };
+    let (mask, half) = if wide {
+        ("0x800FFFFFFFFFFFFF", "0x3FE0000000000000")
+    } else {
+        ("0x807FFFFF", "0x3F000000")
+    };
+    let xs = e.tmp(Rc::of_scalar(s));
+    let bits = e.tmp(brc);
+    let ex = e.tmp(brc);
+    let (den, zero, special) = (e.tmp(Rc::Pred), e.tmp(Rc::Pred), e.tmp(Rc::Pred));
+    e.ins(format!("mov.{t} {xs}, {x}"));
+    e.ins(format!("mov.{b} {bits}, {x}"));
+    e.ins(format!(
+        "bfe.u{} {ex}, {bits}, {mbits}, {ebits}",
+        if wide { 64 } else { 32 }
+    ));
+    e.ins(format!(
+        "setp.eq.u{} {den}, {ex}, 0",
+        if wide { 64 } else { 32 }
+    ));
+    // Subnormals: scale into the normal range first.
+    e.ins(format!("@{den} mul.rn.{t} {xs}, {x}, {scale}"));
+    e.ins(format!("mov.{b} {bits}, {xs}"));
+    e.ins(format!(
+        "bfe.u{} {ex}, {bits}, {mbits}, {ebits}",
+        if wide { 64 } else { 32 }
+    ));
+    if wide {
+        e.ins(format!("cvt.u32.u64 {exp}, {ex}"));
+    } else {
+        e.ins(format!("mov.b32 {exp}, {ex}"));
+    }
+    e.ins(format!("@{den} sub.s32 {exp}, {exp}, {scale_log}"));
+    e.ins(format!("sub.s32 {exp}, {exp}, {bias}"));
+    e.ins(format!("and.{b} {bits}, {bits}, {mask}"));
+    e.ins(format!("or.{b} {bits}, {bits}, {half}"));
+    e.ins(format!("mov.{b} {d}, {bits}"));
+    e.ins(format!(
+        "setp.eq.{t} {zero}, {x}, {}",
+        float_literal(s, 0.0)
+    ));
+    e.ins(format!("or.pred {special}, {inf}, {nan}"));
+    e.ins(format!("or.pred {special}, {special}, {zero}"));
+    e.ins(format!("@{special} mov.{t} {d}, {x}"));
+    e.ins(format!("@{special} mov.b32 {exp}, 0"));
+}
+
 /// `convert_<type>[_sat][_rte|_rtz|_rtp|_rtn]`.
 fn convert(e: &mut FnEmitter, decl: &BuiltinDecl, rest: &str, args: &[Value], r: Value) -> R<()> {
-    let a = *args.first().ok_or_else(|| e.invalid("conversion without an argument"))?;
+    let a = *args
+        .first()
+        .ok_or_else(|| e.invalid("conversion without an argument"))?;
     let sat = rest.contains("_sat");
     let mode = ["_rte", "_rtz", "_rtp", "_rtn"]
         .into_iter()
@@ -620,7 +829,11 @@ fn convert(e: &mut FnEmitter, decl: &BuiltinDecl, rest: &str, args: &[Value], r:
                     _ => "rzi",
                 };
                 let ft = float_ty(fs);
-                let (x, ft) = if fs == Scalar::F16 { (e.h2f(&x), "f32") } else { (x, ft) };
+                let (x, ft) = if fs == Scalar::F16 {
+                    (e.h2f(&x), "f32")
+                } else {
+                    (x, ft)
+                };
                 let g = if dst_unsigned { "u" } else { "s" };
                 if ts.bits() >= 32 {
                     // PTX float-to-integer conversions saturate (NaN gives 0), as `_sat` asks.
@@ -672,7 +885,16 @@ fn convert(e: &mut FnEmitter, decl: &BuiltinDecl, rest: &str, args: &[Value], r:
 }
 
 #[allow(clippy::too_many_arguments)]
-fn conv_int_int(e: &mut FnEmitter, fs: Scalar, fu: bool, ts: Scalar, tu: bool, sat: bool, d: &str, x: &str) {
+fn conv_int_int(
+    e: &mut FnEmitter,
+    fs: Scalar,
+    fu: bool,
+    ts: Scalar,
+    tu: bool,
+    sat: bool,
+    d: &str,
+    x: &str,
+) {
     // Widen the source to its exact 64-bit value, clamp when saturating, then narrow.
     let w = e.tmp(Rc::B64);
     if fs == Scalar::I64 {
@@ -781,7 +1003,11 @@ fn vload(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> R<(
     let lane_t = Type::Scalar(rt.elem().unwrap_or(Scalar::I32));
     for l in 0..rt.lanes() {
         let d = e.reg(r, l)?;
-        e.ins(format!("ld{sfx}.{} {d}, [{addr}+{}]", mem_type(lane_t), l * es));
+        e.ins(format!(
+            "ld{sfx}.{} {d}, [{addr}+{}]",
+            mem_type(lane_t),
+            l * es
+        ));
     }
     Ok(())
 }
@@ -829,7 +1055,11 @@ fn vstore(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value]) -> R<()> {
     let lane_t = Type::Scalar(dt.elem().unwrap_or(Scalar::I32));
     for l in 0..dt.lanes() {
         let x = e.reg(*data, l)?;
-        e.ins(format!("st{sfx}.{} [{addr}+{}], {x}", mem_type(lane_t), l * es));
+        e.ins(format!(
+            "st{sfx}.{} [{addr}+{}], {x}",
+            mem_type(lane_t),
+            l * es
+        ));
     }
     Ok(())
 }

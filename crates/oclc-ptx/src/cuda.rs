@@ -55,6 +55,8 @@ pub enum CudaError {
     Ptxas(String),
     #[error(transparent)]
     Ptx(#[from] PtxError),
+    #[error("invalid program: {0}")]
+    InvalidProgram(String),
     #[error("no kernel named `{0}` in the program")]
     NoSuchKernel(String),
     #[error("kernel `{kernel}` takes {expected} arguments, {given} given")]
@@ -157,7 +159,8 @@ impl Buffer {
         let mut out = vec![0u8; self.0.len];
         if self.0.len > 0 {
             // SAFETY: `out` has exactly `len` bytes and `ptr` an allocation of `len` bytes.
-            unsafe { result::memcpy_dtoh_sync(&mut out, self.0.ptr) }.map_err(drv("cuMemcpyDtoH"))?;
+            unsafe { result::memcpy_dtoh_sync(&mut out, self.0.ptr) }
+                .map_err(drv("cuMemcpyDtoH"))?;
         }
         Ok(out)
     }
@@ -168,7 +171,8 @@ impl Buffer {
         let n = bytes.len().min(self.0.len);
         if n > 0 {
             // SAFETY: `n` bytes fit both the host slice and the device allocation.
-            unsafe { result::memcpy_htod_sync(self.0.ptr, &bytes[..n]) }.map_err(drv("cuMemcpyHtoD"))?;
+            unsafe { result::memcpy_htod_sync(self.0.ptr, &bytes[..n]) }
+                .map_err(drv("cuMemcpyHtoD"))?;
         }
         Ok(())
     }
@@ -227,7 +231,8 @@ impl CudaDevice {
         }
         let dev = result::device::get(ordinal as i32).map_err(drv("cuDeviceGet"))?;
         // SAFETY: `dev` is a valid device handle from `cuDeviceGet`.
-        let ctx = unsafe { result::primary_ctx::retain(dev) }.map_err(drv("cuDevicePrimaryCtxRetain"))?;
+        let ctx =
+            unsafe { result::primary_ctx::retain(dev) }.map_err(drv("cuDevicePrimaryCtxRetain"))?;
         let cx = Rc::new(Context { dev, ctx });
         cx.bind()?;
         let name = result::device::get_name(dev).map_err(drv("cuDeviceGetName"))?;
@@ -279,13 +284,25 @@ impl CudaDevice {
         Ok(buf)
     }
 
-    /// Generates PTX for `module` (already through the IR passes) and loads it.
-    pub fn load(&self, module: &Module, sm: Option<&SourceMap>, fast_math: bool) -> Result<Program, CudaError> {
+    /// Verifies `module`, runs the device's always-safe IR pipeline on a copy (as the cpu
+    /// device's `load` does), generates PTX for this GPU and loads it.
+    pub fn load(
+        &self,
+        module: &Module,
+        sm: Option<&SourceMap>,
+        fast_math: bool,
+    ) -> Result<Program, CudaError> {
+        if let Err(errs) = oclc_ir::verify_module(module) {
+            let msg: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+            return Err(CudaError::InvalidProgram(msg.join("; ")));
+        }
+        let mut module = module.clone();
+        oclc_ir::passes::optimize_for_device(&mut module);
         let opts = PtxOptions {
             target: self.target.clone(),
             fast_math,
         };
-        let ptx = crate::emit_module(module, sm, &opts)?;
+        let ptx = crate::emit_module(&module, sm, &opts)?;
         self.load_ptx(ptx)
     }
 
@@ -330,7 +347,13 @@ impl CudaDevice {
     }
 
     /// Runs `kernel` over `range` with `args` (one per parameter) and waits for it.
-    pub fn launch(&self, prog: &Program, kernel: &str, args: &[Arg], range: &NdRange) -> Result<LaunchTiming, CudaError> {
+    pub fn launch(
+        &self,
+        prog: &Program,
+        kernel: &str,
+        args: &[Arg],
+        range: &NdRange,
+    ) -> Result<LaunchTiming, CudaError> {
         self.cx.bind()?;
         let abi = prog
             .ptx
@@ -349,7 +372,8 @@ impl CudaDevice {
         let (mut storage, shared) = pack_args(abi, args, &nd)?;
         let cname = CString::new(kernel).map_err(|_| CudaError::NoSuchKernel(kernel.into()))?;
         // SAFETY: `module` is loaded in the bound context; the name is NUL-terminated.
-        let func = unsafe { result::module::get_function(prog.module, cname) }.map_err(drv("cuModuleGetFunction"))?;
+        let func = unsafe { result::module::get_function(prog.module, cname) }
+            .map_err(drv("cuModuleGetFunction"))?;
         if shared > 48 * 1024 {
             // SAFETY: `func` is valid; the attribute takes a byte count.
             unsafe {
@@ -361,9 +385,12 @@ impl CudaDevice {
             }
             .map_err(drv("cuFuncSetAttribute"))?;
         }
-        let mut ptrs: Vec<*mut c_void> = storage.iter_mut().map(|s| s.as_mut_ptr().cast()).collect();
-        let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(drv("cuEventCreate"))?;
-        let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(drv("cuEventCreate"))?;
+        let mut ptrs: Vec<*mut c_void> =
+            storage.iter_mut().map(|s| s.as_mut_ptr().cast()).collect();
+        let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
+            .map_err(drv("cuEventCreate"))?;
+        let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
+            .map_err(drv("cuEventCreate"))?;
         let stream = std::ptr::null_mut();
         // SAFETY: the events were just created; `ptrs` holds one pointer per kernel
         // parameter (the IR's plus the hidden ND-range), each to a buffer of exactly the
@@ -395,6 +422,34 @@ impl CudaDevice {
         }
     }
 
+    /// Copies `src` into `dst` (the shorter length) with `cuMemcpyDtoD`, timed with events:
+    /// the bandwidth reference for copy kernels.
+    pub fn copy(&self, src: &Buffer, dst: &Buffer) -> Result<LaunchTiming, CudaError> {
+        self.cx.bind()?;
+        let n = src.len().min(dst.len());
+        let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
+            .map_err(drv("cuEventCreate"))?;
+        let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
+            .map_err(drv("cuEventCreate"))?;
+        let stream = std::ptr::null_mut();
+        // SAFETY: both allocations hold at least `n` bytes in this context; the events were
+        // just created and are destroyed below, after the synchronize.
+        let ms = unsafe {
+            result::event::record(start, stream)
+                .and_then(|_| result::memcpy_dtod_async(dst.0.ptr, src.0.ptr, n, stream))
+                .and_then(|_| result::event::record(end, stream))
+                .and_then(|_| result::event::synchronize(end))
+                .and_then(|_| result::event::elapsed(start, end))
+        };
+        // SAFETY: the events are not used after this point.
+        unsafe {
+            let _ = result::event::destroy(start);
+            let _ = result::event::destroy(end);
+        }
+        ms.map(|kernel_ms| LaunchTiming { kernel_ms })
+            .map_err(drv("cuMemcpyDtoD"))
+    }
+
     /// Current bytes of a program-scope variable.
     pub fn read_global(&self, prog: &Program, name: &str) -> Result<Option<Vec<u8>>, CudaError> {
         self.cx.bind()?;
@@ -403,7 +458,8 @@ impl CudaDevice {
         };
         let cname = CString::new(sym.as_str()).map_err(|_| CudaError::NoSuchKernel(name.into()))?;
         // SAFETY: `module` is loaded; the symbol name is NUL-terminated.
-        let (ptr, len) = unsafe { result::module::get_global(prog.module, cname) }.map_err(drv("cuModuleGetGlobal"))?;
+        let (ptr, len) = unsafe { result::module::get_global(prog.module, cname) }
+            .map_err(drv("cuModuleGetGlobal"))?;
         let mut out = vec![0u8; len];
         if len > 0 {
             // SAFETY: the global has exactly `len` bytes, as does `out`.
@@ -426,14 +482,18 @@ type Dim3 = (u32, u32, u32);
 fn geometry(abi: &KernelAbi, range: &NdRange) -> Result<(Dim3, Dim3, Vec<u8>), CudaError> {
     let dims = range.global.len();
     if !(1..=3).contains(&dims) {
-        return Err(CudaError::BadRange(format!("{dims} dimensions (1 to 3 allowed)")));
+        return Err(CudaError::BadRange(format!(
+            "{dims} dimensions (1 to 3 allowed)"
+        )));
     }
     let mut global = [1u64; 3];
     global[..dims].copy_from_slice(&range.global);
     let mut offset = [0u64; 3];
     if let Some(o) = &range.offset {
         if o.len() != dims {
-            return Err(CudaError::BadRange("the offset has a different dimension count".into()));
+            return Err(CudaError::BadRange(
+                "the offset has a different dimension count".into(),
+            ));
         }
         offset[..dims].copy_from_slice(o);
     }
@@ -441,7 +501,9 @@ fn geometry(abi: &KernelAbi, range: &NdRange) -> Result<(Dim3, Dim3, Vec<u8>), C
     match (&range.local, abi.reqd_work_group_size) {
         (Some(l), _) => {
             if l.len() != dims {
-                return Err(CudaError::BadRange("the local size has a different dimension count".into()));
+                return Err(CudaError::BadRange(
+                    "the local size has a different dimension count".into(),
+                ));
             }
             local[..dims].copy_from_slice(l);
         }
@@ -452,7 +514,10 @@ fn geometry(abi: &KernelAbi, range: &NdRange) -> Result<(Dim3, Dim3, Vec<u8>), C
         }
         (None, None) => {
             // The largest divisor of the first dimension up to 256; 1 elsewhere.
-            local[0] = (1..=256u64.min(global[0].max(1))).rev().find(|d| global[0] % d == 0).unwrap_or(1);
+            local[0] = (1..=256u64.min(global[0].max(1)))
+                .rev()
+                .find(|d| global[0] % d == 0)
+                .unwrap_or(1);
         }
     }
     if let Some(r) = abi.reqd_work_group_size
@@ -476,12 +541,16 @@ fn geometry(abi: &KernelAbi, range: &NdRange) -> Result<(Dim3, Dim3, Vec<u8>), C
         let n = global[k] / local[k];
         let max = if k == 0 { u32::MAX as u64 } else { 65535 };
         if n > max {
-            return Err(CudaError::BadRange(format!("{n} work-groups in dimension {k}")));
+            return Err(CudaError::BadRange(format!(
+                "{n} work-groups in dimension {k}"
+            )));
         }
         groups[k] = n as u32;
     }
     if local.iter().product::<u64>() > 1024 {
-        return Err(CudaError::BadRange(format!("work-group of {local:?} exceeds 1024 work-items")));
+        return Err(CudaError::BadRange(format!(
+            "work-group of {local:?} exceeds 1024 work-items"
+        )));
     }
     let mut nd = Vec::with_capacity(ND_PARAM_BYTES as usize);
     for x in offset.iter().chain(&global) {
@@ -538,7 +607,8 @@ fn pack_args(abi: &KernelAbi, args: &[Arg], nd: &[u8]) -> Result<(Vec<Vec<u64>>,
         }
     }
     out.push(words(nd, nd.len()));
-    let shared = u32::try_from(shared).map_err(|_| CudaError::BadRange("too much __local memory".into()))?;
+    let shared =
+        u32::try_from(shared).map_err(|_| CudaError::BadRange("too much __local memory".into()))?;
     Ok((out, shared))
 }
 
@@ -573,7 +643,11 @@ mod tests {
 
     #[test]
     fn local_arguments_follow_the_static_block() {
-        let a = abi(vec![ParamAbi::LocalOffset, ParamAbi::LocalOffset, ParamAbi::Bytes { size: 4, align: 4 }]);
+        let a = abi(vec![
+            ParamAbi::LocalOffset,
+            ParamAbi::LocalOffset,
+            ParamAbi::Bytes { size: 4, align: 4 },
+        ]);
         let args = [Arg::Local(100), Arg::Local(8), Arg::Bytes(vec![1, 2, 3, 4])];
         let (bufs, shared) = pack_args(&a, &args, &[0; 56]).expect("pack");
         assert_eq!(bufs[0], vec![16]);

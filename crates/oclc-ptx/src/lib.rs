@@ -18,10 +18,12 @@
 
 mod bitcast;
 mod builtins;
+mod collective;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 mod emit;
 mod error;
+mod math;
 mod regs;
 
 pub use emit::emit_module;

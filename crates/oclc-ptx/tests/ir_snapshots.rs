@@ -1,6 +1,8 @@
 //! PTX of hand-built IR modules: the operations the IR passes usually remove (generic
 //! pointers, space tests) and the corners of scalarization, checked without a front end.
 
+mod common;
+
 use oclc_ir::*;
 use oclc_ptx::{PtxOptions, emit_module};
 use oclc_syntax::Span;
@@ -100,7 +102,11 @@ fn narrow_integers_are_normalized_where_read() {
     let mut m = Module::new();
     let mut f = kernel(
         "narrow",
-        vec![buf("o", AddrSpace::Global), value("a", Type::I8), value("b", Type::I16)],
+        vec![
+            buf("o", AddrSpace::Global),
+            value("a", Type::I8),
+            value("b", Type::I16),
+        ],
     );
     {
         let mut b = Builder::new(&mut f);
@@ -132,7 +138,10 @@ fn narrow_integers_are_normalized_where_read() {
 #[test]
 fn loops_with_swapped_block_arguments() {
     let mut m = Module::new();
-    let mut f = kernel("swap", vec![buf("o", AddrSpace::Global), value("n", Type::I32)]);
+    let mut f = kernel(
+        "swap",
+        vec![buf("o", AddrSpace::Global), value("n", Type::I32)],
+    );
     {
         let mut b = Builder::new(&mut f);
         let ps = b.params(Block(0));
@@ -163,7 +172,13 @@ fn loops_with_swapped_block_arguments() {
 #[test]
 fn bitcasts_between_lane_shapes() {
     let mut m = Module::new();
-    let mut f = kernel("casts", vec![buf("o", AddrSpace::Global), value("v", Type::Vector(Scalar::I8, 8))]);
+    let mut f = kernel(
+        "casts",
+        vec![
+            buf("o", AddrSpace::Global),
+            value("v", Type::Vector(Scalar::I8, 8)),
+        ],
+    );
     {
         let mut b = Builder::new(&mut f);
         let ps = b.params(Block(0));
@@ -186,22 +201,34 @@ fn bitcasts_between_lane_shapes() {
 }
 
 #[test]
+fn work_group_collectives_use_shared_scratch() {
+    let m = common::collectives_module();
+    let t = emit(&m, "collectives");
+    assert!(t.contains("st.shared.u32"), "{t}");
+    assert!(t.contains("ld.shared.u32"), "{t}");
+    assert!(t.contains("max.s32"), "{t}");
+    let p = emit_module(&m, None, &PtxOptions::default()).expect("emit");
+    assert_eq!(p.kernels[0].shared_static, 16 + 8192);
+    insta::assert_snapshot!(t);
+}
+
+#[test]
 fn unsupported_operations_are_typed_errors() {
     let mut m = Module::new();
-    let mut f = kernel("wg", vec![buf("o", AddrSpace::Global)]);
+    let mut f = kernel("pf", vec![buf("o", AddrSpace::Global)]);
     {
         let mut b = Builder::new(&mut f);
         let o = b.params(Block(0))[0];
-        let one = b.i32(1);
-        let r = b.work_group(WgOp::Reduce(WgArith::IAdd), one, vec![]);
+        let fmt = b.null(AddrSpace::Constant);
+        let r = b.printf(fmt, vec![]);
         b.store(o, r);
         b.ret(None);
     }
     m.add_function(f);
     match emit_module(&m, None, &PtxOptions::default()) {
         Err(oclc_ptx::PtxError::Unsupported { what, location, .. }) => {
-            assert!(what.contains("work-group"), "{what}");
-            assert!(location.contains("wg"), "{location}");
+            assert!(what.contains("printf"), "{what}");
+            assert!(location.contains("pf"), "{location}");
         }
         other => panic!("expected an unsupported error, got {other:?}"),
     }

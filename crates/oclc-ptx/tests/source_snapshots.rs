@@ -39,7 +39,10 @@ fn local_reduction_uses_shared_block() {
     assert!(t.contains("ld.shared.u32"), "{t}");
     assert!(t.contains("st.shared.u32"), "{t}");
     assert!(t.contains("bar.sync 0"), "{t}");
-    assert!(t.contains("mov.u64 %rd") && t.contains("__oclc_shared"), "{t}");
+    assert!(
+        t.contains("mov.u64 %rd") && t.contains("__oclc_shared"),
+        "{t}"
+    );
     insta::assert_snapshot!(t);
 }
 
@@ -57,7 +60,10 @@ fn generic_pointers_resolved_to_named_spaces() {
     // The IR passes resolve every generic pointer here: named-space code only.
     let t = snap("generic", kernels::GENERIC);
     assert!(!t.contains("isspacep"), "{t}");
-    assert!(!t.contains("cvta.shared") && !t.contains("cvta.local"), "{t}");
+    assert!(
+        !t.contains("cvta.shared") && !t.contains("cvta.local"),
+        "{t}"
+    );
     assert!(t.contains("__f2_sum3__local"), "{t}");
     insta::assert_snapshot!(t);
 }
@@ -75,8 +81,14 @@ fn math_and_conversions() {
 #[test]
 fn program_scope_globals() {
     let t = snap("globals", kernels::GLOBALS);
-    assert!(t.contains(".global .align 4 .b8 __g0_counter[4] = {40, 0, 0, 0};"), "{t}");
-    assert!(t.contains("ld.global.nc.u32") || t.contains("ld.global.u32"), "{t}");
+    assert!(
+        t.contains(".global .align 4 .b8 __g0_counter[4] = {40, 0, 0, 0};"),
+        "{t}"
+    );
+    assert!(
+        t.contains("ld.global.nc.u32") || t.contains("ld.global.u32"),
+        "{t}"
+    );
     insta::assert_snapshot!(t);
 }
 
@@ -89,7 +101,8 @@ fn scalar_value_arguments() {
 
 #[test]
 fn fast_math_uses_approximate_instructions() {
-    let src = "kernel void k(global float *x) { x[0] = exp(x[1]) + native_sin(x[2]) + x[3] / x[4]; }";
+    let src =
+        "kernel void k(global float *x) { x[0] = exp(x[1]) + native_sin(x[2]) + x[3] / x[4]; }";
     let p = ptx_with(
         src,
         &PtxOptions {
@@ -106,11 +119,11 @@ fn fast_math_uses_approximate_instructions() {
 
 #[test]
 fn precise_math_without_fast_math_is_a_clear_error() {
-    let (m, sm) = common::module("kernel void k(global float *x) {\n x[0] = exp(x[1]);\n}");
-    let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("exp");
+    let (m, sm) = common::module("kernel void k(global float *x) {\n x[0] = sinh(x[1]);\n}");
+    let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("sinh");
     let msg = e.to_string();
     assert!(msg.contains("test.cl:2:"), "{msg}");
-    assert!(msg.contains("`exp`"), "{msg}");
+    assert!(msg.contains("`sinh`"), "{msg}");
 }
 
 #[test]
@@ -123,7 +136,7 @@ fn private_arrays_live_in_local_state_space() {
          o[get_global_id(0)] = a[o[0] & 7];\n\
          }\n",
     );
-    assert!(t.contains(".local .align 4 .b8 __stack"), "{t}");
+    assert!(t.contains(".local .align 16 .b8 __frame[48]"), "{t}");
     assert!(t.contains("st.local.u32"), "{t}");
     assert!(t.contains("ld.local.u32"), "{t}");
     insta::assert_snapshot!(t);
@@ -166,9 +179,12 @@ fn control_flow_switch_and_calls() {
          o[2] = get_work_dim() + get_global_size(0) + get_num_groups(0) + get_local_linear_id();\n\
          }\n",
     );
-    assert!(t.contains(".func (.param .b32 __ret0) __f0_pick("), "{t}");
-    assert!(t.contains("call (__r0), __f0_pick"), "{t}");
-    assert!(t.contains(".func (.param .f32 __ret0, .param .f32 __ret1) __f1_twice("), "{t}");
+    assert!(t.contains(".func (.param .b32 __ret) __f0_pick("), "{t}");
+    assert!(t.contains("call (__r), __f0_pick"), "{t}");
+    assert!(
+        t.contains(".func (.param .align 8 .b8 __ret[8]) __f1_twice("),
+        "{t}"
+    );
     insta::assert_snapshot!(t);
 }
 
@@ -192,4 +208,50 @@ fn c11_atomics_scopes_and_fences() {
     assert!(t.contains(".global.cas.b32"), "{t}");
     assert!(t.contains("fence.sc.gpu"), "{t}");
     insta::assert_snapshot!(t);
+}
+
+#[test]
+fn output_pointer_builtins() {
+    let t = snap("outputs", kernels::OUTPUTS);
+    assert!(t.contains("cvt.rmi.f32.f32"), "{t}");
+    assert!(t.contains("bfe.u32"), "{t}");
+    assert!(t.contains("bfe.u64"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn precise_exp_and_log() {
+    let t = snap("exp_log", kernels::EXP_LOG);
+    assert!(t.contains("ex2.approx.f32"), "{t}");
+    assert!(t.contains("cvt.rni.f64.f64"), "{t}");
+    assert!(!t.contains("lg2.approx"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn precise_trigonometry() {
+    let t = snap("trig", kernels::TRIG);
+    assert!(
+        t.contains(".const .align 4 .u32 __oclc_2_over_pi[12]"),
+        "{t}"
+    );
+    assert!(t.contains("shf.l.clamp.b32"), "{t}");
+    assert!(!t.contains("sin.approx"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn repository_examples_emit_ptx() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut n = 0;
+    for name in ["memcpy", "histogram", "matmul", "reduce"] {
+        let Ok(src) = std::fs::read_to_string(dir.join(format!("{name}.cl"))) else {
+            continue;
+        };
+        let p = ptx(&src);
+        save(&format!("example_{name}"), &p.text);
+        assert!(!p.kernels.is_empty(), "{name}");
+        n += 1;
+    }
+    assert_eq!(n, 4, "examples missing from {}", dir.display());
 }

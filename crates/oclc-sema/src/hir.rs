@@ -107,8 +107,8 @@ pub struct Var {
 pub enum Init {
     /// One expression converted to the initialized type.
     Expr(Expr),
-    /// Elements of an array, struct, union or vector in order; `None` entries are
-    /// zero-initialized. For a union, the list has one entry for the first (or designated)
+    /// Elements of an array, struct, union or vector in order; `None` entries, and array
+    /// elements past the end of `items`, are zero-initialized. For a union, the list has one entry for the first (or designated)
     /// member, and `union_field` says which.
     List {
         ty: QualType,
@@ -335,7 +335,9 @@ pub enum ExprKind {
     AddrOf(Box<Expr>),
     /// `*e`.
     Deref(Box<Expr>),
-    /// `base[index]` with `base` a pointer (arrays are decayed first).
+    /// `base[index]`: `base` is a pointer rvalue (arrays are decayed first), or a vector
+    /// lvalue/rvalue indexed at run time (a constant index on a vector becomes a
+    /// [`ExprKind::Swizzle`]).
     Index {
         base: Box<Expr>,
         index: Box<Expr>,

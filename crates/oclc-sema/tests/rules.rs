@@ -374,3 +374,16 @@ fn default_on_value_warnings() {
         ]
     );
 }
+
+#[test]
+fn brace_elision_and_designators() {
+    let src = "typedef struct { int a[2]; float b; } S;\nconstant int m[2][2] = { 1, 2, 3, 4 };\nconstant S s[2] = { 1, 2, 3.0f, 4, 5, 6.0f };\nconstant S d = { .b = 1.0f, .a = {1, 2} };\nconstant int too[2] = { 1, 2, 3 };\n";
+    let (d, prog) = common::check(src, &cl12());
+    assert_eq!(d, ["5: warning: excess elements in array initializer"]);
+    let m = prog.var(prog.globals[0]).expect("m");
+    let Some(oclc_sema::hir::Init::List { items, .. }) = &m.init else {
+        panic!("list")
+    };
+    assert_eq!(items.len(), 2);
+    assert!(matches!(items[1], Some(oclc_sema::hir::Init::List { .. })));
+}

@@ -216,6 +216,23 @@ fn fold_op(f: &Function, op: &Op, rty: Option<Type>) -> Option<Folded> {
             Some(Folded::Value(if c(cond)? & 1 != 0 { *a } else { *b }))
         }
         Op::PtrAdd(p, o) if c(o)? == 0 => Some(Folded::Value(*p)),
+        // `(T *)(intptr_t)p` with no bits lost is `p` (through `to_generic` into generic).
+        Op::IntToPtr(x) => {
+            let Some(Op::Conv(ConvOp::PtrToInt, p)) = def_op(f, *x) else {
+                return None;
+            };
+            if vt(x) != Some(Type::I64) {
+                return None;
+            }
+            match (vt(p)?, rty?) {
+                (a, b) if a == b => Some(Folded::Value(*p)),
+                (
+                    Type::Ptr(AddrSpace::Private | AddrSpace::Global | AddrSpace::Local),
+                    Type::Ptr(AddrSpace::Generic),
+                ) => Some(Folded::Op(Op::ToGeneric(*p))),
+                _ => None,
+            }
+        }
         Op::FromGeneric(p, s) => match def_op(f, *p)? {
             Op::ToGeneric(q) if vt(q) == Some(Type::Ptr(*s)) => Some(Folded::Value(*q)),
             _ => None,

@@ -122,10 +122,10 @@ pub fn analyze(m: &Module, f: &Function, hooks: &Hooks) -> Analysis {
     }
     let rpo = reverse_postorder(f);
     let mut changed = true;
-    let mut rounds = 0;
-    while changed && rounds < 64 {
+    // Every update only raises a value (or lowers a non-NULL fact), so this terminates, and
+    // it must run to the fixpoint: a partial result would be unsound.
+    while changed {
         changed = false;
-        rounds += 1;
         for &b in &rpo {
             let Some(bd) = f.blocks.get(b.index()) else {
                 continue;
@@ -310,8 +310,7 @@ pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, Cas
     let lat_of = |v: Value| a.lat.get(v.index()).cloned().unwrap_or(Lat::Unknown);
     // 1. Resolved generic values take their named type.
     let mut retype: Vec<(Value, AddrSpace)> = Vec::new();
-    for (bi, bd) in f.blocks.iter().enumerate().skip(1) {
-        let _ = bi;
+    for bd in f.blocks.iter().skip(1) {
         for p in &bd.params {
             if orig_ty.get(p.index()) == Some(&generic)
                 && let Some(s) = lat_of(*p).space()

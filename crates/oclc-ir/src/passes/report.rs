@@ -74,6 +74,9 @@ pub struct KernelAccesses {
     pub kernel: String,
     pub before: usize,
     pub after: usize,
+    /// Accesses split into one access per possible space (counted in neither figure's
+    /// generic accesses once split).
+    pub split: usize,
 }
 
 /// Which kind of cast a warning is about.
@@ -203,7 +206,11 @@ pub fn render_text(r: &SpacesReport, sm: &SourceMap) -> String {
     if !r.kernels.is_empty() {
         out.push_str("generic memory accesses per kernel (before -> after):\n");
         for k in &r.kernels {
-            let _ = writeln!(out, "  {}: {} -> {}", k.kernel, k.before, k.after);
+            let _ = write!(out, "  {}: {} -> {}", k.kernel, k.before, k.after);
+            if k.split > 0 {
+                let _ = write!(out, " ({} split by space at run time)", k.split);
+            }
+            out.push('\n');
         }
     }
     out
@@ -351,10 +358,11 @@ pub fn render_json(r: &SpacesReport, sm: &SourceMap) -> String {
         }
         let _ = write!(
             out,
-            "{{\"kernel\":{},\"generic_accesses_before\":{},\"generic_accesses_after\":{}}}",
+            "{{\"kernel\":{},\"generic_accesses_before\":{},\"generic_accesses_after\":{},\"split_by_space\":{}}}",
             json_str(&k.kernel),
             k.before,
-            k.after
+            k.after,
+            k.split
         );
     }
     out.push_str("],\"warnings\":[");

@@ -36,7 +36,7 @@ kernel void misc(global int *g, local int *l)
     *s.p += s.n;
     int *q = pick(g, g + 1, get_global_id(0) == 0);
     q[2] += 1;
-    int *r = (int *)(ulong)(g + 3);
+    int *r = (int *)((ulong)g + 12);
     *r += 1;
     l[get_local_id(0)] = 0;
 }

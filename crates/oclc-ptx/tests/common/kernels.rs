@@ -90,3 +90,49 @@ pub const COPY: &str = "kernel void copy(global const float4 *s, global float4 *
 
 pub const ARGS: &str = "kernel void k(global int *a, int b) { a[0] = b; }";
 
+pub const OUTPUTS: &str = "
+kernel void outs(global const float *x, global float *f, global int *e, global double *d) {
+    float ip;
+    f[0] = fract(x[0], &ip);
+    f[1] = ip;
+    f[2] = modf(x[1], &ip);
+    f[3] = ip;
+    int ex;
+    f[4] = frexp(x[2], &ex);
+    e[0] = ex;
+    f[5] = frexp(x[3], &ex);
+    e[1] = ex;
+    int2 e2;
+    float2 m2 = frexp((float2)(x[4], x[5]), &e2);
+    f[6] = m2.x;
+    f[7] = m2.y;
+    e[2] = e2.x;
+    e[3] = e2.y;
+    int de;
+    d[0] = frexp((double)x[2], &de);
+    e[4] = de;
+}";
+
+pub const EXP_LOG: &str = "
+kernel void el(global const float *x, global float *o) {
+    size_t i = get_global_id(0);
+    float v = x[i];
+    o[6 * i] = exp(v);
+    o[6 * i + 1] = exp2(v);
+    o[6 * i + 2] = exp10(v);
+    o[6 * i + 3] = log(v);
+    o[6 * i + 4] = log2(v);
+    o[6 * i + 5] = log10(v);
+}";
+
+pub const TRIG: &str = "
+kernel void trig(global const float *x, global float *o) {
+    size_t i = get_global_id(0);
+    float v = x[i];
+    float c;
+    o[5 * i] = sin(v);
+    o[5 * i + 1] = cos(v);
+    o[5 * i + 2] = tan(v);
+    o[5 * i + 3] = sincos(v, &c);
+    o[5 * i + 4] = c;
+}";

@@ -4,8 +4,8 @@
 
 pub mod kernels;
 
-use oclc_ir::Module;
 use oclc_ir::passes::{PassOptions, run_default};
+use oclc_ir::*;
 use oclc_ptx::{PtxModule, PtxOptions, emit_module};
 use oclc_syntax::pp::{self, PpOptions};
 use oclc_syntax::{ClStd, Diagnostics, LangOptions, SourceMap};
@@ -51,4 +51,49 @@ pub fn save(name: &str, text: &str) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/ptx-out");
     let _ = std::fs::create_dir_all(&dir);
     let _ = std::fs::write(dir.join(format!("{name}.ptx")), text);
+}
+
+/// A kernel using every kind of work-group collective on `lid + 1`; results go to
+/// `o[5 * global_id + k]`.
+pub fn collectives_module() -> Module {
+    let mut m = Module::new();
+    let mut f = Function::new(
+        "wg",
+        vec![Param {
+            name: "o".into(),
+            ty: Type::Ptr(AddrSpace::Global),
+            kind: ParamKind::Buffer(AddrSpace::Global),
+            c_type: String::new(),
+        }],
+        None,
+        oclc_syntax::Span::default(),
+    );
+    f.kernel = Some(KernelInfo::default());
+    {
+        let mut b = Builder::new(&mut f);
+        let o = b.params(Block(0))[0];
+        let lid = b.work_item_dyn(WorkItemQuery::LocalLinearId, None);
+        let l32 = b.conv(ConvOp::Trunc, lid, Type::I32);
+        let one = b.i32(1);
+        let v = b.bin(BinOp::Add, l32, one);
+        let three = b.i64(3);
+        let results = [
+            b.work_group(WgOp::Reduce(WgArith::IAdd), v, vec![]),
+            b.work_group(WgOp::ScanInclusive(WgArith::IAdd), v, vec![]),
+            b.work_group(WgOp::ScanExclusive(WgArith::SMax), v, vec![]),
+            b.work_group(WgOp::Broadcast, v, vec![three]),
+            b.work_group(WgOp::All, v, vec![]),
+        ];
+        let gid = b.work_item(WorkItemQuery::GlobalId, 0);
+        let twenty = b.i64(20);
+        let row = b.bin(BinOp::Mul, gid, twenty);
+        let base = b.ptr_add(o, row);
+        for (k, r) in results.into_iter().enumerate() {
+            let p = b.ptr_add_const(base, 4 * k as i64);
+            b.store(p, r);
+        }
+        b.ret(None);
+    }
+    m.add_function(f);
+    m
 }

@@ -6,7 +6,6 @@ use oclc_syntax::{Diagnostic, Span, Symbol};
 
 use super::Checker;
 use super::conv::Action;
-use super::scope::Binding;
 use crate::builtins::{self, Arg, BTy, NoMatch, Pointee, Ptr, Special};
 use crate::hir::{BuiltinRef, CastKind, Expr, ExprKind};
 use crate::space::AddrSpace;
@@ -174,14 +173,7 @@ impl Checker<'_> {
     }
 
     fn typedef_or(&mut self, name: &str, fallback: QualType) -> QualType {
-        match self.scopes.lookup(Symbol::intern(name)).map(|e| e.binding) {
-            Some(Binding::Typedef(t))
-                if self.prog.types.canonical(t).id == self.prog.types.canonical(fallback).id =>
-            {
-                t
-            }
-            _ => fallback,
-        }
+        self.predef_named(name, fallback)
     }
 
     fn scalar_qt(&mut self, s: builtins::Scalar) -> QualType {
@@ -223,8 +215,7 @@ impl Checker<'_> {
             BTy::Vector(s, n) => {
                 let e = from_bscalar(s);
                 let v = QualType::new(self.prog.types.vector(e, n));
-                let name = format!("{}{n}", super::expr::vector_elem_name(e));
-                self.typedef_or(&name, v)
+                self.vector_named(v)
             }
             BTy::Ptr(p) => {
                 let mut pe = self.pointee_qt(p.pointee);
@@ -267,11 +258,7 @@ impl Checker<'_> {
             BTy::Atomic(a) => {
                 let inner = self.scalar_qt(a.value);
                 let at = QualType::new(self.prog.types.intern(TypeKind::Atomic(inner)));
-                let name = a.name();
-                match self.scopes.lookup(Symbol::intern(name)).map(|e| e.binding) {
-                    Some(Binding::Typedef(t)) => t,
-                    _ => at,
-                }
+                self.predef_named(a.name(), at)
             }
             BTy::Enum(id, _) => QualType::new(
                 self.prog

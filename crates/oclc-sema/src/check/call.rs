@@ -7,7 +7,6 @@ use oclc_syntax::{Span, Symbol};
 
 use super::Checker;
 use super::conv::Action;
-use super::scope::Binding;
 use crate::hir::{Expr, ExprKind};
 use crate::space::{self, AddrSpace, ToAddrArg};
 use crate::types::{LangAs, QualType, Scalar, TypeTable};
@@ -203,14 +202,7 @@ impl Checker<'_> {
                 self.err(span, "no matching function for call to 'get_fence'");
                 return Expr::error(span);
             }
-            let ty = match self
-                .scopes
-                .lookup(Symbol::intern("cl_mem_fence_flags"))
-                .map(|e| e.binding)
-            {
-                Some(Binding::Typedef(t)) => t,
-                _ => QualType::new(TypeTable::UINT),
-            };
+            let ty = self.predef_named("cl_mem_fence_flags", QualType::new(TypeTable::UINT));
             return self.mk(ExprKind::GetFence(Box::new(a)), ty, span);
         }
         let target = space::to_addr_target(name).unwrap_or(AddrSpace::Generic);

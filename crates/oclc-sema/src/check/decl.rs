@@ -923,7 +923,8 @@ impl Checker<'_> {
                 let scope = space::FunctionScope {
                     in_kernel: f.is_kernel,
                     outermost: f.block_depth <= 1,
-                    local_vars_ext: self.ext("__cl_clang_function_scope_local_variables"),
+                    local_vars_ext: space_now == Some(LangAs::LOCAL)
+                        && self.ext("__cl_clang_function_scope_local_variables"),
                 };
                 if let Some(msg) = space::automatic_space_error(space_now, scope) {
                     self.err(span, msg);
@@ -1172,7 +1173,7 @@ impl Checker<'_> {
         let mut pids = Vec::new();
         for p in &params {
             let vid = self.new_var(hir::Var {
-                name: p.name.unwrap_or(Symbol::intern("")),
+                name: p.name.unwrap_or(self.empty_sym),
                 ty: p.ty,
                 space: AddrSpace::Private,
                 storage: Storage::Param,
@@ -1273,7 +1274,7 @@ impl Checker<'_> {
                 self.declare_name(n, Binding::Var(vid), p.span, p.invalid);
             }
         }
-        let name = d.name.unwrap_or(Symbol::intern(""));
+        let name = d.name.unwrap_or(self.empty_sym);
         self.func = Some(FnCtx {
             name,
             is_kernel,
@@ -1281,6 +1282,7 @@ impl Checker<'_> {
             block_depth: 0,
         });
         let body = self.block(&f.body, false);
+        self.check_gotos();
         self.func = None;
         self.scopes.pop();
         self.attributes_for(fid, &f.specs);

@@ -231,14 +231,7 @@ impl Checker<'_> {
     }
 
     pub(crate) fn size_t(&mut self) -> QualType {
-        match self
-            .scopes
-            .lookup(Symbol::intern("size_t"))
-            .map(|e| e.binding)
-        {
-            Some(Binding::Typedef(t)) => t,
-            _ => QualType::new(TypeTable::ULONG),
-        }
+        self.predef_named("size_t", QualType::new(TypeTable::ULONG))
     }
 
     /// String literals are `__constant char[N]` (rule 38); `__func__` is also `const`.
@@ -905,14 +898,7 @@ impl Checker<'_> {
                     );
                     return Expr::error(span);
                 }
-                let ty = match self
-                    .scopes
-                    .lookup(Symbol::intern("ptrdiff_t"))
-                    .map(|e| e.binding)
-                {
-                    Some(Binding::Typedef(t)) => t,
-                    _ => QualType::new(TypeTable::LONG),
-                };
+                let ty = self.predef_named("ptrdiff_t", QualType::new(TypeTable::LONG));
                 self.mk(
                     ExprKind::Binary(BinOp::PtrDiff, Box::new(l), Box::new(r)),
                     ty,
@@ -1454,11 +1440,7 @@ impl Checker<'_> {
             QualType::new(self.prog.types.scalar(s)).with_quals(elem_q)
         } else if matches!(k, 2 | 3 | 4 | 8 | 16) {
             let vid = self.prog.types.vector(s, k);
-            let name = format!("{}{}", vector_elem_name(s), k);
-            let t = match self.scopes.lookup(Symbol::intern(&name)).map(|e| e.binding) {
-                Some(Binding::Typedef(t)) if self.prog.types.canonical(t).id == vid => t,
-                _ => QualType::new(vid),
-            };
+            let t = self.vector_named(QualType::new(vid));
             t.with_quals(elem_q)
         } else {
             self.err(
@@ -1590,14 +1572,6 @@ impl Checker<'_> {
     }
 }
 
-pub(crate) fn strip_parens(e: &ast::Expr) -> &ast::Expr {
-    let mut x = e;
-    while let AK::Paren(i) = &x.kind {
-        x = i;
-    }
-    x
-}
-
 pub(crate) fn scalar_id(s: Scalar) -> crate::types::TypeId {
     match s {
         Scalar::Bool => TypeTable::BOOL,
@@ -1615,24 +1589,6 @@ pub(crate) fn scalar_id(s: Scalar) -> crate::types::TypeId {
         Scalar::Half => TypeTable::HALF,
         Scalar::Float => TypeTable::FLOAT,
         Scalar::Double => TypeTable::DOUBLE,
-    }
-}
-
-/// The OpenCL spelling of a vector element type (`uint` in `uint4`).
-pub fn vector_elem_name(s: Scalar) -> &'static str {
-    match s {
-        Scalar::Bool => "bool",
-        Scalar::Char | Scalar::SChar => "char",
-        Scalar::UChar => "uchar",
-        Scalar::Short => "short",
-        Scalar::UShort => "ushort",
-        Scalar::Int => "int",
-        Scalar::UInt => "uint",
-        Scalar::Long | Scalar::LongLong => "long",
-        Scalar::ULong | Scalar::ULongLong => "ulong",
-        Scalar::Half => "half",
-        Scalar::Float => "float",
-        Scalar::Double => "double",
     }
 }
 

@@ -145,6 +145,14 @@ impl Checker<'_> {
                             self.err(span, format!("field has incomplete type {t}"));
                             ty = self.t(TypeTable::ERROR);
                         }
+                        if let Some(n) = d.name
+                            && let Some(prev) = fields.iter().find(|f| f.name == Some(n))
+                        {
+                            let ps = prev.span;
+                            self.err(span, format!("duplicate member '{n}'"));
+                            self.note_last(ps, "previous declaration is here");
+                            continue;
+                        }
                         fields.push(Field {
                             name: d.name,
                             ty,

@@ -6,7 +6,15 @@ use oclc_syntax::ast::{self, StmtKind as SK};
 use super::Checker;
 use super::conv::Action;
 use super::decl::DeclPlace;
+use crate::fxhash::FxHashMap;
 use crate::hir::{Block, Expr, Stmt, StmtKind};
+
+/// The `case` values and `default` label seen so far in one `switch`.
+#[derive(Default, Debug)]
+pub(crate) struct SwitchCases {
+    pub values: FxHashMap<i64, oclc_syntax::Span>,
+    pub default: Option<oclc_syntax::Span>,
+}
 
 impl Checker<'_> {
     /// A compound statement. `new_scope` is false for a function body, whose parameters
@@ -256,7 +264,9 @@ impl Checker<'_> {
                     self.promote(c)
                 };
                 self.switch_depth += 1;
+                self.switch_cases.push(SwitchCases::default());
                 let b = self.sub_stmt(body);
+                self.switch_cases.pop();
                 self.switch_depth -= 1;
                 StmtKind::Switch { cond: c, body: b }
             }
@@ -279,12 +289,32 @@ impl Checker<'_> {
                         }
                     }
                 };
+                if !v.is_error()
+                    && let Some(cases) = self.switch_cases.last_mut()
+                {
+                    if let Some(&prev) = cases.values.get(&n) {
+                        self.err(value.span, format!("duplicate case value '{n}'"));
+                        self.note_last(prev, "previous case defined here");
+                    } else {
+                        cases.values.insert(n, value.span);
+                    }
+                }
                 let b = self.sub_stmt(body);
                 StmtKind::Case { value: n, body: b }
             }
             SK::Default { body } => {
                 if self.switch_depth == 0 {
                     self.err(span, "'default' statement not in switch statement");
+                }
+                if let Some(cases) = self.switch_cases.last_mut() {
+                    match cases.default {
+                        // clang reports at the first `default` and notes the second.
+                        Some(prev) => {
+                            self.err(prev, "multiple default labels in one switch");
+                            self.note_last(span, "previous case defined here");
+                        }
+                        None => cases.default = Some(span),
+                    }
                 }
                 StmtKind::Default {
                     body: self.sub_stmt(body),
@@ -303,11 +333,22 @@ impl Checker<'_> {
                 StmtKind::Continue
             }
             SK::Return(e) => self.return_stmt(e.as_ref(), span),
-            SK::Goto(l) => StmtKind::Goto(l.name),
-            SK::Label { name, body } => StmtKind::Label {
-                name: name.name,
-                body: self.sub_stmt(body),
-            },
+            SK::Goto(l) => {
+                self.gotos.push(*l);
+                StmtKind::Goto(l.name)
+            }
+            SK::Label { name, body } => {
+                if let Some(&prev) = self.labels.get(&name.name) {
+                    self.err(name.span, format!("redefinition of label '{}'", name.name));
+                    self.note_last(prev, "previous definition is here");
+                } else {
+                    self.labels.insert(name.name, name.span);
+                }
+                StmtKind::Label {
+                    name: name.name,
+                    body: self.sub_stmt(body),
+                }
+            }
             SK::Attributed { body, .. } => {
                 let inner = self.stmt(body);
                 return self.leave_with(inner);
@@ -323,6 +364,17 @@ impl Checker<'_> {
         };
         self.leave();
         Stmt { kind, span }
+    }
+
+    /// At the end of a function body: every `goto` must name a label of the function.
+    pub(crate) fn check_gotos(&mut self) {
+        let gotos = std::mem::take(&mut self.gotos);
+        for g in gotos {
+            if !self.labels.contains_key(&g.name) {
+                self.err(g.span, format!("use of undeclared label '{}'", g.name));
+            }
+        }
+        self.labels.clear();
     }
 
     fn leave_with(&mut self, s: Stmt) -> Stmt {

@@ -67,6 +67,10 @@ pub(crate) struct Parser<'a> {
     /// (sema reports it), which changes how a missing `;` after it is handled.
     pub loops: u32,
     pub switches: u32,
+    /// Typo corrections attempted (clang stops after `-fspell-checking-limit`).
+    pub typo_attempts: u32,
+    /// Syntax errors reported so far (a type name with one is invalid in clang).
+    pub errors: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -107,10 +111,11 @@ impl<'a> Parser<'a> {
             }
         }
         let mut names = IdMap::default();
-        for s in names::builtin_type_names() {
+        names.reserve(256);
+        for &s in names::builtin_type_names() {
             names.insert(s, NameKind::Builtin);
         }
-        for s in names::builtin_value_names() {
+        for &s in names::builtin_value_names() {
             names.insert(s, NameKind::Value);
         }
         Parser {
@@ -138,6 +143,8 @@ impl<'a> Parser<'a> {
             sym_kw,
             loops: 0,
             switches: 0,
+            typo_attempts: 0,
+            errors: 0,
         }
     }
 
@@ -306,12 +313,19 @@ impl<'a> Parser<'a> {
     // -- diagnostics --------------------------------------------------------------------------
 
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
-        if !self.cut_off {
-            self.diags.push(Diagnostic::error(span, msg));
-        }
+        self.emit(Diagnostic::error(span, msg));
     }
 
     pub fn emit(&mut self, d: Diagnostic) {
+        if !self.cut_off {
+            self.errors += u32::from(d.is_error());
+            self.diags.push(d);
+        }
+    }
+
+    /// Reports what clang reports from sema while parsing (implicit `int`): the construct
+    /// stays valid for recovery, so it does not count in [`Parser::errors`].
+    pub fn emit_semantic(&mut self, d: Diagnostic) {
         if !self.cut_off {
             self.diags.push(d);
         }
@@ -329,8 +343,10 @@ impl<'a> Parser<'a> {
                 return self.span();
             }
             let outer = self.sm.report_span(prev);
+            let end = self.invocation_end(prev).unwrap_or(outer.hi);
             return Span {
-                lo: outer.hi,
+                lo: end,
+                hi: end,
                 ..outer
             };
         }
@@ -338,6 +354,62 @@ impl<'a> Parser<'a> {
             lo: prev.hi,
             ..prev
         }
+    }
+
+    /// Where the outermost macro invocation that produced `span` ends in its file: after the
+    /// name for an object-like macro, after the closing `)` of the arguments for a
+    /// function-like one (found by scanning the source text).
+    fn invocation_end(&self, span: Span) -> Option<u32> {
+        let outer = *self.sm.expansion_chain(span).last()?;
+        let call = outer.call_site;
+        let def_text = self.sm.file(outer.def_site.file).map(|f| f.text.as_bytes());
+        let function_like = !outer.def_site.is_dummy()
+            && def_text.and_then(|t| t.get(outer.def_site.hi as usize)) == Some(&b'(');
+        if !function_like {
+            return Some(call.hi);
+        }
+        let text = self.sm.file(call.file)?.text.as_bytes();
+        let mut i = call.hi as usize;
+        let mut depth = 0u32;
+        while let Some(&c) = text.get(i) {
+            match c {
+                b'(' => depth += 1,
+                b')' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return u32::try_from(i + 1).ok();
+                    }
+                }
+                b'"' | b'\'' => {
+                    // Skip a string or character literal.
+                    i += 1;
+                    while let Some(&d) = text.get(i) {
+                        if d == b'\\' {
+                            i += 1;
+                        } else if d == c || d == b'\n' {
+                            break;
+                        }
+                        i += 1;
+                    }
+                }
+                b'/' if text.get(i + 1) == Some(&b'*') => {
+                    i += 2;
+                    while i < text.len() && !(text[i] == b'*' && text.get(i + 1) == Some(&b'/')) {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                b'/' if text.get(i + 1) == Some(&b'/') => {
+                    while text.get(i).is_some_and(|&d| d != b'\n') {
+                        i += 1;
+                    }
+                }
+                c if depth == 0 && !c.is_ascii_whitespace() => return Some(call.hi),
+                _ => {}
+            }
+            i += 1;
+        }
+        Some(call.hi)
     }
 
     /// clang's `ExpectAndConsume(p, msg)`: consumes `p`, or reports `msg` after the previous

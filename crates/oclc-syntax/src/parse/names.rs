@@ -3,6 +3,8 @@
 //! The parser treats them as typedef names declared in the outermost scope, so an inner
 //! declaration can still shadow one as in C.
 
+use std::sync::OnceLock;
+
 use crate::intern::Symbol;
 
 /// Scalar element types that have vector forms (`<name>2` ... `<name>16`).
@@ -80,19 +82,23 @@ const VALUE_NAMES: &[&str] = &[
 ];
 
 /// Builtin value names, for seeding the parser's outermost scope.
-pub fn builtin_value_names() -> Vec<Symbol> {
-    VALUE_NAMES.iter().map(|s| Symbol::intern(s)).collect()
+pub fn builtin_value_names() -> &'static [Symbol] {
+    static NAMES: OnceLock<Vec<Symbol>> = OnceLock::new();
+    NAMES.get_or_init(|| VALUE_NAMES.iter().map(|s| Symbol::intern(s)).collect())
 }
 
-/// Every builtin type name, for seeding the parser's outermost scope.
-pub fn builtin_type_names() -> Vec<Symbol> {
-    let mut out: Vec<Symbol> = OTHER_NAMES.iter().map(|s| Symbol::intern(s)).collect();
-    for e in VECTOR_ELEMENTS {
-        for w in VECTOR_WIDTHS {
-            out.push(Symbol::intern(&format!("{e}{w}")));
+/// Every builtin type name, for seeding the parser's outermost scope (interned once).
+pub fn builtin_type_names() -> &'static [Symbol] {
+    static NAMES: OnceLock<Vec<Symbol>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut out: Vec<Symbol> = OTHER_NAMES.iter().map(|s| Symbol::intern(s)).collect();
+        for e in VECTOR_ELEMENTS {
+            for w in VECTOR_WIDTHS {
+                out.push(Symbol::intern(&format!("{e}{w}")));
+            }
         }
-    }
-    out
+        out
+    })
 }
 
 /// Whether `name` is an image type (a keyword in clang rather than a declared name).

@@ -211,11 +211,12 @@ impl Parser<'_> {
         // Expression statement. One starting with a name declared nowhere (and not called) is
         // invalid in clang when typo correction has no candidate at all: sema reports the name,
         // and the statement is skipped without "expected ';'".
-        let undeclared_start = self.ident().is_some_and(|s| {
-            self.lookup(s).is_none()
-                && !self.nth_is(1, Punct::LParen)
-                && !self.has_typo_candidate(s)
-        });
+        let undeclared_start = match self.ident() {
+            Some(s) if self.lookup(s).is_none() && !self.nth_is(1, Punct::LParen) => {
+                !self.has_typo_candidate(s)
+            }
+            _ => false,
+        };
         let errs = self.invalid_exprs;
         let e = self.parse_expr();
         if self.invalid_exprs > errs || undeclared_start {

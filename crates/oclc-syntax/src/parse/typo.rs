@@ -62,6 +62,9 @@ pub(crate) enum TypoCtx {
     Statement,
 }
 
+/// clang's default `-fspell-checking-limit`.
+const SPELL_CHECKING_LIMIT: u32 = 50;
+
 /// What a typo correction found: a declared name (with what it names) or a keyword.
 #[derive(Clone, Copy)]
 pub(crate) struct Correction {
@@ -83,7 +86,10 @@ impl Correction {
 impl Parser<'_> {
     /// clang's typo correction: the unique closest candidate, or none when the closest are
     /// tied.
-    pub(crate) fn correct_typo(&self, typo: Symbol, ctx: TypoCtx) -> Option<Correction> {
+    pub(crate) fn correct_typo(&mut self, typo: Symbol, ctx: TypoCtx) -> Option<Correction> {
+        if !self.typo_attempt() {
+            return None;
+        }
         let t = typo.as_str();
         let mut best: Option<(usize, Correction)> = None;
         let mut tied = false;
@@ -139,7 +145,10 @@ impl Parser<'_> {
 
     /// Whether clang's delayed typo correction of an undeclared name in an expression would
     /// find any candidate (ties included); without one the expression is invalid at once.
-    pub(crate) fn has_typo_candidate(&self, typo: Symbol) -> bool {
+    pub(crate) fn has_typo_candidate(&mut self, typo: Symbol) -> bool {
+        if !self.typo_attempt() {
+            return false;
+        }
         let t = typo.as_str();
         self.visible_names()
             .any(|(s, _)| typo_distance(t, s.as_str()).is_some())
@@ -147,6 +156,16 @@ impl Parser<'_> {
                 .iter()
                 .chain(&["sizeof", "true", "false"])
                 .any(|k| typo_distance(t, k).is_some())
+    }
+
+    /// Counts a typo-correction attempt against clang's `-fspell-checking-limit` (50 per
+    /// translation unit, which also bounds the cost on garbage input); false past it.
+    fn typo_attempt(&mut self) -> bool {
+        if self.typo_attempts >= SPELL_CHECKING_LIMIT {
+            return false;
+        }
+        self.typo_attempts += 1;
+        true
     }
 
     /// Reports a corrected typo with clang's wording and note.

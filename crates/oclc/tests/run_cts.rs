@@ -1,0 +1,235 @@
+//! The OpenCL-CTS generic_address_space corpus through the `oclc` library: every launch in
+//! ../shared/conformance/cts-generic/manifest.toml on the cpu device, with the IR passes and
+//! again with `-O0`; each must pass the CTS check, and both runs must leave the same bytes.
+//!
+//! Sizes follow the manifest: `max_common` is the largest divisor of the global size that is
+//! at most 256; `wg` (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE) is 32. The device has
+//! fp64 and fp16, so every launch builds with them enabled. `library_function` is the library
+//! source followed by the kernel source. SVM subcases use a plain global buffer with buf[i] = i.
+
+use std::path::{Path, PathBuf};
+
+use oclc::{Device, KernelArg, NdRange, Program};
+use toml::Value;
+
+const CTS_DIR: &str = "../../../shared/conformance/cts-generic";
+/// The device's preferred work-group size multiple, as the atomics tests read it.
+const WG: u64 = 32;
+/// What the device reports as its largest work-group for these kernels.
+const MAX_GROUP: u64 = 256;
+/// The extensions a device with double and half reports.
+const EXTENSIONS: &str = "-cl-ext=+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16";
+
+fn cts_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(CTS_DIR)
+}
+
+/// One launch: where it comes from and how to run and check it.
+struct Launch {
+    name: String,
+    source: String,
+    file: String,
+    options: String,
+    global: u64,
+    local: u64,
+    args: Vec<Arg>,
+    check: Check,
+}
+
+enum Arg {
+    /// A `__global` buffer of `bytes` bytes; `iota` fills it with uint i at element i.
+    Buffer { bytes: usize, iota: bool },
+    Local { bytes: usize },
+}
+
+enum Check {
+    /// The `results` buffer (argument 0): every uint is 1.
+    AllOnes,
+    /// generic_atomics_invariant: int i is wg - 1 for even i, wg for odd i.
+    Invariant,
+    /// generic_atomics_variant: every int is wg / 2.
+    Variant,
+}
+
+fn get<'a>(sub: &'a Value, test: &'a Value, key: &str) -> Option<&'a Value> {
+    sub.get(key).or_else(|| test.get(key))
+}
+
+fn size(v: Option<&Value>) -> Result<u64, String> {
+    match v {
+        Some(Value::Integer(n)) => u64::try_from(*n).map_err(|e| e.to_string()),
+        Some(Value::String(s)) if s == "2 * wg" => Ok(2 * WG),
+        Some(Value::String(s)) if s == "wg" => Ok(WG),
+        other => Err(format!("unexpected size {other:?}")),
+    }
+}
+
+fn max_common(global: u64) -> u64 {
+    (1..=MAX_GROUP.min(global))
+        .rev()
+        .find(|d| global % d == 0)
+        .unwrap_or(1)
+}
+
+fn launches() -> Result<Vec<Launch>, String> {
+    let dir = cts_dir();
+    let text = std::fs::read_to_string(dir.join("manifest.toml")).map_err(|e| e.to_string())?;
+    let manifest: Value = toml::from_str(&text).map_err(|e| e.to_string())?;
+    let tests = manifest
+        .get("tests")
+        .and_then(Value::as_table)
+        .ok_or("manifest has no [tests]")?;
+    let mut out = Vec::new();
+    for (name, test) in tests {
+        let subs = test
+            .get("subcases")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("{name}: no subcases"))?;
+        for (i, sub) in subs.iter().enumerate() {
+            let file = get(sub, test, "file")
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("{name}: no file"))?;
+            let mut source = String::new();
+            if let Some(lib) = get(sub, test, "library_file").and_then(Value::as_str) {
+                source += &std::fs::read_to_string(dir.join(lib)).map_err(|e| e.to_string())?;
+                source.push('\n');
+            }
+            source += &std::fs::read_to_string(dir.join(file)).map_err(|e| e.to_string())?;
+            let options = get(sub, test, "build_options")
+                .and_then(Value::as_str)
+                .unwrap_or("-cl-std=CL3.0");
+            let global = size(get(sub, test, "global_size"))?;
+            let local = match get(sub, test, "local_size").and_then(Value::as_str) {
+                Some("max_common") => max_common(global),
+                Some("wg") => WG,
+                other => return Err(format!("{name}: local_size {other:?}")),
+            };
+            let mut args = Vec::new();
+            for a in get(sub, test, "args")
+                .and_then(Value::as_array)
+                .ok_or_else(|| format!("{name}: no args"))?
+            {
+                let bytes = a
+                    .get("size_bytes")
+                    .and_then(Value::as_integer)
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(|| format!("{name}: arg without size_bytes"))?;
+                args.push(match a.get("kind").and_then(Value::as_str) {
+                    Some("buffer") => Arg::Buffer {
+                        bytes,
+                        iota: a.get("init").and_then(Value::as_str) == Some("iota"),
+                    },
+                    Some("local") => Arg::Local { bytes },
+                    other => return Err(format!("{name}: arg kind {other:?}")),
+                });
+            }
+            let check = match name.as_str() {
+                "generic_atomics_invariant" => Check::Invariant,
+                "generic_atomics_variant" => Check::Variant,
+                _ => Check::AllOnes,
+            };
+            let label = sub.get("label").and_then(Value::as_str).unwrap_or("");
+            out.push(Launch {
+                name: format!("{name} #{} {label}", i + 1),
+                source,
+                file: file.to_string(),
+                options: format!("{options} {EXTENSIONS}"),
+                global,
+                local,
+                args,
+                check,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Builds and runs one launch; returns the bytes of every buffer after it.
+fn run(device: &Device, l: &Launch, extra: &str) -> Result<Vec<Vec<u8>>, String> {
+    let program = Program::build_named(&l.file, l.source.as_bytes(), &format!("{} {extra}", l.options))
+        .map_err(|e| format!("build: {e}"))?;
+    let mut kernel = program.kernel("testKernel").map_err(|e| e.to_string())?;
+    let mut buffers = Vec::new();
+    for (i, a) in l.args.iter().enumerate() {
+        let arg = match a {
+            Arg::Buffer { bytes, iota } => {
+                let b = if *iota {
+                    let v: Vec<u32> = (0..(*bytes / 4) as u32).collect();
+                    device.buffer_from_slice(&v)
+                } else {
+                    device.buffer_from_bytes(&vec![0; *bytes])
+                };
+                buffers.push(b.clone());
+                KernelArg::Buffer(b)
+            }
+            Arg::Local { bytes } => KernelArg::Local(*bytes),
+        };
+        kernel.set_arg(i, arg).map_err(|e| e.to_string())?;
+    }
+    device
+        .launch(&kernel, &NdRange::new(&[l.global]).local(&[l.local]))
+        .map_err(|e| format!("launch: {e}"))?;
+    Ok(buffers.iter().map(|b| b.read_bytes()).collect())
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// The CTS verdict on the buffers after the launch.
+fn verdict(l: &Launch, buffers: &[Vec<u8>]) -> Result<(), String> {
+    let first = words(buffers.first().ok_or("no buffer")?);
+    let want = |i: usize| match l.check {
+        Check::AllOnes => 1,
+        Check::Invariant if i % 2 == 0 => WG as u32 - 1,
+        Check::Invariant => WG as u32,
+        Check::Variant => WG as u32 / 2,
+    };
+    let bad: Vec<usize> = (0..first.len()).filter(|&i| first[i] != want(i)).collect();
+    match bad.first() {
+        None => Ok(()),
+        Some(&i) => Err(format!(
+            "{} of {} elements wrong; first [{i}] = {}, want {}",
+            bad.len(),
+            first.len(),
+            first[i],
+            want(i)
+        )),
+    }
+}
+
+#[test]
+fn cts_generic_address_space_on_the_cpu_device() {
+    let all = match launches() {
+        Ok(l) => l,
+        Err(e) => panic!("cannot read the CTS manifest: {e}"),
+    };
+    assert!(all.len() >= 490, "only {} launches in the manifest", all.len());
+    let device = Device::cpu().with_printf_echo(false);
+    let mut failures = Vec::new();
+    for l in &all {
+        let result = run(&device, l, "").and_then(|opt| {
+            verdict(l, &opt)?;
+            let o0 = run(&device, l, "-O0").map_err(|e| format!("-O0: {e}"))?;
+            if o0 != opt {
+                return Err("-O0 leaves different buffer contents".into());
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            failures.push(format!("{} ({}): {e}", l.name, l.file));
+        }
+    }
+    for f in &failures {
+        println!("FAIL {f}");
+    }
+    println!(
+        "{} passed, {} failed",
+        all.len() - failures.len(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{} CTS launches failed", failures.len());
+}
