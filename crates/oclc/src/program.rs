@@ -419,7 +419,7 @@ impl Buffer {
     /// The contents as elements of `T`; the size must be a multiple of `sizeof(T)`.
     pub fn read<T: Element>(&self) -> Result<Vec<T>, Error> {
         let bytes = self.cpu.read();
-        if bytes.len() % T::SIZE != 0 {
+        if !bytes.len().is_multiple_of(T::SIZE) {
             return Err(Error::BufferSize {
                 bytes: bytes.len(),
                 elem_size: T::SIZE,
@@ -579,16 +579,20 @@ fn fit_arg(index: usize, p: &KernelParam, arg: KernelArg) -> Result<KernelArg, E
         message,
     };
     match (&p.kind, arg) {
-        (KernelParamKind::Pointer { space, .. }, KernelArg::Buffer(b))
-            if matches!(space, AddrSpace::Global | AddrSpace::Constant) =>
-        {
-            Ok(KernelArg::Buffer(b))
-        }
-        (KernelParamKind::Pointer { space, .. }, KernelArg::Local(n))
-            if *space == AddrSpace::Local =>
-        {
-            Ok(KernelArg::Local(n))
-        }
+        (
+            KernelParamKind::Pointer {
+                space: AddrSpace::Global | AddrSpace::Constant,
+                ..
+            },
+            KernelArg::Buffer(b),
+        ) => Ok(KernelArg::Buffer(b)),
+        (
+            KernelParamKind::Pointer {
+                space: AddrSpace::Local,
+                ..
+            },
+            KernelArg::Local(n),
+        ) => Ok(KernelArg::Local(n)),
         (KernelParamKind::Pointer { space, .. }, a) => {
             let takes = if *space == AddrSpace::Local {
                 "a local allocation"

@@ -73,7 +73,7 @@ fn size(v: Option<&Value>) -> Result<u64, String> {
 fn max_common(global: u64) -> u64 {
     (1..=MAX_GROUP.min(global))
         .rev()
-        .find(|d| global % d == 0)
+        .find(|d| global.is_multiple_of(*d))
         .unwrap_or(1)
 }
 
@@ -194,7 +194,7 @@ fn verdict(l: &Launch, buffers: &[Vec<u8>]) -> Result<(), String> {
     let first = words(buffers.first().ok_or("no buffer")?);
     let want = |i: usize| match l.check {
         Check::AllOnes => 1,
-        Check::Invariant if i % 2 == 0 => WG as u32 - 1,
+        Check::Invariant if i.is_multiple_of(2) => WG as u32 - 1,
         Check::Invariant => WG as u32,
         Check::Variant => WG as u32 / 2,
     };
