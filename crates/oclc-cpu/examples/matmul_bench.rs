@@ -152,8 +152,8 @@ fn reduction() -> Module {
     m
 }
 
-fn bench_reduce(dev: &Device, n: usize) {
-    let prog = match dev.load(reduction()) {
+fn bench_reduce_module(dev: &Device, n: usize, module: Module) {
+    let prog = match dev.load(module) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
@@ -190,13 +190,72 @@ fn bench_reduce(dev: &Device, n: usize) {
     );
 }
 
+const MATMUL_CL: &str =
+    "kernel void matmul(global const float *a, global const float *b, global float *c, int n) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < n; k++) acc += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = acc;
+}
+kernel void reduce(global const int *in, global int *out, local int *scratch) {
+  size_t lid = get_local_id(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    if (lid < s) scratch[lid] += scratch[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = scratch[0];
+}
+";
+
+/// The same kernels written in OpenCL C, through the front end and lowering.
+fn from_source() -> Option<Module> {
+    use oclc_syntax::pp::{self, PpOptions};
+    use oclc_syntax::{ClStd, Diagnostics, LangOptions, SourceMap};
+    let lang = LangOptions::new(ClStd::Cl12);
+    let mut sm = SourceMap::new();
+    let main = sm.add_text("bench.cl", MATMUL_CL.to_string());
+    let mut diags = Diagnostics::default();
+    let pp_opts = PpOptions {
+        lang: lang.clone(),
+        macros: Vec::new(),
+        include_dirs: Vec::new(),
+    };
+    let out = pp::preprocess(&mut sm, main, &pp_opts, &mut diags);
+    let tu = oclc_syntax::parse::parse(&out, &sm, &lang, &mut diags);
+    let program = oclc_sema::check(&tu, &sm, &lang, &mut diags);
+    if diags.has_errors() {
+        return None;
+    }
+    oclc_lower::lower(&program, &sm, &mut diags)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(256);
     let threads: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0);
     let dev = Device::cpu().with_threads(threads);
-    bench_reduce(&dev, 1 << 22);
-    let prog = match dev.load(matmul()) {
+    let source = args.iter().any(|a| a == "--cl");
+    let module = if source {
+        from_source()
+    } else {
+        Some(matmul())
+    };
+    let Some(module) = module else {
+        eprintln!("the OpenCL C source did not compile");
+        return;
+    };
+    if source {
+        let mut opt = module.clone();
+        oclc_ir::passes::optimize_for_device(&mut opt);
+        println!("{}", oclc_ir::print_module(&opt, None));
+        let reduce_src = from_source().unwrap_or_default();
+        bench_reduce_module(&dev, 1 << 22, reduce_src);
+    } else {
+        bench_reduce_module(&dev, 1 << 22, reduction());
+    }
+    let prog = match dev.load(module) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");

@@ -433,6 +433,10 @@ struct Dec<'a> {
     out: DFunc,
     /// Edges whose `pc` still holds a block index.
     pending_edges: Vec<usize>,
+    /// For blocks that only branch on (no parameters, no other instructions): that branch.
+    thread: Vec<Option<BlockCall>>,
+    /// The block emitted after the current one (a `br` there with no moves falls through).
+    next_in_layout: Option<Block>,
 }
 
 impl Dec<'_> {
@@ -451,6 +455,17 @@ impl Dec<'_> {
         self.out.nregs - 1
     }
     fn edge(&mut self, bc: &BlockCall) -> u32 {
+        let mut bc = bc.clone();
+        for _ in 0..8 {
+            match self.thread.get(bc.block.index()) {
+                Some(Some(t)) if bc.args.is_empty() && t.block != bc.block => bc = t.clone(),
+                _ => break,
+            }
+        }
+        self.edge_to(&bc)
+    }
+
+    fn edge_to(&mut self, bc: &BlockCall) -> u32 {
         let params = self.f.params_of(bc.block);
         let mut pairs = Vec::new();
         for (p, a) in params.iter().zip(&bc.args) {
@@ -505,6 +520,8 @@ fn decode_function(m: &Module, f: &Function, local_index: &[u32]) -> DFunc {
             ..DFunc::default()
         },
         pending_edges: Vec::new(),
+        thread: Vec::new(),
+        next_in_layout: None,
     };
     d.out.params = f
         .params_of(Block(0))
@@ -535,8 +552,32 @@ fn decode_function(m: &Module, f: &Function, local_index: &[u32]) -> DFunc {
         }
     }
     let fused = plan_ptr_index(f, &uses, &mut skip);
+    // Blocks that only branch on are threaded through.
+    d.thread = f
+        .blocks
+        .iter()
+        .map(|bd| {
+            if !bd.params.is_empty() {
+                return None;
+            }
+            let mut rest = bd
+                .insts
+                .iter()
+                .filter(|i| !skip.get(i.index()).copied().unwrap_or(false));
+            match (
+                rest.next().and_then(|i| f.insts.get(i.index())),
+                rest.next(),
+            ) {
+                (Some(InstData { op: Op::Br(t), .. }), None) => Some(t.clone()),
+                _ => None,
+            }
+        })
+        .collect();
+    let order = layout(f, &d.thread);
     let mut block_pc = vec![0u32; f.blocks.len()];
-    for (bi, bd) in f.blocks.iter().enumerate() {
+    for (oi, &bi) in order.iter().enumerate() {
+        let Some(bd) = f.blocks.get(bi) else { continue };
+        d.next_in_layout = order.get(oi + 1).map(|b| Block(*b as u32));
         block_pc[bi] = d.out.code.len() as u32;
         let mut k = 0;
         while k < bd.insts.len() {
@@ -605,6 +646,40 @@ fn decode_function(m: &Module, f: &Function, local_index: &[u32]) -> DFunc {
         }
     }
     d.out
+}
+
+/// Block emission order: traces that follow unconditional branches (through threaded
+/// blocks), so a `br` to the next block becomes a fall-through.
+fn layout(f: &Function, thread: &[Option<BlockCall>]) -> Vec<usize> {
+    let n = f.blocks.len();
+    let mut placed = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    let target = |b: usize| -> Option<usize> {
+        let last = f.blocks.get(b)?.insts.last()?;
+        let Op::Br(t) = &f.insts.get(last.index())?.op else {
+            return None;
+        };
+        let mut t = t;
+        for _ in 0..8 {
+            match thread.get(t.block.index()) {
+                Some(Some(next)) if t.args.is_empty() && next.block != t.block => t = next,
+                _ => break,
+            }
+        }
+        Some(t.block.index())
+    };
+    for start in 0..n {
+        let mut b = start;
+        while b < n && !placed[b] {
+            placed[b] = true;
+            order.push(b);
+            match target(b) {
+                Some(c) if c != 0 => b = c,
+                _ => break,
+            }
+        }
+    }
+    order
 }
 
 /// Finds `ptradd p, (ext(i) * const)` chains whose intermediate values have no other use;
@@ -1087,7 +1162,14 @@ fn decode_inst(m: &Module, d: &mut Dec, inst: &InstData, local_index: &[u32]) {
         }
         Op::Br(t) => {
             let e = d.edge(t);
-            d.emit(I::Br { e }, span);
+            let falls_through = d
+                .out
+                .edges
+                .get(e as usize)
+                .is_some_and(|edge| edge.n == 0 && Some(Block(edge.pc)) == d.next_in_layout);
+            if !falls_through {
+                d.emit(I::Br { e }, span);
+            }
         }
         Op::CondBr(c, t, e) => {
             let c = d.s(*c);

@@ -35,6 +35,23 @@ pub struct RuntimeError {
 }
 
 impl RuntimeError {
+    /// The error as a diagnostic for the driver's renderer: the message at the span, a note
+    /// with the work-item's ids, and the explaining note (the other barrier) if any.
+    pub fn to_diagnostic(&self) -> oclc_syntax::Diagnostic {
+        let mut d = oclc_syntax::Diagnostic::error(self.span, self.message.clone());
+        d.notes.push(oclc_syntax::Note {
+            span: Span::DUMMY,
+            message: format!("in the work-item with {}", self.ids()),
+        });
+        if let Some((span, message)) = &self.note {
+            d.notes.push(oclc_syntax::Note {
+                span: *span,
+                message: message.clone(),
+            });
+        }
+        d
+    }
+
     /// `global id (x, y, z), local id (...), group id (...)`.
     pub fn ids(&self) -> String {
         let f = |a: [u64; 3]| format!("({}, {}, {})", a[0], a[1], a[2]);

@@ -408,7 +408,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
         macro_rules! race {
             ($kind:ident, $a:expr, $len:expr, $what:expr) => {
                 if ctx.races {
-                    if let Some(race) = races.$kind($a, $len, index) {
+                    if let Some(race) = races.read($a, $len, index) {
                         break Action::Fail(
                             CheckKind::DataRace,
                             race_message(&race, $what, index, &mem),
@@ -416,11 +416,38 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     }
                     if let Some(gr) = ctx.group_races {
                         let me = (ctx.groups_linear)(group_view.id, ctx.nd.groups);
-                        if let Some(race) = gr.access($a, $len, me, $what == "write") {
+                        if let Some(race) = gr.access($a, $len, me, None) {
                             break Action::Fail(
                                 CheckKind::DataRace,
                                 group_race_message(&race, $what, ctx, &mem),
                             );
+                        }
+                    }
+                }
+            };
+        }
+        // A write is checked before it happens, against the bytes it replaces: rewriting the
+        // value already there (every work-item storing the same constant) is not a race.
+        macro_rules! race_w {
+            ($a:expr, $new:expr) => {
+                if ctx.races {
+                    let new: &[u8] = $new;
+                    let mut old = vec![0u8; new.len()];
+                    if mem.read($a, &mut old).is_ok() {
+                        if let Some(race) = races.write($a, &old, new, index) {
+                            break Action::Fail(
+                                CheckKind::DataRace,
+                                race_message(&race, "write", index, &mem),
+                            );
+                        }
+                        if let Some(gr) = ctx.group_races {
+                            let me = (ctx.groups_linear)(group_view.id, ctx.nd.groups);
+                            if let Some(race) = gr.access($a, new.len(), me, Some((&old, new))) {
+                                break Action::Fail(
+                                    CheckKind::DataRace,
+                                    group_race_message(&race, "write", ctx, &mem),
+                                );
+                            }
                         }
                     }
                 }
@@ -617,8 +644,8 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                         b.copy_from_slice(&(r[v as usize] as u32).to_le_bytes());
                         continue;
                     }
+                    race_w!(a, &(r[v as usize] as u32).to_le_bytes());
                     mem_try!(mem.write_scalar(a, 4, r[v as usize]), "write");
-                    race!(write, a, 4, "write");
                 }
                 I::Store8 { p, v } => {
                     let a = r[p as usize];
@@ -628,8 +655,8 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                         b.copy_from_slice(&r[v as usize].to_le_bytes());
                         continue;
                     }
+                    race_w!(a, &r[v as usize].to_le_bytes());
                     mem_try!(mem.write_scalar(a, 8, r[v as usize]), "write");
-                    race!(write, a, 8, "write");
                 }
                 I::Load { s, n, d, p } => {
                     let t = Type::vec(s, n);
@@ -650,8 +677,8 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     let mut bytes = [0u8; 128];
                     pack(t, &r[v as usize..v as usize + n as usize], &mut bytes);
                     let a = r[p as usize];
+                    race_w!(a, &bytes[..len]);
                     mem_try!(mem.write(a, &bytes[..len]), "write");
-                    race!(write, a, len, "write");
                 }
                 I::Memcpy { dst, src, len } => {
                     let n = r[len as usize] as usize;
@@ -665,9 +692,9 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                         buf.resize(n, 0);
                         let (ds, ss) = (r[dst as usize], r[src as usize]);
                         mem_try!(mem.read(ss, &mut buf[..n]), "read");
-                        mem_try!(mem.write(ds, &buf[..n]), "write");
                         race!(read, ss, n, "read");
-                        race!(write, ds, n, "write");
+                        race_w!(ds, &buf[..n]);
+                        mem_try!(mem.write(ds, &buf[..n]), "write");
                     }
                 }
                 I::Memset { dst, b, len } => {
@@ -682,8 +709,8 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                         buf.clear();
                         buf.resize(n, r[b as usize] as u8);
                         let ds = r[dst as usize];
+                        race_w!(ds, &buf[..n]);
                         mem_try!(mem.write(ds, &buf[..n]), "write");
-                        race!(write, ds, n, "write");
                     }
                 }
                 I::FromGeneric { s, d, a } => r[d as usize] = ptr::from_generic(r[a as usize], s),

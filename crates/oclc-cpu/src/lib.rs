@@ -5,9 +5,12 @@
 //!   generic pointers know where they point and `to_global`/`to_local`/`to_private` are exact.
 //! - Global memory is relaxed-atomic words shared by the threads running work-groups; local
 //!   and private memory are plain per-group and per-work-item arenas ([`memory`]).
-//! - Functions are pre-decoded into a register machine ([`decode`]) and interpreted
-//!   ([`exec`]); work-items of a group run one at a time until each reaches a barrier or
-//!   returns, and groups run in parallel with rayon ([`device`]).
+//! - Modules are optimized on load (mem2reg, fold, dce), then each function is pre-decoded
+//!   into a register machine over dense `u64` lane slots ([`decode`]: constants hoisted to a
+//!   prologue, compare-and-branch and index-scale-add fused, blocks laid out as traces with
+//!   fall-through and jump threading) and interpreted ([`exec`]) with fast paths for aligned
+//!   scalar access. Work-items of a group run one at a time until each reaches a barrier (or a
+//!   work-group collective) or returns; groups run in parallel with rayon ([`device`]).
 //! - Faults (out of bounds, NULL, wrong-space casts, writes to `__constant`, barrier
 //!   divergence, runaway loops, opt-in data races) are [`RuntimeError`]s with the source span
 //!   and the work-item's ids.

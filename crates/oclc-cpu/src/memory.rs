@@ -226,7 +226,8 @@ pub enum Fault {
         name: Symbol,
         space: AddrSpace,
         size: u64,
-        offset: u64,
+        /// Byte offset from the allocation's start; negative below it.
+        offset: i64,
         len: u64,
     },
     WrongSpace {
@@ -264,7 +265,7 @@ fn check(name: Symbol, space: AddrSpace, size: usize, off: u64, len: usize) -> R
             name,
             space,
             size: size as u64,
-            offset: off,
+            offset: crate::ptr::signed_offset(off),
             len: len as u64,
         });
     }

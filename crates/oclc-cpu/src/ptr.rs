@@ -81,6 +81,12 @@ pub fn offset(p: u64) -> u64 {
     p & OFFSET_MASK
 }
 
+/// An offset field read as signed (pointer arithmetic below an allocation wraps the field).
+pub fn signed_offset(off: u64) -> i64 {
+    let sh = 64 - ALLOC_SHIFT;
+    (((off & OFFSET_MASK) << sh) as i64) >> sh
+}
+
 /// `p + delta` bytes: the offset wraps inside its field, so arithmetic never moves a pointer
 /// into another allocation (a negative result is reported as out of bounds of the same one).
 pub fn add(p: u64, delta: i64) -> u64 {

@@ -17,10 +17,11 @@ pub struct Race {
 
 const MANY: u32 = u32::MAX;
 
-/// Last writer and reader(s) of every byte touched since the last barrier.
+/// Per byte touched since the last barrier: last writer, reader(s), and whether that last
+/// write changed the byte (a write of the value already there is harmless in any order).
 #[derive(Debug, Default)]
 pub struct Races {
-    bytes: HashMap<u64, (u32, u32)>,
+    bytes: HashMap<u64, (u32, u32, bool)>,
 }
 
 fn key(p: u64, k: usize) -> Option<u64> {
@@ -41,8 +42,8 @@ impl Races {
         let me = wi + 1;
         for k in 0..len {
             let at = key(p, k)?;
-            let e = self.bytes.entry(at).or_insert((0, 0));
-            if e.0 != 0 && e.0 != me {
+            let e = self.bytes.entry(at).or_insert((0, 0, false));
+            if e.0 != 0 && e.0 != me && e.2 {
                 return Some(Race {
                     at,
                     other: e.0 - 1,
@@ -54,28 +55,32 @@ impl Races {
         None
     }
 
-    /// Records a write of `len` bytes at `p` by work-item `wi`.
-    pub fn write(&mut self, p: u64, len: usize, wi: u32) -> Option<Race> {
+    /// Records a write by work-item `wi` of `new` over `old` at `p`. Bytes whose value does
+    /// not change conflict with nobody (uniform writes, as Oclgrind treats them).
+    pub fn write(&mut self, p: u64, old: &[u8], new: &[u8], wi: u32) -> Option<Race> {
         let me = wi + 1;
-        for k in 0..len {
+        for (k, (o, n)) in old.iter().zip(new).enumerate() {
             let at = key(p, k)?;
-            let e = self.bytes.entry(at).or_insert((0, 0));
-            if e.0 != 0 && e.0 != me {
-                return Some(Race {
-                    at,
-                    other: e.0 - 1,
-                    earlier_write: true,
-                });
-            }
-            if e.1 != 0 && e.1 != me {
-                let other = if e.1 == MANY { u32::MAX } else { e.1 - 1 };
-                return Some(Race {
-                    at,
-                    other,
-                    earlier_write: false,
-                });
+            let e = self.bytes.entry(at).or_insert((0, 0, false));
+            if o != n {
+                if e.0 != 0 && e.0 != me {
+                    return Some(Race {
+                        at,
+                        other: e.0 - 1,
+                        earlier_write: true,
+                    });
+                }
+                if e.1 != 0 && e.1 != me {
+                    let other = if e.1 == MANY { u32::MAX } else { e.1 - 1 };
+                    return Some(Race {
+                        at,
+                        other,
+                        earlier_write: false,
+                    });
+                }
             }
             e.0 = me;
+            e.2 = o != n;
         }
         None
     }
@@ -89,7 +94,7 @@ mod tests {
     fn detects_conflicts_until_cleared() {
         let mut r = Races::default();
         let p = ptr::make(ptr::Tag::Local, 0, 8);
-        assert_eq!(r.write(p, 4, 0), None);
+        assert_eq!(r.write(p, &[9; 4], &[0; 4], 0), None);
         assert_eq!(r.read(p, 4, 0), None);
         assert_eq!(
             r.read(p, 4, 1),
@@ -102,10 +107,11 @@ mod tests {
         r.clear();
         assert_eq!(r.read(p, 4, 1), None);
         assert_eq!(r.read(p, 4, 2), None);
-        assert!(r.write(p, 4, 3).is_some());
+        assert!(r.write(p, &[0; 4], &[1; 4], 3).is_some());
+        assert_eq!(r.write(p, &[1; 4], &[1; 4], 4), None);
         let priv_p = ptr::make(ptr::Tag::Private, 0, 0);
-        assert_eq!(r.write(priv_p, 4, 0), None);
-        assert_eq!(r.write(priv_p, 4, 1), None);
+        assert_eq!(r.write(priv_p, &[0; 4], &[1; 4], 0), None);
+        assert_eq!(r.write(priv_p, &[1; 4], &[2; 4], 1), None);
     }
 }
 
@@ -118,12 +124,15 @@ pub struct GroupRace {
     pub earlier_write: bool,
 }
 
+/// Per global byte: last writing group, reading group(s), whether that write changed it.
+type GroupShard = HashMap<u64, (u64, u64, bool)>;
+
 /// Writers and readers of global bytes per work-group, shared by all threads of a launch:
 /// work-groups are never ordered with each other, so a byte one group writes must not be
 /// touched by another.
 #[derive(Debug)]
 pub struct GlobalRaces {
-    shards: Vec<std::sync::Mutex<HashMap<u64, (u64, u64)>>>,
+    shards: Vec<std::sync::Mutex<GroupShard>>,
 }
 
 impl Default for GlobalRaces {
@@ -137,8 +146,15 @@ impl Default for GlobalRaces {
 }
 
 impl GlobalRaces {
-    /// Records an access of `len` bytes at `p` by work-group `group` (linear id).
-    pub fn access(&self, p: u64, len: usize, group: u64, write: bool) -> Option<GroupRace> {
+    /// Records an access of `len` bytes at `p` by work-group `group` (linear id); a write
+    /// gives the bytes it replaces and the new ones (unchanged bytes conflict with nobody).
+    pub fn access(
+        &self,
+        p: u64,
+        len: usize,
+        group: u64,
+        write: Option<(&[u8], &[u8])>,
+    ) -> Option<GroupRace> {
         if ptr::tag(p) != Some(ptr::Tag::Global) {
             return None;
         }
@@ -147,16 +163,17 @@ impl GlobalRaces {
             let at = key(p, k)?;
             let shard = self.shards.get((at as usize / 64) % self.shards.len())?;
             let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
-            let e = map.entry(at).or_insert((0, 0));
-            if e.0 != 0 && e.0 != me {
+            let e = map.entry(at).or_insert((0, 0, false));
+            let changes = write.is_some_and(|(o, n)| o.get(k) != n.get(k));
+            if e.0 != 0 && e.0 != me && if write.is_none() { e.2 } else { changes } {
                 return Some(GroupRace {
                     at,
                     other_group: e.0 - 1,
                     earlier_write: true,
                 });
             }
-            if write {
-                if e.1 != 0 && e.1 != me {
+            if write.is_some() {
+                if changes && e.1 != 0 && e.1 != me {
                     let other = if e.1 == u64::MAX { u64::MAX } else { e.1 - 1 };
                     return Some(GroupRace {
                         at,
@@ -165,6 +182,7 @@ impl GlobalRaces {
                     });
                 }
                 e.0 = me;
+                e.2 = changes;
             } else {
                 e.1 = if e.1 == 0 || e.1 == me { me } else { u64::MAX };
             }
@@ -181,17 +199,21 @@ mod group_tests {
     fn groups_conflict_on_global_bytes() {
         let r = GlobalRaces::default();
         let p = ptr::make(ptr::Tag::Global, 2, 0);
-        assert_eq!(r.access(p, 4, 0, true), None);
-        assert_eq!(r.access(p, 4, 0, false), None);
-        assert_eq!(r.access(ptr::add(p, 4), 4, 1, false), None);
+        assert_eq!(r.access(p, 4, 0, Some((&[0; 4], &[1; 4]))), None);
+        assert_eq!(r.access(p, 4, 0, None), None);
+        assert_eq!(r.access(ptr::add(p, 4), 4, 1, None), None);
         assert_eq!(
-            r.access(p, 4, 1, false),
+            r.access(p, 4, 1, None),
             Some(GroupRace {
                 at: p,
                 other_group: 0,
                 earlier_write: true
             })
         );
-        assert!(r.access(ptr::add(p, 4), 4, 2, true).is_some());
+        assert!(
+            r.access(ptr::add(p, 4), 4, 2, Some((&[0; 4], &[5; 4])))
+                .is_some()
+        );
+        assert_eq!(r.access(p, 4, 3, Some((&[1; 4], &[1; 4]))), None);
     }
 }

@@ -593,8 +593,7 @@ fn local_data_race_is_found_only_when_enabled() {
     assert_eq!(e.span, sp(21));
     assert_eq!(e.local_id, [1, 0, 0]);
     assert!(
-        e.message
-            .contains("__local __local argument `tmp` at offset 0"),
+        e.message.contains("__local argument `tmp` at offset 0"),
         "{}",
         e.message
     );
@@ -1229,4 +1228,89 @@ fn work_group_collectives() {
         }
     }
     assert_eq!(got, want);
+}
+
+#[test]
+fn negative_index_reports_negative_offset() {
+    // int i = -1; buf[i] = 0;   (sext + mul + ptradd fused into one indexing step)
+    let m = one_kernel(
+        vec![buf("buf", AddrSpace::Global), param("i", Type::I32)],
+        |b, p| {
+            let i = b.conv(ConvOp::SExt, p[1], Type::I64);
+            let four = b.i64(4);
+            let off = b.bin(BinOp::Mul, i, four);
+            let q = b.ptr_add(p[0], off);
+            let z = b.i32(0);
+            b.set_span(sp(3));
+            b.store(q, z);
+        },
+    );
+    let dev = device();
+    let prog = dev.load(m).expect("valid");
+    let e = runtime_err(dev.launch(
+        &prog,
+        "k",
+        &[
+            Arg::Buffer(Buffer::zeroed(16)),
+            Arg::Bytes((-1i32).to_le_bytes().to_vec()),
+        ],
+        &NdRange::new(&[1]),
+    ));
+    assert_eq!(e.kind, CheckKind::OutOfBounds);
+    assert_eq!(e.span, sp(3));
+    assert_eq!(
+        e.message,
+        "out-of-bounds write of 4 bytes at offset -4 of __global buffer `buf` (16 bytes)"
+    );
+}
+
+#[test]
+fn runtime_errors_become_diagnostics() {
+    let e = RuntimeError {
+        kind: CheckKind::NullDereference,
+        message: "read through a NULL pointer".into(),
+        span: sp(9),
+        global_id: [5, 0, 0],
+        local_id: [1, 0, 0],
+        group_id: [2, 0, 0],
+        note: Some((sp(4), "work-item (0, 0, 0) waits at this barrier".into())),
+    };
+    let d = e.to_diagnostic();
+    assert_eq!(d.level, oclc_syntax::Level::Error);
+    assert_eq!(d.span, sp(9));
+    assert_eq!(d.message, "read through a NULL pointer");
+    assert_eq!(
+        d.notes[0].message,
+        "in the work-item with global id (5, 0, 0), local id (1, 0, 0), group id (2, 0, 0)"
+    );
+    assert_eq!(d.notes[1].span, sp(4));
+}
+
+#[test]
+fn uniform_writes_are_not_races() {
+    // tmp[0] = 7; out[gid] = tmp[0];   (every work-item stores the same value)
+    let m = one_kernel(
+        vec![buf("out", AddrSpace::Global), buf("tmp", AddrSpace::Local)],
+        |b, p| {
+            let seven = b.i32(7);
+            b.store(p[1], seven);
+            let v = b.load(Type::I32, p[1]);
+            let gid = b.work_item(WorkItemQuery::GlobalId, 0);
+            let four = b.i64(4);
+            let off = b.bin(BinOp::Mul, gid, four);
+            let q = b.ptr_add(p[0], off);
+            b.store(q, v);
+        },
+    );
+    let dev = device().with_race_detection(true);
+    let prog = dev.load(m).expect("valid");
+    let out = Buffer::zeroed(4 * 8);
+    dev.launch(
+        &prog,
+        "k",
+        &[Arg::Buffer(out.clone()), Arg::Local(4)],
+        &NdRange::new(&[8]).local(&[4]),
+    )
+    .expect("no race");
+    assert_eq!(i32s(&out.read()), vec![7; 8]);
 }

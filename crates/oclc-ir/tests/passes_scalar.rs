@@ -182,8 +182,12 @@ fn fold_computes_constants_and_branches() {
     dce(f);
     verify_module(&m).unwrap();
     let f = &m.functions[0];
-    assert_eq!(f.blocks.len(), 2, "the false branch is gone");
-    let stored: Vec<Op> = f.blocks[1]
+    assert_eq!(
+        f.blocks.len(),
+        1,
+        "the false branch is gone, the true one merged"
+    );
+    let stored: Vec<Op> = f.blocks[0]
         .insts
         .iter()
         .filter_map(|i| match &f.insts[i.index()].op {
@@ -228,4 +232,63 @@ fn dce_removes_dead_parameter_cycles() {
             .iter()
             .any(|o| matches!(o, Op::Bin(BinOp::Mul, ..)))
     );
+}
+
+#[test]
+fn pointer_integer_round_trips_fold() {
+    let mut m = Module::new();
+    let mut k = kernel("k", vec![buf("g", AddrSpace::Global)], 1);
+    let mut b = Builder::new(&mut k);
+    let p = b.params(Block(0));
+    let i = b.conv(ConvOp::PtrToInt, p[0], Type::I64);
+    let same = b.int_to_ptr(i, AddrSpace::Global);
+    let gp = b.int_to_ptr(i, AddrSpace::Generic);
+    let one = b.i32(1);
+    b.store(same, one);
+    b.store(gp, one);
+    // A truncated integer is not a round trip.
+    let t = b.conv(ConvOp::Trunc, i, Type::I32);
+    let w = b.conv(ConvOp::ZExt, t, Type::I64);
+    let other = b.int_to_ptr(w, AddrSpace::Generic);
+    b.store(other, one);
+    b.ret(None);
+    m.add_function(k);
+    let f = &mut m.functions[0];
+    fold(f);
+    dce(f);
+    verify_module(&m).unwrap();
+    let f = &m.functions[0];
+    let stores: Vec<Op> = ops(&m, "k")
+        .into_iter()
+        .filter_map(|o| match o {
+            Op::Store { ptr, .. } => f
+                .insts
+                .iter()
+                .find(|d| d.result == Some(ptr))
+                .map_or(Some(Op::Unreachable), |d| Some(d.op.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        stores[0],
+        Op::Unreachable,
+        "stored through the parameter itself"
+    );
+    assert_eq!(stores[1], Op::ToGeneric(p[0]));
+    assert!(matches!(stores[2], Op::IntToPtr(_)));
+}
+
+#[test]
+fn invalid_modules_are_reported_not_transformed() {
+    let mut m = Module::new();
+    let mut k = kernel("k", vec![buf("out", AddrSpace::Global)], 1);
+    let mut b = Builder::new(&mut k);
+    let p = b.params(Block(0));
+    b.store(p[0], Value(999));
+    b.ret(None);
+    m.add_function(k);
+    let before = print_module(&m, None);
+    let r = oclc_ir::passes::run_default(&mut m, &oclc_ir::passes::PassOptions::default());
+    assert_eq!(r.verify_errors[0].0, "input");
+    assert_eq!(print_module(&m, None), before);
 }

@@ -140,7 +140,7 @@ fn memcpy_module() -> Module {
 #[test]
 fn memcpy_helper_gets_a_global_and_a_local_clone() {
     let mut m = memcpy_module();
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     assert_eq!(r.clones, 2);
     let names: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(
@@ -211,12 +211,14 @@ fn memcpy_helper_gets_a_global_and_a_local_clone() {
             KernelAccesses {
                 kernel: "from_global".into(),
                 before: 2,
-                after: 0
+                after: 0,
+                split: 0
             },
             KernelAccesses {
                 kernel: "from_local".into(),
                 before: 2,
-                after: 0
+                after: 0,
+                split: 0
             }
         ]
     );
@@ -308,7 +310,7 @@ fn bar_module() -> Module {
 #[test]
 fn bar_reports_the_merge_with_both_origins() {
     let mut m = bar_module();
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     let f = &r.spaces.functions[0];
     assert_eq!(f.source_name, "bar");
     assert_eq!(f.pointers.len(), 1);
@@ -334,9 +336,16 @@ fn bar_reports_the_merge_with_both_origins() {
         [KernelAccesses {
             kernel: "bar".into(),
             before: 1,
-            after: 1
+            after: 0,
+            split: 1
         }]
     );
+    assert_eq!(r.versioned, 1);
+    // At -O1 the access through `var` is not split.
+    let mut m1 = bar_module();
+    let r1 = run_default(&mut m1, &PassOptions { opt_level: 1 });
+    assert_eq!(r1.spaces.kernels[0].after, 1);
+    assert_eq!(r1.versioned, 0);
     insta::assert_snapshot!("bar_report_json", render_json(&r.spaces, &sm));
 }
 
@@ -407,7 +416,7 @@ fn casts_module() -> Module {
 #[test]
 fn space_tests_and_fences_fold() {
     let mut m = casts_module();
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     let o = ops(&m, "casts");
     assert!(
         !o.iter()
@@ -520,7 +529,7 @@ fn struct_module(escape: bool) -> Module {
 #[test]
 fn private_struct_pointer_field_is_followed() {
     let mut m = struct_module(false);
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     assert_eq!(r.spaces.kernels[0].before, 2);
     assert_eq!(r.spaces.kernels[0].after, 0);
     assert_eq!(r.spaces.functions[0].pointers[0].name, "s+0");
@@ -541,13 +550,13 @@ fn private_struct_pointer_field_is_followed() {
 #[test]
 fn escaping_struct_stays_generic_with_its_reason() {
     let mut m = struct_module(true);
-    let r = optimize(&mut m);
+    let r = run_all(&mut m);
     assert_eq!(r.spaces.kernels[0].after, 2);
     let p = &r.spaces.functions[0].pointers[0];
     assert_eq!(p.name, "s");
     assert_eq!(
         p.resolution,
-        Resolution::Generic(vec![GenericReason::LoadedFromMemory { at: line(62) }])
+        Resolution::Generic(vec![GenericReason::AddressEscapes { at: line(62) }])
     );
     let out = same_results(
         &struct_module(true),
@@ -568,4 +577,91 @@ fn o0_runs_nothing() {
     assert_eq!(r.spaces.kernels[0].before, 2);
     assert_eq!(r.spaces.kernels[0].after, 2);
     assert!(r.spaces.functions.is_empty());
+}
+
+/// `int x = 100 + gid; int *p = gid % 3 == 0 ? &x : gid % 3 == 1 ? g + gid : l + lid;
+///  int y = *p; *p = y + 1; out[gid] = y + *p;` — one load and one store through a pointer
+/// into three spaces, each split three ways.
+fn three_spaces_module() -> Module {
+    let mut m = Module::new();
+    let mut k = kernel(
+        "three",
+        vec![
+            buf("g", AddrSpace::Global),
+            buf("l", AddrSpace::Local),
+            buf("out", AddrSpace::Global),
+        ],
+        70,
+    );
+    let mut b = Builder::new(&mut k);
+    let p = b.params(Block(0));
+    b.set_span(line(71));
+    let gid = b.work_item(WorkItemQuery::GlobalId, 0);
+    let lid = b.work_item(WorkItemQuery::LocalId, 0);
+    let four = b.i64(4);
+    let go = b.bin(BinOp::Mul, gid, four);
+    let lo = b.bin(BinOp::Mul, lid, four);
+    let lp = b.ptr_add(p[1], lo);
+    let seven = b.i32(7);
+    b.store(lp, seven);
+    b.barrier(1);
+    let x = b.stack_alloc_named(4, 4, "x");
+    let g32 = b.conv(ConvOp::Trunc, gid, Type::I32);
+    let h = b.i32(100);
+    let xv = b.bin(BinOp::Add, g32, h);
+    b.store(x, xv);
+    let three = b.i64(3);
+    let r = b.bin(BinOp::URem, gid, three);
+    let zero = b.i64(0);
+    let one = b.i64(1);
+    let c0 = b.cmp(CmpOp::Eq, r, zero);
+    let c1 = b.cmp(CmpOp::Eq, r, one);
+    let (join, jp) = b.create_block(&[G]);
+    let (not0, _) = b.create_block(&[]);
+    let xp = b.to_generic(x);
+    let gp = b.ptr_add(p[0], go);
+    let gg = b.to_generic(gp);
+    let lg = b.to_generic(lp);
+    b.cond_br(c0, join, vec![xp], not0, vec![]);
+    b.switch_to(not0);
+    let sel = b.select(c1, gg, lg);
+    b.br(join, vec![sel]);
+    b.switch_to(join);
+    b.set_span(line(72));
+    let y = b.load(Type::I32, jp[0]);
+    let one32 = b.i32(1);
+    let y1 = b.bin(BinOp::Add, y, one32);
+    b.store(jp[0], y1);
+    let z = b.load(Type::I32, jp[0]);
+    let s2 = b.bin(BinOp::Add, y, z);
+    let op = b.ptr_add(p[2], go);
+    b.store(op, s2);
+    b.ret(None);
+    m.add_function(k);
+    m
+}
+
+#[test]
+fn pointers_into_three_spaces_are_versioned() {
+    let mut m = three_spaces_module();
+    let r = run_all(&mut m);
+    assert_eq!(r.versioned, 3);
+    assert_eq!(r.spaces.kernels[0].before, 3);
+    assert_eq!(r.spaces.kernels[0].after, 0);
+    let o = ops(&m, "three");
+    assert_eq!(
+        o.iter().filter(|x| matches!(x, Op::SpaceTest(..))).count(),
+        6
+    );
+    let g: Vec<i32> = (0..6).map(|i| 10 * i).collect();
+    let out = same_results(
+        &three_spaces_module(),
+        "three",
+        &[A::Buf(bytes_i32(&g)), A::Local(12), A::Buf(vec![0; 24])],
+        6,
+        3,
+    );
+    // gid%3: 0 -> x = 100+gid: 2x+1; 1 -> g[gid]: 2g+1; 2 -> l[lid] = 7: 15.
+    assert_eq!(i32s(&out[1]), [201, 21, 15, 207, 81, 15]);
+    assert_eq!(i32s(&out[0]), [0, 11, 20, 30, 41, 50]);
 }

@@ -3,7 +3,7 @@
 //! signature (argument types after sema's conversions, pointee types, signedness).
 
 use oclc_ir::{
-    AddrSpace, BinOp as IrBin, BuiltinDecl, CmpOp, Order, RmwOp, Scope, Type, Value,
+    AddrSpace, BinOp as IrBin, BuiltinDecl, CmpOp, Order, RmwOp, Scope, Type, Value, WgArith, WgOp,
     WorkItemQuery,
 };
 use oclc_sema::hir::{BuiltinRef, Expr, ExprKind};
@@ -137,7 +137,9 @@ impl FnCx<'_, '_> {
                     None => self.b().i32(0),
                 };
                 let order = self.const_arg(args.get(1)).map_or(Order::SeqCst, order_of);
-                let scope = self.const_arg(args.get(2)).map_or(Scope::WorkGroup, scope_of);
+                let scope = self
+                    .const_arg(args.get(2))
+                    .map_or(Scope::WorkGroup, scope_of);
                 self.b().fence(flags, order, scope);
                 return RV::Void;
             }
@@ -158,20 +160,24 @@ impl FnCx<'_, '_> {
             }
             _ => {}
         }
-        if let Some(t) = ret {
-            if name.starts_with("as_") && args.len() == 1 {
-                let vals = self.arg_values(args);
-                if let Some(v) = vals.first() {
-                    let from = self.ty_of(*v);
-                    if from == t {
-                        return RV::V(*v);
-                    }
-                    if !from.is_ptr() && !t.is_ptr() && from.store_size() == t.store_size() {
-                        return RV::V(self.b().bitcast(*v, t));
-                    }
-                    return RV::V(self.conv_raw(*v, t, false, false));
+        if let Some(t) = ret
+            && name.starts_with("as_")
+            && args.len() == 1
+        {
+            let vals = self.arg_values(args);
+            if let Some(v) = vals.first() {
+                let from = self.ty_of(*v);
+                if from == t {
+                    return RV::V(*v);
                 }
+                if !from.is_ptr() && !t.is_ptr() && from.store_size() == t.store_size() {
+                    return RV::V(self.b().bitcast(*v, t));
+                }
+                return RV::V(self.conv_raw(*v, t, false, false));
             }
+        }
+        if let Some(r) = self.work_group(name, args, ret) {
+            return r;
         }
         if let Some(r) = self.atomic(name, args, ret) {
             return r;
@@ -235,6 +241,60 @@ impl FnCx<'_, '_> {
         Some(self.b().build(lanes))
     }
 
+    /// Work-group collectives (`work_group_all`, `_broadcast`, `_reduce_*`, `_scan_*`).
+    fn work_group(&mut self, name: &str, args: &[Expr], ret: Option<Type>) -> Option<RV> {
+        let rest = name.strip_prefix("work_group_")?;
+        let types = self.cx.types;
+        let unsigned = args
+            .first()
+            .is_some_and(|a| ty::is_unsigned_int(types, a.ty));
+        let float = ret.is_some_and(Type::is_float);
+        let arith = |op: &str| -> Option<WgArith> {
+            Some(match (op, float, unsigned) {
+                ("add", true, _) => WgArith::FAdd,
+                ("min", true, _) => WgArith::FMin,
+                ("max", true, _) => WgArith::FMax,
+                ("add", false, _) => WgArith::IAdd,
+                ("min", false, true) => WgArith::UMin,
+                ("max", false, true) => WgArith::UMax,
+                ("min", false, false) => WgArith::SMin,
+                ("max", false, false) => WgArith::SMax,
+                _ => return None,
+            })
+        };
+        let op = match rest {
+            "all" => WgOp::All,
+            "any" => WgOp::Any,
+            "broadcast" => WgOp::Broadcast,
+            _ => {
+                if let Some(o) = rest.strip_prefix("reduce_") {
+                    WgOp::Reduce(arith(o)?)
+                } else if let Some(o) = rest.strip_prefix("scan_inclusive_") {
+                    WgOp::ScanInclusive(arith(o)?)
+                } else if let Some(o) = rest.strip_prefix("scan_exclusive_") {
+                    WgOp::ScanExclusive(arith(o)?)
+                } else {
+                    return None;
+                }
+            }
+        };
+        let vals = self.arg_values(args);
+        let (&value, ids) = vals.split_first()?;
+        let value = match op {
+            WgOp::All | WgOp::Any => {
+                let s = args.first().is_some_and(|a| ty::is_signed(types, a.ty));
+                self.conv_raw(value, Type::I32, s, s)
+            }
+            _ => value,
+        };
+        let ids: Vec<Value> = ids
+            .iter()
+            .map(|v| self.conv_raw(*v, Type::I64, false, false))
+            .collect();
+        let r = self.b().work_group(op, value, ids);
+        Some(self.fit(r, ret))
+    }
+
     /// Atomic builtins, 1.x and C11 forms; `None` if `name` is not one.
     fn atomic(&mut self, name: &str, args: &[Expr], ret: Option<Type>) -> Option<RV> {
         let types = self.cx.types;
@@ -273,7 +333,9 @@ impl FnCx<'_, '_> {
                 } else {
                     return None;
                 };
-                let r = self.b().atomic_rmw(rmw, p, v, Order::Relaxed, Scope::Device);
+                let r = self
+                    .b()
+                    .atomic_rmw(rmw, p, v, Order::Relaxed, Scope::Device);
                 return Some(self.fit(r, ret));
             }
         }

@@ -3,7 +3,7 @@
 
 use oclc_ir::{AddrSpace, GlobalId, Reloc};
 use oclc_sema::hir::{BinOp, CastKind, Expr, ExprKind, Init, UnOp};
-use oclc_sema::types::{QualType, TypeKind};
+use oclc_sema::types::QualType;
 
 use crate::module::Ctx;
 use crate::ty::{self, Shape};
@@ -203,7 +203,8 @@ impl Ctx<'_> {
                         .collect();
                     if def.is_union {
                         let fi = union_field.unwrap_or(0) as usize;
-                        if let (Some((fo, fty)), Some(Some(it))) = (fields.get(fi), items.first()) {
+                        if let (Some((fo, fty)), Some(it)) = (fields.get(fi), union_item(items, fi))
+                        {
                             self.write_init(img, off + fo, *fty, it, depth + 1)?;
                         }
                         return Ok(());
@@ -262,21 +263,21 @@ impl Ctx<'_> {
         e: &Expr,
     ) -> Result<(), NotConstant> {
         let types = self.types;
-        if let ExprKind::StrLit(bytes) = &e.kind {
-            if types.is_array(qt) {
-                let n = ty::size_of(types, qt) as usize;
-                let take = bytes.len().min(n);
-                img.put(off, bytes.get(..take).unwrap_or(&[]));
-                return Ok(());
-            }
+        if let ExprKind::StrLit(bytes) = &e.kind
+            && types.is_array(qt)
+        {
+            let n = ty::size_of(types, qt) as usize;
+            let take = bytes.len().min(n);
+            img.put(off, bytes.get(..take).unwrap_or(&[]));
+            return Ok(());
         }
         if let ExprKind::InitList(init) = &e.kind {
             return self.write_init(img, off, qt, init, 1);
         }
-        if let ExprKind::Cast(CastKind::NoOp | CastKind::LValueToRValue, inner) = &e.kind {
-            if matches!(ty::shape(types, qt), Shape::Aggregate) {
-                return self.write_expr(img, off, qt, inner);
-            }
+        if let ExprKind::Cast(CastKind::NoOp | CastKind::LValueToRValue, inner) = &e.kind
+            && matches!(ty::shape(types, qt), Shape::Aggregate)
+        {
+            return self.write_expr(img, off, qt, inner);
         }
         let v = self.const_eval(e).ok_or(NotConstant(e.span))?;
         self.write_value(img, off, qt, &v);
@@ -455,12 +456,9 @@ impl Ctx<'_> {
                             .pointee(a.ty)
                             .map_or(1, |p| ty::size_of(types, p).max(1))
                             as i64;
-                        let i = if ty::is_signed(types, b.ty) {
-                            i as i64
-                        } else {
-                            i as i64
-                        };
-                        let delta = i.wrapping_mul(es);
+                        // Integers are held sign-extended when signed, so the bits are the
+                        // index either way.
+                        let delta = (i as i64).wrapping_mul(es);
                         let off = if *op == BinOp::PtrAdd {
                             off.wrapping_add(delta)
                         } else {
@@ -491,9 +489,7 @@ impl Ctx<'_> {
                             match r {
                                 CVal::Vec(vs) => CVal::Vec(
                                     vs.into_iter()
-                                        .map(|l| {
-                                            CVal::Int(if l.is_true() { u64::MAX } else { 0 })
-                                        })
+                                        .map(|l| CVal::Int(if l.is_true() { u64::MAX } else { 0 }))
                                         .collect(),
                                 ),
                                 v => v,
@@ -586,6 +582,14 @@ impl Ctx<'_> {
             _ => None,
         }
     }
+}
+
+/// The initialized member of a union's list: at the member's index, or first.
+pub fn union_item(items: &[Option<Init>], field: usize) -> Option<&Init> {
+    items
+        .get(field)
+        .and_then(Option::as_ref)
+        .or_else(|| items.first().and_then(Option::as_ref))
 }
 
 /// Reads a value of IR type `t` from little-endian bytes.
@@ -766,6 +770,3 @@ fn elem_type_id(s: oclc_sema::types::Scalar) -> oclc_sema::types::TypeId {
 pub(crate) fn scalar_qt(s: oclc_sema::types::Scalar) -> QualType {
     QualType::new(elem_type_id(s))
 }
-
-#[allow(dead_code)]
-fn _kind_used(_: &TypeKind) {}

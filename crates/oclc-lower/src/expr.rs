@@ -1,6 +1,8 @@
 //! Lowering of expressions: rvalues, places (lvalues), conversions, operators, calls.
 
-use oclc_ir::{AddrSpace, BinOp as IrBin, CmpOp, ConvOp, Op, Scalar as IrScalar, Type, UnOp as IrUn, Value};
+use oclc_ir::{
+    AddrSpace, BinOp as IrBin, CmpOp, ConvOp, Op, Scalar as IrScalar, Type, UnOp as IrUn, Value,
+};
 use oclc_sema::hir::{BinOp, CastKind, Expr, ExprKind, UnOp};
 use oclc_sema::types::QualType;
 
@@ -140,7 +142,8 @@ impl FnCx<'_, '_> {
                 RV::V(self.swizzle_value(bv, comps))
             }
             ExprKind::Func(_) => {
-                self.cx.error(e.span, "function pointers are not supported in OpenCL");
+                self.cx
+                    .error(e.span, "function pointers are not supported in OpenCL");
                 RV::Void
             }
             ExprKind::Unary(op, x) => self.unary(*op, x, e),
@@ -329,10 +332,10 @@ impl FnCx<'_, '_> {
 
     /// Where the object `e` designates is (an rvalue is spilled to a temporary).
     fn object_loc(&mut self, e: &Expr) -> Loc {
-        if e.lvalue {
-            if let Place::Obj(loc) = self.place(e) {
-                return loc;
-            }
+        if e.lvalue
+            && let Place::Obj(loc) = self.place(e)
+        {
+            return loc;
         }
         Loc::Mem(self.object_addr(e))
     }
@@ -457,15 +460,7 @@ impl FnCx<'_, '_> {
                     }
                     Loc::Ssa(var) => {
                         let v = self.read_var(var);
-                        let n = vt.lanes() as u8;
-                        let mut lanes = Vec::new();
-                        for k in 0..n {
-                            let kc = self.b().i64(i64::from(k));
-                            let is = self.b().cmp(CmpOp::Eq, *i, kc);
-                            let old = self.b().extract(v, k);
-                            lanes.push(self.b().select(is, x, old));
-                        }
-                        let nv = self.b().build(lanes);
+                        let nv = self.b().insert_dyn(v, x, *i);
                         self.write_var(var, nv);
                     }
                 }
@@ -589,6 +584,10 @@ impl FnCx<'_, '_> {
         if te == IrScalar::I1 {
             return self.b().conv(ConvOp::ToBool, v, to);
         }
+        if let (Some(x), Type::Scalar(_)) = (self.int_const_of(v), to) {
+            let ext = norm_int(x, fe, signed && fe != IrScalar::I1);
+            return self.b().iconst(to, norm_int(ext, te, false));
+        }
         let op = if fe.bits() < te.bits() {
             if signed && fe != IrScalar::I1 {
                 ConvOp::SExt
@@ -612,14 +611,12 @@ impl FnCx<'_, '_> {
         }
         match (from, t) {
             (Type::Ptr(a), Type::Ptr(b)) => match (a, b) {
-                (
-                    AddrSpace::Private | AddrSpace::Global | AddrSpace::Local,
-                    AddrSpace::Generic,
-                ) => self.b().to_generic(v),
-                (
-                    AddrSpace::Generic,
-                    AddrSpace::Private | AddrSpace::Global | AddrSpace::Local,
-                ) => self.b().from_generic(v, b),
+                (AddrSpace::Private | AddrSpace::Global | AddrSpace::Local, AddrSpace::Generic) => {
+                    self.b().to_generic(v)
+                }
+                (AddrSpace::Generic, AddrSpace::Private | AddrSpace::Global | AddrSpace::Local) => {
+                    self.b().from_generic(v, b)
+                }
                 _ => {
                     let i = self.b().conv(ConvOp::PtrToInt, v, Type::I64);
                     self.b().int_to_ptr(i, b)
@@ -774,9 +771,12 @@ impl FnCx<'_, '_> {
                 let t = self.b().iconst(Type::I1, 1);
                 self.b().bin(IrBin::Xor, c, t)
             }
-            ExprKind::Cast(CastKind::Integral | CastKind::ToBool | CastKind::NoOp, x)
+            // Conversions that keep whether the value is zero.
+            ExprKind::Cast(kind @ (CastKind::Integral | CastKind::ToBool | CastKind::NoOp), x)
                 if types.as_vector(e.ty).is_none()
                     && types.as_vector(x.ty).is_none()
+                    && (*kind != CastKind::Integral
+                        || ty::size_of(types, e.ty) >= ty::size_of(types, x.ty))
                     && self.depth < MAX_DEPTH =>
             {
                 self.depth += 1;
@@ -976,11 +976,13 @@ impl FnCx<'_, '_> {
             }
             t if t.is_float() => {
                 let one = self.b().fconst(t, 1.0);
-                self.b().bin(if inc { IrBin::FAdd } else { IrBin::FSub }, v, one)
+                self.b()
+                    .bin(if inc { IrBin::FAdd } else { IrBin::FSub }, v, one)
             }
             t => {
                 let one = self.b().iconst(t, 1);
-                self.b().bin(if inc { IrBin::Add } else { IrBin::Sub }, v, one)
+                self.b()
+                    .bin(if inc { IrBin::Add } else { IrBin::Sub }, v, one)
             }
         }
     }
@@ -1095,6 +1097,18 @@ impl FnCx<'_, '_> {
         self.b().ptr_add(p, off)
     }
 
+    /// The integer bits of `v` if an `iconst` defines it.
+    pub fn int_const_of(&self, v: Value) -> Option<u64> {
+        let d = self.f.values.get(v.index())?;
+        let oclc_ir::ValueDef::Inst(i) = d.def else {
+            return None;
+        };
+        match self.f.insts.get(i.index())?.op {
+            Op::Const(oclc_ir::Const::Int(x)) if d.ty.is_int() && d.ty.lanes() == 1 => Some(x),
+            _ => None,
+        }
+    }
+
     /// An arithmetic operator on two values of one type.
     pub fn arith(&mut self, op: BinOp, a: Value, b: Value, signed: bool) -> Value {
         let t = self.ty_of(a);
@@ -1103,6 +1117,11 @@ impl FnCx<'_, '_> {
         } else {
             b
         };
+        if let (Some(x), Some(y), Type::Scalar(s)) = (self.int_const_of(a), self.int_const_of(b), t)
+            && let Some(r) = fold_int(op, x, y, s, signed)
+        {
+            return self.b().iconst(t, r);
+        }
         let float = t.is_float();
         let iop = match (op, float) {
             (BinOp::Add, true) => IrBin::FAdd,
@@ -1209,17 +1228,18 @@ impl FnCx<'_, '_> {
             return RV::V(self.b().select(mask, tv, fv));
         }
         let shape = ty::shape(types, e.ty);
-        if let Shape::Value(rt) = shape {
-            if is_cheap(t, 0) && is_cheap(f, 0) {
-                let cv = self.cond(c);
-                let a = self.rvalue(t);
-                let b = self.rvalue(f);
-                let av = self.rv_value(a, rt);
-                let bv = self.rv_value(b, rt);
-                let av = self.convert_to(av, t.ty, e.ty, rt);
-                let bv = self.convert_to(bv, f.ty, e.ty, rt);
-                return RV::V(self.b().select(cv, av, bv));
-            }
+        if let Shape::Value(rt) = shape
+            && is_cheap(t, 0)
+            && is_cheap(f, 0)
+        {
+            let cv = self.cond(c);
+            let a = self.rvalue(t);
+            let b = self.rvalue(f);
+            let av = self.rv_value(a, rt);
+            let bv = self.rv_value(b, rt);
+            let av = self.convert_to(av, t.ty, e.ty, rt);
+            let bv = self.convert_to(bv, f.ty, e.ty, rt);
+            return RV::V(self.b().select(cv, av, bv));
         }
         let cv = self.cond(c);
         let tb = self.new_block();
@@ -1367,6 +1387,32 @@ impl FnCx<'_, '_> {
             (None, None) => RV::Void,
         }
     }
+}
+
+/// Folds an integer operator on constants (`None` for division by zero).
+fn fold_int(op: BinOp, x: u64, y: u64, s: IrScalar, signed: bool) -> Option<u64> {
+    let w = s.bits();
+    let (sx, sy) = (norm_int(x, s, true) as i64, norm_int(y, s, true) as i64);
+    let (ux, uy) = (norm_int(x, s, false), norm_int(y, s, false));
+    let sh = (uy % u64::from(w.max(1))) as u32;
+    let r = match op {
+        BinOp::Add => ux.wrapping_add(uy),
+        BinOp::Sub => ux.wrapping_sub(uy),
+        BinOp::Mul => ux.wrapping_mul(uy),
+        BinOp::Div | BinOp::Rem if uy == 0 => return None,
+        BinOp::Div if signed => sx.wrapping_div(sy) as u64,
+        BinOp::Div => ux / uy,
+        BinOp::Rem if signed => sx.wrapping_rem(sy) as u64,
+        BinOp::Rem => ux % uy,
+        BinOp::Shl => ux.wrapping_shl(sh),
+        BinOp::Shr if signed => sx.wrapping_shr(sh) as u64,
+        BinOp::Shr => ux.wrapping_shr(sh),
+        BinOp::BitAnd => ux & uy,
+        BinOp::BitOr => ux | uy,
+        BinOp::BitXor => ux ^ uy,
+        _ => return None,
+    };
+    Some(norm_int(r, s, false))
 }
 
 fn is_cmp(op: BinOp) -> bool {

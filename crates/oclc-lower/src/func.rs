@@ -151,6 +151,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
             return;
         }
         let from = self.cur;
+        if self.is_dead(from) {
+            self.f.push_inst(from, Op::Unreachable, None, self.span);
+            return;
+        }
         let (inst, _) = self.f.push_inst(from, op, None, self.span);
         for (slot, t) in targets.iter().enumerate() {
             if let Some(p) = self.preds.get_mut(t.index()) {
@@ -176,6 +180,13 @@ impl<'c, 'a> FnCx<'c, 'a> {
             },
         );
         self.terminate(op, &[t, e]);
+    }
+
+    /// A block no branch can reach: sealed without predecessors (not the body's entry).
+    fn is_dead(&self, b: Block) -> bool {
+        b.index() > 1
+            && self.sealed.get(b.index()).copied().unwrap_or(false)
+            && self.preds.get(b.index()).is_some_and(Vec::is_empty)
     }
 
     /// Continues in a fresh block no branch reaches (code after `return`, `break`, ...).
@@ -288,7 +299,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
     fn global_addr_of(&mut self, v: VarId) -> Value {
         let Some(g) = self.cx.global_of(v) else {
             let span = self.cx.prog.var(v).map_or(self.span, |x| x.span);
-            self.cx.error(span, "variable has no storage in this program");
+            self.cx
+                .error(span, "variable has no storage in this program");
             return self.undef(Type::Ptr(AddrSpace::Global));
         };
         let space = self
@@ -467,13 +479,12 @@ impl<'c, 'a> FnCx<'c, 'a> {
         for i in 1..n {
             self.cur = Block(i as u32);
             if !self.is_terminated() {
-                let v = match self.abi.ret {
-                    Some(t) => Some(self.undef(t)),
-                    None => None,
-                };
+                let v = self.abi.ret.map(|t| self.undef(t));
                 self.terminate(Op::Ret(v), &[]);
             }
         }
+        let live = crate::cleanup::reachable(&self.f);
+        crate::cleanup::simplify(&mut self.f, &live);
     }
 
     pub fn block(&mut self, b: &HBlock) {
@@ -765,12 +776,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
     }
 
     /// The value of an initializer of a scalar, vector or pointer object.
-    pub fn init_value(
-        &mut self,
-        qt: oclc_sema::types::QualType,
-        t: Type,
-        init: &Init,
-    ) -> Value {
+    pub fn init_value(&mut self, qt: oclc_sema::types::QualType, t: Type, init: &Init) -> Value {
         match init {
             Init::Expr(e) => {
                 let v = self.rvalue(e);
@@ -903,7 +909,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                         .collect();
                     if def.is_union {
                         let fi = union_field.unwrap_or(0) as usize;
-                        if let (Some((fo, fty)), Some(Some(it))) = (fields.get(fi), items.first())
+                        if let (Some((fo, fty)), Some(it)) =
+                            (fields.get(fi), crate::constant::union_item(items, fi))
                         {
                             let q = self.b().ptr_add_const(p, *fo as i64);
                             self.init_mem(q, *fty, it, true);
@@ -989,7 +996,9 @@ fn decls_stmt(s: &Stmt, out: &mut Vec<VarId>, depth: u32) {
 
 /// Variables whose address is taken (`&x`, including `&x.field` and `&x[i]` chains).
 fn addr_taken_block(prog: &Program, b: &HBlock, out: &mut HashSet<VarId>, depth: u32) {
-    b.stmts.iter().for_each(|s| addr_taken_stmt(prog, s, out, depth));
+    b.stmts
+        .iter()
+        .for_each(|s| addr_taken_stmt(prog, s, out, depth));
 }
 
 fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut HashSet<VarId>, depth: u32) {
@@ -1032,9 +1041,9 @@ fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut HashSet<VarId>, depth: u3
         }
         StmtKind::Return(Some(e)) => ex(e),
         StmtKind::Block(b) => addr_taken_block(prog, b, out, d),
-        StmtKind::Case { body, .. }
-        | StmtKind::Default { body }
-        | StmtKind::Label { body, .. } => addr_taken_stmt(prog, body, out, d),
+        StmtKind::Case { body, .. } | StmtKind::Default { body } | StmtKind::Label { body, .. } => {
+            addr_taken_stmt(prog, body, out, d)
+        }
         StmtKind::Decl(v) => {
             if let Some(i) = prog.var(*v).and_then(|x| x.init.as_ref()) {
                 addr_taken_init(i, out, d);

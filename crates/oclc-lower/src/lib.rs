@@ -11,6 +11,7 @@
 //! - Recursion is rejected with an error at each recursive call ([`recursion`]).
 
 mod builtin;
+mod cleanup;
 pub mod constant;
 mod expr;
 mod func;
@@ -45,10 +46,13 @@ pub fn lower_with(
     diags: &mut Diagnostics,
     opts: LowerOptions,
 ) -> Option<Module> {
+    // Spans already carry their files; the source map is part of the API for messages that
+    // may need to look at expansions.
+    let _ = sm;
     if recursion::check(program, diags) {
         return None;
     }
-    let mut cx = module::Ctx::new(program, sm, diags);
+    let mut cx = module::Ctx::new(program, diags);
     cx.declare_functions();
     cx.declare_globals();
     let mut done = vec![false; cx.m.functions.len()];

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 
 use oclc_ir::{
-    AddrSpace, FuncId, Function, GlobalId, GlobalVar, KernelInfo, LocalId, LocalVar, Module,
-    Param, ParamKind, Type,
+    AddrSpace, FuncId, Function, GlobalId, GlobalVar, KernelInfo, LocalId, LocalVar, Module, Param,
+    ParamKind, Type,
 };
 use oclc_sema::hir::{self, Program, Storage, VarId};
 use oclc_sema::types::TypeTable;
-use oclc_syntax::{Diagnostic, Diagnostics, SourceMap, Span, Symbol};
+use oclc_syntax::{Diagnostic, Diagnostics, Span, Symbol};
 
 use crate::constant::Image;
 use crate::ty::{self, Shape};
@@ -26,7 +26,6 @@ pub struct FnAbi {
 pub struct Ctx<'a> {
     pub prog: &'a Program,
     pub types: &'a TypeTable,
-    pub sm: &'a SourceMap,
     pub diags: &'a mut Diagnostics,
     pub m: Module,
     /// The IR function of each HIR function (declarations resolve to the definition).
@@ -39,11 +38,10 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(prog: &'a Program, sm: &'a SourceMap, diags: &'a mut Diagnostics) -> Ctx<'a> {
+    pub fn new(prog: &'a Program, diags: &'a mut Diagnostics) -> Ctx<'a> {
         Ctx {
             prog,
             types: &prog.types,
-            sm,
             diags,
             m: Module::new(),
             funcs: vec![None; prog.functions.len()],
@@ -113,7 +111,7 @@ impl<'a> Ctx<'a> {
         }
         for p in &f.params {
             let Some(v) = self.prog.var(*p) else { continue };
-            let c_type = types.print(v.ty);
+            let c_type = types.print(v.ty.with_space(None));
             let (ty, kind) = match ty::shape(types, v.ty) {
                 Shape::Value(t @ Type::Ptr(s)) if f.is_kernel => (t, ParamKind::Buffer(s)),
                 Shape::Value(t) => (t, ParamKind::Value),
@@ -157,14 +155,14 @@ impl<'a> Ctx<'a> {
                 (Storage::KernelScope, AddrSpace::Constant) => AddrSpace::Constant,
                 _ => continue,
             };
-            if v.storage == Storage::Program {
-                if let Some(g) = by_name.get(&v.name) {
-                    self.globals.insert(id, *g);
-                    if v.init.is_some() {
-                        pending.push((id, *g));
-                    }
-                    continue;
+            if v.storage == Storage::Program
+                && let Some(g) = by_name.get(&v.name)
+            {
+                self.globals.insert(id, *g);
+                if v.init.is_some() {
+                    pending.push((id, *g));
                 }
+                continue;
             }
             let size = ty::size_of(types, v.ty);
             let g = self.m.add_global(GlobalVar {

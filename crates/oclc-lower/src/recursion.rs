@@ -86,11 +86,11 @@ fn reachable(succ: &[Vec<usize>], start: usize) -> Vec<bool> {
     }
     while let Some(x) = stack.pop() {
         for &y in succ.get(x).map_or(&[][..], |v| v.as_slice()) {
-            if let Some(s) = seen.get_mut(y) {
-                if !*s {
-                    *s = true;
-                    stack.push(y);
-                }
+            if let Some(s) = seen.get_mut(y)
+                && !*s
+            {
+                *s = true;
+                stack.push(y);
             }
         }
     }
@@ -148,9 +148,9 @@ fn calls_stmt(prog: &Program, s: &Stmt, out: &mut Vec<(FuncId, Span)>, depth: u3
             calls_expr(cond, out, d);
             calls_stmt(prog, body, out, d);
         }
-        StmtKind::Case { body, .. }
-        | StmtKind::Default { body }
-        | StmtKind::Label { body, .. } => calls_stmt(prog, body, out, d),
+        StmtKind::Case { body, .. } | StmtKind::Default { body } | StmtKind::Label { body, .. } => {
+            calls_stmt(prog, body, out, d)
+        }
         StmtKind::Return(Some(e)) => calls_expr(e, out, d),
         _ => {}
     }

@@ -125,7 +125,7 @@ pub fn kernel_signatures(program: &Program) -> Vec<KernelSignature> {
                     };
                     KernelParam {
                         name: v.name.as_str().to_string(),
-                        c_type: types.print(v.ty),
+                        c_type: types.print(v.ty.with_space(None)),
                         kind,
                     }
                 })

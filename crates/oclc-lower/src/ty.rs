@@ -57,10 +57,9 @@ fn shape_depth(types: &TypeTable, qt: QualType, depth: u32) -> Shape {
         TypeKind::Atomic(e) if depth < 8 => shape_depth(types, *e, depth + 1),
         TypeKind::Opaque(Opaque::Sampler) => Shape::Value(Type::I32),
         TypeKind::Opaque(_) | TypeKind::Image(..) | TypeKind::Pipe(..) => Shape::Value(Type::I64),
-        TypeKind::Atomic(_)
-        | TypeKind::Function(_)
-        | TypeKind::Typedef(_)
-        | TypeKind::Error => Shape::Void,
+        TypeKind::Atomic(_) | TypeKind::Function(_) | TypeKind::Typedef(_) | TypeKind::Error => {
+            Shape::Void
+        }
     }
 }
 

@@ -1,1 +1,92 @@
-//! IR to PTX text, and the cuda device.
+//! IR to PTX text, and (behind cargo feature `cuda`) the cuda device that loads it through
+//! the CUDA driver.
+//!
+//! - [`emit_module`] turns a verified IR module (after the IR passes) into one PTX module:
+//!   every kernel an `.entry`, every called function a `.func`, one PTX line per IR
+//!   operation where possible, with the source line of each statement as a comment.
+//! - Values are scalarized into virtual registers named after the IR value (`v7` of type
+//!   `f32` is `%f7`, lane 2 of a vector is `%f7_2`); `i8`/`i16` live in 32-bit registers
+//!   whose high bits are unspecified and are normalized where an operation reads them.
+//! - Pointers are 64-bit addresses of their state space: `ptr<global>`/`ptr<constant>` are
+//!   global-window addresses, `ptr<local>` shared-window addresses, `ptr<private>` local-window
+//!   addresses and `ptr<generic>` generic addresses; NULL is 0 in every space and stays 0
+//!   through every conversion.
+//! - All `__local` memory of a kernel lives in one dynamic `.extern .shared` block: 16 bytes
+//!   that are never handed out (so no `__local` object has address 0 and NULL stays
+//!   distinct), then the kernel-scope `__local` variables at fixed offsets, then the `__local`
+//!   parameters at offsets the host passes. [`KernelAbi`] tells the host how to launch.
+
+mod bitcast;
+mod builtins;
+mod collective;
+#[cfg(feature = "cuda")]
+pub mod cuda;
+mod emit;
+mod error;
+mod math;
+mod regs;
+
+pub use emit::emit_module;
+pub use error::PtxError;
+
+/// How the PTX is generated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxOptions {
+    /// The `.target` (`sm_80` unless the device says otherwise).
+    pub target: String,
+    /// `-cl-fast-relaxed-math`: approximate division and transcendental instructions, and
+    /// no `.rn` on add/mul so that ptxas may contract them into `fma`.
+    pub fast_math: bool,
+}
+
+impl Default for PtxOptions {
+    fn default() -> Self {
+        PtxOptions {
+            target: "sm_80".into(),
+            fast_math: false,
+        }
+    }
+}
+
+/// Bytes of the dynamic shared block that are never handed out, so no `__local` object sits
+/// at shared address 0 (which is NULL).
+pub const SHARED_RESERVED: u32 = 16;
+
+/// Size in bytes of the hidden last kernel parameter: the global offset (3 × u64), the
+/// global size (3 × u64) and the work dimension (u32), padded to 8.
+pub const ND_PARAM_BYTES: u32 = 56;
+
+/// How the host passes one kernel parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamAbi {
+    /// A `__global`/`__constant` buffer: its device address as `.u64`.
+    Pointer,
+    /// A `__local` buffer: its byte offset in the dynamic shared block as `.u64` (the host
+    /// lays the buffers out after [`KernelAbi::shared_static`] bytes).
+    LocalOffset,
+    /// A scalar, vector or by-value struct: its bytes, in a `.b8` array of this size and
+    /// alignment.
+    Bytes { size: u32, align: u32 },
+}
+
+/// What the host needs to launch one kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelAbi {
+    pub name: String,
+    /// One per IR parameter, in order; the hidden ND-range parameter follows them.
+    pub params: Vec<ParamAbi>,
+    /// Bytes of the dynamic shared block used before the `__local` parameters: the reserved
+    /// head plus the kernel-scope `__local` variables.
+    pub shared_static: u32,
+    /// `reqd_work_group_size`, if given.
+    pub reqd_work_group_size: Option<[u32; 3]>,
+}
+
+/// The emitted PTX text and the launch description of its kernels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxModule {
+    pub text: String,
+    pub kernels: Vec<KernelAbi>,
+    /// PTX symbol of each IR global (`Module::globals`, same order), for reading them back.
+    pub globals: Vec<(String, String)>,
+}

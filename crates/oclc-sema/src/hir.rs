@@ -53,13 +53,19 @@ impl Program {
             .map(|(i, f)| (FuncId(i as u32), f))
     }
 
-    /// The function named `name` (the last declaration, which carries the body if any).
+    /// The function named `name`: its definition if it has one, else its last declaration.
+    /// (Compatible redeclarations share one [`FuncId`], so this is only ambiguous after errors.)
     pub fn function_by_name(&self, name: &str) -> Option<(FuncId, &Function)> {
-        self.functions
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, f)| f.name.as_str() == name)
+        let named = || {
+            self.functions
+                .iter()
+                .enumerate()
+                .rev()
+                .filter(|(_, f)| f.name.as_str() == name)
+        };
+        named()
+            .find(|(_, f)| f.body.is_some())
+            .or_else(|| named().next())
             .map(|(i, f)| (FuncId(i as u32), f))
     }
 }
@@ -101,8 +107,8 @@ pub struct Var {
 pub enum Init {
     /// One expression converted to the initialized type.
     Expr(Expr),
-    /// Elements of an array, struct, union or vector in order; `None` entries are
-    /// zero-initialized. For a union, the list has one entry for the first (or designated)
+    /// Elements of an array, struct, union or vector in order; `None` entries, and array
+    /// elements past the end of `items`, are zero-initialized. For a union, the list has one entry for the first (or designated)
     /// member, and `union_field` says which.
     List {
         ty: QualType,
@@ -200,12 +206,13 @@ pub struct Expr {
     pub lvalue: bool,
 }
 
-/// A builtin function overload chosen by overload resolution.
+/// A builtin function overload chosen by overload resolution. Its prototype is
+/// `Builtins::signature(overload)` for a [`crate::builtins::Builtins`] of the same language
+/// mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BuiltinRef {
     pub name: Symbol,
-    /// Index of the chosen overload in the builtin table (opaque to sema).
-    pub overload: u32,
+    pub overload: crate::builtins::OverloadId,
 }
 
 /// Unary operators after checking (`+x` is folded away to a conversion).
@@ -328,7 +335,9 @@ pub enum ExprKind {
     AddrOf(Box<Expr>),
     /// `*e`.
     Deref(Box<Expr>),
-    /// `base[index]` with `base` a pointer (arrays are decayed first).
+    /// `base[index]`: `base` is a pointer rvalue (arrays are decayed first), or a vector
+    /// lvalue/rvalue indexed at run time (a constant index on a vector becomes a
+    /// [`ExprKind::Swizzle`]).
     Index {
         base: Box<Expr>,
         index: Box<Expr>,

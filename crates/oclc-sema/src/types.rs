@@ -180,6 +180,18 @@ impl Scalar {
         }
     }
 
+    /// The OpenCL spelling (`uint` rather than `unsigned int`), as the default header's
+    /// typedefs make clang print vector element types.
+    pub fn opencl_name(self) -> &'static str {
+        match self {
+            Scalar::UChar => "uchar",
+            Scalar::UShort => "ushort",
+            Scalar::UInt => "uint",
+            Scalar::ULong => "ulong",
+            s => s.name(),
+        }
+    }
+
     /// Size in bytes (OpenCL C fixes these: long is 64-bit).
     pub fn size(self) -> u64 {
         match self {
@@ -932,6 +944,11 @@ impl TypeTable {
     /// clang uses for a type argument of a diagnostic.
     pub fn quoted(&self, qt: QualType) -> String {
         let s = self.print(qt);
+        // Vectors: clang names the element count and type instead of desugaring.
+        if let TypeKind::Vector(e, n) = self.ckind(qt) {
+            let v = if *n == 1 { "value" } else { "values" };
+            return format!("'{s}' (vector of {n} '{}' {v})", e.opencl_name());
+        }
         let c = self.print(self.canonical(qt));
         if s == c {
             format!("'{s}'")

@@ -261,3 +261,129 @@ fn hir_records_spaces_and_conversions() {
         e.kind
     );
 }
+
+#[test]
+fn redeclarations_share_one_function() {
+    let src = "int helper(int x);\nkernel void k(global int *o) { o[0] = helper(2); }\nint helper(int x) { return x + 1; }\n";
+    let (d, prog) = common::check(src, &cl12());
+    assert!(d.is_empty(), "{d:?}");
+    let (hid, h) = prog.function_by_name("helper").expect("helper");
+    assert!(h.body.is_some());
+    assert_eq!(
+        prog.functions
+            .iter()
+            .filter(|f| f.name.as_str() == "helper")
+            .count(),
+        1
+    );
+    let (_, k) = prog.kernels().next().expect("kernel");
+    let body = k.body.as_ref().expect("body");
+    let oclc_sema::hir::StmtKind::Expr(e) = &body.stmts[0].kind else {
+        panic!("expr stmt")
+    };
+    let oclc_sema::hir::ExprKind::Assign { rhs, .. } = &e.kind else {
+        panic!("assign: {:?}", e.kind)
+    };
+    let oclc_sema::hir::ExprKind::Call { callee, .. } = &rhs.kind else {
+        panic!("call: {:?}", rhs.kind)
+    };
+    assert_eq!(*callee, hid);
+    let src2 = "int f(int);\nfloat f(int);\nint g(void) { return 1; }\nint g(void) { return 2; }\n";
+    assert_eq!(
+        diags(src2, &cl12()),
+        [
+            "2: error: conflicting types for 'f'",
+            "4: error: redefinition of 'g'"
+        ]
+    );
+}
+
+#[test]
+fn clang_default_warnings() {
+    let src = "void f(int a) {\n a + 1;\n a == 2;\n char c = 1000;\n if (a = 1) {}\n (void)a;\n a++;\n}\n";
+    assert_eq!(
+        diags(src, &cl12()),
+        [
+            "2: warning: expression result unused",
+            "3: warning: equality comparison result unused",
+            "4: warning: implicit conversion from 'int' to 'char' changes value from 1000 to -24",
+            "5: warning: using the result of an assignment as a condition without parentheses",
+        ]
+    );
+}
+
+#[test]
+fn vector_scalar_rank_rule() {
+    let src = "void f(char4 c, uint4 u, float4 v) {\n c = c + 1;\n u = u * 2;\n v = v * 2.0;\n v = v * 2;\n}\n";
+    assert_eq!(
+        diags(src, &cl20()),
+        [
+            "2: error: scalar operand type has greater rank than the type of the vector element. ('char4' (vector of 4 'char' values) and 'int')",
+            "4: error: scalar operand type has greater rank than the type of the vector element. ('float4' (vector of 4 'float' values) and 'double')",
+        ]
+    );
+}
+
+#[test]
+fn type_specifier_combinations() {
+    let src = "void f(void) {\n unsigned float a;\n long char b;\n short long c;\n int int d;\n long long long g;\n}\n";
+    assert_eq!(
+        diags(src, &cl12()),
+        [
+            "2: error: 'float' cannot be signed or unsigned",
+            "3: error: 'long char' is invalid",
+            "4: error: cannot combine with previous 'short' declaration specifier",
+            "5: error: cannot combine with previous 'int' declaration specifier",
+            "6: error: cannot combine with previous 'long long' declaration specifier",
+        ]
+    );
+    let src2 = "constant unsigned char a = 0; constant signed char b = 0; constant short int c = 0;\nconstant unsigned short d = 0; constant long int e = 0; constant unsigned long long f = 0;\nconstant unsigned g = 0;\n";
+    let (d, prog) = common::check(src2, &cl12());
+    assert!(d.is_empty(), "{d:?}");
+    let names: Vec<String> = prog
+        .globals
+        .iter()
+        .map(|&v| {
+            let var = prog.var(v).expect("var");
+            prog.types.print(prog.types.canonical(var.ty).unqualified())
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "unsigned char",
+            "signed char",
+            "short",
+            "unsigned short",
+            "long",
+            "unsigned long long",
+            "unsigned int"
+        ]
+    );
+}
+
+#[test]
+fn default_on_value_warnings() {
+    let src = "void f(int x) {\n int a[3];\n a[3] = 1;\n int *p = &a[3];\n int b = x / 0;\n int c = x == x;\n}\n";
+    assert_eq!(
+        diags(src, &cl12()),
+        [
+            "3: warning: array index 3 is past the end of the array (that has type '__private int[3]')",
+            "5: warning: division by zero is undefined",
+            "6: warning: self-comparison always evaluates to true",
+        ]
+    );
+}
+
+#[test]
+fn brace_elision_and_designators() {
+    let src = "typedef struct { int a[2]; float b; } S;\nconstant int m[2][2] = { 1, 2, 3, 4 };\nconstant S s[2] = { 1, 2, 3.0f, 4, 5, 6.0f };\nconstant S d = { .b = 1.0f, .a = {1, 2} };\nconstant int too[2] = { 1, 2, 3 };\n";
+    let (d, prog) = common::check(src, &cl12());
+    assert_eq!(d, ["5: warning: excess elements in array initializer"]);
+    let m = prog.var(prog.globals[0]).expect("m");
+    let Some(oclc_sema::hir::Init::List { items, .. }) = &m.init else {
+        panic!("list")
+    };
+    assert_eq!(items.len(), 2);
+    assert!(matches!(items[1], Some(oclc_sema::hir::Init::List { .. })));
+}

@@ -2,8 +2,9 @@
 //!
 //! It is purely syntactic: names are not resolved and no types are computed. Every node has a
 //! [`Span`]; every expression has an [`ExprId`], every declared entity a [`DeclId`] and every
-//! statement a [`StmtId`], each unique in its translation unit and dense from 0, so later stages
-//! can keep side tables in `Vec`s indexed by them.
+//! statement a [`StmtId`], each unique in its translation unit and below the counts in
+//! [`TranslationUnit`], so later stages can keep side tables in `Vec`s indexed by them (after
+//! syntax errors a few ids may belong to discarded nodes).
 //!
 //! Conventions sema relies on:
 //! - Declaration specifiers are kept in source order ([`DeclSpecs::items`]), each with its span,
@@ -16,6 +17,14 @@
 //!   [`ExprKind::ParenList`]; sema decides whether it is a vector literal or a comma expression.
 //! - After a syntax error the parser substitutes [`ExprKind::Error`] / [`StmtKind::Error`];
 //!   sema must stay silent about those nodes (the error is already reported).
+//! - Diagnostics the parser already gives (sema must not repeat them): syntax errors, literal
+//!   errors, "unknown type name" ([`TypeSpec::Unknown`]), implicit `int` (a declaration with
+//!   no type specifier: sema uses `int` silently), "missing actual type specifier for pipe",
+//!   and the language-mode checks clang makes while parsing specifiers: `generic`/`__generic`
+//!   and `pipe` where unsupported, `auto`/`register` always, `extern`/`static` before
+//!   OpenCL C 1.2 (the offending specifier is dropped from the AST, as clang drops it).
+//!   Combination checks ("cannot combine with previous ... declaration specifier", duplicate
+//!   qualifiers, multiple address spaces) are left to sema, which sees every specifier.
 
 use crate::intern::Symbol;
 use crate::source::Span;
@@ -90,7 +99,7 @@ pub struct FunctionDef {
     pub id: DeclId,
     pub span: Span,
     pub specs: DeclSpecs,
-    /// Its outermost chunk (the first in `chunks`) is a [`ChunkKind::Function`].
+    /// Declares a function: [`Declarator::function`] is `Some`.
     pub declarator: Declarator,
     /// K&R parameter declarations between the declarator and the body (`int f(a) int a; {`).
     pub kr_decls: Vec<Declaration>,
@@ -358,6 +367,8 @@ pub struct EnumSpec {
     pub kw_span: Span,
     pub name: Option<Ident>,
     pub attrs: Vec<Attribute>,
+    /// `enum E : short { ... }`: the fixed underlying type (a clang extension in C).
+    pub fixed_type: Option<Box<TypeName>>,
     /// `Some` for a definition; the span is from `{` to `}`.
     pub body: Option<(Span, Vec<Enumerator>)>,
 }

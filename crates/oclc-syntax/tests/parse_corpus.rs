@@ -59,7 +59,19 @@ fn run(
     let pp: Vec<String> = d.list.iter().map(show).collect();
     let mut pd = Diagnostics::default();
     let tu = parse(&out, &sm, lang, &mut pd);
-    let parsed: Vec<String> = pd.list.iter().map(show).collect();
+    // clang's `-pedantic`-only extensions are not reported in these runs.
+    let pedantic = [
+        "extra-semi",
+        "gnu-empty-struct",
+        "c23-extensions",
+        "empty-translation-unit",
+    ];
+    let parsed: Vec<String> = pd
+        .list
+        .iter()
+        .filter(|x| !x.group.is_some_and(|g| pedantic.contains(&g)))
+        .map(show)
+        .collect();
     (pp, parsed, tu)
 }
 

@@ -186,7 +186,7 @@ Warnings:
 Output:
   --format text|json  clang's text format on stderr (default), or one JSON document on stdout
   -verify[=p1,p2]     check diagnostics against 'expected-*' comments, as clang -verify;
-                      exit 0 when they all match
+                      exit 0 when they all match (its report is always text)
 
 Accepted for clang compatibility and ignored: -fsyntax-only, -ffake-address-space-map,
 -finclude-default-header, -fdeclare-opencl-builtins (builtins are always declared),

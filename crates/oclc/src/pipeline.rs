@@ -30,5 +30,8 @@ pub fn front_end(
     let out = pp::preprocess(sm, main, &pp_opts, diags);
     let tu = oclc_syntax::parse::parse(&out, sm, &opts.lang, diags);
     let program = oclc_sema::check(&tu, sm, &opts.lang, diags);
-    FrontEnd { skipped: out.skipped, program: Some(program) }
+    FrontEnd {
+        skipped: out.skipped,
+        program: Some(program),
+    }
 }

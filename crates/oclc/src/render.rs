@@ -7,7 +7,7 @@
 //! from clang's (and oclc promises clang's output). It follows clang's `TextDiagnostic` and
 //! `DiagnosticRenderer` for non-terminal output (no colours, no line wrapping).
 
-use oclc_syntax::{Diagnostic, ExpnId, FileId, Level, SourceFile, SourceMap, Span};
+use oclc_syntax::{ExpnId, FileId, FixIt, Level, SourceFile, SourceMap, Span};
 
 use crate::warnings::Reported;
 
@@ -45,9 +45,16 @@ impl<'a> TextRenderer<'a> {
         let d = &r.diag;
         let mut ranges: Vec<Span> = d.ranges.clone();
         ranges.extend(d.fixits.iter().map(|f| f.span));
-        self.emit_one(d.level, &d.message, r.option.as_deref(), d.span, &ranges, d);
+        self.emit_one(
+            d.level,
+            &d.message,
+            r.option.as_deref(),
+            d.span,
+            &ranges,
+            &d.fixits,
+        );
         for note in &d.notes {
-            self.emit_one(Level::Note, &note.message, None, note.span, &[], &NO_FIXITS);
+            self.emit_one(Level::Note, &note.message, None, note.span, &[], &[]);
         }
     }
 
@@ -73,7 +80,7 @@ impl<'a> TextRenderer<'a> {
         option: Option<&str>,
         span: Span,
         ranges: &[Span],
-        fixit_src: &Diagnostic,
+        fixits: &[FixIt],
     ) {
         let loc = self.file_loc(span);
         let Some((file, off)) = loc else {
@@ -97,8 +104,7 @@ impl<'a> TextRenderer<'a> {
         self.out.push_str(&with_option(message, option));
         self.out.push('\n');
 
-        let fixits: Vec<(Span, &str)> = fixit_src
-            .fixits
+        let fixits: Vec<(Span, &str)> = fixits
             .iter()
             .map(|fx| (self.sm.report_span(fx.span), fx.text.as_str()))
             .collect();
@@ -116,7 +122,7 @@ impl<'a> TextRenderer<'a> {
             self.snippet(f, file, off, &mapped_ranges, &fixits);
         }
         if span.expn != ExpnId::NONE {
-            self.macro_backtrace(span, level);
+            self.macro_backtrace(span);
         }
         self.last_loc = Some((file, off));
         self.last_level = level;
@@ -145,7 +151,7 @@ impl<'a> TextRenderer<'a> {
 
     /// "expanded from macro" notes, outermost macro first; the middle of a long chain is
     /// elided as clang does.
-    fn macro_backtrace(&mut self, span: Span, level: Level) {
+    fn macro_backtrace(&mut self, span: Span) {
         // levels[k]: the span at expansion depth k (innermost first) and its macro's name.
         let mut levels: Vec<(Span, String)> = Vec::new();
         let mut s = span;
@@ -158,7 +164,6 @@ impl<'a> TextRenderer<'a> {
         }
         levels.reverse();
         let n = levels.len();
-        let _ = level;
         if n <= MACRO_BACKTRACE_LIMIT {
             for (sp, name) in &levels {
                 self.macro_note(*sp, name);
@@ -298,16 +303,6 @@ impl<'a> TextRenderer<'a> {
         }
     }
 }
-
-const NO_FIXITS: Diagnostic = Diagnostic {
-    level: Level::Note,
-    message: String::new(),
-    span: Span::DUMMY,
-    ranges: Vec::new(),
-    notes: Vec::new(),
-    fixits: Vec::new(),
-    group: None,
-};
 
 fn with_option(message: &str, option: Option<&str>) -> String {
     match option {
@@ -568,7 +563,7 @@ pub fn render_text(sm: &SourceMap, reported: &[Reported]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oclc_syntax::ExpnData;
+    use oclc_syntax::{Diagnostic, ExpnData};
 
     fn rep(d: Diagnostic) -> Reported {
         Reported {

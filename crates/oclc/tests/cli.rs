@@ -1,7 +1,7 @@
 //! The `oclc` binary: exit codes, flags, stdin, output order, and bad input that must end in
 //! diagnostics (never a panic, a hang or a stack overflow).
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -26,23 +26,34 @@ fn oclc(args: &[&str], stdin: &[u8]) -> Run {
     let writer = std::thread::spawn(move || {
         let _ = input.write_all(&data);
     });
+    // Drain both pipes while waiting, so a large output cannot block the child.
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    };
+    let out_reader = drain(Box::new(child.stdout.take().expect("stdout")));
+    let err_reader = drain(Box::new(child.stderr.take().expect("stderr")));
     let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            break;
+    let status = loop {
+        if let Some(st) = child.try_wait().expect("wait") {
+            break st;
         }
         if Instant::now() > deadline {
             let _ = child.kill();
             panic!("oclc {args:?} did not finish in 120 s");
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().expect("output");
+    };
     let _ = writer.join();
+    let stdout = out_reader.join().unwrap_or_default();
+    let stderr = err_reader.join().unwrap_or_default();
     Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
     }
 }
 

@@ -103,27 +103,7 @@ pub fn dce(f: &mut Function) -> bool {
         .collect();
     if keep.iter().any(|k| k.iter().any(|x| !x)) {
         changed = true;
-        for (b, bd) in f.blocks.iter_mut().enumerate() {
-            let mut k = keep[b].iter();
-            bd.params.retain(|_| *k.next().unwrap_or(&true));
-        }
-        for (b, bd) in f.blocks.iter().enumerate() {
-            for (pi, p) in bd.params.iter().enumerate() {
-                if let Some(vd) = f.values.get_mut(p.index()) {
-                    vd.def = ValueDef::Param(Block(b as u32), pi as u32);
-                }
-            }
-        }
-        for (_, i) in placed_insts(f) {
-            if let Some(d) = f.insts.get_mut(i.index()) {
-                for s in successors_mut(&mut d.op) {
-                    if let Some(kb) = keep.get(s.block.index()) {
-                        let mut k = kb.iter();
-                        s.args.retain(|_| *k.next().unwrap_or(&true));
-                    }
-                }
-            }
-        }
+        remove_block_params(f, &keep);
     }
     changed
 }

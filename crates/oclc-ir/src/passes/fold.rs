@@ -12,6 +12,7 @@ pub fn fold(f: &mut Function) -> bool {
     let mut any = false;
     for _ in 0..8 {
         let mut changed = fold_once(f);
+        changed |= merge_blocks(f);
         changed |= remove_unreachable_blocks(f);
         changed |= simplify_block_params(f);
         any |= changed;
@@ -25,6 +26,7 @@ pub fn fold(f: &mut Function) -> bool {
 fn fold_once(f: &mut Function) -> bool {
     let mut map: HashMap<Value, Value> = HashMap::new();
     let mut changed = false;
+    let mut dead: Vec<Inst> = Vec::new();
     for (b, i) in placed_insts(f) {
         let Some(d) = f.insts.get(i.index()) else {
             continue;
@@ -38,6 +40,7 @@ fn fold_once(f: &mut Function) -> bool {
             Some(Folded::Value(v)) => {
                 if let Some(r) = result {
                     map.insert(r, v);
+                    dead.push(i);
                     changed = true;
                 }
             }
@@ -69,10 +72,17 @@ fn fold_once(f: &mut Function) -> bool {
                 );
                 if let (Some(r), Some(v)) = (result, v) {
                     map.insert(r, v);
+                    dead.push(i);
                     changed = true;
                 }
             }
             None => {}
+        }
+    }
+    if !dead.is_empty() {
+        let dead: std::collections::HashSet<Inst> = dead.into_iter().collect();
+        for bd in f.blocks.iter_mut() {
+            bd.insts.retain(|i| !dead.contains(i));
         }
     }
     replace_uses(f, &map);
@@ -159,6 +169,12 @@ fn fold_op(f: &Function, op: &Op, rty: Option<Type>) -> Option<Folded> {
             };
             Some(Folded::Const(Const::Int(r & mask(w))))
         }
+        Op::Cmp(o @ (CmpOp::Eq | CmpOp::Ne), a, b)
+            if matches!(def_op(f, *a), Some(Op::Const(Const::Null)))
+                && matches!(def_op(f, *b), Some(Op::Const(Const::Null))) =>
+        {
+            Some(Folded::Const(Const::Int((*o == CmpOp::Eq) as u64)))
+        }
         Op::Cmp(o, a, b) => {
             let w = int_bits(vt(a))?;
             let (x, y) = (c(a)? & mask(w), c(b)? & mask(w));
@@ -200,6 +216,23 @@ fn fold_op(f: &Function, op: &Op, rty: Option<Type>) -> Option<Folded> {
             Some(Folded::Value(if c(cond)? & 1 != 0 { *a } else { *b }))
         }
         Op::PtrAdd(p, o) if c(o)? == 0 => Some(Folded::Value(*p)),
+        // `(T *)(intptr_t)p` with no bits lost is `p` (through `to_generic` into generic).
+        Op::IntToPtr(x) => {
+            let Some(Op::Conv(ConvOp::PtrToInt, p)) = def_op(f, *x) else {
+                return None;
+            };
+            if vt(x) != Some(Type::I64) {
+                return None;
+            }
+            match (vt(p)?, rty?) {
+                (a, b) if a == b => Some(Folded::Value(*p)),
+                (
+                    Type::Ptr(AddrSpace::Private | AddrSpace::Global | AddrSpace::Local),
+                    Type::Ptr(AddrSpace::Generic),
+                ) => Some(Folded::Op(Op::ToGeneric(*p))),
+                _ => None,
+            }
+        }
         Op::FromGeneric(p, s) => match def_op(f, *p)? {
             Op::ToGeneric(q) if vt(q) == Some(Type::Ptr(*s)) => Some(Folded::Value(*q)),
             _ => None,
@@ -229,6 +262,61 @@ fn fold_op(f: &Function, op: &Op, rty: Option<Type>) -> Option<Folded> {
         }
         _ => None,
     }
+}
+
+/// Appends each block reached only by an unconditional branch from one predecessor to that
+/// predecessor (its parameters become the branch's arguments); the emptied blocks are then
+/// unreachable and removed.
+pub fn merge_blocks(f: &mut Function) -> bool {
+    let n = f.blocks.len();
+    let mut preds = vec![0usize; n];
+    for ss in successors(f) {
+        for s in ss {
+            if let Some(p) = preds.get_mut(s.index()) {
+                *p += 1;
+            }
+        }
+    }
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut changed = false;
+    for a in 0..n {
+        let mut guard = 0;
+        loop {
+            guard += 1;
+            let Some(t) = terminator(f, Block(a as u32)) else {
+                break;
+            };
+            let Some(Op::Br(call)) = f.insts.get(t.index()).map(|d| d.op.clone()) else {
+                break;
+            };
+            let b = call.block.index();
+            if b == a || b == 0 || b >= n || preds[b] != 1 || guard > n {
+                break;
+            }
+            let params = std::mem::take(&mut f.blocks[b].params);
+            for (p, arg) in params.iter().zip(&call.args) {
+                map.insert(*p, *arg);
+            }
+            let moved = std::mem::take(&mut f.blocks[b].insts);
+            f.blocks[a].insts.pop();
+            f.blocks[a].insts.extend(moved);
+            preds[b] = 0;
+            changed = true;
+        }
+    }
+    if changed {
+        replace_uses(f, &map);
+        // Emptied blocks get a placeholder terminator until unreachable-block removal.
+        for b in 0..n {
+            if f.blocks[b].insts.is_empty() {
+                let span = f.span;
+                let (i, _) = new_inst(f, Op::Unreachable, None, span);
+                f.blocks[b].insts.push(i);
+            }
+        }
+        remove_unreachable_blocks(f);
+    }
+    changed
 }
 
 /// Removes block parameters whose every incoming argument (other than the parameter itself)
@@ -284,9 +372,17 @@ pub fn simplify_block_params(f: &mut Function) -> bool {
             return any;
         }
         replace_uses(f, &map);
-        for (b, k) in drop.into_iter().rev() {
-            remove_block_param(f, b, k);
+        let mut keep: Vec<Vec<bool>> = f
+            .blocks
+            .iter()
+            .map(|bd| vec![true; bd.params.len()])
+            .collect();
+        for (b, k) in drop {
+            if let Some(x) = keep.get_mut(b.index()).and_then(|kb| kb.get_mut(k)) {
+                *x = false;
+            }
         }
+        remove_block_params(f, &keep);
         any = true;
     }
 }

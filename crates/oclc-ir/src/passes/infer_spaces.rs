@@ -10,6 +10,7 @@ use crate::ir::*;
 use crate::types::{AddrSpace, Type};
 use oclc_syntax::Span;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// What a pointer value is known to point into.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,8 +19,9 @@ pub enum Lat {
     Unknown,
     /// Always this named space; the span is where the pointer entered the generic space.
     Named(AddrSpace, Span),
-    /// More than one space, or a source the analysis cannot see through.
-    Generic(GenericReason),
+    /// More than one space, or a source the analysis cannot see through (shared: lattice
+    /// values are copied at every step).
+    Generic(Rc<GenericReason>),
 }
 
 impl Lat {
@@ -48,11 +50,11 @@ impl Lat {
                 if a == b {
                     self.clone()
                 } else {
-                    Lat::Generic(GenericReason::Merge {
+                    Lat::Generic(Rc::new(GenericReason::Merge {
                         first: (*a, *sa),
                         second: (*b, *sb),
                         at,
-                    })
+                    }))
                 }
             }
         }
@@ -66,13 +68,20 @@ pub struct Analysis {
     pub nonnull: Vec<bool>,
 }
 
-/// Runs the dataflow to its fixpoint. `param_reason(i)` says why generic parameter `i` of a
-/// non-kernel function is not resolved.
-pub fn analyze(
-    m: &Module,
-    f: &Function,
-    param_reason: &dyn Fn(usize) -> GenericReason,
-) -> Analysis {
+/// Gives the lattice value of a call's generic result from the callee, the lattice values of
+/// the arguments and the call's span; `None` treats it as an unknown pointer.
+pub type CallHook<'a> = dyn Fn(FuncId, &[Lat], Span) -> Option<Lat> + 'a;
+
+/// What the analysis of one function assumes about its boundaries.
+pub struct Hooks<'a> {
+    /// The lattice value of generic entry parameter `i`.
+    pub param: &'a dyn Fn(usize) -> Lat,
+    /// The lattice value of a call's generic result.
+    pub call: &'a CallHook<'a>,
+}
+
+/// Runs the dataflow to its fixpoint.
+pub fn analyze(m: &Module, f: &Function, hooks: &Hooks) -> Analysis {
     let nv = f.values.len();
     let mut lat = vec![Lat::Unknown; nv];
     let mut nonnull = vec![true; nv];
@@ -82,7 +91,7 @@ pub fn analyze(
         let Some(t) = f.value_type(*p) else { continue };
         let param = f.params.get(k);
         lat[p.index()] = match t {
-            Type::Ptr(AddrSpace::Generic) => Lat::Generic(param_reason(k)),
+            Type::Ptr(AddrSpace::Generic) => (hooks.param)(k),
             Type::Ptr(s) => Lat::Named(s, f.span),
             _ => Lat::Unknown,
         };
@@ -111,12 +120,12 @@ pub fn analyze(
             }
         }
     }
-    let (rpo, _) = crate::verify::dominators(f);
+    let rpo = reverse_postorder(f);
     let mut changed = true;
-    let mut rounds = 0;
-    while changed && rounds < 64 {
+    // Every update only raises a value (or lowers a non-NULL fact), so this terminates, and
+    // it must run to the fixpoint: a partial result would be unsound.
+    while changed {
         changed = false;
-        rounds += 1;
         for &b in &rpo {
             let Some(bd) = f.blocks.get(b.index()) else {
                 continue;
@@ -155,7 +164,7 @@ pub fn analyze(
                 if !rt.is_ptr() {
                     continue;
                 }
-                let (l, nn) = transfer(m, f, &d.op, rt, d.span, &lat, &nonnull);
+                let (l, nn) = transfer(m, f, hooks, &d.op, rt, d.span, &lat, &nonnull);
                 changed |= update(&mut lat, &mut nonnull, r, l, Some(nn));
             }
         }
@@ -167,11 +176,16 @@ pub fn analyze(
 /// lowers its non-NULL fact to `nn`.
 fn update(lat: &mut [Lat], nonnull: &mut [bool], v: Value, new: Lat, nn: Option<bool>) -> bool {
     let mut changed = false;
-    if let Some(cur) = lat.get_mut(v.index())
-        && new.rank() > cur.rank()
-    {
-        *cur = new;
-        changed = true;
+    if let Some(cur) = lat.get_mut(v.index()) {
+        if new.rank() > cur.rank() {
+            *cur = new;
+            changed = true;
+        } else if let (Lat::Named(a, _), Lat::Named(b, at)) = (&*cur, &new)
+            && a != b
+        {
+            *cur = cur.join(&new, *at);
+            changed = true;
+        }
     }
     if let (Some(nn), Some(cur)) = (nn, nonnull.get_mut(v.index()))
         && *cur
@@ -183,9 +197,11 @@ fn update(lat: &mut [Lat], nonnull: &mut [bool], v: Value, new: Lat, nn: Option<
     changed
 }
 
+#[allow(clippy::too_many_arguments)]
 fn transfer(
     m: &Module,
     f: &Function,
+    hooks: &Hooks,
     op: &Op,
     rt: Type,
     span: Span,
@@ -209,19 +225,29 @@ fn transfer(
         Op::Const(_) | Op::Undef => (Lat::Unknown, false),
         Op::ToGeneric(p) => match f.value_type(*p) {
             Some(Type::Ptr(s)) => (Lat::Named(s, span), nn(p)),
-            _ => (Lat::Generic(GenericReason::IntegerCast { at: span }), false),
+            _ => (
+                Lat::Generic(Rc::new(GenericReason::IntegerCast { at: span })),
+                false,
+            ),
         },
         Op::PtrAdd(p, _) => (l(p), nn(p)),
         Op::Select(_, a, b) => (l(a).join(&l(b), span), nn(a) && nn(b)),
         Op::Load(_) => (
-            Lat::Generic(GenericReason::LoadedFromMemory { at: span }),
+            Lat::Generic(Rc::new(GenericReason::LoadedFromMemory { at: span })),
             false,
         ),
-        Op::IntToPtr(_) => (Lat::Generic(GenericReason::IntegerCast { at: span }), false),
-        Op::Call(c, _) => {
+        Op::IntToPtr(_) => (
+            Lat::Generic(Rc::new(GenericReason::IntegerCast { at: span })),
+            false,
+        ),
+        Op::Call(c, args) => {
+            let lats: Vec<Lat> = args.iter().map(l).collect();
+            if let Some(x) = (hooks.call)(*c, &lats, span) {
+                return (x, false);
+            }
             let callee = m.function(*c).map_or(String::new(), |cf| cf.name.clone());
             (
-                Lat::Generic(GenericReason::ReturnedByCall { callee, at: span }),
+                Lat::Generic(Rc::new(GenericReason::ReturnedByCall { callee, at: span })),
                 false,
             )
         }
@@ -231,12 +257,12 @@ fn transfer(
                 .get(b.index())
                 .map_or(String::new(), |d| d.name.clone());
             (
-                Lat::Generic(GenericReason::ReturnedByCall { callee, at: span }),
+                Lat::Generic(Rc::new(GenericReason::ReturnedByCall { callee, at: span })),
                 false,
             )
         }
         _ => (
-            Lat::Generic(GenericReason::LoadedFromMemory { at: span }),
+            Lat::Generic(Rc::new(GenericReason::LoadedFromMemory { at: span })),
             false,
         ),
     }
@@ -260,25 +286,31 @@ pub enum CastVerdict {
 
 /// Rewrites `f` (taken out of `m`) with the analysis; returns the verdict on every space
 /// cast, by instruction.
-pub fn rewrite(m: &Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, CastVerdict)> {
+pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, CastVerdict)> {
     let orig_ty: Vec<Type> = f.values.iter().map(|v| v.ty).collect();
     let mut orig_ops: Vec<Option<Vec<Type>>> = vec![None; f.insts.len()];
+    // Only instructions with a pointer operand can need a conversion.
     for (_, i) in placed_insts(f) {
         if let Some(d) = f.insts.get(i.index()) {
-            orig_ops[i.index()] = Some(
-                d.op.operands()
-                    .iter()
-                    .map(|v| orig_ty.get(v.index()).copied().unwrap_or(Type::I1))
-                    .collect(),
-            );
+            let mut any_ptr = false;
+            d.op.for_each_operand(|v| {
+                any_ptr |= orig_ty.get(v.index()).is_some_and(|t| t.is_ptr())
+            });
+            if any_ptr {
+                orig_ops[i.index()] = Some(
+                    d.op.operands()
+                        .iter()
+                        .map(|v| orig_ty.get(v.index()).copied().unwrap_or(Type::I1))
+                        .collect(),
+                );
+            }
         }
     }
     let generic = Type::Ptr(AddrSpace::Generic);
     let lat_of = |v: Value| a.lat.get(v.index()).cloned().unwrap_or(Lat::Unknown);
     // 1. Resolved generic values take their named type.
     let mut retype: Vec<(Value, AddrSpace)> = Vec::new();
-    for (bi, bd) in f.blocks.iter().enumerate().skip(1) {
-        let _ = bi;
+    for bd in f.blocks.iter().skip(1) {
         for p in &bd.params {
             if orig_ty.get(p.index()) == Some(&generic)
                 && let Some(s) = lat_of(*p).space()
@@ -297,10 +329,43 @@ pub fn rewrite(m: &Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, CastVer
         {
             retype.push((r, s));
         }
+        // A callee specialized to return a named pointer: its result takes that type.
+        if let (Op::Call(c, _), Some(r)) = (&d.op, d.result)
+            && orig_ty.get(r.index()) == Some(&generic)
+            && let Some(Some(Type::Ptr(s))) = m.function(*c).map(|cf| cf.ret)
+            && s != AddrSpace::Generic
+        {
+            retype.push((r, s));
+        }
     }
     for (v, s) in retype {
         if let Some(vd) = f.values.get_mut(v.index()) {
             vd.ty = Type::Ptr(s);
+        }
+    }
+    // Builtins taking a resolved generic pointer use the overload for its named space.
+    for (_, i) in placed_insts(f) {
+        let Some(Op::CallBuiltin(bid, args)) = f.insts.get(i.index()).map(|d| d.op.clone()) else {
+            continue;
+        };
+        let Some(decl) = m.builtins.get(bid.index()) else {
+            continue;
+        };
+        let mut new = decl.clone();
+        for (k, arg) in args.iter().enumerate() {
+            if decl.params.get(k) == Some(&generic)
+                && decl.pointee.get(k).is_some_and(Option::is_some)
+                && let Some(s) = lat_of(*arg).space()
+                && let Some(t) = new.params.get_mut(k)
+            {
+                *t = Type::Ptr(s);
+            }
+        }
+        if new != *decl {
+            let nid = m.builtin(new);
+            if let Some(d) = f.insts.get_mut(i.index()) {
+                d.op = Op::CallBuiltin(nid, args);
+            }
         }
     }
     // 2. Casts of resolved pointers fold.
@@ -518,6 +583,11 @@ fn convert(
 ) -> (Value, usize) {
     let generic = Type::Ptr(AddrSpace::Generic);
     let bad = Value(u32::MAX);
+    // A conversion points at the pointer's own source, not at its use.
+    let span = match f.values.get(v.index()).map(|d| d.def) {
+        Some(ValueDef::Inst(i)) => f.insts.get(i.index()).map_or(span, |d| d.span),
+        _ => span,
+    };
     let Type::Ptr(ws) = want else {
         return (v, 0);
     };

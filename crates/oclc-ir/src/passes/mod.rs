@@ -1,9 +1,22 @@
 //! IR passes: mem2reg (with scalar replacement), fold, address-space inference and
 //! per-call-site specialization, dce; and the `oclc spaces` report they produce.
 //!
+//! For `oclc spaces`, lower with `oclc_lower::LowerOptions { all_in_memory: true }`: every
+//! variable then has a named slot, which mem2reg turns into the per-variable entries of the
+//! report (variables the lowering keeps in SSA values carry no names in the IR):
+//!
+//! ```text
+//! let mut m = oclc_lower::lower_with(&hir, &sm, &mut diags, LowerOptions { all_in_memory: true })?;
+//! let report = passes::run_default(&mut m, &PassOptions::from_flags(build_flags));
+//! print!("{}", passes::render_text(&report.spaces, &sm));   // or render_json
+//! diags.list.extend(report.spaces.warnings);                 // also for `oclc check`
+//! ```
+//!
 //! [`run_default`] runs the pipeline: mem2reg → fold → dce on every function, then
 //! [`specialize`](specialize::specialize) (which infers spaces callers first, clones callees
-//! per argument space signature and rewrites each function), then fold → dce again. In debug
+//! per argument space signature and rewrites each function), then, at `-O2`,
+//! [`version`](version::version) (accesses through pointers merging known spaces are split
+//! per space), then fold → dce again. In debug
 //! builds the module is verified after each stage; a stage whose output fails verification is
 //! undone and the errors are returned in the [`PassReport`].
 
@@ -14,6 +27,7 @@ pub mod mem2reg;
 pub mod report;
 pub mod specialize;
 pub mod util;
+pub mod version;
 
 use crate::ir::{FuncId, Module, Op, Value};
 use crate::verify::{VerifyError, debug_verify};
@@ -38,7 +52,8 @@ pub struct VarRecord {
 /// Which passes run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassOptions {
-    /// 0 runs nothing (`-O0`, `-cl-opt-disable`); anything else runs the whole pipeline.
+    /// 0 runs nothing (`-O0`, `-cl-opt-disable`); 1 runs everything but space versioning;
+    /// 2 and above (the default) also split accesses through pointers merging known spaces.
     pub opt_level: u8,
 }
 
@@ -53,6 +68,23 @@ impl PassOptions {
     pub fn none() -> PassOptions {
         PassOptions { opt_level: 0 }
     }
+
+    /// From build options: `-O0` and clang's `-cl-opt-disable` turn the passes off, `-ON`
+    /// sets the level; the last one given wins.
+    pub fn from_flags<'a>(flags: impl IntoIterator<Item = &'a str>) -> PassOptions {
+        let mut o = PassOptions::default();
+        for f in flags {
+            if f == "-cl-opt-disable" {
+                o.opt_level = 0;
+            } else if let Some(n) = f.strip_prefix("-O") {
+                o.opt_level = match n {
+                    "" | "s" | "z" | "fast" => 2,
+                    n => n.parse().unwrap_or(2),
+                };
+            }
+        }
+        o
+    }
 }
 
 /// What the pipeline did.
@@ -62,19 +94,31 @@ pub struct PassReport {
     pub spaces: SpacesReport,
     /// Number of specialized clones created.
     pub clones: usize,
+    /// Generic accesses split into one access per possible space (at `-O2` and above).
+    pub versioned: usize,
     /// Verifier errors after a stage, which was then undone (a bug in a pass).
     pub verify_errors: Vec<(String, VerifyError)>,
 }
 
-/// Runs the default pipeline on `m`.
+/// Runs the default pipeline on `m`. A module that fails verification is left as it is,
+/// with the errors in [`PassReport::verify_errors`] under the stage name `input`.
 pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
     let before = kernel_accesses(m);
     let mut report = PassReport::default();
-    if opts.opt_level > 0 {
+    let mut split: Vec<(String, usize)> = Vec::new();
+    // The passes index by the module's ids: an invalid module is reported, never transformed.
+    if opts.opt_level > 0
+        && let Err(errs) = crate::verify::verify_module(m)
+    {
+        report
+            .verify_errors
+            .extend(errs.into_iter().map(|e| ("input".to_string(), e)));
+    } else if opts.opt_level > 0 {
         let mut vars: Vec<Vec<VarRecord>> = Vec::new();
         stage(m, "mem2reg", &mut report, |m| {
             vars = m.functions.iter_mut().map(mem2reg::mem2reg).collect();
             for f in m.functions.iter_mut() {
+                dce::dce(f);
                 fold::fold(f);
                 dce::dce(f);
             }
@@ -86,6 +130,21 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
         if let (true, Some((spaces, clones))) = (ok, spec) {
             report.spaces = spaces;
             report.clones = clones;
+        }
+        if opts.opt_level >= 2 {
+            let mut per_fn = Vec::new();
+            let ok = stage(m, "version", &mut report, |m| {
+                for i in 0..m.functions.len() {
+                    let placeholder = crate::ir::Function::new("", Vec::new(), None, Span::DUMMY);
+                    let mut f = std::mem::replace(&mut m.functions[i], placeholder);
+                    per_fn.push(version::version(m, &mut f));
+                    m.functions[i] = f;
+                }
+            });
+            if ok {
+                report.versioned = per_fn.iter().sum();
+                split = per_kernel(m, &per_fn);
+            }
         }
         stage(m, "cleanup", &mut report, |m| {
             for f in m.functions.iter_mut() {
@@ -102,10 +161,15 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
                 .iter()
                 .find(|(k, _)| *k == kernel)
                 .map_or(b, |(_, a)| *a);
+            let s = split
+                .iter()
+                .find(|(k, _)| *k == kernel)
+                .map_or(0, |(_, s)| *s);
             KernelAccesses {
                 kernel,
                 before: b,
                 after: a,
+                split: s,
             }
         })
         .collect();
@@ -145,6 +209,11 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
         .iter()
         .map(|f| infer_spaces::generic_accesses(m, f))
         .collect();
+    per_kernel(m, &per)
+}
+
+/// Sums a per-function figure over each kernel and the functions it calls (each once).
+fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     for (ki, k) in m.functions.iter().enumerate() {
         if !k.is_kernel() {
@@ -155,7 +224,7 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
         seen[ki] = true;
         let mut total = 0;
         while let Some(fi) = stack.pop() {
-            total += per[fi];
+            total += per.get(fi).copied().unwrap_or(0);
             let f = &m.functions[fi];
             for bd in &f.blocks {
                 for i in &bd.insts {
@@ -179,6 +248,7 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
 pub fn optimize_for_device(m: &mut Module) {
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
+        dce::dce(f);
         fold::fold(f);
         dce::dce(f);
     }

@@ -18,6 +18,8 @@ pub enum GenericReason {
     },
     /// The pointer is read from memory the analysis does not follow.
     LoadedFromMemory { at: Span },
+    /// The variable holding the pointer has its address taken (it stays in memory).
+    AddressEscapes { at: Span },
     /// The pointer is made from an integer.
     IntegerCast { at: Span },
     /// The pointer is returned by a call.
@@ -72,6 +74,9 @@ pub struct KernelAccesses {
     pub kernel: String,
     pub before: usize,
     pub after: usize,
+    /// Accesses split into one access per possible space (counted in neither figure's
+    /// generic accesses once split).
+    pub split: usize,
 }
 
 /// Which kind of cast a warning is about.
@@ -128,6 +133,10 @@ pub fn reason_text(r: &GenericReason, sm: &SourceMap) -> String {
         GenericReason::IntegerCast { at } => {
             format!("escapes through an integer cast at line {}", line(sm, *at))
         }
+        GenericReason::AddressEscapes { at } => format!(
+            "kept in memory: the variable's address escapes at line {}",
+            line(sm, *at)
+        ),
         GenericReason::ReturnedByCall { callee, at } => {
             format!("returned by `{callee}` at line {}", line(sm, *at))
         }
@@ -197,7 +206,11 @@ pub fn render_text(r: &SpacesReport, sm: &SourceMap) -> String {
     if !r.kernels.is_empty() {
         out.push_str("generic memory accesses per kernel (before -> after):\n");
         for k in &r.kernels {
-            let _ = writeln!(out, "  {}: {} -> {}", k.kernel, k.before, k.after);
+            let _ = write!(out, "  {}: {} -> {}", k.kernel, k.before, k.after);
+            if k.split > 0 {
+                let _ = write!(out, " ({} split by space at run time)", k.split);
+            }
+            out.push('\n');
         }
     }
     out
@@ -252,6 +265,10 @@ fn reason_json(r: &GenericReason, sm: &SourceMap) -> String {
         ),
         GenericReason::IntegerCast { at } => format!(
             "{{\"kind\":\"integer_cast\",\"line\":{},\"text\":{text}}}",
+            json_line(sm, *at)
+        ),
+        GenericReason::AddressEscapes { at } => format!(
+            "{{\"kind\":\"address_escapes\",\"line\":{},\"text\":{text}}}",
             json_line(sm, *at)
         ),
         GenericReason::ReturnedByCall { callee, at } => format!(
@@ -341,10 +358,11 @@ pub fn render_json(r: &SpacesReport, sm: &SourceMap) -> String {
         }
         let _ = write!(
             out,
-            "{{\"kernel\":{},\"generic_accesses_before\":{},\"generic_accesses_after\":{}}}",
+            "{{\"kernel\":{},\"generic_accesses_before\":{},\"generic_accesses_after\":{},\"split_by_space\":{}}}",
             json_str(&k.kernel),
             k.before,
-            k.after
+            k.after,
+            k.split
         );
     }
     out.push_str("],\"warnings\":[");
@@ -354,8 +372,9 @@ pub fn render_json(r: &SpacesReport, sm: &SourceMap) -> String {
         }
         let _ = write!(
             out,
-            "{{\"line\":{},\"message\":{}}}",
+            "{{\"line\":{},\"group\":{},\"message\":{}}}",
             json_line(sm, w.span),
+            json_str(w.group.unwrap_or("")),
             json_str(&w.message)
         );
     }

@@ -6,13 +6,16 @@
 //! same analysis. Originals left without callers are deleted.
 
 use super::VarRecord;
-use super::infer_spaces::{Analysis, CastVerdict, Lat, analyze, rewrite};
+use super::infer_spaces::{Analysis, CastVerdict, Hooks, Lat, analyze, rewrite};
 use super::report::*;
 use super::util::*;
 use crate::ir::*;
 use crate::types::{AddrSpace, Type};
 use oclc_syntax::{Diagnostic, Span};
-use std::collections::{BTreeMap, HashMap};
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::rc::Rc;
 
 /// Space signature of a call: for each parameter, the named space passed to it, if any.
 type Signature = Vec<Option<AddrSpace>>;
@@ -40,11 +43,26 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
     let mut generic_callers: HashMap<(usize, usize), Vec<Span>> = HashMap::new();
     let mut verdicts: BTreeMap<(usize, Inst), Vec<CastVerdict>> = BTreeMap::new();
     let mut report = SpacesReport::default();
-    loop {
-        let next = (0..m.functions.len())
-            .filter(|&i| !processed[i])
-            .min_by_key(|&i| (rank.get(origin[i]).copied().unwrap_or(usize::MAX), i));
-        let Some(id) = next else { break };
+    let memo: Memo = RefCell::new(HashMap::new());
+    // Functions that always return a pointer into one named space return it typed so.
+    for c in 0..n0 {
+        let f = &m.functions[c];
+        if f.is_kernel() || f.ret != Some(Type::Ptr(AddrSpace::Generic)) {
+            continue;
+        }
+        let sig = vec![None; f.params.len()];
+        if let Lat::Named(s, _) = ret_space(m, &memo, c, &sig, 0) {
+            m.functions[c].ret = Some(Type::Ptr(s));
+        }
+    }
+    // Next function to process: lowest rank of its original, then lowest id.
+    let mut queue: BinaryHeap<Reverse<(usize, usize)>> =
+        (0..n0).map(|i| Reverse((rank[i], i))).collect();
+    let mut names: HashSet<String> = m.functions.iter().map(|f| f.name.clone()).collect();
+    while let Some(Reverse((_, id))) = queue.pop() {
+        if processed[id] {
+            continue;
+        }
         processed[id] = true;
         let is_kernel = m.functions[id].is_kernel();
         if !is_kernel && origin[id] == id && had_callers[id] && calls_to[id] == 0 {
@@ -63,11 +81,22 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
             .get(origin[id])
             .filter(|_| origin[id] != id)
             .map_or(func.name.clone(), |o| o.name.clone());
-        let reason = |k: usize| GenericReason::Parameter {
-            function: source_name.clone(),
-            generic_callers: generic_callers.get(&(id, k)).cloned().unwrap_or_default(),
+        let param = |k: usize| {
+            Lat::Generic(Rc::new(GenericReason::Parameter {
+                function: source_name.clone(),
+                generic_callers: generic_callers.get(&(id, k)).cloned().unwrap_or_default(),
+            }))
         };
-        let analysis = analyze(m, &func, &reason);
+        let call =
+            |c: FuncId, lats: &[Lat], span: Span| Some(call_result(m, &memo, c, lats, span, 0));
+        let analysis = analyze(
+            m,
+            &func,
+            &Hooks {
+                param: &param,
+                call: &call,
+            },
+        );
         // Redirect calls to clones for their space signatures.
         for (_, i) in placed_insts(&func) {
             let Some(Op::Call(c, args)) = func.insts.get(i.index()).map(|d| d.op.clone()) else {
@@ -98,7 +127,14 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
             let target = match clones.get(&(c.index(), sig.clone())) {
                 Some(t) => *t,
                 None => {
-                    let t = make_clone(m, c.index(), &sig);
+                    let t = make_clone(m, c.index(), &sig, &mut names);
+                    queue.push(Reverse((
+                        rank.get(c.index()).copied().unwrap_or(usize::MAX),
+                        t,
+                    )));
+                    if let Lat::Named(s, _) = ret_space(m, &memo, c.index(), &sig, 0) {
+                        m.functions[t].ret = Some(Type::Ptr(s));
+                    }
                     origin.push(c.index());
                     processed.push(false);
                     removed.push(false);
@@ -129,7 +165,7 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
             vars.get(id).map_or(&[][..], |v| &v[..]),
             &analysis,
         ));
-        for (inst, v) in rewrite(m, &mut func, &analysis) {
+        for (inst, v) in rewrite(&mut *m, &mut func, &analysis) {
             verdicts.entry((origin[id], inst)).or_default().push(v);
         }
         m.functions[id] = func;
@@ -195,6 +231,93 @@ fn cast_warning(
         )
 }
 
+/// Memoized return-space summaries by (function, argument space signature).
+type Memo = RefCell<HashMap<(usize, Signature), Lat>>;
+
+/// Deepest chain of calls followed for return summaries.
+const MAX_CALL_DEPTH: u32 = 64;
+
+/// The space of the pointer function `c` returns when called with `sig` (`Unknown` when it
+/// returns only NULL; `Generic` when not one named space).
+fn ret_space(m: &Module, memo: &Memo, c: usize, sig: &Signature, depth: u32) -> Lat {
+    let key = (c, sig.clone());
+    if let Some(l) = memo.borrow().get(&key) {
+        return l.clone();
+    }
+    let Some(f) = m.functions.get(c) else {
+        return Lat::Unknown;
+    };
+    if depth > MAX_CALL_DEPTH || f.blocks.is_empty() {
+        return Lat::Generic(Rc::new(GenericReason::ReturnedByCall {
+            callee: f.name.clone(),
+            at: f.span,
+        }));
+    }
+    let param = |k: usize| match sig.get(k).copied().flatten() {
+        Some(s) => Lat::Named(s, f.span),
+        None => Lat::Generic(Rc::new(GenericReason::Parameter {
+            function: f.name.clone(),
+            generic_callers: Vec::new(),
+        })),
+    };
+    let call = |cc: FuncId, lats: &[Lat], span: Span| {
+        Some(call_result(m, memo, cc, lats, span, depth + 1))
+    };
+    let a = analyze(
+        m,
+        f,
+        &Hooks {
+            param: &param,
+            call: &call,
+        },
+    );
+    let mut acc = Lat::Unknown;
+    for (_, i) in placed_insts(f) {
+        if let Some(Op::Ret(Some(v))) = f.insts.get(i.index()).map(|d| &d.op) {
+            let l = a.lat.get(v.index()).cloned().unwrap_or(Lat::Unknown);
+            acc = acc.join(&l, f.span);
+        }
+    }
+    memo.borrow_mut().insert(key, acc.clone());
+    acc
+}
+
+/// The lattice value of a call's result, from the callee's return summary under the
+/// arguments' spaces.
+fn call_result(m: &Module, memo: &Memo, c: FuncId, lats: &[Lat], span: Span, depth: u32) -> Lat {
+    let Some(cf) = m.function(c) else {
+        return Lat::Unknown;
+    };
+    let reason = || {
+        Lat::Generic(Rc::new(GenericReason::ReturnedByCall {
+            callee: cf.name.clone(),
+            at: span,
+        }))
+    };
+    match cf.ret {
+        Some(Type::Ptr(AddrSpace::Generic)) => {}
+        Some(Type::Ptr(s)) => return Lat::Named(s, span),
+        _ => return reason(),
+    }
+    let sig: Signature = cf
+        .params
+        .iter()
+        .zip(lats)
+        .map(|(p, l)| {
+            if p.ty == Type::Ptr(AddrSpace::Generic) {
+                l.space()
+            } else {
+                None
+            }
+        })
+        .collect();
+    match ret_space(m, memo, c.index(), &sig, depth) {
+        Lat::Named(s, _) => Lat::Named(s, span),
+        Lat::Unknown => Lat::Unknown,
+        Lat::Generic(_) => reason(),
+    }
+}
+
 /// The callees of `f`'s calls, one entry per call.
 fn calls_of(f: &Function) -> Vec<FuncId> {
     placed_insts(f)
@@ -254,7 +377,7 @@ fn callers_first_rank(m: &Module) -> Vec<usize> {
 
 /// Adds a copy of function `c` whose generic parameters named in `sig` have those spaces;
 /// the body sees them through a `to_generic` that the inference then removes.
-fn make_clone(m: &mut Module, c: usize, sig: &Signature) -> usize {
+fn make_clone(m: &mut Module, c: usize, sig: &Signature, names: &mut HashSet<String>) -> usize {
     let mut f = m.functions[c].clone();
     let suffix: Vec<&str> = sig
         .iter()
@@ -266,10 +389,11 @@ fn make_clone(m: &mut Module, c: usize, sig: &Signature) -> usize {
     let base = format!("{}__{}", f.name, suffix.join("_"));
     let mut name = base.clone();
     let mut k = 2;
-    while m.functions.iter().any(|g| g.name == name) {
+    while names.contains(&name) {
         name = format!("{base}{k}");
         k += 1;
     }
+    names.insert(name.clone());
     f.name = name;
     let entry: Vec<Value> = f.params_of(Block(0)).to_vec();
     let mut map = HashMap::new();
@@ -350,7 +474,7 @@ fn describe(
     }
     for var in vars {
         let resolution = match var.escaped {
-            Some(at) => Resolution::Generic(vec![GenericReason::LoadedFromMemory { at }]),
+            Some(at) => Resolution::Generic(vec![GenericReason::AddressEscapes { at }]),
             None => resolve_values(&var.values, a),
         };
         pointers.push(PointerInfo {
@@ -375,7 +499,7 @@ fn resolve_values(values: &[Value], a: &Analysis) -> Resolution {
     let mut named: Vec<(AddrSpace, Span)> = Vec::new();
     for v in values {
         match a.lat.get(v.index()) {
-            Some(Lat::Generic(r)) if !reasons.contains(r) => reasons.push(r.clone()),
+            Some(Lat::Generic(r)) if !reasons.contains(r) => reasons.push(GenericReason::clone(r)),
             Some(Lat::Named(s, at)) if !named.iter().any(|(x, _)| x == s) => named.push((*s, *at)),
             _ => {}
         }

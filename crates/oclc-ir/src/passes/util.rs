@@ -243,6 +243,34 @@ pub fn predecessors(f: &Function) -> Vec<Vec<Block>> {
     p
 }
 
+/// Reachable blocks in reverse postorder from the entry.
+pub fn reverse_postorder(f: &Function) -> Vec<Block> {
+    let succ = successors(f);
+    let n = f.blocks.len();
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    if n == 0 {
+        return post;
+    }
+    seen[0] = true;
+    let mut stack = vec![(0usize, 0usize)];
+    while let Some(&mut (b, ref mut k)) = stack.last_mut() {
+        if let Some(s) = succ[b].get(*k) {
+            *k += 1;
+            let s = s.index();
+            if s < n && !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(Block(b as u32));
+            stack.pop();
+        }
+    }
+    post.reverse();
+    post
+}
+
 /// Reverse postorder, immediate dominators and dominance frontiers of reachable blocks.
 pub struct DomInfo {
     pub rpo: Vec<Block>,
@@ -356,19 +384,20 @@ pub fn remove_unreachable_blocks(f: &mut Function) -> bool {
     true
 }
 
-/// Removes parameter `idx` of block `b` and the matching argument of every branch to `b`.
-pub fn remove_block_param(f: &mut Function, b: Block, idx: usize) {
-    let Some(bd) = f.blocks.get_mut(b.index()) else {
-        return;
-    };
-    if idx >= bd.params.len() {
-        return;
+/// Removes the parameters of each block whose `keep` flag is false, with the matching
+/// arguments of every branch (one pass over the function).
+pub fn remove_block_params(f: &mut Function, keep: &[Vec<bool>]) {
+    for (b, bd) in f.blocks.iter_mut().enumerate() {
+        if let Some(kb) = keep.get(b) {
+            let mut k = kb.iter();
+            bd.params.retain(|_| *k.next().unwrap_or(&true));
+        }
     }
-    bd.params.remove(idx);
-    let rest: Vec<Value> = bd.params[idx..].to_vec();
-    for (k, p) in rest.iter().enumerate() {
-        if let Some(vd) = f.values.get_mut(p.index()) {
-            vd.def = ValueDef::Param(b, (idx + k) as u32);
+    for (b, bd) in f.blocks.iter().enumerate() {
+        for (pi, p) in bd.params.iter().enumerate() {
+            if let Some(vd) = f.values.get_mut(p.index()) {
+                vd.def = ValueDef::Param(Block(b as u32), pi as u32);
+            }
         }
     }
     let terms: Vec<Inst> = f
@@ -379,8 +408,9 @@ pub fn remove_block_param(f: &mut Function, b: Block, idx: usize) {
     for t in terms {
         if let Some(d) = f.insts.get_mut(t.index()) {
             for s in successors_mut(&mut d.op) {
-                if s.block == b && idx < s.args.len() {
-                    s.args.remove(idx);
+                if let Some(kb) = keep.get(s.block.index()) {
+                    let mut k = kb.iter();
+                    s.args.retain(|_| *k.next().unwrap_or(&true));
                 }
             }
         }
@@ -414,6 +444,7 @@ pub fn is_removable(op: &Op) -> bool {
             | Op::Extract(..)
             | Op::ExtractDyn(..)
             | Op::Insert(..)
+            | Op::InsertDyn(..)
             | Op::Shuffle(..)
             | Op::Select(..)
             | Op::PtrAdd(..)

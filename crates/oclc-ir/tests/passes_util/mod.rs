@@ -48,7 +48,7 @@ pub fn kernel(name: &str, params: Vec<Param>, l: u32) -> Function {
 pub const G: Type = Type::Ptr(AddrSpace::Generic);
 
 /// Runs the default pipeline and checks that it verified cleanly.
-pub fn optimize(m: &mut Module) -> PassReport {
+pub fn run_all(m: &mut Module) -> PassReport {
     let r = run_default(m, &PassOptions::default());
     assert!(r.verify_errors.is_empty(), "{:?}", r.verify_errors);
     if let Err(e) = verify_module(m) {
@@ -108,7 +108,7 @@ pub fn launch(m: Module, kernel: &str, args: &[A], global: u64, local: u64) -> V
 pub fn same_results(m: &Module, kernel: &str, args: &[A], global: u64, local: u64) -> Vec<Vec<u8>> {
     let plain = launch(m.clone(), kernel, args, global, local);
     let mut opt = m.clone();
-    optimize(&mut opt);
+    run_all(&mut opt);
     let fast = launch(opt, kernel, args, global, local);
     assert_eq!(plain, fast, "results differ with the passes for {kernel}");
     plain

@@ -14,6 +14,7 @@ pub fn render(sm: &SourceMap, diags: &Diagnostics) -> String {
     diags
         .list
         .iter()
+        .filter(|d| d.is_error())
         .map(|d| match sm.location(d.span) {
             Some((_, l, c)) => format!("{l}:{c}: {:?}: {}", d.level, d.message),
             None => format!("?: {:?}: {}", d.level, d.message),
@@ -79,9 +80,15 @@ pub fn device() -> Device {
 }
 
 /// Runs kernel `name` over `global` (and `local`) work-items with `args`; returns the
-/// final contents of every buffer argument, in order. Runs both with SSA variables and
+/// final contents of every buffer argument, in order, then what `printf` wrote. Runs both with SSA variables and
 /// with every variable in memory, and checks that they agree.
-pub fn run(src: &str, name: &str, global: &[u64], local: Option<&[u64]>, args: &[ArgSpec]) -> Vec<Vec<u8>> {
+pub fn run(
+    src: &str,
+    name: &str,
+    global: &[u64],
+    local: Option<&[u64]>,
+    args: &[ArgSpec],
+) -> Vec<Vec<u8>> {
     let a = run_once(src, name, global, local, args, LowerOptions::default());
     let b = run_once(
         src,
@@ -89,7 +96,9 @@ pub fn run(src: &str, name: &str, global: &[u64], local: Option<&[u64]>, args: &
         global,
         local,
         args,
-        LowerOptions { all_in_memory: true },
+        LowerOptions {
+            all_in_memory: true,
+        },
     );
     assert_eq!(a, b, "SSA and in-memory lowering disagree");
     a
@@ -133,10 +142,13 @@ pub fn run_once(
     if let Some(l) = local {
         nd = nd.local(l);
     }
-    if let Err(e) = dev.launch(&prog, name, &launch_args, &nd) {
-        panic!("launch: {e}");
-    }
-    bufs.iter().map(Buffer::read).collect()
+    let printed = match dev.launch(&prog, name, &launch_args, &nd) {
+        Ok(o) => o.printf,
+        Err(e) => panic!("launch: {e}"),
+    };
+    let mut out: Vec<Vec<u8>> = bufs.iter().map(Buffer::read).collect();
+    out.push(printed.into_bytes());
+    out
 }
 
 pub fn i32s(v: &[u8]) -> Vec<i32> {

@@ -6,7 +6,6 @@ use oclc_syntax::{Diagnostic, Span, Symbol};
 
 use super::Checker;
 use super::conv::Action;
-use super::scope::Binding;
 use crate::builtins::{self, Arg, BTy, NoMatch, Pointee, Ptr, Special};
 use crate::hir::{BuiltinRef, CastKind, Expr, ExprKind};
 use crate::space::AddrSpace;
@@ -174,14 +173,7 @@ impl Checker<'_> {
     }
 
     fn typedef_or(&mut self, name: &str, fallback: QualType) -> QualType {
-        match self.scopes.lookup(Symbol::intern(name)).map(|e| e.binding) {
-            Some(Binding::Typedef(t))
-                if self.prog.types.canonical(t).id == self.prog.types.canonical(fallback).id =>
-            {
-                t
-            }
-            _ => fallback,
-        }
+        self.predef_named(name, fallback)
     }
 
     fn scalar_qt(&mut self, s: builtins::Scalar) -> QualType {
@@ -223,8 +215,7 @@ impl Checker<'_> {
             BTy::Vector(s, n) => {
                 let e = from_bscalar(s);
                 let v = QualType::new(self.prog.types.vector(e, n));
-                let name = format!("{}{n}", super::expr::vector_elem_name(e));
-                self.typedef_or(&name, v)
+                self.vector_named(v)
             }
             BTy::Ptr(p) => {
                 let mut pe = self.pointee_qt(p.pointee);
@@ -267,11 +258,7 @@ impl Checker<'_> {
             BTy::Atomic(a) => {
                 let inner = self.scalar_qt(a.value);
                 let at = QualType::new(self.prog.types.intern(TypeKind::Atomic(inner)));
-                let name = a.name();
-                match self.scopes.lookup(Symbol::intern(name)).map(|e| e.binding) {
-                    Some(Binding::Typedef(t)) => t,
-                    _ => at,
-                }
+                self.predef_named(a.name(), at)
             }
             BTy::Enum(id, _) => QualType::new(
                 self.prog
@@ -315,10 +302,7 @@ impl Checker<'_> {
                 }
             })
             .collect();
-        let bref = |o: builtins::OverloadId| BuiltinRef {
-            name,
-            overload: (u32::from(o.decl) << 16) | u32::from(o.index),
-        };
+        let bref = |overload: builtins::OverloadId| BuiltinRef { name, overload };
         match self.builtins.resolve(id, &bargs) {
             Ok(r) => {
                 let params: Vec<BTy> = r.sig.params().to_vec();
@@ -326,8 +310,13 @@ impl Checker<'_> {
                     let n = params.len();
                     if args.len() < n || (args.len() > n && !r.sig.variadic) {
                         let few = args.len() < n;
-                        self.err(
+                        let at = super::call::arity_at(
+                            &args.iter().map(|a| a.span).collect::<Vec<_>>(),
+                            n,
                             span,
+                        );
+                        self.err(
+                            at,
                             format!(
                                 "too {} arguments to function call, expected {}{n}, have {}",
                                 if few { "few" } else { "many" },

@@ -21,13 +21,15 @@ impl Checker<'_> {
             ExprKind::IntLit(v) => *v as i64,
             ExprKind::Const(v) => *v,
             ExprKind::Var(id) => {
-                // A `const __constant` (or `__constant`) scalar with a constant initializer.
+                // A program-scope `__constant` integer, or a `const` integer variable, with a
+                // constant initializer: clang folds both (the latter as a GNU extension).
                 let var = self.prog.var(*id)?;
                 let sp = self.prog.types.object_space(var.ty);
-                if sp != Some(LangAs::CONSTANT)
-                    || var.storage != Storage::Program
-                    || !self.prog.types.is_integer(var.ty)
-                {
+                let constant_global =
+                    sp == Some(LangAs::CONSTANT) && var.storage == Storage::Program;
+                let const_var = self.prog.types.canonical(var.ty).quals.is_const()
+                    && var.storage != Storage::Param;
+                if !(constant_global || const_var) || !self.prog.types.is_integer(var.ty) {
                     return None;
                 }
                 match &var.init {

@@ -2,7 +2,7 @@
 //! OpenCL vectors), assignment compatibility with clang's diagnostics (the address-space parts
 //! decided by [`crate::space`]), and explicit casts.
 
-use oclc_syntax::Span;
+use oclc_syntax::{Diagnostic, Span};
 
 use super::Checker;
 use crate::hir::{CastKind, Expr, ExprKind};
@@ -104,16 +104,13 @@ impl Checker<'_> {
             return self.cast(CastKind::FunctionToPointer, e, QualType::new(pid));
         }
         if e.lvalue {
-            let c = self.prog.types.canonical(e.ty);
-            let ty = if c.quals.is_empty() {
+            // Drop the outermost qualifiers, keeping typedef sugar unless the typedef itself
+            // carries qualifiers (then the canonical type without them).
+            let inner = self.prog.types.canonical(e.ty.unqualified());
+            let ty = if inner.quals.is_empty() {
                 e.ty.unqualified()
             } else {
-                QualType::new(c.id)
-            };
-            let ty = if e.ty.quals.is_empty() && c.quals.is_empty() {
-                e.ty
-            } else {
-                ty
+                QualType::new(inner.id)
             };
             return self.cast(CastKind::LValueToRValue, e, ty);
         }
@@ -380,44 +377,55 @@ impl Checker<'_> {
                         "pointer-sign",
                     ),
                     PtrAssign::Incompatible => {
-                        self.err(
-                            at,
-                            format!("incompatible pointer types {}", action.to_from(&sp, &dp)),
+                        let msg =
+                            format!("incompatible pointer types {}", action.to_from(&sp, &dp));
+                        self.emit(
+                            Diagnostic::error(at, msg).with_group("incompatible-pointer-types"),
                         );
                         return Expr::error(r.span);
                     }
                 }
                 self.implicit_to(r, dst)
             }
-            (TypeKind::Pointer(_), TypeKind::Scalar(_) | TypeKind::Enum(_)) => {
-                if self.is_null_constant(&r) {
-                    return self.implicit_to(r, dst);
-                }
+            (TypeKind::Pointer(_), TypeKind::Scalar(s)) if s.is_integer() => {
                 let (sp, dp) = (q(self, src_print), q(self, dst_print));
-                self.err(
-                    at,
-                    format!(
-                        "incompatible integer to pointer conversion {}",
-                        action.to_from(&sp, &dp)
-                    ),
+                let msg = format!(
+                    "incompatible integer to pointer conversion {}",
+                    action.to_from(&sp, &dp)
                 );
+                self.emit(Diagnostic::error(at, msg).with_group("int-conversion"));
                 Expr::error(r.span)
             }
-            (TypeKind::Scalar(s), TypeKind::Pointer(_)) if *s != Scalar::Bool => {
+            (TypeKind::Pointer(_), TypeKind::Enum(_)) => {
                 let (sp, dp) = (q(self, src_print), q(self, dst_print));
-                self.err(
-                    at,
-                    format!(
-                        "incompatible pointer to integer conversion {}",
-                        action.to_from(&sp, &dp)
-                    ),
+                let msg = format!(
+                    "incompatible integer to pointer conversion {}",
+                    action.to_from(&sp, &dp)
                 );
+                self.emit(Diagnostic::error(at, msg).with_group("int-conversion"));
                 Expr::error(r.span)
             }
-            (
-                TypeKind::Scalar(_) | TypeKind::Enum(_),
-                TypeKind::Scalar(_) | TypeKind::Enum(_) | TypeKind::Pointer(_),
-            ) => self.implicit_to(r, dst),
+            (TypeKind::Scalar(s), TypeKind::Pointer(_)) if s.is_integer() && *s != Scalar::Bool => {
+                let (sp, dp) = (q(self, src_print), q(self, dst_print));
+                let msg = format!(
+                    "incompatible pointer to integer conversion {}",
+                    action.to_from(&sp, &dp)
+                );
+                self.emit(Diagnostic::error(at, msg).with_group("int-conversion"));
+                Expr::error(r.span)
+            }
+            (TypeKind::Scalar(s), TypeKind::Pointer(_)) if s.is_float() => {
+                let (sp, dp) = (q(self, src_print), q(self, dst_print));
+                self.err(at, action.incompatible(&sp, &dp));
+                Expr::error(r.span)
+            }
+            (TypeKind::Scalar(_) | TypeKind::Enum(_), TypeKind::Scalar(_) | TypeKind::Enum(_)) => {
+                self.constant_conversion_warning(&r, dst, at);
+                self.implicit_to(r, dst)
+            }
+            (TypeKind::Scalar(_) | TypeKind::Enum(_), TypeKind::Pointer(_)) => {
+                self.implicit_to(r, dst)
+            }
             (TypeKind::Vector(..), TypeKind::Scalar(_) | TypeKind::Enum(_)) => {
                 self.implicit_to(r, dst)
             }
@@ -445,6 +453,59 @@ impl Checker<'_> {
                 Expr::error(r.span)
             }
         }
+    }
+
+    /// clang's `-Wconstant-conversion`: an integer constant that does not fit the destination
+    /// integer type ("changes value from 1000 to -24").
+    fn constant_conversion_warning(&mut self, r: &Expr, dst: QualType, at: Span) {
+        let types = &self.prog.types;
+        let (Some(from), Some(to)) = (types.as_scalar(r.ty), types.as_scalar(dst)) else {
+            return;
+        };
+        if from.is_integer() && matches!(to, Scalar::Float | Scalar::Half) {
+            // -Wimplicit-const-int-float-conversion: the constant is not exactly representable.
+            let Some(v) = self.const_int(r) else { return };
+            let f = v as f32;
+            if f64::from(f) != v as f64 {
+                let (a, b) = (types.quoted(r.ty), types.quoted(dst.unqualified()));
+                self.warn(
+                    at,
+                    format!(
+                        "implicit conversion from {a} to {b} changes value from {v} to {}",
+                        f64::from(f)
+                    ),
+                    "implicit-const-int-float-conversion",
+                );
+            }
+            return;
+        }
+        if !from.is_integer() || !to.is_integer() || to == Scalar::Bool || to.size() >= 8 {
+            return;
+        }
+        let Some(v) = self.const_int(r) else { return };
+        let bits = to.size() * 8;
+        // Signed targets must hold the value; unsigned ones also take small negative values
+        // (clang leaves those to -Wsign-conversion).
+        let hi = if to.is_signed() {
+            1i64 << (bits - 1)
+        } else {
+            1i64 << bits
+        };
+        let fits = v >= -(1i64 << (bits - 1)) && v < hi;
+        if fits {
+            return;
+        }
+        let mask = (1i64 << bits) - 1;
+        let mut nv = v & mask;
+        if to.is_signed() && nv & (1i64 << (bits - 1)) != 0 {
+            nv -= 1i64 << bits;
+        }
+        let (a, b) = (types.quoted(r.ty), types.quoted(dst.unqualified()));
+        self.warn(
+            at,
+            format!("implicit conversion from {a} to {b} changes value from {v} to {nv}"),
+            "constant-conversion",
+        );
     }
 
     /// The beyond-clang note: the destination's pointee space was implicit.

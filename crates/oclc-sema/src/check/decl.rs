@@ -3,15 +3,14 @@
 //! (kernel-parameter rules), structs, unions and enums.
 
 use oclc_syntax::ast::{self, AsKind, ChunkKind, DeclSpecKind, StorageClass, TypeSpec};
-use oclc_syntax::{ClStd, Diagnostic, Span, Symbol};
+use oclc_syntax::{ClStd, Span, Symbol};
 
-use super::scope::{Binding, Entry, Tag};
+use super::scope::{Binding, Entry};
 use super::{Checker, FnCtx};
 use crate::hir::{self, FuncId, Storage, VarId};
 use crate::space::{self, AddrSpace, DeclContext, DuplicateSpace, GlobalStorage};
 use crate::types::{
-    Access, ArrayLen, EnumDef, Field, FnSig, ImageDim, LangAs, Layout, Opaque, QualType, Quals,
-    RecordDef, RecordId, Scalar, TypeKind, TypeTable,
+    Access, ArrayLen, FnSig, ImageDim, LangAs, Opaque, QualType, Quals, Scalar, TypeKind, TypeTable,
 };
 
 /// Where a declaration appears.
@@ -66,7 +65,7 @@ fn as_of(kind: &AsKind) -> Option<LangAs> {
 }
 
 impl Checker<'_> {
-    fn t(&self, id: crate::types::TypeId) -> QualType {
+    pub(crate) fn t(&self, id: crate::types::TypeId) -> QualType {
         QualType::new(id)
     }
 
@@ -164,10 +163,14 @@ impl Checker<'_> {
         let mut invalid = false;
         let mut cvr = 0u8;
         let mut access = None;
-        let (mut n_long, mut signed, mut unsigned) = (0u32, false, false);
+        // 0: none, 1: short, 2: long, 3: long long.
+        let mut width = 0u8;
+        let mut width_span = Span::DUMMY;
+        let mut sign: Option<(bool, Span)> = None;
         let mut base: Option<(&TypeSpec, Span)> = None;
         let mut first_spec: Option<Span> = None;
         let mut is_atomic_qual = false;
+        let mut is_pipe = false;
         for item in &specs.items {
             match &item.kind {
                 DeclSpecKind::Storage(sc) => {
@@ -184,30 +187,50 @@ impl Checker<'_> {
                 }
                 DeclSpecKind::Type(ts) => {
                     first_spec.get_or_insert(item.span);
-                    match ts {
-                        TypeSpec::Long => n_long += 1,
-                        TypeSpec::Signed => signed = true,
-                        TypeSpec::Unsigned => unsigned = true,
-                        TypeSpec::Int
-                            if base.is_some_and(|(b, _)| {
-                                matches!(b, TypeSpec::Short | TypeSpec::Char)
-                            }) => {}
-                        TypeSpec::Short | TypeSpec::Char
-                            if base.is_some_and(|(b, _)| matches!(b, TypeSpec::Int)) =>
-                        {
-                            base = Some((ts, item.span))
-                        }
-                        _ => {
-                            if base.is_some() {
-                                self.err(
-                                    item.span,
-                                    "cannot combine with previous declaration specifier",
-                                );
-                                invalid = true;
+                    // clang's DeclSpec: width, sign and base are separate slots; a second
+                    // specifier for a filled slot "cannot combine".
+                    let conflict = match ts {
+                        TypeSpec::Short => {
+                            if width == 0 {
+                                width = 1;
+                                width_span = item.span;
+                                None
                             } else {
-                                base = Some((ts, item.span));
+                                Some(WIDTH_NAMES[width as usize])
                             }
                         }
+                        TypeSpec::Long => match width {
+                            0 => {
+                                width = 2;
+                                width_span = item.span;
+                                None
+                            }
+                            2 => {
+                                width = 3;
+                                None
+                            }
+                            w => Some(WIDTH_NAMES[w as usize]),
+                        },
+                        TypeSpec::Signed | TypeSpec::Unsigned => match sign {
+                            Some((u, _)) => Some(if u { "unsigned" } else { "signed" }),
+                            None => {
+                                sign = Some((matches!(ts, TypeSpec::Unsigned), item.span));
+                                None
+                            }
+                        },
+                        _ => match base {
+                            Some((b, _)) => Some(spec_name(b)),
+                            None => {
+                                base = Some((ts, item.span));
+                                None
+                            }
+                        },
+                    };
+                    if let Some(prev) = conflict {
+                        self.err(
+                            item.span,
+                            format!("cannot combine with previous '{prev}' declaration specifier"),
+                        );
                     }
                 }
                 DeclSpecKind::Qual(q) => match q {
@@ -225,35 +248,82 @@ impl Checker<'_> {
                 }
                 DeclSpecKind::Func(ast::FuncSpec::Kernel) => is_kernel = true,
                 DeclSpecKind::Func(_) | DeclSpecKind::Attr(_) | DeclSpecKind::Alignas(_) => {}
-                DeclSpecKind::Pipe | DeclSpecKind::AddrSpace(_) => {}
+                DeclSpecKind::Pipe => is_pipe = true,
+                DeclSpecKind::AddrSpace(_) => {}
             }
         }
 
+        // clang's DeclSpec::Finish: invalid sign and width combinations are dropped.
+        let base_kind = base.map(|(b, _)| b);
+        if let (Some((_, ss)), Some(b)) = (sign, base_kind)
+            && !matches!(b, TypeSpec::Char | TypeSpec::Int)
+        {
+            self.err(
+                ss,
+                format!("'{}' cannot be signed or unsigned", spec_name(b)),
+            );
+            sign = None;
+        }
+        if let Some(b) = base_kind {
+            let ok = match width {
+                0 => true,
+                2 => matches!(b, TypeSpec::Int | TypeSpec::Double),
+                _ => matches!(b, TypeSpec::Int),
+            };
+            if !ok {
+                self.err(
+                    width_span,
+                    format!(
+                        "'{} {}' is invalid",
+                        WIDTH_NAMES[width as usize],
+                        spec_name(b)
+                    ),
+                );
+                width = 0;
+            }
+        }
+        let unsigned = sign.is_some_and(|(u, _)| u);
+        let signed = sign.is_some_and(|(u, _)| !u);
+        let int_scalar = |width: u8, unsigned: bool| match (width, unsigned) {
+            (1, false) => Scalar::Short,
+            (1, true) => Scalar::UShort,
+            (0, false) => Scalar::Int,
+            (0, true) => Scalar::UInt,
+            (2, false) => Scalar::Long,
+            (2, true) => Scalar::ULong,
+            (_, false) => Scalar::LongLong,
+            (_, true) => Scalar::ULongLong,
+        };
         let mut ty = match base {
-            None if n_long > 0 || signed || unsigned => {
-                let s = match (n_long, unsigned) {
-                    (0, false) => Scalar::Int,
-                    (0, true) => Scalar::UInt,
-                    (1, false) => Scalar::Long,
-                    (1, true) => Scalar::ULong,
-                    (_, false) => Scalar::LongLong,
-                    (_, true) => Scalar::ULongLong,
-                };
-                let id = self.prog.types.scalar(s);
+            None if width > 0 || sign.is_some() => {
+                let id = self.prog.types.scalar(int_scalar(width, unsigned));
+                self.t(id)
+            }
+            Some((TypeSpec::Int, _)) => {
+                let id = self.prog.types.scalar(int_scalar(width, unsigned));
                 self.t(id)
             }
             // Implicit int: the parser reports it (as clang's parser does).
             None => self.t(TypeTable::INT),
-            Some((ts, tspan)) => {
-                match self.type_spec(ts, tspan, n_long, signed, unsigned, access, place) {
-                    Some(t) => t,
-                    None => {
-                        invalid = true;
-                        self.t(TypeTable::ERROR)
-                    }
+            Some((ts, tspan)) => match self.type_spec(ts, tspan, signed, unsigned, access, place) {
+                Some(t) => t,
+                None => {
+                    invalid = true;
+                    self.t(TypeTable::ERROR)
                 }
-            }
+            },
         };
+        if is_pipe {
+            let elem = ty.unqualified();
+            let id = self
+                .prog
+                .types
+                .intern(TypeKind::Pipe(elem, access.unwrap_or(Access::ReadOnly)));
+            ty = QualType {
+                id,
+                quals: ty.quals,
+            };
+        }
         if is_atomic_qual {
             let id = self.prog.types.intern(TypeKind::Atomic(ty.unqualified()));
             ty = QualType {
@@ -285,7 +355,6 @@ impl Checker<'_> {
         &mut self,
         ts: &TypeSpec,
         span: Span,
-        n_long: u32,
         signed: bool,
         unsigned: bool,
         access: Option<Access>,
@@ -303,24 +372,12 @@ impl Checker<'_> {
                     Scalar::Char
                 }
             }
-            TypeSpec::Short => {
-                if unsigned {
-                    Scalar::UShort
-                } else {
-                    Scalar::Short
-                }
-            }
-            TypeSpec::Int => match (n_long, unsigned) {
-                (0, false) => Scalar::Int,
-                (0, true) => Scalar::UInt,
-                (1, false) => Scalar::Long,
-                (1, true) => Scalar::ULong,
-                (_, false) => Scalar::LongLong,
-                (_, true) => Scalar::ULongLong,
-            },
-            TypeSpec::Long => Scalar::Long,
-            TypeSpec::Signed => Scalar::Int,
-            TypeSpec::Unsigned => Scalar::UInt,
+            // Width and sign keywords are resolved by `specs`; they never reach here.
+            TypeSpec::Short
+            | TypeSpec::Long
+            | TypeSpec::Int
+            | TypeSpec::Signed
+            | TypeSpec::Unsigned => Scalar::Int,
             TypeSpec::Float => Scalar::Float,
             TypeSpec::Half => Scalar::Half,
             TypeSpec::Double => {
@@ -444,7 +501,7 @@ impl Checker<'_> {
                 }
                 ChunkKind::Array(a) => {
                     if self.prog.types.is_opaque(ty, Opaque::Sampler) {
-                        self.err(name_span, "array of 'sampler_t' type is invalid in OpenCL");
+                        self.err(chunk.span, "array of 'sampler_t' type is invalid in OpenCL");
                         invalid = true;
                     }
                     let len = match &a.size {
@@ -478,6 +535,12 @@ impl Checker<'_> {
                                             e.span,
                                             "variable length arrays are not supported in OpenCL",
                                         );
+                                        if let Some((at, n)) = past_object_offset(&he) {
+                                            self.note_last(
+                                                at,
+                                                format!("cannot refer to element {n} of non-array object in a constant expression"),
+                                            );
+                                        }
                                         invalid = true;
                                         ArrayLen::Variable
                                     }
@@ -654,227 +717,14 @@ impl Checker<'_> {
         out
     }
 
-    // ---- records and enums ----
-
-    fn record_spec(&mut self, r: &ast::RecordSpec, place: DeclPlace) -> QualType {
-        let is_union = r.kind == ast::RecordKind::Union;
-        let name = r.name.map(|i| i.name);
-        let decl_span = r.name.map_or(r.kw_span, |i| i.span);
-        let packed = r
-            .attrs
-            .iter()
-            .any(|a| a.name.name.as_str().trim_matches('_') == "packed");
-        let existing = name.and_then(|n| {
-            if r.body.is_some() {
-                self.scopes.lookup_tag_current(n)
-            } else {
-                self.scopes.lookup_tag(n)
-            }
-        });
-        let rid = match existing {
-            Some(Tag::Record(rid, u)) => {
-                if u != is_union {
-                    let kw = if is_union { "union" } else { "struct" };
-                    self.err(
-                        decl_span,
-                        format!(
-                            "use of '{}' with tag type that does not match previous declaration",
-                            name.map(|n| n.to_string()).unwrap_or_default()
-                        ),
-                    );
-                    let _ = kw;
-                }
-                if r.body.is_some() && self.prog.types.record(rid).is_some_and(|d| d.complete) {
-                    let n = name.map(|n| n.to_string()).unwrap_or_default();
-                    self.err(decl_span, format!("redefinition of '{n}'"));
-                    let prev = self.prog.types.record(rid).map_or(Span::DUMMY, |d| d.span);
-                    self.note_last(prev, "previous definition is here");
-                    // Check the body into a fresh record so the old one stays intact.
-                    self.new_record(name, is_union, decl_span, packed)
-                } else {
-                    rid
-                }
-            }
-            _ => {
-                let rid = self.new_record(name, is_union, decl_span, packed);
-                if let Some(n) = name {
-                    self.scopes.insert_tag(n, Tag::Record(rid, is_union));
-                }
-                rid
-            }
-        };
-        if let Some(body) = &r.body {
-            if let Some(d) = self.prog.types.records.get_mut(rid.0 as usize) {
-                d.span = decl_span;
-                d.packed = packed;
-            }
-            self.record_body(rid, body, place);
-        }
-        let id = self.prog.types.intern(TypeKind::Record(rid));
-        self.t(id)
-    }
-
-    fn new_record(
-        &mut self,
-        name: Option<Symbol>,
-        is_union: bool,
-        span: Span,
-        packed: bool,
-    ) -> RecordId {
-        self.prog.types.add_record(RecordDef {
-            name,
-            is_union,
-            fields: Vec::new(),
-            complete: false,
-            layout: Layout::default(),
-            span,
-            packed,
-        })
-    }
-
-    fn record_body(&mut self, rid: RecordId, body: &ast::RecordBody, place: DeclPlace) {
-        let mut fields: Vec<Field> = Vec::new();
-        for m in &body.members {
-            match m {
-                ast::MemberDecl::Pragma(p) => self.pragma(p),
-                ast::MemberDecl::StaticAssert(sa) => self.static_assert(sa),
-                ast::MemberDecl::Fields(g) => {
-                    let specs = self.specs(&g.specs, place);
-                    if g.fields.is_empty() {
-                        // Anonymous struct/union member: its fields are reachable directly.
-                        if self.prog.types.as_record(specs.ty).is_some() {
-                            fields.push(Field {
-                                name: None,
-                                ty: specs.ty,
-                                span: g.span,
-                                bit_width: None,
-                            });
-                        }
-                        continue;
-                    }
-                    for f in &g.fields {
-                        let d = self.declarator(specs.ty, &f.declarator, false);
-                        let span = d.name.map_or(f.span, |_| d.name_span);
-                        let mut ty = d.ty;
-                        let own = self.prog.types.object_space(ty);
-                        if own.is_some() {
-                            self.err(span, "field may not be qualified with an address space");
-                            ty = self.prog.types.set_object_space(ty, None);
-                        }
-                        if self.is_opencl_object_type(ty) {
-                            let t = self.prog.types.quoted(ty);
-                            self.err(span, format!("the {t} type cannot be used to declare a structure or union field"));
-                        }
-                        if self.prog.types.fn_sig(ty).is_some() {
-                            let n = d.name.map(|n| n.to_string()).unwrap_or_default();
-                            self.err(span, format!("field '{n}' declared as a function"));
-                            continue;
-                        }
-                        let mut bit_width = None;
-                        if let Some(w) = &f.bit_width {
-                            if !self.ext("__cl_clang_bitfields") {
-                                self.err(w.span, "bit-fields are not supported in OpenCL");
-                            }
-                            let he = self.expr(w);
-                            bit_width = self.const_int(&he).map(|v| v.clamp(0, 64) as u32);
-                        }
-                        if !self.prog.types.is_complete(ty)
-                            && !matches!(
-                                self.prog.types.array_elem(ty),
-                                Some((_, ArrayLen::Incomplete))
-                            )
-                            && !self.prog.types.is_error(ty)
-                        {
-                            let t = self.prog.types.quoted(ty);
-                            self.err(span, format!("field has incomplete type {t}"));
-                            ty = self.t(TypeTable::ERROR);
-                        }
-                        fields.push(Field {
-                            name: d.name,
-                            ty,
-                            span,
-                            bit_width,
-                        });
-                    }
-                }
-            }
-        }
-        if let Some(d) = self.prog.types.records.get_mut(rid.0 as usize) {
-            d.fields = fields;
-        }
-        self.prog.types.layout_record(rid);
-    }
-
-    /// Image, sampler, event and other OpenCL object types that cannot be struct fields.
-    fn is_opencl_object_type(&self, ty: QualType) -> bool {
-        matches!(
-            self.prog.types.ckind(ty),
-            TypeKind::Image(..) | TypeKind::Opaque(_) | TypeKind::Pipe(..)
-        )
-    }
-
-    fn enum_spec(&mut self, e: &ast::EnumSpec) -> QualType {
-        let name = e.name.map(|i| i.name);
-        let span = e.name.map_or(e.kw_span, |i| i.span);
-        if e.body.is_none()
-            && let Some(n) = name
-            && let Some(Tag::Enum(eid)) = self.scopes.lookup_tag(n)
-        {
-            let id = self.prog.types.intern(TypeKind::Enum(eid));
-            return self.t(id);
-        }
-        let eid = self.prog.types.add_enum(EnumDef {
-            name,
-            complete: e.body.is_some(),
-            span,
-            values: Vec::new(),
-        });
-        if let Some(n) = name {
-            self.scopes.insert_tag(n, Tag::Enum(eid));
-        }
-        let ety = QualType::new(self.prog.types.intern(TypeKind::Enum(eid)));
-        if let Some((_, list)) = &e.body {
-            let mut next: i64 = 0;
-            let mut values = Vec::new();
-            for en in list {
-                let v = match &en.value {
-                    Some(x) => {
-                        let he = self.expr(x);
-                        if he.is_error() {
-                            next
-                        } else {
-                            match self.const_int(&he) {
-                                Some(v) => v,
-                                None => {
-                                    self.err(
-                                        x.span,
-                                        "expression is not an integer constant expression",
-                                    );
-                                    next
-                                }
-                            }
-                        }
-                    }
-                    None => next,
-                };
-                next = v.wrapping_add(1);
-                values.push((en.name.name, v));
-                self.declare_name(
-                    en.name.name,
-                    Binding::EnumConst(v, self.t(TypeTable::INT)),
-                    en.name.span,
-                    false,
-                );
-            }
-            if let Some(d) = self.prog.types.enums.get_mut(eid.0 as usize) {
-                d.values = values;
-            }
-        }
-        ety
-    }
-
     /// Adds a name to the current scope, reporting a redefinition of a valid declaration.
-    fn declare_name(&mut self, name: Symbol, binding: Binding, span: Span, invalid: bool) {
+    pub(crate) fn declare_name(
+        &mut self,
+        name: Symbol,
+        binding: Binding,
+        span: Span,
+        invalid: bool,
+    ) {
         if let Some(prev) = self.scopes.lookup_current(name).copied()
             && !prev.invalid
             && !invalid
@@ -1073,7 +923,8 @@ impl Checker<'_> {
                 let scope = space::FunctionScope {
                     in_kernel: f.is_kernel,
                     outermost: f.block_depth <= 1,
-                    local_vars_ext: self.ext("__cl_clang_function_scope_local_variables"),
+                    local_vars_ext: space_now == Some(LangAs::LOCAL)
+                        && self.ext("__cl_clang_function_scope_local_variables"),
                 };
                 if let Some(msg) = space::automatic_space_error(space_now, scope) {
                     self.err(span, msg);
@@ -1281,8 +1132,10 @@ impl Checker<'_> {
                 }
             }
         }
-        // Redeclaration.
+        // Redeclaration. A compatible redeclaration shares the first one's FuncId, so calls
+        // made before the definition reach the definition's body.
         let prev = self.scopes.lookup_current(name).copied();
+        let mut reuse = None;
         if let Some(prev) = prev
             && !prev.invalid
             && !invalid
@@ -1296,6 +1149,8 @@ impl Checker<'_> {
                         if a != b && !self.compatible_fn_types(a, b) {
                             self.err(span, format!("conflicting types for '{name}'"));
                             self.note_last(prev.span, "previous declaration is here");
+                        } else {
+                            reuse = Some(fid);
                         }
                     }
                     if def_span.is_some()
@@ -1303,6 +1158,7 @@ impl Checker<'_> {
                     {
                         self.err(span, format!("redefinition of '{name}'"));
                         self.note_last(ps, "previous definition is here");
+                        reuse = None;
                     }
                 }
                 _ => {
@@ -1317,7 +1173,7 @@ impl Checker<'_> {
         let mut pids = Vec::new();
         for p in &params {
             let vid = self.new_var(hir::Var {
-                name: p.name.unwrap_or(Symbol::intern("")),
+                name: p.name.unwrap_or(self.empty_sym),
                 ty: p.ty,
                 space: AddrSpace::Private,
                 storage: Storage::Param,
@@ -1327,18 +1183,36 @@ impl Checker<'_> {
             });
             pids.push(vid);
         }
-        let fid = FuncId(self.prog.functions.len() as u32);
-        self.prog.functions.push(hir::Function {
-            name,
-            ty: d.ty.id,
-            ret: sig.ret,
-            params: pids,
-            is_kernel,
-            body: None,
-            span,
-            reqd_work_group_size: None,
-            work_group_size_hint: None,
-        });
+        let fid =
+            match reuse.and_then(|f| self.prog.functions.get_mut(f.0 as usize).map(|x| (f, x))) {
+                Some((f, func)) => {
+                    // Keep the prototype's type unless this declaration has one and it had none.
+                    if sig.has_proto || func.params.is_empty() {
+                        func.ty = d.ty.id;
+                        func.params = pids;
+                    }
+                    func.is_kernel |= is_kernel;
+                    if def_span.is_some() {
+                        func.span = span;
+                    }
+                    f
+                }
+                None => {
+                    let f = FuncId(self.prog.functions.len() as u32);
+                    self.prog.functions.push(hir::Function {
+                        name,
+                        ty: d.ty.id,
+                        ret: sig.ret,
+                        params: pids,
+                        is_kernel,
+                        body: None,
+                        span,
+                        reqd_work_group_size: None,
+                        work_group_size_hint: None,
+                    });
+                    f
+                }
+            };
         if def_span.is_some() && !invalid {
             self.defined.insert(name, span);
         }
@@ -1400,7 +1274,7 @@ impl Checker<'_> {
                 self.declare_name(n, Binding::Var(vid), p.span, p.invalid);
             }
         }
-        let name = d.name.unwrap_or(Symbol::intern(""));
+        let name = d.name.unwrap_or(self.empty_sym);
         self.func = Some(FnCtx {
             name,
             is_kernel,
@@ -1408,6 +1282,7 @@ impl Checker<'_> {
             block_depth: 0,
         });
         let body = self.block(&f.body, false);
+        self.check_gotos();
         self.func = None;
         self.scopes.pop();
         self.attributes_for(fid, &f.specs);
@@ -1446,239 +1321,60 @@ impl Checker<'_> {
             f.work_group_size_hint = hint;
         }
     }
+}
 
-    // ---- kernel parameters (rules 29, 30 and OpenCL C 1.2 s6.9.k/p) ----
-
-    /// Checks one kernel parameter; false if it was diagnosed.
-    fn kernel_param(&mut self, p: &ParamInfo) -> bool {
-        let pt = p.ty;
-        match self.kernel_param_kind(pt) {
-            KParam::Valid | KParam::Ptr => true,
-            KParam::PtrPtr => {
-                self.err(
-                    p.span,
-                    "kernel parameter cannot be declared as a pointer to a pointer",
-                );
-                false
+/// Why a bound like `&x + 3 - &x` is not constant (clang's note): pointer arithmetic that steps
+/// more than one element past a non-array object. Returns the span and the element index.
+fn past_object_offset(e: &crate::hir::Expr) -> Option<(Span, u64)> {
+    use crate::hir::{BinOp, ExprKind};
+    match &e.kind {
+        ExprKind::Binary(BinOp::PtrAdd, p, i) => {
+            if let (ExprKind::AddrOf(_), ExprKind::IntLit(n)) = (&p.kind, &strip_casts(i).kind)
+                && *n > 1
+            {
+                return Some((e.span, *n));
             }
-            KParam::BadSpacePtr => {
-                self.err(
-                    p.span,
-                    "pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space",
-                );
-                false
-            }
-            KParam::Invalid => {
-                if self.prog.types.as_scalar(pt) == Some(Scalar::Half) {
-                    return false;
-                }
-                let t = self.prog.types.quoted(pt);
-                self.err(
-                    p.span,
-                    format!("{t} cannot be used as the type of a kernel parameter"),
-                );
-                // Explain the typedefs involved, as clang does.
-                let mut q = pt;
-                for _ in 0..32 {
-                    let TypeKind::Typedef(td) = self.prog.types.kind(q.id) else {
-                        break;
-                    };
-                    let Some(def) = self.prog.types.typedef(*td).cloned() else {
-                        break;
-                    };
-                    if !def.span.is_dummy() {
-                        let t = self.prog.types.quoted(q);
-                        self.note_last(def.span, format!("{t} declared here"));
-                    }
-                    q = QualType {
-                        id: def.ty.id,
-                        quals: def.ty.quals.merge(q.quals),
-                    };
-                }
-                false
-            }
-            KParam::Record => self.kernel_record_param(p),
+            past_object_offset(p).or_else(|| past_object_offset(i))
         }
-    }
-
-    fn kernel_param_kind(&self, pt: QualType) -> KParam {
-        let types = &self.prog.types;
-        if let Some(pointee) = types.pointee(pt) {
-            let sp = types.object_space(pointee);
-            if !space::kernel_pointee_space_ok(sp) {
-                return KParam::BadSpacePtr;
-            }
-            if types.is_pointer(pointee) {
-                let inner = self.kernel_param_kind(pointee);
-                if matches!(inner, KParam::BadSpacePtr | KParam::Invalid) {
-                    return inner;
-                }
-                if space::kernel_pointer_to_pointer_allowed(&self.lang) {
-                    return KParam::Valid;
-                }
-                return KParam::PtrPtr;
-            }
-            return KParam::Ptr;
-        }
-        if self.is_size_dependent_type(pt) {
-            return KParam::Invalid;
-        }
-        if types.is_image(pt) {
-            return KParam::Ptr;
-        }
-        match types.ckind(pt) {
-            TypeKind::Scalar(Scalar::Bool) => return KParam::Invalid,
-            TypeKind::Opaque(Opaque::Event | Opaque::ReserveId) => return KParam::Invalid,
-            TypeKind::Scalar(Scalar::Half) if !self.lang.has("cl_khr_fp16") => {
-                return KParam::Invalid;
-            }
-            TypeKind::Array(e, _) => return self.kernel_param_kind(*e),
-            TypeKind::Record(_) => return KParam::Record,
-            _ => {}
-        }
-        KParam::Valid
-    }
-
-    /// clang's `isOpenCLSizeDependentType`: a typedef chain through `size_t`, `intptr_t`,
-    /// `uintptr_t` or `ptrdiff_t`.
-    fn is_size_dependent_type(&self, ty: QualType) -> bool {
-        let mut q = ty;
-        for _ in 0..64 {
-            match self.prog.types.kind(q.id) {
-                TypeKind::Typedef(td) => {
-                    let Some(def) = self.prog.types.typedef(*td) else {
-                        return false;
-                    };
-                    if matches!(
-                        def.name.as_str(),
-                        "size_t" | "intptr_t" | "uintptr_t" | "ptrdiff_t"
-                    ) {
-                        return true;
-                    }
-                    q = def.ty;
-                }
-                _ => return false,
-            }
-        }
-        false
-    }
-
-    /// A struct/union kernel parameter: no bool/size types and (before 2.0) no pointers
-    /// anywhere inside, with clang's notes leading to the offending field.
-    fn kernel_record_param(&mut self, p: &ParamInfo) -> bool {
-        let pt = p.ty;
-        let Some(rid) = self.record_of(pt) else {
-            return true;
-        };
-        let mut path: Vec<(Span, QualType)> = Vec::new();
-        let mut visited = Vec::new();
-        match self.find_bad_field(rid, &mut path, &mut visited, 0) {
-            None => true,
-            Some((kind, field_span, field_ty)) => {
-                let types = &self.prog.types;
-                let is_union = types.record(rid).is_some_and(|d| d.is_union);
-                let msg = if kind == KParam::Invalid {
-                    format!(
-                        "{} cannot be used as the type of a kernel parameter",
-                        types.quoted(pt)
-                    )
-                } else {
-                    format!(
-                        "{} kernel parameters may not contain pointers",
-                        if is_union { "union" } else { "struct" }
-                    )
-                };
-                let rec = types.record(rid);
-                let rname = rec
-                    .and_then(|d| d.name)
-                    .map(|n| n.to_string())
-                    .unwrap_or_default();
-                let rspan = rec.map_or(Span::DUMMY, |d| d.span);
-                let mut diag = Diagnostic::error(p.span, msg);
-                diag = diag.with_note(
-                    rspan,
-                    format!("within field of type '{rname}' declared here"),
-                );
-                for (s, t) in &path {
-                    diag = diag.with_note(
-                        *s,
-                        format!("within field of type {} declared here", types.quoted(*t)),
-                    );
-                }
-                let is_ptr = types.is_pointer(field_ty);
-                diag = diag.with_note(
-                    field_span,
-                    format!(
-                        "field of illegal {}type {} declared here",
-                        if is_ptr { "pointer " } else { "" },
-                        types.quoted(field_ty)
-                    ),
-                );
-                self.emit(diag);
-                false
-            }
-        }
-    }
-
-    fn record_of(&self, ty: QualType) -> Option<RecordId> {
-        let mut q = ty;
-        while let Some((e, _)) = self.prog.types.array_elem(q) {
-            q = e;
-        }
-        self.prog.types.as_record(q)
-    }
-
-    fn find_bad_field(
-        &self,
-        rid: RecordId,
-        path: &mut Vec<(Span, QualType)>,
-        visited: &mut Vec<RecordId>,
-        depth: u32,
-    ) -> Option<(KParam, Span, QualType)> {
-        if depth > 64 || visited.contains(&rid) {
-            return None;
-        }
-        visited.push(rid);
-        let fields = self.prog.types.record(rid)?.fields.clone();
-        for f in fields {
-            let kind = self.kernel_param_kind(f.ty);
-            match kind {
-                KParam::Valid => {}
-                KParam::Record => {
-                    if let Some(inner) = self.record_of(f.ty) {
-                        path.push((f.span, f.ty));
-                        if let Some(r) = self.find_bad_field(inner, path, visited, depth + 1) {
-                            return Some(r);
-                        }
-                        path.pop();
-                    }
-                }
-                KParam::Ptr | KParam::PtrPtr | KParam::BadSpacePtr => {
-                    let pointee_ok = self.prog.types.pointee(f.ty).is_some_and(|pe| {
-                        space::kernel_struct_pointer_field_ok(
-                            self.prog.types.object_space(pe),
-                            &self.lang,
-                        )
-                    });
-                    if kind == KParam::Ptr && pointee_ok {
-                        continue;
-                    }
-                    return Some((KParam::Ptr, f.span, f.ty));
-                }
-                KParam::Invalid => return Some((KParam::Invalid, f.span, f.ty)),
-            }
-        }
-        None
+        ExprKind::Binary(_, a, b) => past_object_offset(a).or_else(|| past_object_offset(b)),
+        ExprKind::Cast(_, x) | ExprKind::Unary(_, x) => past_object_offset(x),
+        _ => None,
     }
 }
 
-/// clang's classification of a kernel parameter type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum KParam {
-    Valid,
-    Ptr,
-    PtrPtr,
-    BadSpacePtr,
-    Invalid,
-    Record,
+fn strip_casts(e: &crate::hir::Expr) -> &crate::hir::Expr {
+    let mut x = e;
+    while let crate::hir::ExprKind::Cast(_, i) = &x.kind {
+        x = i;
+    }
+    x
+}
+
+/// clang's spellings of the width slot, indexed by width (0 unused).
+const WIDTH_NAMES: [&str; 4] = ["", "short", "long", "long long"];
+
+/// How clang names a type specifier in "cannot combine with previous '...'" and friends.
+fn spec_name(t: &TypeSpec) -> &'static str {
+    match t {
+        TypeSpec::Void => "void",
+        TypeSpec::Char => "char",
+        TypeSpec::Short => "short",
+        TypeSpec::Int => "int",
+        TypeSpec::Long => "long",
+        TypeSpec::Float => "float",
+        TypeSpec::Double => "double",
+        TypeSpec::Half => "half",
+        TypeSpec::Signed => "signed",
+        TypeSpec::Unsigned => "unsigned",
+        TypeSpec::Bool => "bool",
+        TypeSpec::Complex => "_Complex",
+        TypeSpec::Builtin(s) | TypeSpec::TypedefName(s) | TypeSpec::Unknown(s) => s.as_str(),
+        TypeSpec::Record(r) => match r.kind {
+            ast::RecordKind::Struct => "struct",
+            ast::RecordKind::Union => "union",
+        },
+        TypeSpec::Enum(_) => "enum",
+        TypeSpec::AtomicType(_) => "_Atomic",
+        TypeSpec::Typeof(_) => "typeof",
+    }
 }

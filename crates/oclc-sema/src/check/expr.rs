@@ -8,8 +8,8 @@ use oclc_syntax::{Span, Symbol};
 use super::Checker;
 use super::conv::Action;
 use super::scope::Binding;
-use crate::hir::{BinOp, CastKind, Expr, ExprKind, Init, UnOp};
-use crate::space::{self, AddrSpace, PointerOp, ToAddrArg};
+use crate::hir::{BinOp, CastKind, Expr, ExprKind, UnOp};
+use crate::space::{self, PointerOp};
 use crate::types::{ArrayLen, LangAs, Opaque, QualType, Quals, Scalar, TypeKind, TypeTable};
 
 impl Checker<'_> {
@@ -116,8 +116,11 @@ impl Checker<'_> {
             AK::Call { callee, args, .. } => self.call(callee, args, span),
             AK::Index { base, index, .. } => self.index(base, index, span),
             AK::Member {
-                base, arrow, name, ..
-            } => self.member(base, *arrow, *name, span),
+                base,
+                arrow,
+                name,
+                op_span,
+            } => self.member(base, *arrow, *name, *op_span, span),
             AK::Cast { ty, parens, expr } => self.cast_expr(ty, *parens, expr, span),
             AK::CompoundLit { ty, init } => {
                 let t = self.type_name(ty);
@@ -228,14 +231,7 @@ impl Checker<'_> {
     }
 
     pub(crate) fn size_t(&mut self) -> QualType {
-        match self
-            .scopes
-            .lookup(Symbol::intern("size_t"))
-            .map(|e| e.binding)
-        {
-            Some(Binding::Typedef(t)) => t,
-            _ => QualType::new(TypeTable::ULONG),
-        }
+        self.predef_named("size_t", QualType::new(TypeTable::ULONG))
     }
 
     /// String literals are `__constant char[N]` (rule 38); `__func__` is also `const`.
@@ -367,11 +363,18 @@ impl Checker<'_> {
     }
 
     fn unary(&mut self, op: UnaryOp, op_span: Span, operand: &ast::Expr, span: Span) -> Expr {
+        // `&a[n]` (one past the end) is valid; -Warray-bounds must not fire under `&`.
+        let saved = self.in_addr_of;
+        self.in_addr_of = op == UnaryOp::AddrOf;
         let x = self.expr(operand);
+        self.in_addr_of = saved;
         if x.is_error() {
             return Expr::error(span);
         }
-        if self.is_opaque_value(x.ty) && op != UnaryOp::LogNot {
+        // Events may have their address taken (`wait_group_events(1, &e)`); samplers and
+        // images may not.
+        let addr_of_event = op == UnaryOp::AddrOf && self.prog.types.is_opaque(x.ty, Opaque::Event);
+        if self.is_opaque_value(x.ty) && op != UnaryOp::LogNot && !addr_of_event {
             return self.invalid_unary(op_span, x.ty);
         }
         match op {
@@ -711,6 +714,10 @@ impl Checker<'_> {
                     };
                     return self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span);
                 }
+                if !self.vector_scalar_rank_ok(&l, &r, op_span) {
+                    return Expr::error(span);
+                }
+                self.binary_warnings(op, op_span, &l, &r);
                 match self.arith_convert(l, r) {
                     Ok((l, r, common)) => {
                         let ty =
@@ -724,6 +731,78 @@ impl Checker<'_> {
                     Err(b) => self.invalid_binary(op_span, b.0.ty, b.1.ty),
                 }
             }
+        }
+    }
+
+    /// clang's `tryVectorConvertAndSplat` for OpenCL: a scalar meeting a vector may not have a
+    /// greater rank than the vector's element (`char4 + 1` is an error, `uint4 * 2` is not).
+    fn vector_scalar_rank_ok(&mut self, l: &Expr, r: &Expr, op_span: Span) -> bool {
+        let types = &self.prog.types;
+        let (elem, scalar) = match (types.as_vector(l.ty), types.as_vector(r.ty)) {
+            (Some((e, _)), None) => (e, types.as_scalar(r.ty)),
+            (None, Some((e, _))) => (e, types.as_scalar(l.ty)),
+            _ => return true,
+        };
+        let Some(s) = scalar else { return true };
+        let bad = if elem.is_integer() {
+            s.is_float() || integer_order(elem, s) < 0
+        } else {
+            s.is_float() && s.rank() > elem.rank()
+        };
+        if bad {
+            let (a, b) = (types.quoted(l.ty), types.quoted(r.ty));
+            self.err(
+                op_span,
+                format!("scalar operand type has greater rank than the type of the vector element. ({a} and {b})"),
+            );
+        }
+        !bad
+    }
+
+    /// clang's default-on warnings for self-comparison and integer division by zero.
+    fn binary_warnings(&mut self, op: AB, op_span: Span, l: &Expr, r: &Expr) {
+        fn var_of(e: &Expr) -> Option<crate::hir::VarId> {
+            let mut x = e;
+            while let ExprKind::Cast(_, i) = &x.kind {
+                x = i;
+            }
+            match x.kind {
+                ExprKind::Var(v) => Some(v),
+                _ => None,
+            }
+        }
+        let cmp = matches!(op, AB::Eq | AB::Ne | AB::Lt | AB::Gt | AB::Le | AB::Ge);
+        if cmp
+            && self.prog.types.as_vector(l.ty).is_none()
+            && var_of(l).is_some()
+            && var_of(l) == var_of(r)
+        {
+            let v = if matches!(op, AB::Eq | AB::Le | AB::Ge) {
+                "true"
+            } else {
+                "false"
+            };
+            self.warn(
+                op_span,
+                format!("self-comparison always evaluates to {v}"),
+                "tautological-compare",
+            );
+        }
+        if matches!(op, AB::Div | AB::Rem)
+            && self.prog.types.is_integer(r.ty)
+            && self.prog.types.is_integer(l.ty)
+            && self.const_int(r) == Some(0)
+        {
+            let what = if op == AB::Div {
+                "division"
+            } else {
+                "remainder"
+            };
+            self.warn(
+                op_span,
+                format!("{what} by zero is undefined"),
+                "division-by-zero",
+            );
         }
     }
 
@@ -819,14 +898,7 @@ impl Checker<'_> {
                     );
                     return Expr::error(span);
                 }
-                let ty = match self
-                    .scopes
-                    .lookup(Symbol::intern("ptrdiff_t"))
-                    .map(|e| e.binding)
-                {
-                    Some(Binding::Typedef(t)) => t,
-                    _ => QualType::new(TypeTable::LONG),
-                };
+                let ty = self.predef_named("ptrdiff_t", QualType::new(TypeTable::LONG));
                 self.mk(
                     ExprKind::Binary(BinOp::PtrDiff, Box::new(l), Box::new(r)),
                     ty,
@@ -1062,11 +1134,13 @@ impl Checker<'_> {
     // ---- postfix ----
 
     fn index(&mut self, base: &ast::Expr, index: &ast::Expr, span: Span) -> Expr {
+        let under_addr_of = std::mem::replace(&mut self.in_addr_of, false);
         let b = self.expr(base);
         let i = self.rexpr(index);
         if b.is_error() || i.is_error() {
             return Expr::error(span);
         }
+        self.array_bounds(&b, &i, span, under_addr_of);
         // Vector element: v[i].
         if let Some((s, _)) = self.prog.types.as_vector(b.ty) {
             let lvalue = b.lvalue;
@@ -1137,7 +1211,37 @@ impl Checker<'_> {
         }
     }
 
-    fn member(&mut self, base: &ast::Expr, arrow: bool, name: ast::Ident, span: Span) -> Expr {
+    /// clang's -Warray-bounds for a constant index into an array of known size.
+    fn array_bounds(&mut self, b: &Expr, i: &Expr, span: Span, under_addr_of: bool) {
+        let Some((_, ArrayLen::Fixed(n))) = self.prog.types.array_elem(b.ty) else {
+            return;
+        };
+        let Some(k) = self.const_int(i) else { return };
+        let msg = if k < 0 {
+            format!("array index {k} is before the beginning of the array")
+        } else if (k as u64) > n || ((k as u64) == n && !under_addr_of) {
+            let t = self.prog.types.quoted(b.ty);
+            format!("array index {k} is past the end of the array (that has type {t})")
+        } else {
+            return;
+        };
+        self.warn(span, msg, "array-bounds");
+        if let ExprKind::Var(v) = &b.kind
+            && let Some(var) = self.prog.var(*v)
+        {
+            let (vs, name) = (var.span, var.name);
+            self.note_last(vs, format!("array '{name}' declared here"));
+        }
+    }
+
+    fn member(
+        &mut self,
+        base: &ast::Expr,
+        arrow: bool,
+        name: ast::Ident,
+        op_span: Span,
+        span: Span,
+    ) -> Expr {
         let b = self.expr(base);
         if b.is_error() {
             return Expr::error(span);
@@ -1160,7 +1264,7 @@ impl Checker<'_> {
                 None => {
                     let t = self.prog.types.quoted(r.ty);
                     self.err(
-                        name.span,
+                        op_span,
                         format!("member reference type {t} is not a pointer"),
                     );
                     return Expr::error(span);
@@ -1175,7 +1279,7 @@ impl Checker<'_> {
             if arrow {
                 let t = self.prog.types.quoted(obj_ty);
                 self.err(
-                    name.span,
+                    op_span,
                     format!("member reference base type {t} is not a structure or union"),
                 );
                 return Expr::error(span);
@@ -1185,7 +1289,7 @@ impl Checker<'_> {
         let Some(rid) = self.prog.types.as_record(obj_ty) else {
             let t = self.prog.types.quoted(obj_ty);
             self.err(
-                name.span,
+                op_span,
                 format!("member reference base type {t} is not a structure or union"),
             );
             return Expr::error(span);
@@ -1336,11 +1440,7 @@ impl Checker<'_> {
             QualType::new(self.prog.types.scalar(s)).with_quals(elem_q)
         } else if matches!(k, 2 | 3 | 4 | 8 | 16) {
             let vid = self.prog.types.vector(s, k);
-            let name = format!("{}{}", vector_elem_name(s), k);
-            let t = match self.scopes.lookup(Symbol::intern(&name)).map(|e| e.binding) {
-                Some(Binding::Typedef(t)) if self.prog.types.canonical(t).id == vid => t,
-                _ => QualType::new(vid),
-            };
+            let t = self.vector_named(QualType::new(vid));
             t.with_quals(elem_q)
         } else {
             self.err(
@@ -1378,7 +1478,7 @@ impl Checker<'_> {
         }
         if let AK::ParenList(items) = &operand.kind {
             if let Some((s, n)) = self.prog.types.as_vector(to) {
-                return self.vector_literal(to, s, n, items, span);
+                return self.vector_literal(to, s, n, items, operand.span, span);
             }
             let x = self.comma_list(items, operand.span);
             return self.explicit_cast(to, x, parens, span);
@@ -1387,7 +1487,7 @@ impl Checker<'_> {
             && let AK::Paren(inner) = &operand.kind
         {
             // `(float4)(x)`: one element, splat or same-type vector.
-            return self.vector_literal(to, s, n, std::slice::from_ref(inner), span);
+            return self.vector_literal(to, s, n, std::slice::from_ref(inner), operand.span, span);
         }
         let x = self.expr(operand);
         self.explicit_cast(to, x, parens, span)
@@ -1401,6 +1501,7 @@ impl Checker<'_> {
         s: Scalar,
         n: u8,
         items: &[ast::Expr],
+        list_span: Span,
         span: Span,
     ) -> Expr {
         let mut parts = Vec::new();
@@ -1455,12 +1556,12 @@ impl Checker<'_> {
             );
         }
         if count < u32::from(n) {
-            self.err(span, format!("too few elements in vector initialization (expected {n} elements, have {count})"));
+            self.err(list_span, format!("too few elements in vector initialization (expected {n} elements, have {count})"));
             return Expr::error(span);
         }
         if count > u32::from(n) {
             self.err(
-                span,
+                list_span,
                 format!(
                     "excess elements in vector initialization (expected {n} elements, have {count})"
                 ),
@@ -1469,506 +1570,9 @@ impl Checker<'_> {
         }
         self.mk(ExprKind::VectorLit(parts), to.unqualified(), span)
     }
-
-    // ---- calls ----
-
-    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Expr {
-        // A name that is not declared may be a builtin function.
-        let mut inner = callee;
-        while let AK::Paren(x) = &inner.kind {
-            inner = x;
-        }
-        if let AK::Ident(name) = inner.kind
-            && self.scopes.lookup(name).is_none()
-        {
-            return self.builtin_call(name, inner.span, args, span);
-        }
-        let f = self.expr(callee);
-        if f.is_error() {
-            for a in args {
-                let _ = self.expr(a);
-            }
-            return Expr::error(span);
-        }
-        let fid = match &f.kind {
-            ExprKind::Func(id) => Some(*id),
-            _ => None,
-        };
-        let sig = match self.prog.types.fn_sig(f.ty) {
-            Some(s) => Some(s.clone()),
-            None => self
-                .prog
-                .types
-                .pointee(f.ty)
-                .and_then(|p| self.prog.types.fn_sig(p).cloned()),
-        };
-        let Some(sig) = sig else {
-            let r = self.rvalue(f);
-            let t = self.prog.types.quoted(r.ty);
-            self.err(
-                span,
-                format!("called object type {t} is not a function or function pointer"),
-            );
-            return Expr::error(span);
-        };
-        let checked: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
-        let n = sig.params.len();
-        if sig.has_proto && (checked.len() < n || (checked.len() > n && !sig.variadic)) {
-            let few = checked.len() < n;
-            self.err(
-                span,
-                format!(
-                    "too {} arguments to function call, expected {}{n}, have {}",
-                    if few { "few" } else { "many" },
-                    if sig.variadic { "at least " } else { "" },
-                    checked.len()
-                ),
-            );
-            return Expr::error(span);
-        }
-        let mut out = Vec::with_capacity(checked.len());
-        let mut failed = false;
-        for (i, a) in checked.into_iter().enumerate() {
-            if a.is_error() {
-                failed = true;
-                continue;
-            }
-            match sig.params.get(i) {
-                Some(&p) => {
-                    let at = a.span;
-                    let dst_print = p.with_space(None);
-                    let c = self.assign_convert(p, dst_print, a, Action::Passing, at);
-                    if c.is_error() {
-                        failed = true;
-                        self.param_note(fid, i);
-                    }
-                    out.push(c);
-                }
-                None => {
-                    let r = self.rvalue(a);
-                    let r = self.default_arg_promotion(r);
-                    out.push(r);
-                }
-            }
-        }
-        if failed {
-            return Expr::error(span);
-        }
-        let ret = sig.ret.unqualified();
-        match fid {
-            Some(id) => self.mk(
-                ExprKind::Call {
-                    callee: id,
-                    args: out,
-                },
-                ret,
-                span,
-            ),
-            None => {
-                self.err(span, "calls through function pointers are not supported");
-                Expr::error(span)
-            }
-        }
-    }
-
-    /// clang's "passing argument to parameter 'x' here" note.
-    fn param_note(&mut self, fid: Option<crate::hir::FuncId>, i: usize) {
-        let Some(fid) = fid else { return };
-        let Some(f) = self.prog.function(fid) else {
-            return;
-        };
-        let Some(&vid) = f.params.get(i) else { return };
-        let Some(v) = self.prog.var(vid) else { return };
-        let (span, name) = (v.span, v.name.as_str());
-        let msg = if name.is_empty() {
-            "passing argument to parameter here".to_string()
-        } else {
-            format!("passing argument to parameter '{name}' here")
-        };
-        self.note_last(span, msg);
-    }
-
-    /// Variadic arguments: float becomes double, small integers int.
-    fn default_arg_promotion(&mut self, e: Expr) -> Expr {
-        match self.prog.types.as_scalar(e.ty) {
-            Some(Scalar::Float | Scalar::Half) if self.lang.fp64() => {
-                self.convert_scalar(e, Scalar::Double)
-            }
-            Some(_) => self.promote(e),
-            None => e,
-        }
-    }
-
-    /// A call of an undeclared name: the address-space functions (rules 55–59), or a builtin
-    /// from the builtin table, or an undeclared identifier.
-    fn builtin_call(
-        &mut self,
-        name: Symbol,
-        name_span: Span,
-        args: &[ast::Expr],
-        span: Span,
-    ) -> Expr {
-        let s = name.as_str();
-        let is_space_fn = space::to_addr_target(s).is_some() || s == "get_fence";
-        if is_space_fn {
-            if !space::addr_space_builtins_available(&self.lang) {
-                self.err(name_span, format!("use of undeclared identifier '{name}'"));
-                for a in args {
-                    let _ = self.expr(a);
-                }
-                return Expr::error(span);
-            }
-            return self.space_fn_call(s, args, span);
-        }
-        let checked: Vec<Expr> = args.iter().map(|a| self.rexpr(a)).collect();
-        if checked.iter().any(Expr::is_error) {
-            // Still report an unknown name.
-            if !self.is_builtin_name(name) {
-                self.err(name_span, format!("use of undeclared identifier '{name}'"));
-            }
-            return Expr::error(span);
-        }
-        self.resolve_builtin_call(name, name_span, checked, span)
-    }
-
-    /// `to_global`/`to_local`/`to_private`/`get_fence` (rules 56–59).
-    fn space_fn_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Expr {
-        if args.len() != 1 {
-            let checked: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
-            let few = checked.is_empty();
-            self.err(
-                span,
-                format!(
-                    "too {} arguments to function call, expected 1, have {}",
-                    if few { "few" } else { "many" },
-                    checked.len()
-                ),
-            );
-            return Expr::error(span);
-        }
-        let a = self.rexpr(&args[0]);
-        if a.is_error() {
-            return Expr::error(span);
-        }
-        let pointee = self.prog.types.pointee_sugared(a.ty);
-        let kind = space::to_addr_argument(
-            pointee.is_some(),
-            pointee.and_then(|p| self.prog.types.object_space(p)),
-        );
-        if name == "get_fence" {
-            if kind == ToAddrArg::Invalid {
-                self.err(span, "no matching function for call to 'get_fence'");
-                return Expr::error(span);
-            }
-            let ty = match self
-                .scopes
-                .lookup(Symbol::intern("cl_mem_fence_flags"))
-                .map(|e| e.binding)
-            {
-                Some(Binding::Typedef(t)) => t,
-                _ => QualType::new(TypeTable::UINT),
-            };
-            return self.mk(ExprKind::GetFence(Box::new(a)), ty, span);
-        }
-        let target = space::to_addr_target(name).unwrap_or(AddrSpace::Generic);
-        match kind {
-            ToAddrArg::Invalid => {
-                let text = format!("'{}'", self.snippet(a.span));
-                self.err(a.span, space::to_addr_invalid_message(&text, name));
-                return Expr::error(span);
-            }
-            ToAddrArg::NamedWarn => {
-                self.warn(a.span, space::to_addr_named_warning(name), "conversion");
-            }
-            ToAddrArg::Generic => {}
-        }
-        let Some(p) = pointee else {
-            return Expr::error(span);
-        };
-        let np = self
-            .prog
-            .types
-            .set_object_space(p, Some(LangAs::Named(target)));
-        let ty = QualType::new(self.prog.types.pointer(np));
-        // The argument itself is passed as a generic pointer.
-        let gp = self.prog.types.set_object_space(p, Some(LangAs::GENERIC));
-        let gty = QualType::new(self.prog.types.pointer(gp));
-        let a = self.implicit_to(a, gty);
-        self.mk(
-            ExprKind::ToAddrSpace {
-                target,
-                arg: Box::new(a),
-            },
-            ty,
-            span,
-        )
-    }
-
-    // ---- initializers ----
-
-    /// Checks an initializer against `ty`. `must_be_const` requires a constant initializer
-    /// (program scope, `static`, `__constant`: rules 28, 34).
-    pub(crate) fn initializer(
-        &mut self,
-        ty: QualType,
-        init: &ast::Initializer,
-        must_be_const: bool,
-        at: Span,
-    ) -> Option<Init> {
-        match init {
-            ast::Initializer::Expr(e) => {
-                // `char s[] = "abc"` and `constant char s[] = "abc"`.
-                if let (Some((elem, _)), AK::StrLit(sl)) =
-                    (self.prog.types.array_elem(ty), &strip_parens(e).kind)
-                    && self
-                        .prog
-                        .types
-                        .as_scalar(elem)
-                        .is_some_and(|s| s.size() == 1)
-                {
-                    let x = self.expr(e);
-                    let _ = sl;
-                    return Some(Init::Expr(x));
-                }
-                if self.prog.types.is_array(ty) {
-                    let x = self.expr(e);
-                    if !x.is_error() {
-                        self.err(e.span, "array initializer must be an initializer list");
-                    }
-                    return None;
-                }
-                let x = self.expr(e);
-                if x.is_error() {
-                    return None;
-                }
-                // clang reports initialization errors at the declared name.
-                let c = self.assign_convert(ty, ty, x, Action::Initializing, at);
-                if c.is_error() {
-                    return None;
-                }
-                if must_be_const && !self.is_constant_initializer(&c) {
-                    self.err(e.span, "initializer element is not a compile-time constant");
-                    return None;
-                }
-                Some(Init::Expr(c))
-            }
-            ast::Initializer::List(list) => self.init_list(ty, list, must_be_const),
-        }
-    }
-
-    fn init_list(
-        &mut self,
-        ty: QualType,
-        list: &ast::InitList,
-        must_be_const: bool,
-    ) -> Option<Init> {
-        let types = &self.prog.types;
-        // Element types in order (for arrays, the element repeated).
-        enum Shape {
-            Array(QualType, Option<u64>),
-            Fields(Vec<QualType>, bool),
-            Vector(QualType, u8),
-            Scalar,
-        }
-        let shape = match types.ckind(ty) {
-            TypeKind::Array(e, n) => Shape::Array(
-                *e,
-                if let ArrayLen::Fixed(n) = n {
-                    Some(*n)
-                } else {
-                    None
-                },
-            ),
-            TypeKind::Record(r) => {
-                let d = types.record(*r);
-                let fields = d
-                    .map(|d| d.fields.iter().map(|f| f.ty).collect())
-                    .unwrap_or_default();
-                Shape::Fields(fields, d.is_some_and(|d| d.is_union))
-            }
-            TypeKind::Vector(s, n) => Shape::Vector(QualType::new(scalar_id(*s)), *n),
-            _ => Shape::Scalar,
-        };
-        let mut items: Vec<Option<Init>> = Vec::new();
-        let mut union_field = None;
-        match shape {
-            Shape::Scalar => {
-                if let Some(first) = list.items.first() {
-                    if list.items.len() > 1 {
-                        self.warn(
-                            list.items[1].span,
-                            "excess elements in scalar initializer",
-                            "excess-initializers",
-                        );
-                    }
-                    return self.initializer(ty, &first.init, must_be_const, first.span);
-                }
-                self.err(list.span, "scalar initializer cannot be empty");
-                return None;
-            }
-            Shape::Array(elem, n) => {
-                let mut idx = 0usize;
-                for it in &list.items {
-                    if let Some(ast::Designator::Index { index, .. }) = it.designators.first() {
-                        let he = self.expr(index);
-                        if let Some(v) = self.const_int(&he) {
-                            idx = v.max(0) as usize;
-                        }
-                    }
-                    if let Some(n) = n
-                        && idx as u64 >= n
-                    {
-                        self.warn(
-                            it.span,
-                            "excess elements in array initializer",
-                            "excess-initializers",
-                        );
-                        break;
-                    }
-                    let v = self.initializer(elem, &it.init, must_be_const, it.span);
-                    if items.len() <= idx {
-                        items.resize_with(idx + 1, || None);
-                    }
-                    items[idx] = v;
-                    idx += 1;
-                }
-                if let Some(n) = n {
-                    items.resize_with((n as usize).min(1 << 20), || None);
-                }
-            }
-            Shape::Vector(elem, n) => {
-                for it in list.items.iter().take(n as usize) {
-                    items.push(self.initializer(elem, &it.init, must_be_const, it.span));
-                }
-                items.resize_with(n as usize, || None);
-            }
-            Shape::Fields(fields, is_union) => {
-                let rid = self.prog.types.as_record(ty);
-                let mut idx = 0usize;
-                items.resize_with(fields.len(), || None);
-                for it in &list.items {
-                    if let Some(ast::Designator::Field { name, .. }) = it.designators.first()
-                        && let Some(r) = rid
-                    {
-                        match self
-                            .prog
-                            .types
-                            .record(r)
-                            .and_then(|d| d.fields.iter().position(|f| f.name == Some(name.name)))
-                        {
-                            Some(p) => idx = p,
-                            None => {
-                                let t = self.prog.types.print(ty.unqualified());
-                                self.err(name.span, format!("field designator '{}' does not refer to any field in type '{t}'", name.name));
-                                return None;
-                            }
-                        }
-                    }
-                    let Some(&fty) = fields.get(idx) else {
-                        self.warn(
-                            it.span,
-                            "excess elements in struct initializer",
-                            "excess-initializers",
-                        );
-                        break;
-                    };
-                    if self.is_opaque_field(fty) {
-                        idx += 1;
-                        continue;
-                    }
-                    let v = self.initializer(fty, &it.init, must_be_const, it.span);
-                    if let Some(slot) = items.get_mut(idx) {
-                        *slot = v;
-                    }
-                    if is_union {
-                        union_field = Some(idx as u32);
-                        break;
-                    }
-                    idx += 1;
-                }
-            }
-        }
-        Some(Init::List {
-            ty,
-            items,
-            union_field,
-        })
-    }
-
-    fn is_opaque_field(&self, ty: QualType) -> bool {
-        matches!(
-            self.prog.types.ckind(ty),
-            TypeKind::Opaque(_) | TypeKind::Image(..)
-        )
-    }
-
-    /// An unsized array variable takes its length from its initializer.
-    pub(crate) fn complete_array_from_init(&mut self, ty: QualType, init: &Init) -> QualType {
-        let Some((elem, ArrayLen::Incomplete)) = self.prog.types.array_elem(ty) else {
-            return ty;
-        };
-        let n = match init {
-            Init::List { items, .. } => items.len() as u64,
-            Init::Expr(e) => match &e.kind {
-                ExprKind::StrLit(s) => s.len() as u64 + 1,
-                _ => return ty,
-            },
-        };
-        QualType::new(self.prog.types.array(elem, ArrayLen::Fixed(n)))
-    }
-
-    /// Rules 28, 34: constants, addresses of objects with static storage, and string literals.
-    fn is_constant_initializer(&self, e: &Expr) -> bool {
-        if self.const_int(e).is_some() || self.const_float(e).is_some() {
-            return true;
-        }
-        match &e.kind {
-            ExprKind::StrLit(_) => true,
-            ExprKind::Cast(CastKind::ArrayToPointer, x) => self.is_static_object(x),
-            ExprKind::Cast(_, x) => self.is_constant_initializer(x),
-            ExprKind::AddrOf(x) => self.is_static_object(x),
-            ExprKind::Binary(BinOp::PtrAdd | BinOp::PtrSub, a, b) => {
-                self.is_constant_initializer(a) && self.const_int(b).is_some()
-            }
-            ExprKind::VectorLit(parts) => parts.iter().all(|p| self.is_constant_initializer(p)),
-            ExprKind::InitList(_) => true,
-            _ => false,
-        }
-    }
-
-    /// An lvalue designating an object with static storage (its address is a constant).
-    fn is_static_object(&self, e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Var(v) => self.prog.var(*v).is_some_and(|v| {
-                space::address_is_constant(
-                    self.prog.types.object_space(v.ty),
-                    matches!(
-                        v.storage,
-                        crate::hir::Storage::Program | crate::hir::Storage::StaticLocal
-                    ),
-                ) && !(v.storage == crate::hir::Storage::KernelScope
-                    && self.prog.types.object_space(v.ty) == Some(LangAs::LOCAL))
-            }),
-            ExprKind::StrLit(_) => true,
-            ExprKind::Member { base, .. } => self.is_static_object(base),
-            ExprKind::Index { base, index } => {
-                self.const_int(index).is_some()
-                    && matches!(&base.kind, ExprKind::Cast(CastKind::ArrayToPointer, a) if self.is_static_object(a))
-            }
-            _ => false,
-        }
-    }
 }
 
-fn strip_parens(e: &ast::Expr) -> &ast::Expr {
-    let mut x = e;
-    while let AK::Paren(i) = &x.kind {
-        x = i;
-    }
-    x
-}
-
-fn scalar_id(s: Scalar) -> crate::types::TypeId {
+pub(crate) fn scalar_id(s: Scalar) -> crate::types::TypeId {
     match s {
         Scalar::Bool => TypeTable::BOOL,
         Scalar::Char => TypeTable::CHAR,
@@ -1988,20 +1592,22 @@ fn scalar_id(s: Scalar) -> crate::types::TypeId {
     }
 }
 
-/// The OpenCL spelling of a vector element type (`uint` in `uint4`).
-pub fn vector_elem_name(s: Scalar) -> &'static str {
-    match s {
-        Scalar::Bool => "bool",
-        Scalar::Char | Scalar::SChar => "char",
-        Scalar::UChar => "uchar",
-        Scalar::Short => "short",
-        Scalar::UShort => "ushort",
-        Scalar::Int => "int",
-        Scalar::UInt => "uint",
-        Scalar::Long | Scalar::LongLong => "long",
-        Scalar::ULong | Scalar::ULongLong => "ulong",
-        Scalar::Half => "half",
-        Scalar::Float => "float",
-        Scalar::Double => "double",
+/// clang's `getIntegerTypeOrder`: -1, 0 or 1 as `a`'s rank is below, equal to or above `b`'s,
+/// an unsigned type winning a tie with a signed one.
+fn integer_order(a: Scalar, b: Scalar) -> i32 {
+    if a == b {
+        return 0;
+    }
+    let (au, bu) = (!a.is_signed(), !b.is_signed());
+    let (ar, br) = (a.rank(), b.rank());
+    let ord = |x: u8, y: u8| if x > y { 1 } else { -1 };
+    if au == bu {
+        if ar == br { 0 } else { ord(ar, br) }
+    } else if au {
+        if ar >= br { 1 } else { -1 }
+    } else if br >= ar {
+        -1
+    } else {
+        1
     }
 }

@@ -2,17 +2,23 @@
 //! OpenCL C rules (address spaces through [`crate::space`]) and builds the [`hir::Program`],
 //! reporting clang-worded diagnostics.
 //!
-//! Split by what it checks: [`decl`] (specifiers, declarators, declarations, kernels),
+//! Split by what it checks: [`decl`] (specifiers, declarators, declarations, functions),
+//! [`record`] (structs, unions, enums), [`kernel`] (kernel parameters), [`call`] (calls),
+//! [`builtin_call`] (the builtin table), [`init`] (initializers),
 //! [`expr`] (expressions), [`conv`] (conversions and assignment compatibility), [`stmt`]
 //! (statements), [`consteval`] (integer constant expressions), [`predef`] (predeclared OpenCL
 //! names), [`scope`] (name lookup).
 
 pub mod builtin_call;
+pub mod call;
 pub mod consteval;
 pub mod conv;
 pub mod decl;
 pub mod expr;
+pub mod init;
+pub mod kernel;
 pub mod predef;
+pub mod record;
 pub mod scope;
 pub mod stmt;
 
@@ -31,11 +37,15 @@ pub const DEFAULT_OFF_GROUPS: &[&str] = &["conversion", "spir-compat"];
 /// Warning groups of language extensions that clang shows only with `-pedantic`.
 pub const PEDANTIC_GROUPS: &[&str] = &["extra-semi"];
 
-/// Deepest expression/statement/declarator nesting checked before giving up with a diagnostic
-/// (the parser has its own limit; this one keeps sema's recursion bounded on any AST).
-pub const MAX_DEPTH: u32 = 1000;
+/// Deepest expression/statement nesting checked before giving up with a diagnostic: above the
+/// parser's own limit (4096), so it only bounds recursion on ASTs built by other means.
+pub const MAX_DEPTH: u32 = 4200;
 
 /// Checks a translation unit and returns the typed program. Diagnostics go to `diags`.
+///
+/// Recursion follows the AST's nesting, bounded by [`MAX_DEPTH`] (just above the parser's
+/// limit); for inputs near that limit run it on a thread with a large stack, as the driver does
+/// (256 MiB).
 pub fn check(
     tu: &ast::TranslationUnit,
     sm: &SourceMap,
@@ -77,6 +87,19 @@ pub(crate) struct Checker<'a> {
     pub switch_depth: u32,
     /// Functions that have a body, by name (for redefinition errors).
     pub defined: HashMap<Symbol, Span>,
+    /// Open `switch` statements' case values (duplicate detection).
+    pub switch_cases: Vec<stmt::SwitchCases>,
+    /// Labels and `goto`s of the function being checked.
+    pub labels: HashMap<Symbol, Span>,
+    pub gotos: Vec<oclc_syntax::ast::Ident>,
+    /// The predeclared vector typedef (`float4`) of each vector type, and the other
+    /// predeclared typedefs by name: the names clang prints for builtin types.
+    pub vec_typedefs: crate::fxhash::FxHashMap<crate::types::TypeId, QualType>,
+    pub named_typedefs: crate::fxhash::FxHashMap<&'static str, QualType>,
+    /// The empty name of unnamed parameters.
+    pub empty_sym: Symbol,
+    /// Checking the operand of `&` (for -Warray-bounds, which allows `&a[n]`).
+    pub in_addr_of: bool,
     /// The builtin function library of this language mode.
     pub builtins: crate::builtins::Builtins,
 }
@@ -96,6 +119,13 @@ impl<'a> Checker<'a> {
             loop_depth: 0,
             switch_depth: 0,
             defined: HashMap::new(),
+            in_addr_of: false,
+            vec_typedefs: Default::default(),
+            named_typedefs: Default::default(),
+            empty_sym: Symbol::intern(""),
+            switch_cases: Vec::new(),
+            labels: HashMap::new(),
+            gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
         };
         c.predeclare();
@@ -236,6 +266,17 @@ impl<'a> Checker<'a> {
                 "static assertion expression is not an integral constant expression",
             ),
         }
+    }
+
+    /// A predeclared typedef by name (`size_t`, `uint`, ...), or `fallback`.
+    pub(crate) fn predef_named(&self, name: &str, fallback: QualType) -> QualType {
+        self.named_typedefs.get(name).copied().unwrap_or(fallback)
+    }
+
+    /// The predeclared vector typedef (`float4`) for a vector type, or the type itself.
+    pub(crate) fn vector_named(&self, v: QualType) -> QualType {
+        let c = self.prog.types.canonical(v).id;
+        self.vec_typedefs.get(&c).copied().unwrap_or(v)
     }
 
     pub(crate) fn new_var(&mut self, v: hir::Var) -> hir::VarId {

@@ -40,6 +40,12 @@ impl Checker<'_> {
         });
         let q = QualType::new(id);
         self.scopes.insert_predeclared(sym, Binding::Typedef(q));
+        if let TypeKind::Vector(..) = self.prog.types.ckind(q) {
+            let c = self.prog.types.canonical(q).id;
+            self.vec_typedefs.insert(c, q);
+        } else {
+            self.named_typedefs.insert(sym.as_str(), q);
+        }
         q
     }
 

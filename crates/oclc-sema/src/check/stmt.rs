@@ -6,7 +6,15 @@ use oclc_syntax::ast::{self, StmtKind as SK};
 use super::Checker;
 use super::conv::Action;
 use super::decl::DeclPlace;
+use crate::fxhash::FxHashMap;
 use crate::hir::{Block, Expr, Stmt, StmtKind};
+
+/// The `case` values and `default` label seen so far in one `switch`.
+#[derive(Default, Debug)]
+pub(crate) struct SwitchCases {
+    pub values: FxHashMap<i64, oclc_syntax::Span>,
+    pub default: Option<oclc_syntax::Span>,
+}
 
 impl Checker<'_> {
     /// A compound statement. `new_scope` is false for a function body, whose parameters
@@ -68,7 +76,82 @@ impl Checker<'_> {
 
     fn cond_expr(&mut self, e: &ast::Expr) -> Expr {
         let x = self.expr(e);
+        if let ast::ExprKind::Assign {
+            op: None, op_span, ..
+        } = &e.kind
+            && !x.is_error()
+        {
+            let d = oclc_syntax::Diagnostic::warning(
+                *op_span,
+                "using the result of an assignment as a condition without parentheses",
+            )
+            .with_group("parentheses")
+            .with_note(
+                e.span.start(),
+                "place parentheses around the assignment to silence this warning",
+            )
+            .with_note(
+                *op_span,
+                "use '==' to turn this assignment into an equality comparison",
+            );
+            self.emit(d);
+        }
         self.condition(x)
+    }
+
+    /// clang's `-Wunused-value`/`-Wunused-comparison` for an expression statement whose value
+    /// is computed for nothing.
+    fn unused_result(&mut self, e: &ast::Expr, x: &Expr) {
+        if x.is_error() {
+            return;
+        }
+        let mut a = e;
+        while let ast::ExprKind::Paren(i) = &a.kind {
+            a = i;
+        }
+        let (at, msg, group) = match &a.kind {
+            ast::ExprKind::Binary { op, op_span, .. } => match op {
+                ast::BinOp::Eq | ast::BinOp::Ne => (
+                    *op_span,
+                    "equality comparison result unused",
+                    "unused-comparison",
+                ),
+                ast::BinOp::Lt | ast::BinOp::Gt | ast::BinOp::Le | ast::BinOp::Ge => (
+                    *op_span,
+                    "relational comparison result unused",
+                    "unused-comparison",
+                ),
+                ast::BinOp::Comma => return,
+                _ => (*op_span, "expression result unused", "unused-value"),
+            },
+            ast::ExprKind::Unary { op, op_span, .. } => match op {
+                ast::UnaryOp::PreInc
+                | ast::UnaryOp::PreDec
+                | ast::UnaryOp::PostInc
+                | ast::UnaryOp::PostDec => {
+                    return;
+                }
+                // `*p;` reads through a pointer: clang stays quiet unless it is volatile.
+                ast::UnaryOp::Deref => return,
+                _ => (*op_span, "expression result unused", "unused-value"),
+            },
+            ast::ExprKind::Ident(_)
+            | ast::ExprKind::IntLit(_)
+            | ast::ExprKind::FloatLit(_)
+            | ast::ExprKind::CharLit(_)
+            | ast::ExprKind::BoolLit(_)
+            | ast::ExprKind::StrLit(_)
+            | ast::ExprKind::Member { .. }
+            | ast::ExprKind::Index { .. }
+            | ast::ExprKind::SizeOf(_)
+            | ast::ExprKind::VecStep(_)
+            | ast::ExprKind::AlignOf { .. } => (a.span, "expression result unused", "unused-value"),
+            ast::ExprKind::Cast { .. } if !self.prog.types.is_void(x.ty) => {
+                (a.span, "expression result unused", "unused-value")
+            }
+            _ => return,
+        };
+        self.warn(at, msg, group);
     }
 
     pub(crate) fn stmt(&mut self, s: &ast::Stmt) -> Stmt {
@@ -94,6 +177,7 @@ impl Checker<'_> {
             }
             SK::Expr(e) => {
                 let x = self.expr(e);
+                self.unused_result(e, &x);
                 let x = self.rvalue_discard(x);
                 StmtKind::Expr(x)
             }
@@ -180,7 +264,9 @@ impl Checker<'_> {
                     self.promote(c)
                 };
                 self.switch_depth += 1;
+                self.switch_cases.push(SwitchCases::default());
                 let b = self.sub_stmt(body);
+                self.switch_cases.pop();
                 self.switch_depth -= 1;
                 StmtKind::Switch { cond: c, body: b }
             }
@@ -203,12 +289,32 @@ impl Checker<'_> {
                         }
                     }
                 };
+                if !v.is_error()
+                    && let Some(cases) = self.switch_cases.last_mut()
+                {
+                    if let Some(&prev) = cases.values.get(&n) {
+                        self.err(value.span, format!("duplicate case value '{n}'"));
+                        self.note_last(prev, "previous case defined here");
+                    } else {
+                        cases.values.insert(n, value.span);
+                    }
+                }
                 let b = self.sub_stmt(body);
                 StmtKind::Case { value: n, body: b }
             }
             SK::Default { body } => {
                 if self.switch_depth == 0 {
                     self.err(span, "'default' statement not in switch statement");
+                }
+                if let Some(cases) = self.switch_cases.last_mut() {
+                    match cases.default {
+                        // clang reports at the first `default` and notes the second.
+                        Some(prev) => {
+                            self.err(prev, "multiple default labels in one switch");
+                            self.note_last(span, "previous case defined here");
+                        }
+                        None => cases.default = Some(span),
+                    }
                 }
                 StmtKind::Default {
                     body: self.sub_stmt(body),
@@ -227,11 +333,22 @@ impl Checker<'_> {
                 StmtKind::Continue
             }
             SK::Return(e) => self.return_stmt(e.as_ref(), span),
-            SK::Goto(l) => StmtKind::Goto(l.name),
-            SK::Label { name, body } => StmtKind::Label {
-                name: name.name,
-                body: self.sub_stmt(body),
-            },
+            SK::Goto(l) => {
+                self.gotos.push(*l);
+                StmtKind::Goto(l.name)
+            }
+            SK::Label { name, body } => {
+                if let Some(&prev) = self.labels.get(&name.name) {
+                    self.err(name.span, format!("redefinition of label '{}'", name.name));
+                    self.note_last(prev, "previous definition is here");
+                } else {
+                    self.labels.insert(name.name, name.span);
+                }
+                StmtKind::Label {
+                    name: name.name,
+                    body: self.sub_stmt(body),
+                }
+            }
             SK::Attributed { body, .. } => {
                 let inner = self.stmt(body);
                 return self.leave_with(inner);
@@ -247,6 +364,17 @@ impl Checker<'_> {
         };
         self.leave();
         Stmt { kind, span }
+    }
+
+    /// At the end of a function body: every `goto` must name a label of the function.
+    pub(crate) fn check_gotos(&mut self) {
+        let gotos = std::mem::take(&mut self.gotos);
+        for g in gotos {
+            if !self.labels.contains_key(&g.name) {
+                self.err(g.span, format!("use of undeclared label '{}'", g.name));
+            }
+        }
+        self.labels.clear();
     }
 
     fn leave_with(&mut self, s: Stmt) -> Stmt {
@@ -270,9 +398,9 @@ impl Checker<'_> {
         match e {
             None => {
                 if !void && !self.prog.types.is_error(f.ret) {
-                    self.err(
-                        span,
-                        format!("non-void function '{}' should return a value", f.name),
+                    let msg = format!("non-void function '{}' should return a value", f.name);
+                    self.emit(
+                        oclc_syntax::Diagnostic::error(span, msg).with_group("return-mismatch"),
                     );
                 }
                 StmtKind::Return(None)
@@ -281,9 +409,9 @@ impl Checker<'_> {
                 let x = self.expr(e);
                 if void {
                     if !x.is_error() && !self.prog.types.is_void(x.ty) {
-                        self.err(
-                            e.span,
-                            format!("void function '{}' should not return a value", f.name),
+                        let msg = format!("void function '{}' should not return a value", f.name);
+                        self.emit(
+                            oclc_syntax::Diagnostic::error(span, msg).with_group("return-mismatch"),
                         );
                     }
                     return StmtKind::Return(None);

@@ -13,8 +13,8 @@ use crate::token::{Punct, Token, TokenKind};
 /// What an ordinary identifier names, for telling declarations from expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NameKind {
-    /// A typedef name declared in the source.
-    Typedef,
+    /// A typedef name declared in the source, with its declarator's name.
+    Typedef(Span),
     /// An OpenCL builtin type name (`uint`, `float4`, `image2d_t`, ...).
     Builtin,
     /// A variable, function, parameter or enumerator: not a type.
@@ -56,11 +56,21 @@ pub(crate) struct Parser<'a> {
     pub cut_off: bool,
     /// A struct/enum definition lacked its `;`; the declaration ends as if it were there.
     pub fake_semi: bool,
-    /// `ExprKind::Error` nodes made so far (an expression is invalid if this grew).
-    pub error_exprs: u32,
+    /// `ExprKind::Error` nodes made so far: an expression is invalid if this grew, and clang
+    /// then skips silently instead of reporting a missing `;`. (Undeclared identifiers do not
+    /// count: clang's delayed typo correction keeps such expressions valid while parsing.)
+    pub invalid_exprs: u32,
     /// Keyword of each identifier symbol in the tokens, by symbol index (`None`: not
     /// looked up), so classifying a token is an array access, not a hash.
     sym_kw: Vec<Option<Option<Kw>>>,
+    /// Enclosing loops and switches: a `break`/`continue` outside them is invalid in clang
+    /// (sema reports it), which changes how a missing `;` after it is handled.
+    pub loops: u32,
+    pub switches: u32,
+    /// Typo corrections attempted (clang stops after `-fspell-checking-limit`).
+    pub typo_attempts: u32,
+    /// Syntax errors reported so far (a type name with one is invalid in clang).
+    pub errors: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -101,8 +111,12 @@ impl<'a> Parser<'a> {
             }
         }
         let mut names = IdMap::default();
-        for s in names::builtin_type_names() {
+        names.reserve(256);
+        for &s in names::builtin_type_names() {
             names.insert(s, NameKind::Builtin);
+        }
+        for &s in names::builtin_value_names() {
+            names.insert(s, NameKind::Value);
         }
         Parser {
             toks,
@@ -125,8 +139,12 @@ impl<'a> Parser<'a> {
             nest: 0,
             cut_off: false,
             fake_semi: false,
-            error_exprs: 0,
+            invalid_exprs: 0,
             sym_kw,
+            loops: 0,
+            switches: 0,
+            typo_attempts: 0,
+            errors: 0,
         }
     }
 
@@ -295,12 +313,19 @@ impl<'a> Parser<'a> {
     // -- diagnostics --------------------------------------------------------------------------
 
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
-        if !self.cut_off {
-            self.diags.push(Diagnostic::error(span, msg));
-        }
+        self.emit(Diagnostic::error(span, msg));
     }
 
     pub fn emit(&mut self, d: Diagnostic) {
+        if !self.cut_off {
+            self.errors += u32::from(d.is_error());
+            self.diags.push(d);
+        }
+    }
+
+    /// Reports what clang reports from sema while parsing (implicit `int`): the construct
+    /// stays valid for recovery, so it does not count in [`Parser::errors`].
+    pub fn emit_semantic(&mut self, d: Diagnostic) {
         if !self.cut_off {
             self.diags.push(d);
         }
@@ -318,8 +343,10 @@ impl<'a> Parser<'a> {
                 return self.span();
             }
             let outer = self.sm.report_span(prev);
+            let end = self.invocation_end(prev).unwrap_or(outer.hi);
             return Span {
-                lo: outer.hi,
+                lo: end,
+                hi: end,
                 ..outer
             };
         }
@@ -327,6 +354,62 @@ impl<'a> Parser<'a> {
             lo: prev.hi,
             ..prev
         }
+    }
+
+    /// Where the outermost macro invocation that produced `span` ends in its file: after the
+    /// name for an object-like macro, after the closing `)` of the arguments for a
+    /// function-like one (found by scanning the source text).
+    fn invocation_end(&self, span: Span) -> Option<u32> {
+        let outer = *self.sm.expansion_chain(span).last()?;
+        let call = outer.call_site;
+        let def_text = self.sm.file(outer.def_site.file).map(|f| f.text.as_bytes());
+        let function_like = !outer.def_site.is_dummy()
+            && def_text.and_then(|t| t.get(outer.def_site.hi as usize)) == Some(&b'(');
+        if !function_like {
+            return Some(call.hi);
+        }
+        let text = self.sm.file(call.file)?.text.as_bytes();
+        let mut i = call.hi as usize;
+        let mut depth = 0u32;
+        while let Some(&c) = text.get(i) {
+            match c {
+                b'(' => depth += 1,
+                b')' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return u32::try_from(i + 1).ok();
+                    }
+                }
+                b'"' | b'\'' => {
+                    // Skip a string or character literal.
+                    i += 1;
+                    while let Some(&d) = text.get(i) {
+                        if d == b'\\' {
+                            i += 1;
+                        } else if d == c || d == b'\n' {
+                            break;
+                        }
+                        i += 1;
+                    }
+                }
+                b'/' if text.get(i + 1) == Some(&b'*') => {
+                    i += 2;
+                    while i < text.len() && !(text[i] == b'*' && text.get(i + 1) == Some(&b'/')) {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                b'/' if text.get(i + 1) == Some(&b'/') => {
+                    while text.get(i).is_some_and(|&d| d != b'\n') {
+                        i += 1;
+                    }
+                }
+                c if depth == 0 && !c.is_ascii_whitespace() => return Some(call.hi),
+                _ => {}
+            }
+            i += 1;
+        }
+        Some(call.hi)
     }
 
     /// clang's `ExpectAndConsume(p, msg)`: consumes `p`, or reports `msg` after the previous
@@ -549,6 +632,31 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Makes the current identifier token spell `sym` (clang's recovery after a typo
+    /// correction: parsing goes on as if the correction had been written).
+    pub fn respell_current(&mut self, sym: Symbol) {
+        let i = sym.0 as usize;
+        if i >= self.sym_kw.len() {
+            self.sym_kw.resize(i + 1, None);
+        }
+        if let Some(slot) = self.sym_kw.get_mut(i)
+            && slot.is_none()
+        {
+            *slot = Some(keyword(sym));
+        }
+        let pos = self.pos;
+        if let Some(t) = self.toks.to_mut().get_mut(pos)
+            && matches!(t.kind, TokenKind::Ident(_))
+        {
+            t.kind = TokenKind::Ident(sym);
+        }
+    }
+
+    /// Every name visible here with what it names.
+    pub fn visible_names(&self) -> impl Iterator<Item = (Symbol, NameKind)> + '_ {
+        self.names.iter().map(|(&s, &k)| (s, k))
+    }
+
     /// What `sym` names here.
     pub fn lookup(&self, sym: Symbol) -> Option<NameKind> {
         self.names.get(&sym).copied()
@@ -556,8 +664,12 @@ impl<'a> Parser<'a> {
 
     /// Whether the identifier token `t` names a type here.
     pub fn is_type_name(&self, t: &Token) -> bool {
-        self.ident_of(t)
-            .is_some_and(|s| matches!(self.lookup(s), Some(NameKind::Typedef | NameKind::Builtin)))
+        self.ident_of(t).is_some_and(|s| {
+            matches!(
+                self.lookup(s),
+                Some(NameKind::Typedef(_) | NameKind::Builtin)
+            )
+        })
     }
 }
 

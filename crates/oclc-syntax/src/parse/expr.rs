@@ -33,7 +33,7 @@ impl Parser<'_> {
 
     /// An `ExprKind::Error` placeholder (the error is reported by the caller).
     pub(crate) fn error_expr(&mut self, span: Span) -> Expr {
-        self.error_exprs += 1;
+        self.invalid_exprs += 1;
         self.mk(span, ExprKind::Error)
     }
 
@@ -420,7 +420,7 @@ impl Parser<'_> {
     }
 
     /// Whether the token `n` ahead starts a type name.
-    fn token_starts_type_name(&self, n: usize) -> bool {
+    pub(crate) fn token_starts_type_name(&self, n: usize) -> bool {
         let saved = self.nth(n);
         match self.kw_of(saved) {
             Some(k) => matches!(
@@ -465,11 +465,16 @@ impl Parser<'_> {
             let Some(open) = self.open() else {
                 return self.error_expr(start);
             };
+            let errors = self.errors;
             let ty = self.parse_type_name();
-            let Some(close) = self.close(Punct::RParen, open) else {
+            let bad_type = self.errors > errors;
+            // As clang, a missing `)` is reported and the operand still parsed, unless the
+            // type name itself was bad.
+            let close = self.close(Punct::RParen, open);
+            if self.cut_off || bad_type {
                 return self.error_expr(start);
-            };
-            let parens = open.to(close);
+            }
+            let parens = open.to(close.unwrap_or(self.prev_span()));
             if self.is(Punct::LBrace) {
                 let init = self.parse_init_list();
                 let span = open.to(self.prev_span());
@@ -549,10 +554,8 @@ impl Parser<'_> {
         }
         let close = self.close(Punct::RParen, open);
         let span = open.to(close.unwrap_or(self.prev_span()));
+        // A missing `)` is reported; the expression stays valid, as in clang.
         let e = self.mk(span, ExprKind::Paren(Box::new(inner)));
-        if close.is_none() {
-            return self.error_expr(span);
-        }
         self.parse_postfix(e)
     }
 

@@ -214,7 +214,8 @@ fn decode_float(
         "" => FloatSuffix::None,
         "f" | "F" => FloatSuffix::F,
         "h" | "H" => FloatSuffix::H,
-        "l" | "L" => FloatSuffix::L,
+        // `q`/`Q` (`__float128`) is accepted by clang without a diagnostic.
+        "l" | "L" | "q" | "Q" => FloatSuffix::L,
         _ => {
             return Err(LitDiag::error(
                 suffix_at,
@@ -310,7 +311,9 @@ fn escape(b: &[u8], mut i: usize, max: u64, diags: &mut Vec<LitDiag>) -> (u64, u
             let mut v: u64 = 0;
             let mut overflow = false;
             while i < b.len() && b[i].is_ascii_hexdigit() {
-                v = v.saturating_mul(16) + u64::from((b[i] as char).to_digit(16).unwrap_or(0));
+                v = v
+                    .saturating_mul(16)
+                    .saturating_add(u64::from((b[i] as char).to_digit(16).unwrap_or(0)));
                 overflow |= v > max;
                 i += 1;
             }
@@ -582,6 +585,8 @@ mod tests {
         assert!(p.is_empty() && d.is_empty());
         let mut out = Vec::new();
         let (_, d) = decode_string("\"\\x100\"", &mut out);
+        assert_eq!(d[0].message, "hex escape sequence out of range");
+        let (_, d) = decode_char("'\\xffffffffffffffffffffffff'");
         assert_eq!(d[0].message, "hex escape sequence out of range");
         assert_eq!(d[0].offset, 1);
     }

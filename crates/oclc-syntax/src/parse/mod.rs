@@ -11,14 +11,18 @@
 mod attr;
 mod core;
 mod decl;
+mod declarator;
 mod dump;
 mod expr;
 mod keywords;
 pub mod literal;
 mod names;
+mod specs;
 mod stmt;
+mod tags;
 #[cfg(test)]
 mod tests;
+mod typo;
 
 use crate::ast::{PragmaItem, PragmaKind, TranslationUnit};
 use crate::diag::Diagnostics;

@@ -3,6 +3,8 @@
 //! The parser treats them as typedef names declared in the outermost scope, so an inner
 //! declaration can still shadow one as in C.
 
+use std::sync::OnceLock;
+
 use crate::intern::Symbol;
 
 /// Scalar element types that have vector forms (`<name>2` ... `<name>16`).
@@ -63,15 +65,45 @@ const OTHER_NAMES: &[&str] = &[
     "atomic_flag",
 ];
 
-/// Every builtin type name, for seeding the parser's outermost scope.
-pub fn builtin_type_names() -> Vec<Symbol> {
-    let mut out: Vec<Symbol> = OTHER_NAMES.iter().map(|s| Symbol::intern(s)).collect();
-    for e in VECTOR_ELEMENTS {
-        for w in VECTOR_WIDTHS {
-            out.push(Symbol::intern(&format!("{e}{w}")));
+/// Enumeration constants of clang's OpenCL headers (`opencl-c-base.h`), which are names, not
+/// macros, and so must count as declared.
+const VALUE_NAMES: &[&str] = &[
+    "memory_order_relaxed",
+    "memory_order_acquire",
+    "memory_order_release",
+    "memory_order_acq_rel",
+    "memory_order_seq_cst",
+    "memory_scope_work_item",
+    "memory_scope_work_group",
+    "memory_scope_device",
+    "memory_scope_all_svm_devices",
+    "memory_scope_all_devices",
+    "memory_scope_sub_group",
+];
+
+/// Builtin value names, for seeding the parser's outermost scope.
+pub fn builtin_value_names() -> &'static [Symbol] {
+    static NAMES: OnceLock<Vec<Symbol>> = OnceLock::new();
+    NAMES.get_or_init(|| VALUE_NAMES.iter().map(|s| Symbol::intern(s)).collect())
+}
+
+/// Every builtin type name, for seeding the parser's outermost scope (interned once).
+pub fn builtin_type_names() -> &'static [Symbol] {
+    static NAMES: OnceLock<Vec<Symbol>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut out: Vec<Symbol> = OTHER_NAMES.iter().map(|s| Symbol::intern(s)).collect();
+        for e in VECTOR_ELEMENTS {
+            for w in VECTOR_WIDTHS {
+                out.push(Symbol::intern(&format!("{e}{w}")));
+            }
         }
-    }
-    out
+        out
+    })
+}
+
+/// Whether `name` is an image type (a keyword in clang rather than a declared name).
+pub(crate) fn is_image_type_name(name: &str) -> bool {
+    name.starts_with("image") && name.ends_with("_t")
 }
 
 /// Whether `name` is an OpenCL builtin type name (see the module docs).

@@ -3,6 +3,7 @@
 use super::core::{Parser, Skip};
 use super::decl::Ctx;
 use super::keywords::Kw;
+use super::typo::TypoCtx;
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::source::Span;
@@ -79,7 +80,7 @@ impl Parser<'_> {
         if self.at_attr() {
             let mut specs = Vec::new();
             self.parse_attrs(&mut specs);
-            if self.starts_decl_specs() || self.starts_unknown_type_decl() {
+            if self.starts_decl_specs() {
                 return match self.parse_block_declaration(Ctx::Block, specs) {
                     Some(d) => StmtKind::Decl(d),
                     None => StmtKind::Error,
@@ -139,21 +140,21 @@ impl Parser<'_> {
                 }
                 Kw::Break => {
                     self.bump();
-                    self.end_stmt("break");
+                    self.end_jump("break", self.loops + self.switches > 0);
                     return StmtKind::Break;
                 }
                 Kw::Continue => {
                     self.bump();
-                    self.end_stmt("continue");
+                    self.end_jump("continue", self.loops > 0);
                     return StmtKind::Continue;
                 }
                 Kw::Return => {
                     self.bump();
                     let mut value = None;
                     if !self.is(Punct::Semi) {
-                        let errs = self.error_exprs;
+                        let errs = self.invalid_exprs;
                         let e = self.parse_expr();
-                        if self.error_exprs > errs {
+                        if self.invalid_exprs > errs {
                             self.skip_until(
                                 &[Punct::RBrace],
                                 Skip {
@@ -196,16 +197,29 @@ impl Parser<'_> {
                 body: Box::new(body),
             };
         }
-        if self.starts_decl_specs() || self.starts_unknown_type_decl() {
+        match self.correct_statement_typo() {
+            Some(true) => {}
+            Some(false) => return self.parse_stmt_kind(),
+            None => {}
+        }
+        if self.starts_decl_specs() {
             return match self.parse_block_declaration(Ctx::Block, Vec::new()) {
                 Some(d) => StmtKind::Decl(d),
                 None => StmtKind::Error,
             };
         }
-        // Expression statement.
-        let errs = self.error_exprs;
+        // Expression statement. One starting with a name declared nowhere (and not called) is
+        // invalid in clang when typo correction has no candidate at all: sema reports the name,
+        // and the statement is skipped without "expected ';'".
+        let undeclared_start = match self.ident() {
+            Some(s) if self.lookup(s).is_none() && !self.nth_is(1, Punct::LParen) => {
+                !self.has_typo_candidate(s)
+            }
+            _ => false,
+        };
+        let errs = self.invalid_exprs;
         let e = self.parse_expr();
-        if self.error_exprs > errs {
+        if self.invalid_exprs > errs || undeclared_start {
             self.skip_until(
                 &[Punct::RBrace],
                 Skip {
@@ -220,12 +234,36 @@ impl Parser<'_> {
         StmtKind::Expr(e)
     }
 
-    /// `name name` at a statement's start: a declaration with an unknown type name (clang
-    /// reports "unknown type name" there).
-    fn starts_unknown_type_decl(&self) -> bool {
-        self.ident().is_some()
-            && !self.is_type_name(self.tok())
-            && self.ident_of(self.nth(1)).is_some()
+    /// An undeclared name starting a statement (`name name` or `name;`): clang's name
+    /// classification typo-corrects it to a type or keyword and goes on as if that had been
+    /// written. Returns `Some(true)` when the statement is now a declaration, `Some(false)`
+    /// when it starts with a corrected keyword, `None` when nothing was corrected.
+    fn correct_statement_typo(&mut self) -> Option<bool> {
+        let sym = self.ident()?;
+        if self.lookup(sym).is_some()
+            || !(self.ident_of(self.nth(1)).is_some() || self.nth_is(1, Punct::Semi))
+        {
+            return None;
+        }
+        let c = self.correct_typo(sym, TypoCtx::Statement)?;
+        if c.kind.is_some() && !c.is_type() {
+            // A variable or function: sema corrects and reports it.
+            return None;
+        }
+        let span = self.span();
+        self.typo_diag(span, sym, Some(c), c.kind.is_some());
+        self.respell_current(c.name);
+        Some(c.is_type())
+    }
+
+    /// The `;` after `break`/`continue`; outside a loop or switch clang's statement is
+    /// invalid and a missing `;` goes unreported.
+    fn end_jump(&mut self, what: &str, valid: bool) {
+        if valid {
+            self.end_stmt(what);
+        } else {
+            self.eat(Punct::Semi);
+        }
     }
 
     /// The `;` ending a jump statement (clang's `err_expected_semi_after_stmt`).
@@ -272,9 +310,9 @@ impl Parser<'_> {
             return None;
         }
         let open = self.open()?;
-        let errs = self.error_exprs;
+        let errs = self.invalid_exprs;
         let cond = self.parse_expr();
-        if self.error_exprs > errs && !self.is(Punct::RParen) {
+        if self.invalid_exprs > errs && !self.is(Punct::RParen) {
             self.skip_until(&[Punct::Semi], Skip::default());
             if !self.is(Punct::RParen) {
                 self.abandon();
@@ -315,7 +353,9 @@ impl Parser<'_> {
         let Some(cond) = self.parse_paren_cond("switch") else {
             return self.stmt_error();
         };
+        self.switches += 1;
         let body = self.parse_stmt();
+        self.switches -= 1;
         StmtKind::Switch {
             cond,
             body: Box::new(body),
@@ -327,7 +367,9 @@ impl Parser<'_> {
         let Some(cond) = self.parse_paren_cond("while") else {
             return self.stmt_error();
         };
+        self.loops += 1;
         let body = self.parse_stmt();
+        self.loops -= 1;
         StmtKind::While {
             cond,
             body: Box::new(body),
@@ -337,7 +379,9 @@ impl Parser<'_> {
     fn parse_do(&mut self) -> StmtKind {
         let do_span = self.bump();
         let errs_before = self.diags.list.len();
+        self.loops += 1;
         let body = self.parse_stmt();
+        self.loops -= 1;
         if self.kw() != Some(Kw::While) {
             if !matches!(body.kind, StmtKind::Error) || self.diags.list.len() == errs_before {
                 let s = self.span();
@@ -371,10 +415,10 @@ impl Parser<'_> {
         let Some(open) = self.open() else {
             return StmtKind::Error;
         };
-        let errs = self.error_exprs;
+        let errs = self.invalid_exprs;
         let cond = self.parse_expr();
         self.close(Punct::RParen, open);
-        if self.error_exprs > errs {
+        if self.invalid_exprs > errs {
             self.eat(Punct::Semi);
             return StmtKind::DoWhile {
                 body: Box::new(body),
@@ -409,7 +453,7 @@ impl Parser<'_> {
         // First clause.
         let mut init = None;
         if self.eat(Punct::Semi).is_none() {
-            if self.starts_decl_specs() || self.at_attr() || self.starts_unknown_type_decl() {
+            if self.starts_decl_specs() || self.at_attr() {
                 let mut pre = Vec::new();
                 self.parse_attrs(&mut pre);
                 if let Some(d) = self.parse_block_declaration(Ctx::ForInit, pre) {
@@ -420,9 +464,9 @@ impl Parser<'_> {
                     self.error(s, "expected ';' in 'for' statement specifier");
                 }
             } else {
-                let errs = self.error_exprs;
+                let errs = self.invalid_exprs;
                 let e = self.parse_expr();
-                let bad = self.error_exprs > errs;
+                let bad = self.invalid_exprs > errs;
                 init = Some(Box::new(ForInit::Expr(e)));
                 if self.eat(Punct::Semi).is_none() {
                     if !bad {
@@ -444,9 +488,9 @@ impl Parser<'_> {
         // Condition.
         let mut cond = None;
         if !self.is(Punct::Semi) && !self.is(Punct::RParen) {
-            let errs = self.error_exprs;
+            let errs = self.invalid_exprs;
             let e = self.parse_expr();
-            let bad = self.error_exprs > errs;
+            let bad = self.invalid_exprs > errs;
             cond = Some(Box::new(e));
             if !self.is(Punct::Semi) {
                 if !bad {
@@ -470,9 +514,9 @@ impl Parser<'_> {
         // Increment.
         let mut step = None;
         if !self.is(Punct::RParen) {
-            let errs = self.error_exprs;
+            let errs = self.invalid_exprs;
             let e = self.parse_expr();
-            if self.error_exprs > errs {
+            if self.invalid_exprs > errs {
                 self.skip_until(
                     &[Punct::RParen],
                     Skip {
@@ -483,10 +527,11 @@ impl Parser<'_> {
             }
             step = Some(Box::new(e));
         }
-        if self.close(Punct::RParen, open).is_none() && !self.is(Punct::LBrace) {
-            return StmtKind::Error;
-        }
+        // As in clang, the body is parsed even when the `)` is missing.
+        self.close(Punct::RParen, open);
+        self.loops += 1;
         let body = self.parse_stmt();
+        self.loops -= 1;
         StmtKind::For {
             init,
             cond,
@@ -497,9 +542,9 @@ impl Parser<'_> {
 
     fn parse_case(&mut self) -> StmtKind {
         self.bump();
-        let errs = self.error_exprs;
+        let errs = self.invalid_exprs;
         let value = self.parse_cond_expr();
-        if self.error_exprs > errs {
+        if self.invalid_exprs > errs {
             if self.skip_until(
                 &[Punct::Colon, Punct::RBrace],
                 Skip {

@@ -1,7 +1,7 @@
 // Syntax errors; each is reported once and parsing continues.
 int a = ;
 int b int c;
-void f(void) {
+void f(int x, int y) {
   x = 1 y = 2;
   return 3
 }

@@ -1,0 +1,258 @@
+//! Tidying after SSA construction: block parameters that always receive the same value (or
+//! themselves) are replaced by that value, and unreachable blocks are emptied to a single
+//! `unreachable`. Neither changes what the function computes.
+
+use std::collections::HashMap;
+
+use oclc_ir::{Block, Function, Op, Value, ValueDef};
+
+/// Rewrites every value operand of `op` (branch arguments included) through `f`.
+fn map_operands(op: &mut Op, f: &dyn Fn(Value) -> Value) {
+    let m = |v: &mut Value| *v = f(*v);
+    match op {
+        Op::Const(_)
+        | Op::Undef
+        | Op::StackAlloc { .. }
+        | Op::GlobalAddr(_)
+        | Op::LocalAddr(_)
+        | Op::Unreachable => {}
+        Op::Bin(_, a, b)
+        | Op::Cmp(_, a, b)
+        | Op::PtrAdd(a, b)
+        | Op::PtrDiff(a, b)
+        | Op::ExtractDyn(a, b)
+        | Op::Insert(a, b, _) => {
+            m(a);
+            m(b);
+        }
+        Op::Un(_, a)
+        | Op::Conv(_, a)
+        | Op::Bitcast(a)
+        | Op::IntToPtr(a)
+        | Op::Splat(a)
+        | Op::Extract(a, _)
+        | Op::Shuffle(a, _)
+        | Op::Load(a)
+        | Op::ToGeneric(a)
+        | Op::FromGeneric(a, _)
+        | Op::SpaceTest(a, _)
+        | Op::GetFence(a) => m(a),
+        Op::Build(vs) | Op::Call(_, vs) | Op::CallBuiltin(_, vs) => vs.iter_mut().for_each(m),
+        Op::Select(a, b, c) | Op::InsertDyn(a, b, c) => {
+            m(a);
+            m(b);
+            m(c);
+        }
+        Op::WorkGroup { value, ids, .. } => {
+            m(value);
+            ids.iter_mut().for_each(m);
+        }
+        Op::Store { ptr, value } => {
+            m(ptr);
+            m(value);
+        }
+        Op::Memcpy { dst, src, len } => {
+            m(dst);
+            m(src);
+            m(len);
+        }
+        Op::Memset { dst, byte, len } => {
+            m(dst);
+            m(byte);
+            m(len);
+        }
+        Op::AtomicRmw { ptr, value, .. } | Op::AtomicStore { ptr, value, .. } => {
+            m(ptr);
+            m(value);
+        }
+        Op::AtomicCmpXchg {
+            ptr,
+            expected,
+            desired,
+            ..
+        } => {
+            m(ptr);
+            m(expected);
+            m(desired);
+        }
+        Op::AtomicLoad { ptr, .. } => m(ptr),
+        Op::Barrier { flags, .. } | Op::Fence { flags, .. } => m(flags),
+        Op::WorkItem(_, d) => {
+            if let Some(d) = d {
+                m(d);
+            }
+        }
+        Op::Printf(fmt, args) => {
+            m(fmt);
+            args.iter_mut().for_each(m);
+        }
+        Op::Ret(v) => {
+            if let Some(v) = v {
+                m(v);
+            }
+        }
+        Op::Br(t) => t.args.iter_mut().for_each(m),
+        Op::CondBr(c, t, e) => {
+            m(c);
+            t.args.iter_mut().for_each(m);
+            e.args.iter_mut().for_each(m);
+        }
+        Op::Switch(x, cases, d) => {
+            m(x);
+            for (_, c) in cases.iter_mut() {
+                c.args.iter_mut().for_each(m);
+            }
+            d.args.iter_mut().for_each(m);
+        }
+    }
+}
+
+/// Branch targets of `op` with their argument lists, mutably.
+fn calls_mut(op: &mut Op) -> Vec<&mut oclc_ir::BlockCall> {
+    match op {
+        Op::Br(t) => vec![t],
+        Op::CondBr(_, t, e) => vec![t, e],
+        Op::Switch(_, cases, d) => cases.iter_mut().map(|(_, c)| c).chain([d]).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Removes trivial block parameters until none is left.
+pub fn simplify(f: &mut Function, reachable: &[bool]) {
+    empty_unreachable(f, reachable);
+    loop {
+        // Incoming arguments of every parameter: (block, index) -> values.
+        let mut incoming: HashMap<(Block, usize), Vec<Value>> = HashMap::new();
+        for d in &f.insts {
+            for c in d.op.successors() {
+                for (i, a) in c.args.iter().enumerate() {
+                    incoming.entry((c.block, i)).or_default().push(*a);
+                }
+            }
+        }
+        let mut repl: HashMap<Value, Value> = HashMap::new();
+        for (bi, bd) in f.blocks.iter().enumerate() {
+            if bi == 0 {
+                continue;
+            }
+            let b = Block(bi as u32);
+            for (pi, p) in bd.params.iter().enumerate() {
+                let Some(args) = incoming.get(&(b, pi)) else {
+                    continue;
+                };
+                let mut same: Option<Value> = None;
+                let mut trivial = true;
+                for a in args {
+                    if a == p || Some(*a) == same {
+                        continue;
+                    }
+                    if same.is_some() {
+                        trivial = false;
+                        break;
+                    }
+                    same = Some(*a);
+                }
+                if let (true, Some(v)) = (trivial, same) {
+                    repl.insert(*p, v);
+                }
+            }
+        }
+        if repl.is_empty() {
+            return;
+        }
+        let resolve = |mut v: Value| {
+            let mut n = 0;
+            while let Some(r) = repl.get(&v) {
+                v = *r;
+                n += 1;
+                if n > repl.len() {
+                    break;
+                }
+            }
+            v
+        };
+        // Drop the arguments of removed parameters, then the parameters themselves.
+        let removed: Vec<(Block, Vec<usize>)> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(bi, bd)| {
+                let idx = bd
+                    .params
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| repl.contains_key(p))
+                    .map(|(i, _)| i)
+                    .collect();
+                (Block(bi as u32), idx)
+            })
+            .collect();
+        for d in &mut f.insts {
+            for c in calls_mut(&mut d.op) {
+                if let Some((_, idx)) = removed.get(c.block.index())
+                    && !idx.is_empty()
+                {
+                    let mut k = 0;
+                    c.args.retain(|_| {
+                        let keep = !idx.contains(&k);
+                        k += 1;
+                        keep
+                    });
+                }
+            }
+            map_operands(&mut d.op, &resolve);
+        }
+        for (bi, bd) in f.blocks.iter_mut().enumerate() {
+            bd.params.retain(|p| !repl.contains_key(p));
+            for (i, p) in bd.params.iter().enumerate() {
+                if let Some(vd) = f.values.get_mut(p.index()) {
+                    vd.def = ValueDef::Param(Block(bi as u32), i as u32);
+                }
+            }
+        }
+    }
+}
+
+/// Replaces the body of every unreachable block with `unreachable`, so dead code neither
+/// runs nor feeds block arguments.
+fn empty_unreachable(f: &mut Function, reachable: &[bool]) {
+    for (bi, bd) in f.blocks.iter_mut().enumerate() {
+        if bi == 0 || reachable.get(bi).copied().unwrap_or(true) {
+            continue;
+        }
+        let Some(last) = bd.insts.last().copied() else {
+            continue;
+        };
+        if let Some(d) = f.insts.get_mut(last.index()) {
+            d.op = Op::Unreachable;
+            d.result = None;
+        }
+        bd.insts = vec![last];
+    }
+}
+
+/// Which blocks are reachable from the entry.
+pub fn reachable(f: &Function) -> Vec<bool> {
+    let n = f.blocks.len();
+    let mut seen = vec![false; n];
+    let mut stack = vec![0usize];
+    if n > 0 {
+        seen[0] = true;
+    }
+    while let Some(b) = stack.pop() {
+        let Some(last) = f.blocks.get(b).and_then(|bd| bd.insts.last()) else {
+            continue;
+        };
+        let Some(d) = f.insts.get(last.index()) else {
+            continue;
+        };
+        for c in d.op.successors() {
+            let t = c.block.index();
+            if t < n && !seen[t] {
+                seen[t] = true;
+                stack.push(t);
+            }
+        }
+    }
+    seen
+}

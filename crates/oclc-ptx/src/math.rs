@@ -1,0 +1,302 @@
+//! Full-precision single-precision `exp*` and `log*` as PTX sequences (within OpenCL's
+//! 3-ulp limits): the exponent's integer part is split off exactly in double precision and
+//! only the reduced part goes through `ex2.approx` (2 ulp); logarithms are evaluated in
+//! double precision with an atanh series and rounded once.
+
+use crate::emit::FnEmitter;
+use crate::regs::{Rc, float_literal};
+use oclc_ir::Scalar;
+
+fn d(x: f64) -> String {
+    float_literal(Scalar::F64, x)
+}
+
+/// `exp2(x * scale)` for f32 `x`, where `scale` is 1, log2(e) or log2(10).
+pub fn exp_f32(e: &mut FnEmitter, dst: &str, x: &str, scale: f64) {
+    let (xd, t, n, fr) = (
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+    );
+    let (f, e1, p1, p2) = (
+        e.tmp(Rc::F32),
+        e.tmp(Rc::F32),
+        e.tmp(Rc::F32),
+        e.tmp(Rc::F32),
+    );
+    let (ni, n1, n2) = (e.tmp(Rc::B32), e.tmp(Rc::B32), e.tmp(Rc::B32));
+    let nan = e.tmp(Rc::Pred);
+    e.ins(format!("cvt.f64.f32 {xd}, {x}"));
+    if scale == 1.0 {
+        e.ins(format!("mov.f64 {t}, {xd}"));
+    } else {
+        e.ins(format!("mul.rn.f64 {t}, {xd}, {}", d(scale)));
+    }
+    // Beyond ±200 the result is 0 or infinity either way; the clamp keeps 2^n in range.
+    e.ins(format!("max.f64 {t}, {t}, {}", d(-200.0)));
+    e.ins(format!("min.f64 {t}, {t}, {}", d(200.0)));
+    e.ins(format!("cvt.rni.f64.f64 {n}, {t}"));
+    e.ins(format!("sub.rn.f64 {fr}, {t}, {n}"));
+    e.ins(format!("cvt.rn.f32.f64 {f}, {fr}"));
+    e.ins(format!("ex2.approx.f32 {e1}, {f}"));
+    // 2^n as two exact powers of two, so subnormal results are rounded once.
+    e.ins(format!("cvt.rni.s32.f64 {ni}, {n}"));
+    e.ins(format!("shr.s32 {n1}, {ni}, 1"));
+    e.ins(format!("sub.s32 {n2}, {ni}, {n1}"));
+    for (k, p) in [(&n1, &p1), (&n2, &p2)] {
+        e.ins(format!("add.s32 {k}, {k}, 127"));
+        e.ins(format!("shl.b32 {k}, {k}, 23"));
+        e.ins(format!("mov.b32 {p}, {k}"));
+    }
+    e.ins(format!("mul.rn.f32 {e1}, {e1}, {p1}"));
+    e.ins(format!("mul.rn.f32 {dst}, {e1}, {p2}"));
+    e.ins(format!("testp.notanumber.f32 {nan}, {x}"));
+    e.ins(format!("@{nan} add.f32 {dst}, {x}, {x}"));
+}
+
+/// Which logarithm [`log_f32`] computes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum LogBase {
+    E,
+    Two,
+    Ten,
+}
+
+/// `log`, `log2` or `log10` of f32 `x`, evaluated in double precision.
+pub fn log_f32(e: &mut FnEmitter, dst: &str, x: &str, base: LogBase) {
+    let (xd, m, s, s2, p, r) = (
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+    );
+    let (bits, eb) = (e.tmp(Rc::B64), e.tmp(Rc::B64));
+    let (ex, exd) = (e.tmp(Rc::B32), e.tmp(Rc::F64));
+    let (big, q) = (e.tmp(Rc::Pred), e.tmp(Rc::Pred));
+    e.ins(format!("cvt.f64.f32 {xd}, {x}"));
+    e.ins(format!("mov.b64 {bits}, {xd}"));
+    e.ins(format!("shr.u64 {eb}, {bits}, 52"));
+    e.ins(format!("and.b64 {eb}, {eb}, 2047"));
+    e.ins(format!("cvt.u32.u64 {ex}, {eb}"));
+    e.ins(format!("sub.s32 {ex}, {ex}, 1023"));
+    e.ins(format!("and.b64 {bits}, {bits}, 0x000FFFFFFFFFFFFF"));
+    e.ins(format!("or.b64 {bits}, {bits}, 0x3FF0000000000000"));
+    e.ins(format!("mov.b64 {m}, {bits}"));
+    // m in [sqrt(1/2), sqrt(2)) keeps the series argument below 0.172.
+    e.ins(format!(
+        "setp.gt.f64 {big}, {m}, {}",
+        d(std::f64::consts::SQRT_2)
+    ));
+    e.ins(format!("@{big} mul.rn.f64 {m}, {m}, {}", d(0.5)));
+    e.ins(format!("@{big} add.s32 {ex}, {ex}, 1"));
+    e.ins(format!("cvt.rn.f64.s32 {exd}, {ex}"));
+    // ln(m) = 2 atanh(s), s = (m - 1) / (m + 1).
+    e.ins(format!("add.rn.f64 {p}, {m}, {}", d(1.0)));
+    e.ins(format!("sub.rn.f64 {s}, {m}, {}", d(1.0)));
+    e.ins(format!("div.rn.f64 {s}, {s}, {p}"));
+    e.ins(format!("mul.rn.f64 {s2}, {s}, {s}"));
+    e.ins(format!("mov.f64 {p}, {}", d(1.0 / 15.0)));
+    for k in [13.0, 11.0, 9.0, 7.0, 5.0, 3.0, 1.0] {
+        e.ins(format!("fma.rn.f64 {p}, {p}, {s2}, {}", d(1.0 / k)));
+    }
+    e.ins(format!("mul.rn.f64 {p}, {p}, {s}"));
+    e.ins(format!("add.rn.f64 {p}, {p}, {p}"));
+    match base {
+        LogBase::E => e.ins(format!(
+            "fma.rn.f64 {r}, {exd}, {}, {p}",
+            d(std::f64::consts::LN_2)
+        )),
+        LogBase::Two => e.ins(format!(
+            "fma.rn.f64 {r}, {p}, {}, {exd}",
+            d(std::f64::consts::LOG2_E)
+        )),
+        LogBase::Ten => {
+            e.ins(format!(
+                "fma.rn.f64 {r}, {exd}, {}, {p}",
+                d(std::f64::consts::LN_2)
+            ));
+            e.ins(format!(
+                "mul.rn.f64 {r}, {r}, {}",
+                d(std::f64::consts::LOG10_E)
+            ));
+        }
+    }
+    e.ins(format!("cvt.rn.f32.f64 {dst}, {r}"));
+    // Zero gives -inf, negatives NaN, +inf and NaN themselves.
+    let inf = float_literal(Scalar::F32, f64::INFINITY);
+    e.ins(format!("setp.eq.f32 {q}, {x}, 0f00000000"));
+    e.ins(format!("@{q} mov.f32 {dst}, 0fFF800000"));
+    e.ins(format!("setp.lt.f32 {q}, {x}, 0f00000000"));
+    e.ins(format!("@{q} mov.f32 {dst}, 0f7FFFFFFF"));
+    e.ins(format!("setp.eq.f32 {q}, {x}, {inf}"));
+    e.ins(format!("@{q} mov.f32 {dst}, {x}"));
+    e.ins(format!("testp.notanumber.f32 {q}, {x}"));
+    e.ins(format!("@{q} add.f32 {dst}, {x}, {x}"));
+}
+
+/// Module-scope table of 2/π for [`sincos_f32`]'s argument reduction: a zero word, then the
+/// binary fraction of 2/π, 32 bits a word.
+pub const TWO_OVER_PI_TABLE: &str = ".const .align 4 .u32 __oclc_2_over_pi[12] = {0x00000000, 0xA2F9836E, 0x4E441529, 0xFC2757D1, 0xF534DDC0, 0xDB629599, 0x3C439041, 0xFE5163AB, 0xDEBBC561, 0xB7246E3A, 0x424DD2E0, 0x06492EEA};";
+
+/// Builtins that need [`TWO_OVER_PI_TABLE`].
+pub fn needs_trig_table(name: &str) -> bool {
+    matches!(name, "sin" | "cos" | "tan" | "sincos")
+}
+
+/// `sin`, `cos` (and `tan` = sin/cos) of f32 `x`: exact Payne–Hanek reduction of |x| to a
+/// quadrant and a remainder in [-π/4, π/4] with 64-bit integer arithmetic, then double
+/// precision polynomials, rounded once. Writes whichever of `sin_dst`/`cos_dst` is given.
+pub fn sincos_f32(
+    e: &mut FnEmitter,
+    x: &str,
+    sin_dst: Option<&str>,
+    cos_dst: Option<&str>,
+    tan_dst: Option<&str>,
+) {
+    let b32 = |e: &mut FnEmitter| e.tmp(Rc::B32);
+    let (bits, ex, m, start, wi, sh) = (b32(e), b32(e), b32(e), b32(e), b32(e), b32(e));
+    let w: Vec<String> = (0..4).map(|_| b32(e)).collect();
+    let (w0, w1, w2) = (b32(e), b32(e), b32(e));
+    let (base, p0, p1, p2, lo, a, fr) = (
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+    );
+    let (top, q, c, t) = (b32(e), b32(e), b32(e), b32(e));
+    let (r, r2, ps, pc, xd, s, co) = (
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+        e.tmp(Rc::F64),
+    );
+    let (small, carry, odd, neg, fin) = (
+        e.tmp(Rc::Pred),
+        e.tmp(Rc::Pred),
+        e.tmp(Rc::Pred),
+        e.tmp(Rc::Pred),
+        e.tmp(Rc::Pred),
+    );
+    // |x| = M · 2^(exp-150); the window of 2/π that matters starts at bit exp-120 of the
+    // table (the leading zero word absorbs small exponents).
+    e.ins(format!("mov.b32 {bits}, {x}"));
+    e.ins(format!("bfe.u32 {ex}, {bits}, 23, 8"));
+    e.ins(format!("and.b32 {m}, {bits}, 0x007FFFFF"));
+    e.ins(format!("or.b32 {m}, {m}, 0x00800000"));
+    e.ins(format!("max.u32 {start}, {ex}, 120"));
+    e.ins(format!("sub.s32 {start}, {start}, 120"));
+    e.ins(format!("shr.u32 {wi}, {start}, 5"));
+    e.ins(format!("and.b32 {sh}, {start}, 31"));
+    e.ins("mov.u64 %trig_base, __oclc_2_over_pi".replace("%trig_base", &base));
+    e.ins(format!("mul.wide.u32 {a}, {wi}, 4"));
+    e.ins(format!("add.s64 {base}, {base}, {a}"));
+    for (k, wk) in w.iter().enumerate() {
+        e.ins(format!("ld.const.u32 {wk}, [{base}+{}]", 4 * k));
+    }
+    e.ins(format!("shf.l.clamp.b32 {w0}, {}, {}, {sh}", w[1], w[0]));
+    e.ins(format!("shf.l.clamp.b32 {w1}, {}, {}, {sh}", w[2], w[1]));
+    e.ins(format!("shf.l.clamp.b32 {w2}, {}, {}, {sh}", w[3], w[2]));
+    // M × window mod 2^96: two quadrant bits, then the fraction.
+    e.ins(format!("mul.wide.u32 {p2}, {m}, {w2}"));
+    e.ins(format!("mul.wide.u32 {p1}, {m}, {w1}"));
+    e.ins(format!("mul.lo.u32 {top}, {m}, {w0}"));
+    e.ins(format!("shl.b64 {a}, {p1}, 32"));
+    e.ins(format!("add.s64 {lo}, {p2}, {a}"));
+    e.ins(format!("setp.lt.u64 {carry}, {lo}, {a}"));
+    e.ins(format!("shr.u64 {p0}, {p1}, 32"));
+    e.ins(format!("cvt.u32.u64 {t}, {p0}"));
+    e.ins(format!("add.s32 {top}, {top}, {t}"));
+    e.ins(format!("@{carry} add.s32 {top}, {top}, 1"));
+    e.ins(format!("shr.u32 {q}, {top}, 30"));
+    e.ins(format!("cvt.u64.u32 {fr}, {top}"));
+    e.ins(format!("shl.b64 {fr}, {fr}, 34"));
+    e.ins(format!("shr.u64 {a}, {lo}, 30"));
+    e.ins(format!("or.b64 {fr}, {fr}, {a}"));
+    // A fraction of one half or more rounds to the next quadrant (signed remainder).
+    e.ins(format!("shr.u64 {a}, {fr}, 63"));
+    e.ins(format!("cvt.u32.u64 {t}, {a}"));
+    e.ins(format!("add.s32 {q}, {q}, {t}"));
+    e.ins(format!("cvt.rn.f64.s64 {r}, {fr}"));
+    e.ins(format!(
+        "mul.rn.f64 {r}, {r}, {}",
+        d(std::f64::consts::FRAC_PI_2 / 18446744073709551616.0)
+    ));
+    // Small arguments need no reduction.
+    e.ins(format!("cvt.f64.f32 {xd}, {x}"));
+    e.ins(format!("abs.f64 {xd}, {xd}"));
+    e.ins(format!("setp.lt.f64 {small}, {xd}, {}", d(0.78)));
+    e.ins(format!("@{small} mov.f64 {r}, {xd}"));
+    e.ins(format!("@{small} mov.b32 {q}, 0"));
+    // Taylor polynomials on |r| <= π/4, good to about 1e-17.
+    e.ins(format!("mul.rn.f64 {r2}, {r}, {r}"));
+    e.ins(format!("mov.f64 {ps}, {}", d(-1.0 / 1_307_674_368_000.0)));
+    for k in [
+        6_227_020_800.0,
+        -39_916_800.0,
+        362_880.0,
+        -5040.0,
+        120.0,
+        -6.0,
+    ] {
+        e.ins(format!("fma.rn.f64 {ps}, {ps}, {r2}, {}", d(1.0 / k)));
+    }
+    e.ins(format!("mul.rn.f64 {ps}, {ps}, {r2}"));
+    e.ins(format!("fma.rn.f64 {ps}, {ps}, {r}, {r}"));
+    e.ins(format!("mov.f64 {pc}, {}", d(1.0 / 20_922_789_888_000.0)));
+    for k in [
+        -87_178_291_200.0,
+        479_001_600.0,
+        -3_628_800.0,
+        40_320.0,
+        -720.0,
+        24.0,
+        -2.0,
+    ] {
+        e.ins(format!("fma.rn.f64 {pc}, {pc}, {r2}, {}", d(1.0 / k)));
+    }
+    e.ins(format!("fma.rn.f64 {pc}, {pc}, {r2}, {}", d(1.0)));
+    // Quadrant q: (sin, cos) = (s, c), (c, -s), (-s, -c), (-c, s).
+    e.ins(format!("and.b32 {c}, {q}, 1"));
+    e.ins(format!("setp.ne.u32 {odd}, {c}, 0"));
+    e.ins(format!("selp.f64 {s}, {pc}, {ps}, {odd}"));
+    e.ins(format!("selp.f64 {co}, {ps}, {pc}, {odd}"));
+    e.ins(format!("and.b32 {c}, {q}, 2"));
+    e.ins(format!("setp.ne.u32 {neg}, {c}, 0"));
+    e.ins(format!("@{neg} neg.f64 {s}, {s}"));
+    e.ins(format!("add.s32 {c}, {q}, 1"));
+    e.ins(format!("and.b32 {c}, {c}, 2"));
+    e.ins(format!("setp.ne.u32 {neg}, {c}, 0"));
+    e.ins(format!("@{neg} neg.f64 {co}, {co}"));
+    // sin is odd: the sign of x.
+    e.ins(format!("setp.lt.f32 {neg}, {x}, 0f00000000"));
+    e.ins(format!("@{neg} neg.f64 {s}, {s}"));
+    e.ins(format!("testp.finite.f32 {fin}, {x}"));
+    let nan = "0f7FFFFFFF";
+    if let Some(dst) = sin_dst {
+        e.ins(format!("cvt.rn.f32.f64 {dst}, {s}"));
+        // sin(±0) is ±0; infinities and NaN give NaN.
+        e.ins(format!("setp.eq.f32 {odd}, {x}, 0f00000000"));
+        e.ins(format!("@{odd} mov.f32 {dst}, {x}"));
+        e.ins(format!("@!{fin} mov.f32 {dst}, {nan}"));
+    }
+    if let Some(dst) = cos_dst {
+        e.ins(format!("cvt.rn.f32.f64 {dst}, {co}"));
+        e.ins(format!("@!{fin} mov.f32 {dst}, {nan}"));
+    }
+    if let Some(dst) = tan_dst {
+        e.ins(format!("div.rn.f64 {s}, {s}, {co}"));
+        e.ins(format!("cvt.rn.f32.f64 {dst}, {s}"));
+        e.ins(format!("setp.eq.f32 {odd}, {x}, 0f00000000"));
+        e.ins(format!("@{odd} mov.f32 {dst}, {x}"));
+        e.ins(format!("@!{fin} mov.f32 {dst}, {nan}"));
+    }
+}

@@ -1,0 +1,257 @@
+//! PTX of OpenCL C sources (front end → lowering → IR passes → emitter), as snapshots. Each
+//! module is also written to `target/ptx-out/` so `ptxas` can check it on a CUDA machine.
+
+mod common;
+use common::{kernels, ptx, ptx_with, save};
+use oclc_ptx::PtxOptions;
+
+fn snap(name: &str, src: &str) -> String {
+    let p = ptx(src);
+    save(name, &p.text);
+    p.text
+}
+
+#[test]
+fn memcpy_global_named_spaces() {
+    let t = snap(
+        "memcpy_global",
+        "kernel void copy(global const float4 *src, global float4 *dst) {\n\
+         size_t i = get_global_id(0);\n\
+         dst[i] = src[i];\n\
+         }\n",
+    );
+    assert!(t.contains("ld.global.v4.f32"), "{t}");
+    assert!(t.contains("st.global.v4.f32"), "{t}");
+    assert!(!t.contains("cvta.global"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn vector_copy_kernel() {
+    let t = snap("copy", kernels::COPY);
+    assert!(t.contains("mul.rn.f32"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn local_reduction_uses_shared_block() {
+    let t = snap("reduce", kernels::REDUCE);
+    assert!(t.contains("ld.shared.u32"), "{t}");
+    assert!(t.contains("st.shared.u32"), "{t}");
+    assert!(t.contains("bar.sync 0"), "{t}");
+    assert!(
+        t.contains("mov.u64 %rd") && t.contains("__oclc_shared"),
+        "{t}"
+    );
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn histogram_atomics() {
+    let t = snap("hist", kernels::HIST);
+    assert!(t.contains(".shared.add.u32"), "{t}");
+    assert!(t.contains(".global.add.u32"), "{t}");
+    assert!(t.contains(".global.max.s32"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn generic_pointers_resolved_to_named_spaces() {
+    // The IR passes resolve every generic pointer here: named-space code only.
+    let t = snap("generic", kernels::GENERIC);
+    assert!(!t.contains("isspacep"), "{t}");
+    assert!(
+        !t.contains("cvta.shared") && !t.contains("cvta.local"),
+        "{t}"
+    );
+    assert!(t.contains("__f2_sum3__local"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn math_and_conversions() {
+    let t = snap("math", kernels::MATH);
+    assert!(t.contains("cvt.rni.s32.f32"), "{t}");
+    assert!(t.contains("sqrt.rn.f32"), "{t}");
+    assert!(t.contains("div.rn.f32"), "{t}");
+    assert!(!t.contains(".approx"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn program_scope_globals() {
+    let t = snap("globals", kernels::GLOBALS);
+    assert!(
+        t.contains(".global .align 4 .b8 __g0_counter[4] = {40, 0, 0, 0};"),
+        "{t}"
+    );
+    assert!(
+        t.contains("ld.global.nc.u32") || t.contains("ld.global.u32"),
+        "{t}"
+    );
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn scalar_value_arguments() {
+    let t = snap("args", kernels::ARGS);
+    assert!(t.contains(".param .align 4 .b8 __p1[4]"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn fast_math_uses_approximate_instructions() {
+    let src =
+        "kernel void k(global float *x) { x[0] = exp(x[1]) + native_sin(x[2]) + x[3] / x[4]; }";
+    let p = ptx_with(
+        src,
+        &PtxOptions {
+            target: "sm_90".into(),
+            fast_math: true,
+        },
+    );
+    save("fast_math", &p.text);
+    assert!(p.text.contains(".target sm_90"), "{}", p.text);
+    assert!(p.text.contains("ex2.approx.f32"), "{}", p.text);
+    assert!(p.text.contains("sin.approx.f32"), "{}", p.text);
+    assert!(p.text.contains("div.full.f32"), "{}", p.text);
+}
+
+#[test]
+fn precise_math_without_fast_math_is_a_clear_error() {
+    let (m, sm) = common::module("kernel void k(global float *x) {\n x[0] = sinh(x[1]);\n}");
+    let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("sinh");
+    let msg = e.to_string();
+    assert!(msg.contains("test.cl:2:"), "{msg}");
+    assert!(msg.contains("`sinh`"), "{msg}");
+}
+
+#[test]
+fn private_arrays_live_in_local_state_space() {
+    let t = snap(
+        "private_array",
+        "kernel void k(global int *o, int n) {\n\
+         int a[8];\n\
+         for (int i = 0; i < 8; i++) a[i] = i * n;\n\
+         o[get_global_id(0)] = a[o[0] & 7];\n\
+         }\n",
+    );
+    assert!(t.contains(".local .align 16 .b8 __frame[48]"), "{t}");
+    assert!(t.contains("st.local.u32"), "{t}");
+    assert!(t.contains("ld.local.u32"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn vectors_swizzles_and_conversions() {
+    let t = snap(
+        "vectors",
+        "kernel void k(global float4 *f, global int4 *i, global uchar4 *c, global double2 *d) {\n\
+         float4 v = f[0];\n\
+         f[1] = v.wzyx + (float4)(1.0f, 2.0f, 3.0f, 4.0f);\n\
+         i[0] = v > (float4)2.0f;\n\
+         i[1] = convert_int4_rtz(v);\n\
+         c[0] = convert_uchar4_sat(i[2]);\n\
+         i[3] = as_int4(v);\n\
+         d[0] = convert_double2(v.xy);\n\
+         i[4] = select(i[5], i[6], i[7]);\n\
+         }\n",
+    );
+    assert!(t.contains("ld.global.v4.f32"), "{t}");
+    assert!(t.contains("st.global.v4.u8"), "{t}");
+    assert!(t.contains("st.global.v2.f64"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn control_flow_switch_and_calls() {
+    let t = snap(
+        "control",
+        "int pick(int x) {\n\
+         switch (x) { case 1: return 10; case 7: return 70; default: return -1; }\n\
+         }\n\
+         float2 twice(float2 v) { return v * 2.0f; }\n\
+         kernel void k(global int *o, global float2 *f) {\n\
+         int s = 0;\n\
+         for (int i = 0; i < o[0]; i++) { if (i % 3 == 0) continue; s += pick(i); }\n\
+         o[1] = s;\n\
+         f[0] = twice(f[1]);\n\
+         o[2] = get_work_dim() + get_global_size(0) + get_num_groups(0) + get_local_linear_id();\n\
+         }\n",
+    );
+    assert!(t.contains(".func (.param .b32 __ret) __f0_pick("), "{t}");
+    assert!(t.contains("call (__r), __f0_pick"), "{t}");
+    assert!(
+        t.contains(".func (.param .align 8 .b8 __ret[8]) __f1_twice("),
+        "{t}"
+    );
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn c11_atomics_scopes_and_fences() {
+    let t = snap(
+        "c11_atomics",
+        "kernel void k(global atomic_int *a, local atomic_int *l, global int *o) {\n\
+         atomic_store_explicit(a, 1, memory_order_release, memory_scope_device);\n\
+         o[0] = atomic_load_explicit(a, memory_order_acquire, memory_scope_work_group);\n\
+         o[1] = atomic_fetch_add_explicit(l, 2, memory_order_relaxed, memory_scope_work_group);\n\
+         int e = 0;\n\
+         o[2] = atomic_compare_exchange_strong(a, &e, 5);\n\
+         atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);\n\
+         work_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_device);\n\
+         }\n",
+    );
+    assert!(t.contains("st.release.gpu.global.u32"), "{t}");
+    assert!(t.contains("ld.acquire.cta.global.u32"), "{t}");
+    assert!(t.contains("atom.relaxed.cta.shared.add.u32"), "{t}");
+    assert!(t.contains(".global.cas.b32"), "{t}");
+    assert!(t.contains("fence.sc.gpu"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn output_pointer_builtins() {
+    let t = snap("outputs", kernels::OUTPUTS);
+    assert!(t.contains("cvt.rmi.f32.f32"), "{t}");
+    assert!(t.contains("bfe.u32"), "{t}");
+    assert!(t.contains("bfe.u64"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn precise_exp_and_log() {
+    let t = snap("exp_log", kernels::EXP_LOG);
+    assert!(t.contains("ex2.approx.f32"), "{t}");
+    assert!(t.contains("cvt.rni.f64.f64"), "{t}");
+    assert!(!t.contains("lg2.approx"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn precise_trigonometry() {
+    let t = snap("trig", kernels::TRIG);
+    assert!(
+        t.contains(".const .align 4 .u32 __oclc_2_over_pi[12]"),
+        "{t}"
+    );
+    assert!(t.contains("shf.l.clamp.b32"), "{t}");
+    assert!(!t.contains("sin.approx"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn repository_examples_emit_ptx() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut n = 0;
+    for name in ["memcpy", "histogram", "matmul", "reduce"] {
+        let Ok(src) = std::fs::read_to_string(dir.join(format!("{name}.cl"))) else {
+            continue;
+        };
+        let p = ptx(&src);
+        save(&format!("example_{name}"), &p.text);
+        assert!(!p.kernels.is_empty(), "{name}");
+        n += 1;
+    }
+    assert_eq!(n, 4, "examples missing from {}", dir.display());
+}

@@ -1,0 +1,253 @@
+//! Calls: user functions (argument conversion with clang's "passing ..." diagnostics and
+//! parameter notes), the address-space qualifier functions (rules 55–59) and builtins from the
+//! builtin table.
+
+use oclc_syntax::ast::{self, ExprKind as AK};
+use oclc_syntax::{Span, Symbol};
+
+use super::Checker;
+use super::conv::Action;
+use crate::hir::{Expr, ExprKind};
+use crate::space::{self, AddrSpace, ToAddrArg};
+use crate::types::{LangAs, QualType, Scalar, TypeTable};
+
+impl Checker<'_> {
+    pub(crate) fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Expr {
+        // A name that is not declared may be a builtin function.
+        let mut inner = callee;
+        while let AK::Paren(x) = &inner.kind {
+            inner = x;
+        }
+        if let AK::Ident(name) = inner.kind
+            && self.scopes.lookup(name).is_none()
+        {
+            return self.builtin_call(name, inner.span, args, span);
+        }
+        let f = self.expr(callee);
+        if f.is_error() {
+            for a in args {
+                let _ = self.expr(a);
+            }
+            return Expr::error(span);
+        }
+        let fid = match &f.kind {
+            ExprKind::Func(id) => Some(*id),
+            _ => None,
+        };
+        let sig = match self.prog.types.fn_sig(f.ty) {
+            Some(s) => Some(s.clone()),
+            None => self
+                .prog
+                .types
+                .pointee(f.ty)
+                .and_then(|p| self.prog.types.fn_sig(p).cloned()),
+        };
+        let Some(sig) = sig else {
+            let r = self.rvalue(f);
+            let t = self.prog.types.quoted(r.ty);
+            self.err(
+                span,
+                format!("called object type {t} is not a function or function pointer"),
+            );
+            return Expr::error(span);
+        };
+        let checked: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+        let n = sig.params.len();
+        if sig.has_proto && (checked.len() < n || (checked.len() > n && !sig.variadic)) {
+            let few = checked.len() < n;
+            let at = arity_at(&checked.iter().map(|a| a.span).collect::<Vec<_>>(), n, span);
+            self.err(
+                at,
+                format!(
+                    "too {} arguments to function call, expected {}{n}, have {}",
+                    if few { "few" } else { "many" },
+                    if sig.variadic { "at least " } else { "" },
+                    checked.len()
+                ),
+            );
+            return Expr::error(span);
+        }
+        let mut out = Vec::with_capacity(checked.len());
+        let mut failed = false;
+        for (i, a) in checked.into_iter().enumerate() {
+            if a.is_error() {
+                failed = true;
+                continue;
+            }
+            match sig.params.get(i) {
+                Some(&p) => {
+                    let at = a.span;
+                    let dst_print = p.with_space(None);
+                    let c = self.assign_convert(p, dst_print, a, Action::Passing, at);
+                    if c.is_error() {
+                        failed = true;
+                        self.param_note(fid, i);
+                    }
+                    out.push(c);
+                }
+                None => {
+                    let r = self.rvalue(a);
+                    let r = self.default_arg_promotion(r);
+                    out.push(r);
+                }
+            }
+        }
+        if failed {
+            return Expr::error(span);
+        }
+        let ret = sig.ret.unqualified();
+        match fid {
+            Some(id) => self.mk(
+                ExprKind::Call {
+                    callee: id,
+                    args: out,
+                },
+                ret,
+                span,
+            ),
+            None => {
+                self.err(span, "calls through function pointers are not supported");
+                Expr::error(span)
+            }
+        }
+    }
+
+    /// clang's "passing argument to parameter 'x' here" note.
+    fn param_note(&mut self, fid: Option<crate::hir::FuncId>, i: usize) {
+        let Some(fid) = fid else { return };
+        let Some(f) = self.prog.function(fid) else {
+            return;
+        };
+        let Some(&vid) = f.params.get(i) else { return };
+        let Some(v) = self.prog.var(vid) else { return };
+        let (span, name) = (v.span, v.name.as_str());
+        let msg = if name.is_empty() {
+            "passing argument to parameter here".to_string()
+        } else {
+            format!("passing argument to parameter '{name}' here")
+        };
+        self.note_last(span, msg);
+    }
+
+    /// Variadic arguments: float becomes double, small integers int.
+    fn default_arg_promotion(&mut self, e: Expr) -> Expr {
+        match self.prog.types.as_scalar(e.ty) {
+            Some(Scalar::Float | Scalar::Half) if self.lang.fp64() => {
+                self.convert_scalar(e, Scalar::Double)
+            }
+            Some(_) => self.promote(e),
+            None => e,
+        }
+    }
+
+    /// A call of an undeclared name: the address-space functions (rules 55–59), or a builtin
+    /// from the builtin table, or an undeclared identifier.
+    fn builtin_call(
+        &mut self,
+        name: Symbol,
+        name_span: Span,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Expr {
+        let s = name.as_str();
+        let is_space_fn = space::to_addr_target(s).is_some() || s == "get_fence";
+        if is_space_fn {
+            if !space::addr_space_builtins_available(&self.lang) {
+                self.err(name_span, format!("use of undeclared identifier '{name}'"));
+                for a in args {
+                    let _ = self.expr(a);
+                }
+                return Expr::error(span);
+            }
+            return self.space_fn_call(s, args, span);
+        }
+        let checked: Vec<Expr> = args.iter().map(|a| self.rexpr(a)).collect();
+        if checked.iter().any(Expr::is_error) {
+            // Still report an unknown name.
+            if !self.is_builtin_name(name) {
+                self.err(name_span, format!("use of undeclared identifier '{name}'"));
+            }
+            return Expr::error(span);
+        }
+        self.resolve_builtin_call(name, name_span, checked, span)
+    }
+
+    /// `to_global`/`to_local`/`to_private`/`get_fence` (rules 56–59).
+    fn space_fn_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Expr {
+        if args.len() != 1 {
+            let checked: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+            let few = checked.is_empty();
+            let at = arity_at(&checked.iter().map(|a| a.span).collect::<Vec<_>>(), 1, span);
+            self.err(
+                at,
+                format!(
+                    "too {} arguments to function call, expected 1, have {}",
+                    if few { "few" } else { "many" },
+                    checked.len()
+                ),
+            );
+            return Expr::error(span);
+        }
+        let a = self.rexpr(&args[0]);
+        if a.is_error() {
+            return Expr::error(span);
+        }
+        let pointee = self.prog.types.pointee_sugared(a.ty);
+        let kind = space::to_addr_argument(
+            pointee.is_some(),
+            pointee.and_then(|p| self.prog.types.object_space(p)),
+        );
+        if name == "get_fence" {
+            if kind == ToAddrArg::Invalid {
+                self.err(span, "no matching function for call to 'get_fence'");
+                return Expr::error(span);
+            }
+            let ty = self.predef_named("cl_mem_fence_flags", QualType::new(TypeTable::UINT));
+            return self.mk(ExprKind::GetFence(Box::new(a)), ty, span);
+        }
+        let target = space::to_addr_target(name).unwrap_or(AddrSpace::Generic);
+        match kind {
+            ToAddrArg::Invalid => {
+                let text = format!("'{}'", self.snippet(a.span));
+                self.err(a.span, space::to_addr_invalid_message(&text, name));
+                return Expr::error(span);
+            }
+            ToAddrArg::NamedWarn => {
+                self.warn(a.span, space::to_addr_named_warning(name), "conversion");
+            }
+            ToAddrArg::Generic => {}
+        }
+        let Some(p) = pointee else {
+            return Expr::error(span);
+        };
+        let np = self
+            .prog
+            .types
+            .set_object_space(p, Some(LangAs::Named(target)));
+        let ty = QualType::new(self.prog.types.pointer(np));
+        // The argument itself is passed as a generic pointer.
+        let gp = self.prog.types.set_object_space(p, Some(LangAs::GENERIC));
+        let gty = QualType::new(self.prog.types.pointer(gp));
+        let a = self.implicit_to(a, gty);
+        self.mk(
+            ExprKind::ToAddrSpace {
+                target,
+                arg: Box::new(a),
+            },
+            ty,
+            span,
+        )
+    }
+}
+
+/// Where clang reports a wrong argument count: the first extra argument, or the closing
+/// parenthesis when arguments are missing.
+pub(crate) fn arity_at(args: &[Span], expected: usize, call: Span) -> Span {
+    match args.get(expected) {
+        Some(&s) => s,
+        None => Span {
+            lo: call.hi.saturating_sub(1),
+            ..call
+        },
+    }
+}

@@ -1,0 +1,219 @@
+//! clang's typo correction for unknown type names: the closest visible type name by edit
+//! distance, within clang's bounds (distance at most `(len + 2) / 3`, and at most a third of
+//! the name's length).
+
+use super::core::{NameKind, Parser};
+use super::names::is_image_type_name;
+use crate::diag::Diagnostic;
+use crate::intern::Symbol;
+use crate::source::Span;
+
+/// Levenshtein distance between `a` and `b`, or `None` once it exceeds `bound`.
+fn edit_distance(a: &[u8], b: &[u8], bound: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > bound {
+        return None;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, &ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        let mut row_min = cur[0];
+        for (j, &cb) in b.iter().enumerate() {
+            let subst = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = subst.min(prev[j + 1] + 1).min(cur[j] + 1);
+            row_min = row_min.min(cur[j + 1]);
+        }
+        if row_min > bound {
+            return None;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[b.len()];
+    (d <= bound).then_some(d)
+}
+
+/// Whether clang would offer `candidate` for the typo `typo`, and at what distance.
+pub(crate) fn typo_distance(typo: &str, candidate: &str) -> Option<usize> {
+    let bound = typo.len().div_ceil(3);
+    let d = edit_distance(typo.as_bytes(), candidate.as_bytes(), bound)?;
+    (d > 0 && typo.len() / d >= 3).then_some(d)
+}
+
+/// Keywords clang offers as corrections for a type name (`AddKeywordsToConsumer` with type
+/// specifiers wanted, C99 with `bool`).
+const TYPE_KEYWORDS: &[&str] = &[
+    "char", "const", "double", "enum", "float", "int", "long", "short", "signed", "struct",
+    "union", "unsigned", "void", "volatile", "_Complex", "extern", "inline", "static", "typedef",
+    "restrict", "bool",
+];
+
+/// Further keywords offered at the start of a statement.
+const STMT_KEYWORDS: &[&str] = &[
+    "do", "else", "for", "goto", "if", "return", "switch", "while", "break", "continue", "case",
+    "default", "sizeof",
+];
+
+/// Where a typo is corrected, which decides the candidates.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TypoCtx {
+    /// An unknown type name in declaration specifiers.
+    TypeName,
+    /// An undeclared name starting a statement.
+    Statement,
+}
+
+/// clang's default `-fspell-checking-limit`.
+const SPELL_CHECKING_LIMIT: u32 = 50;
+
+/// What a typo correction found: a declared name (with what it names) or a keyword.
+#[derive(Clone, Copy)]
+pub(crate) struct Correction {
+    pub name: Symbol,
+    /// `None` for a keyword.
+    pub kind: Option<NameKind>,
+}
+
+impl Correction {
+    /// Whether the correction names a type (a type name or a type keyword).
+    pub(crate) fn is_type(&self) -> bool {
+        match self.kind {
+            Some(k) => matches!(k, NameKind::Typedef(_) | NameKind::Builtin),
+            None => TYPE_KEYWORDS.contains(&self.name.as_str()),
+        }
+    }
+}
+
+impl Parser<'_> {
+    /// clang's typo correction: the unique closest candidate, or none when the closest are
+    /// tied.
+    pub(crate) fn correct_typo(&mut self, typo: Symbol, ctx: TypoCtx) -> Option<Correction> {
+        if !self.typo_attempt() {
+            return None;
+        }
+        let t = typo.as_str();
+        let mut best: Option<(usize, Correction)> = None;
+        let mut tied = false;
+        let mut consider = |d: usize, c: Correction| match &best {
+            Some((bd, _)) if d > *bd => {}
+            Some((bd, _)) if d == *bd => tied = true,
+            _ => {
+                best = Some((d, c));
+                tied = false;
+            }
+        };
+        for (sym, kind) in self.visible_names() {
+            let is_type = matches!(kind, NameKind::Typedef(_) | NameKind::Builtin);
+            if ctx == TypoCtx::TypeName && !is_type {
+                continue;
+            }
+            let s = sym.as_str();
+            // Image types are keywords in clang, not declared names.
+            if kind == NameKind::Builtin && is_image_type_name(s) {
+                continue;
+            }
+            if let Some(d) = typo_distance(t, s) {
+                consider(
+                    d,
+                    Correction {
+                        name: sym,
+                        kind: Some(kind),
+                    },
+                );
+            }
+        }
+        let extra: &[&str] = if ctx == TypoCtx::Statement {
+            STMT_KEYWORDS
+        } else {
+            &[]
+        };
+        for k in TYPE_KEYWORDS.iter().chain(extra) {
+            if let Some(d) = typo_distance(t, k) {
+                consider(
+                    d,
+                    Correction {
+                        name: Symbol::intern(k),
+                        kind: None,
+                    },
+                );
+            }
+        }
+        if tied {
+            return None;
+        }
+        best.map(|(_, c)| c)
+    }
+
+    /// Whether clang's delayed typo correction of an undeclared name in an expression would
+    /// find any candidate (ties included); without one the expression is invalid at once.
+    pub(crate) fn has_typo_candidate(&mut self, typo: Symbol) -> bool {
+        if !self.typo_attempt() {
+            return false;
+        }
+        let t = typo.as_str();
+        self.visible_names()
+            .any(|(s, _)| typo_distance(t, s.as_str()).is_some())
+            || TYPE_KEYWORDS
+                .iter()
+                .chain(&["sizeof", "true", "false"])
+                .any(|k| typo_distance(t, k).is_some())
+    }
+
+    /// Counts a typo-correction attempt against clang's `-fspell-checking-limit` (50 per
+    /// translation unit, which also bounds the cost on garbage input); false past it.
+    fn typo_attempt(&mut self) -> bool {
+        if self.typo_attempts >= SPELL_CHECKING_LIMIT {
+            return false;
+        }
+        self.typo_attempts += 1;
+        true
+    }
+
+    /// Reports a corrected typo with clang's wording and note.
+    pub(crate) fn typo_diag(
+        &mut self,
+        span: Span,
+        typo: Symbol,
+        fix: Option<Correction>,
+        unknown_type: bool,
+    ) {
+        let Some(c) = fix else {
+            self.error(span, format!("unknown type name '{typo}'"));
+            return;
+        };
+        let msg = if unknown_type {
+            format!("unknown type name '{typo}'; did you mean '{}'?", c.name)
+        } else {
+            format!(
+                "use of undeclared identifier '{typo}'; did you mean '{}'?",
+                c.name
+            )
+        };
+        let mut d = Diagnostic::error(span, msg).with_fixit(span, c.name.as_str());
+        match c.kind {
+            Some(NameKind::Typedef(at)) => {
+                d = d.with_note(at, format!("'{}' declared here", c.name))
+            }
+            Some(_) => d = d.with_note(Span::DUMMY, format!("'{}' declared here", c.name)),
+            None => {}
+        }
+        self.emit(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clang_bounds() {
+        assert_eq!(typo_distance("Float4", "float4"), Some(1));
+        assert_eq!(typo_distance("myintt", "myint"), Some(1));
+        assert_eq!(typo_distance("sampler", "sampler_t"), Some(2));
+        assert_eq!(typo_distance("size_tt", "size_t"), Some(1));
+        // Too far for clang: two edits in five letters, and transpositions count twice.
+        assert_eq!(typo_distance("myitn", "myint"), None);
+        assert_eq!(typo_distance("flaot", "float"), None);
+        assert_eq!(typo_distance("uitn", "uint"), None);
+        assert_eq!(typo_distance("same", "same"), None);
+    }
+}

@@ -1,0 +1,6 @@
+void f(int a) {
+  while a) {}
+  while (a {}
+  switch a {}
+  for a;;) {}
+}

@@ -1,0 +1,5 @@
+int f(int a) {
+  if (a) else a = 1;
+  return a
+}
+int g(void) { return; }

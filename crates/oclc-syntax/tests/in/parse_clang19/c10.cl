@@ -1,0 +1,6 @@
+void f(int a) {
+  a = a +
+}
+void g(int a) {
+  a = (a
+}

@@ -1,0 +1,4 @@
+int a @ b;
+int c = 1 $ 2;
+@
+int d;

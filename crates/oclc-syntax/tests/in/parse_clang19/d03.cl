@@ -1,0 +1,6 @@
+int;
+const;
+static const;
+kernel;
+int *p, ;
+int (*)(int);

@@ -1,0 +1,6 @@
+void f() {}
+void g()
+{
+}
+void h(void);;
+void i(void) {};

@@ -1,0 +1,5 @@
+void f(void) {
+  else {}
+  case 3: ;
+  default: ;
+}

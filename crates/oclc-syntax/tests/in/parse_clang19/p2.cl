@@ -1,0 +1,2 @@
+typedef struct { int a; } T
+int t;

@@ -1,0 +1,1 @@
+typedef struct { int a; } T T t;

@@ -1,0 +1,10 @@
+flot x;
+inr y;
+uint3 z;
+voi f(void);
+unsinged int u;
+doubl d;
+chr c;
+halff h;
+boool b;
+float44 v;
