@@ -52,7 +52,10 @@ fn memcpy_json() {
     let out = spaces(&["-cl-std=CL2.0", MEMCPY, "--format=json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     insta::assert_snapshot!("memcpy_json", out.stdout);
-    assert_eq!(kernels(&json(&["-cl-std=CL2.0", MEMCPY])), [("copy".into(), 2, 0)]);
+    assert_eq!(
+        kernels(&json(&["-cl-std=CL2.0", MEMCPY])),
+        [("copy".into(), 2, 0)]
+    );
 }
 
 #[test]
@@ -119,7 +122,13 @@ fn other_reasons_text() {
     let out = spaces(&["-cl-std=CL2.0", REASONS]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     insta::assert_snapshot!("reasons_text", out.stdout);
-    assert!(out.stdout.contains("from_int (line 6): stays generic: escapes through an integer cast at line 6"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(
+            "from_int (line 6): stays generic: escapes through an integer cast at line 6"
+        ),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -144,7 +153,8 @@ fn errors_exit_1_without_report() {
     assert_eq!(out.code, 1);
     assert_eq!(out.stdout, "");
     assert!(
-        out.stderr.contains("error: use of undeclared identifier 'x'"),
+        out.stderr
+            .contains("error: use of undeclared identifier 'x'"),
         "{}",
         out.stderr
     );
@@ -153,12 +163,18 @@ fn errors_exit_1_without_report() {
 #[test]
 fn usage_errors() {
     let out = spaces(&[]);
-    assert_eq!((out.code, out.stderr.as_str()), (1, "oclc: error: no input files\n"));
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (1, "oclc: error: no input files\n")
+    );
     let out = spaces(&[BAR, MEMCPY]);
     assert_eq!(
         (out.code, out.stderr.as_str()),
         (1, "oclc: error: oclc spaces takes one input file\n")
     );
     let out = spaces(&["--help"]);
-    assert_eq!((out.code, out.stdout.starts_with("Usage: oclc spaces")), (0, true));
+    assert_eq!(
+        (out.code, out.stdout.starts_with("Usage: oclc spaces")),
+        (0, true)
+    );
 }
