@@ -93,6 +93,11 @@ pub fn check_on_this_thread(name: &str, bytes: &[u8], opts: &CheckOptions) -> Ch
     let main = sm.add_file(name, bytes);
     let mut diags = Diagnostics::default();
     let fe = pipeline::front_end(&mut sm, main, opts, &mut diags);
+    if let Some(p) = fe.program.as_ref().filter(|_| !diags.has_errors()) {
+        diags
+            .list
+            .extend(crate::spaces_cmd::cast_warnings(p, &sm, &opts.lang));
+    }
     let diagnostics = opts.warnings.apply_all(diags.list);
     let has_errors = diagnostics.iter().any(|r| r.diag.level >= Level::Error);
     CheckOutcome {

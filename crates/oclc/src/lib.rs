@@ -16,6 +16,7 @@ pub mod render;
 pub mod run_cmd;
 pub mod runfile;
 pub mod runlines;
+pub mod spaces_cmd;
 pub mod verify;
 pub mod warnings;
 

@@ -31,6 +31,13 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// Report where generic pointers point (`oclc spaces --help` for the flags)
+    #[command(disable_help_flag = true)]
+    Spaces {
+        /// clang-style flags, --format text|json, -O0, and one input file ('-' for standard input)
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -39,6 +46,7 @@ fn main() -> ExitCode {
         Command::Check { args } => oclc::cli::check_command(args, &mut std::io::stdin()),
         Command::Run(args) => oclc::run_cmd::run_command(&args),
         Command::Build { args } => oclc::build_cmd::build_command(args, &mut std::io::stdin()),
+        Command::Spaces { args } => oclc::spaces_cmd::spaces_command(args, &mut std::io::stdin()),
     };
     // Broken pipes on output are not worth a panic.
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());

@@ -33,8 +33,8 @@ use crate::ir::{FuncId, Module, Op, Value};
 use crate::verify::{VerifyError, debug_verify};
 use oclc_syntax::Span;
 pub use report::{
-    CastKind, FunctionSpaces, GenericReason, KernelAccesses, PointerInfo, Resolution, SpacesReport,
-    render_json, render_text,
+    CastKind, FunctionSpaces, GenericReason, ImpossibleCast, KernelAccesses, PointerInfo,
+    Resolution, SpacesReport, render_json, render_text,
 };
 
 /// A source variable that held generic pointers, with every SSA value it took after mem2reg.

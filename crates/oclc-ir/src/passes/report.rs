@@ -88,6 +88,20 @@ pub enum CastKind {
     SpaceTest,
 }
 
+/// A cast proven never to succeed, as found (the warning's words are the caller's to choose).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImpossibleCast {
+    pub kind: CastKind,
+    /// The space the pointer always points into.
+    pub actual: AddrSpace,
+    /// Where the pointer gets that space.
+    pub origin: Span,
+    /// The space the cast asks for.
+    pub target: AddrSpace,
+    /// The cast.
+    pub span: Span,
+}
+
 /// The whole report.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SpacesReport {
@@ -95,6 +109,8 @@ pub struct SpacesReport {
     pub kernels: Vec<KernelAccesses>,
     /// Casts proven never to succeed (warnings, group `address-space-cast`).
     pub warnings: Vec<Diagnostic>,
+    /// The casts behind [`SpacesReport::warnings`], in the same order.
+    pub impossible_casts: Vec<ImpossibleCast>,
 }
 
 /// `__global`, `__local`, ... as the source spells them.

@@ -188,11 +188,18 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
         {
             continue;
         }
-        report
-            .warnings
-            .push(cast_warning(*kind, *actual, *origin, *target, *span));
+        report.impossible_casts.push(ImpossibleCast {
+            kind: *kind,
+            actual: *actual,
+            origin: *origin,
+            target: *target,
+            span: *span,
+        });
     }
-    report.warnings.sort_by_key(|d| (d.span.file.0, d.span.lo));
+    report
+        .impossible_casts
+        .sort_by_key(|c| (c.span.file.0, c.span.lo));
+    report.warnings = report.impossible_casts.iter().map(cast_warning).collect();
     report.functions.sort_by(|a, b| {
         (a.span.file.0, a.span.lo, &a.name).cmp(&(b.span.file.0, b.span.lo, &b.name))
     });
@@ -201,13 +208,14 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
     (report, nclones)
 }
 
-fn cast_warning(
-    kind: CastKind,
-    actual: AddrSpace,
-    origin: Span,
-    target: AddrSpace,
-    span: Span,
-) -> Diagnostic {
+fn cast_warning(c: &ImpossibleCast) -> Diagnostic {
+    let ImpossibleCast {
+        kind,
+        actual,
+        origin,
+        target,
+        span,
+    } = *c;
     let msg = match kind {
         CastKind::Explicit => format!(
             "cast to a {} pointer can never succeed: the pointer always points to {} memory",

@@ -1,0 +1,441 @@
+//! `oclc spaces FILE [FLAGS]`: where every generic pointer of the source points (or why it
+//! stays generic), generic memory accesses per kernel before and after the passes, and the
+//! compile-time warnings for casts that can never succeed, which `oclc check` also prints
+//! (through [`cast_warnings`]).
+
+use oclc_ir::passes::{self, CastKind, ImpossibleCast, PassOptions, SpacesReport};
+use oclc_ir::types::AddrSpace;
+use oclc_lower::LowerOptions;
+use oclc_sema::hir::{self, Expr, ExprKind, Init, Stmt, StmtKind};
+use oclc_syntax::{Diagnostic, Diagnostics, LangOptions, Level, SourceMap, Span};
+
+use crate::args::{Format, parse_check_args};
+use crate::check::check_source;
+use crate::cli::CliOutput;
+use crate::render;
+
+/// `oclc spaces --help`.
+pub const SPACES_HELP: &str = "\
+Usage: oclc spaces [FLAGS] FILE
+
+Reports, for every kernel and function of FILE ('-' for standard input), each generic pointer
+declared in the source with the address space it resolves to, or why it stays generic (each
+reason with its line); then the generic memory accesses of each kernel (and the functions it
+calls) before and after the address-space passes. Warns about casts from generic pointers
+(explicit casts and to_global/to_local/to_private) that can never succeed.
+
+FLAGS are those of 'oclc check' (-cl-std=, -D, -U, -I, -W...), plus:
+  --format text|json   the report as text (default) or as one JSON object
+  -O0, -cl-opt-disable the passes off: only the access counts, unchanged
+  -O1                  no per-space versioning of accesses through merged pointers
+
+Diagnostics go to standard error, the report to standard output.
+Exit status: 0 on success, 1 when the source has errors (no report is printed then).
+";
+
+/// Runs `oclc spaces ARGS`; `stdin` is read when the file is `-`.
+pub fn spaces_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOutput {
+    let mut out = CliOutput::default();
+    let error = |out: &mut CliOutput, msg: String| {
+        out.stderr.push_str(&format!("oclc: error: {msg}\n"));
+        out.code = 1;
+    };
+    let mut opt_flags = Vec::new();
+    let mut rest = Vec::new();
+    for a in args {
+        if a == "-cl-opt-disable" || (a.starts_with("-O") && a.len() <= 6) {
+            opt_flags.push(a);
+        } else {
+            rest.push(a);
+        }
+    }
+    let parsed = match parse_check_args(rest) {
+        Ok(p) => p,
+        Err(e) => {
+            error(&mut out, e.0);
+            return out;
+        }
+    };
+    if parsed.help {
+        out.stdout.push_str(SPACES_HELP);
+        return out;
+    }
+    if parsed.options.verify.is_some() {
+        error(&mut out, "-verify is not an 'oclc spaces' option".into());
+        return out;
+    }
+    let pass_opts = PassOptions::from_flags(opt_flags.iter().map(String::as_str));
+    let file = match parsed.files.as_slice() {
+        [f] => f.clone(),
+        [] => {
+            error(&mut out, "no input files".into());
+            return out;
+        }
+        _ => {
+            error(&mut out, "oclc spaces takes one input file".into());
+            return out;
+        }
+    };
+    let (name, bytes) = if file == "-" {
+        let mut b = Vec::new();
+        if let Err(e) = stdin.read_to_end(&mut b) {
+            error(&mut out, format!("cannot read standard input: {e}"));
+            return out;
+        }
+        ("<stdin>".to_string(), b)
+    } else {
+        match std::fs::read(&file) {
+            Ok(b) => (file.clone(), b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                error(&mut out, format!("no such file or directory: '{file}'"));
+                return out;
+            }
+            Err(e) => {
+                error(&mut out, format!("cannot read '{file}': {e}"));
+                return out;
+            }
+        }
+    };
+
+    // The cast warnings come with the check's diagnostics (`check_source` adds them).
+    let outcome = check_source(&name, &bytes, &parsed.options);
+    out.stderr.push_str(&outcome.render_text());
+    let Some(program) = outcome.program.as_ref().filter(|_| !outcome.has_errors()) else {
+        out.code = 1;
+        return out;
+    };
+    let mut diags = Diagnostics::default();
+    let lowered = oclc_lower::lower_with(
+        program,
+        &outcome.sm,
+        &mut diags,
+        LowerOptions {
+            all_in_memory: true,
+        },
+    );
+    let lower_diags = parsed.options.warnings.apply_all(diags.list);
+    out.stderr
+        .push_str(&render::render_text(&outcome.sm, &lower_diags));
+    let Some(mut module) = lowered.filter(|_| render::counts(&lower_diags).0 == 0) else {
+        out.code = 1;
+        return out;
+    };
+    let report = passes::run_default(&mut module, &pass_opts);
+    if let Some((stage, e)) = report.verify_errors.first() {
+        error(
+            &mut out,
+            format!("internal compiler error: IR pass '{stage}' produced invalid IR: {e}"),
+        );
+        return out;
+    }
+    let mut spaces = report.spaces;
+    spaces.warnings = spaces
+        .impossible_casts
+        .iter()
+        .map(|c| warning(c, program, &outcome.sm))
+        .collect();
+    fix_declaration_lines(&mut spaces, program);
+    match parsed.format {
+        Format::Text => {
+            if pass_opts.opt_level == 0 {
+                out.stdout
+                    .push_str("address-space passes off (-O0): no pointer is resolved\n");
+            }
+            out.stdout
+                .push_str(&passes::render_text(&spaces, &outcome.sm));
+        }
+        Format::Json => out
+            .stdout
+            .push_str(&passes::render_json(&spaces, &outcome.sm)),
+    }
+    out
+}
+
+/// Warnings (group `address-space-cast`) for explicit generic→named casts and `to_global`/
+/// `to_local`/`to_private` calls in `program` that can never succeed. Cheap when the program
+/// has none (one walk of the HIR); otherwise lowers the program and runs the passes.
+pub fn cast_warnings(
+    program: &hir::Program,
+    sm: &SourceMap,
+    lang: &LangOptions,
+) -> Vec<Diagnostic> {
+    if !lang.generic_address_space() || !has_generic_casts(program) {
+        return Vec::new();
+    }
+    let mut diags = Diagnostics::default();
+    let Some(mut module) = oclc_lower::lower(program, sm, &mut diags) else {
+        return Vec::new();
+    };
+    if diags.list.iter().any(|d| d.level >= Level::Error) {
+        return Vec::new();
+    }
+    let report = passes::run_default(&mut module, &PassOptions { opt_level: 1 });
+    if !report.verify_errors.is_empty() {
+        return Vec::new();
+    }
+    report
+        .spaces
+        .impossible_casts
+        .iter()
+        .map(|c| warning(c, program, sm))
+        .collect()
+}
+
+/// Whether any function body holds a generic→named cast or a `to_X` call.
+fn has_generic_casts(program: &hir::Program) -> bool {
+    let mut found = false;
+    visit_program(program, &mut |e| {
+        if matches!(
+            e.kind,
+            ExprKind::ToAddrSpace { .. } | ExprKind::Cast(hir::CastKind::FromGeneric(_), _)
+        ) {
+            found = true;
+        }
+        !found
+    });
+    found
+}
+
+/// The warning for one impossible cast, e.g. "cast from '__generic int *' to '__local int *'
+/// never succeeds: the pointer always points into __global (line 12)".
+fn warning(c: &ImpossibleCast, program: &hir::Program, sm: &SourceMap) -> Diagnostic {
+    let actual = passes::report::space_keyword(c.actual);
+    let target = passes::report::space_keyword(c.target);
+    let origin_line = sm
+        .location(c.origin)
+        .filter(|_| !c.origin.is_dummy())
+        .map_or(String::new(), |(_, l, _)| format!(" (line {l})"));
+    let types = cast_types(program, c.span);
+    let msg = match (c.kind, types) {
+        (CastKind::Explicit, Some((from, to))) => format!(
+            "cast from '{from}' to '{to}' never succeeds: the pointer always points into {actual}{origin_line}"
+        ),
+        (CastKind::Explicit, None) => format!(
+            "cast from a generic pointer to a {target} pointer never succeeds: the pointer always points into {actual}{origin_line}"
+        ),
+        (CastKind::SpaceTest, Some((from, _))) => format!(
+            "to_{}() on '{from}' always returns NULL: the pointer always points into {actual}{origin_line}",
+            space_name(c.target)
+        ),
+        (CastKind::SpaceTest, None) => format!(
+            "to_{}() always returns NULL: the pointer always points into {actual}{origin_line}",
+            space_name(c.target)
+        ),
+    };
+    Diagnostic::warning(c.span, msg)
+        .with_group("address-space-cast")
+        .with_note(
+            c.origin,
+            format!("the pointer points into {actual} from here"),
+        )
+}
+
+fn space_name(s: AddrSpace) -> &'static str {
+    oclc_ir::types::space_name(s)
+}
+
+/// The operand and result types (as clang prints them) of the cast or `to_X` at `span`.
+fn cast_types(program: &hir::Program, span: Span) -> Option<(String, String)> {
+    let mut found = None;
+    visit_program(program, &mut |e| {
+        let operand = match &e.kind {
+            ExprKind::ToAddrSpace { arg, .. } => arg,
+            ExprKind::Cast(hir::CastKind::FromGeneric(_), arg) => arg,
+            _ => return true,
+        };
+        if e.span.file == span.file && e.span.lo <= span.lo && span.hi <= e.span.hi {
+            found = Some((program.types.print(operand.ty), program.types.print(e.ty)));
+            // The innermost match is the cast itself; keep looking inside.
+        }
+        true
+    });
+    found
+}
+
+/// Reports a variable at the line of its declaration: the IR records where its slot is
+/// first used, so a pointer whose declaration the HIR knows by name in the same function gets
+/// that line instead.
+fn fix_declaration_lines(report: &mut SpacesReport, program: &hir::Program) {
+    for f in &mut report.functions {
+        let Some((_, hf)) = program.function_by_name(&f.source_name) else {
+            continue;
+        };
+        let Some(body) = &hf.body else { continue };
+        let mut decls: Vec<(String, Span)> = Vec::new();
+        for p in &hf.params {
+            if let Some(v) = program.var(*p) {
+                decls.push((v.name.as_str().to_string(), v.span));
+            }
+        }
+        collect_decls(program, &body.stmts, &mut decls, 0);
+        for p in &mut f.pointers {
+            // A struct field is reported as `name+offset`: its variable is `name`.
+            let var = p.name.split('+').next().unwrap_or(&p.name);
+            let candidates: Vec<&Span> = decls
+                .iter()
+                .filter(|(n, s)| n == var && s.file == p.span.file && s.lo <= p.span.lo)
+                .map(|(_, s)| s)
+                .collect();
+            // The last declaration of that name before the first use is the one in scope.
+            if let Some(s) = candidates.into_iter().max_by_key(|s| s.lo) {
+                p.span = *s;
+            }
+        }
+    }
+}
+
+/// Deepest statement nesting followed (sema has limits of its own; this only bounds the walk).
+const MAX_DEPTH: u32 = 512;
+
+fn collect_decls(
+    program: &hir::Program,
+    stmts: &[Stmt],
+    out: &mut Vec<(String, Span)>,
+    depth: u32,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for s in stmts {
+        for_each_child_stmt(s, &mut |child| {
+            collect_decls(program, std::slice::from_ref(child), out, depth + 1)
+        });
+        if let StmtKind::Decl(v) = &s.kind
+            && let Some(var) = program.var(*v)
+        {
+            out.push((var.name.as_str().to_string(), var.span));
+        }
+    }
+}
+
+fn for_each_child_stmt(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
+    match &s.kind {
+        StmtKind::Block(b) => b.stmts.iter().for_each(f),
+        StmtKind::If { then, else_, .. } => {
+            f(then);
+            if let Some(e) = else_ {
+                f(e);
+            }
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::Switch { body, .. }
+        | StmtKind::Case { body, .. }
+        | StmtKind::Default { body }
+        | StmtKind::Label { body, .. } => f(body),
+        StmtKind::For { init, body, .. } => {
+            init.iter().for_each(&mut *f);
+            f(body);
+        }
+        _ => {}
+    }
+}
+
+/// Calls `visit` on every expression of every function body and local initializer, parents
+/// first; `visit` returns false to stop.
+fn visit_program(program: &hir::Program, visit: &mut dyn FnMut(&Expr) -> bool) {
+    let mut w = Walker {
+        program,
+        visit,
+        stop: false,
+    };
+    for f in &program.functions {
+        if let Some(b) = &f.body {
+            w.stmts(&b.stmts, 0);
+        }
+        if w.stop {
+            return;
+        }
+    }
+}
+
+struct Walker<'a> {
+    program: &'a hir::Program,
+    visit: &'a mut dyn FnMut(&Expr) -> bool,
+    stop: bool,
+}
+
+impl Walker<'_> {
+    fn stmts(&mut self, stmts: &[Stmt], depth: u32) {
+        for s in stmts {
+            if self.stop || depth > MAX_DEPTH {
+                return;
+            }
+            match &s.kind {
+                StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.expr(e, depth),
+                StmtKind::Decl(v) => {
+                    if let Some(init) = self.program.var(*v).and_then(|v| v.init.as_ref()) {
+                        self.init(init, depth);
+                    }
+                }
+                StmtKind::If { cond, .. }
+                | StmtKind::While { cond, .. }
+                | StmtKind::DoWhile { cond, .. }
+                | StmtKind::Switch { cond, .. } => self.expr(cond, depth),
+                StmtKind::For { cond, step, .. } => {
+                    for e in [cond, step].into_iter().flatten() {
+                        self.expr(e, depth);
+                    }
+                }
+                _ => {}
+            }
+            for_each_child_stmt(s, &mut |c| self.stmts(std::slice::from_ref(c), depth + 1));
+        }
+    }
+
+    fn init(&mut self, init: &Init, depth: u32) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match init {
+            Init::Expr(e) => self.expr(e, depth),
+            Init::List { items, .. } => {
+                for i in items.iter().flatten() {
+                    self.init(i, depth + 1);
+                }
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &Expr, depth: u32) {
+        if self.stop || depth > MAX_DEPTH {
+            return;
+        }
+        if !(self.visit)(e) {
+            self.stop = true;
+            return;
+        }
+        let d = depth + 1;
+        match &e.kind {
+            ExprKind::Unary(_, a)
+            | ExprKind::GetFence(a)
+            | ExprKind::AddrOf(a)
+            | ExprKind::Deref(a)
+            | ExprKind::Member { base: a, .. }
+            | ExprKind::Swizzle { base: a, .. }
+            | ExprKind::Cast(_, a)
+            | ExprKind::ToAddrSpace { arg: a, .. } => self.expr(a, d),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign { lhs: a, rhs: b, .. }
+            | ExprKind::Comma(a, b)
+            | ExprKind::Index { base: a, index: b } => {
+                self.expr(a, d);
+                self.expr(b, d);
+            }
+            ExprKind::Cond(a, b, c) => {
+                self.expr(a, d);
+                self.expr(b, d);
+                self.expr(c, d);
+            }
+            ExprKind::Call { args, .. }
+            | ExprKind::BuiltinCall { args, .. }
+            | ExprKind::VectorLit(args) => {
+                for a in args {
+                    self.expr(a, d);
+                }
+            }
+            ExprKind::InitList(i) => self.init(i, d),
+            _ => {}
+        }
+    }
+}
