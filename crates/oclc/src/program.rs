@@ -30,7 +30,6 @@
 //! compiled to PTX for that GPU at its first launch there and cached in the device; a GPU
 //! fault is an [`Error::Fault`], and launches report the kernel time from CUDA events.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use oclc_lower::{KernelParam, KernelParamKind, KernelSignature};
@@ -145,7 +144,8 @@ pub struct Program {
     optimized: bool,
     fast_math: bool,
     /// Identity of this program for devices' caches of code compiled from it.
-    token: Arc<()>,
+    #[cfg(feature = "cuda")]
+    token: std::sync::Arc<()>,
 }
 
 impl std::fmt::Debug for Program {
@@ -311,7 +311,8 @@ impl Program {
             cpu,
             optimized: opts.optimize,
             fast_math: opts.fast_math,
-            token: Arc::new(()),
+            #[cfg(feature = "cuda")]
+            token: std::sync::Arc::new(()),
         })
     }
 
@@ -323,6 +324,11 @@ impl Program {
     /// The IR after the passes (before them with `-O0`).
     pub fn ir(&self) -> &oclc_ir::Module {
         &self.module
+    }
+
+    /// Whether it was built with `-cl-fast-relaxed-math` (code generators may approximate).
+    pub fn fast_math(&self) -> bool {
+        self.fast_math
     }
 
     /// The IR as text.
@@ -855,6 +861,7 @@ impl Device {
 
     /// Compiles `program` for this device now rather than at its first launch (a no-op on the
     /// cpu device, which loads programs when they are built).
+    #[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
     pub fn prepare(&self, program: &Program) -> Result<(), Error> {
         match &self.backend {
             Backend::Cpu(_) => Ok(()),
@@ -874,6 +881,7 @@ impl Device {
     }
 }
 
+#[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
 fn launch_cpu(
     cpu: &oclc_cpu::Device,
     kernel: &Kernel<'_>,

@@ -148,14 +148,14 @@ mod gpu {
         let e = d.launch(&k, &NdRange::new(&[1])).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "argument 0 ('o', int *): the buffer belongs to the cpu device, not to cuda device 0"
+            "argument 0 ('o', __global int *): the buffer belongs to the cpu device, not to cuda device 0"
         );
         let dev = d.buffer::<i32>(1).expect("gpu buffer");
         k.set_arg(0, &dev).expect("arg");
         let e = cpu.launch(&k, &NdRange::new(&[1])).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "argument 0 ('o', int *): the buffer belongs to cuda device 0, not to the cpu device"
+            "argument 0 ('o', __global int *): the buffer belongs to cuda device 0, not to the cpu device"
         );
     }
 
