@@ -16,6 +16,6 @@ for job in matmul reduce histogram memcpy; do
     o=$("$oclc" run "$f" --repeat "$repeat" 2>/dev/null | median)
     g=$(CLRUN_LIB=$oclgrind "$clrun" "$f" --repeat "$repeat" 2>/dev/null | median)
     p=$("$clrun" "$f" --repeat "$repeat" 2>/dev/null | median)
-    ratio() { [ -n "$1" ] && [ -n "$2" ] && awk "BEGIN { printf \"%.1fx\", $2 / $1 }" || printf -- '-'; }
+    ratio() { [ -n "$1" ] && [ -n "$2" ] && awk "BEGIN { printf \"%.3gx\", $2 / $1 }" || printf -- '-'; }
     printf '%-10s %14s %14s %14s %12s %10s\n' "$job" "${o:--}" "${g:--}" "${p:--}" "$(ratio "$o" "$g")" "$(ratio "$o" "$p")"
 done

@@ -8,7 +8,7 @@ use crate::memory::{GlobalMem, Storage};
 use crate::ops;
 use crate::ptr::{self, Tag};
 use crate::races::GlobalRaces;
-use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind, Type};
+use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind};
 use oclc_ir::{BinOp, Scalar, WgArith, WgOp};
 use oclc_syntax::{Span, Symbol};
 use rayon::prelude::*;
@@ -97,6 +97,9 @@ impl NdRange {
 pub struct LaunchOutput {
     /// Everything `printf` wrote, in work-group order.
     pub printf: String,
+    /// The work-group size used (the device's choice when the range gave none), one entry
+    /// per dimension.
+    pub local_size: Vec<u64>,
 }
 
 /// The embedded cpu device.
@@ -298,7 +301,10 @@ impl Device {
             Some(p) => p.install(run_all),
             None => run_all(),
         };
-        let mut out = LaunchOutput::default();
+        let mut out = LaunchOutput {
+            printf: String::new(),
+            local_size: nd.local[..nd.dims as usize].to_vec(),
+        };
         for r in results.into_iter().flatten() {
             match r {
                 Ok(s) => out.printf.push_str(&s),
@@ -671,11 +677,6 @@ fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Box<Run
         group_id: g.id,
         note,
     })
-}
-
-/// The type a kernel argument's bytes must have, for callers building [`Arg::Bytes`].
-pub fn value_size(t: Type) -> usize {
-    t.store_size() as usize
 }
 
 fn wg_identity(a: WgArith, s: Scalar) -> u64 {

@@ -770,3 +770,34 @@ fn elem_type_id(s: oclc_sema::types::Scalar) -> oclc_sema::types::TypeId {
 pub(crate) fn scalar_qt(s: oclc_sema::types::Scalar) -> QualType {
     QualType::new(elem_type_id(s))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_rounding_is_to_nearest_even() {
+        assert_eq!(f64_to_f16(1.0), 0x3c00);
+        assert_eq!(f64_to_f16(-2.0), 0xc000);
+        assert_eq!(f64_to_f16(65504.0), 0x7bff);
+        assert_eq!(f64_to_f16(65520.0), 0x7c00);
+        assert_eq!(f64_to_f16(2f64.powi(-24)), 0x0001);
+        assert_eq!(f64_to_f16(2f64.powi(-25)), 0x0000);
+        // 1 + 2^-11 lies halfway between 1 and 1 + 2^-10: ties go to the even mantissa.
+        assert_eq!(f64_to_f16(1.0 + 2f64.powi(-11)), 0x3c00);
+        assert_eq!(f64_to_f16(1.0 + 3.0 * 2f64.powi(-11)), 0x3c02);
+        assert!(f16_to_f64(f64_to_f16(f64::NAN)).is_nan());
+        for h in [0x0001u16, 0x03ff, 0x0400, 0x3555, 0x7bff, 0x8001, 0xfbff] {
+            assert_eq!(f64_to_f16(f16_to_f64(h)), h, "{h:#06x}");
+        }
+    }
+
+    #[test]
+    fn integers_are_normalized_to_their_width() {
+        assert_eq!(norm_int(0x1ff, IrScalar::I8, false), 0xff);
+        assert_eq!(norm_int(0xff, IrScalar::I8, true), u64::MAX);
+        assert_eq!(norm_int(0x7f, IrScalar::I8, true), 0x7f);
+        assert_eq!(norm_int(2, IrScalar::I1, false), 1);
+        assert_eq!(norm_int(0x1_0000_0000, IrScalar::I32, true), 0);
+    }
+}

@@ -215,6 +215,53 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     // ---- variables ----
 
+    /// The parameter variables the body refers to. Normally `func.params`; when a later
+    /// redeclaration replaced them with its own variables, the body's own parameter
+    /// variables, matched by position.
+    pub fn effective_params(&self, func: &hir::Function) -> Vec<VarId> {
+        let prog = self.cx.prog;
+        let Some(body) = &func.body else {
+            return func.params.clone();
+        };
+        let mut used = Vec::new();
+        let mut seen = HashSet::new();
+        vars_block(
+            prog,
+            body,
+            &mut |v| {
+                if seen.insert(v) && prog.var(v).is_some_and(|x| x.storage == Storage::Param) {
+                    used.push(v);
+                }
+            },
+            0,
+        );
+        if used.iter().all(|v| func.params.contains(v)) {
+            return func.params.clone();
+        }
+        // Sema creates a definition's parameters in order, before anything in its body.
+        let mut own: Vec<VarId> = used
+            .into_iter()
+            .filter(|v| !func.params.contains(v))
+            .collect();
+        own.sort();
+        let first = own.first().map_or(0, |v| v.0);
+        let mut out = Vec::with_capacity(func.params.len());
+        for (i, p) in func.params.iter().enumerate() {
+            let cand = VarId(first + i as u32);
+            let same_name = prog
+                .var(cand)
+                .zip(prog.var(*p))
+                .is_some_and(|(a, b)| a.name == b.name);
+            let is_param = prog.var(cand).is_some_and(|x| x.storage == Storage::Param);
+            out.push(if is_param && (same_name || own.contains(&cand)) {
+                cand
+            } else {
+                *p
+            });
+        }
+        out
+    }
+
     /// Decides which variables of the function live in SSA values.
     pub fn plan_vars(&mut self, func: &hir::Function) {
         let prog = self.cx.prog;
@@ -235,8 +282,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 this.var_types.insert(v, t);
             }
         };
-        for p in &func.params {
-            consider(*p, self);
+        for p in self.effective_params(func) {
+            consider(p, self);
         }
         if let Some(body) = &func.body {
             let mut decls = Vec::new();
@@ -451,7 +498,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             pi = 1;
         }
         let prog = self.cx.prog;
-        for pv in &func.params {
+        for pv in &self.effective_params(func) {
             let Some(&val) = params.get(pi) else { break };
             pi += 1;
             let Some(var) = prog.var(*pv) else { continue };
@@ -990,6 +1037,110 @@ fn decls_stmt(s: &Stmt, out: &mut Vec<VarId>, depth: u32) {
         | StmtKind::Case { body, .. }
         | StmtKind::Default { body }
         | StmtKind::Label { body, .. } => decls_stmt(body, out, d),
+        _ => {}
+    }
+}
+
+/// Calls `f` for every variable a block refers to.
+fn vars_block(prog: &Program, b: &HBlock, f: &mut dyn FnMut(VarId), depth: u32) {
+    for s in &b.stmts {
+        vars_stmt(prog, s, f, depth);
+    }
+}
+
+fn vars_stmt(prog: &Program, s: &Stmt, f: &mut dyn FnMut(VarId), depth: u32) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let d = depth + 1;
+    match &s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => vars_expr(e, f, d),
+        StmtKind::Decl(v) => {
+            if let Some(i) = prog.var(*v).and_then(|x| x.init.as_ref()) {
+                vars_init(i, f, d);
+            }
+        }
+        StmtKind::Block(b) => vars_block(prog, b, f, d),
+        StmtKind::If { cond, then, else_ } => {
+            vars_expr(cond, f, d);
+            vars_stmt(prog, then, f, d);
+            if let Some(e) = else_ {
+                vars_stmt(prog, e, f, d);
+            }
+        }
+        StmtKind::While { cond, body }
+        | StmtKind::DoWhile { body, cond }
+        | StmtKind::Switch { cond, body } => {
+            vars_expr(cond, f, d);
+            vars_stmt(prog, body, f, d);
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            init.iter().for_each(|s| vars_stmt(prog, s, f, d));
+            if let Some(c) = cond {
+                vars_expr(c, f, d);
+            }
+            if let Some(c) = step {
+                vars_expr(c, f, d);
+            }
+            vars_stmt(prog, body, f, d);
+        }
+        StmtKind::Case { body, .. } | StmtKind::Default { body } | StmtKind::Label { body, .. } => {
+            vars_stmt(prog, body, f, d)
+        }
+        _ => {}
+    }
+}
+
+fn vars_init(i: &Init, f: &mut dyn FnMut(VarId), depth: u32) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match i {
+        Init::Expr(e) => vars_expr(e, f, depth + 1),
+        Init::List { items, .. } => items
+            .iter()
+            .flatten()
+            .for_each(|x| vars_init(x, f, depth + 1)),
+    }
+}
+
+fn vars_expr(e: &Expr, f: &mut dyn FnMut(VarId), depth: u32) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let d = depth + 1;
+    match &e.kind {
+        ExprKind::Var(v) => f(*v),
+        ExprKind::Unary(_, x)
+        | ExprKind::Cast(_, x)
+        | ExprKind::Deref(x)
+        | ExprKind::AddrOf(x)
+        | ExprKind::GetFence(x)
+        | ExprKind::ToAddrSpace { arg: x, .. }
+        | ExprKind::Member { base: x, .. }
+        | ExprKind::Swizzle { base: x, .. } => vars_expr(x, f, d),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Index { base: a, index: b }
+        | ExprKind::Assign { lhs: a, rhs: b, .. } => {
+            vars_expr(a, f, d);
+            vars_expr(b, f, d);
+        }
+        ExprKind::Cond(a, b, c) => {
+            vars_expr(a, f, d);
+            vars_expr(b, f, d);
+            vars_expr(c, f, d);
+        }
+        ExprKind::Call { args, .. } | ExprKind::BuiltinCall { args, .. } => {
+            args.iter().for_each(|a| vars_expr(a, f, d))
+        }
+        ExprKind::VectorLit(parts) => parts.iter().for_each(|a| vars_expr(a, f, d)),
+        ExprKind::InitList(i) => vars_init(i, f, d),
         _ => {}
     }
 }

@@ -43,6 +43,8 @@ pub fn check(prog: &Program, diags: &mut Diagnostics) -> bool {
             }
         }
     }
+    // Report in source order.
+    calls.sort_by_key(|c| (c.span.file, c.span.lo));
     let n = prog.functions.len();
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
     for c in &calls {

@@ -241,3 +241,24 @@ fn calls_of_undefined_functions_are_errors() {
         "{err}"
     );
 }
+
+/// Deeply nested expressions and statements that the front end accepts lower without
+/// exhausting an 8 MiB stack (the main thread's).
+#[test]
+fn deep_nesting_lowers_on_a_main_thread_stack() {
+    let nested = format!("{}x{}", "(1 + ".repeat(250), ")".repeat(250));
+    let chain = format!("x{}", " + 1".repeat(990));
+    let blocks = format!("{}o[0] = 1;{}", "{ if (x) ".repeat(120), "}".repeat(120));
+    let src = format!(
+        "kernel void k(global int *o, int x) {{ o[1] = {nested}; o[2] = {chain}; {blocks} }}"
+    );
+    let h = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || compile_opts(&src, "CL3.0", Default::default()).map(|_| ()))
+        .expect("thread");
+    match h.join() {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => panic!("{e}"),
+        Err(_) => panic!("lowering panicked"),
+    }
+}

@@ -633,3 +633,29 @@ kernel void k(global int *o) {
     let out = run(src, "k", &[1], None, &[ArgSpec::Buf(zeros(24))]);
     assert_eq!(i32s(&out[0]), vec![6, 5, 7, 8, 2, 13]);
 }
+
+#[test]
+fn struct_and_constant_kernel_arguments() {
+    let src = r#"
+typedef struct { int scale; float bias; } Params;
+kernel void k(global float *out, constant float *in, Params p) {
+    int i = get_global_id(0);
+    out[i] = in[i] * p.scale + p.bias;
+    p.scale = 0;
+}
+"#;
+    let mut params = 3i32.to_le_bytes().to_vec();
+    params.extend_from_slice(&0.5f32.to_le_bytes());
+    let out = run(
+        src,
+        "k",
+        &[4],
+        None,
+        &[
+            ArgSpec::Buf(zeros(16)),
+            ArgSpec::Buf(bytes_f32(&[1.0, 2.0, 3.0, 4.0])),
+            ArgSpec::Val(params),
+        ],
+    );
+    assert_eq!(f32s(&out[0]), vec![3.5, 6.5, 9.5, 12.5]);
+}

@@ -33,3 +33,8 @@ fn generic_memcpy() {
 fn matmul() {
     snapshot("matmul");
 }
+
+#[test]
+fn library_function() {
+    snapshot("library_function");
+}

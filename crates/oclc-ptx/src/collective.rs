@@ -121,7 +121,7 @@ impl FnEmitter<'_> {
         self.ins(format!("mov.b32 {k}, 0"));
         self.label(&top);
         self.ins(format!("setp.ge.u32 {p}, {k}, {end}"));
-        self.ins(format!("@{p} bra.uni {done}"));
+        self.ins(format!("@{p} bra {done}"));
         self.ins(format!("mul.wide.u32 {at}, {k}, 8"));
         self.ins(format!("add.u64 {at}, {base}, {at}"));
         self.ins(format!("ld.shared.{mt} {item}, [{at}]"));

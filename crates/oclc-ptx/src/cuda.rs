@@ -55,6 +55,8 @@ pub enum CudaError {
     Ptxas(String),
     #[error(transparent)]
     Ptx(#[from] PtxError),
+    #[error("invalid program: {0}")]
+    InvalidProgram(String),
     #[error("no kernel named `{0}` in the program")]
     NoSuchKernel(String),
     #[error("kernel `{kernel}` takes {expected} arguments, {given} given")]
@@ -282,18 +284,25 @@ impl CudaDevice {
         Ok(buf)
     }
 
-    /// Generates PTX for `module` (already through the IR passes) and loads it.
+    /// Verifies `module`, runs the device's always-safe IR pipeline on a copy (as the cpu
+    /// device's `load` does), generates PTX for this GPU and loads it.
     pub fn load(
         &self,
         module: &Module,
         sm: Option<&SourceMap>,
         fast_math: bool,
     ) -> Result<Program, CudaError> {
+        if let Err(errs) = oclc_ir::verify_module(module) {
+            let msg: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+            return Err(CudaError::InvalidProgram(msg.join("; ")));
+        }
+        let mut module = module.clone();
+        oclc_ir::passes::optimize_for_device(&mut module);
         let opts = PtxOptions {
             target: self.target.clone(),
             fast_math,
         };
-        let ptx = crate::emit_module(module, sm, &opts)?;
+        let ptx = crate::emit_module(&module, sm, &opts)?;
         self.load_ptx(ptx)
     }
 

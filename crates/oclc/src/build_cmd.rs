@@ -1,5 +1,5 @@
 //! `oclc build --emit ir|ptx [FLAGS] FILE`: compile one file and print the IR after the passes
-//! (before them with `-O0`), or PTX once the cuda back end exists.
+//! (before them with `-O0`), or the PTX the cuda device loads.
 
 use crate::cli::CliOutput;
 use crate::program::{BuildError, BuildOptions, Program};
@@ -16,7 +16,8 @@ pub const BUILD_HELP: &str = "\
 Usage: oclc build --emit ir|ptx [FLAGS] FILE
 
 Compiles FILE ('-' for standard input) and prints the IR after the passes (before them with
--O0 or -cl-opt-disable). FLAGS are those of 'oclc check' (-cl-std=, -D, -U, -I, -W...) and
+-O0 or -cl-opt-disable), or PTX (--emit ptx; --target=sm_XY picks the PTX target, default
+sm_80). FLAGS are those of 'oclc check' (-cl-std=, -D, -U, -I, -W...) and
 OpenCL build options (-cl-mad-enable, -cl-fast-relaxed-math, ...).
 
 Exit status: 0 on success, 1 on errors.
@@ -30,6 +31,7 @@ pub fn build_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOut
         out.code = 1;
     };
     let mut emit = Emit::Ir;
+    let mut target = oclc_ptx::PtxOptions::default().target;
     let mut rest = Vec::new();
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -61,7 +63,10 @@ pub fn build_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOut
                 out.stdout.push_str(BUILD_HELP);
                 return out;
             }
-            None => rest.push(a),
+            None => match a.strip_prefix("--target=") {
+                Some(t) if t.starts_with("sm_") => target = t.to_string(),
+                _ => rest.push(a),
+            },
         }
     }
     let (opts, files) = match BuildOptions::parse_args(rest) {
@@ -102,17 +107,16 @@ pub fn build_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOut
             }
         }
     };
-    if emit == Emit::Ptx {
-        error(
-            &mut out,
-            "--emit ptx: the PTX back end (cuda device) is not available yet in this version of oclc".into(),
-        );
-        return out;
-    }
     match Program::build_with(&name, &bytes, &opts) {
         Ok(p) => {
             out.stderr.push_str(p.build_log());
-            out.stdout.push_str(&p.ir_text());
+            match emit {
+                Emit::Ir => out.stdout.push_str(&p.ir_text()),
+                Emit::Ptx => match p.ptx_text(&target, opts.fast_math) {
+                    Ok(text) => out.stdout.push_str(&text),
+                    Err(e) => error(&mut out, e.to_string()),
+                },
+            }
         }
         Err(BuildError::Compile { log, .. }) => {
             out.stderr.push_str(&log);

@@ -140,6 +140,8 @@ pub struct BuildOptions {
     pub check: CheckOptions,
     /// False with `-O0` or `-cl-opt-disable`.
     pub optimize: bool,
+    /// `-cl-fast-relaxed-math`: code generators may use approximate instructions.
+    pub fast_math: bool,
 }
 
 /// OpenCL `clBuildProgram` options that change nothing on the cpu device beyond the macro
@@ -169,6 +171,7 @@ impl Default for BuildOptions {
         BuildOptions {
             check: CheckOptions::default(),
             optimize: true,
+            fast_math: false,
         }
     }
 }
@@ -211,7 +214,14 @@ impl BuildOptions {
                 MacroArg::Define("__FAST_RELAXED_MATH__".into(), "1".into()),
             );
         }
-        Ok((BuildOptions { check, optimize }, parsed.files))
+        Ok((
+            BuildOptions {
+                check,
+                optimize,
+                fast_math,
+            },
+            parsed.files,
+        ))
     }
 }
 
@@ -293,6 +303,17 @@ impl Program {
     /// The IR as text.
     pub fn ir_text(&self) -> String {
         oclc_ir::print_module(&self.module, Some(&self.sm))
+    }
+
+    /// The program as PTX for `target` (e.g. `sm_80`), as the cuda device would load it.
+    pub fn ptx_text(&self, target: &str, fast_math: bool) -> Result<String, BuildError> {
+        let opts = oclc_ptx::PtxOptions {
+            target: target.to_string(),
+            fast_math,
+        };
+        oclc_ptx::emit_module(&self.module, Some(&self.sm), &opts)
+            .map(|m| m.text)
+            .map_err(|e| BuildError::Internal(format!("PTX: {e}")))
     }
 
     /// Names of the kernels, in declaration order.
@@ -586,11 +607,13 @@ fn fit_arg(index: usize, p: &KernelParam, arg: KernelArg) -> Result<KernelArg, E
             },
             KernelArg::Buffer(b),
         ) => Ok(KernelArg::Buffer(b)),
-        (KernelParamKind::Pointer { space, .. }, KernelArg::Local(n))
-            if *space == AddrSpace::Local =>
-        {
-            Ok(KernelArg::Local(n))
-        }
+        (
+            KernelParamKind::Pointer {
+                space: AddrSpace::Local,
+                ..
+            },
+            KernelArg::Local(n),
+        ) => Ok(KernelArg::Local(n)),
         (KernelParamKind::Pointer { space, .. }, a) => {
             let takes = if *space == AddrSpace::Local {
                 "a local allocation"

@@ -32,16 +32,28 @@ fn assert_check(name: &str, job: &str, flags: &[&str], line: u32, fragment: &str
     assert_eq!(code, 3, "{name}: exit status; stderr:\n{err}");
     let head = format!("{name}.toml (code):{line}:");
     let first = err.lines().next().unwrap_or("");
-    assert!(first.contains(&head), "{name}: first line {first:?} should name line {line}\n{err}");
-    assert!(first.contains(": error: "), "{name}: not an error line: {first:?}");
-    assert!(first.contains(fragment), "{name}: {first:?} should say {fragment:?}");
+    assert!(
+        first.contains(&head),
+        "{name}: first line {first:?} should name line {line}\n{err}"
+    );
+    assert!(
+        first.contains(": error: "),
+        "{name}: not an error line: {first:?}"
+    );
+    assert!(
+        first.contains(fragment),
+        "{name}: {first:?} should say {fragment:?}"
+    );
     let mut lines = err.lines();
     let snippet = lines.nth(1).unwrap_or("");
     assert!(
         snippet.contains(&format!("{line} |")) && snippet.contains(src_line),
         "{name}: snippet {snippet:?}"
     );
-    assert!(lines.next().is_some_and(|l| l.contains('^')), "{name}: no caret\n{err}");
+    assert!(
+        lines.next().is_some_and(|l| l.contains('^')),
+        "{name}: no caret\n{err}"
+    );
     assert!(
         err.contains("global id (") && err.contains("local id (") && err.contains("group id ("),
         "{name}: no work-item ids\n{err}"
@@ -73,9 +85,19 @@ out = { equals = { fill = 1 } }
 #[test]
 fn out_of_bounds_names_the_buffer_size_and_offset() {
     let bad = OOB.replace("SHIFT", "1");
-    assert_check("oob", &bad, &[], 3, "out-of-bounds write", "out[i + shift] = 1;");
+    assert_check(
+        "oob",
+        &bad,
+        &[],
+        3,
+        "out-of-bounds write",
+        "out[i + shift] = 1;",
+    );
     let (_, _, err) = run("oob2", &bad, &[]);
-    assert!(err.contains("`out`") && err.contains("64 bytes") && err.contains("offset 64"), "{err}");
+    assert!(
+        err.contains("`out`") && err.contains("64 bytes") && err.contains("offset 64"),
+        "{err}"
+    );
     assert!(err.contains("global id (15, 0, 0)"), "{err}");
     assert_ok("oob_ok", &OOB.replace("SHIFT", "0"), &["--races"]);
 }
@@ -99,7 +121,14 @@ out = { equals = [0, 1] }
 
 #[test]
 fn null_dereference() {
-    assert_check("null", &NULL.replace("USE", "1"), &[], 4, "NULL", "out[1] = *p + 1;");
+    assert_check(
+        "null",
+        &NULL.replace("USE", "1"),
+        &[],
+        4,
+        "NULL",
+        "out[1] = *p + 1;",
+    );
     let (_, _, err) = run("null2", &NULL.replace("USE", "1"), &[]);
     assert!(err.contains("global id (3, 0, 0)"), "{err}");
     assert_ok("null_ok", &NULL.replace("USE", "0"), &["--races"]);
@@ -226,9 +255,17 @@ fn runaway_loop_with_max_steps() {
         "step limit",
         "while (i < n) { i += STEP; }".replace("STEP", "0").as_str(),
     );
-    assert_ok("loop_ok", &LOOP.replace("STEP", "1"), &["--max-steps", "100000"]);
+    assert_ok(
+        "loop_ok",
+        &LOOP.replace("STEP", "1"),
+        &["--max-steps", "100000"],
+    );
     // The same loop over the limit is a runaway, within it is not.
-    let (code, _, err) = run("loop_small", &LOOP.replace("STEP", "1"), &["--max-steps", "100"]);
+    let (code, _, err) = run(
+        "loop_small",
+        &LOOP.replace("STEP", "1"),
+        &["--max-steps", "100"],
+    );
     assert_eq!(code, 3, "{err}");
 }
 
@@ -253,11 +290,22 @@ out = { equals = [0, 1, 2, 3, 0, 1, 2, 3] }
 #[test]
 fn data_race_with_races() {
     let bad = RACE.replace("WHERE", "0");
-    assert_check("race", &bad, &["--races"], 3, "data race", "x[0] = get_local_id(0);");
+    assert_check(
+        "race",
+        &bad,
+        &["--races"],
+        3,
+        "data race",
+        "x[0] = get_local_id(0);",
+    );
     // Without --races the race goes unreported (and the result is wrong).
     let (code, _, err) = run("race_off", &bad, &[]);
     assert_eq!(code, 1, "{err}");
-    assert_ok("race_ok", &RACE.replace("WHERE", "get_local_id(0)"), &["--races"]);
+    assert_ok(
+        "race_ok",
+        &RACE.replace("WHERE", "get_local_id(0)"),
+        &["--races"],
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use oclc::{Device, KernelArg, NdRange, Program};
+use rayon::prelude::*;
 use toml::Value;
 
 const CTS_DIR: &str = "../../../shared/conformance/cts-generic";
@@ -38,8 +39,13 @@ struct Launch {
 
 enum Arg {
     /// A `__global` buffer of `bytes` bytes; `iota` fills it with uint i at element i.
-    Buffer { bytes: usize, iota: bool },
-    Local { bytes: usize },
+    Buffer {
+        bytes: usize,
+        iota: bool,
+    },
+    Local {
+        bytes: usize,
+    },
 }
 
 enum Check {
@@ -67,7 +73,7 @@ fn size(v: Option<&Value>) -> Result<u64, String> {
 fn max_common(global: u64) -> u64 {
     (1..=MAX_GROUP.min(global))
         .rev()
-        .find(|d| global % d == 0)
+        .find(|d| global.is_multiple_of(*d))
         .unwrap_or(1)
 }
 
@@ -146,8 +152,12 @@ fn launches() -> Result<Vec<Launch>, String> {
 
 /// Builds and runs one launch; returns the bytes of every buffer after it.
 fn run(device: &Device, l: &Launch, extra: &str) -> Result<Vec<Vec<u8>>, String> {
-    let program = Program::build_named(&l.file, l.source.as_bytes(), &format!("{} {extra}", l.options))
-        .map_err(|e| format!("build: {e}"))?;
+    let program = Program::build_named(
+        &l.file,
+        l.source.as_bytes(),
+        &format!("{} {extra}", l.options),
+    )
+    .map_err(|e| format!("build: {e}"))?;
     let mut kernel = program.kernel("testKernel").map_err(|e| e.to_string())?;
     let mut buffers = Vec::new();
     for (i, a) in l.args.iter().enumerate() {
@@ -184,7 +194,7 @@ fn verdict(l: &Launch, buffers: &[Vec<u8>]) -> Result<(), String> {
     let first = words(buffers.first().ok_or("no buffer")?);
     let want = |i: usize| match l.check {
         Check::AllOnes => 1,
-        Check::Invariant if i % 2 == 0 => WG as u32 - 1,
+        Check::Invariant if i.is_multiple_of(2) => WG as u32 - 1,
         Check::Invariant => WG as u32,
         Check::Variant => WG as u32 / 2,
     };
@@ -201,28 +211,39 @@ fn verdict(l: &Launch, buffers: &[Vec<u8>]) -> Result<(), String> {
     }
 }
 
+/// About 1000 launches of 16384 work-items: minutes in an unoptimized build, seconds in release.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow unoptimized; run with: cargo test --release -p oclc --test run_cts"
+)]
 fn cts_generic_address_space_on_the_cpu_device() {
     let all = match launches() {
         Ok(l) => l,
         Err(e) => panic!("cannot read the CTS manifest: {e}"),
     };
-    assert!(all.len() >= 490, "only {} launches in the manifest", all.len());
+    assert!(
+        all.len() >= 490,
+        "only {} launches in the manifest",
+        all.len()
+    );
     let device = Device::cpu().with_printf_echo(false);
-    let mut failures = Vec::new();
-    for l in &all {
-        let result = run(&device, l, "").and_then(|opt| {
-            verdict(l, &opt)?;
-            let o0 = run(&device, l, "-O0").map_err(|e| format!("-O0: {e}"))?;
-            if o0 != opt {
-                return Err("-O0 leaves different buffer contents".into());
-            }
-            Ok(())
-        });
-        if let Err(e) = result {
-            failures.push(format!("{} ({}): {e}", l.name, l.file));
-        }
-    }
+    let failures: Vec<String> = all
+        .par_iter()
+        .filter_map(|l| {
+            let result = run(&device, l, "").and_then(|opt| {
+                verdict(l, &opt)?;
+                let o0 = run(&device, l, "-O0").map_err(|e| format!("-O0: {e}"))?;
+                if o0 != opt {
+                    return Err("-O0 leaves different buffer contents".into());
+                }
+                Ok(())
+            });
+            result
+                .err()
+                .map(|e| format!("{} ({}): {e}", l.name, l.file))
+        })
+        .collect();
     for f in &failures {
         println!("FAIL {f}");
     }
@@ -231,5 +252,9 @@ fn cts_generic_address_space_on_the_cpu_device() {
         all.len() - failures.len(),
         failures.len()
     );
-    assert!(failures.is_empty(), "{} CTS launches failed", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} CTS launches failed",
+        failures.len()
+    );
 }

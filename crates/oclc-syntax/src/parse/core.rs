@@ -69,6 +69,8 @@ pub(crate) struct Parser<'a> {
     pub switches: u32,
     /// Typo corrections attempted (clang stops after `-fspell-checking-limit`).
     pub typo_attempts: u32,
+    /// Syntax errors reported so far (a type name with one is invalid in clang).
+    pub errors: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -142,6 +144,7 @@ impl<'a> Parser<'a> {
             loops: 0,
             switches: 0,
             typo_attempts: 0,
+            errors: 0,
         }
     }
 
@@ -310,12 +313,19 @@ impl<'a> Parser<'a> {
     // -- diagnostics --------------------------------------------------------------------------
 
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
-        if !self.cut_off {
-            self.diags.push(Diagnostic::error(span, msg));
-        }
+        self.emit(Diagnostic::error(span, msg));
     }
 
     pub fn emit(&mut self, d: Diagnostic) {
+        if !self.cut_off {
+            self.errors += u32::from(d.is_error());
+            self.diags.push(d);
+        }
+    }
+
+    /// Reports what clang reports from sema while parsing (implicit `int`): the construct
+    /// stays valid for recovery, so it does not count in [`Parser::errors`].
+    pub fn emit_semantic(&mut self, d: Diagnostic) {
         if !self.cut_off {
             self.diags.push(d);
         }

@@ -483,13 +483,17 @@ impl Parser<'_> {
             .items
             .iter()
             .any(|s| matches!(s.kind, DeclSpecKind::Pipe));
-        let at = d.name.map(|n| n.span).unwrap_or(if specs.items.is_empty() {
-            d.span
-        } else {
-            specs.span
+        // clang reports at the declarator's name, or where an abstract declarator's name
+        // would be.
+        let at = d.name.map(|n| n.span).unwrap_or(Span {
+            lo: d.span.hi,
+            ..d.span
         });
         if is_pipe {
-            self.error(at, "missing actual type specifier for pipe");
+            self.emit_semantic(Diagnostic::error(
+                at,
+                "missing actual type specifier for pipe",
+            ));
             return;
         }
         let fix_at = if specs.items.is_empty() {
@@ -497,7 +501,7 @@ impl Parser<'_> {
         } else {
             specs.span.start()
         };
-        self.emit(
+        self.emit_semantic(
             Diagnostic::error(at, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int")
                 .with_group("implicit-int")
                 .with_fixit(fix_at, "int "),

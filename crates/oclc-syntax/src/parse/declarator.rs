@@ -141,8 +141,13 @@ impl Parser<'_> {
                 let Some(open) = self.open() else {
                     return (d, false);
                 };
-                let chunk = self.parse_array_chunk();
-                let close = self.close(Punct::RBracket, open);
+                let (chunk, skipped) = self.parse_array_chunk();
+                let close = if skipped {
+                    self.abandon();
+                    None
+                } else {
+                    self.close(Punct::RBracket, open)
+                };
                 d.chunks.push(Chunk {
                     span: open.to(close.unwrap_or(self.prev_span())),
                     kind: ChunkKind::Array(chunk),
@@ -219,7 +224,8 @@ impl Parser<'_> {
     }
 
     /// Inside `[...]`: `static`, qualifiers, `*`, size.
-    pub(crate) fn parse_array_chunk(&mut self) -> ArrayChunk {
+    /// Also says whether a bad size was skipped together with the `]`.
+    pub(crate) fn parse_array_chunk(&mut self) -> (ArrayChunk, bool) {
         let mut static_span = self.eat_kw(Kw::Static);
         let quals = self.parse_type_qual_list();
         if static_span.is_none() {
@@ -228,12 +234,15 @@ impl Parser<'_> {
         let is_static = static_span.is_some();
         if self.is(Punct::Star) && self.nth_is(1, Punct::RBracket) {
             self.bump();
-            return ArrayChunk {
-                size: None,
-                quals,
-                is_static,
-                star: true,
-            };
+            return (
+                ArrayChunk {
+                    size: None,
+                    quals,
+                    is_static,
+                    star: true,
+                },
+                false,
+            );
         }
         let size = if self.is(Punct::RBracket) {
             if let Some(s) = static_span {
@@ -243,22 +252,35 @@ impl Parser<'_> {
         } else {
             let e = self.parse_assign_expr();
             if matches!(e.kind, ExprKind::Error) {
+                // clang skips past the `]` (or to a `;`) and reports nothing more.
                 self.skip_until(
                     &[Punct::RBracket],
                     Skip {
                         at_semi: true,
-                        before_match: true,
+                        before_match: false,
                     },
+                );
+                return (
+                    ArrayChunk {
+                        size: Some(Box::new(e)),
+                        quals,
+                        is_static,
+                        star: false,
+                    },
+                    true,
                 );
             }
             Some(Box::new(e))
         };
-        ArrayChunk {
-            size,
-            quals,
-            is_static,
-            star: false,
-        }
+        (
+            ArrayChunk {
+                size,
+                quals,
+                is_static,
+                star: false,
+            },
+            false,
+        )
     }
 
     /// A parameter list after its `(` (clang's `ParseFunctionDeclarator`).
@@ -370,27 +392,8 @@ impl Parser<'_> {
     /// `specifier-qualifier-list abstract-declarator`.
     pub(crate) fn parse_type_name(&mut self) -> TypeName {
         let start = self.span();
-        let specs = self.parse_decl_specs(Ctx::TypeName);
-        if specs.items.is_empty() {
-            self.error(start, "type name requires a specifier or qualifier");
-        }
-        for d in &specs.items {
-            match d.kind {
-                DeclSpecKind::Storage(_) => {
-                    self.error(
-                        d.span,
-                        "type name does not allow storage class to be specified",
-                    );
-                }
-                DeclSpecKind::Func(_) => {
-                    self.error(
-                        d.span,
-                        "type name does not allow function specifier to be specified",
-                    );
-                }
-                _ => {}
-            }
-        }
+        let mut specs = self.parse_decl_specs(Ctx::TypeName);
+        self.check_specifier_qualifier_list(&mut specs);
         let (declarator, _) = self.parse_declarator(Ctx::TypeName);
         if !specs.items.is_empty() {
             self.check_implicit_int(&specs, &declarator);
@@ -400,6 +403,41 @@ impl Parser<'_> {
             specs,
             declarator,
         }
+    }
+
+    /// clang's checks of a specifier-qualifier list (type names and struct members): at least
+    /// one specifier; no storage class (the first is reported) and no `inline`/`_Noreturn`
+    /// (each reported once); the offending specifiers are dropped, as clang drops them.
+    pub(crate) fn check_specifier_qualifier_list(&mut self, specs: &mut DeclSpecs) {
+        if specs.items.is_empty() {
+            let s = self.span();
+            self.error(s, "type name requires a specifier or qualifier");
+            return;
+        }
+        if let Some(d) = specs
+            .items
+            .iter()
+            .find(|d| matches!(d.kind, DeclSpecKind::Storage(_)))
+        {
+            let at = d.span;
+            self.error(at, "type name does not allow storage class to be specified");
+        }
+        for f in [FuncSpec::Inline, FuncSpec::Noreturn] {
+            if let Some(d) = specs.items.iter().find(|d| d.kind == DeclSpecKind::Func(f)) {
+                let at = d.span;
+                self.error(
+                    at,
+                    "type name does not allow function specifier to be specified",
+                );
+            }
+        }
+        specs.items.retain(|d| {
+            !matches!(
+                d.kind,
+                DeclSpecKind::Storage(_)
+                    | DeclSpecKind::Func(FuncSpec::Inline | FuncSpec::Noreturn)
+            )
+        });
     }
 
     /// `= expr` or `= { ... }` (after the `=`).

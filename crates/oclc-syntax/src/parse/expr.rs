@@ -465,11 +465,16 @@ impl Parser<'_> {
             let Some(open) = self.open() else {
                 return self.error_expr(start);
             };
+            let errors = self.errors;
             let ty = self.parse_type_name();
-            let Some(close) = self.close(Punct::RParen, open) else {
+            let bad_type = self.errors > errors;
+            // As clang, a missing `)` is reported and the operand still parsed, unless the
+            // type name itself was bad.
+            let close = self.close(Punct::RParen, open);
+            if self.cut_off || bad_type {
                 return self.error_expr(start);
-            };
-            let parens = open.to(close);
+            }
+            let parens = open.to(close.unwrap_or(self.prev_span()));
             if self.is(Punct::LBrace) {
                 let init = self.parse_init_list();
                 let span = open.to(self.prev_span());

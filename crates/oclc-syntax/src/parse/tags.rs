@@ -175,7 +175,11 @@ impl Parser<'_> {
     /// `;` handling of `ParseStructUnionBody`).
     pub(crate) fn parse_field_group(&mut self) -> Option<FieldGroup> {
         let start = self.span();
-        let specs = self.parse_decl_specs(Ctx::Member);
+        let mut specs = self.parse_decl_specs(Ctx::Member);
+        let empty_specs = specs.items.is_empty() && !self.fake_semi;
+        if !self.fake_semi {
+            self.check_specifier_qualifier_list(&mut specs);
+        }
         let mut fields = Vec::new();
         if self.fake_semi {
             self.fake_semi = false;
@@ -210,7 +214,8 @@ impl Parser<'_> {
                     bit_width = Some(self.parse_cond_expr());
                 }
                 self.parse_attrs(&mut declarator.attrs);
-                if declarator.name.is_some() || bit_width.is_none() {
+                // (No implicit-int error when the specifiers were missing: already reported.)
+                if !empty_specs && (declarator.name.is_some() || bit_width.is_none()) {
                     self.check_implicit_int(&specs, &declarator);
                 }
                 fields.push(FieldDecl {

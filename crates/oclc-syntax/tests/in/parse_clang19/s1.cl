@@ -1,0 +1,12 @@
+struct A { int a; int b; } a1, *a2;
+struct B { struct C { int x; } c; int y; };
+struct D { int (*fp)(int); int arr[3]; float4 v; };
+union E { int i; struct { short lo, hi; } s; };
+struct F { int x } f;
+struct G { int x;; };
+struct H { static int s; };
+struct I { int x = 1; };
+enum J { J1 = 1, J2 = J1 + 1, J3 } j;
+enum K { K1, K2, };
+enum { L1 } l;
+enum M m;
