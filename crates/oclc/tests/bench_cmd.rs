@@ -167,7 +167,7 @@ fn bandwidth_is_buffer_bytes_over_median() {
             median: Duration::from_micros(100),
             launches: 5,
         },
-        bytes: 2 * 64 << 20,
+        bytes: 2 * (64 << 20),
         passed: Some(true),
     };
     // 134217728 bytes in 100 us = 1342.17728 GB/s.
