@@ -224,6 +224,11 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             };
             crate::math::log_f32(e, d, &x, base);
         }
+        n if f32 && crate::fmath::is_unary(n) => crate::fmath::unary_f32(e, n, d, &x),
+        n if f32 && crate::fmath::is_binary(n) && !(fast && matches!(n, "pow" | "powr")) => {
+            let y = arg(e, a, 1, n)?;
+            crate::fmath::binary_f32(e, n, d, &x, y);
+        }
         _ => return approx_math(e, name, s, d, &x, a),
     }
     Ok(())

@@ -23,6 +23,7 @@ mod collective;
 pub mod cuda;
 mod emit;
 mod error;
+mod fmath;
 mod math;
 mod regs;
 

@@ -1,0 +1,673 @@
+//! Full-precision single-precision math evaluated in double precision: a few double cores
+//! (`exp`, `expm1`, `log`, `log1p`, `atan`, `sinpi`/`cospi`, Lanczos gamma) good to a few
+//! double ulps, composed and rounded once to f32, which keeps every function well inside the
+//! OpenCL full-profile ULP limits. Special values are patched with predicated moves.
+
+use crate::emit::FnEmitter;
+use crate::regs::{Rc, float_literal};
+use oclc_ir::Scalar;
+use std::f64::consts::{FRAC_1_PI, FRAC_PI_2, LOG2_E, PI};
+
+fn d(x: f64) -> String {
+    float_literal(Scalar::F64, x)
+}
+
+fn fd(e: &mut FnEmitter) -> String {
+    e.tmp(Rc::F64)
+}
+
+fn pr(e: &mut FnEmitter) -> String {
+    e.tmp(Rc::Pred)
+}
+
+/// `dst = c[0]; dst = dst * x + c[k]` for the rest (highest degree first).
+fn horner(e: &mut FnEmitter, x: &str, c: &[f64]) -> String {
+    let p = fd(e);
+    e.ins(format!(
+        "mov.f64 {p}, {}",
+        d(c.first().copied().unwrap_or(0.0))
+    ));
+    for k in c.iter().skip(1) {
+        e.ins(format!("fma.rn.f64 {p}, {p}, {x}, {}", d(*k)));
+    }
+    p
+}
+
+/// Taylor coefficients 1/k! for k = hi..=lo, highest first.
+fn inv_factorials(hi: u32, lo: u32) -> Vec<f64> {
+    let fact = |k: u32| (1..=k).map(f64::from).product::<f64>();
+    (lo..=hi).rev().map(|k| 1.0 / fact(k)).collect()
+}
+
+fn widen(e: &mut FnEmitter, x: &str) -> String {
+    let r = fd(e);
+    e.ins(format!("cvt.f64.f32 {r}, {x}"));
+    r
+}
+
+/// e^x in double: n = rint(x/ln2), Cody–Waite reduction, degree-13 Taylor, 2^n in two steps.
+pub fn exp_d(e: &mut FnEmitter, x: &str) -> String {
+    let (t, n, r) = (fd(e), fd(e), fd(e));
+    e.ins(format!("max.f64 {t}, {x}, {}", d(-1000.0)));
+    e.ins(format!("min.f64 {t}, {t}, {}", d(1000.0)));
+    e.ins(format!("mul.rn.f64 {n}, {t}, {}", d(LOG2_E)));
+    e.ins(format!("cvt.rni.f64.f64 {n}, {n}"));
+    e.ins(format!(
+        "fma.rn.f64 {r}, {n}, {}, {t}",
+        d(-6.931_471_803_691_238_164_9e-1)
+    ));
+    e.ins(format!(
+        "fma.rn.f64 {r}, {n}, {}, {r}",
+        d(-1.908_214_929_270_587_700_02e-10)
+    ));
+    let p = horner(e, &r, &inv_factorials(13, 0));
+    let ni = e.tmp(Rc::B32);
+    e.ins(format!("cvt.rni.s32.f64 {ni}, {n}"));
+    let (n1, n2) = (e.tmp(Rc::B32), e.tmp(Rc::B32));
+    e.ins(format!("shr.s32 {n1}, {ni}, 1"));
+    e.ins(format!("sub.s32 {n2}, {ni}, {n1}"));
+    for k in [&n1, &n2] {
+        let (w, f) = (e.tmp(Rc::B64), fd(e));
+        e.ins(format!("cvt.s64.s32 {w}, {k}"));
+        e.ins(format!("add.s64 {w}, {w}, 1023"));
+        e.ins(format!("shl.b64 {w}, {w}, 52"));
+        e.ins(format!("mov.b64 {f}, {w}"));
+        e.ins(format!("mul.rn.f64 {p}, {p}, {f}"));
+    }
+    let nan = pr(e);
+    e.ins(format!("testp.notanumber.f64 {nan}, {x}"));
+    e.ins(format!("@{nan} add.f64 {p}, {x}, {x}"));
+    p
+}
+
+/// e^x - 1 in double: Taylor below |x| = 0.3 (no cancellation), `exp_d(x) - 1` above.
+pub fn expm1_d(e: &mut FnEmitter, x: &str) -> String {
+    let big = exp_d(e, x);
+    e.ins(format!("sub.rn.f64 {big}, {big}, {}", d(1.0)));
+    let p = horner(e, x, &inv_factorials(15, 1));
+    e.ins(format!("mul.rn.f64 {p}, {p}, {x}"));
+    let (a, q) = (fd(e), pr(e));
+    e.ins(format!("abs.f64 {a}, {x}"));
+    e.ins(format!("setp.lt.f64 {q}, {a}, {}", d(0.3)));
+    e.ins(format!("selp.f64 {p}, {p}, {big}, {q}"));
+    p
+}
+
+/// ln x in double for x = 0, normal, infinite or NaN: x = m·2^k with m in [√½, √2), then
+/// ln m = 2 atanh((m-1)/(m+1)) by its series.
+pub fn log_d(e: &mut FnEmitter, x: &str) -> String {
+    let (bits, eb) = (e.tmp(Rc::B64), e.tmp(Rc::B64));
+    let (ex, exd, m, s, s2, den) = (e.tmp(Rc::B32), fd(e), fd(e), fd(e), fd(e), fd(e));
+    let (big, q) = (pr(e), pr(e));
+    e.ins(format!("mov.b64 {bits}, {x}"));
+    e.ins(format!("shr.u64 {eb}, {bits}, 52"));
+    e.ins(format!("and.b64 {eb}, {eb}, 2047"));
+    e.ins(format!("cvt.u32.u64 {ex}, {eb}"));
+    e.ins(format!("sub.s32 {ex}, {ex}, 1023"));
+    e.ins(format!("and.b64 {bits}, {bits}, 0x000FFFFFFFFFFFFF"));
+    e.ins(format!("or.b64 {bits}, {bits}, 0x3FF0000000000000"));
+    e.ins(format!("mov.b64 {m}, {bits}"));
+    e.ins(format!(
+        "setp.gt.f64 {big}, {m}, {}",
+        d(std::f64::consts::SQRT_2)
+    ));
+    e.ins(format!("@{big} mul.rn.f64 {m}, {m}, {}", d(0.5)));
+    e.ins(format!("@{big} add.s32 {ex}, {ex}, 1"));
+    e.ins(format!("cvt.rn.f64.s32 {exd}, {ex}"));
+    e.ins(format!("add.rn.f64 {den}, {m}, {}", d(1.0)));
+    e.ins(format!("sub.rn.f64 {s}, {m}, {}", d(1.0)));
+    e.ins(format!("div.rn.f64 {s}, {s}, {den}"));
+    e.ins(format!("mul.rn.f64 {s2}, {s}, {s}"));
+    let c: Vec<f64> = (0..12).rev().map(|k| 2.0 / f64::from(2 * k + 1)).collect();
+    let p = horner(e, &s2, &c);
+    e.ins(format!("mul.rn.f64 {p}, {p}, {s}"));
+    e.ins(format!(
+        "fma.rn.f64 {p}, {exd}, {}, {p}",
+        d(6.931_471_803_691_238_164_9e-1)
+    ));
+    e.ins(format!(
+        "fma.rn.f64 {p}, {exd}, {}, {p}",
+        d(1.908_214_929_270_587_700_02e-10)
+    ));
+    e.ins(format!("setp.eq.f64 {q}, {x}, {}", d(0.0)));
+    e.ins(format!("@{q} mov.f64 {p}, {}", d(f64::NEG_INFINITY)));
+    e.ins(format!("setp.lt.f64 {q}, {x}, {}", d(0.0)));
+    e.ins(format!("@{q} mov.f64 {p}, {}", d(f64::NAN)));
+    e.ins(format!("setp.eq.f64 {q}, {x}, {}", d(f64::INFINITY)));
+    e.ins(format!("@{q} mov.f64 {p}, {x}"));
+    e.ins(format!("testp.notanumber.f64 {q}, {x}"));
+    e.ins(format!("@{q} add.f64 {p}, {x}, {x}"));
+    p
+}
+
+/// ln(1 + x) in double: `log(u)·x/(u-1)` with u = 1 + x cancels u's rounding error.
+pub fn log1p_d(e: &mut FnEmitter, x: &str) -> String {
+    let (u, t, q) = (fd(e), fd(e), pr(e));
+    e.ins(format!("add.rn.f64 {u}, {x}, {}", d(1.0)));
+    let l = log_d(e, &u);
+    let r = fd(e);
+    e.ins(format!("sub.rn.f64 {t}, {u}, {}", d(1.0)));
+    e.ins(format!("div.rn.f64 {t}, {x}, {t}"));
+    e.ins(format!("mul.rn.f64 {r}, {l}, {t}"));
+    e.ins(format!("setp.eq.f64 {q}, {u}, {}", d(1.0)));
+    e.ins(format!("@{q} mov.f64 {r}, {x}"));
+    e.ins(format!("testp.infinite.f64 {q}, {x}"));
+    e.ins(format!("@{q} mov.f64 {r}, {l}"));
+    e.ins(format!("setp.eq.f64 {q}, {u}, {}", d(0.0)));
+    e.ins(format!("@{q} mov.f64 {r}, {l}"));
+    r
+}
+
+/// atan x in double: |x| > 1 folds to π/2 - atan(1/|x|), two half-angle steps bring the
+/// argument below tan(π/16), then the Taylor series.
+pub fn atan_d(e: &mut FnEmitter, x: &str) -> String {
+    let (a, t, a2, q) = (fd(e), fd(e), fd(e), pr(e));
+    e.ins(format!("abs.f64 {a}, {x}"));
+    e.ins(format!("setp.gt.f64 {q}, {a}, {}", d(1.0)));
+    e.ins(format!("@{q} rcp.rn.f64 {a}, {a}"));
+    for _ in 0..2 {
+        e.ins(format!("fma.rn.f64 {t}, {a}, {a}, {}", d(1.0)));
+        e.ins(format!("sqrt.rn.f64 {t}, {t}"));
+        e.ins(format!("add.rn.f64 {t}, {t}, {}", d(1.0)));
+        e.ins(format!("div.rn.f64 {a}, {a}, {t}"));
+    }
+    e.ins(format!("mul.rn.f64 {a2}, {a}, {a}"));
+    let c: Vec<f64> = (0..14)
+        .rev()
+        .map(|k| if k % 2 == 0 { 1.0 } else { -1.0 } / f64::from(2 * k + 1))
+        .collect();
+    let p = horner(e, &a2, &c);
+    e.ins(format!("mul.rn.f64 {p}, {p}, {a}"));
+    e.ins(format!("mul.rn.f64 {p}, {p}, {}", d(4.0)));
+    e.ins(format!("@{q} sub.rn.f64 {p}, {}, {p}", d(FRAC_PI_2)));
+    e.ins(format!("copysign.f64 {p}, {x}, {p}"));
+    p
+}
+
+/// (sin πx, cos πx) in double for finite x: exact reduction mod 2, a quadrant and a
+/// remainder in [-¼, ¼], Taylor polynomials of πr.
+pub fn sincospi_d(e: &mut FnEmitter, x: &str) -> (String, String) {
+    let (xr, qf, r, r2) = (fd(e), fd(e), fd(e), fd(e));
+    e.ins(format!("mul.rn.f64 {qf}, {x}, {}", d(0.5)));
+    e.ins(format!("cvt.rni.f64.f64 {qf}, {qf}"));
+    e.ins(format!("fma.rn.f64 {xr}, {qf}, {}, {x}", d(-2.0)));
+    e.ins(format!("add.rn.f64 {qf}, {xr}, {xr}"));
+    e.ins(format!("cvt.rni.f64.f64 {qf}, {qf}"));
+    e.ins(format!("fma.rn.f64 {r}, {qf}, {}, {xr}", d(-0.5)));
+    e.ins(format!("mul.rn.f64 {r}, {r}, {}", d(PI)));
+    let q = e.tmp(Rc::B32);
+    e.ins(format!("cvt.rni.s32.f64 {q}, {qf}"));
+    quadrant(e, &r, &q, &r2)
+}
+
+/// sin and cos of `q`·π/2 + `r` for |r| ≤ π/4 (Taylor to ~1e-17).
+fn quadrant(e: &mut FnEmitter, r: &str, q: &str, r2: &str) -> (String, String) {
+    e.ins(format!("mul.rn.f64 {r2}, {r}, {r}"));
+    let cs: Vec<f64> = (1..=8)
+        .rev()
+        .map(|k| {
+            let v = inv_factorials(2 * k + 1, 2 * k + 1)[0];
+            if k % 2 == 1 { -v } else { v }
+        })
+        .collect();
+    let ps = horner(e, r2, &cs);
+    e.ins(format!("mul.rn.f64 {ps}, {ps}, {r2}"));
+    e.ins(format!("fma.rn.f64 {ps}, {ps}, {r}, {r}"));
+    let cc: Vec<f64> = (0..=9)
+        .rev()
+        .map(|k| {
+            let v = inv_factorials(2 * k, 2 * k)[0];
+            if k % 2 == 1 { -v } else { v }
+        })
+        .collect();
+    let pc = horner(e, r2, &cc);
+    let (c, s, co, p) = (e.tmp(Rc::B32), fd(e), fd(e), pr(e));
+    e.ins(format!("and.b32 {c}, {q}, 1"));
+    e.ins(format!("setp.ne.u32 {p}, {c}, 0"));
+    e.ins(format!("selp.f64 {s}, {pc}, {ps}, {p}"));
+    e.ins(format!("selp.f64 {co}, {ps}, {pc}, {p}"));
+    e.ins(format!("and.b32 {c}, {q}, 2"));
+    e.ins(format!("setp.ne.u32 {p}, {c}, 0"));
+    e.ins(format!("@{p} neg.f64 {s}, {s}"));
+    e.ins(format!("add.s32 {c}, {q}, 1"));
+    e.ins(format!("and.b32 {c}, {c}, 2"));
+    e.ins(format!("setp.ne.u32 {p}, {c}, 0"));
+    e.ins(format!("@{p} neg.f64 {co}, {co}"));
+    (s, co)
+}
+
+const LANCZOS: [f64; 9] = [
+    0.999_999_999_999_809_93,
+    676.520_368_121_885_1,
+    -1_259.139_216_722_402_8,
+    771.323_428_777_653_13,
+    -176.615_029_162_140_59,
+    12.507_343_278_686_905,
+    -0.138_571_095_265_720_12,
+    9.984_369_578_019_571_6e-6,
+    1.505_632_735_149_311_6e-7,
+];
+
+/// ln Γ(z) for z ≥ ½ in double (Lanczos, g = 7): (z-½)·ln t - t + ln(√(2π)·A(z)).
+fn lgamma_pos_d(e: &mut FnEmitter, z: &str) -> String {
+    let (zm, a, t, k, w) = (fd(e), fd(e), fd(e), fd(e), fd(e));
+    e.ins(format!("sub.rn.f64 {zm}, {z}, {}", d(1.0)));
+    e.ins(format!("mov.f64 {a}, {}", d(LANCZOS[0])));
+    for (i, c) in LANCZOS.iter().enumerate().skip(1) {
+        e.ins(format!("add.rn.f64 {k}, {zm}, {}", d(i as f64)));
+        e.ins(format!("div.rn.f64 {k}, {}, {k}", d(*c)));
+        e.ins(format!("add.rn.f64 {a}, {a}, {k}"));
+    }
+    e.ins(format!("add.rn.f64 {t}, {zm}, {}", d(7.5)));
+    let lt = log_d(e, &t);
+    e.ins(format!("mul.rn.f64 {a}, {a}, {}", d((2.0 * PI).sqrt())));
+    let la = log_d(e, &a);
+    e.ins(format!("add.rn.f64 {w}, {zm}, {}", d(0.5)));
+    e.ins(format!("mul.rn.f64 {w}, {w}, {lt}"));
+    e.ins(format!("sub.rn.f64 {w}, {w}, {t}"));
+    e.ins(format!("add.rn.f64 {w}, {w}, {la}"));
+    w
+}
+
+/// Which f32 functions [`unary_f32`] provides.
+pub fn is_unary(name: &str) -> bool {
+    matches!(
+        name,
+        "expm1"
+            | "log1p"
+            | "sinh"
+            | "cosh"
+            | "tanh"
+            | "asinh"
+            | "acosh"
+            | "atanh"
+            | "atan"
+            | "asin"
+            | "acos"
+            | "atanpi"
+            | "asinpi"
+            | "acospi"
+            | "cbrt"
+            | "erf"
+            | "erfc"
+            | "tgamma"
+            | "lgamma"
+            | "sinpi"
+            | "cospi"
+            | "tanpi"
+    )
+}
+
+/// Full-precision f32 `name(x)` (one of [`is_unary`]) into `dst`.
+pub fn unary_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str) {
+    let xd = widen(e, x);
+    let (a, t, r, q) = (fd(e), fd(e), fd(e), pr(e));
+    e.ins(format!("abs.f64 {a}, {xd}"));
+    // Odd functions: computed on |x|, then the sign of x (±0 stays ±0).
+    let mut odd = true;
+    match name {
+        "expm1" => {
+            odd = false;
+            let v = expm1_d(e, &xd);
+            e.ins(format!("mov.f64 {r}, {v}"));
+        }
+        "log1p" => {
+            odd = false;
+            let v = log1p_d(e, &xd);
+            e.ins(format!("mov.f64 {r}, {v}"));
+        }
+        "sinh" => {
+            e.ins(format!("min.f64 {a}, {a}, {}", d(200.0)));
+            let m = expm1_d(e, &a);
+            e.ins(format!("add.rn.f64 {t}, {m}, {}", d(1.0)));
+            e.ins(format!("div.rn.f64 {t}, {m}, {t}"));
+            e.ins(format!("add.rn.f64 {r}, {m}, {t}"));
+            e.ins(format!("mul.rn.f64 {r}, {r}, {}", d(0.5)));
+        }
+        "cosh" => {
+            odd = false;
+            e.ins(format!("min.f64 {a}, {a}, {}", d(200.0)));
+            let m = exp_d(e, &a);
+            e.ins(format!("rcp.rn.f64 {t}, {m}"));
+            e.ins(format!("add.rn.f64 {r}, {m}, {t}"));
+            e.ins(format!("mul.rn.f64 {r}, {r}, {}", d(0.5)));
+        }
+        "tanh" => {
+            e.ins(format!("min.f64 {a}, {a}, {}", d(20.0)));
+            e.ins(format!("add.rn.f64 {a}, {a}, {a}"));
+            let m = expm1_d(e, &a);
+            e.ins(format!("add.rn.f64 {t}, {m}, {}", d(2.0)));
+            e.ins(format!("div.rn.f64 {r}, {m}, {t}"));
+        }
+        "asinh" => {
+            e.ins(format!("fma.rn.f64 {t}, {a}, {a}, {}", d(1.0)));
+            e.ins(format!("sqrt.rn.f64 {t}, {t}"));
+            e.ins(format!("add.rn.f64 {t}, {t}, {}", d(1.0)));
+            e.ins(format!("mul.rn.f64 {r}, {a}, {a}"));
+            e.ins(format!("div.rn.f64 {t}, {r}, {t}"));
+            e.ins(format!("add.rn.f64 {t}, {t}, {a}"));
+            let v = log1p_d(e, &t);
+            e.ins(format!("mov.f64 {r}, {v}"));
+            e.ins(format!("testp.infinite.f64 {q}, {a}"));
+            e.ins(format!("@{q} mov.f64 {r}, {a}"));
+        }
+        "acosh" => {
+            odd = false;
+            let u = fd(e);
+            e.ins(format!("sub.rn.f64 {t}, {xd}, {}", d(1.0)));
+            e.ins(format!("add.rn.f64 {u}, {xd}, {}", d(1.0)));
+            e.ins(format!("mul.rn.f64 {u}, {u}, {t}"));
+            e.ins(format!("sqrt.rn.f64 {u}, {u}"));
+            e.ins(format!("add.rn.f64 {t}, {t}, {u}"));
+            let v = log1p_d(e, &t);
+            e.ins(format!("mov.f64 {r}, {v}"));
+            e.ins(format!("setp.lt.f64 {q}, {xd}, {}", d(1.0)));
+            e.ins(format!("@{q} mov.f64 {r}, {}", d(f64::NAN)));
+        }
+        "atanh" => {
+            e.ins(format!("sub.rn.f64 {t}, {}, {a}", d(1.0)));
+            e.ins(format!("add.rn.f64 {r}, {a}, {a}"));
+            e.ins(format!("div.rn.f64 {t}, {r}, {t}"));
+            let v = log1p_d(e, &t);
+            e.ins(format!("mul.rn.f64 {r}, {v}, {}", d(0.5)));
+        }
+        "atan" | "atanpi" => {
+            let v = atan_d(e, &a);
+            e.ins(format!("mov.f64 {r}, {v}"));
+        }
+        "asin" | "asinpi" => {
+            let u = fd(e);
+            e.ins(format!("sub.rn.f64 {t}, {}, {a}", d(1.0)));
+            e.ins(format!("add.rn.f64 {u}, {}, {a}", d(1.0)));
+            e.ins(format!("mul.rn.f64 {t}, {t}, {u}"));
+            e.ins(format!("sqrt.rn.f64 {t}, {t}"));
+            e.ins(format!("div.rn.f64 {t}, {a}, {t}"));
+            let v = atan_d(e, &t);
+            e.ins(format!("mov.f64 {r}, {v}"));
+            e.ins(format!("setp.gt.f64 {q}, {a}, {}", d(1.0)));
+            e.ins(format!("@{q} mov.f64 {r}, {}", d(f64::NAN)));
+        }
+        "acos" | "acospi" => {
+            odd = false;
+            let u = fd(e);
+            e.ins(format!("sub.rn.f64 {t}, {}, {xd}", d(1.0)));
+            e.ins(format!("add.rn.f64 {u}, {}, {xd}", d(1.0)));
+            e.ins(format!("div.rn.f64 {t}, {t}, {u}"));
+            e.ins(format!("sqrt.rn.f64 {t}, {t}"));
+            let v = atan_d(e, &t);
+            e.ins(format!("add.rn.f64 {r}, {v}, {v}"));
+            e.ins(format!("setp.gt.f64 {q}, {a}, {}", d(1.0)));
+            e.ins(format!("@{q} mov.f64 {r}, {}", d(f64::NAN)));
+        }
+        "cbrt" => {
+            let l = log_d(e, &a);
+            e.ins(format!("mul.rn.f64 {t}, {l}, {}", d(1.0 / 3.0)));
+            let y = exp_d(e, &t);
+            // One Newton step on y³ = a.
+            e.ins(format!("mul.rn.f64 {t}, {y}, {y}"));
+            e.ins(format!("div.rn.f64 {t}, {a}, {t}"));
+            e.ins(format!("sub.rn.f64 {t}, {t}, {y}"));
+            e.ins(format!("fma.rn.f64 {r}, {t}, {}, {y}", d(1.0 / 3.0)));
+            e.ins(format!("testp.infinite.f64 {q}, {a}"));
+            e.ins(format!("@{q} mov.f64 {r}, {a}"));
+            e.ins(format!("setp.eq.f64 {q}, {a}, {}", d(0.0)));
+            e.ins(format!("@{q} mov.f64 {r}, {a}"));
+        }
+        "erf" | "erfc" => {
+            odd = name == "erf";
+            let s = erf_small_d(e, &a);
+            let c = erfc_large_d(e, &a);
+            let big = pr(e);
+            e.ins(format!("setp.ge.f64 {big}, {a}, {}", d(2.5)));
+            if name == "erf" {
+                e.ins(format!("sub.rn.f64 {t}, {}, {c}", d(1.0)));
+                e.ins(format!("selp.f64 {r}, {t}, {s}, {big}"));
+            } else {
+                // erfc(|x|), then 2 - erfc(|x|) for negative x.
+                e.ins(format!("sub.rn.f64 {t}, {}, {s}", d(1.0)));
+                e.ins(format!("selp.f64 {r}, {c}, {t}, {big}"));
+                e.ins(format!("setp.lt.f64 {q}, {xd}, {}", d(0.0)));
+                e.ins(format!("@{q} sub.rn.f64 {r}, {}, {r}", d(2.0)));
+            }
+        }
+        "tgamma" | "lgamma" => {
+            odd = false;
+            gamma(e, name == "lgamma", &xd, &r);
+        }
+        "sinpi" | "cospi" | "tanpi" => {
+            odd = name != "cospi";
+            let (s, c) = sincospi_d(e, &a);
+            match name {
+                "sinpi" => e.ins(format!("mov.f64 {r}, {s}")),
+                "cospi" => e.ins(format!("mov.f64 {r}, {c}")),
+                _ => {
+                    e.ins(format!("div.rn.f64 {r}, {s}, {c}"));
+                    // tanpi(n + ½) = +∞ for even n, -∞ for odd n (before the sign of x).
+                    let z = pr(e);
+                    e.ins(format!("setp.eq.f64 {z}, {c}, {}", d(0.0)));
+                    e.ins(format!("@{z} copysign.f64 {r}, {s}, {}", d(f64::INFINITY)));
+                }
+            }
+            e.ins(format!("testp.infinite.f64 {q}, {a}"));
+            e.ins(format!("@{q} mov.f64 {r}, {}", d(f64::NAN)));
+        }
+        _ => {}
+    }
+    if matches!(name, "atanpi" | "asinpi" | "acospi") {
+        e.ins(format!("mul.rn.f64 {r}, {r}, {}", d(FRAC_1_PI)));
+    }
+    e.ins(format!("cvt.rn.f32.f64 {dst}, {r}"));
+    if odd {
+        e.ins(format!("copysign.f32 {dst}, {x}, {dst}"));
+    }
+    let nan = pr(e);
+    e.ins(format!("testp.notanumber.f32 {nan}, {x}"));
+    e.ins(format!("@{nan} add.f32 {dst}, {x}, {x}"));
+}
+
+/// erf(a) for 0 ≤ a < 2.5 in double: the Maclaurin series, 46 terms.
+fn erf_small_d(e: &mut FnEmitter, a: &str) -> String {
+    let a2 = fd(e);
+    e.ins(format!("mul.rn.f64 {a2}, {a}, {a}"));
+    let mut c = Vec::new();
+    let mut fact = 1.0;
+    for n in 0..46u32 {
+        if n > 0 {
+            fact *= f64::from(n);
+        }
+        let s = if n % 2 == 0 { 1.0 } else { -1.0 };
+        c.push(s / (fact * f64::from(2 * n + 1)));
+    }
+    c.reverse();
+    let p = horner(e, &a2, &c);
+    e.ins(format!("mul.rn.f64 {p}, {p}, {a}"));
+    e.ins(format!("mul.rn.f64 {p}, {p}, {}", d(2.0 / PI.sqrt())));
+    p
+}
+
+/// erfc(a) for a ≥ 2.5 in double: e^(-a²)/√π over Laplace's continued fraction, 40 levels.
+fn erfc_large_d(e: &mut FnEmitter, a: &str) -> String {
+    let (k, t, n) = (fd(e), fd(e), fd(e));
+    e.ins(format!("max.f64 {k}, {a}, {}", d(1.0)));
+    e.ins(format!("mov.f64 {t}, {k}"));
+    for i in (1..=40).rev() {
+        e.ins(format!("div.rn.f64 {n}, {}, {t}", d(f64::from(i) / 2.0)));
+        e.ins(format!("add.rn.f64 {t}, {k}, {n}"));
+    }
+    e.ins(format!("mul.rn.f64 {n}, {k}, {k}"));
+    e.ins(format!("neg.f64 {n}, {n}"));
+    let x = exp_d(e, &n);
+    e.ins(format!("mul.rn.f64 {t}, {t}, {}", d(PI.sqrt())));
+    e.ins(format!("div.rn.f64 {x}, {x}, {t}"));
+    x
+}
+
+/// Γ(x) or ln|Γ(x)| of double `x` (an f32 value) into `r`; reflection below ½.
+fn gamma(e: &mut FnEmitter, log: bool, x: &str, r: &str) {
+    let (z, lo, t, v) = (fd(e), pr(e), fd(e), fd(e));
+    e.ins(format!("setp.lt.f64 {lo}, {x}, {}", d(0.5)));
+    e.ins(format!("sub.rn.f64 {z}, {}, {x}", d(1.0)));
+    e.ins(format!("selp.f64 {z}, {z}, {x}, {lo}"));
+    e.ins(format!("min.f64 {z}, {z}, {}", d(1e300)));
+    let lg = lgamma_pos_d(e, &z);
+    let (s, _) = sincospi_d(e, x);
+    // ln|Γ(x)| = ln(π/|sin πx|) - ln Γ(1-x) below ½.
+    e.ins(format!("abs.f64 {t}, {s}"));
+    e.ins(format!("div.rn.f64 {t}, {}, {t}", d(PI)));
+    let lr = log_d(e, &t);
+    let (q, neg_int) = (pr(e), pr(e));
+    e.ins(format!("cvt.rzi.f64.f64 {t}, {x}"));
+    e.ins(format!("setp.eq.f64 {neg_int}, {t}, {x}"));
+    e.ins(format!(
+        "setp.le.and.f64 {neg_int}, {x}, {}, {neg_int}",
+        d(0.0)
+    ));
+    if log {
+        e.ins(format!("sub.rn.f64 {v}, {lr}, {lg}"));
+        e.ins(format!("selp.f64 {r}, {v}, {lg}, {lo}"));
+        e.ins(format!("@{neg_int} mov.f64 {r}, {}", d(f64::INFINITY)));
+        e.ins(format!("testp.infinite.f64 {q}, {x}"));
+        e.ins(format!("@{q} mov.f64 {r}, {}", d(f64::INFINITY)));
+    } else {
+        let ex = exp_d(e, &lg);
+        e.ins(format!("mul.rn.f64 {t}, {s}, {ex}"));
+        e.ins(format!("div.rn.f64 {v}, {}, {t}", d(PI)));
+        e.ins(format!("selp.f64 {r}, {v}, {ex}, {lo}"));
+        // Far below zero the result underflows; Γ(1-x) would overflow first.
+        e.ins(format!("setp.lt.f64 {q}, {x}, {}", d(-60.0)));
+        e.ins(format!("@{q} mul.rn.f64 {r}, {s}, {}", d(0.0)));
+        e.ins(format!("@{neg_int} mov.f64 {r}, {}", d(f64::NAN)));
+        e.ins(format!("setp.eq.f64 {q}, {x}, {}", d(0.0)));
+        e.ins(format!("@{q} copysign.f64 {r}, {x}, {}", d(f64::INFINITY)));
+        e.ins(format!("setp.eq.f64 {q}, {x}, {}", d(f64::INFINITY)));
+        e.ins(format!("@{q} mov.f64 {r}, {x}"));
+    }
+}
+
+/// Which f32 functions of two arguments [`binary_f32`] provides.
+pub fn is_binary(name: &str) -> bool {
+    matches!(
+        name,
+        "atan2" | "atan2pi" | "hypot" | "pow" | "powr" | "pown" | "rootn"
+    )
+}
+
+/// Full-precision f32 `name(x, y)` into `dst`; `y` is an s32 register for pown and rootn.
+pub fn binary_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str) {
+    let xd = widen(e, x);
+    let (yd, r, t, q, nan) = (fd(e), fd(e), fd(e), pr(e), pr(e));
+    if matches!(name, "pown" | "rootn") {
+        e.ins(format!("cvt.rn.f64.s32 {yd}, {y}"));
+    } else {
+        e.ins(format!("cvt.f64.f32 {yd}, {y}"));
+    }
+    match name {
+        "hypot" => {
+            e.ins(format!("mul.rn.f64 {t}, {yd}, {yd}"));
+            e.ins(format!("fma.rn.f64 {t}, {xd}, {xd}, {t}"));
+            e.ins(format!("sqrt.rn.f64 {r}, {t}"));
+            e.ins(format!("cvt.rn.f32.f64 {dst}, {r}"));
+            e.ins(format!("testp.notanumber.f32 {nan}, {x}"));
+            e.ins(format!("@{nan} add.f32 {dst}, {x}, {x}"));
+            e.ins(format!("testp.notanumber.f32 {nan}, {y}"));
+            e.ins(format!("@{nan} add.f32 {dst}, {y}, {y}"));
+            for v in [x, y] {
+                e.ins(format!("testp.infinite.f32 {q}, {v}"));
+                e.ins(format!("@{q} mov.f32 {dst}, 0f7F800000"));
+            }
+        }
+        "atan2" | "atan2pi" => {
+            let (ax, ay, both) = (fd(e), fd(e), pr(e));
+            e.ins(format!("abs.f64 {ax}, {xd}"));
+            e.ins(format!("abs.f64 {ay}, {yd}"));
+            e.ins(format!("testp.infinite.f64 {q}, {ax}"));
+            e.ins(format!("testp.infinite.f64 {both}, {ay}"));
+            e.ins(format!("and.pred {both}, {both}, {q}"));
+            e.ins(format!("@{both} mov.f64 {ax}, {}", d(1.0)));
+            e.ins(format!("@{both} mov.f64 {ay}, {}", d(1.0)));
+            e.ins(format!("div.rn.f64 {t}, {ay}, {ax}"));
+            e.ins(format!("setp.eq.f64 {q}, {ay}, {}", d(0.0)));
+            e.ins(format!("@{q} mov.f64 {t}, {}", d(0.0)));
+            let a = atan_d(e, &t);
+            let (bits, neg) = (e.tmp(Rc::B32), pr(e));
+            e.ins(format!("mov.b32 {bits}, {x}"));
+            e.ins(format!("setp.lt.s32 {neg}, {bits}, 0"));
+            e.ins(format!("@{neg} sub.rn.f64 {a}, {}, {a}", d(PI)));
+            if name == "atan2pi" {
+                e.ins(format!("mul.rn.f64 {a}, {a}, {}", d(FRAC_1_PI)));
+            }
+            e.ins(format!("cvt.rn.f32.f64 {dst}, {a}"));
+            e.ins(format!("copysign.f32 {dst}, {y}, {dst}"));
+            for v in [x, y] {
+                e.ins(format!("testp.notanumber.f32 {nan}, {v}"));
+                e.ins(format!("@{nan} add.f32 {dst}, {v}, {v}"));
+            }
+        }
+        _ => pow_like(e, name, dst, x, y, &xd, &yd),
+    }
+}
+
+/// pow, powr, pown and rootn: e^(y·ln|x|) in double, with C99 Annex F / OpenCL special cases.
+fn pow_like(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str, xd: &str, yd: &str) {
+    let (a, ye, t, q, p2) = (fd(e), fd(e), fd(e), pr(e), pr(e));
+    e.ins(format!("abs.f64 {a}, {xd}"));
+    if name == "rootn" {
+        e.ins(format!("rcp.rn.f64 {ye}, {yd}"));
+    } else {
+        e.ins(format!("mov.f64 {ye}, {yd}"));
+    }
+    let l = log_d(e, &a);
+    e.ins(format!("mul.rn.f64 {t}, {l}, {ye}"));
+    let r = exp_d(e, &t);
+    // y (n for rootn) an odd integer: x's sign carries over.
+    let (odd, xneg, h) = (pr(e), pr(e), fd(e));
+    e.ins(format!("mul.rn.f64 {h}, {yd}, {}", d(0.5)));
+    e.ins(format!("cvt.rzi.f64.f64 {t}, {h}"));
+    e.ins(format!("setp.neu.f64 {odd}, {t}, {h}"));
+    e.ins(format!("cvt.rzi.f64.f64 {t}, {yd}"));
+    e.ins(format!("setp.eq.and.f64 {odd}, {t}, {yd}, {odd}"));
+    let bits = e.tmp(Rc::B32);
+    e.ins(format!("mov.b32 {bits}, {x}"));
+    e.ins(format!("setp.lt.s32 {xneg}, {bits}, 0"));
+    e.ins(format!("and.pred {p2}, {odd}, {xneg}"));
+    e.ins(format!("@{p2} neg.f64 {r}, {r}"));
+    // Negative x (not -0) with a non-integer y (even n for rootn) has no real result.
+    e.ins(format!("setp.lt.f64 {xneg}, {xd}, {}", d(0.0)));
+    if name == "rootn" {
+        e.ins(format!("not.pred {p2}, {odd}"));
+    } else {
+        e.ins(format!("setp.neu.f64 {p2}, {t}, {yd}"));
+    }
+    if name == "powr" {
+        e.ins(format!("@{xneg} mov.f64 {r}, {}", d(f64::NAN)));
+    } else {
+        e.ins(format!("and.pred {p2}, {p2}, {xneg}"));
+        e.ins(format!("@{p2} mov.f64 {r}, {}", d(f64::NAN)));
+    }
+    e.ins(format!("cvt.rn.f32.f64 {dst}, {r}"));
+    for v in [x, y] {
+        if matches!(name, "pown" | "rootn") && v == y {
+            continue;
+        }
+        e.ins(format!("testp.notanumber.f32 {q}, {v}"));
+        e.ins(format!("@{q} add.f32 {dst}, {v}, {v}"));
+    }
+    match name {
+        "pow" | "pown" => {
+            // pow(x, ±0) = 1, pow(1, y) = 1 and pow(-1, ±∞) = 1, even for NaN.
+            e.ins(format!("setp.eq.f64 {q}, {yd}, {}", d(0.0)));
+            e.ins(format!("@{q} mov.f32 {dst}, 0f3F800000"));
+            e.ins(format!("setp.eq.f64 {q}, {xd}, {}", d(1.0)));
+            e.ins(format!("@{q} mov.f32 {dst}, 0f3F800000"));
+            e.ins(format!("setp.eq.f64 {q}, {xd}, {}", d(-1.0)));
+            e.ins(format!("testp.infinite.f64 {p2}, {yd}"));
+            e.ins(format!("and.pred {q}, {q}, {p2}"));
+            e.ins(format!("@{q} mov.f32 {dst}, 0f3F800000"));
+        }
+        "rootn" => {
+            e.ins(format!("setp.eq.f64 {q}, {yd}, {}", d(0.0)));
+            e.ins(format!("@{q} mov.f32 {dst}, 0f7FFFFFFF"));
+        }
+        _ => {}
+    }
+}
