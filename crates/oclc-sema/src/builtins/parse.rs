@@ -26,7 +26,7 @@ pub(crate) struct Gate {
     pub since: u32,
     /// Exclusive maximum, 0 = none.
     pub until: u32,
-    pub exts: Vec<String>,
+    pub exts: Vec<&'static str>,
     /// A language builtin (clang's `Builtins.td`), declared even without the default header.
     pub lang: bool,
 }
@@ -145,11 +145,10 @@ pub(crate) fn parse_table() -> Result<Table, TableError> {
         t.gen_ix.insert(name.trim(), t.gens.len() as u16);
         t.gens.push(GenDef { types, widths });
     }
-    let mut gate_ix: HashMap<Gate, u16> = HashMap::new();
     for &(rest, line) in SECTIONS {
         let alts = rest
             .split('|')
-            .map(|alt| parse_alt(alt, &mut t.gates, &mut gate_ix))
+            .map(|alt| parse_alt(alt, &mut t.gates))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|msg| TableError {
                 line: line as usize,
@@ -193,10 +192,7 @@ impl Table {
     /// The declarations of name `id`, parsed on first use.
     pub(crate) fn decls(&self, id: u32) -> Result<&[Decl], &TableError> {
         match self.decls.get(id as usize) {
-            Some(cell) => cell
-                .get_or_init(|| self.parse_decls(id))
-                .as_deref()
-                .map_err(|e| e),
+            Some(cell) => cell.get_or_init(|| self.parse_decls(id)).as_deref(),
             None => Ok(&[]),
         }
     }
@@ -261,11 +257,7 @@ impl Table {
     }
 }
 
-fn parse_alt(
-    text: &str,
-    gates: &mut Vec<Gate>,
-    gate_ix: &mut HashMap<Gate, u16>,
-) -> Result<Alt, String> {
+fn parse_alt(text: &'static str, gates: &mut Vec<Gate>) -> Result<Alt, String> {
     let mut gate = Gate {
         since: 100,
         until: 0,
@@ -299,7 +291,7 @@ fn parse_alt(
                     gate.until = ver;
                 }
             }
-            "ext" => gate.exts.extend(v.split('+').map(str::to_string)),
+            "ext" => gate.exts.extend(v.split('+')),
             "attr" => match v {
                 "const" => attrs.is_const = true,
                 "pure" => attrs.is_pure = true,
@@ -319,13 +311,12 @@ fn parse_alt(
             _ => return Err(format!("bad section key {k}")),
         }
     }
-    let ix = match gate_ix.get(&gate) {
-        Some(&ix) => ix,
+    // A few dozen distinct gates: a linear search beats hashing them.
+    let ix = match gates.iter().position(|g| *g == gate) {
+        Some(ix) => ix as u16,
         None => {
-            let ix = gates.len() as u16;
-            gate_ix.insert(gate.clone(), ix);
             gates.push(gate);
-            ix
+            (gates.len() - 1) as u16
         }
     };
     Ok(Alt {
