@@ -8,6 +8,10 @@ use crate::regs::{Rc, float_literal};
 use oclc_ir::Scalar;
 use std::f64::consts::{FRAC_1_PI, FRAC_PI_2, LOG2_E, PI};
 
+/// ln 2 split so that n·LN2_HI is exact for |n| < 2^21 (fdlibm's constants).
+const LN2_HI: f64 = f64::from_bits(0x3FE6_2E42_FEE0_0000);
+const LN2_LO: f64 = f64::from_bits(0x3DEA_39EF_3579_3C76);
+
 fn d(x: f64) -> String {
     float_literal(Scalar::F64, x)
 }
@@ -52,14 +56,8 @@ pub fn exp_d(e: &mut FnEmitter, x: &str) -> String {
     e.ins(format!("min.f64 {t}, {t}, {}", d(1000.0)));
     e.ins(format!("mul.rn.f64 {n}, {t}, {}", d(LOG2_E)));
     e.ins(format!("cvt.rni.f64.f64 {n}, {n}"));
-    e.ins(format!(
-        "fma.rn.f64 {r}, {n}, {}, {t}",
-        d(-6.931_471_803_691_238_164_9e-1)
-    ));
-    e.ins(format!(
-        "fma.rn.f64 {r}, {n}, {}, {r}",
-        d(-1.908_214_929_270_587_700_02e-10)
-    ));
+    e.ins(format!("fma.rn.f64 {r}, {n}, {}, {t}", d(-LN2_HI)));
+    e.ins(format!("fma.rn.f64 {r}, {n}, {}, {r}", d(-LN2_LO)));
     let p = horner(e, &r, &inv_factorials(13, 0));
     let ni = e.tmp(Rc::B32);
     e.ins(format!("cvt.rni.s32.f64 {ni}, {n}"));
@@ -121,14 +119,8 @@ pub fn log_d(e: &mut FnEmitter, x: &str) -> String {
     let c: Vec<f64> = (0..12).rev().map(|k| 2.0 / f64::from(2 * k + 1)).collect();
     let p = horner(e, &s2, &c);
     e.ins(format!("mul.rn.f64 {p}, {p}, {s}"));
-    e.ins(format!(
-        "fma.rn.f64 {p}, {exd}, {}, {p}",
-        d(6.931_471_803_691_238_164_9e-1)
-    ));
-    e.ins(format!(
-        "fma.rn.f64 {p}, {exd}, {}, {p}",
-        d(1.908_214_929_270_587_700_02e-10)
-    ));
+    e.ins(format!("fma.rn.f64 {p}, {exd}, {}, {p}", d(LN2_HI)));
+    e.ins(format!("fma.rn.f64 {p}, {exd}, {}, {p}", d(LN2_LO)));
     e.ins(format!("setp.eq.f64 {q}, {x}, {}", d(0.0)));
     e.ins(format!("@{q} mov.f64 {p}, {}", d(f64::NEG_INFINITY)));
     e.ins(format!("setp.lt.f64 {q}, {x}, {}", d(0.0)));
@@ -236,6 +228,8 @@ fn quadrant(e: &mut FnEmitter, r: &str, q: &str, r2: &str) -> (String, String) {
     (s, co)
 }
 
+/// Lanczos coefficients (g = 7, n = 9) as published, digits kept verbatim.
+#[allow(clippy::excessive_precision)]
 const LANCZOS: [f64; 9] = [
     0.999_999_999_999_809_93,
     676.520_368_121_885_1,
@@ -458,7 +452,11 @@ pub fn unary_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str) {
     }
     e.ins(format!("cvt.rn.f32.f64 {dst}, {r}"));
     if odd {
-        e.ins(format!("copysign.f32 {dst}, {x}, {dst}"));
+        // f(-x) = -f(x): results computed on |x| (sinpi's and tanpi's may be negative).
+        let (bits, neg) = (e.tmp(Rc::B32), pr(e));
+        e.ins(format!("mov.b32 {bits}, {x}"));
+        e.ins(format!("setp.lt.s32 {neg}, {bits}, 0"));
+        e.ins(format!("@{neg} neg.f32 {dst}, {dst}"));
     }
     let nan = pr(e);
     e.ins(format!("testp.notanumber.f32 {nan}, {x}"));
@@ -577,9 +575,11 @@ pub fn binary_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str) {
             }
         }
         "atan2" | "atan2pi" => {
+            // atan2(y, x): the first operand is the numerator.
+            let (num, den, numd, dend) = (x, y, &xd, &yd);
             let (ax, ay, both) = (fd(e), fd(e), pr(e));
-            e.ins(format!("abs.f64 {ax}, {xd}"));
-            e.ins(format!("abs.f64 {ay}, {yd}"));
+            e.ins(format!("abs.f64 {ax}, {dend}"));
+            e.ins(format!("abs.f64 {ay}, {numd}"));
             e.ins(format!("testp.infinite.f64 {q}, {ax}"));
             e.ins(format!("testp.infinite.f64 {both}, {ay}"));
             e.ins(format!("and.pred {both}, {both}, {q}"));
@@ -590,15 +590,15 @@ pub fn binary_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str) {
             e.ins(format!("@{q} mov.f64 {t}, {}", d(0.0)));
             let a = atan_d(e, &t);
             let (bits, neg) = (e.tmp(Rc::B32), pr(e));
-            e.ins(format!("mov.b32 {bits}, {x}"));
+            e.ins(format!("mov.b32 {bits}, {den}"));
             e.ins(format!("setp.lt.s32 {neg}, {bits}, 0"));
             e.ins(format!("@{neg} sub.rn.f64 {a}, {}, {a}", d(PI)));
             if name == "atan2pi" {
                 e.ins(format!("mul.rn.f64 {a}, {a}, {}", d(FRAC_1_PI)));
             }
             e.ins(format!("cvt.rn.f32.f64 {dst}, {a}"));
-            e.ins(format!("copysign.f32 {dst}, {y}, {dst}"));
-            for v in [x, y] {
+            e.ins(format!("copysign.f32 {dst}, {num}, {dst}"));
+            for v in [num, den] {
                 e.ins(format!("testp.notanumber.f32 {nan}, {v}"));
                 e.ins(format!("@{nan} add.f32 {dst}, {v}, {v}"));
             }
@@ -630,9 +630,18 @@ fn pow_like(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str, xd: &str
     e.ins(format!("mov.b32 {bits}, {x}"));
     e.ins(format!("setp.lt.s32 {xneg}, {bits}, 0"));
     e.ins(format!("and.pred {p2}, {odd}, {xneg}"));
-    e.ins(format!("@{p2} neg.f64 {r}, {r}"));
-    // Negative x (not -0) with a non-integer y (even n for rootn) has no real result.
+    if name != "powr" {
+        e.ins(format!("@{p2} neg.f64 {r}, {r}"));
+    }
+    // Negative x (not -0; for pow, finite) with a non-integer y (even n for rootn) has no
+    // real result; powr has none for any negative x.
     e.ins(format!("setp.lt.f64 {xneg}, {xd}, {}", d(0.0)));
+    if name == "pow" {
+        e.ins(format!(
+            "setp.gt.and.f64 {xneg}, {xd}, {}, {xneg}",
+            d(f64::NEG_INFINITY)
+        ));
+    }
     if name == "rootn" {
         e.ins(format!("not.pred {p2}, {odd}"));
     } else {

@@ -119,7 +119,7 @@ fn fast_math_uses_approximate_instructions() {
 
 #[test]
 fn precise_math_without_fast_math_is_a_clear_error() {
-    let (m, sm) = common::module("kernel void k(global float *x) {\n x[0] = sinh(x[1]);\n}");
+    let (m, sm) = common::module("kernel void k(global double *x) {\n x[0] = sinh(x[1]);\n}");
     let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("sinh");
     let msg = e.to_string();
     assert!(msg.contains("test.cl:2:"), "{msg}");
@@ -254,4 +254,48 @@ fn repository_examples_emit_ptx() {
         n += 1;
     }
     assert_eq!(n, 4, "examples missing from {}", dir.display());
+}
+
+/// Every full-precision single-precision function built on the double-precision cores.
+const DOUBLE_CORE_FUNCTIONS: &[&str] = &[
+    "expm1", "log1p", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "atan", "asin", "acos",
+    "atanpi", "asinpi", "acospi", "cbrt", "erf", "erfc", "tgamma", "lgamma", "sinpi", "cospi",
+    "tanpi",
+];
+
+#[test]
+fn full_precision_math_avoids_approximate_instructions() {
+    let mut src = String::new();
+    for f in DOUBLE_CORE_FUNCTIONS {
+        src.push_str(&format!(
+            "kernel void k_{f}(global float *x) {{ x[0] = {f}(x[1]); }}\n"
+        ));
+    }
+    src.push_str(
+        "kernel void k_two(global float *x, global int *n) {\n\
+         x[0] = atan2(x[1], x[2]) + atan2pi(x[3], x[4]) + hypot(x[5], x[6]) + pow(x[7], x[8])\n\
+              + powr(x[9], x[10]) + pown(x[11], n[0]) + rootn(x[12], n[1]);\n\
+         }\n",
+    );
+    let t = snap("double_core_math", &src);
+    assert!(!t.contains(".approx"), "{t}");
+    assert_eq!(t.matches(".entry").count(), DOUBLE_CORE_FUNCTIONS.len() + 1);
+    assert!(t.contains("cvt.rn.f32.f64"), "{t}");
+}
+
+#[test]
+fn pow_and_atan2_in_double_precision() {
+    let t = snap(
+        "pow_atan2",
+        "kernel void k(global float2 *x, global float *o) {\n\
+         float2 v = x[get_global_id(0)];\n\
+         o[0] = pow(v.x, v.y);\n\
+         o[1] = atan2(v.x, v.y);\n\
+         o[2] = cbrt(v.x);\n\
+         }\n",
+    );
+    assert!(t.contains("cvt.rni.f64.f64"), "{t}");
+    assert!(t.contains("copysign.f32"), "{t}");
+    assert!(!t.contains(".approx"), "{t}");
+    insta::assert_snapshot!(t);
 }
