@@ -30,6 +30,8 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
         "select" => select(e, args, r),
         "bitselect" => bitselect(e, args, r),
         "dot" => dot(e, args, r),
+        "length" | "distance" | "normalize" | "fast_length" | "fast_distance"
+        | "fast_normalize" => crate::fmath::geometric(e, name, args, r),
         "fract" | "modf" | "frexp" | "sincos" => with_output(e, decl, args, r),
         _ => lanewise(e, decl, args, r),
     }

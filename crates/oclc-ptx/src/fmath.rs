@@ -4,8 +4,9 @@
 //! OpenCL full-profile ULP limits. Special values are patched with predicated moves.
 
 use crate::emit::FnEmitter;
+use crate::error::PtxError;
 use crate::regs::{Rc, float_literal};
-use oclc_ir::Scalar;
+use oclc_ir::{Scalar, Value};
 use std::f64::consts::{FRAC_1_PI, FRAC_PI_2, LOG2_E, PI};
 
 /// ln 2 split so that n·LN2_HI is exact for |n| < 2^21 (fdlibm's constants).
@@ -679,4 +680,81 @@ fn pow_like(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str, xd: &str
         }
         _ => {}
     }
+}
+
+/// `length`, `distance` and `normalize` (and their `fast_` forms, given the same full
+/// precision) of f32 vectors: squares summed exactly enough in double precision, one
+/// rounding; infinities and NaN by the spec's rules.
+pub fn geometric(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> Result<(), PtxError> {
+    let base = name.strip_prefix("fast_").unwrap_or(name);
+    let Some(p) = args.first().copied() else {
+        return Err(e.invalid(format!("`{name}` without arguments")));
+    };
+    if e.elem(p)? != Scalar::F32 {
+        return Err(e.unsupported(format!("builtin `{name}` ({})", e.elem(p)?.name())));
+    }
+    let n = e.ty(p)?.lanes();
+    let mut xs = Vec::new();
+    for l in 0..n {
+        let x = e.reg(p, l)?;
+        if base == "distance" {
+            let q = args
+                .get(1)
+                .copied()
+                .ok_or_else(|| e.invalid("`distance` takes two arguments"))?;
+            let (y, t) = (e.reg(q, l)?, e.tmp(Rc::F32));
+            e.ins(format!("sub.rn.f32 {t}, {x}, {y}"));
+            xs.push(t);
+        } else {
+            xs.push(x);
+        }
+    }
+    let (any_inf, any_nan, q) = (pr(e), pr(e), pr(e));
+    let mut wide = Vec::new();
+    for (l, x) in xs.iter().enumerate() {
+        if l == 0 {
+            e.ins(format!("testp.infinite.f32 {any_inf}, {x}"));
+            e.ins(format!("testp.notanumber.f32 {any_nan}, {x}"));
+        } else {
+            e.ins(format!("testp.infinite.f32 {q}, {x}"));
+            e.ins(format!("or.pred {any_inf}, {any_inf}, {q}"));
+            e.ins(format!("testp.notanumber.f32 {q}, {x}"));
+            e.ins(format!("or.pred {any_nan}, {any_nan}, {q}"));
+        }
+        wide.push(widen(e, x));
+    }
+    if base == "normalize" {
+        // With an infinite lane, infinities become ±1 and finite lanes ±0.
+        for w in &wide {
+            let (one, zero) = (fd(e), fd(e));
+            e.ins(format!("copysign.f64 {one}, {w}, {}", d(1.0)));
+            e.ins(format!("copysign.f64 {zero}, {w}, {}", d(0.0)));
+            e.ins(format!("testp.infinite.f64 {q}, {w}"));
+            e.ins(format!("selp.f64 {one}, {one}, {zero}, {q}"));
+            e.ins(format!("@{any_inf} mov.f64 {w}, {one}"));
+        }
+    }
+    let sum = fd(e);
+    e.ins(format!("mov.f64 {sum}, {}", d(0.0)));
+    for w in &wide {
+        e.ins(format!("fma.rn.f64 {sum}, {w}, {w}, {sum}"));
+    }
+    e.ins(format!("sqrt.rn.f64 {sum}, {sum}"));
+    if base == "normalize" {
+        let zero = pr(e);
+        e.ins(format!("setp.eq.f64 {zero}, {sum}, {}", d(0.0)));
+        for (l, (w, x)) in wide.iter().zip(&xs).enumerate() {
+            let o = e.reg(r, l as u32)?;
+            e.ins(format!("div.rn.f64 {w}, {w}, {sum}"));
+            e.ins(format!("cvt.rn.f32.f64 {o}, {w}"));
+            e.ins(format!("@{zero} mov.f32 {o}, {x}"));
+            e.ins(format!("@{any_nan} mov.f32 {o}, 0f7FFFFFFF"));
+        }
+    } else {
+        let o = e.reg(r, 0)?;
+        e.ins(format!("cvt.rn.f32.f64 {o}, {sum}"));
+        e.ins(format!("@{any_nan} mov.f32 {o}, 0f7FFFFFFF"));
+        e.ins(format!("@{any_inf} mov.f32 {o}, 0f7F800000"));
+    }
+    Ok(())
 }

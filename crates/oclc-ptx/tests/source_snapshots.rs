@@ -299,3 +299,19 @@ fn pow_and_atan2_in_double_precision() {
     assert!(!t.contains(".approx"), "{t}");
     insta::assert_snapshot!(t);
 }
+
+#[test]
+fn geometric_functions_in_double_precision() {
+    let t = snap(
+        "geometric",
+        "kernel void k(global float4 *v, global float *o) {\n\
+         float4 a = v[0], b = v[1];\n\
+         o[0] = length(a) + distance(a, b) + fast_length(b.xy);\n\
+         v[2] = normalize(a);\n\
+         }\n",
+    );
+    assert!(t.contains("sqrt.rn.f64"), "{t}");
+    assert!(t.contains("testp.infinite.f32"), "{t}");
+    assert!(!t.contains(".approx"), "{t}");
+    insta::assert_snapshot!(t);
+}
