@@ -33,6 +33,7 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
         "length" | "distance" | "normalize" | "fast_length" | "fast_distance"
         | "fast_normalize" => crate::fmath::geometric(e, name, args, r),
         "fract" | "modf" | "frexp" | "sincos" => with_output(e, decl, args, r),
+        "remquo" | "lgamma_r" => with_int_output(e, name, args, r),
         _ => lanewise(e, decl, args, r),
     }
 }
@@ -225,6 +226,10 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
                 _ => LogBase::Ten,
             };
             crate::math::log_f32(e, d, &x, base);
+        }
+        "fmod" | "remainder" if f32 => {
+            let y = arg(e, a, 1, name)?;
+            crate::fmath::rem_f32(e, name, d, &x, y, None);
         }
         n if f32 && crate::fmath::is_unary(n) => crate::fmath::unary_f32(e, n, d, &x),
         n if f32 && crate::fmath::is_binary(n) && !(fast && matches!(n, "pow" | "powr")) => {
@@ -747,6 +752,35 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
         }
         let at = format!("[{pr}+{}]", l * s.bytes());
         e.ins(format!("st{sfx}.{t} {at}, {out}"));
+    }
+    Ok(())
+}
+
+/// `remquo` and `lgamma_r` on f32: a result plus an int per lane stored through a pointer.
+fn with_int_output(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> {
+    let (xs, p) = match args {
+        [x, y, p] if name == "remquo" => (vec![*x, *y], *p),
+        [x, p] if name == "lgamma_r" => (vec![*x], *p),
+        _ => return Err(e.invalid(format!("`{name}` with the wrong number of arguments"))),
+    };
+    let s = e.elem(r)?;
+    if s != Scalar::F32 {
+        return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
+    }
+    let sfx = space_of(e, p, true)?;
+    let pr = e.reg(p, 0)?;
+    for l in 0..e.ty(r)?.lanes() {
+        let d = e.reg(r, l)?;
+        let x = e.lane_or_scalar(xs[0], l)?;
+        let out = e.tmp(Rc::B32);
+        if let Some(y) = xs.get(1) {
+            let y = e.lane_or_scalar(*y, l)?;
+            crate::fmath::rem_f32(e, name, &d, &x, &y, Some(&out));
+        } else {
+            crate::fmath::unary_f32(e, "lgamma", &d, &x);
+            crate::fmath::lgamma_sign(e, &x, &out);
+        }
+        e.ins(format!("st{sfx}.u32 [{pr}+{}], {out}", l * 4));
     }
     Ok(())
 }

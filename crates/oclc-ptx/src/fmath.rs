@@ -758,3 +758,109 @@ pub fn geometric(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> Res
     }
     Ok(())
 }
+
+/// Exact f32 `fmod`, `remainder` or `remquo` (`quo` gets the low seven quotient bits with
+/// the quotient's sign): the 24-bit mantissas' remainder of mx·2^d by my, d bits at a time
+/// (a first step of d mod 39, then up to eight of 39, all in 64-bit integers).
+pub fn rem_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str, quo: Option<&str>) {
+    let (xd, yd) = (widen(e, x), widen(e, y));
+    let (ax, ay, rd, t2) = (fd(e), fd(e), fd(e), fd(e));
+    e.ins(format!("abs.f64 {ax}, {xd}"));
+    e.ins(format!("abs.f64 {ay}, {yd}"));
+    let b64 = |e: &mut FnEmitter| e.tmp(Rc::B64);
+    let b32 = |e: &mut FnEmitter| e.tmp(Rc::B32);
+    let (bx, by, mx, my, r, q, t) = (b64(e), b64(e), b64(e), b64(e), b64(e), b64(e), b64(e));
+    let (ex, ey, dd, nfull, s0, qlo) = (b32(e), b32(e), b32(e), b32(e), b32(e), b32(e));
+    e.ins(format!("mov.b64 {bx}, {ax}"));
+    e.ins(format!("mov.b64 {by}, {ay}"));
+    for (b, ex, m) in [(&bx, &ex, &mx), (&by, &ey, &my)] {
+        e.ins(format!("shr.u64 {t}, {b}, 52"));
+        e.ins(format!("cvt.u32.u64 {ex}, {t}"));
+        e.ins(format!("and.b64 {m}, {b}, 0x000FFFFFFFFFFFFF"));
+        e.ins(format!("or.b64 {m}, {m}, 0x0010000000000000"));
+        e.ins(format!("shr.u64 {m}, {m}, 29"));
+    }
+    e.ins(format!("sub.s32 {dd}, {ex}, {ey}"));
+    e.ins(format!("max.s32 {dd}, {dd}, 0"));
+    e.ins(format!("div.u32 {nfull}, {dd}, 39"));
+    e.ins(format!("mul.lo.u32 {s0}, {nfull}, 39"));
+    e.ins(format!("sub.u32 {s0}, {dd}, {s0}"));
+    e.ins(format!("shl.b64 {t}, {mx}, {s0}"));
+    e.ins(format!("div.u64 {q}, {t}, {my}"));
+    e.ins(format!("rem.u64 {r}, {t}, {my}"));
+    let step = pr(e);
+    for j in 1..=8 {
+        e.ins(format!("setp.ge.u32 {step}, {nfull}, {j}"));
+        e.ins(format!("@{step} shl.b64 {t}, {r}, 39"));
+        e.ins(format!("@{step} div.u64 {q}, {t}, {my}"));
+        e.ins(format!("@{step} rem.u64 {r}, {t}, {my}"));
+    }
+    // The remainder is r·ulp(y) = r·2^(ey-1023-23), exact in double.
+    let sc = fd(e);
+    e.ins(format!("cvt.rn.f64.u64 {rd}, {r}"));
+    e.ins(format!("sub.u32 {ey}, {ey}, 23"));
+    e.ins(format!("cvt.u64.u32 {t}, {ey}"));
+    e.ins(format!("shl.b64 {t}, {t}, 52"));
+    e.ins(format!("mov.b64 {sc}, {t}"));
+    e.ins(format!("mul.rn.f64 {rd}, {rd}, {sc}"));
+    e.ins(format!("cvt.u32.u64 {qlo}, {q}"));
+    let (small, p) = (pr(e), pr(e));
+    e.ins(format!("setp.lt.f64 {small}, {ax}, {ay}"));
+    e.ins(format!("@{small} mov.f64 {rd}, {ax}"));
+    e.ins(format!("@{small} mov.u32 {qlo}, 0"));
+    if name != "fmod" {
+        // Round the quotient to nearest, ties to even.
+        let (odd, adj) = (b32(e), pr(e));
+        e.ins(format!("add.rn.f64 {t2}, {rd}, {rd}"));
+        e.ins(format!("and.b32 {odd}, {qlo}, 1"));
+        e.ins(format!("setp.eq.f64 {adj}, {t2}, {ay}"));
+        e.ins(format!("setp.ne.and.u32 {adj}, {odd}, 0, {adj}"));
+        e.ins(format!("setp.gt.or.f64 {adj}, {t2}, {ay}, {adj}"));
+        e.ins(format!("@{adj} sub.rn.f64 {rd}, {rd}, {ay}"));
+        e.ins(format!("@{adj} add.u32 {qlo}, {qlo}, 1"));
+    }
+    e.ins(format!("cvt.rn.f32.f64 {dst}, {rd}"));
+    let (sx, sy, xneg) = (b32(e), b32(e), pr(e));
+    e.ins(format!("mov.b32 {sx}, {x}"));
+    e.ins(format!("mov.b32 {sy}, {y}"));
+    e.ins(format!("setp.lt.s32 {xneg}, {sx}, 0"));
+    e.ins(format!("@{xneg} neg.f32 {dst}, {dst}"));
+    // y = ±∞ with finite x gives x; NaN operands, infinite x or zero y give NaN.
+    let bad = pr(e);
+    e.ins(format!("testp.infinite.f32 {p}, {y}"));
+    e.ins(format!("@{p} mov.f32 {dst}, {x}"));
+    e.ins(format!("@{p} mov.u32 {qlo}, 0"));
+    e.ins(format!("testp.infinite.f32 {bad}, {x}"));
+    e.ins(format!("setp.eq.or.f32 {bad}, {y}, 0f00000000, {bad}"));
+    e.ins(format!("testp.notanumber.f32 {p}, {x}"));
+    e.ins(format!("or.pred {bad}, {bad}, {p}"));
+    e.ins(format!("testp.notanumber.f32 {p}, {y}"));
+    e.ins(format!("or.pred {bad}, {bad}, {p}"));
+    e.ins(format!("@{bad} mov.f32 {dst}, 0f7FFFFFFF"));
+    e.ins(format!("@{bad} mov.u32 {qlo}, 0"));
+    if let Some(quo) = quo {
+        e.ins(format!("and.b32 {qlo}, {qlo}, 127"));
+        e.ins(format!("xor.b32 {sx}, {sx}, {sy}"));
+        e.ins(format!("setp.lt.s32 {p}, {sx}, 0"));
+        e.ins(format!("@{p} neg.s32 {qlo}, {qlo}"));
+        e.ins(format!("mov.u32 {quo}, {qlo}"));
+    }
+}
+
+/// The sign of Γ(x) that `lgamma_r` stores: 1 for x > 0 and +∞, the sign of sin(πx) below
+/// zero, 0 at poles (non-positive integers, -∞) and for NaN.
+pub fn lgamma_sign(e: &mut FnEmitter, x: &str, sign: &str) {
+    let xd = widen(e, x);
+    let (s, _) = sincospi_d(e, &xd);
+    let (t, p, q) = (fd(e), pr(e), pr(e));
+    e.ins(format!("setp.lt.f64 {p}, {s}, {}", d(0.0)));
+    e.ins(format!("selp.s32 {sign}, -1, 1, {p}"));
+    e.ins(format!("cvt.rzi.f64.f64 {t}, {xd}"));
+    e.ins(format!("setp.eq.f64 {p}, {t}, {xd}"));
+    e.ins(format!("setp.le.and.f64 {p}, {xd}, {}, {p}", d(0.0)));
+    e.ins(format!("testp.notanumber.f64 {q}, {xd}"));
+    e.ins(format!("or.pred {p}, {p}, {q}"));
+    e.ins(format!("@{p} mov.u32 {sign}, 0"));
+    e.ins(format!("setp.gt.f64 {p}, {xd}, {}", d(0.0)));
+    e.ins(format!("@{p} mov.u32 {sign}, 1"));
+}

@@ -34,6 +34,8 @@ const FUNCTIONS: &[(&str, u8, f64)] = &[
     ("sinpi", 1, 4.0),
     ("cospi", 1, 4.0),
     ("tanpi", 1, 6.0),
+    ("fmod", 2, 0.0),
+    ("remainder", 2, 0.0),
     ("atan2", 2, 6.0),
     ("atan2pi", 2, 6.0),
     ("hypot", 2, 4.0),
@@ -361,4 +363,88 @@ fn geometric_functions_within_spec_ulps() {
         }
     }
     eprintln!("worst ulp (length, distance, normalize): {worst:?}");
+}
+
+#[test]
+fn remquo_and_lgamma_r_store_their_ints() {
+    let d = match CudaDevice::new(0) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("skipping GPU test: {e}");
+            return;
+        }
+    };
+    let src = "kernel void k(global const float *x, global const float *y, global float *o,\n\
+               global int *q) {\n\
+               size_t i = get_global_id(0);\n\
+               int a, b;\n\
+               o[2 * i] = remquo(x[i], y[i], &a);\n\
+               o[2 * i + 1] = lgamma_r(x[i], &b);\n\
+               q[2 * i] = a;\n\
+               q[2 * i + 1] = b;\n\
+               }\n";
+    let (m, sm) = common::module(src);
+    let p = d
+        .load(&m, Some(&sm), false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let base = inputs();
+    let mut rng = Lcg(11);
+    let xs = base.clone();
+    let ys: Vec<f32> = (0..xs.len())
+        .map(|_| base[rng.next() as usize % base.len()])
+        .collect();
+    let len = xs.len();
+    let xb = d
+        .buffer_from_bytes(&bytes(&xs, f32::to_le_bytes))
+        .expect("buffer");
+    let yb = d
+        .buffer_from_bytes(&bytes(&ys, f32::to_le_bytes))
+        .expect("buffer");
+    let (o, q) = (
+        d.zeroed(len * 8).expect("buffer"),
+        d.zeroed(len * 8).expect("buffer"),
+    );
+    d.launch(
+        &p,
+        "k",
+        &[
+            Arg::Buffer(xb),
+            Arg::Buffer(yb),
+            Arg::Buffer(o.clone()),
+            Arg::Buffer(q.clone()),
+        ],
+        &NdRange::new(&[len as u64]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let words = |v: Vec<u8>| -> Vec<u32> {
+        v.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    let (o, q) = (
+        words(o.read().expect("read")),
+        words(q.read().expect("read")),
+    );
+    for i in 0..len {
+        let b = Builtin::from_name("remquo").expect("remquo");
+        let Ok((Scalar::F32(r), Some(Scalar::I32(k)))) =
+            call_scalar(b, &[Scalar::F32(xs[i]), Scalar::F32(ys[i])])
+        else {
+            panic!("cpu remquo");
+        };
+        let got = f32::from_bits(o[2 * i]);
+        assert!(
+            ulp_error(got, r) == 0.0 && q[2 * i] as i32 == k,
+            "remquo({:e}, {:e}): got ({got:e}, {}), want ({r:e}, {k})",
+            xs[i],
+            ys[i],
+            q[2 * i] as i32
+        );
+        let b = Builtin::from_name("lgamma_r").expect("lgamma_r");
+        let Ok((Scalar::F32(_), Some(Scalar::I32(sign)))) = call_scalar(b, &[Scalar::F32(xs[i])])
+        else {
+            panic!("cpu lgamma_r");
+        };
+        assert_eq!(q[2 * i + 1] as i32, sign, "lgamma_r({:e}) sign", xs[i]);
+    }
 }

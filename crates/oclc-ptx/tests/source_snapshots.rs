@@ -315,3 +315,19 @@ fn geometric_functions_in_double_precision() {
     assert!(!t.contains(".approx"), "{t}");
     insta::assert_snapshot!(t);
 }
+
+#[test]
+fn exact_remainders_and_int_outputs() {
+    let t = snap(
+        "remainders",
+        "kernel void k(global float *x, global int *q) {\n\
+         int a, b;\n\
+         x[0] = fmod(x[1], x[2]) + remainder(x[3], x[4]);\n\
+         x[5] = remquo(x[6], x[7], &a) + lgamma_r(x[8], &b);\n\
+         q[0] = a; q[1] = b;\n\
+         }\n",
+    );
+    assert!(t.contains("rem.u64"), "{t}");
+    assert!(t.contains("div.u64"), "{t}");
+    assert!(!t.contains(".approx"), "{t}");
+}
