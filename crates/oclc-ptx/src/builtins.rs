@@ -34,6 +34,7 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
         | "fast_normalize" => crate::fmath::geometric(e, name, args, r),
         "fract" | "modf" | "frexp" | "sincos" => with_output(e, decl, args, r),
         "remquo" | "lgamma_r" => with_int_output(e, name, args, r),
+        "shuffle" | "shuffle2" => shuffle(e, name, args, r),
         _ => lanewise(e, decl, args, r),
     }
 }
@@ -402,6 +403,11 @@ fn int_scalar(
                 e.ins(format!("selp.b64 {d}, {t}, {r}, {p}"));
             }
         }
+        "mad_sat" => {
+            let y = norm(e, arg(e, a, 1, name)?);
+            let z = norm(e, arg(e, a, 2, name)?);
+            mad_sat(e, w, unsigned, d, &x, &y, &z);
+        }
         "hadd" | "rhadd" => {
             let y = norm(e, arg(e, a, 1, name)?);
             let (p, q, c) = (e.tmp(rc), e.tmp(rc), e.tmp(rc));
@@ -527,6 +533,102 @@ fn range(bits: u32, unsigned: bool) -> (i64, i64) {
     } else {
         (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
     }
+}
+
+/// `mad_sat`: x·y + z exact in twice the width (128 bits for long), then clamped.
+fn mad_sat(e: &mut FnEmitter, w: u32, unsigned: bool, d: &str, x: &str, y: &str, z: &str) {
+    let sg = if unsigned { "u" } else { "s" };
+    if w < 64 {
+        let (xw, yw, zw) = (e.tmp(Rc::B64), e.tmp(Rc::B64), e.tmp(Rc::B64));
+        for (wr, r) in [(&xw, x), (&yw, y), (&zw, z)] {
+            e.ins(format!("cvt.{sg}64.{sg}32 {wr}, {r}"));
+        }
+        // |x·y| < 2^64 and the sum cannot wrap: the exact value, then the clamp.
+        let (lo, hi) = range(w, unsigned);
+        let p = e.tmp(Rc::Pred);
+        if unsigned {
+            e.ins(format!("mul.lo.u64 {xw}, {xw}, {yw}"));
+            e.ins(format!("add.u64 {zw}, {xw}, {zw}"));
+            e.ins(format!("setp.lt.u64 {p}, {zw}, {xw}"));
+            e.ins(format!("min.u64 {zw}, {zw}, {hi}"));
+            e.ins(format!("@{p} mov.u64 {zw}, {hi}"));
+        } else {
+            e.ins(format!("mul.lo.s64 {xw}, {xw}, {yw}"));
+            e.ins(format!("add.s64 {zw}, {xw}, {zw}"));
+            e.ins(format!("max.s64 {zw}, {zw}, {lo}"));
+            e.ins(format!("min.s64 {zw}, {zw}, {hi}"));
+        }
+        e.ins(format!("cvt.u32.u64 {d}, {zw}"));
+        return;
+    }
+    let (lo, hi, zh, t) = (
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+    );
+    let p = e.tmp(Rc::Pred);
+    e.ins(format!("mul.lo.u64 {lo}, {x}, {y}"));
+    e.ins(format!("mul.hi.{sg}64 {hi}, {x}, {y}"));
+    if unsigned {
+        e.ins(format!("mov.u64 {zh}, 0"));
+    } else {
+        e.ins(format!("shr.s64 {zh}, {z}, 63"));
+    }
+    e.ins(format!("add.cc.u64 {lo}, {lo}, {z}"));
+    e.ins(format!("addc.u64 {hi}, {hi}, {zh}"));
+    if unsigned {
+        e.ins(format!("setp.ne.u64 {p}, {hi}, 0"));
+        e.ins(format!("selp.b64 {d}, -1, {lo}, {p}"));
+    } else {
+        // In range iff the high word is the sign extension of the low one.
+        let neg = e.tmp(Rc::Pred);
+        e.ins(format!("shr.s64 {t}, {lo}, 63"));
+        e.ins(format!("setp.ne.s64 {p}, {hi}, {t}"));
+        e.ins(format!("setp.lt.s64 {neg}, {hi}, 0"));
+        e.ins(format!("selp.b64 {t}, {}, {}, {neg}", i64::MIN, i64::MAX));
+        e.ins(format!("selp.b64 {d}, {t}, {lo}, {p}"));
+    }
+}
+
+/// `shuffle` and `shuffle2`: each result lane picks a source lane by the low bits of its mask
+/// lane (register selects; the sources' lane count is a power of two).
+fn shuffle(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> {
+    let (srcs, mask) = match args {
+        [x, m] => (vec![*x], *m),
+        [x, y, m] => (vec![*x, *y], *m),
+        _ => return Err(e.invalid(format!("`{name}` with the wrong number of arguments"))),
+    };
+    let mut lanes = Vec::new();
+    for s in srcs {
+        lanes.extend(e.lanes(s)?);
+    }
+    let n = lanes.len();
+    if !n.is_power_of_two() {
+        return Err(e.invalid(format!("`{name}` of {n} lanes")));
+    }
+    let rt = e.ty(r)?;
+    let rc = Rc::of_type(rt);
+    let wide_mask = e.elem(mask)? == Scalar::I64;
+    let (idx, p) = (e.tmp(Rc::B32), e.tmp(Rc::Pred));
+    for i in 0..rt.lanes() {
+        let (m, d) = (e.reg(mask, i)?, e.reg(r, i)?);
+        if wide_mask {
+            e.ins(format!("cvt.u32.u64 {idx}, {m}"));
+        } else {
+            e.ins(format!("mov.b32 {idx}, {m}"));
+        }
+        e.ins(format!("and.b32 {idx}, {idx}, {}", n - 1));
+        let mut src = lanes.iter();
+        if let Some(first) = src.next() {
+            e.ins(format!("mov.{} {d}, {first}", rc.mov()));
+        }
+        for (j, l) in src.enumerate() {
+            e.ins(format!("setp.eq.u32 {p}, {idx}, {}", j + 1));
+            e.ins(format!("@{p} mov.{} {d}, {l}", rc.mov()));
+        }
+    }
+    Ok(())
 }
 
 /// `isnan`, `isequal`, ...: scalar results are `int` 1/0, vector results -1/0 lanes.

@@ -331,3 +331,22 @@ fn exact_remainders_and_int_outputs() {
     assert!(t.contains("div.u64"), "{t}");
     assert!(!t.contains(".approx"), "{t}");
 }
+
+#[test]
+fn shuffles_and_mad_sat() {
+    let t = snap(
+        "shuffle_mad_sat",
+        "kernel void k(global float4 *v, global uint4 *m, global int *i, global long *l,\n\
+         global uchar *c) {\n\
+         v[0] = shuffle(v[1], m[0]);\n\
+         v[2] = shuffle2(v[3], v[4], m[1]).s0123;\n\
+         i[0] = mad_sat(i[1], i[2], i[3]);\n\
+         l[0] = mad_sat(l[1], l[2], l[3]);\n\
+         c[0] = mad_sat(c[1], c[2], c[3]);\n\
+         }\n",
+    );
+    assert!(t.contains("and.b32"), "{t}");
+    assert!(t.contains("mul.hi.s64"), "{t}");
+    assert!(t.contains("addc.u64"), "{t}");
+    insta::assert_snapshot!(t);
+}
