@@ -21,6 +21,9 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
     if name.starts_with("vstore") {
         return vstore(e, decl, args);
     }
+    if crate::async_copy::handles(name) {
+        return crate::async_copy::emit(e, decl, args, result);
+    }
     let r = result.ok_or_else(|| e.unsupported(format!("builtin `{name}`")))?;
     match name {
         "isequal" | "isnotequal" | "isgreater" | "isgreaterequal" | "isless" | "islessequal"

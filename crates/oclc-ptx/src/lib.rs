@@ -16,6 +16,7 @@
 //!   distinct), then the kernel-scope `__local` variables at fixed offsets, then the `__local`
 //!   parameters at offsets the host passes. [`KernelAbi`] tells the host how to launch.
 
+mod async_copy;
 mod bitcast;
 mod builtins;
 mod collective;

@@ -350,3 +350,26 @@ fn shuffles_and_mad_sat() {
     assert!(t.contains("addc.u64"), "{t}");
     insta::assert_snapshot!(t);
 }
+
+#[test]
+fn async_copies_are_cooperative_loops() {
+    let t = snap(
+        "async_copy",
+        "kernel void k(global const float4 *in, global float *out, local float4 *tile,\n\
+         local float *flat) {\n\
+         event_t ev = async_work_group_copy(tile, in + 64 * get_group_id(0), 64, 0);\n\
+         wait_group_events(1, &ev);\n\
+         flat[get_local_id(0)] = tile[get_local_id(0)].x;\n\
+         barrier(CLK_LOCAL_MEM_FENCE);\n\
+         prefetch(in, 16);\n\
+         event_t ev2 = async_work_group_strided_copy(out + get_group_id(0), flat, 64, 3, 0);\n\
+         wait_group_events(1, &ev2);\n\
+         }\n",
+    );
+    assert!(t.contains("ld.global.u64"), "{t}");
+    assert!(t.contains("st.shared.u64"), "{t}");
+    assert!(t.contains("ld.shared.u32"), "{t}");
+    assert!(t.contains("st.global.u32"), "{t}");
+    assert!(t.matches("bar.sync 0").count() >= 3, "{t}");
+    insta::assert_snapshot!(t);
+}
