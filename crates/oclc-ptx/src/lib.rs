@@ -17,6 +17,7 @@
 //!   parameters at offsets the host passes. [`KernelAbi`] tells the host how to launch.
 
 mod async_copy;
+mod atomic_narrow;
 mod bitcast;
 mod builtins;
 mod collective;

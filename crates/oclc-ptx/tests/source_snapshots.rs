@@ -373,3 +373,21 @@ fn async_copies_are_cooperative_loops() {
     assert!(t.matches("bar.sync 0").count() >= 3, "{t}");
     insta::assert_snapshot!(t);
 }
+
+#[test]
+fn private_atomics_are_plain_accesses() {
+    let t = snap(
+        "private_atomics",
+        "kernel void k(global int *o) {\n\
+         int p = o[0];\n\
+         atomic_int a;\n\
+         atomic_init(&a, 3);\n\
+         o[1] = atomic_fetch_add(&a, 4);\n\
+         o[2] = atomic_compare_exchange_strong(&a, &p, 9);\n\
+         o[3] = atomic_load(&a) + p;\n\
+         }\n",
+    );
+    assert!(t.contains("ld.local"), "{t}");
+    assert!(t.contains("st.local"), "{t}");
+    insta::assert_snapshot!(t);
+}
