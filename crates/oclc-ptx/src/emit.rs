@@ -1405,8 +1405,11 @@ impl<'a> FnEmitter<'a> {
                         self.ins(format!("div.full.f32 {d}, {a}, {b}"))
                     }
                     BinOp::FDiv => self.ins(format!("div.rn.{t} {d}, {a}, {b}")),
+                    BinOp::FRem if s == Scalar::F32 => {
+                        crate::fmath::rem_f32(self, "fmod", d, a, b, None);
+                    }
                     BinOp::FRem => {
-                        return Err(self.unsupported("floating-point remainder (`fmod`)"));
+                        return Err(self.unsupported("floating-point remainder (`fmod`) on double"));
                     }
                     _ => {
                         return Err(
