@@ -812,7 +812,8 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
     };
     let name = decl.name.as_str();
     let s = e.elem(r)?;
-    if s == Scalar::F16 || (name == "sincos" && (s != Scalar::F32 || e.cx.opts.fast_math)) {
+    // sincos keeps full precision under fast-relaxed-math too (the spec allows better).
+    if s == Scalar::F16 || (name == "sincos" && s != Scalar::F32) {
         return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
     }
     let sfx = space_of(e, *p, true)?;
