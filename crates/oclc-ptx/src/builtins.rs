@@ -53,6 +53,18 @@ fn lanewise(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> 
         .elem()
         .ok_or_else(|| e.unsupported(format!("builtin `{}`", decl.name)))?;
     let unsigned = decl.unsigned.first().copied().unwrap_or(decl.ret_unsigned);
+    let f32_arg = match args.first() {
+        Some(a) => e.elem(*a)? == Scalar::F32,
+        None => false,
+    };
+    if decl.name == "ilogb" && f32_arg {
+        for l in 0..rt.lanes() {
+            let Some(a0) = args.first() else { break };
+            let (d, x) = (e.reg(r, l)?, e.lane_or_scalar(*a0, l)?);
+            crate::fmath::ilogb_f32(e, &d, &x);
+        }
+        return Ok(());
+    }
     for l in 0..rt.lanes() {
         let regs: Vec<String> = args
             .iter()
@@ -230,6 +242,10 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
                 _ => LogBase::Ten,
             };
             crate::math::log_f32(e, d, &x, base);
+        }
+        "logb" | "nan" | "ldexp" | "nextafter" if f32 => {
+            let y = a.get(1).map(String::as_str);
+            crate::fmath::exact_f32(e, name, d, &x, y);
         }
         "fmod" | "remainder" if f32 => {
             let y = arg(e, a, 1, name)?;

@@ -864,3 +864,91 @@ pub fn lgamma_sign(e: &mut FnEmitter, x: &str, sign: &str) {
     e.ins(format!("setp.gt.f64 {p}, {xd}, {}", d(0.0)));
     e.ins(format!("@{p} mov.u32 {sign}, 1"));
 }
+
+/// The unbiased exponent of f32 `x` (subnormals included: exact in double) as an s32
+/// register, for `logb` and `ilogb`.
+fn exponent_f32(e: &mut FnEmitter, x: &str) -> String {
+    let xd = widen(e, x);
+    let (b, k) = (e.tmp(Rc::B64), e.tmp(Rc::B32));
+    e.ins(format!("mov.b64 {b}, {xd}"));
+    e.ins(format!("shr.u64 {b}, {b}, 52"));
+    e.ins(format!("cvt.u32.u64 {k}, {b}"));
+    e.ins(format!("and.b32 {k}, {k}, 2047"));
+    e.ins(format!("sub.s32 {k}, {k}, 1023"));
+    k
+}
+
+/// `ilogb` of f32 `x` into s32 `dst`: INT_MIN for 0, INT_MAX for NaN and ±∞.
+pub fn ilogb_f32(e: &mut FnEmitter, dst: &str, x: &str) {
+    let k = exponent_f32(e, x);
+    let p = pr(e);
+    e.ins(format!("mov.b32 {dst}, {k}"));
+    e.ins(format!("setp.eq.f32 {p}, {x}, 0f00000000"));
+    e.ins(format!("@{p} mov.b32 {dst}, 0x80000000"));
+    e.ins(format!("testp.finite.f32 {p}, {x}"));
+    e.ins(format!("@!{p} mov.b32 {dst}, 0x7FFFFFFF"));
+}
+
+/// `logb`, `ldexp`, `nextafter` and `nan` on f32 (exact bit manipulations); false for
+/// other names.
+pub fn exact_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: Option<&str>) -> bool {
+    let p = pr(e);
+    match (name, y) {
+        ("logb", _) => {
+            let k = exponent_f32(e, x);
+            e.ins(format!("cvt.rn.f32.s32 {dst}, {k}"));
+            e.ins(format!("setp.eq.f32 {p}, {x}, 0f00000000"));
+            e.ins(format!("@{p} mov.f32 {dst}, 0fFF800000"));
+            e.ins(format!("testp.infinite.f32 {p}, {x}"));
+            e.ins(format!("@{p} mov.f32 {dst}, 0f7F800000"));
+            e.ins(format!("testp.notanumber.f32 {p}, {x}"));
+            e.ins(format!("@{p} add.f32 {dst}, {x}, {x}"));
+        }
+        ("nan", _) => {
+            let b = e.tmp(Rc::B32);
+            e.ins(format!("and.b32 {b}, {x}, 0x003FFFFF"));
+            e.ins(format!("or.b32 {b}, {b}, 0x7FC00000"));
+            e.ins(format!("mov.b32 {dst}, {b}"));
+        }
+        ("ldexp", Some(n)) => {
+            // x·2^n in double with two exact power-of-two steps, rounded once.
+            let xd = widen(e, x);
+            let (k, h) = (e.tmp(Rc::B32), e.tmp(Rc::B32));
+            e.ins(format!("max.s32 {k}, {n}, -600"));
+            e.ins(format!("min.s32 {k}, {k}, 600"));
+            e.ins(format!("shr.s32 {h}, {k}, 1"));
+            e.ins(format!("sub.s32 {k}, {k}, {h}"));
+            for s in [&h, &k] {
+                let (w, f) = (e.tmp(Rc::B64), fd(e));
+                e.ins(format!("cvt.s64.s32 {w}, {s}"));
+                e.ins(format!("add.s64 {w}, {w}, 1023"));
+                e.ins(format!("shl.b64 {w}, {w}, 52"));
+                e.ins(format!("mov.b64 {f}, {w}"));
+                e.ins(format!("mul.rn.f64 {xd}, {xd}, {f}"));
+            }
+            e.ins(format!("cvt.rn.f32.f64 {dst}, {xd}"));
+        }
+        ("nextafter", Some(y)) => {
+            let (b, t, q) = (e.tmp(Rc::B32), e.tmp(Rc::B32), pr(e));
+            e.ins(format!("mov.b32 {b}, {x}"));
+            // Away from zero when y is beyond x on x's side; toward it otherwise.
+            e.ins(format!("setp.lt.f32 {p}, {x}, {y}"));
+            e.ins(format!("setp.gt.f32 {q}, {x}, 0f00000000"));
+            e.ins(format!("xor.pred {p}, {p}, {q}"));
+            e.ins(format!("selp.s32 {t}, -1, 1, {p}"));
+            e.ins(format!("add.s32 {b}, {b}, {t}"));
+            e.ins(format!("mov.b32 {dst}, {b}"));
+            // From ±0 the smallest subnormal with y's sign.
+            e.ins(format!("setp.eq.f32 {p}, {x}, 0f00000000"));
+            e.ins(format!("@{p} copysign.f32 {dst}, {y}, 0f00000001"));
+            e.ins(format!("setp.eq.f32 {p}, {x}, {y}"));
+            e.ins(format!("@{p} mov.f32 {dst}, {y}"));
+            e.ins(format!("testp.notanumber.f32 {p}, {x}"));
+            e.ins(format!("@{p} add.f32 {dst}, {x}, {x}"));
+            e.ins(format!("testp.notanumber.f32 {p}, {y}"));
+            e.ins(format!("@{p} add.f32 {dst}, {y}, {y}"));
+        }
+        _ => return false,
+    }
+    true
+}

@@ -391,3 +391,17 @@ fn private_atomics_are_plain_accesses() {
     assert!(t.contains("st.local"), "{t}");
     insta::assert_snapshot!(t);
 }
+
+#[test]
+fn exponent_and_bit_level_float_functions() {
+    let t = snap(
+        "exponent_bits",
+        "kernel void k(global float *x, global int *n, global uint *c) {\n\
+         n[0] = ilogb(x[0]);\n\
+         x[1] = logb(x[2]) + ldexp(x[3], n[1]) + nextafter(x[4], x[5]) + nan(c[0]);\n\
+         }\n",
+    );
+    assert!(t.contains("0x7FC00000"), "{t}");
+    assert!(t.contains("0x80000000"), "{t}");
+    insta::assert_snapshot!(t);
+}
