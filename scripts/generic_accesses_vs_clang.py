@@ -8,8 +8,8 @@ kernels. clang's counts the ld/st/atom/red instructions with no state space in t
 kernels and of the functions they still call. The oclc binary is $OCLC, else target/debug/oclc
 (built first with cargo). Usage: scripts/generic_accesses_vs_clang.py [CORPUS_DIR]
 
-Last run (2026-11-22, oclc spaces): 461 files compiled by both; oclc 0 generic accesses left,
-clang 17; oclc lower on 5 files, higher on none. (Clang's count misses the C11 atomics, which
+Last run (2026-11-22, through oclc spaces): 461 files compiled by both; oclc 0 generic
+accesses left (of 763 before the passes), clang 17; oclc lower on 5 files, higher on none. (Clang's count misses the C11 atomics, which
 nvptx leaves as calls to external functions.)
 """
 import os
