@@ -4,9 +4,14 @@
 //! OpenCL full-profile ULP limits. Special values are patched with predicated moves.
 
 use crate::emit::FnEmitter;
+use crate::error::PtxError;
 use crate::regs::{Rc, float_literal};
-use oclc_ir::Scalar;
+use oclc_ir::{Scalar, Value};
 use std::f64::consts::{FRAC_1_PI, FRAC_PI_2, LOG2_E, PI};
+
+/// ln 2 split so that n·LN2_HI is exact for |n| < 2^21 (fdlibm's constants).
+const LN2_HI: f64 = f64::from_bits(0x3FE6_2E42_FEE0_0000);
+const LN2_LO: f64 = f64::from_bits(0x3DEA_39EF_3579_3C76);
 
 fn d(x: f64) -> String {
     float_literal(Scalar::F64, x)
@@ -52,14 +57,8 @@ pub fn exp_d(e: &mut FnEmitter, x: &str) -> String {
     e.ins(format!("min.f64 {t}, {t}, {}", d(1000.0)));
     e.ins(format!("mul.rn.f64 {n}, {t}, {}", d(LOG2_E)));
     e.ins(format!("cvt.rni.f64.f64 {n}, {n}"));
-    e.ins(format!(
-        "fma.rn.f64 {r}, {n}, {}, {t}",
-        d(-6.931_471_803_691_238_164_9e-1)
-    ));
-    e.ins(format!(
-        "fma.rn.f64 {r}, {n}, {}, {r}",
-        d(-1.908_214_929_270_587_700_02e-10)
-    ));
+    e.ins(format!("fma.rn.f64 {r}, {n}, {}, {t}", d(-LN2_HI)));
+    e.ins(format!("fma.rn.f64 {r}, {n}, {}, {r}", d(-LN2_LO)));
     let p = horner(e, &r, &inv_factorials(13, 0));
     let ni = e.tmp(Rc::B32);
     e.ins(format!("cvt.rni.s32.f64 {ni}, {n}"));
@@ -121,14 +120,8 @@ pub fn log_d(e: &mut FnEmitter, x: &str) -> String {
     let c: Vec<f64> = (0..12).rev().map(|k| 2.0 / f64::from(2 * k + 1)).collect();
     let p = horner(e, &s2, &c);
     e.ins(format!("mul.rn.f64 {p}, {p}, {s}"));
-    e.ins(format!(
-        "fma.rn.f64 {p}, {exd}, {}, {p}",
-        d(6.931_471_803_691_238_164_9e-1)
-    ));
-    e.ins(format!(
-        "fma.rn.f64 {p}, {exd}, {}, {p}",
-        d(1.908_214_929_270_587_700_02e-10)
-    ));
+    e.ins(format!("fma.rn.f64 {p}, {exd}, {}, {p}", d(LN2_HI)));
+    e.ins(format!("fma.rn.f64 {p}, {exd}, {}, {p}", d(LN2_LO)));
     e.ins(format!("setp.eq.f64 {q}, {x}, {}", d(0.0)));
     e.ins(format!("@{q} mov.f64 {p}, {}", d(f64::NEG_INFINITY)));
     e.ins(format!("setp.lt.f64 {q}, {x}, {}", d(0.0)));
@@ -236,6 +229,8 @@ fn quadrant(e: &mut FnEmitter, r: &str, q: &str, r2: &str) -> (String, String) {
     (s, co)
 }
 
+/// Lanczos coefficients (g = 7, n = 9) as published, digits kept verbatim.
+#[allow(clippy::excessive_precision)]
 const LANCZOS: [f64; 9] = [
     0.999_999_999_999_809_93,
     676.520_368_121_885_1,
@@ -458,7 +453,11 @@ pub fn unary_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str) {
     }
     e.ins(format!("cvt.rn.f32.f64 {dst}, {r}"));
     if odd {
-        e.ins(format!("copysign.f32 {dst}, {x}, {dst}"));
+        // f(-x) = -f(x): results computed on |x| (sinpi's and tanpi's may be negative).
+        let (bits, neg) = (e.tmp(Rc::B32), pr(e));
+        e.ins(format!("mov.b32 {bits}, {x}"));
+        e.ins(format!("setp.lt.s32 {neg}, {bits}, 0"));
+        e.ins(format!("@{neg} neg.f32 {dst}, {dst}"));
     }
     let nan = pr(e);
     e.ins(format!("testp.notanumber.f32 {nan}, {x}"));
@@ -577,9 +576,11 @@ pub fn binary_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str) {
             }
         }
         "atan2" | "atan2pi" => {
+            // atan2(y, x): the first operand is the numerator.
+            let (num, den, numd, dend) = (x, y, &xd, &yd);
             let (ax, ay, both) = (fd(e), fd(e), pr(e));
-            e.ins(format!("abs.f64 {ax}, {xd}"));
-            e.ins(format!("abs.f64 {ay}, {yd}"));
+            e.ins(format!("abs.f64 {ax}, {dend}"));
+            e.ins(format!("abs.f64 {ay}, {numd}"));
             e.ins(format!("testp.infinite.f64 {q}, {ax}"));
             e.ins(format!("testp.infinite.f64 {both}, {ay}"));
             e.ins(format!("and.pred {both}, {both}, {q}"));
@@ -590,15 +591,15 @@ pub fn binary_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str) {
             e.ins(format!("@{q} mov.f64 {t}, {}", d(0.0)));
             let a = atan_d(e, &t);
             let (bits, neg) = (e.tmp(Rc::B32), pr(e));
-            e.ins(format!("mov.b32 {bits}, {x}"));
+            e.ins(format!("mov.b32 {bits}, {den}"));
             e.ins(format!("setp.lt.s32 {neg}, {bits}, 0"));
             e.ins(format!("@{neg} sub.rn.f64 {a}, {}, {a}", d(PI)));
             if name == "atan2pi" {
                 e.ins(format!("mul.rn.f64 {a}, {a}, {}", d(FRAC_1_PI)));
             }
             e.ins(format!("cvt.rn.f32.f64 {dst}, {a}"));
-            e.ins(format!("copysign.f32 {dst}, {y}, {dst}"));
-            for v in [x, y] {
+            e.ins(format!("copysign.f32 {dst}, {num}, {dst}"));
+            for v in [num, den] {
                 e.ins(format!("testp.notanumber.f32 {nan}, {v}"));
                 e.ins(format!("@{nan} add.f32 {dst}, {v}, {v}"));
             }
@@ -630,9 +631,18 @@ fn pow_like(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str, xd: &str
     e.ins(format!("mov.b32 {bits}, {x}"));
     e.ins(format!("setp.lt.s32 {xneg}, {bits}, 0"));
     e.ins(format!("and.pred {p2}, {odd}, {xneg}"));
-    e.ins(format!("@{p2} neg.f64 {r}, {r}"));
-    // Negative x (not -0) with a non-integer y (even n for rootn) has no real result.
+    if name != "powr" {
+        e.ins(format!("@{p2} neg.f64 {r}, {r}"));
+    }
+    // Negative x (not -0; for pow, finite) with a non-integer y (even n for rootn) has no
+    // real result; powr has none for any negative x.
     e.ins(format!("setp.lt.f64 {xneg}, {xd}, {}", d(0.0)));
+    if name == "pow" {
+        e.ins(format!(
+            "setp.gt.and.f64 {xneg}, {xd}, {}, {xneg}",
+            d(f64::NEG_INFINITY)
+        ));
+    }
     if name == "rootn" {
         e.ins(format!("not.pred {p2}, {odd}"));
     } else {
@@ -670,4 +680,275 @@ fn pow_like(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str, xd: &str
         }
         _ => {}
     }
+}
+
+/// `length`, `distance` and `normalize` (and their `fast_` forms, given the same full
+/// precision) of f32 vectors: squares summed exactly enough in double precision, one
+/// rounding; infinities and NaN by the spec's rules.
+pub fn geometric(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> Result<(), PtxError> {
+    let base = name.strip_prefix("fast_").unwrap_or(name);
+    let Some(p) = args.first().copied() else {
+        return Err(e.invalid(format!("`{name}` without arguments")));
+    };
+    if e.elem(p)? != Scalar::F32 {
+        return Err(e.unsupported(format!("builtin `{name}` ({})", e.elem(p)?.name())));
+    }
+    let n = e.ty(p)?.lanes();
+    let mut xs = Vec::new();
+    for l in 0..n {
+        let x = e.reg(p, l)?;
+        if base == "distance" {
+            let q = args
+                .get(1)
+                .copied()
+                .ok_or_else(|| e.invalid("`distance` takes two arguments"))?;
+            let (y, t) = (e.reg(q, l)?, e.tmp(Rc::F32));
+            e.ins(format!("sub.rn.f32 {t}, {x}, {y}"));
+            xs.push(t);
+        } else {
+            xs.push(x);
+        }
+    }
+    let (any_inf, any_nan, q) = (pr(e), pr(e), pr(e));
+    let mut wide = Vec::new();
+    for (l, x) in xs.iter().enumerate() {
+        if l == 0 {
+            e.ins(format!("testp.infinite.f32 {any_inf}, {x}"));
+            e.ins(format!("testp.notanumber.f32 {any_nan}, {x}"));
+        } else {
+            e.ins(format!("testp.infinite.f32 {q}, {x}"));
+            e.ins(format!("or.pred {any_inf}, {any_inf}, {q}"));
+            e.ins(format!("testp.notanumber.f32 {q}, {x}"));
+            e.ins(format!("or.pred {any_nan}, {any_nan}, {q}"));
+        }
+        wide.push(widen(e, x));
+    }
+    if base == "normalize" {
+        // With an infinite lane, infinities become ±1 and finite lanes ±0.
+        for w in &wide {
+            let (one, zero) = (fd(e), fd(e));
+            e.ins(format!("copysign.f64 {one}, {w}, {}", d(1.0)));
+            e.ins(format!("copysign.f64 {zero}, {w}, {}", d(0.0)));
+            e.ins(format!("testp.infinite.f64 {q}, {w}"));
+            e.ins(format!("selp.f64 {one}, {one}, {zero}, {q}"));
+            e.ins(format!("@{any_inf} mov.f64 {w}, {one}"));
+        }
+    }
+    let sum = fd(e);
+    e.ins(format!("mov.f64 {sum}, {}", d(0.0)));
+    for w in &wide {
+        e.ins(format!("fma.rn.f64 {sum}, {w}, {w}, {sum}"));
+    }
+    e.ins(format!("sqrt.rn.f64 {sum}, {sum}"));
+    if base == "normalize" {
+        let zero = pr(e);
+        e.ins(format!("setp.eq.f64 {zero}, {sum}, {}", d(0.0)));
+        for (l, (w, x)) in wide.iter().zip(&xs).enumerate() {
+            let o = e.reg(r, l as u32)?;
+            e.ins(format!("div.rn.f64 {w}, {w}, {sum}"));
+            e.ins(format!("cvt.rn.f32.f64 {o}, {w}"));
+            e.ins(format!("@{zero} mov.f32 {o}, {x}"));
+            e.ins(format!("@{any_nan} mov.f32 {o}, 0f7FFFFFFF"));
+        }
+    } else {
+        let o = e.reg(r, 0)?;
+        e.ins(format!("cvt.rn.f32.f64 {o}, {sum}"));
+        e.ins(format!("@{any_nan} mov.f32 {o}, 0f7FFFFFFF"));
+        e.ins(format!("@{any_inf} mov.f32 {o}, 0f7F800000"));
+    }
+    Ok(())
+}
+
+/// Exact f32 `fmod`, `remainder` or `remquo` (`quo` gets the low seven quotient bits with
+/// the quotient's sign): the 24-bit mantissas' remainder of mx·2^d by my, d bits at a time
+/// (a first step of d mod 39, then up to eight of 39, all in 64-bit integers).
+pub fn rem_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str, quo: Option<&str>) {
+    let (xd, yd) = (widen(e, x), widen(e, y));
+    let (ax, ay, rd, t2) = (fd(e), fd(e), fd(e), fd(e));
+    e.ins(format!("abs.f64 {ax}, {xd}"));
+    e.ins(format!("abs.f64 {ay}, {yd}"));
+    let b64 = |e: &mut FnEmitter| e.tmp(Rc::B64);
+    let b32 = |e: &mut FnEmitter| e.tmp(Rc::B32);
+    let (bx, by, mx, my, r, q, t) = (b64(e), b64(e), b64(e), b64(e), b64(e), b64(e), b64(e));
+    let (ex, ey, dd, nfull, s0, qlo) = (b32(e), b32(e), b32(e), b32(e), b32(e), b32(e));
+    e.ins(format!("mov.b64 {bx}, {ax}"));
+    e.ins(format!("mov.b64 {by}, {ay}"));
+    for (b, ex, m) in [(&bx, &ex, &mx), (&by, &ey, &my)] {
+        e.ins(format!("shr.u64 {t}, {b}, 52"));
+        e.ins(format!("cvt.u32.u64 {ex}, {t}"));
+        e.ins(format!("and.b64 {m}, {b}, 0x000FFFFFFFFFFFFF"));
+        e.ins(format!("or.b64 {m}, {m}, 0x0010000000000000"));
+        e.ins(format!("shr.u64 {m}, {m}, 29"));
+    }
+    e.ins(format!("sub.s32 {dd}, {ex}, {ey}"));
+    e.ins(format!("max.s32 {dd}, {dd}, 0"));
+    e.ins(format!("div.u32 {nfull}, {dd}, 39"));
+    e.ins(format!("mul.lo.u32 {s0}, {nfull}, 39"));
+    e.ins(format!("sub.u32 {s0}, {dd}, {s0}"));
+    e.ins(format!("shl.b64 {t}, {mx}, {s0}"));
+    e.ins(format!("div.u64 {q}, {t}, {my}"));
+    e.ins(format!("rem.u64 {r}, {t}, {my}"));
+    let step = pr(e);
+    for j in 1..=8 {
+        e.ins(format!("setp.ge.u32 {step}, {nfull}, {j}"));
+        e.ins(format!("@{step} shl.b64 {t}, {r}, 39"));
+        e.ins(format!("@{step} div.u64 {q}, {t}, {my}"));
+        e.ins(format!("@{step} rem.u64 {r}, {t}, {my}"));
+    }
+    // The remainder is r·ulp(y) = r·2^(ey-1023-23), exact in double.
+    let sc = fd(e);
+    e.ins(format!("cvt.rn.f64.u64 {rd}, {r}"));
+    e.ins(format!("sub.u32 {ey}, {ey}, 23"));
+    e.ins(format!("cvt.u64.u32 {t}, {ey}"));
+    e.ins(format!("shl.b64 {t}, {t}, 52"));
+    e.ins(format!("mov.b64 {sc}, {t}"));
+    e.ins(format!("mul.rn.f64 {rd}, {rd}, {sc}"));
+    e.ins(format!("cvt.u32.u64 {qlo}, {q}"));
+    let (small, p) = (pr(e), pr(e));
+    e.ins(format!("setp.lt.f64 {small}, {ax}, {ay}"));
+    e.ins(format!("@{small} mov.f64 {rd}, {ax}"));
+    e.ins(format!("@{small} mov.u32 {qlo}, 0"));
+    if name != "fmod" {
+        // Round the quotient to nearest, ties to even.
+        let (odd, adj) = (b32(e), pr(e));
+        e.ins(format!("add.rn.f64 {t2}, {rd}, {rd}"));
+        e.ins(format!("and.b32 {odd}, {qlo}, 1"));
+        e.ins(format!("setp.eq.f64 {adj}, {t2}, {ay}"));
+        e.ins(format!("setp.ne.and.u32 {adj}, {odd}, 0, {adj}"));
+        e.ins(format!("setp.gt.or.f64 {adj}, {t2}, {ay}, {adj}"));
+        e.ins(format!("@{adj} sub.rn.f64 {rd}, {rd}, {ay}"));
+        e.ins(format!("@{adj} add.u32 {qlo}, {qlo}, 1"));
+    }
+    e.ins(format!("cvt.rn.f32.f64 {dst}, {rd}"));
+    let (sx, sy, xneg) = (b32(e), b32(e), pr(e));
+    e.ins(format!("mov.b32 {sx}, {x}"));
+    e.ins(format!("mov.b32 {sy}, {y}"));
+    e.ins(format!("setp.lt.s32 {xneg}, {sx}, 0"));
+    e.ins(format!("@{xneg} neg.f32 {dst}, {dst}"));
+    // y = ±∞ with finite x gives x; NaN operands, infinite x or zero y give NaN.
+    let bad = pr(e);
+    e.ins(format!("testp.infinite.f32 {p}, {y}"));
+    e.ins(format!("@{p} mov.f32 {dst}, {x}"));
+    e.ins(format!("@{p} mov.u32 {qlo}, 0"));
+    e.ins(format!("testp.infinite.f32 {bad}, {x}"));
+    e.ins(format!("setp.eq.or.f32 {bad}, {y}, 0f00000000, {bad}"));
+    e.ins(format!("testp.notanumber.f32 {p}, {x}"));
+    e.ins(format!("or.pred {bad}, {bad}, {p}"));
+    e.ins(format!("testp.notanumber.f32 {p}, {y}"));
+    e.ins(format!("or.pred {bad}, {bad}, {p}"));
+    e.ins(format!("@{bad} mov.f32 {dst}, 0f7FFFFFFF"));
+    e.ins(format!("@{bad} mov.u32 {qlo}, 0"));
+    if let Some(quo) = quo {
+        e.ins(format!("and.b32 {qlo}, {qlo}, 127"));
+        e.ins(format!("xor.b32 {sx}, {sx}, {sy}"));
+        e.ins(format!("setp.lt.s32 {p}, {sx}, 0"));
+        e.ins(format!("@{p} neg.s32 {qlo}, {qlo}"));
+        e.ins(format!("mov.u32 {quo}, {qlo}"));
+    }
+}
+
+/// The sign of Γ(x) that `lgamma_r` stores: 1 for x > 0 and +∞, the sign of sin(πx) below
+/// zero, 0 at poles (non-positive integers, -∞) and for NaN.
+pub fn lgamma_sign(e: &mut FnEmitter, x: &str, sign: &str) {
+    let xd = widen(e, x);
+    let (s, _) = sincospi_d(e, &xd);
+    let (t, p, q) = (fd(e), pr(e), pr(e));
+    e.ins(format!("setp.lt.f64 {p}, {s}, {}", d(0.0)));
+    e.ins(format!("selp.s32 {sign}, -1, 1, {p}"));
+    e.ins(format!("cvt.rzi.f64.f64 {t}, {xd}"));
+    e.ins(format!("setp.eq.f64 {p}, {t}, {xd}"));
+    e.ins(format!("setp.le.and.f64 {p}, {xd}, {}, {p}", d(0.0)));
+    e.ins(format!("testp.notanumber.f64 {q}, {xd}"));
+    e.ins(format!("or.pred {p}, {p}, {q}"));
+    e.ins(format!("@{p} mov.u32 {sign}, 0"));
+    e.ins(format!("setp.gt.f64 {p}, {xd}, {}", d(0.0)));
+    e.ins(format!("@{p} mov.u32 {sign}, 1"));
+}
+
+/// The unbiased exponent of f32 `x` (subnormals included: exact in double) as an s32
+/// register, for `logb` and `ilogb`.
+fn exponent_f32(e: &mut FnEmitter, x: &str) -> String {
+    let xd = widen(e, x);
+    let (b, k) = (e.tmp(Rc::B64), e.tmp(Rc::B32));
+    e.ins(format!("mov.b64 {b}, {xd}"));
+    e.ins(format!("shr.u64 {b}, {b}, 52"));
+    e.ins(format!("cvt.u32.u64 {k}, {b}"));
+    e.ins(format!("and.b32 {k}, {k}, 2047"));
+    e.ins(format!("sub.s32 {k}, {k}, 1023"));
+    k
+}
+
+/// `ilogb` of f32 `x` into s32 `dst`: INT_MIN for 0, INT_MAX for NaN and ±∞.
+pub fn ilogb_f32(e: &mut FnEmitter, dst: &str, x: &str) {
+    let k = exponent_f32(e, x);
+    let p = pr(e);
+    e.ins(format!("mov.b32 {dst}, {k}"));
+    e.ins(format!("setp.eq.f32 {p}, {x}, 0f00000000"));
+    e.ins(format!("@{p} mov.b32 {dst}, 0x80000000"));
+    e.ins(format!("testp.finite.f32 {p}, {x}"));
+    e.ins(format!("@!{p} mov.b32 {dst}, 0x7FFFFFFF"));
+}
+
+/// `logb`, `ldexp`, `nextafter` and `nan` on f32 (exact bit manipulations); false for
+/// other names.
+pub fn exact_f32(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: Option<&str>) -> bool {
+    let p = pr(e);
+    match (name, y) {
+        ("logb", _) => {
+            let k = exponent_f32(e, x);
+            e.ins(format!("cvt.rn.f32.s32 {dst}, {k}"));
+            e.ins(format!("setp.eq.f32 {p}, {x}, 0f00000000"));
+            e.ins(format!("@{p} mov.f32 {dst}, 0fFF800000"));
+            e.ins(format!("testp.infinite.f32 {p}, {x}"));
+            e.ins(format!("@{p} mov.f32 {dst}, 0f7F800000"));
+            e.ins(format!("testp.notanumber.f32 {p}, {x}"));
+            e.ins(format!("@{p} add.f32 {dst}, {x}, {x}"));
+        }
+        ("nan", _) => {
+            let b = e.tmp(Rc::B32);
+            e.ins(format!("and.b32 {b}, {x}, 0x003FFFFF"));
+            e.ins(format!("or.b32 {b}, {b}, 0x7FC00000"));
+            e.ins(format!("mov.b32 {dst}, {b}"));
+        }
+        ("ldexp", Some(n)) => {
+            // x·2^n in double with two exact power-of-two steps, rounded once.
+            let xd = widen(e, x);
+            let (k, h) = (e.tmp(Rc::B32), e.tmp(Rc::B32));
+            e.ins(format!("max.s32 {k}, {n}, -600"));
+            e.ins(format!("min.s32 {k}, {k}, 600"));
+            e.ins(format!("shr.s32 {h}, {k}, 1"));
+            e.ins(format!("sub.s32 {k}, {k}, {h}"));
+            for s in [&h, &k] {
+                let (w, f) = (e.tmp(Rc::B64), fd(e));
+                e.ins(format!("cvt.s64.s32 {w}, {s}"));
+                e.ins(format!("add.s64 {w}, {w}, 1023"));
+                e.ins(format!("shl.b64 {w}, {w}, 52"));
+                e.ins(format!("mov.b64 {f}, {w}"));
+                e.ins(format!("mul.rn.f64 {xd}, {xd}, {f}"));
+            }
+            e.ins(format!("cvt.rn.f32.f64 {dst}, {xd}"));
+        }
+        ("nextafter", Some(y)) => {
+            let (b, t, q) = (e.tmp(Rc::B32), e.tmp(Rc::B32), pr(e));
+            e.ins(format!("mov.b32 {b}, {x}"));
+            // Away from zero when y is beyond x on x's side; toward it otherwise.
+            e.ins(format!("setp.lt.f32 {p}, {x}, {y}"));
+            e.ins(format!("setp.gt.f32 {q}, {x}, 0f00000000"));
+            e.ins(format!("xor.pred {p}, {p}, {q}"));
+            e.ins(format!("selp.s32 {t}, -1, 1, {p}"));
+            e.ins(format!("add.s32 {b}, {b}, {t}"));
+            e.ins(format!("mov.b32 {dst}, {b}"));
+            // From ±0 the smallest subnormal with y's sign.
+            e.ins(format!("setp.eq.f32 {p}, {x}, 0f00000000"));
+            e.ins(format!("@{p} copysign.f32 {dst}, {y}, 0f00000001"));
+            e.ins(format!("setp.eq.f32 {p}, {x}, {y}"));
+            e.ins(format!("@{p} mov.f32 {dst}, {y}"));
+            e.ins(format!("testp.notanumber.f32 {p}, {x}"));
+            e.ins(format!("@{p} add.f32 {dst}, {x}, {x}"));
+            e.ins(format!("testp.notanumber.f32 {p}, {y}"));
+            e.ins(format!("@{p} add.f32 {dst}, {y}, {y}"));
+        }
+        _ => return false,
+    }
+    true
 }

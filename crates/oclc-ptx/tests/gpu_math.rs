@@ -34,6 +34,11 @@ const FUNCTIONS: &[(&str, u8, f64)] = &[
     ("sinpi", 1, 4.0),
     ("cospi", 1, 4.0),
     ("tanpi", 1, 6.0),
+    ("logb", 1, 0.0),
+    ("nextafter", 2, 0.0),
+    ("ldexp", 3, 0.0),
+    ("fmod", 2, 0.0),
+    ("remainder", 2, 0.0),
     ("atan2", 2, 6.0),
     ("atan2pi", 2, 6.0),
     ("hypot", 2, 4.0),
@@ -260,4 +265,189 @@ fn single_precision_math_within_spec_ulps() {
     }
     eprintln!("{len} inputs per function\n{}", report.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn geometric_functions_within_spec_ulps() {
+    use oclc_cpu::runtime::dispatch::call;
+    use oclc_cpu::runtime::scalar::Lanes;
+    let d = match CudaDevice::new(0) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("skipping GPU test: {e}");
+            return;
+        }
+    };
+    let src = "kernel void g(global const float4 *a, global const float4 *b, global float *o,\n\
+               global float4 *n) {\n\
+               size_t i = get_global_id(0);\n\
+               o[2 * i] = length(a[i]);\n\
+               o[2 * i + 1] = distance(a[i], b[i]);\n\
+               n[i] = normalize(a[i]);\n\
+               }\n";
+    let (m, sm) = common::module(src);
+    let p = d
+        .load(&m, Some(&sm), false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let base = inputs();
+    let mut rng = Lcg(7);
+    let count = 4096;
+    let pick = |rng: &mut Lcg| -> f32 {
+        let v = base[rng.next() as usize % base.len()];
+        // Mostly finite, moderate values; a few specials.
+        if rng.next().is_multiple_of(8) {
+            v
+        } else {
+            v.clamp(-1e18, 1e18)
+        }
+    };
+    let a: Vec<f32> = (0..count * 4).map(|_| pick(&mut rng)).collect();
+    let b: Vec<f32> = (0..count * 4).map(|_| pick(&mut rng)).collect();
+    let ab = d
+        .buffer_from_bytes(&bytes(&a, f32::to_le_bytes))
+        .expect("buffer");
+    let bb = d
+        .buffer_from_bytes(&bytes(&b, f32::to_le_bytes))
+        .expect("buffer");
+    let o = d.zeroed(count * 8).expect("buffer");
+    let n = d.zeroed(count * 16).expect("buffer");
+    d.launch(
+        &p,
+        "g",
+        &[
+            Arg::Buffer(ab),
+            Arg::Buffer(bb),
+            Arg::Buffer(o.clone()),
+            Arg::Buffer(n.clone()),
+        ],
+        &NdRange::new(&[count as u64]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let f32s = |v: Vec<u8>| -> Vec<f32> {
+        v.chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    let (o, n) = (f32s(o.read().expect("read")), f32s(n.read().expect("read")));
+    let lanes = |v: &[f32]| Lanes::from_fn(4, |k| Scalar::F32(v[k]));
+    let value = |b: &str, args: &[Lanes]| -> Vec<f32> {
+        let out = call(Builtin::from_name(b).expect("builtin"), args).expect("cpu call");
+        out.value
+            .as_slice()
+            .iter()
+            .map(|s| match s {
+                Scalar::F32(v) => *v,
+                _ => panic!("{b} is not float"),
+            })
+            .collect()
+    };
+    // length ≤ 3 + n/2 ulp, distance ≤ 3 + n ulp, normalize ≤ 2 + n ulp (n = 4 lanes).
+    let mut worst = [0f64; 3];
+    for i in 0..count {
+        let (pa, pb) = (lanes(&a[4 * i..4 * i + 4]), lanes(&b[4 * i..4 * i + 4]));
+        let checks = [
+            (0, 5.0, o[2 * i], value("length", &[pa])[0]),
+            (1, 7.0, o[2 * i + 1], value("distance", &[pa, pb])[0]),
+        ];
+        let norm = value("normalize", &[pa]);
+        let mut all = checks.to_vec();
+        for (k, want) in norm.iter().enumerate() {
+            all.push((2, 6.0, n[4 * i + k], *want));
+        }
+        for (f, limit, got, want) in all {
+            let e = ulp_error(got, want);
+            assert!(
+                e <= limit,
+                "function {f} of {:?}, {:?}: got {got:e}, want {want:e} ({e} ulp)",
+                &a[4 * i..4 * i + 4],
+                &b[4 * i..4 * i + 4]
+            );
+            worst[f] = worst[f].max(e);
+        }
+    }
+    eprintln!("worst ulp (length, distance, normalize): {worst:?}");
+}
+
+#[test]
+fn remquo_and_lgamma_r_store_their_ints() {
+    let d = match CudaDevice::new(0) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("skipping GPU test: {e}");
+            return;
+        }
+    };
+    let src = "kernel void k(global const float *x, global const float *y, global float *o,\n\
+               global int *q) {\n\
+               size_t i = get_global_id(0);\n\
+               int a, b;\n\
+               o[2 * i] = remquo(x[i], y[i], &a);\n\
+               o[2 * i + 1] = lgamma_r(x[i], &b);\n\
+               q[2 * i] = a;\n\
+               q[2 * i + 1] = b;\n\
+               }\n";
+    let (m, sm) = common::module(src);
+    let p = d
+        .load(&m, Some(&sm), false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let base = inputs();
+    let mut rng = Lcg(11);
+    let xs = base.clone();
+    let ys: Vec<f32> = (0..xs.len())
+        .map(|_| base[rng.next() as usize % base.len()])
+        .collect();
+    let len = xs.len();
+    let xb = d
+        .buffer_from_bytes(&bytes(&xs, f32::to_le_bytes))
+        .expect("buffer");
+    let yb = d
+        .buffer_from_bytes(&bytes(&ys, f32::to_le_bytes))
+        .expect("buffer");
+    let (o, q) = (
+        d.zeroed(len * 8).expect("buffer"),
+        d.zeroed(len * 8).expect("buffer"),
+    );
+    d.launch(
+        &p,
+        "k",
+        &[
+            Arg::Buffer(xb),
+            Arg::Buffer(yb),
+            Arg::Buffer(o.clone()),
+            Arg::Buffer(q.clone()),
+        ],
+        &NdRange::new(&[len as u64]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let words = |v: Vec<u8>| -> Vec<u32> {
+        v.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    let (o, q) = (
+        words(o.read().expect("read")),
+        words(q.read().expect("read")),
+    );
+    for i in 0..len {
+        let b = Builtin::from_name("remquo").expect("remquo");
+        let Ok((Scalar::F32(r), Some(Scalar::I32(k)))) =
+            call_scalar(b, &[Scalar::F32(xs[i]), Scalar::F32(ys[i])])
+        else {
+            panic!("cpu remquo");
+        };
+        let got = f32::from_bits(o[2 * i]);
+        assert!(
+            ulp_error(got, r) == 0.0 && q[2 * i] as i32 == k,
+            "remquo({:e}, {:e}): got ({got:e}, {}), want ({r:e}, {k})",
+            xs[i],
+            ys[i],
+            q[2 * i] as i32
+        );
+        let b = Builtin::from_name("lgamma_r").expect("lgamma_r");
+        let Ok((Scalar::F32(_), Some(Scalar::I32(sign)))) = call_scalar(b, &[Scalar::F32(xs[i])])
+        else {
+            panic!("cpu lgamma_r");
+        };
+        assert_eq!(q[2 * i + 1] as i32, sign, "lgamma_r({:e}) sign", xs[i]);
+    }
 }
