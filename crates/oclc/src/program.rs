@@ -13,8 +13,8 @@
 //!     "-cl-std=CL2.0",
 //! )?;
 //! let device = Device::cpu();
-//! let x = device.buffer_from_slice(&[1.0f32, 2.0, 3.0, 4.0]);
-//! let y = device.buffer_from_slice(&[10.0f32; 4]);
+//! let x = device.buffer_from_slice(&[1.0f32, 2.0, 3.0, 4.0])?;
+//! let y = device.buffer_from_slice(&[10.0f32; 4])?;
 //! let mut kernel = program.kernel("axpy")?;
 //! kernel.set_arg(0, &x)?.set_arg_named("y", &y)?.set_arg_named("a", 2.0f32)?;
 //! device.launch(&kernel, &NdRange::new(&[4]))?;
@@ -25,6 +25,13 @@
 //! Build errors carry clang-style diagnostics ([`BuildError::Compile`]); a kernel fault found
 //! by the cpu device's runtime checks is an [`Error::Runtime`] whose [`RuntimeFault::rendered`]
 //! text shows the source line, a caret and the work-item's ids.
+//!
+//! [`Device::cuda`] (cargo feature `cuda`) runs the same API on an NVIDIA GPU: each program is
+//! compiled to PTX for that GPU at its first launch there and cached in the device; a GPU
+//! fault is an [`Error::Fault`], and launches report the kernel time from CUDA events.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use oclc_lower::{KernelParam, KernelParamKind, KernelSignature};
 use oclc_syntax::{Diagnostic, Level, SourceMap};
@@ -87,6 +94,19 @@ pub enum Error {
     DeviceUnavailable(String),
     #[error("launch failed: {0}")]
     Launch(String),
+    /// The program could not be compiled for the device (PTX generation or ptxas).
+    #[error("cannot compile the program for {device}: {message}")]
+    DeviceCompile { device: String, message: String },
+    /// The kernel faulted on the GPU (e.g. an illegal address); the device is unusable after.
+    #[error("kernel '{kernel}' faulted on {device}: {message}")]
+    Fault {
+        kernel: String,
+        device: String,
+        message: String,
+    },
+    /// Allocating, reading or writing device memory failed.
+    #[error("device memory: {0}")]
+    Memory(String),
     #[error("{}", .0.rendered.trim_end())]
     Runtime(Box<RuntimeFault>),
 }
@@ -123,6 +143,9 @@ pub struct Program {
     signatures: Vec<KernelSignature>,
     cpu: oclc_cpu::Program,
     optimized: bool,
+    fast_math: bool,
+    /// Identity of this program for devices' caches of code compiled from it.
+    token: Arc<()>,
 }
 
 impl std::fmt::Debug for Program {
@@ -287,6 +310,8 @@ impl Program {
             signatures,
             cpu,
             optimized: opts.optimize,
+            fast_math: opts.fast_math,
+            token: Arc::new(()),
         })
     }
 
@@ -419,27 +444,46 @@ fn to_bytes<T: Element>(values: &[T]) -> Vec<u8> {
 /// A device memory buffer. Clones share the same memory.
 #[derive(Clone, Debug)]
 pub struct Buffer {
-    cpu: oclc_cpu::Buffer,
+    mem: Mem,
+}
+
+/// The memory behind a [`Buffer`], on the device that made it.
+#[derive(Clone, Debug)]
+enum Mem {
+    Cpu(oclc_cpu::Buffer),
+    #[cfg(feature = "cuda")]
+    Cuda {
+        ordinal: usize,
+        buf: oclc_ptx::cuda::Buffer,
+    },
 }
 
 impl Buffer {
     /// Size in bytes.
     pub fn len(&self) -> usize {
-        self.cpu.len()
+        match &self.mem {
+            Mem::Cpu(b) => b.len(),
+            #[cfg(feature = "cuda")]
+            Mem::Cuda { buf, .. } => buf.len(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.cpu.is_empty()
+        self.len() == 0
     }
 
-    /// The contents as bytes.
-    pub fn read_bytes(&self) -> Vec<u8> {
-        self.cpu.read()
+    /// The contents as bytes (after every launch so far has finished).
+    pub fn read_bytes(&self) -> Result<Vec<u8>, Error> {
+        match &self.mem {
+            Mem::Cpu(b) => Ok(b.read()),
+            #[cfg(feature = "cuda")]
+            Mem::Cuda { buf, .. } => buf.read().map_err(|e| Error::Memory(e.to_string())),
+        }
     }
 
     /// The contents as elements of `T`; the size must be a multiple of `sizeof(T)`.
     pub fn read<T: Element>(&self) -> Result<Vec<T>, Error> {
-        let bytes = self.cpu.read();
+        let bytes = self.read_bytes()?;
         if !bytes.len().is_multiple_of(T::SIZE) {
             return Err(Error::BufferSize {
                 bytes: bytes.len(),
@@ -450,13 +494,30 @@ impl Buffer {
     }
 
     /// Overwrites the start of the buffer with `bytes` (at most its size).
-    pub fn write_bytes(&self, bytes: &[u8]) {
-        self.cpu.write(bytes);
+    pub fn write_bytes(&self, bytes: &[u8]) -> Result<(), Error> {
+        match &self.mem {
+            Mem::Cpu(b) => {
+                b.write(bytes);
+                Ok(())
+            }
+            #[cfg(feature = "cuda")]
+            Mem::Cuda { buf, .. } => buf.write(bytes).map_err(|e| Error::Memory(e.to_string())),
+        }
     }
 
     /// Overwrites the start of the buffer with `values` (at most its size).
-    pub fn write<T: Element>(&self, values: &[T]) {
-        self.cpu.write(&to_bytes(values));
+    pub fn write<T: Element>(&self, values: &[T]) -> Result<(), Error> {
+        self.write_bytes(&to_bytes(values))
+    }
+
+    /// Which device the buffer lives on, as error messages name it.
+    #[cfg(feature = "cuda")]
+    fn device_name(&self) -> String {
+        match &self.mem {
+            Mem::Cpu(_) => "the cpu device".into(),
+            #[cfg(feature = "cuda")]
+            Mem::Cuda { ordinal, .. } => format!("cuda device {ordinal}"),
+        }
     }
 }
 
@@ -571,23 +632,41 @@ impl<'p> Kernel<'p> {
         self.set_arg(index, arg)
     }
 
-    fn cpu_args(&self) -> Result<Vec<oclc_cpu::Arg>, Error> {
+    /// Every argument, or the first one not set.
+    fn all_args(&self) -> Result<Vec<&KernelArg>, Error> {
         self.args
             .iter()
             .zip(&self.sig.params)
             .enumerate()
-            .map(|(index, (a, p))| match a {
-                None => Err(Error::ArgMissing {
+            .map(|(index, (a, p))| {
+                a.as_ref().ok_or_else(|| Error::ArgMissing {
                     kernel: self.sig.name.clone(),
                     index,
                     name: p.name.clone(),
                     ty: p.c_type.clone(),
-                }),
-                Some(KernelArg::Buffer(b)) => Ok(oclc_cpu::Arg::Buffer(b.cpu.clone())),
-                Some(KernelArg::Local(n)) => Ok(oclc_cpu::Arg::Local(*n)),
-                Some(KernelArg::Value(v)) => Ok(oclc_cpu::Arg::Bytes(v.clone())),
+                })
             })
             .collect()
+    }
+
+    /// The error for a buffer argument made on another device than the launch's.
+    #[cfg(feature = "cuda")]
+    fn foreign_buffer(&self, index: usize, buffer: &Buffer, device: &str) -> Error {
+        let (name, ty) = self
+            .sig
+            .params
+            .get(index)
+            .map(|p| (p.name.clone(), p.c_type.clone()))
+            .unwrap_or_default();
+        Error::ArgType {
+            index,
+            name,
+            ty,
+            message: format!(
+                "the buffer belongs to {}, not to {device}",
+                buffer.device_name()
+            ),
+        }
     }
 }
 
@@ -645,95 +724,333 @@ fn fit_arg(index: usize, p: &KernelParam, arg: KernelArg) -> Result<KernelArg, E
         (KernelParamKind::Value { .. } | KernelParamKind::Aggregate { .. }, a) => {
             Err(err(format!("takes a value, not {}", a.describe())))
         }
-        (KernelParamKind::Other, _) => Err(err(
-            "the cpu device cannot pass arguments of this type".into(),
-        )),
+        (KernelParamKind::Other, _) => {
+            Err(err("kernels cannot take arguments of this type".into()))
+        }
     }
 }
 
 /// What a launch produced besides buffer contents.
 #[derive(Clone, Debug, Default)]
 pub struct LaunchOutput {
-    /// Everything `printf` wrote.
+    /// Everything `printf` wrote (the cuda device has no `printf`: always empty there).
     pub printf: String,
+    /// The kernel's own run time, measured with CUDA events on the cuda device; `None` on the
+    /// cpu device, where only the wall-clock time around [`Device::launch`] is meaningful.
+    pub kernel_time: Option<Duration>,
 }
 
-/// A device that runs kernels: the embedded cpu device (the cuda device is not available yet).
+/// A device that runs kernels: the embedded cpu device, or an NVIDIA GPU (feature `cuda`).
 #[derive(Debug)]
 pub struct Device {
-    cpu: oclc_cpu::Device,
+    backend: Backend,
+}
+
+#[derive(Debug)]
+enum Backend {
+    Cpu(oclc_cpu::Device),
+    #[cfg(feature = "cuda")]
+    Cuda(cuda::CudaBackend),
 }
 
 impl Device {
     /// The embedded cpu device, using every core, printing `printf` output to stdout.
     pub fn cpu() -> Device {
         Device {
-            cpu: oclc_cpu::Device::cpu(),
+            backend: Backend::Cpu(oclc_cpu::Device::cpu()),
         }
     }
 
-    /// The cuda device `ordinal`: not available in this version of oclc.
+    /// NVIDIA GPU number `ordinal` through the CUDA driver (loaded at run time). Without the
+    /// cargo feature `cuda`, or without a driver or such a GPU, a [`Error::DeviceUnavailable`].
     pub fn cuda(ordinal: u32) -> Result<Device, Error> {
-        Err(Error::DeviceUnavailable(format!(
-            "cuda device {ordinal}: the cuda device is not available yet in this version of oclc (use the cpu device)"
-        )))
+        #[cfg(feature = "cuda")]
+        {
+            Ok(Device {
+                backend: Backend::Cuda(cuda::CudaBackend::new(ordinal as usize)?),
+            })
+        }
+        #[cfg(not(feature = "cuda"))]
+        {
+            Err(Error::DeviceUnavailable(format!(
+                "cuda device {ordinal}: oclc was built without CUDA support; rebuild with --features cuda"
+            )))
+        }
     }
 
-    /// Runs work-groups on `n` threads (0: every core).
-    pub fn with_threads(self, n: usize) -> Device {
-        Device {
-            cpu: self.cpu.with_threads(n),
+    /// The device as messages name it: `the cpu device`, `cuda device 0 (NVIDIA H100 ..., sm_90)`.
+    pub fn name(&self) -> String {
+        match &self.backend {
+            Backend::Cpu(_) => "the cpu device".into(),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(c) => c.describe(),
         }
+    }
+
+    /// Whether this is a GPU (the cuda device).
+    pub fn is_cuda(&self) -> bool {
+        !matches!(self.backend, Backend::Cpu(_))
+    }
+
+    /// Applies a setting of the cpu device; the cuda device has none of them.
+    fn map_cpu(self, f: impl FnOnce(oclc_cpu::Device) -> oclc_cpu::Device) -> Device {
+        match self.backend {
+            Backend::Cpu(d) => Device {
+                backend: Backend::Cpu(f(d)),
+            },
+            #[cfg(feature = "cuda")]
+            other => Device { backend: other },
+        }
+    }
+
+    /// Runs work-groups on `n` threads (0: every core). Cpu device only.
+    pub fn with_threads(self, n: usize) -> Device {
+        self.map_cpu(|d| d.with_threads(n))
     }
 
     /// Steps (branches and calls) one work-item may take before it is stopped as runaway.
+    /// Cpu device only.
     pub fn with_max_steps(self, n: u64) -> Device {
-        Device {
-            cpu: self.cpu.with_max_steps(n),
-        }
+        self.map_cpu(|d| d.with_max_steps(n))
     }
 
-    /// Turns on data-race detection on local and global memory.
+    /// Turns on data-race detection on local and global memory. Cpu device only.
     pub fn with_race_detection(self, on: bool) -> Device {
-        Device {
-            cpu: self.cpu.with_race_detection(on),
-        }
+        self.map_cpu(|d| d.with_race_detection(on))
     }
 
-    /// Whether `printf` output is also written to standard output (default: yes).
+    /// Whether `printf` output is also written to standard output (default: yes). Cpu
+    /// device only.
     pub fn with_printf_echo(self, on: bool) -> Device {
-        Device {
-            cpu: self.cpu.with_printf_echo(on),
-        }
+        self.map_cpu(|d| d.with_printf_echo(on))
     }
 
     /// A buffer holding `values`.
-    pub fn buffer_from_slice<T: Element>(&self, values: &[T]) -> Buffer {
+    pub fn buffer_from_slice<T: Element>(&self, values: &[T]) -> Result<Buffer, Error> {
         self.buffer_from_bytes(&to_bytes(values))
     }
 
     /// A buffer holding `bytes`.
-    pub fn buffer_from_bytes(&self, bytes: &[u8]) -> Buffer {
-        Buffer {
-            cpu: oclc_cpu::Buffer::from_bytes(bytes),
+    pub fn buffer_from_bytes(&self, bytes: &[u8]) -> Result<Buffer, Error> {
+        match &self.backend {
+            Backend::Cpu(_) => Ok(Buffer {
+                mem: Mem::Cpu(oclc_cpu::Buffer::from_bytes(bytes)),
+            }),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(c) => c.buffer(bytes.len(), Some(bytes)),
         }
     }
 
     /// A zeroed buffer of `len` elements of `T`.
-    pub fn buffer<T: Element>(&self, len: usize) -> Buffer {
-        Buffer {
-            cpu: oclc_cpu::Buffer::zeroed(len.saturating_mul(T::SIZE)),
+    pub fn buffer<T: Element>(&self, len: usize) -> Result<Buffer, Error> {
+        let bytes = len.saturating_mul(T::SIZE);
+        match &self.backend {
+            Backend::Cpu(_) => Ok(Buffer {
+                mem: Mem::Cpu(oclc_cpu::Buffer::zeroed(bytes)),
+            }),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(c) => c.buffer(bytes, None),
+        }
+    }
+
+    /// Compiles `program` for this device now rather than at its first launch (a no-op on the
+    /// cpu device, which loads programs when they are built).
+    pub fn prepare(&self, program: &Program) -> Result<(), Error> {
+        match &self.backend {
+            Backend::Cpu(_) => Ok(()),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(c) => c.loaded(program).map(|_| ()),
         }
     }
 
     /// Runs `kernel` with its arguments over `range` and waits for it.
     pub fn launch(&self, kernel: &Kernel<'_>, range: &NdRange) -> Result<LaunchOutput, Error> {
-        let args = kernel.cpu_args()?;
-        let prog = kernel.program;
-        match self.cpu.launch(&prog.cpu, &kernel.sig.name, &args, range) {
-            Ok(out) => Ok(LaunchOutput { printf: out.printf }),
-            Err(oclc_cpu::DeviceError::Runtime(e)) => Err(Error::Runtime(Box::new(prog.fault(&e)))),
-            Err(e) => Err(Error::Launch(e.to_string())),
+        let args = kernel.all_args()?;
+        match &self.backend {
+            Backend::Cpu(cpu) => launch_cpu(cpu, kernel, &args, range),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(c) => c.launch(kernel, &args, range),
+        }
+    }
+}
+
+fn launch_cpu(
+    cpu: &oclc_cpu::Device,
+    kernel: &Kernel<'_>,
+    args: &[&KernelArg],
+    range: &NdRange,
+) -> Result<LaunchOutput, Error> {
+    let args = args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            KernelArg::Buffer(b) => match &b.mem {
+                Mem::Cpu(m) => Ok(oclc_cpu::Arg::Buffer(m.clone())),
+                #[cfg(feature = "cuda")]
+                Mem::Cuda { .. } => Err(kernel.foreign_buffer(i, b, "the cpu device")),
+            },
+            KernelArg::Local(n) => Ok(oclc_cpu::Arg::Local(*n)),
+            KernelArg::Value(v) => Ok(oclc_cpu::Arg::Bytes(v.clone())),
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let prog = kernel.program;
+    match cpu.launch(&prog.cpu, &kernel.sig.name, &args, range) {
+        Ok(out) => Ok(LaunchOutput {
+            printf: out.printf,
+            kernel_time: None,
+        }),
+        Err(oclc_cpu::DeviceError::Runtime(e)) => Err(Error::Runtime(Box::new(prog.fault(&e)))),
+        Err(e) => Err(Error::Launch(e.to_string())),
+    }
+}
+
+/// The cuda side of [`Device`]: the GPU, and the programs loaded on it.
+#[cfg(feature = "cuda")]
+mod cuda {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use std::sync::{Arc, Weak};
+    use std::time::Duration;
+
+    use oclc_ptx::cuda::{Arg, CudaDevice, CudaError};
+
+    use super::{Buffer, Error, Kernel, KernelArg, LaunchOutput, Mem, NdRange, Program};
+
+    /// A GPU and the code compiled for it, one module per live [`Program`].
+    #[derive(Debug)]
+    pub(super) struct CudaBackend {
+        ordinal: usize,
+        dev: CudaDevice,
+        programs: RefCell<Vec<Loaded>>,
+    }
+
+    /// A program's module on this GPU, kept while the program lives.
+    struct Loaded {
+        owner: Weak<()>,
+        module: Rc<oclc_ptx::cuda::Program>,
+    }
+
+    impl std::fmt::Debug for Loaded {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("Loaded")
+        }
+    }
+
+    impl CudaBackend {
+        pub(super) fn new(ordinal: usize) -> Result<CudaBackend, Error> {
+            let dev = CudaDevice::new(ordinal).map_err(|e| match e {
+                CudaError::NoDriver(m) => {
+                    Error::DeviceUnavailable(format!("cuda device {ordinal}: {m}"))
+                }
+                e => Error::DeviceUnavailable(format!("cuda device {ordinal}: {e}")),
+            })?;
+            Ok(CudaBackend {
+                ordinal,
+                dev,
+                programs: RefCell::new(Vec::new()),
+            })
+        }
+
+        fn short_name(&self) -> String {
+            format!("cuda device {}", self.ordinal)
+        }
+
+        pub(super) fn describe(&self) -> String {
+            format!(
+                "cuda device {} ({}, {})",
+                self.ordinal,
+                self.dev.name(),
+                self.dev.target()
+            )
+        }
+
+        pub(super) fn buffer(&self, len: usize, init: Option<&[u8]>) -> Result<Buffer, Error> {
+            let buf = match init {
+                Some(bytes) => self.dev.buffer_from_bytes(bytes),
+                None => self.dev.zeroed(len),
+            }
+            .map_err(|e| Error::Memory(e.to_string()))?;
+            Ok(Buffer {
+                mem: Mem::Cuda {
+                    ordinal: self.ordinal,
+                    buf,
+                },
+            })
+        }
+
+        /// `program`'s module on this GPU, generating PTX and loading it on first use; modules
+        /// of programs that have been dropped are unloaded on the way.
+        pub(super) fn loaded(
+            &self,
+            program: &Program,
+        ) -> Result<Rc<oclc_ptx::cuda::Program>, Error> {
+            let mut programs = self.programs.borrow_mut();
+            programs.retain(|l| l.owner.strong_count() > 0);
+            let me = Arc::as_ptr(&program.token);
+            if let Some(l) = programs.iter().find(|l| std::ptr::eq(l.owner.as_ptr(), me)) {
+                return Ok(l.module.clone());
+            }
+            let module = self
+                .dev
+                .load(program.ir(), Some(program.source_map()), program.fast_math)
+                .map_err(|e| Error::DeviceCompile {
+                    device: self.describe(),
+                    message: e.to_string(),
+                })?;
+            let module = Rc::new(module);
+            programs.push(Loaded {
+                owner: Arc::downgrade(&program.token),
+                module: module.clone(),
+            });
+            Ok(module)
+        }
+
+        pub(super) fn launch(
+            &self,
+            kernel: &Kernel<'_>,
+            args: &[&KernelArg],
+            range: &NdRange,
+        ) -> Result<LaunchOutput, Error> {
+            let args = args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| match a {
+                    KernelArg::Buffer(b) => match &b.mem {
+                        Mem::Cuda { ordinal, buf } if *ordinal == self.ordinal => {
+                            Ok(Arg::Buffer(buf.clone()))
+                        }
+                        _ => Err(kernel.foreign_buffer(i, b, &self.short_name())),
+                    },
+                    KernelArg::Local(n) => Ok(Arg::Local(*n)),
+                    KernelArg::Value(v) => Ok(Arg::Bytes(v.clone())),
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            let module = self.loaded(kernel.program)?;
+            let nd = oclc_ptx::cuda::NdRange {
+                global: range.global.clone(),
+                local: range.local.clone(),
+                offset: range.offset.clone(),
+            };
+            match self.dev.launch(&module, kernel.name(), &args, &nd) {
+                Ok(t) => Ok(LaunchOutput {
+                    printf: String::new(),
+                    kernel_time: Some(Duration::from_secs_f64(
+                        f64::from(t.kernel_ms.max(0.0)) / 1e3,
+                    )),
+                }),
+                Err(CudaError::Fault { kernel, message }) => Err(Error::Fault {
+                    kernel,
+                    device: self.short_name(),
+                    message,
+                }),
+                Err(
+                    e @ (CudaError::Ptxas(_) | CudaError::Ptx(_) | CudaError::InvalidProgram(_)),
+                ) => Err(Error::DeviceCompile {
+                    device: self.describe(),
+                    message: e.to_string(),
+                }),
+                Err(e) => Err(Error::Launch(e.to_string())),
+            }
         }
     }
 }

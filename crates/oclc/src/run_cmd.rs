@@ -2,7 +2,11 @@
 //! kernel's signature, launch on the chosen device, and report each expectation.
 //!
 //! Exit status follows [`RunStatus`]: 0 all expectations hold, 1 one fails, 2 the program does
-//! not build or the run file is rejected, 3 a runtime check stopped the kernel.
+//! not build or the run file is rejected, 3 a runtime check stopped the kernel (on the cuda
+//! device: the kernel faulted).
+//!
+//! `--repeat` reports kernel times: from CUDA events on the cuda device, wall-clock time
+//! around each launch on the cpu device.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -21,7 +25,7 @@ use crate::runfile::{
 pub struct RunArgs {
     /// The run file (TOML)
     pub job: PathBuf,
-    /// Device to run on: cpu, or cuda (not available yet)
+    /// Device to run on: cpu, or cuda (GPU 0; needs oclc built with --features cuda)
     #[arg(long, default_value = "cpu")]
     pub device: String,
     /// Print buffer NAME after the launch (repeatable)
@@ -70,10 +74,20 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
     };
     let device = match args.device.as_str() {
         "cpu" => Device::cpu(),
-        "cuda" => match Device::cuda(0) {
-            Ok(d) => d,
-            Err(e) => return fail(out, e),
-        },
+        "cuda" => {
+            let cpu_only = [
+                ("--threads", args.threads.is_some()),
+                ("--max-steps", args.max_steps.is_some()),
+                ("--races", args.races),
+            ];
+            if let Some((flag, _)) = cpu_only.iter().find(|(_, given)| *given) {
+                return fail(out, format!("{flag} applies to the cpu device only"));
+            }
+            match Device::cuda(0) {
+                Ok(d) => d,
+                Err(e) => return fail(out, e),
+            }
+        }
         other => {
             return fail(
                 out,
@@ -164,7 +178,10 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
     for (i, a) in launch.args.iter().enumerate() {
         let arg = match a {
             LaunchArg::Buffer { data, .. } => {
-                let b = device.buffer_from_bytes(data);
+                let b = match device.buffer_from_bytes(data) {
+                    Ok(b) => b,
+                    Err(e) => return fail(out, e),
+                };
                 buffers.push((i, b.clone()));
                 KernelArg::Buffer(b)
             }
@@ -184,53 +201,65 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
     for n in 0..repeat {
         if n > 0 {
             for (i, b) in &buffers {
-                if let Some(LaunchArg::Buffer { data, .. }) = launch.args.get(*i) {
-                    b.write_bytes(data);
+                if let Some(LaunchArg::Buffer { data, .. }) = launch.args.get(*i)
+                    && let Err(e) = b.write_bytes(data)
+                {
+                    return fail(out, e);
                 }
             }
         }
         let start = Instant::now();
         let r = device.launch(&kernel, &range);
-        times.push(start.elapsed());
+        let wall = start.elapsed();
         match r {
-            Ok(_) => {}
+            Ok(o) => times.push(o.kernel_time.unwrap_or(wall)),
             Err(Error::Runtime(fault)) => {
                 out.stderr.push_str(&fault.rendered);
+                return RunStatus::RuntimeCheck;
+            }
+            Err(e @ Error::Fault { .. }) => {
+                fail(out, e);
                 return RunStatus::RuntimeCheck;
             }
             Err(e) => return fail(out, e),
         }
     }
 
+    let mut contents = Vec::with_capacity(buffers.len());
+    for (i, b) in &buffers {
+        match b.read_bytes() {
+            Ok(bytes) => contents.push((*i, bytes)),
+            Err(e) => return fail(out, e),
+        }
+    }
     let mut outcomes = Vec::new();
     for e in &launch.expectations {
-        let got = buffers
+        let got = contents
             .iter()
             .find(|(i, _)| *i == e.param_index)
-            .map(|(_, b)| b.read_bytes())
+            .map(|(_, b)| b.as_slice())
             .unwrap_or_default();
-        let o = e.check(&got);
+        let o = e.check(got);
         out.stdout.push_str(&format!("{o}\n"));
         outcomes.push(o);
     }
     for d in &args.dump {
-        for (i, b) in &buffers {
+        for (i, b) in &contents {
             if let Some(LaunchArg::Buffer {
                 name, elem, len, ..
             }) = launch.args.get(*i)
                 && name == d
             {
-                out.stdout
-                    .push_str(&format_dump(name, *elem, *len, &b.read_bytes()));
+                out.stdout.push_str(&format_dump(name, *elem, *len, b));
             }
         }
     }
     if let Some(dir) = &args.save {
-        for (i, b) in &buffers {
+        for (i, b) in &contents {
             if let Some(LaunchArg::Buffer {
                 name, elem, len, ..
             }) = launch.args.get(*i)
-                && let Err(e) = write_npy(dir, name, *elem, *len, &b.read_bytes())
+                && let Err(e) = write_npy(dir, name, *elem, *len, b)
             {
                 return fail(
                     out,

@@ -20,9 +20,11 @@ fn vector_add_by_position_and_by_name() {
     .expect("builds");
     assert_eq!(p.kernel_names(), vec!["add"]);
     let d = device();
-    let a = d.buffer_from_slice(&[1i32, 2, 3, 4, 5, 6, 7, 8]);
-    let b = d.buffer_from_slice(&[10i32; 8]);
-    let c = d.buffer::<i32>(8);
+    let a = d
+        .buffer_from_slice(&[1i32, 2, 3, 4, 5, 6, 7, 8])
+        .expect("buffer");
+    let b = d.buffer_from_slice(&[10i32; 8]).expect("buffer");
+    let c = d.buffer::<i32>(8).expect("buffer");
     let mut k = p.kernel("add").expect("kernel");
     k.set_arg(0, &a)
         .expect("a")
@@ -51,7 +53,7 @@ fn two_dimensional_range_with_offset_vectors_and_local_memory() {
     )
     .expect("builds");
     let d = device();
-    let out = d.buffer::<f32>(4 * 4 * 3);
+    let out = d.buffer::<f32>(4 * 4 * 3).expect("buffer");
     let mut k = p.kernel("k").expect("kernel");
     k.set_arg(0, &out).expect("out");
     k.set_arg(1, [1.0f32, 2.0, 0.5, -1.0]).expect("scale");
@@ -84,7 +86,7 @@ fn program_scope_variables_persist_between_launches() {
     )
     .expect("builds");
     let d = device();
-    let out = d.buffer::<i32>(1);
+    let out = d.buffer::<i32>(1).expect("buffer");
     let mut k = p.kernel("bump").expect("kernel");
     k.set_arg(0, &out).expect("out");
     d.launch(&k, &NdRange::new(&[1])).expect("launch");
@@ -147,7 +149,7 @@ fn opencl_build_options_are_accepted() {
     )
     .expect("builds");
     let d = device();
-    let out = d.buffer::<i32>(1);
+    let out = d.buffer::<i32>(1).expect("buffer");
     let mut k = p.kernel("k").expect("kernel");
     k.set_arg(0, &out).expect("arg");
     d.launch(&k, &NdRange::new(&[1])).expect("launch");
@@ -165,7 +167,7 @@ fn argument_errors_are_typed() {
     )
     .expect("builds");
     let d = device();
-    let out = d.buffer::<i32>(1);
+    let out = d.buffer::<i32>(1).expect("buffer");
     let mut k = p.kernel("k").expect("kernel");
     assert!(matches!(
         p.kernel("nope"),
@@ -203,7 +205,9 @@ fn argument_errors_are_typed() {
     d.launch(&k, &NdRange::new(&[1])).expect("launch");
     assert_eq!(out.read::<i32>().expect("read"), vec![7]);
     assert!(matches!(
-        d.buffer_from_bytes(&[1, 2, 3]).read::<u16>(),
+        d.buffer_from_bytes(&[1, 2, 3])
+            .expect("buffer")
+            .read::<u16>(),
         Err(Error::BufferSize {
             bytes: 3,
             elem_size: 2
@@ -219,7 +223,7 @@ fn runtime_faults_are_rendered_with_the_source_line() {
     )
     .expect("builds");
     let d = device();
-    let out = d.buffer::<i32>(8);
+    let out = d.buffer::<i32>(8).expect("buffer");
     let mut k = p.kernel("k").expect("kernel");
     k.set_arg(0, &out).expect("arg");
     let e = d.launch(&k, &NdRange::new(&[8]).local(&[4])).unwrap_err();
@@ -267,7 +271,7 @@ fn ir_text_and_o0() {
     assert_ne!(opt.ir_text(), o0.ir_text());
     let d = device();
     for p in [&opt, &o0] {
-        let b = d.buffer_from_slice(&[21i32]);
+        let b = d.buffer_from_slice(&[21i32]).expect("buffer");
         let mut k = p.kernel("k").expect("kernel");
         k.set_arg(0, &b).expect("arg");
         d.launch(&k, &NdRange::new(&[1])).expect("launch");

@@ -168,7 +168,8 @@ fn run(device: &Device, l: &Launch, extra: &str) -> Result<Vec<Vec<u8>>, String>
                     device.buffer_from_slice(&v)
                 } else {
                     device.buffer_from_bytes(&vec![0; *bytes])
-                };
+                }
+                .map_err(|e| e.to_string())?;
                 buffers.push(b.clone());
                 KernelArg::Buffer(b)
             }
@@ -179,7 +180,10 @@ fn run(device: &Device, l: &Launch, extra: &str) -> Result<Vec<Vec<u8>>, String>
     device
         .launch(&kernel, &NdRange::new(&[l.global]).local(&[l.local]))
         .map_err(|e| format!("launch: {e}"))?;
-    Ok(buffers.iter().map(|b| b.read_bytes()).collect())
+    buffers
+        .iter()
+        .map(|b| b.read_bytes().map_err(|e| format!("read: {e}")))
+        .collect()
 }
 
 fn words(bytes: &[u8]) -> Vec<u32> {
@@ -227,22 +231,25 @@ fn cts_generic_address_space_on_the_cpu_device() {
         "only {} launches in the manifest",
         all.len()
     );
-    let device = Device::cpu().with_printf_echo(false);
     let failures: Vec<String> = all
         .par_iter()
-        .filter_map(|l| {
-            let result = run(&device, l, "").and_then(|opt| {
-                verdict(l, &opt)?;
-                let o0 = run(&device, l, "-O0").map_err(|e| format!("-O0: {e}"))?;
-                if o0 != opt {
-                    return Err("-O0 leaves different buffer contents".into());
-                }
-                Ok(())
-            });
-            result
-                .err()
-                .map(|e| format!("{} ({}): {e}", l.name, l.file))
-        })
+        .map_init(
+            || Device::cpu().with_printf_echo(false),
+            |device, l| {
+                let result = run(device, l, "").and_then(|opt| {
+                    verdict(l, &opt)?;
+                    let o0 = run(device, l, "-O0").map_err(|e| format!("-O0: {e}"))?;
+                    if o0 != opt {
+                        return Err("-O0 leaves different buffer contents".into());
+                    }
+                    Ok(())
+                });
+                result
+                    .err()
+                    .map(|e| format!("{} ({}): {e}", l.name, l.file))
+            },
+        )
+        .flatten()
         .collect();
     for f in &failures {
         println!("FAIL {f}");

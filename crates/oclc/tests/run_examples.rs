@@ -171,9 +171,6 @@ extra = { value = 2 }
         err.contains("args.extra: kernel 'k' has no parameter named 'extra'"),
         "{err}"
     );
-    let (code, _, err) = oclc(&["run", "examples/reduce.toml", "--device", "cuda"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("cuda device is not available yet"), "{err}");
     let (code, _, err) = oclc(&["run", "examples/reduce.toml", "--device", "gpu"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown device 'gpu'"), "{err}");
