@@ -298,7 +298,7 @@ fn run_cpu(
     for (i, a) in launch.args.iter().enumerate() {
         let arg = match a {
             LaunchArg::Buffer { data, .. } => {
-                let b = device.buffer_from_bytes(data);
+                let b = device.buffer_from_bytes(data).map_err(|e| e.to_string())?;
                 buffers.push((i, b.clone()));
                 KernelArg::Buffer(b)
             }
@@ -312,7 +312,7 @@ fn run_cpu(
         if n > 0 {
             for (i, b) in &buffers {
                 if let Some(LaunchArg::Buffer { data, .. }) = launch.args.get(*i) {
-                    b.write_bytes(data);
+                    b.write_bytes(data).map_err(|e| e.to_string())?;
                 }
             }
         }
@@ -328,7 +328,10 @@ fn run_cpu(
             times.push(t);
         }
     }
-    let contents = buffers.iter().map(|(i, b)| (*i, b.read_bytes())).collect();
+    let mut contents = Vec::with_capacity(buffers.len());
+    for (i, b) in &buffers {
+        contents.push((*i, b.read_bytes().map_err(|e| e.to_string())?));
+    }
     Ok((times, contents))
 }
 
