@@ -21,6 +21,9 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
     if name.starts_with("vstore") {
         return vstore(e, decl, args);
     }
+    if crate::async_copy::handles(name) {
+        return crate::async_copy::emit(e, decl, args, result);
+    }
     let r = result.ok_or_else(|| e.unsupported(format!("builtin `{name}`")))?;
     match name {
         "isequal" | "isnotequal" | "isgreater" | "isgreaterequal" | "isless" | "islessequal"
@@ -30,7 +33,11 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
         "select" => select(e, args, r),
         "bitselect" => bitselect(e, args, r),
         "dot" => dot(e, args, r),
+        "length" | "distance" | "normalize" | "fast_length" | "fast_distance"
+        | "fast_normalize" => crate::fmath::geometric(e, name, args, r),
         "fract" | "modf" | "frexp" | "sincos" => with_output(e, decl, args, r),
+        "remquo" | "lgamma_r" => with_int_output(e, name, args, r),
+        "shuffle" | "shuffle2" => shuffle(e, name, args, r),
         _ => lanewise(e, decl, args, r),
     }
 }
@@ -46,6 +53,18 @@ fn lanewise(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> 
         .elem()
         .ok_or_else(|| e.unsupported(format!("builtin `{}`", decl.name)))?;
     let unsigned = decl.unsigned.first().copied().unwrap_or(decl.ret_unsigned);
+    let f32_arg = match args.first() {
+        Some(a) => e.elem(*a)? == Scalar::F32,
+        None => false,
+    };
+    if decl.name == "ilogb" && f32_arg {
+        for l in 0..rt.lanes() {
+            let Some(a0) = args.first() else { break };
+            let (d, x) = (e.reg(r, l)?, e.lane_or_scalar(*a0, l)?);
+            crate::fmath::ilogb_f32(e, &d, &x);
+        }
+        return Ok(());
+    }
     for l in 0..rt.lanes() {
         let regs: Vec<String> = args
             .iter()
@@ -224,6 +243,19 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             };
             crate::math::log_f32(e, d, &x, base);
         }
+        "logb" | "nan" | "ldexp" | "nextafter" if f32 => {
+            let y = a.get(1).map(String::as_str);
+            crate::fmath::exact_f32(e, name, d, &x, y);
+        }
+        "fmod" | "remainder" if f32 => {
+            let y = arg(e, a, 1, name)?;
+            crate::fmath::rem_f32(e, name, d, &x, y, None);
+        }
+        n if f32 && crate::fmath::is_unary(n) => crate::fmath::unary_f32(e, n, d, &x),
+        n if f32 && crate::fmath::is_binary(n) && !(fast && matches!(n, "pow" | "powr")) => {
+            let y = arg(e, a, 1, n)?;
+            crate::fmath::binary_f32(e, n, d, &x, y);
+        }
         _ => return approx_math(e, name, s, d, &x, a),
     }
     Ok(())
@@ -390,6 +422,11 @@ fn int_scalar(
                 e.ins(format!("selp.b64 {d}, {t}, {r}, {p}"));
             }
         }
+        "mad_sat" => {
+            let y = norm(e, arg(e, a, 1, name)?);
+            let z = norm(e, arg(e, a, 2, name)?);
+            mad_sat(e, w, unsigned, d, &x, &y, &z);
+        }
         "hadd" | "rhadd" => {
             let y = norm(e, arg(e, a, 1, name)?);
             let (p, q, c) = (e.tmp(rc), e.tmp(rc), e.tmp(rc));
@@ -515,6 +552,102 @@ fn range(bits: u32, unsigned: bool) -> (i64, i64) {
     } else {
         (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
     }
+}
+
+/// `mad_sat`: x·y + z exact in twice the width (128 bits for long), then clamped.
+fn mad_sat(e: &mut FnEmitter, w: u32, unsigned: bool, d: &str, x: &str, y: &str, z: &str) {
+    let sg = if unsigned { "u" } else { "s" };
+    if w < 64 {
+        let (xw, yw, zw) = (e.tmp(Rc::B64), e.tmp(Rc::B64), e.tmp(Rc::B64));
+        for (wr, r) in [(&xw, x), (&yw, y), (&zw, z)] {
+            e.ins(format!("cvt.{sg}64.{sg}32 {wr}, {r}"));
+        }
+        // |x·y| < 2^64 and the sum cannot wrap: the exact value, then the clamp.
+        let (lo, hi) = range(w, unsigned);
+        let p = e.tmp(Rc::Pred);
+        if unsigned {
+            e.ins(format!("mul.lo.u64 {xw}, {xw}, {yw}"));
+            e.ins(format!("add.u64 {zw}, {xw}, {zw}"));
+            e.ins(format!("setp.lt.u64 {p}, {zw}, {xw}"));
+            e.ins(format!("min.u64 {zw}, {zw}, {hi}"));
+            e.ins(format!("@{p} mov.u64 {zw}, {hi}"));
+        } else {
+            e.ins(format!("mul.lo.s64 {xw}, {xw}, {yw}"));
+            e.ins(format!("add.s64 {zw}, {xw}, {zw}"));
+            e.ins(format!("max.s64 {zw}, {zw}, {lo}"));
+            e.ins(format!("min.s64 {zw}, {zw}, {hi}"));
+        }
+        e.ins(format!("cvt.u32.u64 {d}, {zw}"));
+        return;
+    }
+    let (lo, hi, zh, t) = (
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+        e.tmp(Rc::B64),
+    );
+    let p = e.tmp(Rc::Pred);
+    e.ins(format!("mul.lo.u64 {lo}, {x}, {y}"));
+    e.ins(format!("mul.hi.{sg}64 {hi}, {x}, {y}"));
+    if unsigned {
+        e.ins(format!("mov.u64 {zh}, 0"));
+    } else {
+        e.ins(format!("shr.s64 {zh}, {z}, 63"));
+    }
+    e.ins(format!("add.cc.u64 {lo}, {lo}, {z}"));
+    e.ins(format!("addc.u64 {hi}, {hi}, {zh}"));
+    if unsigned {
+        e.ins(format!("setp.ne.u64 {p}, {hi}, 0"));
+        e.ins(format!("selp.b64 {d}, -1, {lo}, {p}"));
+    } else {
+        // In range iff the high word is the sign extension of the low one.
+        let neg = e.tmp(Rc::Pred);
+        e.ins(format!("shr.s64 {t}, {lo}, 63"));
+        e.ins(format!("setp.ne.s64 {p}, {hi}, {t}"));
+        e.ins(format!("setp.lt.s64 {neg}, {hi}, 0"));
+        e.ins(format!("selp.b64 {t}, {}, {}, {neg}", i64::MIN, i64::MAX));
+        e.ins(format!("selp.b64 {d}, {t}, {lo}, {p}"));
+    }
+}
+
+/// `shuffle` and `shuffle2`: each result lane picks a source lane by the low bits of its mask
+/// lane (register selects; the sources' lane count is a power of two).
+fn shuffle(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> {
+    let (srcs, mask) = match args {
+        [x, m] => (vec![*x], *m),
+        [x, y, m] => (vec![*x, *y], *m),
+        _ => return Err(e.invalid(format!("`{name}` with the wrong number of arguments"))),
+    };
+    let mut lanes = Vec::new();
+    for s in srcs {
+        lanes.extend(e.lanes(s)?);
+    }
+    let n = lanes.len();
+    if !n.is_power_of_two() {
+        return Err(e.invalid(format!("`{name}` of {n} lanes")));
+    }
+    let rt = e.ty(r)?;
+    let rc = Rc::of_type(rt);
+    let wide_mask = e.elem(mask)? == Scalar::I64;
+    let (idx, p) = (e.tmp(Rc::B32), e.tmp(Rc::Pred));
+    for i in 0..rt.lanes() {
+        let (m, d) = (e.reg(mask, i)?, e.reg(r, i)?);
+        if wide_mask {
+            e.ins(format!("cvt.u32.u64 {idx}, {m}"));
+        } else {
+            e.ins(format!("mov.b32 {idx}, {m}"));
+        }
+        e.ins(format!("and.b32 {idx}, {idx}, {}", n - 1));
+        let mut src = lanes.iter();
+        if let Some(first) = src.next() {
+            e.ins(format!("mov.{} {d}, {first}", rc.mov()));
+        }
+        for (j, l) in src.enumerate() {
+            e.ins(format!("setp.eq.u32 {p}, {idx}, {}", j + 1));
+            e.ins(format!("@{p} mov.{} {d}, {l}", rc.mov()));
+        }
+    }
+    Ok(())
 }
 
 /// `isnan`, `isequal`, ...: scalar results are `int` 1/0, vector results -1/0 lanes.
@@ -695,7 +828,8 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
     };
     let name = decl.name.as_str();
     let s = e.elem(r)?;
-    if s == Scalar::F16 || (name == "sincos" && (s != Scalar::F32 || e.cx.opts.fast_math)) {
+    // sincos keeps full precision under fast-relaxed-math too (the spec allows better).
+    if s == Scalar::F16 || (name == "sincos" && s != Scalar::F32) {
         return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
     }
     let sfx = space_of(e, *p, true)?;
@@ -740,6 +874,35 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
         }
         let at = format!("[{pr}+{}]", l * s.bytes());
         e.ins(format!("st{sfx}.{t} {at}, {out}"));
+    }
+    Ok(())
+}
+
+/// `remquo` and `lgamma_r` on f32: a result plus an int per lane stored through a pointer.
+fn with_int_output(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> {
+    let (xs, p) = match args {
+        [x, y, p] if name == "remquo" => (vec![*x, *y], *p),
+        [x, p] if name == "lgamma_r" => (vec![*x], *p),
+        _ => return Err(e.invalid(format!("`{name}` with the wrong number of arguments"))),
+    };
+    let s = e.elem(r)?;
+    if s != Scalar::F32 {
+        return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
+    }
+    let sfx = space_of(e, p, true)?;
+    let pr = e.reg(p, 0)?;
+    for l in 0..e.ty(r)?.lanes() {
+        let d = e.reg(r, l)?;
+        let x = e.lane_or_scalar(xs[0], l)?;
+        let out = e.tmp(Rc::B32);
+        if let Some(y) = xs.get(1) {
+            let y = e.lane_or_scalar(*y, l)?;
+            crate::fmath::rem_f32(e, name, &d, &x, &y, Some(&out));
+        } else {
+            crate::fmath::unary_f32(e, "lgamma", &d, &x);
+            crate::fmath::lgamma_sign(e, &x, &out);
+        }
+        e.ins(format!("st{sfx}.u32 [{pr}+{}], {out}", l * 4));
     }
     Ok(())
 }

@@ -1057,31 +1057,53 @@ impl<'a> FnEmitter<'a> {
                 ..
             } => {
                 let r = self.result(d)?;
-                let sp = self.atomic_space(*ptr)?;
                 let s = self.elem(r)?;
-                let ty = match s.bits() {
-                    32 => "b32",
-                    64 => "b64",
-                    _ => {
-                        return Err(
-                            self.unsupported(format!("atomic compare-exchange on {}", s.name()))
-                        );
-                    }
-                };
-                let sem = self.sem(*success, *scope);
                 let (dr, pr, er, nr) = (
                     self.reg(r, 0)?,
                     self.reg(*ptr, 0)?,
                     self.reg(*expected, 0)?,
                     self.reg(*desired, 0)?,
                 );
-                self.ins(format!("atom{sem}{sp}.cas.{ty} {dr}, [{pr}], {er}, {nr}"));
+                let private = self.ptr_space(*ptr)? == AddrSpace::Private;
+                let (sp, sem) = if private {
+                    ("", String::new())
+                } else {
+                    (self.atomic_space(*ptr)?, self.sem(*success, *scope))
+                };
+                match s.bits() {
+                    _ if private => {
+                        crate::atomic_narrow::private_cas(self, s, &dr, &pr, &er, &nr);
+                    }
+                    32 => self.ins(format!("atom{sem}{sp}.cas.b32 {dr}, [{pr}], {er}, {nr}")),
+                    64 => self.ins(format!("atom{sem}{sp}.cas.b64 {dr}, [{pr}], {er}, {nr}")),
+                    8 | 16 => crate::atomic_narrow::narrow_cas(
+                        self,
+                        s.bits(),
+                        &sem,
+                        sp,
+                        &dr,
+                        &pr,
+                        &er,
+                        &nr,
+                    ),
+                    _ => {
+                        return Err(
+                            self.unsupported(format!("atomic compare-exchange on {}", s.name()))
+                        );
+                    }
+                }
             }
             Op::AtomicLoad { ptr, order, scope } => {
                 let r = self.result(d)?;
-                let sp = self.atomic_space(*ptr)?;
                 let t = self.ty(r)?;
                 let sc = scope_name(*scope);
+                if self.ptr_space(*ptr)? == AddrSpace::Private {
+                    // Private memory is the work-item's own: a plain load is atomic.
+                    let (dr, pr) = (self.reg(r, 0)?, self.reg(*ptr, 0)?);
+                    self.ins(format!("ld.local.{} {dr}, [{pr}]", mem_type(t)));
+                    return Ok(());
+                }
+                let sp = self.atomic_space(*ptr)?;
                 let sem = match order {
                     Order::Relaxed => "relaxed",
                     Order::SeqCst => {
@@ -1099,9 +1121,14 @@ impl<'a> FnEmitter<'a> {
                 order,
                 scope,
             } => {
-                let sp = self.atomic_space(*ptr)?;
                 let t = self.ty(*value)?;
                 let sc = scope_name(*scope);
+                if self.ptr_space(*ptr)? == AddrSpace::Private {
+                    let (vr, pr) = (self.reg(*value, 0)?, self.reg(*ptr, 0)?);
+                    self.ins(format!("st.local.{} [{pr}], {vr}", mem_type(t)));
+                    return Ok(());
+                }
+                let sp = self.atomic_space(*ptr)?;
                 let sem = match order {
                     Order::Relaxed => "relaxed",
                     Order::SeqCst => {
@@ -1378,8 +1405,11 @@ impl<'a> FnEmitter<'a> {
                         self.ins(format!("div.full.f32 {d}, {a}, {b}"))
                     }
                     BinOp::FDiv => self.ins(format!("div.rn.{t} {d}, {a}, {b}")),
+                    BinOp::FRem if s == Scalar::F32 => {
+                        crate::fmath::rem_f32(self, "fmod", d, a, b, None);
+                    }
                     BinOp::FRem => {
-                        return Err(self.unsupported("floating-point remainder (`fmod`)"));
+                        return Err(self.unsupported("floating-point remainder (`fmod`) on double"));
                     }
                     _ => {
                         return Err(
@@ -1748,13 +1778,20 @@ impl<'a> FnEmitter<'a> {
         scope: Scope,
         r: Value,
     ) -> R<()> {
-        let sp = self.atomic_space(ptr)?;
         let s = self.elem(r)?;
         let bits = s.bits();
+        let (dr, pr, vr) = (self.reg(r, 0)?, self.reg(ptr, 0)?, self.reg(value, 0)?);
+        if self.ptr_space(ptr)? == AddrSpace::Private {
+            return crate::atomic_narrow::private_rmw(self, op, s, &dr, &pr, &vr);
+        }
+        let sp = self.atomic_space(ptr)?;
+        if (bits == 8 || bits == 16) && !s.is_float() {
+            let sem = self.sem(order, scope);
+            return crate::atomic_narrow::narrow_rmw(self, op, bits, &sem, sp, &dr, &pr, &vr);
+        }
         if bits != 32 && bits != 64 {
             return Err(self.unsupported(format!("atomic `{}` on {}", op.name(), s.name())));
         }
-        let (dr, pr, vr) = (self.reg(r, 0)?, self.reg(ptr, 0)?, self.reg(value, 0)?);
         let (o, ty, v) = match (op, s.is_float()) {
             (RmwOp::FAdd, true) => ("add", float_ty(s).to_string(), vr.clone()),
             (_, true) => {

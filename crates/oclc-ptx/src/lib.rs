@@ -15,7 +15,15 @@
 //!   that are never handed out (so no `__local` object has address 0 and NULL stays
 //!   distinct), then the kernel-scope `__local` variables at fixed offsets, then the `__local`
 //!   parameters at offsets the host passes. [`KernelAbi`] tells the host how to launch.
+//! - Single-precision math without fast-relaxed-math stays within the full-profile ULP
+//!   limits: `exp*`/`log*`/`sin`/`cos`/`tan` in `math`, everything else (hyperbolic and
+//!   inverse trigonometric functions, the `pow` family, `erf`, gamma, `cbrt`, `hypot`, `*pi`,
+//!   exact `fmod`/`remainder`/`remquo`, geometric functions) in `fmath` through
+//!   double-precision cores rounded once. Double-precision transcendental functions are not
+//!   emitted yet (`PtxError::Unsupported`).
 
+mod async_copy;
+mod atomic_narrow;
 mod bitcast;
 mod builtins;
 mod collective;
@@ -23,6 +31,7 @@ mod collective;
 pub mod cuda;
 mod emit;
 mod error;
+mod fmath;
 mod math;
 mod regs;
 

@@ -119,7 +119,7 @@ fn fast_math_uses_approximate_instructions() {
 
 #[test]
 fn precise_math_without_fast_math_is_a_clear_error() {
-    let (m, sm) = common::module("kernel void k(global float *x) {\n x[0] = sinh(x[1]);\n}");
+    let (m, sm) = common::module("kernel void k(global double *x) {\n x[0] = sinh(x[1]);\n}");
     let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("sinh");
     let msg = e.to_string();
     assert!(msg.contains("test.cl:2:"), "{msg}");
@@ -254,4 +254,154 @@ fn repository_examples_emit_ptx() {
         n += 1;
     }
     assert_eq!(n, 4, "examples missing from {}", dir.display());
+}
+
+/// Every full-precision single-precision function built on the double-precision cores.
+const DOUBLE_CORE_FUNCTIONS: &[&str] = &[
+    "expm1", "log1p", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "atan", "asin", "acos",
+    "atanpi", "asinpi", "acospi", "cbrt", "erf", "erfc", "tgamma", "lgamma", "sinpi", "cospi",
+    "tanpi",
+];
+
+#[test]
+fn full_precision_math_avoids_approximate_instructions() {
+    let mut src = String::new();
+    for f in DOUBLE_CORE_FUNCTIONS {
+        src.push_str(&format!(
+            "kernel void k_{f}(global float *x) {{ x[0] = {f}(x[1]); }}\n"
+        ));
+    }
+    src.push_str(
+        "kernel void k_two(global float *x, global int *n) {\n\
+         x[0] = atan2(x[1], x[2]) + atan2pi(x[3], x[4]) + hypot(x[5], x[6]) + pow(x[7], x[8])\n\
+              + powr(x[9], x[10]) + pown(x[11], n[0]) + rootn(x[12], n[1]);\n\
+         }\n",
+    );
+    let t = snap("double_core_math", &src);
+    assert!(!t.contains(".approx"), "{t}");
+    assert_eq!(t.matches(".entry").count(), DOUBLE_CORE_FUNCTIONS.len() + 1);
+    assert!(t.contains("cvt.rn.f32.f64"), "{t}");
+}
+
+#[test]
+fn pow_and_atan2_in_double_precision() {
+    let t = snap(
+        "pow_atan2",
+        "kernel void k(global float2 *x, global float *o) {\n\
+         float2 v = x[get_global_id(0)];\n\
+         o[0] = pow(v.x, v.y);\n\
+         o[1] = atan2(v.x, v.y);\n\
+         o[2] = cbrt(v.x);\n\
+         }\n",
+    );
+    assert!(t.contains("cvt.rni.f64.f64"), "{t}");
+    assert!(t.contains("copysign.f32"), "{t}");
+    assert!(!t.contains(".approx"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn geometric_functions_in_double_precision() {
+    let t = snap(
+        "geometric",
+        "kernel void k(global float4 *v, global float *o) {\n\
+         float4 a = v[0], b = v[1];\n\
+         o[0] = length(a) + distance(a, b) + fast_length(b.xy);\n\
+         v[2] = normalize(a);\n\
+         }\n",
+    );
+    assert!(t.contains("sqrt.rn.f64"), "{t}");
+    assert!(t.contains("testp.infinite.f32"), "{t}");
+    assert!(!t.contains(".approx"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn exact_remainders_and_int_outputs() {
+    let t = snap(
+        "remainders",
+        "kernel void k(global float *x, global int *q) {\n\
+         int a, b;\n\
+         x[0] = fmod(x[1], x[2]) + remainder(x[3], x[4]);\n\
+         x[5] = remquo(x[6], x[7], &a) + lgamma_r(x[8], &b);\n\
+         q[0] = a; q[1] = b;\n\
+         }\n",
+    );
+    assert!(t.contains("rem.u64"), "{t}");
+    assert!(t.contains("div.u64"), "{t}");
+    assert!(!t.contains(".approx"), "{t}");
+}
+
+#[test]
+fn shuffles_and_mad_sat() {
+    let t = snap(
+        "shuffle_mad_sat",
+        "kernel void k(global float4 *v, global uint4 *m, global int *i, global long *l,\n\
+         global uchar *c) {\n\
+         v[0] = shuffle(v[1], m[0]);\n\
+         v[2] = shuffle2(v[3], v[4], m[1]).s0123;\n\
+         i[0] = mad_sat(i[1], i[2], i[3]);\n\
+         l[0] = mad_sat(l[1], l[2], l[3]);\n\
+         c[0] = mad_sat(c[1], c[2], c[3]);\n\
+         }\n",
+    );
+    assert!(t.contains("and.b32"), "{t}");
+    assert!(t.contains("mul.hi.s64"), "{t}");
+    assert!(t.contains("addc.u64"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn async_copies_are_cooperative_loops() {
+    let t = snap(
+        "async_copy",
+        "kernel void k(global const float4 *in, global float *out, local float4 *tile,\n\
+         local float *flat) {\n\
+         event_t ev = async_work_group_copy(tile, in + 64 * get_group_id(0), 64, 0);\n\
+         wait_group_events(1, &ev);\n\
+         flat[get_local_id(0)] = tile[get_local_id(0)].x;\n\
+         barrier(CLK_LOCAL_MEM_FENCE);\n\
+         prefetch(in, 16);\n\
+         event_t ev2 = async_work_group_strided_copy(out + get_group_id(0), flat, 64, 3, 0);\n\
+         wait_group_events(1, &ev2);\n\
+         }\n",
+    );
+    assert!(t.contains("ld.global.u64"), "{t}");
+    assert!(t.contains("st.shared.u64"), "{t}");
+    assert!(t.contains("ld.shared.u32"), "{t}");
+    assert!(t.contains("st.global.u32"), "{t}");
+    assert!(t.matches("bar.sync 0").count() >= 3, "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn private_atomics_are_plain_accesses() {
+    let t = snap(
+        "private_atomics",
+        "kernel void k(global int *o) {\n\
+         int p = o[0];\n\
+         atomic_int a;\n\
+         atomic_init(&a, 3);\n\
+         o[1] = atomic_fetch_add(&a, 4);\n\
+         o[2] = atomic_compare_exchange_strong(&a, &p, 9);\n\
+         o[3] = atomic_load(&a) + p;\n\
+         }\n",
+    );
+    assert!(t.contains("ld.local"), "{t}");
+    assert!(t.contains("st.local"), "{t}");
+    insta::assert_snapshot!(t);
+}
+
+#[test]
+fn exponent_and_bit_level_float_functions() {
+    let t = snap(
+        "exponent_bits",
+        "kernel void k(global float *x, global int *n, global uint *c) {\n\
+         n[0] = ilogb(x[0]);\n\
+         x[1] = logb(x[2]) + ldexp(x[3], n[1]) + nextafter(x[4], x[5]) + nan(c[0]);\n\
+         }\n",
+    );
+    assert!(t.contains("0x7FC00000"), "{t}");
+    assert!(t.contains("0x80000000"), "{t}");
+    insta::assert_snapshot!(t);
 }

@@ -482,7 +482,8 @@ pub struct TypedefDef {
     pub span: Span,
 }
 
-/// Pointer size on spir64.
+/// Pointer size on spir64 (the default target; [`TypeTable::pointer_size`] is the size of one
+/// compilation's target).
 pub const POINTER_SIZE: u64 = 8;
 
 /// The interner and the record/enum/typedef definitions of one compilation.
@@ -495,6 +496,8 @@ pub struct TypeTable {
     pub records: Vec<RecordDef>,
     pub enums: Vec<EnumDef>,
     pub typedefs: Vec<TypedefDef>,
+    /// `sizeof` a pointer on the target: 8 (spir64) or 4 (spir).
+    pointer_size: u64,
 }
 
 impl Default for TypeTable {
@@ -531,6 +534,7 @@ impl TypeTable {
             records: Vec::new(),
             enums: Vec::new(),
             typedefs: Vec::new(),
+            pointer_size: POINTER_SIZE,
         };
         t.intern(TypeKind::Void);
         t.intern(TypeKind::Error);
@@ -858,7 +862,17 @@ impl TypeTable {
 
     // ---- layout ----
 
-    /// `sizeof` in bytes (spir64; 3-vectors take the space of 4). `None` when incomplete.
+    /// Lays out pointers for `target` (spir: 4 bytes, spir64: 8).
+    pub fn set_target(&mut self, target: oclc_syntax::lang::Target) {
+        self.pointer_size = target.pointer_size();
+    }
+
+    /// `sizeof` a pointer on this table's target.
+    pub fn pointer_size(&self) -> u64 {
+        self.pointer_size
+    }
+
+    /// `sizeof` in bytes (3-vectors take the space of 4). `None` when incomplete.
     pub fn size_of(&self, qt: QualType) -> Option<u64> {
         match self.ckind(qt) {
             TypeKind::Void => Some(1),
@@ -866,7 +880,7 @@ impl TypeTable {
             TypeKind::Scalar(s) => Some(s.size()),
             TypeKind::Enum(_) => Some(4),
             TypeKind::Vector(s, n) => Some(s.size() * u64::from(if *n == 3 { 4 } else { *n })),
-            TypeKind::Pointer(_) => Some(POINTER_SIZE),
+            TypeKind::Pointer(_) => Some(self.pointer_size),
             TypeKind::Array(e, ArrayLen::Fixed(n)) => self.size_of(*e)?.checked_mul(*n),
             TypeKind::Array(..) => None,
             TypeKind::Record(r) => {
@@ -874,9 +888,9 @@ impl TypeTable {
                 d.complete.then_some(d.layout.size)
             }
             TypeKind::Typedef(_) => None,
-            TypeKind::Image(..) | TypeKind::Pipe(..) => Some(POINTER_SIZE),
+            TypeKind::Image(..) | TypeKind::Pipe(..) => Some(self.pointer_size),
             TypeKind::Opaque(Opaque::Sampler) => Some(4),
-            TypeKind::Opaque(_) => Some(POINTER_SIZE),
+            TypeKind::Opaque(_) => Some(self.pointer_size),
             TypeKind::Atomic(e) => self.size_of(*e),
         }
     }

@@ -80,7 +80,10 @@ impl Diagnostic {
 
     /// Attaches a located note.
     pub fn with_note(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.notes.push(Note { span, message: message.into() });
+        self.notes.push(Note {
+            span,
+            message: message.into(),
+        });
         self
     }
 
@@ -90,7 +93,10 @@ impl Diagnostic {
     }
 
     pub fn with_fixit(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
-        self.fixits.push(FixIt { span, text: text.into() });
+        self.fixits.push(FixIt {
+            span,
+            text: text.into(),
+        });
         self
     }
 

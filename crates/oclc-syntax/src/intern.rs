@@ -18,7 +18,10 @@ struct Interner {
 fn interner() -> &'static RwLock<Interner> {
     static I: OnceLock<RwLock<Interner>> = OnceLock::new();
     I.get_or_init(|| {
-        let mut i = Interner { map: HashMap::new(), strs: Vec::new() };
+        let mut i = Interner {
+            map: HashMap::new(),
+            strs: Vec::new(),
+        };
         for s in kw::ALL {
             let sym = Symbol(i.strs.len() as u32);
             i.strs.push(s);

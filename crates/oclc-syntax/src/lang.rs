@@ -104,10 +104,41 @@ pub const CLANG_EXTENSIONS: &[&str] = &[
     "__cl_clang_function_scope_local_variables",
 ];
 
+/// The target (`-triple`/`-target`): spir is 32-bit (`size_t` is `unsigned int`, pointers
+/// 4 bytes), spir64 64-bit. Everything else is the same (`long` is 64-bit on both).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Target {
+    Spir,
+    #[default]
+    Spir64,
+}
+
+impl Target {
+    /// Parses a triple (`spir-unknown-unknown`, `spir64-unknown-unknown`, or just the
+    /// architecture); `None` for other architectures.
+    pub fn parse(triple: &str) -> Option<Target> {
+        match triple.split('-').next()? {
+            "spir" => Some(Target::Spir),
+            "spir64" => Some(Target::Spir64),
+            _ => None,
+        }
+    }
+
+    /// `sizeof` a pointer (and of `size_t`, `ptrdiff_t`, `intptr_t`), in bytes.
+    pub fn pointer_size(self) -> u64 {
+        match self {
+            Target::Spir => 4,
+            Target::Spir64 => 8,
+        }
+    }
+}
+
 /// The language mode of one compilation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LangOptions {
     pub std: ClStd,
+    /// The target; spir64 unless `-triple` says otherwise.
+    pub target: Target,
     /// Enabled extensions and features, by macro name.
     enabled: BTreeSet<String>,
 }
@@ -128,7 +159,11 @@ impl LangOptions {
                 enabled.insert(f.to_string());
             }
         }
-        LangOptions { std, enabled }
+        LangOptions {
+            std,
+            target: Target::default(),
+            enabled,
+        }
     }
 
     /// Applies one `-cl-ext=` value: a comma-separated list of `+name`, `-name`, `+all`, `-all`
@@ -221,7 +256,8 @@ mod tests {
         cl3.apply_cl_ext("-all").unwrap();
         assert!(!cl3.generic_address_space());
         assert!(!cl3.has("cl_khr_fp64"));
-        cl3.apply_cl_ext("+__opencl_c_generic_address_space").unwrap();
+        cl3.apply_cl_ext("+__opencl_c_generic_address_space")
+            .unwrap();
         assert!(cl3.generic_address_space());
         assert!(!cl3.program_scope_globals());
         assert!(cl3.apply_cl_ext("+nonsense").is_err());

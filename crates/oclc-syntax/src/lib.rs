@@ -13,6 +13,6 @@ pub mod token;
 
 pub use diag::{Diagnostic, Diagnostics, FixIt, Level, Note};
 pub use intern::{Symbol, kw};
-pub use lang::{ClStd, LangOptions};
+pub use lang::{ClStd, LangOptions, Target};
 pub use source::{ExpnData, ExpnId, FileId, SourceFile, SourceMap, Span};
 pub use token::{Punct, Token, TokenKind};

@@ -26,10 +26,20 @@ pub struct Span {
 }
 
 impl Span {
-    pub const DUMMY: Span = Span { file: FileId(u32::MAX), lo: 0, hi: 0, expn: ExpnId::NONE };
+    pub const DUMMY: Span = Span {
+        file: FileId(u32::MAX),
+        lo: 0,
+        hi: 0,
+        expn: ExpnId::NONE,
+    };
 
     pub fn new(file: FileId, lo: u32, hi: u32) -> Span {
-        Span { file, lo, hi, expn: ExpnId::NONE }
+        Span {
+            file,
+            lo,
+            hi,
+            expn: ExpnId::NONE,
+        }
     }
 
     /// True for spans that point at no source text.
@@ -41,7 +51,10 @@ impl Span {
     /// and expansion; otherwise `self`.
     pub fn to(self, other: Span) -> Span {
         if self.file == other.file && self.expn == other.expn && other.hi >= self.lo {
-            Span { hi: other.hi, ..self }
+            Span {
+                hi: other.hi,
+                ..self
+            }
         } else {
             self
         }
@@ -49,7 +62,10 @@ impl Span {
 
     /// The empty span at the start of `self`.
     pub fn start(self) -> Span {
-        Span { hi: self.lo, ..self }
+        Span {
+            hi: self.lo,
+            ..self
+        }
     }
 }
 
@@ -69,7 +85,11 @@ impl SourceFile {
                 line_starts.push(i as u32 + 1);
             }
         }
-        SourceFile { name, text, line_starts }
+        SourceFile {
+            name,
+            text,
+            line_starts,
+        }
     }
 
     /// 1-based line and 1-based byte column of `offset`.
@@ -84,8 +104,13 @@ impl SourceFile {
     /// The text of 1-based `line`, without its line terminator.
     pub fn line_text(&self, line: u32) -> &str {
         let i = (line.max(1) - 1) as usize;
-        let Some(&start) = self.line_starts.get(i) else { return "" };
-        let end = self.line_starts.get(i + 1).map_or(self.text.len(), |&e| e as usize);
+        let Some(&start) = self.line_starts.get(i) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .map_or(self.text.len(), |&e| e as usize);
         self.text[start as usize..end].trim_end_matches(['\n', '\r'])
     }
 
@@ -141,7 +166,10 @@ impl SourceMap {
     }
 
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
-        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
     }
 
     pub fn add_expansion(&mut self, data: ExpnData) -> ExpnId {
@@ -150,7 +178,11 @@ impl SourceMap {
     }
 
     pub fn expansion(&self, id: ExpnId) -> Option<&ExpnData> {
-        if id == ExpnId::NONE { None } else { self.expns.get(id.0 as usize) }
+        if id == ExpnId::NONE {
+            None
+        } else {
+            self.expns.get(id.0 as usize)
+        }
     }
 
     /// Where a diagnostic at `span` is reported: the outermost macro use site, as clang does.
@@ -216,7 +248,12 @@ mod tests {
             call_site: use_site,
             def_site: Span::new(f, 8, 9),
         });
-        let tok = Span { file: f, lo: 10, hi: 11, expn: e };
+        let tok = Span {
+            file: f,
+            lo: 10,
+            hi: 11,
+            expn: e,
+        };
         assert_eq!(sm.report_span(tok), use_site);
         assert_eq!(sm.location(tok), Some(("a.cl", 2, 9)));
     }

@@ -54,6 +54,7 @@ where
     let args: Vec<String> = args.into_iter().map(Into::into).collect();
     let mut out = CheckArgs::default();
     let mut std = ClStd::Cl12;
+    let mut target = oclc_syntax::Target::default();
     let mut cl_ext: Vec<String> = Vec::new();
     let mut verify_arg: Option<Option<String>> = None;
     let mut i = 0;
@@ -132,12 +133,14 @@ where
                 )));
             }
         } else if a == "-triple" || a == "-target" {
-            take(&mut i, a, "")?;
+            // spir and spir64 set the target; other triples are accepted and ignored.
+            let t = take(&mut i, a, "")?;
+            target = oclc_syntax::Target::parse(&t).unwrap_or(target);
         } else if let Some(t) = a
             .strip_prefix("-triple=")
             .or_else(|| a.strip_prefix("--target="))
         {
-            let _ = t;
+            target = oclc_syntax::Target::parse(t).unwrap_or(target);
         } else if IGNORED_FLAGS.contains(&a) {
         } else if a == "-w" || a.starts_with("-W") || a == "-pedantic" || a == "-pedantic-errors" {
             out.options.warnings.parse_flag(a);
@@ -148,6 +151,7 @@ where
     }
 
     let mut lang = LangOptions::new(std);
+    lang.target = target;
     for list in &cl_ext {
         for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             if lang.apply_cl_ext(item).is_err() {
@@ -270,6 +274,7 @@ mod tests {
         .unwrap();
         assert!(a.options.warnings.pedantic);
         assert!(a.options.warnings.ignore_all);
+        assert_eq!(a.options.lang.target, oclc_syntax::Target::Spir);
         assert_eq!(a.files, vec!["a.cl"]);
     }
 

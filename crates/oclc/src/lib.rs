@@ -5,6 +5,7 @@
 //! `-verify` annotation checking. [`cli`] is `oclc check` as a function.
 
 pub mod args;
+pub mod bench_cmd;
 pub mod build_cmd;
 pub mod check;
 pub mod cli;

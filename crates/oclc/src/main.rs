@@ -24,6 +24,8 @@ enum Command {
     },
     /// Run a kernel described by a run file (TOML) and check its expectations
     Run(oclc::run_cmd::RunArgs),
+    /// Time run files: kernel time min and median, bandwidth and verdict per job
+    Bench(oclc::bench_cmd::BenchArgs),
     /// Compile to IR (`--emit ir`) or PTX (`--emit ptx`) and print it
     #[command(disable_help_flag = true)]
     Build {
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
     let out = match cli.command {
         Command::Check { args } => oclc::cli::check_command(args, &mut std::io::stdin()),
         Command::Run(args) => oclc::run_cmd::run_command(&args),
+        Command::Bench(args) => oclc::bench_cmd::bench_command(&args),
         Command::Build { args } => oclc::build_cmd::build_command(args, &mut std::io::stdin()),
         Command::Spaces { args } => oclc::spaces_cmd::spaces_command(args, &mut std::io::stdin()),
     };

@@ -169,13 +169,7 @@ pub fn cast_warnings(
     if diags.list.iter().any(|d| d.level >= Level::Error) {
         return Vec::new();
     }
-    let report = passes::run_default(&mut module, &PassOptions { opt_level: 1 });
-    if !report.verify_errors.is_empty() {
-        return Vec::new();
-    }
-    report
-        .spaces
-        .impossible_casts
+    passes::casts::impossible_casts(&mut module)
         .iter()
         .map(|c| warning(c, program, sm))
         .collect()

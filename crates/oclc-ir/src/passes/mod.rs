@@ -20,6 +20,7 @@
 //! builds the module is verified after each stage; a stage whose output fails verification is
 //! undone and the errors are returned in the [`PassReport`].
 
+pub mod casts;
 pub mod dce;
 pub mod fold;
 pub mod infer_spaces;

@@ -24,8 +24,9 @@
 //! clang's table does so they print the same in notes (`'__generic float *'`,
 //! `'float __attribute__((ext_vector_type(4)))'`, `'unsigned long'` for `size_t`).
 //!
-//! The table is parsed once per process (about 3 ms optimized); a [`Builtins`] only evaluates
-//! the gates of its language mode (microseconds), overloads are expanded lazily, per call,
+//! The table is indexed at compile time (`build.rs`); a process parses its gentypes and gates
+//! once (microseconds) and a name's declarations on its first lookup. A [`Builtins`] only
+//! evaluates the gates of its language mode, overloads are expanded lazily, per call,
 //! without allocation, and resolutions are memoized, so a repeated call costs a hash lookup.
 //!
 //! Identity for later stages: a [`BuiltinId`] names the function (same in every mode of one
@@ -36,12 +37,12 @@
 
 pub mod consts;
 mod gate;
+mod index;
 pub mod names;
 mod parse;
 mod resolve;
 mod select;
 pub mod sema_types;
-mod table;
 pub mod ty;
 
 pub use gate::macro_defined;
@@ -240,25 +241,22 @@ fn table() -> Option<&'static Table> {
 }
 
 /// `Err("line N: message")` if the built-in table text is malformed (a bug in this crate;
-/// the library is then empty). Tests assert this is `Ok`.
+/// the library, or that name, is then empty). Parses every declaration; tests assert `Ok`.
 pub fn table_status() -> Result<(), String> {
-    match parsed() {
-        Ok(_) => Ok(()),
-        Err(e) => Err(format!("line {}: {}", e.line, e.msg)),
+    let t = parsed()
+        .as_ref()
+        .map_err(|e| format!("line {}: {}", e.line, e.msg))?;
+    for id in 0..t.len() as u32 {
+        t.decls(id)
+            .map_err(|e| format!("line {}: {}", e.line, e.msg))?;
     }
+    Ok(())
 }
 
 static EMPTY: OnceLock<Table> = OnceLock::new();
 
 fn empty_table() -> &'static Table {
-    EMPTY.get_or_init(|| Table {
-        gens: Vec::new(),
-        gates: Vec::new(),
-        names: Vec::new(),
-        syms: Vec::new(),
-        decls: Vec::new(),
-        by_sym: Default::default(),
-    })
+    EMPTY.get_or_init(Table::empty)
 }
 
 impl Builtins {
@@ -312,11 +310,11 @@ impl Builtins {
 }
 
 impl Builtins {
-    /// The builtin called `name` if it has at least one declaration in this mode. O(1).
+    /// The builtin called `name` if it has at least one declaration in this mode: a binary
+    /// search, and on a name's first lookup in the process the parse of its declarations.
     pub fn lookup(&self, name: Symbol) -> Option<BuiltinId> {
-        let &id = self.table.by_sym.get(&name)?;
-        let decls = self.table.decls.get(id as usize)?;
-        decls
+        let id = self.table.find(name.as_str())?;
+        self.decls(BuiltinId(id))
             .iter()
             .any(|d| self.decl_count(d) > 0)
             .then_some(BuiltinId(id))
@@ -329,12 +327,12 @@ impl Builtins {
 
     /// The builtin's name.
     pub fn name(&self, id: BuiltinId) -> &'static str {
-        self.table.names.get(id.0 as usize).copied().unwrap_or("")
+        self.table.name(id.0).unwrap_or("")
     }
 
     /// The builtin's interned name.
     pub fn symbol(&self, id: BuiltinId) -> Option<Symbol> {
-        self.table.syms.get(id.0 as usize).copied()
+        self.table.name(id.0).map(Symbol::intern)
     }
 
     /// Set for builtins sema checks by hand (no prototype in the table).
@@ -347,17 +345,13 @@ impl Builtins {
 
     /// Every name available in this mode (for tests and tooling).
     pub fn names(&self) -> impl Iterator<Item = BuiltinId> + '_ {
-        (0..self.table.names.len() as u32)
+        (0..self.table.len() as u32)
             .map(BuiltinId)
             .filter(|&id| self.decls(id).iter().any(|d| self.decl_count(d) > 0))
     }
 
     fn decls(&self, id: BuiltinId) -> &'static [Decl] {
-        self.table
-            .decls
-            .get(id.0 as usize)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        self.table.decls(id.0).unwrap_or(&[])
     }
 
     /// The overloads of `id` in this mode, in table order (clang's declaration order).

@@ -1,12 +1,13 @@
-//! Parses the declaration table (`table.rs`) into [`Table`]: gentypes, gates and
-//! declarations grouped by name. Runs once per process; the table is static text, so a parse
-//! error is a bug in this crate and is reported by the unit tests, never by user input.
+//! Parses the declaration table (`table.rs`, indexed at compile time by `build.rs`) into
+//! [`Table`]: gentypes and gates once per process, a name's declarations on its first use.
+//! The table is static text, so a parse error is a bug in this crate and is reported by the
+//! unit tests ([`super::table_status`]), never by user input.
 
-use super::table::{TABLE, generated, generated_gentypes};
+use super::index::{DECLS, GENS, NAMES, SECTIONS, SIGS, SORTED};
 use super::ty::{Access, Atomic, BTy, ImageKind, Pointee, Ptr, Scalar};
 use crate::space::AddrSpace;
-use oclc_syntax::Symbol;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// Most parameters any builtin has (`atomic_compare_exchange_strong_explicit` has 6).
 pub const MAX_PARAMS: usize = 7;
@@ -25,7 +26,7 @@ pub(crate) struct Gate {
     pub since: u32,
     /// Exclusive maximum, 0 = none.
     pub until: u32,
-    pub exts: Vec<String>,
+    pub exts: Vec<&'static str>,
     /// A language builtin (clang's `Builtins.td`), declared even without the default header.
     pub lang: bool,
 }
@@ -92,20 +93,20 @@ pub(crate) struct Decl {
     pub special: Option<Special>,
 }
 
-/// The parsed table, shared by every language mode.
+/// The table, shared by every language mode: gentypes and gates parsed up front, each name's
+/// declarations parsed on first use.
 pub(crate) struct Table {
     pub gens: Vec<GenDef>,
+    gen_ix: HashMap<&'static str, u16>,
     pub gates: Vec<Gate>,
-    /// Builtin names; a `BuiltinId` indexes this.
-    pub names: Vec<&'static str>,
-    pub syms: Vec<Symbol>,
-    /// Declarations of each name, in table order.
-    pub decls: Vec<Vec<Decl>>,
-    pub by_sym: HashMap<Symbol, u32>,
+    /// The alternatives of each section of the index.
+    sections: Vec<Vec<Alt>>,
+    /// Declarations of each name, in table order; a `BuiltinId` indexes this.
+    decls: Vec<OnceLock<Result<Vec<Decl>, TableError>>>,
 }
 
 /// A parse error in the table text: line number and message.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct TableError {
     pub line: usize,
     pub msg: String,
@@ -119,141 +120,144 @@ struct Alt {
     accs: Vec<Access>,
 }
 
+/// Parses the gentypes and sections; declarations wait for [`Table::decls`].
 pub(crate) fn parse_table() -> Result<Table, TableError> {
-    let mut t = Table {
-        gens: Vec::new(),
-        gates: Vec::new(),
-        names: Vec::new(),
-        syms: Vec::new(),
-        decls: Vec::new(),
-        by_sym: HashMap::new(),
-    };
-    let gen_text = generated();
-    let gentypes = generated_gentypes();
-    let mut gen_ix: HashMap<String, u16> = HashMap::new();
-    let mut gate_ix: HashMap<Gate, u16> = HashMap::new();
-    let mut name_ix: HashMap<&'static str, u32> = HashMap::new();
-    let mut section: Vec<Alt> = Vec::new();
-    let mut sections: HashMap<String, Vec<Alt>> = HashMap::new();
-    let lines = gentypes
-        .lines()
-        .chain(TABLE.lines())
-        .chain(gen_text.lines());
-    for (n, raw) in lines.enumerate() {
-        let err = |msg: String| TableError { line: n + 1, msg };
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix("gen ") {
-            let (name, def) = rest
-                .split_once('=')
-                .ok_or_else(|| err("gen without '='".into()))?;
-            let (tys, ws) = def
-                .split_once(':')
-                .ok_or_else(|| err("gen without ':'".into()))?;
-            let types = tys
-                .split_whitespace()
-                .map(|s| Scalar::from_name(s).ok_or_else(|| err(format!("bad type {s}"))))
-                .collect::<Result<Vec<_>, _>>()?;
-            let widths = ws
-                .split_whitespace()
-                .map(|s| s.parse::<u8>().map_err(|_| err(format!("bad width {s}"))))
-                .collect::<Result<Vec<_>, _>>()?;
-            gen_ix.insert(name.trim().to_string(), t.gens.len() as u16);
-            t.gens.push(GenDef { types, widths });
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix('@') {
-            // The generated atomics repeat a few section lines many times.
-            if let Some(known) = sections.get(rest) {
-                section.clone_from(known);
-                continue;
-            }
-            section.clear();
-            for alt in rest.split('|') {
-                section.push(parse_alt(alt, &mut t.gates, &mut gate_ix).map_err(err)?);
-            }
-            sections.insert(rest.to_string(), section.clone());
-            continue;
-        }
-        let (names, sig) = line
+    let mut t = Table::empty();
+    for &(rest, line) in GENS {
+        let err = |msg: String| TableError {
+            line: line as usize,
+            msg,
+        };
+        let (name, def) = rest
             .split_once('=')
-            .ok_or_else(|| err("declaration without '='".into()))?;
-        if section.is_empty() {
-            section.push(parse_alt("", &mut t.gates, &mut gate_ix).map_err(err)?);
-        }
-        for alt in &section {
-            let spaces: &[Option<AddrSpace>] = &if alt.spaces.is_empty() {
-                vec![None]
-            } else {
-                alt.spaces.iter().map(|&s| Some(s)).collect()
-            };
-            let accs: &[Option<Access>] = &if alt.accs.is_empty() {
-                vec![None]
-            } else {
-                alt.accs.iter().map(|&a| Some(a)).collect()
-            };
-            // Parse the signature once per address space and access qualifier; every name
-            // gets a copy, in that order.
-            let mut sigs = Vec::with_capacity(spaces.len() * accs.len());
-            for &space in spaces {
-                for &acc in accs {
-                    let cx = Cx {
-                        gens: &gen_ix,
-                        space,
-                        acc,
-                    };
-                    let mut decl = parse_sig(sig.trim(), &cx).map_err(err)?;
-                    decl.gate = alt.gate;
-                    decl.attrs = alt.attrs;
-                    sigs.push(decl);
-                }
-            }
-            for name in names.split_whitespace() {
-                let id = match name_ix.get(name) {
-                    Some(&id) => id,
-                    None => {
-                        let id = t.names.len() as u32;
-                        let leaked: &'static str = Box::leak(name.to_string().into());
-                        name_ix.insert(leaked, id);
-                        t.names.push(leaked);
-                        let sym = Symbol::intern(leaked);
-                        t.syms.push(sym);
-                        t.by_sym.insert(sym, id);
-                        t.decls.push(Vec::new());
-                        id
-                    }
-                };
-                for d in &sigs {
-                    let mut decl = d.clone();
-                    decl.special = match decl.special {
-                        Some(Special::AsType(_)) => Some(Special::AsType(
-                            as_type_target(name)
-                                .ok_or_else(|| err(format!("bad as_type name {name}")))?,
-                        )),
-                        Some(Special::ToAddrSpace(_)) => Some(Special::ToAddrSpace(match name {
-                            "to_global" => AddrSpace::Global,
-                            "to_local" => AddrSpace::Local,
-                            _ => AddrSpace::Private,
-                        })),
-                        other => other,
-                    };
-                    if let Some(v) = t.decls.get_mut(id as usize) {
-                        v.push(decl);
-                    }
-                }
-            }
-        }
+            .ok_or_else(|| err("gen without '='".into()))?;
+        let (tys, ws) = def
+            .split_once(':')
+            .ok_or_else(|| err("gen without ':'".into()))?;
+        let types = tys
+            .split_whitespace()
+            .map(|s| Scalar::from_name(s).ok_or_else(|| err(format!("bad type {s}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let widths = ws
+            .split_whitespace()
+            .map(|s| s.parse::<u8>().map_err(|_| err(format!("bad width {s}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        t.gen_ix.insert(name.trim(), t.gens.len() as u16);
+        t.gens.push(GenDef { types, widths });
     }
+    for &(rest, line) in SECTIONS {
+        let alts = rest
+            .split('|')
+            .map(|alt| parse_alt(alt, &mut t.gates))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|msg| TableError {
+                line: line as usize,
+                msg,
+            })?;
+        t.sections.push(alts);
+    }
+    t.decls = NAMES.iter().map(|_| OnceLock::new()).collect();
     Ok(t)
 }
 
-fn parse_alt(
-    text: &str,
-    gates: &mut Vec<Gate>,
-    gate_ix: &mut HashMap<Gate, u16>,
-) -> Result<Alt, String> {
+impl Table {
+    /// A table without builtins.
+    pub(crate) fn empty() -> Table {
+        Table {
+            gens: Vec::new(),
+            gen_ix: HashMap::new(),
+            gates: Vec::new(),
+            sections: Vec::new(),
+            decls: Vec::new(),
+        }
+    }
+
+    /// Number of builtin names.
+    pub(crate) fn len(&self) -> usize {
+        self.decls.len()
+    }
+
+    /// The name with index `id`.
+    pub(crate) fn name(&self, id: u32) -> Option<&'static str> {
+        NAMES.get(id as usize).copied()
+    }
+
+    /// The index of `name`, by binary search of the compile-time sorted name list.
+    pub(crate) fn find(&self, name: &str) -> Option<u32> {
+        let i = SORTED.binary_search_by(|&(n, _)| n.cmp(name)).ok()?;
+        let &(_, id) = SORTED.get(i)?;
+        ((id as usize) < self.len()).then_some(id)
+    }
+
+    /// The declarations of name `id`, parsed on first use.
+    pub(crate) fn decls(&self, id: u32) -> Result<&[Decl], &TableError> {
+        match self.decls.get(id as usize) {
+            Some(cell) => cell.get_or_init(|| self.parse_decls(id)).as_deref(),
+            None => Ok(&[]),
+        }
+    }
+
+    fn parse_decls(&self, id: u32) -> Result<Vec<Decl>, TableError> {
+        let name = self.name(id).unwrap_or("");
+        let lines = DECLS.get(id as usize).copied().unwrap_or(&[]);
+        let mut out = Vec::new();
+        for &(section, sig, line) in lines {
+            let err = |msg: String| TableError {
+                line: line as usize,
+                msg,
+            };
+            let sig = SIGS
+                .get(sig as usize)
+                .ok_or_else(|| err("bad signature index".into()))?;
+            let alts = self
+                .sections
+                .get(section as usize)
+                .ok_or_else(|| err("bad section index".into()))?;
+            for alt in alts {
+                let spaces: &[Option<AddrSpace>] = &if alt.spaces.is_empty() {
+                    vec![None]
+                } else {
+                    alt.spaces.iter().map(|&s| Some(s)).collect()
+                };
+                let accs: &[Option<Access>] = &if alt.accs.is_empty() {
+                    vec![None]
+                } else {
+                    alt.accs.iter().map(|&a| Some(a)).collect()
+                };
+                for &space in spaces {
+                    for &acc in accs {
+                        let cx = Cx {
+                            gens: &self.gen_ix,
+                            space,
+                            acc,
+                        };
+                        let mut decl = parse_sig(sig, &cx).map_err(err)?;
+                        decl.gate = alt.gate;
+                        decl.attrs = alt.attrs;
+                        decl.special = match decl.special {
+                            Some(Special::AsType(_)) => Some(Special::AsType(
+                                as_type_target(name)
+                                    .ok_or_else(|| err(format!("bad as_type name {name}")))?,
+                            )),
+                            Some(Special::ToAddrSpace(_)) => {
+                                Some(Special::ToAddrSpace(match name {
+                                    "to_global" => AddrSpace::Global,
+                                    "to_local" => AddrSpace::Local,
+                                    _ => AddrSpace::Private,
+                                }))
+                            }
+                            other => other,
+                        };
+                        out.push(decl);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn parse_alt(text: &'static str, gates: &mut Vec<Gate>) -> Result<Alt, String> {
     let mut gate = Gate {
         since: 100,
         until: 0,
@@ -287,7 +291,7 @@ fn parse_alt(
                     gate.until = ver;
                 }
             }
-            "ext" => gate.exts.extend(v.split('+').map(str::to_string)),
+            "ext" => gate.exts.extend(v.split('+')),
             "attr" => match v {
                 "const" => attrs.is_const = true,
                 "pure" => attrs.is_pure = true,
@@ -307,13 +311,12 @@ fn parse_alt(
             _ => return Err(format!("bad section key {k}")),
         }
     }
-    let ix = match gate_ix.get(&gate) {
-        Some(&ix) => ix,
+    // A few dozen distinct gates: a linear search beats hashing them.
+    let ix = match gates.iter().position(|g| *g == gate) {
+        Some(ix) => ix as u16,
         None => {
-            let ix = gates.len() as u16;
-            gate_ix.insert(gate.clone(), ix);
             gates.push(gate);
-            ix
+            (gates.len() - 1) as u16
         }
     };
     Ok(Alt {
@@ -345,7 +348,7 @@ fn acc_name(s: &str) -> Option<Access> {
 }
 
 struct Cx<'a> {
-    gens: &'a HashMap<String, u16>,
+    gens: &'a HashMap<&'static str, u16>,
     space: Option<AddrSpace>,
     acc: Option<Access>,
 }
@@ -528,15 +531,25 @@ mod tests {
             Ok(t) => t,
             Err(e) => panic!("table line {}: {}", e.line, e.msg),
         };
-        assert!(t.names.len() > 1000, "{} names", t.names.len());
-        let fract = t.by_sym[&Symbol::intern("fract")];
+        assert!(t.len() > 1000, "{} names", t.len());
+        let fract = t.find("fract").expect("fract is a builtin");
+        assert_eq!(t.name(fract), Some("fract"));
         // 3 named spaces + generic.
-        assert_eq!(t.decls[fract as usize].len(), 4);
+        assert_eq!(t.decls(fract).map(<[Decl]>::len).ok(), Some(4));
+        assert_eq!(t.find("no_such_builtin"), None);
         assert_eq!(
             as_type_target("as_uint3"),
             Some(BTy::Vector(Scalar::UInt, 3))
         );
         assert_eq!(vector_name("float16"), Some(BTy::Vector(Scalar::Float, 16)));
         assert_eq!(vector_name("float5"), None);
+    }
+
+    /// The compile-time index is sorted and names each builtin once.
+    #[test]
+    fn index_sorted() {
+        assert!(SORTED.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(SORTED.len(), NAMES.len());
+        assert_eq!(DECLS.len(), NAMES.len());
     }
 }

@@ -20,8 +20,13 @@ impl<F: Fn(&str) -> Option<QualType>> NamedTypes for F {
     }
 }
 
-fn scalar_to_sema(s: ty::Scalar) -> st::Scalar {
-    match s.canon() {
+fn scalar_to_sema(s: ty::Scalar, tt: &TypeTable) -> st::Scalar {
+    let canon = match s {
+        ty::Scalar::Size | ty::Scalar::UIntPtr if tt.pointer_size() == 4 => ty::Scalar::UInt,
+        ty::Scalar::PtrDiff | ty::Scalar::IntPtr if tt.pointer_size() == 4 => ty::Scalar::Int,
+        s => s.canon(),
+    };
+    match canon {
         ty::Scalar::Bool => st::Scalar::Bool,
         ty::Scalar::Char => st::Scalar::Char,
         ty::Scalar::UChar => st::Scalar::UChar,
@@ -80,9 +85,15 @@ pub fn to_sema(t: BTy, tt: &mut TypeTable, named: &dyn NamedTypes) -> QualType {
                 ty::Scalar::MemFenceFlags | ty::Scalar::ProfilingInfo => named.named_type(s.name()),
                 _ => None,
             };
-            sugar.unwrap_or_else(|| q(tt.scalar(scalar_to_sema(s))))
+            sugar.unwrap_or_else(|| {
+                let s = scalar_to_sema(s, tt);
+                q(tt.scalar(s))
+            })
         }
-        BTy::Vector(s, n) => q(tt.vector(scalar_to_sema(s), n)),
+        BTy::Vector(s, n) => {
+            let s = scalar_to_sema(s, tt);
+            q(tt.vector(s, n))
+        }
         BTy::Ptr(p) => {
             let pointee = pointee_to_sema(p.pointee, tt, named);
             let mut cvr = 0;
@@ -125,7 +136,8 @@ fn atomic_to_sema(a: Atomic, tt: &mut TypeTable, named: &dyn NamedTypes) -> Qual
     {
         return t;
     }
-    let v = QualType::new(tt.scalar(scalar_to_sema(a.value)));
+    let v = scalar_to_sema(a.value, tt);
+    let v = QualType::new(tt.scalar(v));
     QualType::new(tt.intern(TypeKind::Atomic(v)))
 }
 

@@ -2,7 +2,8 @@
 //! `lib/Sema/OpenCLBuiltins.td`, plus the builtins clang declares in `Builtins.td` (custom
 //! type-checked) and `opencl-c-base.h` (`printf`, `as_T`).
 //!
-//! Format (parsed once per process by `parse.rs`):
+//! Format (indexed at compile time by `build.rs`, which includes this file; parsed lazily by
+//! `parse.rs`):
 //! - `gen NAME = T1 T2 ... : W1 W2 ...` defines a gentype: the cartesian product of vector
 //!   widths × element types, widths outer (clang's order). `NAME@W` uses the same element list
 //!   with the single width `W`.

@@ -334,6 +334,10 @@ impl Checker<'_> {
             (TypeKind::Pointer(_), _) if self.is_null_constant(&r) => self.implicit_to(r, dst),
             (TypeKind::Pointer(_), TypeKind::Pointer(_)) => {
                 let kind = self.pointer_assign(dc, sc);
+                if kind == PtrAssign::Compatible {
+                    return self.implicit_to(r, dst);
+                }
+                // Types are printed only for a diagnostic (printing is most of the cost).
                 let (sp, dp) = (q(self, src_print), q(self, dst_print));
                 match kind {
                     PtrAssign::Compatible => {}

@@ -70,10 +70,9 @@ impl Checker<'_> {
                         let t = self.prog.types.quoted(q);
                         self.note_last(def.span, format!("{t} declared here"));
                     }
-                    q = QualType {
-                        id: def.ty.id,
-                        quals: def.ty.quals.merge(q.quals),
-                    };
+                    // clang's `Typedef->desugar()`: the underlying type, without the
+                    // parameter's own qualifiers (its `__private`).
+                    q = def.ty;
                 }
                 false
             }

@@ -128,6 +128,7 @@ impl<'a> Checker<'a> {
             gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
         };
+        c.prog.types.set_target(lang.target);
         c.predeclare();
         c
     }

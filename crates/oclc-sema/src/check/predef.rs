@@ -55,10 +55,14 @@ impl Checker<'_> {
         let ushort = self.predef_typedef("ushort", t(TypeTable::USHORT));
         let uint = self.predef_typedef("uint", t(TypeTable::UINT));
         let ulong = self.predef_typedef("ulong", t(TypeTable::ULONG));
-        let size_t = self.predef_typedef("size_t", t(TypeTable::ULONG));
-        let ptrdiff_t = self.predef_typedef("ptrdiff_t", t(TypeTable::LONG));
-        let intptr_t = self.predef_typedef("intptr_t", t(TypeTable::LONG));
-        let uintptr_t = self.predef_typedef("uintptr_t", t(TypeTable::ULONG));
+        let (word, uword) = match self.lang.target {
+            oclc_syntax::lang::Target::Spir => (TypeTable::INT, TypeTable::UINT),
+            oclc_syntax::lang::Target::Spir64 => (TypeTable::LONG, TypeTable::ULONG),
+        };
+        let size_t = self.predef_typedef("size_t", t(uword));
+        let ptrdiff_t = self.predef_typedef("ptrdiff_t", t(word));
+        let intptr_t = self.predef_typedef("intptr_t", t(word));
+        let uintptr_t = self.predef_typedef("uintptr_t", t(uword));
         self.predef_typedef("cl_mem_fence_flags", uint);
         let _ = (uchar, ushort, ulong);
         for (name, s) in [

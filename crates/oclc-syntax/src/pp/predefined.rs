@@ -2,7 +2,7 @@
 //! OpenCL C, plus the macros of the default header `opencl-c-base.h` (which the clang driver
 //! includes with `-finclude-default-header`), per language mode.
 
-use crate::lang::{ClStd, LangOptions};
+use crate::lang::{ClStd, LangOptions, Target};
 
 /// First OpenCL C version (100, 110, ...) in which clang defines each extension or feature
 /// macro (`OpenCLExtensions.def`, "avail").
@@ -92,8 +92,6 @@ pub fn builtin_text(lang: &LangOptions) -> String {
         ("__ORDER_PDP_ENDIAN__", "3412"),
         ("__BYTE_ORDER__", "__ORDER_LITTLE_ENDIAN__"),
         ("__LITTLE_ENDIAN__", "1"),
-        ("_LP64", "1"),
-        ("__LP64__", "1"),
         ("__CHAR_BIT__", "8"),
         ("__BOOL_WIDTH__", "1"),
         ("__SHRT_WIDTH__", "16"),
@@ -109,30 +107,14 @@ pub fn builtin_text(lang: &LangOptions) -> String {
         ("__INTMAX_WIDTH__", "64"),
         ("__UINTMAX_MAX__", "18446744073709551615UL"),
         ("__UINTMAX_WIDTH__", "64"),
-        ("__SIZE_MAX__", "18446744073709551615UL"),
-        ("__SIZE_WIDTH__", "64"),
-        ("__PTRDIFF_MAX__", "9223372036854775807L"),
-        ("__PTRDIFF_WIDTH__", "64"),
-        ("__INTPTR_MAX__", "9223372036854775807L"),
-        ("__INTPTR_WIDTH__", "64"),
-        ("__UINTPTR_MAX__", "18446744073709551615UL"),
-        ("__UINTPTR_WIDTH__", "64"),
         ("__SIZEOF_DOUBLE__", "8"),
         ("__SIZEOF_FLOAT__", "4"),
         ("__SIZEOF_INT__", "4"),
         ("__SIZEOF_LONG__", "8"),
         ("__SIZEOF_LONG_LONG__", "8"),
-        ("__SIZEOF_POINTER__", "8"),
         ("__SIZEOF_SHORT__", "2"),
-        ("__SIZEOF_PTRDIFF_T__", "8"),
-        ("__SIZEOF_SIZE_T__", "8"),
         ("__INTMAX_TYPE__", "long int"),
         ("__UINTMAX_TYPE__", "long unsigned int"),
-        ("__INTPTR_TYPE__", "long int"),
-        ("__UINTPTR_TYPE__", "long unsigned int"),
-        ("__SIZE_TYPE__", "long unsigned int"),
-        ("__PTRDIFF_TYPE__", "long int"),
-        ("__POINTER_WIDTH__", "64"),
         ("__FLT_RADIX__", "2"),
         ("__FINITE_MATH_ONLY__", "0"),
         ("__NO_MATH_ERRNO__", "1"),
@@ -143,6 +125,9 @@ pub fn builtin_text(lang: &LangOptions) -> String {
         ("__STDC_UTF_16__", "1"),
         ("__STDC_UTF_32__", "1"),
     ] {
+        def(n, val);
+    }
+    for (n, val) in target_macros(lang.target) {
         def(n, val);
     }
     def("__OPENCL_C_VERSION__", &v.to_string());
@@ -168,15 +153,70 @@ pub fn builtin_text(lang: &LangOptions) -> String {
     def("__opencl_c_int64", "1");
     def("__IMAGE_SUPPORT__", "1");
     def("__ELF__", "1");
-    for (n, val) in [
-        ("__SPIR", "1"),
-        ("__SPIR__", "1"),
-        ("__SPIR64", "1"),
-        ("__SPIR64__", "1"),
-    ] {
-        def(n, val);
+    def("__SPIR", "1");
+    def("__SPIR__", "1");
+    match lang.target {
+        Target::Spir => {
+            def("__SPIR32", "1");
+            def("__SPIR32__", "1");
+        }
+        Target::Spir64 => {
+            def("__SPIR64", "1");
+            def("__SPIR64__", "1");
+        }
     }
     s
+}
+
+/// The macros that depend on the pointer width (clang's `SPIR32TargetInfo` and
+/// `SPIR64TargetInfo`: `size_t` is `unsigned int` on spir, `unsigned long` on spir64).
+fn target_macros(target: Target) -> Vec<(&'static str, &'static str)> {
+    let mut v = match target {
+        Target::Spir64 => [
+            ("__SIZE_MAX__", "18446744073709551615UL"),
+            ("__SIZE_WIDTH__", "64"),
+            ("__PTRDIFF_MAX__", "9223372036854775807L"),
+            ("__PTRDIFF_WIDTH__", "64"),
+            ("__INTPTR_MAX__", "9223372036854775807L"),
+            ("__INTPTR_WIDTH__", "64"),
+            ("__UINTPTR_MAX__", "18446744073709551615UL"),
+            ("__UINTPTR_WIDTH__", "64"),
+            ("__SIZEOF_POINTER__", "8"),
+            ("__SIZEOF_PTRDIFF_T__", "8"),
+            ("__SIZEOF_SIZE_T__", "8"),
+            ("__INTPTR_TYPE__", "long int"),
+            ("__UINTPTR_TYPE__", "long unsigned int"),
+            ("__SIZE_TYPE__", "long unsigned int"),
+            ("__PTRDIFF_TYPE__", "long int"),
+            ("__POINTER_WIDTH__", "64"),
+        ]
+        .to_vec(),
+        Target::Spir => [
+            ("__SIZE_MAX__", "4294967295U"),
+            ("__SIZE_WIDTH__", "32"),
+            ("__PTRDIFF_MAX__", "2147483647"),
+            ("__PTRDIFF_WIDTH__", "32"),
+            ("__INTPTR_MAX__", "2147483647"),
+            ("__INTPTR_WIDTH__", "32"),
+            ("__UINTPTR_MAX__", "4294967295U"),
+            ("__UINTPTR_WIDTH__", "32"),
+            ("__SIZEOF_POINTER__", "4"),
+            ("__SIZEOF_PTRDIFF_T__", "4"),
+            ("__SIZEOF_SIZE_T__", "4"),
+            ("__INTPTR_TYPE__", "int"),
+            ("__UINTPTR_TYPE__", "unsigned int"),
+            ("__SIZE_TYPE__", "unsigned int"),
+            ("__PTRDIFF_TYPE__", "int"),
+            ("__POINTER_WIDTH__", "32"),
+        ]
+        .to_vec(),
+    };
+    // clang defines `_LP64` where pointers and `long` are 64-bit; `long` is 64-bit on both
+    // targets in OpenCL, so `_ILP32` is never defined.
+    if target == Target::Spir64 {
+        v.extend([("_LP64", "1"), ("__LP64__", "1")]);
+    }
+    v
 }
 
 /// The macros of clang's default header `opencl-c-base.h` for this mode, as `#define` lines.

@@ -1,0 +1,392 @@
+//! `oclc bench JOB.toml... --device cpu|cuda --repeat N`: runs each job once to warm up and
+//! then N times, and prints one table row per job: kernel time min and median, achieved
+//! bandwidth and the verdict of the job's expectations after the last launch.
+//!
+//! Bandwidth rule: the bytes of every buffer argument of the job (each counted once, as if
+//! each buffer were read or written exactly once) divided by the median kernel time. For a
+//! copy this is bytes read plus bytes written, the figure `cuMemcpyDtoD` is quoted with.
+//!
+//! Kernel time: CUDA events around the launch on the cuda device; wall-clock time around the
+//! launch on the cpu device. Buffers are rewritten with their initial contents before every
+//! launch (untimed), so jobs that accumulate (atomics into a histogram) stay checkable.
+//! With `--device cuda` a last row times `cuMemcpyDtoD` of the largest buffer, the bandwidth
+//! reference for copy kernels.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::cli::CliOutput;
+use crate::program::{BuildError, BuildOptions, Device, Error, KernelArg, NdRange, Program};
+use crate::run_cmd::run_signature;
+use crate::runfile::{ExpectOutcome, Launch, LaunchArg, RunFile, TimingSummary};
+
+/// The flags of `oclc bench`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BenchArgs {
+    /// The run files (TOML)
+    #[arg(required = true)]
+    pub jobs: Vec<PathBuf>,
+    /// Device to run on: cpu, or cuda
+    #[arg(long, default_value = "cpu")]
+    pub device: String,
+    /// Timed launches per job (after one warm-up launch)
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub repeat: usize,
+}
+
+/// Timings and verdict of one job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchRow {
+    pub job: String,
+    pub timing: TimingSummary,
+    /// Bytes of the job's buffer arguments (the bandwidth rule in the module docs).
+    pub bytes: u64,
+    /// `None` when the job has no expectations.
+    pub passed: Option<bool>,
+}
+
+impl BenchRow {
+    /// Bytes over the median time, in GB/s (10^9 bytes per second).
+    pub fn bandwidth_gbs(&self) -> f64 {
+        bandwidth_gbs(self.bytes, self.timing.median)
+    }
+}
+
+fn bandwidth_gbs(bytes: u64, t: Duration) -> f64 {
+    let s = t.as_secs_f64();
+    if s > 0.0 { bytes as f64 / s / 1e9 } else { 0.0 }
+}
+
+/// Runs `oclc bench` with `args`: exit 0 when every job ran and its expectations hold, 1 when
+/// one failed its expectations, 2 when one could not be built or run.
+pub fn bench_command(args: &BenchArgs) -> CliOutput {
+    let mut out = CliOutput::default();
+    if args.repeat == 0 {
+        out.stderr
+            .push_str("oclc: error: --repeat must be at least 1\n");
+        out.code = 2;
+        return out;
+    }
+    let device = match BenchDevice::new(&args.device) {
+        Ok(d) => d,
+        Err(e) => {
+            out.stderr.push_str(&format!("oclc: error: {e}\n"));
+            out.code = 2;
+            return out;
+        }
+    };
+    let mut rows = Vec::new();
+    let mut code = 0;
+    let mut largest = 0usize;
+    for path in &args.jobs {
+        match bench_job(&device, path, args.repeat) {
+            Ok((row, biggest)) => {
+                if row.passed == Some(false) {
+                    code = code.max(1);
+                }
+                largest = largest.max(biggest);
+                rows.push(row);
+            }
+            Err(msg) => {
+                out.stderr
+                    .push_str(&format!("oclc: error: {}: {msg}\n", path.display()));
+                code = 2;
+            }
+        }
+    }
+    let reference = match device.copy_reference(largest, args.repeat) {
+        Ok(r) => r,
+        Err(e) => {
+            out.stderr.push_str(&format!("oclc: error: {e}\n"));
+            code = 2;
+            None
+        }
+    };
+    out.stdout
+        .push_str(&format_table(&rows, reference.as_ref()));
+    out.code = code;
+    out
+}
+
+/// The table `oclc bench` prints: one row per job, then the `cuMemcpyDtoD` reference if any.
+pub fn format_table(rows: &[BenchRow], reference: Option<&BenchRow>) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<28} {:>12} {:>12} {:>10} {:>8}",
+        "job", "min_us", "median_us", "GB/s", "verdict"
+    );
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    for r in rows.iter().chain(reference) {
+        let verdict = match r.passed {
+            Some(true) => "ok",
+            Some(false) => "FAIL",
+            None => "-",
+        };
+        let _ = writeln!(
+            s,
+            "{:<28} {:>12.1} {:>12.1} {:>10.3} {:>8}",
+            r.job,
+            us(r.timing.min),
+            us(r.timing.median),
+            r.bandwidth_gbs(),
+            verdict
+        );
+    }
+    s
+}
+
+/// The job's name in the table: the run file's stem.
+fn job_name(path: &std::path::Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+/// Builds and runs one job; also returns its largest buffer's size.
+fn bench_job(
+    device: &BenchDevice,
+    path: &std::path::Path,
+    repeat: usize,
+) -> Result<(BenchRow, usize), String> {
+    let job = RunFile::load(path).map_err(|e| e.to_string())?;
+    let source = job.source_text().map_err(|e| e.to_string())?;
+    let opts = BuildOptions::parse(&job.options).map_err(|e| format!("options: {e}"))?;
+    let program = match Program::build_with(&path.display().to_string(), source.as_bytes(), &opts) {
+        Ok(p) => p,
+        Err(BuildError::Compile { log, .. }) => return Err(format!("does not build:\n{log}")),
+        Err(e) => return Err(e.to_string()),
+    };
+    let Some(lowered) = program.signature(&job.kernel) else {
+        return Err(job.kernel_not_found(&program.kernel_names()).to_string());
+    };
+    let launch = job
+        .prepare(&run_signature(lowered))
+        .map_err(|e| e.to_string())?;
+    let mut range = NdRange::new(&job.global);
+    range.local = job.local.clone();
+    range.offset = job.offset.clone();
+
+    let (times, contents) = device.run(&program, &opts, &job.kernel, &launch, &range, repeat)?;
+    let timing = TimingSummary::new(&times).ok_or("no launches")?;
+    let mut bytes = 0u64;
+    let mut largest = 0usize;
+    for a in &launch.args {
+        if let LaunchArg::Buffer { data, .. } = a {
+            bytes += data.len() as u64;
+            largest = largest.max(data.len());
+        }
+    }
+    let outcomes: Vec<ExpectOutcome> = launch
+        .expectations
+        .iter()
+        .map(|e| {
+            let got = contents
+                .iter()
+                .find(|(i, _)| *i == e.param_index)
+                .map(|(_, b)| b.as_slice())
+                .unwrap_or_default();
+            e.check(got)
+        })
+        .collect();
+    let passed = (!outcomes.is_empty()).then(|| outcomes.iter().all(ExpectOutcome::passed));
+    Ok((
+        BenchRow {
+            job: job_name(path),
+            timing,
+            bytes,
+            passed,
+        },
+        largest,
+    ))
+}
+
+/// The device a bench runs on. The cuda device is driven through `oclc_ptx::cuda` directly,
+/// because its launches report kernel time measured with CUDA events.
+enum BenchDevice {
+    Cpu(Device),
+    #[cfg(feature = "cuda")]
+    Cuda(oclc_ptx::cuda::CudaDevice),
+}
+
+/// Buffer contents after the last launch, by parameter index.
+type Contents = Vec<(usize, Vec<u8>)>;
+
+impl BenchDevice {
+    fn new(name: &str) -> Result<BenchDevice, String> {
+        match name {
+            "cpu" => Ok(BenchDevice::Cpu(Device::cpu().with_printf_echo(false))),
+            #[cfg(feature = "cuda")]
+            "cuda" => oclc_ptx::cuda::CudaDevice::new(0)
+                .map(BenchDevice::Cuda)
+                .map_err(|e| e.to_string()),
+            #[cfg(not(feature = "cuda"))]
+            "cuda" => Err(
+                "the cuda device is not in this build of oclc (build with --features cuda)".into(),
+            ),
+            other => Err(format!(
+                "unknown device '{other}' (expected 'cpu' or 'cuda')"
+            )),
+        }
+    }
+
+    /// Launches once to warm up, then `repeat` times; buffers are reset before each launch.
+    fn run(
+        &self,
+        program: &Program,
+        opts: &BuildOptions,
+        kernel: &str,
+        launch: &Launch,
+        range: &NdRange,
+        repeat: usize,
+    ) -> Result<(Vec<Duration>, Contents), String> {
+        let _ = opts;
+        match self {
+            BenchDevice::Cpu(device) => run_cpu(device, program, kernel, launch, range, repeat),
+            #[cfg(feature = "cuda")]
+            BenchDevice::Cuda(device) => {
+                run_cuda(device, program, opts, kernel, launch, range, repeat)
+            }
+        }
+    }
+
+    /// `cuMemcpyDtoD` of `bytes` bytes timed `repeat` times (after a warm-up), on the cuda
+    /// device; `None` on the cpu device or with no buffers.
+    fn copy_reference(&self, bytes: usize, repeat: usize) -> Result<Option<BenchRow>, String> {
+        match self {
+            BenchDevice::Cpu(_) => {
+                let _ = (bytes, repeat);
+                Ok(None)
+            }
+            #[cfg(feature = "cuda")]
+            BenchDevice::Cuda(device) => {
+                if bytes == 0 {
+                    return Ok(None);
+                }
+                let e = |e: oclc_ptx::cuda::CudaError| e.to_string();
+                let src = device.zeroed(bytes).map_err(e)?;
+                let dst = device.zeroed(bytes).map_err(e)?;
+                device.copy(&src, &dst).map_err(e)?;
+                let mut times = Vec::with_capacity(repeat);
+                for _ in 0..repeat {
+                    let t = device.copy(&src, &dst).map_err(e)?;
+                    times.push(Duration::from_secs_f64(f64::from(t.kernel_ms) / 1e3));
+                }
+                let timing = TimingSummary::new(&times).ok_or("no copies")?;
+                Ok(Some(BenchRow {
+                    job: format!("cuMemcpyDtoD {} MiB", bytes >> 20),
+                    timing,
+                    bytes: 2 * bytes as u64,
+                    passed: None,
+                }))
+            }
+        }
+    }
+}
+
+fn run_cpu(
+    device: &Device,
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    range: &NdRange,
+    repeat: usize,
+) -> Result<(Vec<Duration>, Contents), String> {
+    let mut k = program.kernel(kernel).map_err(|e| e.to_string())?;
+    let mut buffers = Vec::new();
+    for (i, a) in launch.args.iter().enumerate() {
+        let arg = match a {
+            LaunchArg::Buffer { data, .. } => {
+                let b = device.buffer_from_bytes(data).map_err(|e| e.to_string())?;
+                buffers.push((i, b.clone()));
+                KernelArg::Buffer(b)
+            }
+            LaunchArg::Local { bytes, .. } => KernelArg::Local(*bytes),
+            LaunchArg::Scalar { bytes, .. } => KernelArg::Value(bytes.clone()),
+        };
+        k.set_arg(i, arg).map_err(|e| e.to_string())?;
+    }
+    let mut times = Vec::with_capacity(repeat);
+    for n in 0..=repeat {
+        if n > 0 {
+            for (i, b) in &buffers {
+                if let Some(LaunchArg::Buffer { data, .. }) = launch.args.get(*i) {
+                    b.write_bytes(data).map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        let start = std::time::Instant::now();
+        let r = device.launch(&k, range);
+        let t = start.elapsed();
+        match r {
+            Ok(_) => {}
+            Err(Error::Runtime(fault)) => return Err(fault.rendered),
+            Err(e) => return Err(e.to_string()),
+        }
+        if n > 0 {
+            times.push(t);
+        }
+    }
+    let mut contents = Vec::with_capacity(buffers.len());
+    for (i, b) in &buffers {
+        contents.push((*i, b.read_bytes().map_err(|e| e.to_string())?));
+    }
+    Ok((times, contents))
+}
+
+#[cfg(feature = "cuda")]
+fn run_cuda(
+    device: &oclc_ptx::cuda::CudaDevice,
+    program: &Program,
+    opts: &BuildOptions,
+    kernel: &str,
+    launch: &Launch,
+    range: &NdRange,
+    repeat: usize,
+) -> Result<(Vec<Duration>, Contents), String> {
+    use oclc_ptx::cuda::{Arg, NdRange as CudaRange};
+    let e = |e: oclc_ptx::cuda::CudaError| e.to_string();
+    let loaded = device
+        .load(program.ir(), Some(program.source_map()), opts.fast_math)
+        .map_err(e)?;
+    let mut args = Vec::new();
+    let mut buffers = Vec::new();
+    for (i, a) in launch.args.iter().enumerate() {
+        args.push(match a {
+            LaunchArg::Buffer { data, .. } => {
+                let b = device.buffer_from_bytes(data).map_err(e)?;
+                buffers.push((i, b.clone()));
+                Arg::Buffer(b)
+            }
+            LaunchArg::Local { bytes, .. } => Arg::Local(*bytes),
+            LaunchArg::Scalar { bytes, .. } => Arg::Bytes(bytes.clone()),
+        });
+    }
+    let cuda_range = CudaRange {
+        global: range.global.clone(),
+        local: range.local.clone(),
+        offset: range.offset.clone(),
+    };
+    let mut times = Vec::with_capacity(repeat);
+    for n in 0..=repeat {
+        if n > 0 {
+            for (i, b) in &buffers {
+                if let Some(LaunchArg::Buffer { data, .. }) = launch.args.get(*i) {
+                    b.write(data).map_err(e)?;
+                }
+            }
+        }
+        let t = device
+            .launch(&loaded, kernel, &args, &cuda_range)
+            .map_err(e)?;
+        if n > 0 {
+            times.push(Duration::from_secs_f64(f64::from(t.kernel_ms) / 1e3));
+        }
+    }
+    let mut contents = Vec::new();
+    for (i, b) in &buffers {
+        contents.push((*i, b.read().map_err(e)?));
+    }
+    Ok((times, contents))
+}
