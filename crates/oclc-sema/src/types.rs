@@ -1097,6 +1097,17 @@ mod tests {
     }
 
     #[test]
+    fn pointer_size_follows_target() {
+        let mut tt = t();
+        let p = QualType::new(tt.pointer(int()));
+        assert_eq!(tt.size_of(p), Some(8));
+        tt.set_target(oclc_syntax::Target::Spir);
+        assert_eq!(tt.size_of(p), Some(4));
+        assert_eq!(tt.align_of(p), Some(4));
+        assert_eq!(tt.size_of(int()), Some(4));
+    }
+
+    #[test]
     fn prints_pointer_with_spaces() {
         let mut t = t();
         let gi = int().with_space(Some(LangAs::GLOBAL));

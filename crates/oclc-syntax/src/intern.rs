@@ -3,7 +3,7 @@
 //! The interner is global (strings are leaked, which is fine for a compiler process), so symbols
 //! can cross threads when files are checked in parallel.
 
-use std::collections::HashMap;
+use crate::fxhash::FxHashMap;
 use std::sync::{OnceLock, RwLock};
 
 /// An interned string.
@@ -11,7 +11,7 @@ use std::sync::{OnceLock, RwLock};
 pub struct Symbol(pub u32);
 
 struct Interner {
-    map: HashMap<&'static str, Symbol>,
+    map: FxHashMap<&'static str, Symbol>,
     strs: Vec<&'static str>,
 }
 
@@ -19,7 +19,7 @@ fn interner() -> &'static RwLock<Interner> {
     static I: OnceLock<RwLock<Interner>> = OnceLock::new();
     I.get_or_init(|| {
         let mut i = Interner {
-            map: HashMap::new(),
+            map: FxHashMap::default(),
             strs: Vec::new(),
         };
         for s in kw::ALL {

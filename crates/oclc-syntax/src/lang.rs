@@ -245,6 +245,19 @@ impl LangOptions {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn target_from_triple() {
+        assert_eq!(Target::parse("spir-unknown-unknown"), Some(Target::Spir));
+        assert_eq!(
+            Target::parse("spir64-unknown-unknown"),
+            Some(Target::Spir64)
+        );
+        assert_eq!(Target::parse("spir64"), Some(Target::Spir64));
+        assert_eq!(Target::parse("amdgcn-amd-amdhsa"), None);
+        assert_eq!(LangOptions::new(ClStd::Cl12).target, Target::Spir64);
+        assert_eq!(Target::Spir.pointer_size(), 4);
+    }
+
     use super::*;
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod diag;
+pub mod fxhash;
 pub mod intern;
 pub mod lang;
 pub mod lexer;

@@ -507,3 +507,33 @@ const CL20_MACROS: &[(&str, &str)] = &[
     ("CLK_PROFILING_COMMAND_EXEC_TIME", "0x1"),
     ("MAX_WORK_DIM", "3"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defines(lang: &LangOptions) -> Vec<String> {
+        builtin_text(lang).lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn target_macros_follow_triple() {
+        let mut lang = LangOptions::new(ClStd::Cl12);
+        let d64 = defines(&lang);
+        assert!(d64.contains(&"#define __SIZE_TYPE__ long unsigned int".to_string()));
+        assert!(d64.contains(&"#define __SPIR64__ 1".to_string()));
+        assert!(d64.contains(&"#define __LP64__ 1".to_string()));
+        assert!(!d64.iter().any(|l| l.starts_with("#define __SPIR32")));
+        lang.target = Target::Spir;
+        let d32 = defines(&lang);
+        assert!(d32.contains(&"#define __SIZE_TYPE__ unsigned int".to_string()));
+        assert!(d32.contains(&"#define __PTRDIFF_TYPE__ int".to_string()));
+        assert!(d32.contains(&"#define __INTPTR_TYPE__ int".to_string()));
+        assert!(d32.contains(&"#define __SIZEOF_POINTER__ 4".to_string()));
+        assert!(d32.contains(&"#define __SPIR32__ 1".to_string()));
+        assert!(d32.contains(&"#define __SPIR__ 1".to_string()));
+        assert!(!d32.iter().any(|l| l.starts_with("#define __SPIR64")));
+        assert!(!d32.iter().any(|l| l.contains("LP64")));
+        assert_eq!(d32.len(), d64.len() - 2);
+    }
+}
