@@ -594,7 +594,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     if sw != 0 {
                         x = sext(x, sw as u32) as u64;
                     }
-                    r[d as usize] = ptr::add(r[p as usize], x.wrapping_mul(scale as u64) as i64);
+                    r[d as usize] = ptr::add_scaled(r[p as usize], x as i64, scale as u64);
                 }
                 I::PtrDiff { d, a, b } => {
                     r[d as usize] = ptr::diff(r[a as usize], r[b as usize]) as u64

@@ -87,10 +87,19 @@ pub fn signed_offset(off: u64) -> i64 {
     (((off & OFFSET_MASK) << sh) as i64) >> sh
 }
 
-/// `p + delta` bytes: the offset wraps inside its field, so arithmetic never moves a pointer
-/// into another allocation (a negative result is reported as out of bounds of the same one).
+/// `p + delta` bytes. The offset stays inside its field, so arithmetic never moves a pointer
+/// into another allocation; a result beyond the field's signed range saturates at its end,
+/// which every access reports as out of bounds (rather than wrapping back into the object).
 pub fn add(p: u64, delta: i64) -> u64 {
-    (p & !OFFSET_MASK) | (p.wrapping_add(delta as u64) & OFFSET_MASK)
+    const LIMIT: i128 = 1 << (ALLOC_SHIFT - 1);
+    let new = (signed_offset(p) as i128 + delta as i128).clamp(-LIMIT, LIMIT - 1) as i64;
+    (p & !OFFSET_MASK) | (new as u64 & OFFSET_MASK)
+}
+
+/// `p + index * scale` bytes (array indexing), without overflow in the product.
+pub fn add_scaled(p: u64, index: i64, scale: u64) -> u64 {
+    let bytes = (index as i128 * scale as i128).clamp(i64::MIN as i128, i64::MAX as i128);
+    add(p, bytes as i64)
 }
 
 /// Byte difference `a - b`: offsets when both point into one allocation, raw bits otherwise.
@@ -174,5 +183,23 @@ mod tests {
         assert_eq!(get_fence(make(Tag::Local, 0, 0)), CLK_LOCAL_MEM_FENCE);
         assert_eq!(get_fence(make(Tag::Private, 0, 0)), 0);
         assert_eq!(get_fence(0), 0);
+    }
+}
+
+#[cfg(test)]
+mod saturation_tests {
+    use super::*;
+
+    #[test]
+    fn huge_offsets_saturate_instead_of_wrapping() {
+        let p = make(Tag::Global, 3, 0);
+        assert_eq!(offset(add(p, 20)), 20);
+        assert_eq!(signed_offset(offset(add(p, -4))), -4);
+        let far = add_scaled(p, 0x1000_0000_0000, 4);
+        assert_eq!(alloc(far), 3);
+        assert_eq!(signed_offset(offset(far)), (1 << (ALLOC_SHIFT - 1)) - 1);
+        assert_ne!(offset(far), 0);
+        let below = add(p, i64::MIN);
+        assert_eq!(signed_offset(offset(below)), -(1 << (ALLOC_SHIFT - 1)));
     }
 }

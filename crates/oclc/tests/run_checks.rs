@@ -326,3 +326,28 @@ out = { buffer = "int", len = 1 }
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("(code):2:") && err.contains("race"), "{err}");
 }
+
+/// An index far beyond the buffer (2^44 elements) is out of bounds too: pointer arithmetic
+/// saturates instead of wrapping back into the allocation.
+#[test]
+fn huge_index_is_out_of_bounds_not_wrapped() {
+    let job = r#"
+code = """
+kernel void k(global int *o) {
+  o[0x100000000000] = 7;
+}
+"""
+kernel = "k"
+global = [1]
+[args]
+o = { buffer = "int", len = 1 }
+"#;
+    assert_check(
+        "huge_index",
+        job,
+        &[],
+        3,
+        "out-of-bounds write of 4 bytes",
+        "o[0x100000000000] = 7;",
+    );
+}
