@@ -346,7 +346,7 @@ o = { buffer = "int", len = 1 }
         "huge_index",
         job,
         &[],
-        3,
+        2,
         "out-of-bounds write of 4 bytes",
         "o[0x100000000000] = 7;",
     );
