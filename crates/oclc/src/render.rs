@@ -359,6 +359,11 @@ impl<'s> ColumnMap<'s> {
         let mut i = 0;
         while i < src.len() {
             byte_to_col[i] = col;
+            if (0x20..0x7f).contains(&src[i]) {
+                col += 1;
+                i += 1;
+                continue;
+            }
             let (text, next) = printable(src, i);
             col += display_width(&text);
             i = next;
@@ -399,14 +404,24 @@ impl<'s> ColumnMap<'s> {
     fn push_printable(&self, out: &mut String) {
         let mut i = 0;
         while i < self.src.len() {
-            let (text, next) = printable(self.src, i);
-            out.push_str(&text);
-            i = next;
+            i = push_printable(self.src, i, out);
         }
     }
 }
 
 /// The printed form of the character at byte `i` and the offset after it.
+/// Appends the display form of the character at `src[i]` to `out` (no allocation for
+/// printable ASCII, the common case); returns the index of the next character.
+fn push_printable(src: &[u8], i: usize, out: &mut String) -> usize {
+    if (0x20..0x7f).contains(&src[i]) {
+        out.push(src[i] as char);
+        return i + 1;
+    }
+    let (text, next) = printable(src, i);
+    out.push_str(&text);
+    next
+}
+
 fn printable(src: &[u8], i: usize) -> (String, usize) {
     let b = src[i];
     if b == b'\t' {
@@ -509,9 +524,7 @@ fn fixit_line(
     let mut out = String::new();
     let mut i = 0;
     while i < line.len() {
-        let (t, next) = printable(&line, i);
-        out.push_str(&t);
-        i = next;
+        i = push_printable(&line, i, &mut out);
     }
     out
 }
