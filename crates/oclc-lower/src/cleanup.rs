@@ -4,108 +4,8 @@
 
 use std::collections::HashMap;
 
+use oclc_ir::passes::util::for_each_operand_mut;
 use oclc_ir::{Block, Function, Op, Value, ValueDef};
-
-/// Rewrites every value operand of `op` (branch arguments included) through `f`.
-fn map_operands(op: &mut Op, f: &dyn Fn(Value) -> Value) {
-    let m = |v: &mut Value| *v = f(*v);
-    match op {
-        Op::Const(_)
-        | Op::Undef
-        | Op::StackAlloc { .. }
-        | Op::GlobalAddr(_)
-        | Op::LocalAddr(_)
-        | Op::Unreachable => {}
-        Op::Bin(_, a, b)
-        | Op::Cmp(_, a, b)
-        | Op::PtrAdd(a, b)
-        | Op::PtrDiff(a, b)
-        | Op::ExtractDyn(a, b)
-        | Op::Insert(a, b, _) => {
-            m(a);
-            m(b);
-        }
-        Op::Un(_, a)
-        | Op::Conv(_, a)
-        | Op::Bitcast(a)
-        | Op::IntToPtr(a)
-        | Op::Splat(a)
-        | Op::Extract(a, _)
-        | Op::Shuffle(a, _)
-        | Op::Load(a)
-        | Op::ToGeneric(a)
-        | Op::FromGeneric(a, _)
-        | Op::SpaceTest(a, _)
-        | Op::GetFence(a) => m(a),
-        Op::Build(vs) | Op::Call(_, vs) | Op::CallBuiltin(_, vs) => vs.iter_mut().for_each(m),
-        Op::Select(a, b, c) | Op::InsertDyn(a, b, c) => {
-            m(a);
-            m(b);
-            m(c);
-        }
-        Op::WorkGroup { value, ids, .. } => {
-            m(value);
-            ids.iter_mut().for_each(m);
-        }
-        Op::Store { ptr, value } => {
-            m(ptr);
-            m(value);
-        }
-        Op::Memcpy { dst, src, len } => {
-            m(dst);
-            m(src);
-            m(len);
-        }
-        Op::Memset { dst, byte, len } => {
-            m(dst);
-            m(byte);
-            m(len);
-        }
-        Op::AtomicRmw { ptr, value, .. } | Op::AtomicStore { ptr, value, .. } => {
-            m(ptr);
-            m(value);
-        }
-        Op::AtomicCmpXchg {
-            ptr,
-            expected,
-            desired,
-            ..
-        } => {
-            m(ptr);
-            m(expected);
-            m(desired);
-        }
-        Op::AtomicLoad { ptr, .. } => m(ptr),
-        Op::Barrier { flags, .. } | Op::Fence { flags, .. } => m(flags),
-        Op::WorkItem(_, d) => {
-            if let Some(d) = d {
-                m(d);
-            }
-        }
-        Op::Printf(fmt, args) => {
-            m(fmt);
-            args.iter_mut().for_each(m);
-        }
-        Op::Ret(v) => {
-            if let Some(v) = v {
-                m(v);
-            }
-        }
-        Op::Br(t) => t.args.iter_mut().for_each(m),
-        Op::CondBr(c, t, e) => {
-            m(c);
-            t.args.iter_mut().for_each(m);
-            e.args.iter_mut().for_each(m);
-        }
-        Op::Switch(x, cases, d) => {
-            m(x);
-            for (_, c) in cases.iter_mut() {
-                c.args.iter_mut().for_each(m);
-            }
-            d.args.iter_mut().for_each(m);
-        }
-    }
-}
 
 /// Branch targets of `op` with their argument lists, mutably.
 fn calls_mut(op: &mut Op) -> Vec<&mut oclc_ir::BlockCall> {
@@ -200,7 +100,7 @@ pub fn simplify(f: &mut Function, reachable: &[bool]) {
                     });
                 }
             }
-            map_operands(&mut d.op, &resolve);
+            for_each_operand_mut(&mut d.op, |v| *v = resolve(*v));
         }
         for (bi, bd) in f.blocks.iter_mut().enumerate() {
             bd.params.retain(|p| !repl.contains_key(p));
