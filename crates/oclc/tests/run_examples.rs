@@ -85,7 +85,8 @@ fn memcpy_under_cl12_exits_2_with_clangs_message() {
         err.contains("memcpy.cl:22:26: error: passing '__global unsigned char *__private' to parameter of type '__private unsigned char *' changes address space of pointer"),
         "{err}"
     );
-    assert!(err.contains("4 errors generated."), "{err}");
+    // clang-19 reports the first bad argument of each of the two calls.
+    assert!(err.contains("2 errors generated."), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

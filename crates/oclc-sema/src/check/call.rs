@@ -80,8 +80,10 @@ impl Checker<'_> {
                     let dst_print = p.with_space(None);
                     let c = self.assign_convert(p, dst_print, a, Action::Passing, at);
                     if c.is_error() {
-                        failed = true;
+                        // clang stops checking a call at its first argument that does not
+                        // convert (Sema::GatherArgumentsForCall), so later ones get no error.
                         self.param_note(fid, i);
+                        return Expr::error(span);
                     }
                     out.push(c);
                 }
