@@ -13,7 +13,7 @@
 
 pub mod builtins;
 mod check;
-mod fxhash;
+use oclc_syntax::fxhash;
 pub mod hir;
 pub mod space;
 pub mod types;

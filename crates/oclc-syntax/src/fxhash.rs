@@ -1,5 +1,6 @@
 //! A small, fast, non-cryptographic hasher (the Fx algorithm rustc uses) for maps keyed by
-//! short strings and ids (the interner), where SipHash's DoS resistance buys nothing.
+//! short strings and ids (the interner, sema's symbol and type maps), where SipHash's DoS
+//! resistance buys nothing.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
