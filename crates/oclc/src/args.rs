@@ -27,6 +27,8 @@ pub struct CheckArgs {
     pub ignored_extensions: Vec<String>,
     /// `--help` was given.
     pub help: bool,
+    /// A `-triple`/`-target` naming spir or spir64 was given (else each command picks its default).
+    pub target_given: bool,
 }
 
 /// A command-line error, printed as `oclc: error: MESSAGE`.
@@ -135,12 +137,18 @@ where
         } else if a == "-triple" || a == "-target" {
             // spir and spir64 set the target; other triples are accepted and ignored.
             let t = take(&mut i, a, "")?;
-            target = oclc_syntax::Target::parse(&t).unwrap_or(target);
+            if let Some(t) = oclc_syntax::Target::parse(&t) {
+                target = t;
+                out.target_given = true;
+            }
         } else if let Some(t) = a
             .strip_prefix("-triple=")
             .or_else(|| a.strip_prefix("--target="))
         {
-            target = oclc_syntax::Target::parse(t).unwrap_or(target);
+            if let Some(t) = oclc_syntax::Target::parse(t) {
+                target = t;
+                out.target_given = true;
+            }
         } else if IGNORED_FLAGS.contains(&a) {
         } else if a == "-w" || a.starts_with("-W") || a == "-pedantic" || a == "-pedantic-errors" {
             out.options.warnings.parse_flag(a);
@@ -192,9 +200,14 @@ Output:
   -verify[=p1,p2]     check diagnostics against 'expected-*' comments, as clang -verify;
                       exit 0 when they all match (its report is always text)
 
+Target:
+  -triple <triple>    spir-unknown-unknown (32-bit size_t; the default of `oclc check`, as in
+                      clang's OpenCL tests) or spir64-unknown-unknown (64-bit, the default of
+                      `oclc run`/`spaces`/`build`); other triples are accepted and ignored
+
 Accepted for clang compatibility and ignored: -fsyntax-only, -ffake-address-space-map,
 -finclude-default-header, -fdeclare-opencl-builtins (builtins are always declared),
--f[no-]color-diagnostics, -x cl, -triple <triple>.
+-f[no-]color-diagnostics, -x cl.
 
 Exit status: 0 when no errors, 1 on any error (including command-line errors such as an
 unknown flag, as clang does).

@@ -24,7 +24,7 @@ pub const CHECK_STACK_SIZE: usize = crate::check::FRONT_END_STACK_SIZE;
 
 /// Runs `oclc check ARGS`. `stdin` is read when a file is `-`.
 pub fn check_command(args: Vec<String>, stdin: &mut dyn Read) -> CliOutput {
-    let parsed = match parse_check_args(args) {
+    let mut parsed = match parse_check_args(args) {
         Ok(p) => p,
         Err(e) => {
             return CliOutput {
@@ -39,6 +39,12 @@ pub fn check_command(args: Vec<String>, stdin: &mut dyn Read) -> CliOutput {
             stdout: CHECK_HELP.to_string(),
             ..Default::default()
         };
+    }
+    // With no device to check for, check for 32-bit SPIR, as clang's OpenCL tests do
+    // (`-triple spir-unknown-unknown`): `size_t` is `unsigned int`. `-triple spir64` checks
+    // for the 64-bit devices that `oclc run` targets.
+    if !parsed.target_given {
+        parsed.options.lang.target = oclc_syntax::Target::Spir;
     }
     let mut out = CliOutput::default();
     for e in &parsed.ignored_extensions {

@@ -250,3 +250,25 @@ fn recursive_and_exploding_macros() {
         b"#if 1\n#define F(x\n/* unterminated comment\n\"unterminated string\n",
     );
 }
+
+/// `oclc check` checks for 32-bit SPIR unless told otherwise, as clang's OpenCL tests do.
+#[test]
+fn check_target_defaults_to_spir_and_follows_triple() {
+    let src = b"kernel void k(size_t n) {}\n";
+    let r = oclc(&["check", "-"], src);
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr.contains(
+            "(aka '__private unsigned int') cannot be used as the type of a kernel parameter"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = oclc(&["check", "-triple", "spir64-unknown-unknown", "-"], src);
+    assert!(
+        r.stderr
+            .contains("(aka '__private unsigned long') cannot be used"),
+        "{}",
+        r.stderr
+    );
+}
