@@ -21,8 +21,12 @@ const MAX_GROUP: u64 = 256;
 /// The extensions a device with double and half reports.
 const EXTENSIONS: &str = "-cl-ext=+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16";
 
+/// The corpus: `OCLC_CTS_DIR` when set (a GPU machine without ../shared), else the shared copy.
 fn cts_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(CTS_DIR)
+    match std::env::var_os("OCLC_CTS_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join(CTS_DIR),
+    }
 }
 
 /// One launch: where it comes from and how to run and check it.
@@ -262,6 +266,52 @@ fn cts_generic_address_space_on_the_cpu_device() {
     assert!(
         failures.is_empty(),
         "{} CTS launches failed",
+        failures.len()
+    );
+}
+
+/// Every launch on the cuda device: the CTS verdict, and the same bytes as the cpu device.
+/// Skips (with the reason) where oclc was built without `cuda` or no driver/GPU is present.
+#[test]
+fn cts_generic_address_space_on_the_cuda_device() {
+    let gpu = match Device::cuda(0) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("skipping the CTS on the cuda device: {e}");
+            return;
+        }
+    };
+    let all = match launches() {
+        Ok(l) => l,
+        Err(e) => panic!("cannot read the CTS manifest: {e}"),
+    };
+    let cpu = Device::cpu().with_printf_echo(false);
+    let mut failures = Vec::new();
+    for l in &all {
+        let result = run(&gpu, l, "").and_then(|got| {
+            verdict(l, &got)?;
+            let want = run(&cpu, l, "").map_err(|e| format!("cpu: {e}"))?;
+            if want != got {
+                return Err("the cuda device leaves different bytes from the cpu device".into());
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            failures.push(format!("{} ({}): {e}", l.name, l.file));
+        }
+    }
+    for f in &failures {
+        println!("FAIL {f}");
+    }
+    println!(
+        "CTS on the cuda device: {} passed, {} failed of {}",
+        all.len() - failures.len(),
+        failures.len(),
+        all.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} CTS launches failed on the GPU",
         failures.len()
     );
 }
