@@ -24,9 +24,11 @@ pub mod casts;
 pub mod dce;
 pub mod fold;
 pub mod infer_spaces;
+pub mod inline;
 pub mod mem2reg;
 pub mod report;
 pub mod specialize;
+pub mod unroll;
 pub mod util;
 pub mod version;
 
@@ -154,7 +156,24 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
             }
         });
     }
+    // The report describes the source functions: counted before inlining merges them.
     let after = kernel_accesses(m);
+    if opts.opt_level >= 2 && report.verify_errors.is_empty() {
+        stage(m, "inline", &mut report, |m| {
+            let stats = inline::inline_module(m);
+            for fi in stats.changed {
+                inline::simplify_inlined(m, fi);
+            }
+        });
+        stage(m, "unroll", &mut report, |m| {
+            for f in m.functions.iter_mut() {
+                if unroll::unroll(f) > 0 {
+                    fold::fold(f);
+                    dce::dce(f);
+                }
+            }
+        });
+    }
     report.spaces.kernels = before
         .into_iter()
         .map(|(kernel, b)| {
