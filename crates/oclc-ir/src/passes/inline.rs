@@ -193,6 +193,11 @@ pub fn inline_call(f: &mut Function, b: Block, pos: usize, callee: &Function) ->
     let join = f.add_block();
     let tail: Vec<Inst> = f.blocks[b.index()].insts.split_off(pos + 1);
     f.blocks[b.index()].insts.pop();
+    // The call leaves the function (the verifier also reads instructions in no block).
+    if let Some(d) = f.insts.get_mut(call.index()) {
+        d.op = Op::Unreachable;
+        d.result = None;
+    }
     f.blocks[join.index()].insts = tail;
     if let Some(r) = result
         && let Some(vd) = f.values.get_mut(r.index())
@@ -228,16 +233,7 @@ pub fn inline_call(f: &mut Function, b: Block, pos: usize, callee: &Function) ->
                 continue;
             };
             let ty = d.result.and_then(|r| callee.value_type(r));
-            let op = match &d.op {
-                Op::Ret(v) => Op::Br(BlockCall {
-                    block: join,
-                    args: match (v, result) {
-                        (Some(v), Some(_)) => vec![*v],
-                        _ => Vec::new(),
-                    },
-                }),
-                op => op.clone(),
-            };
+            let op = d.op.clone();
             let (ni, nv) = if matches!(op, Op::StackAlloc { .. }) {
                 let (ni, nv) = new_inst(f, op, ty, d.span);
                 hoisted.push(ni);
@@ -259,9 +255,14 @@ pub fn inline_call(f: &mut Function, b: Block, pos: usize, callee: &Function) ->
                 }
             });
             for s in successors_mut(&mut d.op) {
-                if s.block != join {
-                    s.block = bmap(s.block);
-                }
+                s.block = bmap(s.block);
+            }
+            if let Op::Ret(v) = &d.op {
+                let args = match (v, result) {
+                    (Some(v), Some(_)) => vec![*v],
+                    _ => Vec::new(),
+                };
+                d.op = Op::Br(BlockCall { block: join, args });
             }
         }
     }
@@ -327,9 +328,8 @@ fn remove_dead(m: &mut Module, was_inlined: &[bool]) -> Vec<bool> {
         .map(|(_, f)| f)
         .collect();
     for f in m.functions.iter_mut() {
-        for (_, i) in placed_insts(f) {
-            if let Some(d) = f.insts.get_mut(i.index())
-                && let Op::Call(c, _) = &mut d.op
+        for d in f.insts.iter_mut() {
+            if let Op::Call(c, _) = &mut d.op
                 && let Some(&nid) = new_id.get(c.index())
             {
                 *c = FuncId(nid);

@@ -156,24 +156,7 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
             }
         });
     }
-    // The report describes the source functions: counted before inlining merges them.
     let after = kernel_accesses(m);
-    if opts.opt_level >= 2 && report.verify_errors.is_empty() {
-        stage(m, "inline", &mut report, |m| {
-            let stats = inline::inline_module(m);
-            for fi in stats.changed {
-                inline::simplify_inlined(m, fi);
-            }
-        });
-        stage(m, "unroll", &mut report, |m| {
-            for f in m.functions.iter_mut() {
-                if unroll::unroll(f) > 0 {
-                    fold::fold(f);
-                    dce::dce(f);
-                }
-            }
-        });
-    }
     report.spaces.kernels = before
         .into_iter()
         .map(|(kernel, b)| {
@@ -263,13 +246,26 @@ fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
     out
 }
 
-/// The cheap, always-safe pipeline a device runs on load (also at `-O0`): promote private
-/// slots to SSA values, fold constants, drop dead code. Address spaces are left alone.
+/// The always-safe pipeline a device runs on load (also at `-O0`): promote private slots to
+/// SSA values, fold constants, drop dead code; then inline helpers (inferring the spaces of
+/// the pointers they received again) and unroll small counted loops. It runs after
+/// [`run_default`], so the `oclc spaces` report and the printed IR describe the source
+/// functions, and the specialised clones are what gets inlined.
 pub fn optimize_for_device(m: &mut Module) {
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
         dce::dce(f);
         fold::fold(f);
         dce::dce(f);
+    }
+    let stats = inline::inline_module(m);
+    for fi in stats.changed {
+        inline::simplify_inlined(m, fi);
+    }
+    for f in m.functions.iter_mut() {
+        if unroll::unroll(f) > 0 {
+            fold::fold(f);
+            dce::dce(f);
+        }
     }
 }

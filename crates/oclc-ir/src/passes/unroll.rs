@@ -162,9 +162,11 @@ fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
     let Some(Op::Cmp(op, a, b)) = def_op(f, *cond) else {
         return None;
     };
-    let (iv_val, bound, op) = if hparams.contains(a) && !in_loop(*b) {
+    // Constants defined in the loop are invariant too (rematerialized where needed).
+    let invariant = |v: Value| !in_loop(v) || const_int(f, v).is_some();
+    let (iv_val, bound, op) = if hparams.contains(a) && invariant(*b) {
         (*a, *b, *op)
-    } else if hparams.contains(b) && !in_loop(*a) {
+    } else if hparams.contains(b) && invariant(*a) {
         (*b, *a, swap(*op)?)
     } else {
         return None;
@@ -438,6 +440,14 @@ fn unroll_by_factor(f: &mut Function, lp: &Loop) -> bool {
         block: lp.header,
         args: q.clone(),
     };
+    // A constant bound defined inside the loop is made again for the tests.
+    let bound = match const_int(f, lp.bound) {
+        Some(c) => match f.push_inst(test, Op::Const(Const::Int(c)), Some(ity), span).1 {
+            Some(v) => v,
+            None => return false,
+        },
+        None => lp.bound,
+    };
     // test: iv REL bound, so that bound - iv is the exact number of values left.
     let op = match lp.rel {
         Rel::Ult | Rel::Ne => CmpOp::Ult,
@@ -446,7 +456,7 @@ fn unroll_by_factor(f: &mut Function, lp: &Loop) -> bool {
         Rel::Sle => CmpOp::Sle,
     };
     let op = if lp.rel == Rel::Ne { CmpOp::Ne } else { op };
-    let (_, c1) = f.push_inst(test, Op::Cmp(op, iv, lp.bound), Some(Type::I1), span);
+    let (_, c1) = f.push_inst(test, Op::Cmp(op, iv, bound), Some(Type::I1), span);
     let Some(c1) = c1 else { return false };
     f.push_inst(
         test,
@@ -462,7 +472,7 @@ fn unroll_by_factor(f: &mut Function, lp: &Loop) -> bool {
         span,
     );
     // test2: the next FACTOR values of iv all satisfy REL.
-    let (_, d) = f.push_inst(test2, Op::Bin(BinOp::Sub, lp.bound, iv), Some(ity), span);
+    let (_, d) = f.push_inst(test2, Op::Bin(BinOp::Sub, bound, iv), Some(ity), span);
     let span_k = (FACTOR - 1) * lp.step;
     let (_, k) = f.push_inst(test2, Op::Const(Const::Int(span_k)), Some(ity), span);
     let strict = matches!(lp.rel, Rel::Ult | Rel::Slt | Rel::Ne);
