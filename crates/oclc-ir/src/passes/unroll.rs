@@ -149,21 +149,14 @@ fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
     if size > MAX_BODY {
         return None;
     }
-    let in_loop = |v: Value| -> bool {
-        match f.values.get(v.index()).map(|d| d.def) {
-            Some(ValueDef::Param(b, _)) => b == h || chain.contains(&b),
-            Some(ValueDef::Inst(i)) => std::iter::once(h)
-                .chain(chain.iter().copied())
-                .any(|b| f.blocks[b.index()].insts.contains(&i)),
-            None => true,
-        }
-    };
+    let blocks: Vec<Block> = std::iter::once(h).chain(chain.iter().copied()).collect();
+    let in_loop = |v: Value| defined_in(f, &blocks, v);
     let hparams = f.params_of(h);
     let Some(Op::Cmp(op, a, b)) = def_op(f, *cond) else {
         return None;
     };
-    // Constants defined in the loop are invariant too (rematerialized where needed).
-    let invariant = |v: Value| !in_loop(v) || const_int(f, v).is_some();
+    // Bounds computed in the loop from invariant values are made again in front of it.
+    let invariant = |v: Value| invariant(f, &blocks, v, 3);
     let (iv_val, bound, op) = if hparams.contains(a) && invariant(*b) {
         (*a, *b, *op)
     } else if hparams.contains(b) && invariant(*a) {
@@ -212,6 +205,64 @@ fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
         exit_edge,
         size,
     })
+}
+
+/// Whether `v` is a block parameter or instruction result of one of `blocks`.
+fn defined_in(f: &Function, blocks: &[Block], v: Value) -> bool {
+    match f.values.get(v.index()).map(|d| d.def) {
+        Some(ValueDef::Param(b, _)) => blocks.contains(&b),
+        Some(ValueDef::Inst(i)) => blocks.iter().any(|b| {
+            f.blocks
+                .get(b.index())
+                .is_some_and(|bd| bd.insts.contains(&i))
+        }),
+        None => true,
+    }
+}
+
+/// Whether `v` is defined outside `blocks` or computed from such values by at most `depth`
+/// levels of arithmetic, so that it can be computed again in front of the loop.
+fn invariant(f: &Function, blocks: &[Block], v: Value, depth: u32) -> bool {
+    if !defined_in(f, blocks, v) {
+        return true;
+    }
+    match def_op(f, v) {
+        Some(op @ (Op::Const(_) | Op::Bin(..) | Op::Un(..) | Op::Conv(..))) if depth > 0 => {
+            let mut ok = true;
+            op.for_each_operand(|x| ok &= invariant(f, blocks, x, depth - 1));
+            ok
+        }
+        _ => false,
+    }
+}
+
+/// `v` as computed at the end of `dst`: itself when defined outside `blocks`, else a copy
+/// of its (invariant) computation appended to `dst`.
+fn remat(f: &mut Function, blocks: &[Block], v: Value, dst: Block) -> Option<Value> {
+    if !defined_in(f, blocks, v) {
+        return Some(v);
+    }
+    let ValueDef::Inst(i) = f.values.get(v.index())?.def else {
+        return None;
+    };
+    let d = f.insts.get(i.index())?;
+    let (mut op, span, ty) = (d.op.clone(), d.span, f.value_type(v));
+    let mut ok = true;
+    let mut operands = Vec::new();
+    op.for_each_operand(|x| operands.push(x));
+    let mut copies = Vec::new();
+    for x in operands {
+        match remat(f, blocks, x, dst) {
+            Some(c) => copies.push(c),
+            None => ok = false,
+        }
+    }
+    if !ok {
+        return None;
+    }
+    let mut it = copies.into_iter();
+    for_each_operand_mut(&mut op, |x| *x = it.next().unwrap_or(*x));
+    f.push_inst(dst, op, ty, span).1
 }
 
 fn mask(bits: u32) -> u64 {
@@ -429,24 +480,22 @@ fn unroll_by_factor(f: &mut Function, lp: &Loop) -> bool {
         _ => return false,
     });
     let test = f.add_block();
+    let q = header_like_params(f, lp, test);
+    // A bound computed inside the loop is computed again for the tests.
+    let blocks: Vec<Block> = std::iter::once(lp.header)
+        .chain(lp.chain.iter().copied())
+        .collect();
+    let (Some(&iv), Some(bound)) = (q.get(lp.iv), remat(f, &blocks, lp.bound, test)) else {
+        // Nothing branches to the new block: it stays unreachable.
+        f.push_inst(test, Op::Unreachable, None, span);
+        return false;
+    };
     let test2 = f.add_block();
     let body = f.add_block();
     redirect_entering(f, lp, test);
-    let q = header_like_params(f, lp, test);
-    let Some(&iv) = q.get(lp.iv) else {
-        return false;
-    };
     let to_header = BlockCall {
         block: lp.header,
         args: q.clone(),
-    };
-    // A constant bound defined inside the loop is made again for the tests.
-    let bound = match const_int(f, lp.bound) {
-        Some(c) => match f.push_inst(test, Op::Const(Const::Int(c)), Some(ity), span).1 {
-            Some(v) => v,
-            None => return false,
-        },
-        None => lp.bound,
     };
     // test: iv REL bound, so that bound - iv is the exact number of values left.
     let op = match lp.rel {
