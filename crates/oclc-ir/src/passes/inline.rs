@@ -1,7 +1,8 @@
 //! Inlining of calls to ordinary (non-kernel) functions, bottom-up over the call graph, so a
 //! device runs helpers without call overhead and the space inference sees the caller's
-//! pointers in the helper's accesses. Recursive calls are never inlined; callees above a
-//! size budget are inlined only at their single call site.
+//! pointers in the helper's accesses. Functions on a call cycle (recursion, which OpenCL C
+//! forbids but the passes must survive) are never inlined; callees above a size budget are
+//! inlined only at their single call site.
 
 use super::util::*;
 use crate::ir::*;
@@ -46,6 +47,7 @@ pub fn inline_module(m: &mut Module) -> InlineStats {
                 let callee = &m.functions[c];
                 let csize = placed_insts(callee).len();
                 !callee.is_kernel()
+                    && !reach[c][c]
                     && !reach[c][fi]
                     && (sites[c] == 1 || (csize <= SMALL_CALLEE && size + csize <= CALLER_LIMIT))
             });

@@ -150,7 +150,6 @@ fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
         return None;
     }
     let blocks: Vec<Block> = std::iter::once(h).chain(chain.iter().copied()).collect();
-    let in_loop = |v: Value| defined_in(f, &blocks, v);
     let hparams = f.params_of(h);
     let Some(Op::Cmp(op, a, b)) = def_op(f, *cond) else {
         return None;
