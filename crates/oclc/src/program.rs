@@ -342,7 +342,10 @@ impl Program {
             target: target.to_string(),
             fast_math,
         };
-        oclc_ptx::emit_module(&self.module, Some(&self.sm), &opts)
+        // The device pipeline (inlining, unrolling) runs on load, as in `CudaDevice::load`.
+        let mut module = self.module.clone();
+        oclc_ir::passes::optimize_for_device(&mut module);
+        oclc_ptx::emit_module(&module, Some(&self.sm), &opts)
             .map(|m| m.text)
             .map_err(|e| BuildError::Internal(format!("PTX: {e}")))
     }

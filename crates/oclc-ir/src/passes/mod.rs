@@ -24,9 +24,11 @@ pub mod casts;
 pub mod dce;
 pub mod fold;
 pub mod infer_spaces;
+pub mod inline;
 pub mod mem2reg;
 pub mod report;
 pub mod specialize;
+pub mod unroll;
 pub mod util;
 pub mod version;
 
@@ -244,13 +246,26 @@ fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
     out
 }
 
-/// The cheap, always-safe pipeline a device runs on load (also at `-O0`): promote private
-/// slots to SSA values, fold constants, drop dead code. Address spaces are left alone.
+/// The always-safe pipeline a device runs on load (also at `-O0`): promote private slots to
+/// SSA values, fold constants, drop dead code; then inline helpers (inferring the spaces of
+/// the pointers they received again) and unroll small counted loops. It runs after
+/// [`run_default`], so the `oclc spaces` report and the printed IR describe the source
+/// functions, and the specialised clones are what gets inlined.
 pub fn optimize_for_device(m: &mut Module) {
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
         dce::dce(f);
         fold::fold(f);
         dce::dce(f);
+    }
+    let stats = inline::inline_module(m);
+    for fi in stats.changed {
+        inline::simplify_inlined(m, fi);
+    }
+    for f in m.functions.iter_mut() {
+        if unroll::unroll(f) > 0 {
+            fold::fold(f);
+            dce::dce(f);
+        }
     }
 }

@@ -1,0 +1,560 @@
+//! Unrolling of small counted loops, so a device has several iterations' independent loads in
+//! flight at once. A loop qualifies when its header ends in a comparison of an induction
+//! variable (a header parameter stepped by a constant `add` on the back edge) with a
+//! loop-invariant bound, and its body is a straight chain of blocks back to the header.
+//! With a constant trip count of at most [`FULL_TRIPS`] it is replaced by straight-line code;
+//! otherwise a copy running [`FACTOR`] iterations per trip goes first, while at least that
+//! many remain, and the original loop runs the remainder.
+
+use super::util::*;
+use crate::ir::*;
+use crate::types::Type;
+use std::collections::HashMap;
+
+/// Iterations per trip of the unrolled copy.
+pub const FACTOR: u64 = 4;
+/// Largest loop (header and body instructions) that is unrolled.
+pub const MAX_BODY: usize = 80;
+/// Largest constant trip count that is unrolled completely.
+pub const FULL_TRIPS: u64 = 16;
+/// Largest number of instructions complete unrolling may produce.
+pub const FULL_BUDGET: usize = 400;
+
+/// When the loop continues: `iv REL bound`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rel {
+    Ult,
+    Slt,
+    Ule,
+    Sle,
+    Ne,
+}
+
+/// A loop of the shape this pass handles.
+#[derive(Clone, Debug)]
+struct Loop {
+    header: Block,
+    /// Body blocks in order; the last branches back to the header.
+    chain: Vec<Block>,
+    /// Index of the induction variable among the header's parameters.
+    iv: usize,
+    step: u64,
+    bits: u32,
+    bound: Value,
+    rel: Rel,
+    /// The header's branch into the body and out of the loop.
+    body_edge: BlockCall,
+    exit_edge: BlockCall,
+    /// Number of header and body instructions (terminators excluded).
+    size: usize,
+}
+
+/// Unrolls every qualifying innermost loop of `f`; returns how many were unrolled.
+pub fn unroll(f: &mut Function) -> usize {
+    let mut done = 0;
+    let mut tried: Vec<Block> = Vec::new();
+    // Each transformation adds blocks; the original loop stays as the remainder and is
+    // skipped by `tried`, and the unrolled copy is not a chain loop (two-block guard).
+    for _ in 0..64 {
+        let Some(lp) = find_loop(f, &tried) else {
+            break;
+        };
+        tried.push(lp.header);
+        let ok = match constant_trips(f, &lp) {
+            Some(t) if t <= FULL_TRIPS && (t as usize + 1) * lp.size <= FULL_BUDGET => {
+                unroll_fully(f, &lp, t)
+            }
+            _ => unroll_by_factor(f, &lp),
+        };
+        if ok {
+            done += 1;
+        }
+    }
+    done
+}
+
+/// The first qualifying loop whose header is not in `skip`.
+fn find_loop(f: &Function, skip: &[Block]) -> Option<Loop> {
+    let preds = predecessors(f);
+    (0..f.blocks.len())
+        .map(|h| Block(h as u32))
+        .filter(|h| !skip.contains(h))
+        .find_map(|h| match_loop(f, &preds, h))
+}
+
+/// The op of `b`'s terminator.
+fn term_op(f: &Function, b: Block) -> Option<&Op> {
+    terminator(f, b)
+        .and_then(|t| f.insts.get(t.index()))
+        .map(|d| &d.op)
+}
+
+fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
+    if h.index() == 0 {
+        return None;
+    }
+    let Some(Op::CondBr(cond, t, e)) = term_op(f, h) else {
+        return None;
+    };
+    // Follow each branch as a chain of single-predecessor blocks ending in `br h`.
+    let follow = |start: Block| -> Option<Vec<Block>> {
+        let mut chain = vec![start];
+        let mut b = start;
+        loop {
+            if b == h || preds.get(b.index())?.len() != 1 || chain.len() > 8 {
+                return None;
+            }
+            match term_op(f, b)? {
+                Op::Br(c) if c.block == h => return Some(chain),
+                Op::Br(c) => {
+                    b = c.block;
+                    chain.push(b);
+                }
+                _ => return None,
+            }
+        }
+    };
+    let (chain, body_edge, exit_edge, continue_on_true) = if let Some(c) = follow(t.block) {
+        (c, t.clone(), e.clone(), true)
+    } else {
+        (follow(e.block)?, e.clone(), t.clone(), false)
+    };
+    if chain.contains(&exit_edge.block) || exit_edge.block == h {
+        return None;
+    }
+    let latch = *chain.last()?;
+    // The header's predecessors: the latch once, every other one outside the loop.
+    if preds.get(h.index())?.iter().filter(|&&p| p == latch).count() != 1
+        || preds
+            .get(h.index())?
+            .iter()
+            .any(|p| *p != latch && chain.contains(p))
+    {
+        return None;
+    }
+    let mut size = 0;
+    for b in std::iter::once(h).chain(chain.iter().copied()) {
+        let bd = f.blocks.get(b.index())?;
+        for i in bd.insts.iter().take(bd.insts.len().saturating_sub(1)) {
+            let op = &f.insts.get(i.index())?.op;
+            if matches!(
+                op,
+                Op::Barrier { .. } | Op::WorkGroup { .. } | Op::StackAlloc { .. } | Op::Call(..)
+            ) {
+                return None;
+            }
+            size += 1;
+        }
+    }
+    if size > MAX_BODY {
+        return None;
+    }
+    let blocks: Vec<Block> = std::iter::once(h).chain(chain.iter().copied()).collect();
+    let hparams = f.params_of(h);
+    let Some(Op::Cmp(op, a, b)) = def_op(f, *cond) else {
+        return None;
+    };
+    // Bounds computed in the loop from invariant values are made again in front of it.
+    let invariant = |v: Value| invariant(f, &blocks, v, 3);
+    let (iv_val, bound, op) = if hparams.contains(a) && invariant(*b) {
+        (*a, *b, *op)
+    } else if hparams.contains(b) && invariant(*a) {
+        (*b, *a, swap(*op)?)
+    } else {
+        return None;
+    };
+    let op = if continue_on_true { op } else { negate(op)? };
+    let rel = match op {
+        CmpOp::Ult => Rel::Ult,
+        CmpOp::Slt => Rel::Slt,
+        CmpOp::Ule => Rel::Ule,
+        CmpOp::Sle => Rel::Sle,
+        CmpOp::Ne => Rel::Ne,
+        _ => return None,
+    };
+    let iv = hparams.iter().position(|p| *p == iv_val)?;
+    let bits = match f.value_type(iv_val)? {
+        Type::Scalar(s) if s.is_int() => s.bits(),
+        _ => return None,
+    };
+    // The back edge's argument for the induction variable: iv + constant step.
+    let Some(Op::Br(back)) = term_op(f, latch) else {
+        return None;
+    };
+    let next = *back.args.get(iv)?;
+    let step = match def_op(f, next)? {
+        Op::Bin(BinOp::Add, x, y) if *x == iv_val => const_int(f, *y)?,
+        Op::Bin(BinOp::Add, x, y) if *y == iv_val => const_int(f, *x)?,
+        _ => return None,
+    };
+    let step = step & mask(bits);
+    // Steps up to a quarter of the range keep FACTOR iterations' span representable.
+    if step == 0 || step > mask(bits) >> 3 || (rel == Rel::Ne && step != 1) {
+        return None;
+    }
+    Some(Loop {
+        header: h,
+        chain,
+        iv,
+        step,
+        bits,
+        bound,
+        rel,
+        body_edge,
+        exit_edge,
+        size,
+    })
+}
+
+/// Whether `v` is a block parameter or instruction result of one of `blocks`.
+fn defined_in(f: &Function, blocks: &[Block], v: Value) -> bool {
+    match f.values.get(v.index()).map(|d| d.def) {
+        Some(ValueDef::Param(b, _)) => blocks.contains(&b),
+        Some(ValueDef::Inst(i)) => blocks.iter().any(|b| {
+            f.blocks
+                .get(b.index())
+                .is_some_and(|bd| bd.insts.contains(&i))
+        }),
+        None => true,
+    }
+}
+
+/// Whether `v` is defined outside `blocks` or computed from such values by at most `depth`
+/// levels of arithmetic, so that it can be computed again in front of the loop.
+fn invariant(f: &Function, blocks: &[Block], v: Value, depth: u32) -> bool {
+    if !defined_in(f, blocks, v) {
+        return true;
+    }
+    match def_op(f, v) {
+        Some(op @ (Op::Const(_) | Op::Bin(..) | Op::Un(..) | Op::Conv(..))) if depth > 0 => {
+            let mut ok = true;
+            op.for_each_operand(|x| ok &= invariant(f, blocks, x, depth - 1));
+            ok
+        }
+        _ => false,
+    }
+}
+
+/// `v` as computed at the end of `dst`: itself when defined outside `blocks`, else a copy
+/// of its (invariant) computation appended to `dst`.
+fn remat(f: &mut Function, blocks: &[Block], v: Value, dst: Block) -> Option<Value> {
+    if !defined_in(f, blocks, v) {
+        return Some(v);
+    }
+    let ValueDef::Inst(i) = f.values.get(v.index())?.def else {
+        return None;
+    };
+    let d = f.insts.get(i.index())?;
+    let (mut op, span, ty) = (d.op.clone(), d.span, f.value_type(v));
+    let mut ok = true;
+    let mut operands = Vec::new();
+    op.for_each_operand(|x| operands.push(x));
+    let mut copies = Vec::new();
+    for x in operands {
+        match remat(f, blocks, x, dst) {
+            Some(c) => copies.push(c),
+            None => ok = false,
+        }
+    }
+    if !ok {
+        return None;
+    }
+    let mut it = copies.into_iter();
+    for_each_operand_mut(&mut op, |x| *x = it.next().unwrap_or(*x));
+    f.push_inst(dst, op, ty, span).1
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// The comparison with its operands swapped.
+fn swap(op: CmpOp) -> Option<CmpOp> {
+    Some(match op {
+        CmpOp::Eq => CmpOp::Eq,
+        CmpOp::Ne => CmpOp::Ne,
+        CmpOp::Slt => CmpOp::Sgt,
+        CmpOp::Sle => CmpOp::Sge,
+        CmpOp::Sgt => CmpOp::Slt,
+        CmpOp::Sge => CmpOp::Sle,
+        CmpOp::Ult => CmpOp::Ugt,
+        CmpOp::Ule => CmpOp::Uge,
+        CmpOp::Ugt => CmpOp::Ult,
+        CmpOp::Uge => CmpOp::Ule,
+        _ => return None,
+    })
+}
+
+/// The integer comparison that is true exactly when `op` is false.
+fn negate(op: CmpOp) -> Option<CmpOp> {
+    Some(match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Slt => CmpOp::Sge,
+        CmpOp::Sle => CmpOp::Sgt,
+        CmpOp::Sgt => CmpOp::Sle,
+        CmpOp::Sge => CmpOp::Slt,
+        CmpOp::Ult => CmpOp::Uge,
+        CmpOp::Ule => CmpOp::Ugt,
+        CmpOp::Ugt => CmpOp::Ule,
+        CmpOp::Uge => CmpOp::Ult,
+        _ => return None,
+    })
+}
+
+/// Whether `iv REL bound` holds for `bits`-wide integers.
+fn holds(rel: Rel, iv: u64, bound: u64, bits: u32) -> bool {
+    let sext = |x: u64| -> i64 {
+        if bits >= 64 {
+            x as i64
+        } else {
+            ((x << (64 - bits)) as i64) >> (64 - bits)
+        }
+    };
+    match rel {
+        Rel::Ult => iv < bound,
+        Rel::Ule => iv <= bound,
+        Rel::Slt => sext(iv) < sext(bound),
+        Rel::Sle => sext(iv) <= sext(bound),
+        Rel::Ne => iv != bound,
+    }
+}
+
+/// The trip count when the start (the one entering edge's argument) and the bound are
+/// constants and it is at most [`FULL_TRIPS`].
+fn constant_trips(f: &Function, lp: &Loop) -> Option<u64> {
+    let bound = const_int(f, lp.bound)? & mask(lp.bits);
+    let entering = entering_edges(f, lp);
+    let [(p, k)] = entering.as_slice() else {
+        return None;
+    };
+    let t = term_op(f, *p)?;
+    let start = *t.successors().get(*k)?.args.get(lp.iv)?;
+    let mut iv = const_int(f, start)? & mask(lp.bits);
+    for n in 0..=FULL_TRIPS {
+        if !holds(lp.rel, iv, bound, lp.bits) {
+            return Some(n);
+        }
+        iv = iv.wrapping_add(lp.step) & mask(lp.bits);
+    }
+    None
+}
+
+/// Every edge into the header from outside the loop: (block, successor index).
+fn entering_edges(f: &Function, lp: &Loop) -> Vec<(Block, usize)> {
+    let latch = lp.chain.last().copied();
+    let mut out = Vec::new();
+    for b in 0..f.blocks.len() {
+        let b = Block(b as u32);
+        if Some(b) == latch {
+            continue;
+        }
+        if let Some(op) = term_op(f, b) {
+            for (k, s) in op.successors().iter().enumerate() {
+                if s.block == lp.header {
+                    out.push((b, k));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Points every entering edge at `to` instead of the header (same arguments).
+fn redirect_entering(f: &mut Function, lp: &Loop, to: Block) {
+    for (b, k) in entering_edges(f, lp) {
+        if let Some(t) = terminator(f, b)
+            && let Some(d) = f.insts.get_mut(t.index())
+            && let Some(s) = successors_mut(&mut d.op).into_iter().nth(k)
+        {
+            s.block = to;
+        }
+    }
+}
+
+/// Copies the non-terminator instructions of `src` to the end of `dst`, operands through
+/// `map` (which receives the copies' results).
+fn copy_insts(f: &mut Function, src: Block, dst: Block, map: &mut HashMap<Value, Value>) {
+    let insts: Vec<Inst> = f.blocks.get(src.index()).map_or(Vec::new(), |bd| {
+        bd.insts[..bd.insts.len().saturating_sub(1)].to_vec()
+    });
+    for i in insts {
+        let Some(d) = f.insts.get(i.index()) else {
+            continue;
+        };
+        let mut op = d.op.clone();
+        let (result, span) = (d.result, d.span);
+        for_each_operand_mut(&mut op, |v| *v = map.get(v).copied().unwrap_or(*v));
+        let ty = result.and_then(|r| f.value_type(r));
+        let (_, nv) = f.push_inst(dst, op, ty, span);
+        if let (Some(r), Some(nv)) = (result, nv) {
+            map.insert(r, nv);
+        }
+    }
+}
+
+/// Appends one iteration (header then body) to `dst`, starting from header arguments `cur`;
+/// returns the header arguments of the next iteration.
+fn copy_iteration(f: &mut Function, lp: &Loop, dst: Block, cur: &[Value]) -> Vec<Value> {
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for (p, a) in f.params_of(lp.header).to_vec().iter().zip(cur) {
+        map.insert(*p, *a);
+    }
+    copy_insts(f, lp.header, dst, &mut map);
+    let mut edge = lp.body_edge.clone();
+    for b in lp.chain.clone() {
+        for (p, a) in f.params_of(b).to_vec().iter().zip(&edge.args) {
+            let a = map.get(a).copied().unwrap_or(*a);
+            map.insert(*p, a);
+        }
+        copy_insts(f, b, dst, &mut map);
+        edge = match term_op(f, b) {
+            Some(Op::Br(c)) => c.clone(),
+            _ => break,
+        };
+    }
+    edge.args
+        .iter()
+        .map(|a| map.get(a).copied().unwrap_or(*a))
+        .collect()
+}
+
+/// New parameters for `b` of the header's parameter types.
+fn header_like_params(f: &mut Function, lp: &Loop, b: Block) -> Vec<Value> {
+    let types: Vec<Type> = f
+        .params_of(lp.header)
+        .iter()
+        .filter_map(|p| f.value_type(*p))
+        .collect();
+    types.into_iter().map(|t| f.add_block_param(b, t)).collect()
+}
+
+fn header_span(f: &Function, lp: &Loop) -> oclc_syntax::Span {
+    terminator(f, lp.header)
+        .and_then(|t| f.insts.get(t.index()))
+        .map_or(f.span, |d| d.span)
+}
+
+/// Replaces a loop of `trips` iterations by straight-line code that ends on the exit edge.
+fn unroll_fully(f: &mut Function, lp: &Loop, trips: u64) -> bool {
+    let span = header_span(f, lp);
+    let nb = f.add_block();
+    let mut cur = header_like_params(f, lp, nb);
+    for _ in 0..trips {
+        cur = copy_iteration(f, lp, nb, &cur);
+    }
+    // The last header evaluation, whose comparison fails: leave by the exit edge.
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for (p, a) in f.params_of(lp.header).to_vec().iter().zip(&cur) {
+        map.insert(*p, *a);
+    }
+    copy_insts(f, lp.header, nb, &mut map);
+    let exit = BlockCall {
+        block: lp.exit_edge.block,
+        args: lp
+            .exit_edge
+            .args
+            .iter()
+            .map(|a| map.get(a).copied().unwrap_or(*a))
+            .collect(),
+    };
+    f.push_inst(nb, Op::Br(exit), None, span);
+    redirect_entering(f, lp, nb);
+    // Code after the loop may use header values directly (the header dominated it): it now
+    // uses their last copies. The loop itself is unreachable.
+    replace_uses(f, &map);
+    true
+}
+
+/// Puts a loop running [`FACTOR`] iterations per trip in front of the loop, entered while at
+/// least that many iterations remain; the original loop runs what is left.
+fn unroll_by_factor(f: &mut Function, lp: &Loop) -> bool {
+    let span = header_span(f, lp);
+    let ity = Type::Scalar(match f.value_type(lp.bound) {
+        Some(Type::Scalar(s)) => s,
+        _ => return false,
+    });
+    let test = f.add_block();
+    let q = header_like_params(f, lp, test);
+    // A bound computed inside the loop is computed again for the tests.
+    let blocks: Vec<Block> = std::iter::once(lp.header)
+        .chain(lp.chain.iter().copied())
+        .collect();
+    let (Some(&iv), Some(bound)) = (q.get(lp.iv), remat(f, &blocks, lp.bound, test)) else {
+        // Nothing branches to the new block: it stays unreachable.
+        f.push_inst(test, Op::Unreachable, None, span);
+        return false;
+    };
+    let test2 = f.add_block();
+    let body = f.add_block();
+    redirect_entering(f, lp, test);
+    let to_header = BlockCall {
+        block: lp.header,
+        args: q.clone(),
+    };
+    // test: iv REL bound, so that bound - iv is the exact number of values left.
+    let op = match lp.rel {
+        Rel::Ult | Rel::Ne => CmpOp::Ult,
+        Rel::Slt => CmpOp::Slt,
+        Rel::Ule => CmpOp::Ule,
+        Rel::Sle => CmpOp::Sle,
+    };
+    let op = if lp.rel == Rel::Ne { CmpOp::Ne } else { op };
+    let (_, c1) = f.push_inst(test, Op::Cmp(op, iv, bound), Some(Type::I1), span);
+    let Some(c1) = c1 else { return false };
+    f.push_inst(
+        test,
+        Op::CondBr(
+            c1,
+            BlockCall {
+                block: test2,
+                args: Vec::new(),
+            },
+            to_header.clone(),
+        ),
+        None,
+        span,
+    );
+    // test2: the next FACTOR values of iv all satisfy REL.
+    let (_, d) = f.push_inst(test2, Op::Bin(BinOp::Sub, bound, iv), Some(ity), span);
+    let span_k = (FACTOR - 1) * lp.step;
+    let (_, k) = f.push_inst(test2, Op::Const(Const::Int(span_k)), Some(ity), span);
+    let strict = matches!(lp.rel, Rel::Ult | Rel::Slt | Rel::Ne);
+    let cmp = if strict { CmpOp::Ugt } else { CmpOp::Uge };
+    let (Some(d), Some(k)) = (d, k) else {
+        return false;
+    };
+    let (_, c2) = f.push_inst(test2, Op::Cmp(cmp, d, k), Some(Type::I1), span);
+    let Some(c2) = c2 else { return false };
+    f.push_inst(
+        test2,
+        Op::CondBr(
+            c2,
+            BlockCall {
+                block: body,
+                args: Vec::new(),
+            },
+            to_header,
+        ),
+        None,
+        span,
+    );
+    let mut cur = q;
+    for _ in 0..FACTOR {
+        cur = copy_iteration(f, lp, body, &cur);
+    }
+    f.push_inst(
+        body,
+        Op::Br(BlockCall {
+            block: test,
+            args: cur,
+        }),
+        None,
+        span,
+    );
+    true
+}
