@@ -5,8 +5,10 @@ use crate::regs::{Rc, float_literal, mem_type};
 use crate::{
     KernelAbi, ND_PARAM_BYTES, ParamAbi, PtxError, PtxModule, PtxOptions, SHARED_RESERVED,
 };
+use oclc_ir::passes::range::{self, Ranges, WorkItemBounds};
 use oclc_ir::*;
 use oclc_syntax::{SourceMap, Span};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -367,6 +369,7 @@ fn emit_kernel(cx: &Ctx, f: &Function, idx: usize) -> R<(String, KernelAbi)> {
             params: abi,
             shared_static: shared_static(cx.m, cx.wg, idx),
             reqd_work_group_size: f.kernel.as_ref().and_then(|k| k.reqd_work_group_size),
+            max_global_end: cx.opts.ids_32bit.then_some(crate::MAX_GLOBAL_END_32),
         },
     ))
 }
@@ -387,6 +390,28 @@ pub struct FnEmitter<'a> {
     last_line: Option<(u32, u32)>,
     cur_span: Span,
     nd: bool,
+    /// Value-range facts, for 32-bit index arithmetic.
+    pub(crate) ranges: Ranges,
+    /// `i64` values computed in 32 bits: the value lives in `%r{v}` and `%rd{v}` is its
+    /// zero-extension, written (after the definition) only when something reads it.
+    pub(crate) narrow: Vec<bool>,
+    /// Which values' 64-bit registers were read (see `narrow`).
+    wide_read: Vec<Cell<bool>>,
+    pub(crate) cur_block: Block,
+}
+
+/// Marks where a narrow value's zero-extension goes, resolved in `finish`.
+pub(crate) const WIDE_MARK: &str = "\t//@wide ";
+
+/// What the cuda device guarantees about work-item queries: at most 1024 work-items per
+/// group, fewer than 2^31 groups per dimension (the driver's grid limit), and with
+/// [`PtxOptions::ids_32bit`] global offset + size below 2^32.
+fn cuda_bounds(opts: &PtxOptions) -> WorkItemBounds {
+    WorkItemBounds {
+        max_local_size: Some(1024),
+        max_groups: Some((1 << 31) - 1),
+        max_global_end: opts.ids_32bit.then_some(crate::MAX_GLOBAL_END_32),
+    }
 }
 
 impl<'a> FnEmitter<'a> {
@@ -405,7 +430,12 @@ impl<'a> FnEmitter<'a> {
             last_line: None,
             cur_span: f.span,
             nd: cx.needs_nd.get(idx).copied().unwrap_or(false),
+            ranges: range::analyze(f, &cuda_bounds(cx.opts)),
+            narrow: Vec::new(),
+            wide_read: (0..f.values.len()).map(|_| Cell::new(false)).collect(),
+            cur_block: Block(0),
         }
+        .plan_narrow()
     }
 
     fn with_abi(mut self, abi: &[ParamAbi]) -> Self {
@@ -470,6 +500,9 @@ impl<'a> FnEmitter<'a> {
     /// Register of lane `lane` of `v`.
     pub fn reg(&self, v: Value, lane: u32) -> R<String> {
         let t = self.ty(v)?;
+        if let Some(c) = self.wide_read.get(v.index()) {
+            c.set(true);
+        }
         let rc = Rc::of_type(t);
         Ok(match t {
             Type::Vector(..) => format!("%{}{}_{}", rc.prefix(), v.0, lane),
@@ -568,8 +601,14 @@ impl<'a> FnEmitter<'a> {
     fn run(mut self) -> R<String> {
         self.prologue()?;
         for (bi, b) in self.f.blocks.iter().enumerate() {
+            self.cur_block = Block(bi as u32);
             if bi > 0 {
                 self.label(&format!("$B{bi}"));
+                for p in &b.params {
+                    if self.is_narrow(*p) {
+                        self.mark_wide(*p);
+                    }
+                }
             }
             for &i in &b.insts {
                 let Some(d) = self.f.insts.get(i.index()) else {
@@ -629,6 +668,11 @@ impl<'a> FnEmitter<'a> {
                 _ => add(rc, format!("%{}{vi}", rc.prefix())),
             }
         }
+        for (vi, n) in self.narrow.iter().enumerate() {
+            if *n {
+                add(Rc::B32, format!("%r{vi}"));
+            }
+        }
         for (n, rc) in &self.temps {
             add(*rc, n.clone());
         }
@@ -653,7 +697,19 @@ impl<'a> FnEmitter<'a> {
             );
         }
         s.push('\n');
-        s.push_str(&self.body);
+        for line in self.body.split_inclusive('\n') {
+            match line
+                .strip_prefix(WIDE_MARK)
+                .and_then(|v| v.trim().parse::<usize>().ok())
+            {
+                Some(v) => {
+                    if self.wide_read.get(v).is_some_and(Cell::get) {
+                        let _ = writeln!(s, "\tcvt.u64.u32 %rd{v}, %r{v};");
+                    }
+                }
+                None => s.push_str(line),
+            }
+        }
         s.push_str("}\n");
         s
     }
@@ -775,6 +831,9 @@ impl<'a> FnEmitter<'a> {
             }
             Op::Bin(op, a, b) => {
                 let r = self.result(d)?;
+                if self.int_bin(*op, *a, *b, r)? {
+                    return Ok(());
+                }
                 let s = self.elem(r)?;
                 for l in 0..self.ty(r)?.lanes() {
                     let (dr, ar, br) = (self.reg(r, l)?, self.reg(*a, l)?, self.reg(*b, l)?);
@@ -791,6 +850,9 @@ impl<'a> FnEmitter<'a> {
             }
             Op::Cmp(op, a, b) => {
                 let r = self.result(d)?;
+                if self.int_cmp(*op, *a, *b, r)? {
+                    return Ok(());
+                }
                 let ta = self.ty(*a)?;
                 for l in 0..ta.lanes() {
                     let (dr, ar, br) = (self.reg(r, l)?, self.reg(*a, l)?, self.reg(*b, l)?);
@@ -799,6 +861,9 @@ impl<'a> FnEmitter<'a> {
             }
             Op::Conv(op, a) => {
                 let r = self.result(d)?;
+                if self.int_conv(*op, *a, r)? {
+                    return Ok(());
+                }
                 let (tf, tt) = (self.ty(*a)?, self.ty(r)?);
                 for l in 0..tt.lanes() {
                     let (dr, ar) = (self.reg(r, l)?, self.reg(*a, l)?);
@@ -898,6 +963,9 @@ impl<'a> FnEmitter<'a> {
             }
             Op::Select(c, a, b) => {
                 let r = self.result(d)?;
+                if self.int_select(*c, *a, *b, r)? {
+                    return Ok(());
+                }
                 let t = self.ty(r)?;
                 let rc = Rc::of_type(t);
                 for l in 0..t.lanes() {
@@ -1870,6 +1938,9 @@ impl<'a> FnEmitter<'a> {
     }
 
     fn work_item(&mut self, q: WorkItemQuery, dim: Option<Value>, r: Value) -> R<()> {
+        if self.work_item32(q, dim, r)? {
+            return Ok(());
+        }
         let dr = self.reg(r, 0)?;
         match q {
             WorkItemQuery::WorkDim => {
@@ -2042,6 +2113,11 @@ impl<'a> FnEmitter<'a> {
         let mut moves = Vec::new();
         for (p, a) in params.iter().zip(&call.args) {
             if p == a {
+                continue;
+            }
+            if self.is_narrow(*p) {
+                // A narrow parameter takes the argument's 32-bit form.
+                moves.push((format!("%r{}", p.0), self.low32(*a, false)?, Rc::B32));
                 continue;
             }
             let rc = Rc::of_type(self.ty(*p)?);

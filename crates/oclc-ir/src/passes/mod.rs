@@ -25,6 +25,7 @@ pub mod dce;
 pub mod fold;
 pub mod infer_spaces;
 pub mod mem2reg;
+pub mod range;
 pub mod report;
 pub mod specialize;
 pub mod util;
