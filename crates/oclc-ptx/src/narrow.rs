@@ -188,6 +188,16 @@ impl<'a> FnEmitter<'a> {
             return Ok(false);
         }
         let blk = self.cur_block;
+        // A constant goes second (as an immediate) in commutative operations.
+        let commutes = matches!(
+            op,
+            BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor
+        );
+        let (a, b) = if commutes && self.const_int(a).is_some() && self.const_int(b).is_none() {
+            (b, a)
+        } else {
+            (a, b)
+        };
         if self.is_narrow(r) {
             let (x, y) = (self.low32(a, false)?, self.low32(b, true)?);
             let d = format!("%r{}", r.0);

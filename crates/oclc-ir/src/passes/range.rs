@@ -85,7 +85,7 @@ impl WorkItemBounds {
 }
 
 /// The facts of one function, by value.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Ranges {
     values: Vec<Option<Range>>,
     /// Per block: operand ranges refined by the comparisons guarding the block.
@@ -128,8 +128,78 @@ fn int_bits(t: Option<Type>) -> Option<u32> {
 /// Growths of one value's interval before it is widened to its type's bounds.
 const WIDEN_AFTER: u8 = 3;
 
-/// Computes the facts of `f` (verified IR) under `bounds`.
+/// Computes the facts of `f` (verified IR) under `bounds`, its parameters unknown.
 pub fn analyze(f: &Function, bounds: &WorkItemBounds) -> Ranges {
+    analyze_with_params(f, bounds, &[])
+}
+
+/// The facts of every function of `m` (same order). A function that is not a kernel is only
+/// called from the module, so its parameters get the join of its call sites' arguments
+/// (callers are analyzed first: the call graph is acyclic).
+pub fn analyze_module(m: &Module, bounds: &WorkItemBounds) -> Vec<Ranges> {
+    let n = m.functions.len();
+    // Call sites by callee: (caller, block, arguments).
+    let mut sites: Vec<Vec<(usize, Block, Vec<Value>)>> = vec![Vec::new(); n];
+    let mut callers_left = vec![0usize; n];
+    for (fi, f) in m.functions.iter().enumerate() {
+        for (bi, bd) in f.blocks.iter().enumerate() {
+            for i in &bd.insts {
+                if let Some(Op::Call(c, args)) = f.insts.get(i.index()).map(|d| &d.op)
+                    && let Some(s) = sites.get_mut(c.index())
+                {
+                    s.push((fi, Block(bi as u32), args.clone()));
+                    callers_left[c.index()] += 1;
+                }
+            }
+        }
+    }
+    let mut out: Vec<Option<Ranges>> = vec![None; n];
+    let mut ready: Vec<usize> = (0..n).filter(|i| callers_left[*i] == 0).collect();
+    while let Some(fi) = ready.pop() {
+        let f = &m.functions[fi];
+        let params = if f.is_kernel() || sites[fi].is_empty() {
+            Vec::new()
+        } else {
+            let mut joined: Vec<Option<Range>> = vec![None; f.params.len()];
+            for (caller, b, args) in &sites[fi] {
+                for (k, a) in args.iter().enumerate() {
+                    let r = out[*caller].as_ref().and_then(|r| r.at(*b, *a));
+                    if let Some(slot) = joined.get_mut(k) {
+                        *slot = match (*slot, r) {
+                            (Some(x), Some(y)) => Some(x.join(y)),
+                            (None, y) => y,
+                            (x, None) => x,
+                        };
+                    }
+                }
+            }
+            joined
+        };
+        out[fi] = Some(analyze_with_params(f, bounds, &params));
+        for (ci, s) in sites.iter().enumerate() {
+            let calls = s.iter().filter(|(c, ..)| *c == fi).count();
+            if calls > 0 {
+                callers_left[ci] -= calls;
+                if callers_left[ci] == 0 {
+                    ready.push(ci);
+                }
+            }
+        }
+    }
+    // A call cycle (never in verified IR) leaves functions unanalyzed: no parameter facts.
+    m.functions
+        .iter()
+        .zip(out)
+        .map(|(f, r)| r.unwrap_or_else(|| analyze(f, bounds)))
+        .collect()
+}
+
+/// [`analyze`] with known intervals for the parameters (`None` or missing: unknown).
+pub fn analyze_with_params(
+    f: &Function,
+    bounds: &WorkItemBounds,
+    params: &[Option<Range>],
+) -> Ranges {
     let n = f.blocks.len();
     let (rpo, idom) = dominators(f);
     let mut a = Analysis {
@@ -141,10 +211,11 @@ pub fn analyze(f: &Function, bounds: &WorkItemBounds) -> Ranges {
         thresholds: thresholds(f),
     };
     a.find_guards();
-    // The function's parameters: anything.
-    for p in f.params_of(Block(0)) {
+    // The function's parameters: what the call sites pass, else anything.
+    for (k, p) in f.params_of(Block(0)).iter().enumerate() {
         if let Some(bits) = a.bits(*p) {
-            a.update(*p, Range::full(bits));
+            let r = params.get(k).copied().flatten();
+            a.update(*p, r.unwrap_or(Range::full(bits)));
         }
     }
     let parent = |b: Block| -> Option<Block> {
