@@ -235,6 +235,14 @@ impl<'a> FnEmitter<'a> {
             self.ins(format!("mul.wide.u32 {d}, {x}, {y}"));
             return Ok(true);
         }
+        let sz = if s.bits() == 64 { 64 } else { 32 };
+        if op == BinOp::Mul
+            && let Some(k) = self.const_int(b).and_then(log2_exact)
+        {
+            let (d, x) = (self.reg(r, 0)?, self.reg(a, 0)?);
+            self.ins(format!("shl.b{sz} {d}, {x}, {k}"));
+            return Ok(true);
+        }
         // Division and remainder by 2^k: unsigned always, signed for a non-negative
         // dividend (and a positive divisor).
         let Some(k) = self.const_int(b).and_then(log2_exact) else {
@@ -254,7 +262,6 @@ impl<'a> FnEmitter<'a> {
             _ => return Ok(false),
         };
         let (d, ar) = (self.reg(r, 0)?, self.reg(a, 0)?);
-        let sz = if bits == 64 { 64 } else { 32 };
         let x = self.zext32(&ar, bits);
         if div {
             self.ins(format!("shr.u{sz} {d}, {x}, {k}"));
