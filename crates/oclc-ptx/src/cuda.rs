@@ -301,6 +301,7 @@ impl CudaDevice {
         let opts = PtxOptions {
             target: self.target.clone(),
             fast_math,
+            ids_32bit: true,
         };
         let ptx = crate::emit_module(&module, sm, &opts)?;
         self.load_ptx(ptx)
@@ -527,6 +528,7 @@ fn geometry(abi: &KernelAbi, range: &NdRange) -> Result<(Dim3, Dim3, Vec<u8>), C
             "local size {local:?} differs from reqd_work_group_size {r:?}"
         )));
     }
+    abi.admits(&global, &offset).map_err(CudaError::BadRange)?;
     let mut groups = [1u32; 3];
     for k in 0..3 {
         if local[k] == 0 || global[k] == 0 {
@@ -622,6 +624,7 @@ mod tests {
             params,
             shared_static: 16,
             reqd_work_group_size: None,
+            max_global_end: None,
         }
     }
 

@@ -33,6 +33,7 @@ mod emit;
 mod error;
 mod fmath;
 mod math;
+mod narrow;
 mod regs;
 
 pub use emit::emit_module;
@@ -46,6 +47,11 @@ pub struct PtxOptions {
     /// `-cl-fast-relaxed-math`: approximate division and transcendental instructions, and
     /// no `.rn` on add/mul so that ptxas may contract them into `fma`.
     pub fast_math: bool,
+    /// Assume every launch keeps global offset + global size below 2^32 in each dimension,
+    /// so work-item ids and the index arithmetic bounded by them are done in 32 bits. Each
+    /// kernel then says so in [`KernelAbi::max_global_end`], and the cuda device rejects a
+    /// launch that breaks it.
+    pub ids_32bit: bool,
 }
 
 impl Default for PtxOptions {
@@ -53,9 +59,13 @@ impl Default for PtxOptions {
         PtxOptions {
             target: "sm_80".into(),
             fast_math: false,
+            ids_32bit: true,
         }
     }
 }
+
+/// Largest global offset + global size per dimension under [`PtxOptions::ids_32bit`].
+pub const MAX_GLOBAL_END_32: u64 = u32::MAX as u64;
 
 /// Bytes of the dynamic shared block that are never handed out, so no `__local` object sits
 /// at shared address 0 (which is NULL).
@@ -89,6 +99,29 @@ pub struct KernelAbi {
     pub shared_static: u32,
     /// `reqd_work_group_size`, if given.
     pub reqd_work_group_size: Option<[u32; 3]>,
+    /// The PTX assumes global offset + global size is at most this in every dimension
+    /// ([`PtxOptions::ids_32bit`]); a launch beyond it must be rejected.
+    pub max_global_end: Option<u64>,
+}
+
+impl KernelAbi {
+    /// Checks a launch's global size and offset (per dimension) against
+    /// [`KernelAbi::max_global_end`].
+    pub fn admits(&self, global: &[u64], offset: &[u64]) -> Result<(), String> {
+        let Some(max) = self.max_global_end else {
+            return Ok(());
+        };
+        for (k, g) in global.iter().enumerate() {
+            let o = offset.get(k).copied().unwrap_or(0);
+            if o.checked_add(*g).is_none_or(|end| end > max) {
+                return Err(format!(
+                    "global offset {o} + global size {g} in dimension {k} exceeds {max}, \
+                     the bound this PTX computes work-item ids under"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The emitted PTX text and the launch description of its kernels.

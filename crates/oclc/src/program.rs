@@ -341,6 +341,7 @@ impl Program {
         let opts = oclc_ptx::PtxOptions {
             target: target.to_string(),
             fast_math,
+            ..oclc_ptx::PtxOptions::default()
         };
         // The device pipeline (inlining, unrolling) runs on load, as in `CudaDevice::load`.
         let mut module = self.module.clone();

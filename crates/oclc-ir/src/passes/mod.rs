@@ -26,6 +26,7 @@ pub mod fold;
 pub mod infer_spaces;
 pub mod inline;
 pub mod mem2reg;
+pub mod range;
 pub mod report;
 pub mod specialize;
 pub mod unroll;
