@@ -15,7 +15,7 @@ WANT = {"run_cts", "run_cuda", "api_cuda", "gpu", "gpu_math", "gpu_fault", "cts_
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"] \
-            and m["target"]["name"] in WANT:
+            and (m["target"]["name"] in WANT or m["target"]["name"].startswith("gpu")):
         shutil.copy(m["executable"], "gpu/tests/" + m["target"]["name"])
 '
 strip gpu/oclc gpu/tests/*

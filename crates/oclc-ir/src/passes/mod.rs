@@ -263,8 +263,9 @@ pub fn optimize_for_device(m: &mut Module) {
     for fi in stats.changed {
         inline::simplify_inlined(m, fi);
     }
+    let factor = unroll::factor_from_env();
     for f in m.functions.iter_mut() {
-        if unroll::unroll(f) > 0 {
+        if unroll::unroll_by(f, factor) > 0 {
             fold::fold(f);
             dce::dce(f);
         }

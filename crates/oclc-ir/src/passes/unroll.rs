@@ -49,8 +49,28 @@ struct Loop {
     size: usize,
 }
 
-/// Unrolls every qualifying innermost loop of `f`; returns how many were unrolled.
+/// The largest factor [`unroll_by`] takes.
+pub const MAX_FACTOR: u64 = 16;
+
+/// The factor the device pipeline uses: `OCLC_UNROLL` when it names 0..=16 (0 and 1 turn
+/// partial unrolling off; full unrolling of short constant loops stays), else [`FACTOR`].
+pub fn factor_from_env() -> u64 {
+    std::env::var("OCLC_UNROLL")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&k| k <= MAX_FACTOR)
+        .unwrap_or(FACTOR)
+}
+
+/// Unrolls every qualifying innermost loop of `f` by [`FACTOR`]; returns how many were
+/// unrolled.
 pub fn unroll(f: &mut Function) -> usize {
+    unroll_by(f, FACTOR)
+}
+
+/// [`unroll`] with partial unrolling by `factor` (at most [`MAX_FACTOR`]; below 2: none).
+pub fn unroll_by(f: &mut Function, factor: u64) -> usize {
+    let factor = factor.min(MAX_FACTOR);
     let mut done = 0;
     let mut tried: Vec<Block> = Vec::new();
     // Each transformation adds blocks; the original loop stays as the remainder and is
@@ -64,7 +84,8 @@ pub fn unroll(f: &mut Function) -> usize {
             Some(t) if t <= FULL_TRIPS && (t as usize + 1) * lp.size <= FULL_BUDGET => {
                 unroll_fully(f, &lp, t)
             }
-            _ => unroll_by_factor(f, &lp),
+            _ if factor >= 2 => unroll_by_factor(f, &lp, factor),
+            _ => false,
         };
         if ok {
             done += 1;
@@ -188,8 +209,8 @@ fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
         _ => return None,
     };
     let step = step & mask(bits);
-    // Steps up to a quarter of the range keep FACTOR iterations' span representable.
-    if step == 0 || step > mask(bits) >> 3 || (rel == Rel::Ne && step != 1) {
+    // Steps up to 1/32 of the range keep MAX_FACTOR iterations' span representable.
+    if step == 0 || step > mask(bits) >> 5 || (rel == Rel::Ne && step != 1) {
         return None;
     }
     Some(Loop {
@@ -470,9 +491,9 @@ fn unroll_fully(f: &mut Function, lp: &Loop, trips: u64) -> bool {
     true
 }
 
-/// Puts a loop running [`FACTOR`] iterations per trip in front of the loop, entered while at
+/// Puts a loop running `factor` iterations per trip in front of the loop, entered while at
 /// least that many iterations remain; the original loop runs what is left.
-fn unroll_by_factor(f: &mut Function, lp: &Loop) -> bool {
+fn unroll_by_factor(f: &mut Function, lp: &Loop, factor: u64) -> bool {
     let span = header_span(f, lp);
     let ity = Type::Scalar(match f.value_type(lp.bound) {
         Some(Type::Scalar(s)) => s,
@@ -521,7 +542,7 @@ fn unroll_by_factor(f: &mut Function, lp: &Loop) -> bool {
     );
     // test2: the next FACTOR values of iv all satisfy REL.
     let (_, d) = f.push_inst(test2, Op::Bin(BinOp::Sub, bound, iv), Some(ity), span);
-    let span_k = (FACTOR - 1) * lp.step;
+    let span_k = (factor - 1) * lp.step;
     let (_, k) = f.push_inst(test2, Op::Const(Const::Int(span_k)), Some(ity), span);
     let strict = matches!(lp.rel, Rel::Ult | Rel::Slt | Rel::Ne);
     let cmp = if strict { CmpOp::Ugt } else { CmpOp::Uge };
@@ -544,7 +565,7 @@ fn unroll_by_factor(f: &mut Function, lp: &Loop) -> bool {
         span,
     );
     let mut cur = q;
-    for _ in 0..FACTOR {
+    for _ in 0..factor {
         cur = copy_iteration(f, lp, body, &cur);
     }
     f.push_inst(
