@@ -57,6 +57,18 @@ fn lanewise(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> 
         Some(a) => e.elem(*a)? == Scalar::F32,
         None => false,
     };
+    let f64_arg = match args.first() {
+        Some(a) => e.elem(*a)? == Scalar::F64,
+        None => false,
+    };
+    if decl.name == "ilogb" && f64_arg {
+        for l in 0..rt.lanes() {
+            let Some(a0) = args.first() else { break };
+            let (d, x) = (e.reg(r, l)?, e.lane_or_scalar(*a0, l)?);
+            crate::dmath_ptx::emit_into(e, "ilogb", &d, &[x]);
+        }
+        return Ok(());
+    }
     if decl.name == "ilogb" && f32_arg {
         for l in 0..rt.lanes() {
             let Some(a0) = args.first() else { break };
@@ -256,6 +268,7 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             let y = arg(e, a, 1, n)?;
             crate::fmath::binary_f32(e, n, d, &x, y);
         }
+        n if s == Scalar::F64 && crate::dmath_ptx::emit_into(e, n, d, a) => {}
         _ => return approx_math(e, name, s, d, &x, a),
     }
     Ok(())
