@@ -842,7 +842,7 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
     let name = decl.name.as_str();
     let s = e.elem(r)?;
     // sincos keeps full precision under fast-relaxed-math too (the spec allows better).
-    if s == Scalar::F16 || (name == "sincos" && s != Scalar::F32) {
+    if s == Scalar::F16 || (name == "sincos" && s != Scalar::F32 && s != Scalar::F64) {
         return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
     }
     let sfx = space_of(e, *p, true)?;
@@ -870,6 +870,13 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
                 e.ins(format!("@{inf} copysign.{t} {d}, {xr}, {}", lit(0.0)));
                 e.ins(format!("@{nan} mov.{t} {d}, {xr}"));
             }
+            "sincos" if s == Scalar::F64 => {
+                let r = crate::dmath_ptx::emit(e, "sincos", &xr, None, None);
+                if let Some((v, c)) = r.and_then(|r| Some((r.value?, r.second?))) {
+                    e.ins(format!("mov.f64 {d}, {v}"));
+                    e.ins(format!("mov.f64 {out}, {c}"));
+                }
+            }
             "sincos" => crate::math::sincos_f32(e, &xr, Some(&d), Some(&out), None),
             "modf" => {
                 e.ins(format!("cvt.rzi.{t}.{t} {out}, {xr}"));
@@ -891,7 +898,8 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
     Ok(())
 }
 
-/// `remquo` and `lgamma_r` on f32: a result plus an int per lane stored through a pointer.
+/// `remquo` and `lgamma_r` on f32 and f64: a result plus an int per lane stored through a
+/// pointer.
 fn with_int_output(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> {
     let (xs, p) = match args {
         [x, y, p] if name == "remquo" => (vec![*x, *y], *p),
@@ -899,7 +907,7 @@ fn with_int_output(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R
         _ => return Err(e.invalid(format!("`{name}` with the wrong number of arguments"))),
     };
     let s = e.elem(r)?;
-    if s != Scalar::F32 {
+    if s != Scalar::F32 && s != Scalar::F64 {
         return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
     }
     let sfx = space_of(e, p, true)?;
@@ -908,7 +916,18 @@ fn with_int_output(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R
         let d = e.reg(r, l)?;
         let x = e.lane_or_scalar(xs[0], l)?;
         let out = e.tmp(Rc::B32);
-        if let Some(y) = xs.get(1) {
+        if s == Scalar::F64 {
+            let y = match xs.get(1) {
+                Some(y) => Some(e.lane_or_scalar(*y, l)?),
+                None => None,
+            };
+            let res = crate::dmath_ptx::emit(e, name, &x, y.as_deref(), None);
+            let Some((v, i)) = res.and_then(|r| Some((r.value?, r.int?))) else {
+                return Err(e.unsupported(format!("builtin `{name}` (double)")));
+            };
+            e.ins(format!("mov.f64 {d}, {v}"));
+            e.ins(format!("mov.b32 {out}, {i}"));
+        } else if let Some(y) = xs.get(1) {
             let y = e.lane_or_scalar(*y, l)?;
             crate::fmath::rem_f32(e, name, &d, &x, &y, Some(&out));
         } else {

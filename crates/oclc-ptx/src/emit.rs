@@ -1409,7 +1409,12 @@ impl<'a> FnEmitter<'a> {
                         crate::fmath::rem_f32(self, "fmod", d, a, b, None);
                     }
                     BinOp::FRem => {
-                        return Err(self.unsupported("floating-point remainder (`fmod`) on double"));
+                        crate::dmath_ptx::emit_into(
+                            self,
+                            "fmod",
+                            d,
+                            &[a.to_string(), b.to_string()],
+                        );
                     }
                     _ => {
                         return Err(

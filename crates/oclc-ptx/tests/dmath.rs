@@ -221,3 +221,125 @@ fn rootn_of_subnormals() {
         );
     }
 }
+
+#[test]
+fn pointer_outputs_and_ilogb_match_the_cpu() {
+    use oclc_cpu::runtime::builtin::Builtin;
+    use oclc_cpu::runtime::dispatch::call_scalar;
+    use oclc_cpu::runtime::scalar::Scalar;
+    let xs = inputs(20_000, 0x5eed);
+    let mut r = Lcg(3);
+    for (i, &x) in xs.iter().enumerate() {
+        let y = partner(&xs, i, &mut r);
+        let rq = eval("remquo", x, y, 0).expect("remquo");
+        let (want, quo) = cpu("remquo", Args::XY, x, y, 0);
+        assert!(
+            ulp_error(rq.value, want) == 0.0 && rq.int == quo,
+            "remquo({x:e}, {y:e}): got ({:e}, {:?}), want ({want:e}, {quo:?})",
+            rq.value,
+            rq.int
+        );
+        let lg = eval("lgamma_r", x, 0.0, 0).expect("lgamma_r");
+        let (want, sign) = cpu("lgamma_r", Args::X, x, 0.0, 0);
+        assert!(
+            accept("lgamma", lg.value, want, 0.0).0 && lg.int == sign,
+            "lgamma_r({x:e}): got ({:e}, {:?}), want ({want:e}, {sign:?})",
+            lg.value,
+            lg.int
+        );
+        let ilogb = eval("ilogb", x, 0.0, 0).expect("ilogb").int;
+        let Ok((Scalar::I32(want), _)) = call_scalar(
+            Builtin::from_name("ilogb").expect("ilogb"),
+            &[Scalar::F64(x)],
+        ) else {
+            panic!("cpu ilogb");
+        };
+        assert_eq!(ilogb, Some(want), "ilogb({x:e})");
+        if x.abs() <= 1e15 {
+            let sc = eval("sincos", x, 0.0, 0).expect("sincos");
+            let Ok((Scalar::F64(s), Some(Scalar::F64(c)))) = call_scalar(
+                Builtin::from_name("sincos").expect("sincos"),
+                &[Scalar::F64(x)],
+            ) else {
+                panic!("cpu sincos");
+            };
+            let cos = sc.second.unwrap_or(f64::NAN);
+            assert!(
+                ulp_error(sc.value, s) <= 4.0 && ulp_error(cos, c) <= 4.0,
+                "sincos({x:e}): got ({:e}, {cos:e}), want ({s:e}, {c:e})",
+                sc.value
+            );
+        }
+    }
+    // The payload of nan() lands in the mantissa of a quiet NaN.
+    let n = eval("nan", f64::from_bits(0x1234), 0.0, 0)
+        .expect("nan")
+        .value;
+    assert_eq!(n.to_bits(), 0x7ff8_0000_0000_1234);
+}
+
+#[test]
+fn exact_special_values() {
+    let v = |name: &str, x: f64, y: f64| eval(name, x, y, 0).expect("implemented").value;
+    let vn = |name: &str, x: f64, n: i32| eval(name, x, 0.0, n).expect("implemented").value;
+    let inf = f64::INFINITY;
+    // Signs of zeros and infinities the spec fixes.
+    assert_eq!(v("sinpi", -3.0, 0.0).to_bits(), (-0.0f64).to_bits());
+    assert_eq!(v("sinpi", 3.0, 0.0).to_bits(), 0.0f64.to_bits());
+    assert_eq!(v("cospi", 2.5, 0.0).to_bits(), 0.0f64.to_bits());
+    assert_eq!(v("tanpi", 0.5, 0.0), inf);
+    assert_eq!(v("tanpi", 1.5, 0.0), -inf);
+    assert_eq!(v("expm1", -0.0, 0.0).to_bits(), (-0.0f64).to_bits());
+    assert_eq!(v("log1p", -0.0, 0.0).to_bits(), (-0.0f64).to_bits());
+    assert_eq!(v("log1p", -1.0, 0.0), -inf);
+    assert!(v("log1p", -1.5, 0.0).is_nan());
+    assert_eq!(v("atan2", 0.0, -0.0), std::f64::consts::PI);
+    assert_eq!(v("atan2", -0.0, -0.0), -std::f64::consts::PI);
+    assert_eq!(v("atan2pi", inf, -inf), 0.75);
+    assert_eq!(v("atan2pi", -inf, inf), -0.25);
+    assert_eq!(v("pow", -0.0, -3.0), -inf);
+    assert_eq!(v("pow", -1.0, inf), 1.0);
+    assert_eq!(v("pow", f64::NAN, 0.0), 1.0);
+    assert!(v("pow", -2.0, 0.5).is_nan());
+    assert_eq!(v("pow", -2.0, 3.0), -8.0);
+    assert!(v("powr", 0.0, 0.0).is_nan());
+    assert!(v("powr", 1.0, inf).is_nan());
+    assert_eq!(vn("rootn", -8.0, 3), -2.0);
+    assert_eq!(vn("rootn", -0.0, -2), inf);
+    assert!(vn("rootn", 4.0, 0).is_nan());
+    assert_eq!(vn("pown", -2.0, 0), 1.0);
+    assert_eq!(vn("ldexp", 1.0, -1074), f64::from_bits(1));
+    assert_eq!(vn("ldexp", 1.5, -1074), f64::from_bits(2));
+    assert_eq!(vn("ldexp", f64::from_bits(1), 1074), 1.0);
+    assert_eq!(vn("ldexp", 1.0, i32::MAX), inf);
+    assert_eq!(v("tgamma", 5.0, 0.0), 24.0);
+    assert_eq!(v("tgamma", -0.0, 0.0), -inf);
+    assert!(v("tgamma", -2.0, 0.0).is_nan());
+    assert_eq!(v("lgamma", -2.0, 0.0), inf);
+    assert_eq!(v("hypot", f64::NAN, inf), inf);
+    assert_eq!(v("hypot", 3e300, 4e300), 5e300);
+    assert_eq!(v("fmod", 5.5, 2.0), 1.5);
+    // MAX = (2^53 - 1)·2^971 ≡ 2 (mod 3): the remainder by 3·2^-1074 is 2·2^-1074.
+    assert_eq!(
+        v("fmod", -f64::MAX, f64::from_bits(3)).to_bits(),
+        0x8000_0000_0000_0002
+    );
+    assert_eq!(v("fmod", -6.0, 3.0).to_bits(), (-0.0f64).to_bits());
+    assert_eq!(v("remainder", 5.0, 2.0), 1.0);
+    assert_eq!(v("remainder", 7.0, 2.0), -1.0);
+    assert_eq!(v("nextafter", 0.0, -1.0), -f64::from_bits(1));
+    assert_eq!(v("nextafter", 1.0, 2.0), 1.0 + f64::EPSILON);
+    assert_eq!(v("logb", f64::from_bits(1), 0.0), -1074.0);
+    assert_eq!(v("cbrt", -27.0, 0.0), -3.0);
+    assert_eq!(v("erfc", -inf, 0.0), 2.0);
+    assert_eq!(v("erf", inf, 0.0), 1.0);
+    assert_eq!(v("acos", -1.0, 0.0), std::f64::consts::PI);
+    assert_eq!(v("asin", 1.0, 0.0), std::f64::consts::FRAC_PI_2);
+    // sinh overflows only past 710.475..., beyond exp's limit.
+    let s = v("sinh", 710.4, 0.0);
+    assert!(s.is_finite() && s > 1.5e308, "sinh(710.4) = {s:e}");
+    assert_eq!(v("cosh", -711.0, 0.0), inf);
+    assert_eq!(v("tanh", -30.0, 0.0), -1.0);
+    assert_eq!(v("atanh", 1.0, 0.0), inf);
+    assert!(v("acosh", 0.5, 0.0).is_nan());
+}
