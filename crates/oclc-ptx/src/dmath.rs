@@ -493,3 +493,18 @@ pub fn eval(name: &str, x: f64, y: f64, n: i32) -> Option<Evaluated> {
         second: out.second,
     })
 }
+
+/// `length`, `distance` or `normalize` of double lanes `a` (and `b` for distance) as the
+/// GPU computes them; None for another name.
+pub fn eval_geometric(name: &str, a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
+    let o = &mut Eval;
+    Some(match name {
+        "length" => vec![fns::length(o, a)],
+        "distance" => {
+            let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+            vec![fns::length(o, &d)]
+        }
+        "normalize" => fns::normalize(o, a),
+        _ => return None,
+    })
+}

@@ -607,3 +607,91 @@ pub fn with_int<O: DOps>(o: &mut O, name: &str, x: O::F, n: O::I) -> Option<O::F
         _ => return None,
     })
 }
+
+/// Euclidean length of double lanes as the cpu runtime computes it: scaled by 2^-e, e the
+/// exponent of the largest magnitude, squares summed in lane order, √, scaled back.
+pub fn length<O: DOps>(o: &mut O, v: &[O::F]) -> O::F {
+    let zero = o.f(0.0);
+    let (mut m, mut any_inf, mut any_nan) = (zero, None, None);
+    for &x in v {
+        let a = o.abs(x);
+        m = o.max(m, a);
+        let (i, n) = (o.isinf(x), o.isnan(x));
+        any_inf = Some(match any_inf {
+            Some(p) => o.por(p, i),
+            None => i,
+        });
+        any_nan = Some(match any_nan {
+            Some(p) => o.por(p, n),
+            None => n,
+        });
+    }
+    let e = exponent(o, m);
+    let one = o.i(1);
+    let e = o.iadd(e, one);
+    let i0 = o.i(0);
+    let ne = o.isub(i0, e);
+    let mut sum = zero;
+    for (k, &x) in v.iter().enumerate() {
+        let t = c::scale(o, x, ne);
+        let tt = o.mul(t, t);
+        sum = if k == 0 { tt } else { o.add(sum, tt) };
+    }
+    let r = o.sqrt(sum);
+    let r = c::scale(o, r, e);
+    let mz = o.fcmp(Cmp::Eq, m, zero);
+    let r = o.sel(mz, zero, r);
+    let nan = o.f(f64::NAN);
+    let inf = o.f(f64::INFINITY);
+    let r = match any_nan {
+        Some(p) => o.sel(p, nan, r),
+        None => r,
+    };
+    match any_inf {
+        Some(p) => o.sel(p, inf, r),
+        None => r,
+    }
+}
+
+/// `normalize` of double lanes: NaN anywhere gives NaN lanes; infinite lanes become ±1 and
+/// finite ones ±0 first; all zeros stay as they are.
+pub fn normalize<O: DOps>(o: &mut O, v: &[O::F]) -> Vec<O::F> {
+    let (zero, one) = (o.f(0.0), o.f(1.0));
+    let mut any_inf = None;
+    let mut any_nan = None;
+    for &x in v {
+        let (i, n) = (o.isinf(x), o.isnan(x));
+        any_inf = Some(match any_inf {
+            Some(p) => o.por(p, i),
+            None => i,
+        });
+        any_nan = Some(match any_nan {
+            Some(p) => o.por(p, n),
+            None => n,
+        });
+    }
+    let mut w = Vec::new();
+    for &x in v {
+        let (p1, z) = (o.copysign(one, x), o.copysign(zero, x));
+        let i = o.isinf(x);
+        let f = o.sel(i, p1, z);
+        w.push(match any_inf {
+            Some(p) => o.sel(p, f, x),
+            None => x,
+        });
+    }
+    let len = length(o, &w);
+    let lz = o.fcmp(Cmp::Eq, len, zero);
+    let nan = o.f(f64::NAN);
+    w.iter()
+        .zip(v)
+        .map(|(&x, &orig)| {
+            let q = o.div(x, len);
+            let q = o.sel(lz, orig, q);
+            match any_nan {
+                Some(p) => o.sel(p, nan, q),
+                None => q,
+            }
+        })
+        .collect()
+}

@@ -350,3 +350,20 @@ pub fn emit_into(e: &mut FnEmitter, name: &str, dst: &str, args: &[String]) -> b
     }
     true
 }
+
+/// `length`, `distance` or `normalize` of double lanes `xs` (and `ys` for distance):
+/// registers holding the result lanes.
+pub fn geometric(e: &mut FnEmitter, name: &str, xs: &[String], ys: &[String]) -> Vec<String> {
+    let mut p = Ptx::new(e);
+    let mut v: Vec<Reg> = xs.iter().map(|x| p.input(x)).collect();
+    if name == "distance" {
+        let w: Vec<Reg> = ys.iter().map(|y| p.input(y)).collect();
+        v = v.iter().zip(&w).map(|(a, b)| p.sub(*a, *b)).collect();
+    }
+    let out = if name == "normalize" {
+        crate::dmath_fns::normalize(&mut p, &v)
+    } else {
+        vec![crate::dmath_fns::length(&mut p, &v)]
+    };
+    out.iter().map(|r| p.name(*r)).collect()
+}

@@ -684,12 +684,25 @@ fn pow_like(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str, xd: &str
 
 /// `length`, `distance` and `normalize` (and their `fast_` forms, given the same full
 /// precision) of f32 vectors: squares summed exactly enough in double precision, one
-/// rounding; infinities and NaN by the spec's rules.
+/// rounding; infinities and NaN by the spec's rules. Double vectors go to `dmath`.
 pub fn geometric(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> Result<(), PtxError> {
     let base = name.strip_prefix("fast_").unwrap_or(name);
     let Some(p) = args.first().copied() else {
         return Err(e.invalid(format!("`{name}` without arguments")));
     };
+    if e.elem(p)? == Scalar::F64 {
+        let xs = e.lanes(p)?;
+        let ys = match args.get(1) {
+            Some(q) if base == "distance" => e.lanes(*q)?,
+            _ => Vec::new(),
+        };
+        let out = crate::dmath_ptx::geometric(e, base, &xs, &ys);
+        for (l, v) in out.iter().enumerate() {
+            let o = e.reg(r, l as u32)?;
+            e.ins(format!("mov.f64 {o}, {v}"));
+        }
+        return Ok(());
+    }
     if e.elem(p)? != Scalar::F32 {
         return Err(e.unsupported(format!("builtin `{name}` ({})", e.elem(p)?.name())));
     }

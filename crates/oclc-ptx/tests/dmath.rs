@@ -343,3 +343,60 @@ fn exact_special_values() {
     assert_eq!(v("atanh", 1.0, 0.0), inf);
     assert!(v("acosh", 0.5, 0.0).is_nan());
 }
+
+#[test]
+fn double_geometric_functions_within_spec_ulps() {
+    use oclc_cpu::runtime::builtin::Builtin;
+    use oclc_cpu::runtime::dispatch::call;
+    use oclc_cpu::runtime::scalar::{Lanes, Scalar};
+    use oclc_ptx::dmath::eval_geometric;
+    let xs = inputs(8_000, 0x9e0);
+    let mut r = Lcg(5);
+    let cpu = |name: &str, args: &[Lanes]| -> Vec<f64> {
+        let out = call(Builtin::from_name(name).expect("builtin"), args).expect("cpu call");
+        out.value
+            .as_slice()
+            .iter()
+            .map(|s| match s {
+                Scalar::F64(v) => *v,
+                other => panic!("{name} gave {other:?}"),
+            })
+            .collect()
+    };
+    let mut worst = [0f64; 3];
+    for k in 0..4000 {
+        let n = 1 + k % 4;
+        let mut pick = || {
+            let v = xs[(r.next() % xs.len() as u64) as usize];
+            // Mostly finite values of similar size, some specials and wide ranges.
+            match r.next() % 8 {
+                0 => v,
+                1 => v.clamp(-1e300, 1e300),
+                _ => (r.unit() - 0.5) * 10f64.powi((k % 40) as i32 - 20),
+            }
+        };
+        let a: Vec<f64> = (0..n).map(|_| pick()).collect();
+        let b: Vec<f64> = (0..n).map(|_| pick()).collect();
+        let la = Lanes::from_fn(n, |i| Scalar::F64(a[i]));
+        let lb = Lanes::from_fn(n, |i| Scalar::F64(b[i]));
+        // Limits (float's table, n lanes): length 3 + n/2, distance 3 + n, normalize 2 + n.
+        let checks = [
+            (0, "length", 3.0 + n as f64 / 2.0, cpu("length", &[la])),
+            (1, "distance", 3.0 + n as f64, cpu("distance", &[la, lb])),
+            (2, "normalize", 2.0 + n as f64, cpu("normalize", &[la])),
+        ];
+        for (f, name, limit, want) in checks {
+            let got = eval_geometric(name, &a, &b).expect("geometric");
+            assert_eq!(got.len(), want.len(), "{name}");
+            for (g, w) in got.iter().zip(&want) {
+                let e = ulp_error(*g, *w);
+                assert!(
+                    e <= limit,
+                    "{name}({a:?}, {b:?}): got {g:e}, want {w:e} ({e} ulp)"
+                );
+                worst[f] = worst[f].max(e);
+            }
+        }
+    }
+    eprintln!("worst ulp (length, distance, normalize): {worst:?}");
+}

@@ -222,3 +222,87 @@ fn double_pointer_outputs_on_the_gpu() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn double_geometric_on_the_gpu() {
+    use oclc_ptx::dmath::eval_geometric;
+    let d = match CudaDevice::new(0) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("skipping GPU test: {e}");
+            return;
+        }
+    };
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+               kernel void g(global const double4 *a, global const double4 *b, global double *o,\n\
+               global double4 *n) {\n\
+               size_t i = get_global_id(0);\n\
+               o[2 * i] = length(a[i]);\n\
+               o[2 * i + 1] = distance(a[i], b[i]);\n\
+               n[i] = normalize(a[i]);\n\
+               }\n";
+    let (m, sm) = common::module(src);
+    let p = d
+        .load(&m, Some(&sm), false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let xs = inputs(8_000, 0x9e0);
+    let mut r = Lcg(5);
+    let count = 4096;
+    let mut pick = |k: usize| {
+        let v = xs[(r.next() % xs.len() as u64) as usize];
+        match r.next() % 8 {
+            0 => v,
+            1 => v.clamp(-1e300, 1e300),
+            _ => (r.unit() - 0.5) * 10f64.powi((k % 40) as i32 - 20),
+        }
+    };
+    let a: Vec<f64> = (0..count * 4).map(|k| pick(k / 4)).collect();
+    let b: Vec<f64> = (0..count * 4).map(|k| pick(k / 4)).collect();
+    let ab = d
+        .buffer_from_bytes(&bytes(&a, f64::to_le_bytes))
+        .expect("buffer");
+    let bb = d
+        .buffer_from_bytes(&bytes(&b, f64::to_le_bytes))
+        .expect("buffer");
+    let o = d.zeroed(count * 16).expect("buffer");
+    let n = d.zeroed(count * 32).expect("buffer");
+    d.launch(
+        &p,
+        "g",
+        &[
+            Arg::Buffer(ab),
+            Arg::Buffer(bb),
+            Arg::Buffer(o.clone()),
+            Arg::Buffer(n.clone()),
+        ],
+        &NdRange::new(&[count as u64]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (o, n) = (f64s(o.read().expect("read")), f64s(n.read().expect("read")));
+    for i in 0..count {
+        let (pa, pb) = (&a[4 * i..4 * i + 4], &b[4 * i..4 * i + 4]);
+        let len = eval_geometric("length", pa, pb).expect("length");
+        let dist = eval_geometric("distance", pa, pb).expect("distance");
+        let norm = eval_geometric("normalize", pa, pb).expect("normalize");
+        assert!(
+            same(o[2 * i], len[0]),
+            "length({pa:?}): GPU {:e}, host {:e}",
+            o[2 * i],
+            len[0]
+        );
+        assert!(
+            same(o[2 * i + 1], dist[0]),
+            "distance({pa:?}, {pb:?}): GPU {:e}, host {:e}",
+            o[2 * i + 1],
+            dist[0]
+        );
+        for k in 0..4 {
+            assert!(
+                same(n[4 * i + k], norm[k]),
+                "normalize({pa:?}) lane {k}: GPU {:e}, host {:e}",
+                n[4 * i + k],
+                norm[k]
+            );
+        }
+    }
+}
