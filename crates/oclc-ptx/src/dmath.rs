@@ -87,8 +87,10 @@ pub trait DOps: Sized {
     fn i2f(&mut self, a: Self::I) -> Self::F;
     /// `cvt.rn.f64.u64`.
     fn l2f(&mut self, a: Self::L) -> Self::F;
+    /// The bits of an f64 (`mov.b64`).
     fn bits(&mut self, a: Self::F) -> Self::L;
-    fn from_bits(&mut self, a: Self::L) -> Self::F;
+    /// The f64 with these bits (`mov.b64`).
+    fn bitsf(&mut self, a: Self::L) -> Self::F;
 
     fn ladd(&mut self, a: Self::L, b: Self::L) -> Self::L;
     fn lsub(&mut self, a: Self::L, b: Self::L) -> Self::L;
@@ -252,7 +254,7 @@ impl DOps for Eval {
     fn bits(&mut self, a: f64) -> u64 {
         a.to_bits()
     }
-    fn from_bits(&mut self, a: u64) -> f64 {
+    fn bitsf(&mut self, a: u64) -> f64 {
         f64::from_bits(a)
     }
     fn ladd(&mut self, a: u64, b: u64) -> u64 {

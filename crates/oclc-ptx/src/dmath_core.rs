@@ -85,7 +85,7 @@ pub fn pow2<O: DOps>(o: &mut O, k: O::I) -> O::F {
     let l = o.i2l(e);
     let s = o.i(52);
     let w = o.lshl(l, s);
-    o.from_bits(w)
+    o.bitsf(w)
 }
 
 /// v·2^n for n in [-2044, 2046]: two exact power-of-two steps, so only the last rounds.
@@ -206,7 +206,7 @@ pub fn log_dd<O: DOps>(o: &mut O, x: O::F) -> (O::F, O::F) {
     let one_bits = o.l(0x3FF0_0000_0000_0000);
     let mb = o.land(b, mant);
     let mb = o.lor(mb, one_bits);
-    let m = o.from_bits(mb);
+    let m = o.bitsf(mb);
     let sqrt2 = o.f(std::f64::consts::SQRT_2);
     let big = o.fcmp(Cmp::Gt, m, sqrt2);
     let half = o.f(0.5);
@@ -390,7 +390,7 @@ pub fn reduce_pio2<O: DOps>(o: &mut O, ax: O::F) -> (O::F, O::F, O::I) {
     let ee = o.isub(eoff, lz);
     let el = o.i2l(ee);
     let sb = o.lshl(el, s52);
-    let sc = o.from_bits(sb);
+    let sc = o.bitsf(sb);
     let h = o.mul(hd, sc);
     let l = o.mul(ld, sc);
     let (p1, p2) = (o.f(hi(PIO2)), o.f(lo(PIO2)));

@@ -497,7 +497,7 @@ pub fn binary<O: DOps>(o: &mut O, name: &str, x: O::F, y: O::F) -> Option<O::F> 
             let bu = o.ladd(b, one);
             let bd = o.lsub(b, one);
             let nb = o.sell(down, bd, bu);
-            let r = o.from_bits(nb);
+            let r = o.bitsf(nb);
             let tiny = o.f(f64::from_bits(1));
             let tz = o.copysign(tiny, y);
             let xz = o.fcmp(Cmp::Eq, x, zero);
@@ -581,7 +581,7 @@ pub fn with_int<O: DOps>(o: &mut O, name: &str, x: O::F, n: O::I) -> Option<O::F
             let el = o.i2l(en);
             let eb = o.lshl(el, s52);
             let nb = o.lor(eb, mb);
-            let normal = o.from_bits(nb);
+            let normal = o.bitsf(nb);
             let floor_e = o.i(-1100);
             let et = o.imax(e, floor_e);
             let b1623 = o.i(1623);
@@ -589,7 +589,7 @@ pub fn with_int<O: DOps>(o: &mut O, name: &str, x: O::F, n: O::I) -> Option<O::F
             let el = o.i2l(et);
             let eb = o.lshl(el, s52);
             let tb = o.lor(eb, mb);
-            let tv = o.from_bits(tb);
+            let tv = o.bitsf(tb);
             let down = o.f(2f64.powi(-600));
             let tiny = o.mul(tv, down);
             let lo_e = o.i(-1022);

@@ -128,7 +128,7 @@ impl DOps for Ptx<'_, '_> {
     fn bits(&mut self, a: Reg) -> Reg {
         self.un(Rc::B64, "mov.b64", a)
     }
-    fn from_bits(&mut self, a: Reg) -> Reg {
+    fn bitsf(&mut self, a: Reg) -> Reg {
         self.un(Rc::F64, "mov.b64", a)
     }
     fn ladd(&mut self, a: Reg, b: Reg) -> Reg {
@@ -296,7 +296,7 @@ pub fn emit(
         let q = p.l(0x7ff8_0000_0000_0000);
         let a = p.land(xr, m);
         let b = p.lor(a, q);
-        let v = p.from_bits(b);
+        let v = p.bitsf(b);
         return Some(Emitted {
             value: Some(p.name(v)),
             int: None,

@@ -100,8 +100,8 @@ fn erfc_cf<O: DOps>(o: &mut O, a: O::F) -> O::F {
     let kd = o.i2f(n);
     let (tb, kb) = (o.bits(a), o.bits(kd));
     let [tb, _] = o.repeat(n, [tb, kb], |o, [tb, kb]| {
-        let t = o.from_bits(tb);
-        let k = o.from_bits(kb);
+        let t = o.bitsf(tb);
+        let k = o.bitsf(kb);
         let half = o.f(0.5);
         let one = o.f(1.0);
         let kh = o.mul(k, half);
@@ -110,7 +110,7 @@ fn erfc_cf<O: DOps>(o: &mut O, a: O::F) -> O::F {
         let k = o.sub(k, one);
         [o.bits(t), o.bits(k)]
     });
-    let t = o.from_bits(tb);
+    let t = o.bitsf(tb);
     let e = exp_neg_sq(o, a);
     let sp = o.f(hi(c::SQRT_PI));
     let d = o.mul(sp, t);

@@ -33,13 +33,7 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
         "// __local memory of a launch: 16 reserved bytes, __local variables, __local parameters\n",
     );
     out.push_str(".extern .shared .align 16 .b8 __oclc_shared[];\n\n");
-    if m.builtins
-        .iter()
-        .any(|b| crate::math::needs_trig_table(&b.name))
-    {
-        out.push_str(crate::math::TWO_OVER_PI_TABLE);
-        out.push_str("\n\n");
-    }
+    out.push_str(&crate::math::trig_tables(&m.builtins));
     let mut globals = Vec::new();
     for (i, g) in m.globals.iter().enumerate() {
         let name = global_symbol(i, &g.name);

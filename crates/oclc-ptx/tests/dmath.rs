@@ -44,18 +44,6 @@ fn every_double_builtin_within_spec_ulps() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Inputs where the cpu runtime itself is off by more than the spec allows, checked against
-/// high-precision values instead (`huge_trig_arguments`, `rootn_of_subnormals`): the
-/// platform libm's sin/cos/tan of arguments beyond 1e15 (8 ulp off at 0x7506AC5B262CA1FF),
-/// and rootn's Newton step, which loses precision when x is subnormal.
-fn cpu_inexact(name: &str, x: f64) -> bool {
-    match name {
-        "sin" | "cos" | "tan" => x.abs() > 1e15 && x.is_finite(),
-        "rootn" => x != 0.0 && x.abs() < f64::MIN_POSITIVE,
-        _ => false,
-    }
-}
-
 /// (x, sin x, cos x, tan x) as bits, from 420-digit decimal arithmetic (π by Machin's
 /// formula, the Taylor series on the exactly reduced argument), rounded to nearest.
 const HUGE_TRIG: &[(u64, u64, u64, u64)] = &[

@@ -124,9 +124,9 @@ fn double_precision_math_on_the_gpu() {
             }
             let (want, _) = cpu(name, *args, x, y, n);
             let (ok, err) = accept(name, got, want, *limit);
-            let trusted = !matches!(*name, "sin" | "cos" | "tan" if x.abs() > 1e15)
-                && !(*name == "rootn" && x != 0.0 && x.abs() < f64::MIN_POSITIVE);
-            if ok || !trusted {
+            // Where the cpu runtime is inexact, the host model (checked against
+            // high-precision values by the host tests) is the reference above.
+            if ok || cpu_inexact(name, x) {
                 worst = worst.max(if ok { err } else { 0.0 });
             } else {
                 bad += 1;
