@@ -814,7 +814,22 @@ fn dot(e: &mut FnEmitter, args: &[Value], r: Value) -> R<()> {
     };
     let s = e.elem(r)?;
     if s == Scalar::F16 {
-        return Err(e.unsupported("`dot` on half"));
+        // As the cpu runtime: exact products summed in double, rounded once to half.
+        let d = e.reg(r, 0)?;
+        let acc = e.tmp(Rc::F64);
+        for l in 0..lane_count(e, *a)? {
+            let (x, y) = (e.reg(*a, l)?, e.reg(*b, l)?);
+            let (xd, yd) = (e.tmp(Rc::F64), e.tmp(Rc::F64));
+            e.ins(format!("cvt.f64.f16 {xd}, {x}"));
+            e.ins(format!("cvt.f64.f16 {yd}, {y}"));
+            if l == 0 {
+                e.ins(format!("mul.rn.f64 {acc}, {xd}, {yd}"));
+            } else {
+                e.ins(format!("fma.rn.f64 {acc}, {xd}, {yd}, {acc}"));
+            }
+        }
+        e.ins(format!("cvt.rn.f16.f64 {d}, {acc}"));
+        return Ok(());
     }
     let t = float_ty(s);
     let d = e.reg(r, 0)?;
@@ -841,10 +856,10 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
     };
     let name = decl.name.as_str();
     let s = e.elem(r)?;
-    // sincos keeps full precision under fast-relaxed-math too (the spec allows better).
-    if s == Scalar::F16 || (name == "sincos" && s != Scalar::F32 && s != Scalar::F64) {
-        return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
+    if s == Scalar::F16 {
+        return with_output_half(e, name, *x, *p, r);
     }
+    // sincos keeps full precision under fast-relaxed-math too (the spec allows better).
     let sfx = space_of(e, *p, true)?;
     let t = float_ty(s);
     let rc = Rc::of_scalar(s);
@@ -898,8 +913,52 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
     Ok(())
 }
 
-/// `remquo` and `lgamma_r` on f32 and f64: a result plus an int per lane stored through a
-/// pointer.
+/// `fract`, `modf`, `frexp` and `sincos` on half: computed on the values widened to f32
+/// (exact for the first three), each result rounded once to half.
+fn with_output_half(e: &mut FnEmitter, name: &str, x: Value, p: Value, r: Value) -> R<()> {
+    let sfx = space_of(e, p, true)?;
+    let pr = e.reg(p, 0)?;
+    for l in 0..e.ty(r)?.lanes() {
+        let (d, xh) = (e.reg(r, l)?, e.reg(x, l)?);
+        let xr = e.h2f(&xh);
+        let (inf, nan) = (e.tmp(Rc::Pred), e.tmp(Rc::Pred));
+        e.ins(format!("testp.infinite.f32 {inf}, {xr}"));
+        e.ins(format!("testp.notanumber.f32 {nan}, {xr}"));
+        let (df, out) = (e.tmp(Rc::F32), e.tmp(Rc::F32));
+        match name {
+            "fract" => {
+                // The cap is half's largest value below 1, so the rounding keeps it.
+                e.ins(format!("cvt.rmi.f32.f32 {out}, {xr}"));
+                e.ins(format!("sub.rn.f32 {df}, {xr}, {out}"));
+                e.ins(format!("min.f32 {df}, {df}, 0f3F7FE000"));
+                e.ins(format!("@{inf} copysign.f32 {df}, {xr}, 0f00000000"));
+                e.ins(format!("@{nan} mov.f32 {df}, {xr}"));
+            }
+            "sincos" => crate::math::sincos_f32(e, &xr, Some(&df), Some(&out), None),
+            "modf" => {
+                e.ins(format!("cvt.rzi.f32.f32 {out}, {xr}"));
+                e.ins(format!("sub.rn.f32 {df}, {xr}, {out}"));
+                e.ins(format!("@{inf} mov.f32 {df}, 0f00000000"));
+                e.ins(format!("copysign.f32 {df}, {xr}, {df}"));
+            }
+            _ => {
+                let ei = e.tmp(Rc::B32);
+                frexp_lane(e, Scalar::F32, &df, &xr, &ei, inf, nan);
+                e.ins(format!("cvt.rn.f16.f32 {d}, {df}"));
+                e.ins(format!("st{sfx}.u32 [{pr}+{}], {ei}", l * 4));
+                continue;
+            }
+        }
+        let oh = e.tmp(Rc::B16);
+        e.ins(format!("cvt.rn.f16.f32 {d}, {df}"));
+        e.ins(format!("cvt.rn.f16.f32 {oh}, {out}"));
+        e.ins(format!("st{sfx}.b16 [{pr}+{}], {oh}", l * 2));
+    }
+    Ok(())
+}
+
+/// `remquo` and `lgamma_r` on half (through f32), f32 and f64: a result plus an int per lane
+/// stored through a pointer.
 fn with_int_output(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> {
     let (xs, p) = match args {
         [x, y, p] if name == "remquo" => (vec![*x, *y], *p),
@@ -907,14 +966,17 @@ fn with_int_output(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R
         _ => return Err(e.invalid(format!("`{name}` with the wrong number of arguments"))),
     };
     let s = e.elem(r)?;
-    if s != Scalar::F32 && s != Scalar::F64 {
-        return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
-    }
+    let half = s == Scalar::F16;
     let sfx = space_of(e, p, true)?;
     let pr = e.reg(p, 0)?;
     for l in 0..e.ty(r)?.lanes() {
-        let d = e.reg(r, l)?;
+        let dr = e.reg(r, l)?;
         let x = e.lane_or_scalar(xs[0], l)?;
+        let (x, d) = if half {
+            (e.h2f(&x), e.tmp(Rc::F32))
+        } else {
+            (x, dr.clone())
+        };
         let out = e.tmp(Rc::B32);
         if s == Scalar::F64 {
             let y = match xs.get(1) {
@@ -929,10 +991,14 @@ fn with_int_output(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R
             e.ins(format!("mov.b32 {out}, {i}"));
         } else if let Some(y) = xs.get(1) {
             let y = e.lane_or_scalar(*y, l)?;
+            let y = if half { e.h2f(&y) } else { y };
             crate::fmath::rem_f32(e, name, &d, &x, &y, Some(&out));
         } else {
             crate::fmath::unary_f32(e, "lgamma", &d, &x);
             crate::fmath::lgamma_sign(e, &x, &out);
+        }
+        if half {
+            e.ins(format!("cvt.rn.f16.f32 {dr}, {d}"));
         }
         e.ins(format!("st{sfx}.u32 [{pr}+{}], {out}", l * 4));
     }

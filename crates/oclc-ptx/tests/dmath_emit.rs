@@ -63,3 +63,23 @@ fn double_fmod_operator_and_ilogb_vector() {
     );
     assert!(p.text.contains("rem.u64"));
 }
+
+#[test]
+fn half_pointer_outputs_dot_and_geometric_emit_ptx() {
+    let p = common::ptx(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+         kernel void h(global half *x, global half4 *v, global int *q) {\n\
+         half a = x[0], i; int s, t;\n\
+         x[1] = fract(a, &i) + i + modf(a, &i) + i + frexp(a, &s) + sincos(a, &i) + i;\n\
+         x[2] = remquo(a, x[3], &t) + lgamma_r(a, &t);\n\
+         x[4] = dot(v[0], v[1]) + length(v[0]) + distance(v[0], v[1]);\n\
+         v[2] = normalize(v[0]);\n\
+         q[0] = s + t;\n\
+         }\n",
+    );
+    assert!(
+        p.text.contains("cvt.rn.f16.f64"),
+        "half results rounded once from double"
+    );
+    assert!(p.text.contains("st.global.b16") || p.text.contains("st.b16"));
+}

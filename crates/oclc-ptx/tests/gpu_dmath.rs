@@ -306,3 +306,189 @@ fn double_geometric_on_the_gpu() {
         }
     }
 }
+
+/// Half-precision builtins with pointer outputs, `dot` and the geometric functions: the other
+/// builtins the cpu device runs on half that PTX once reported unsupported.
+#[test]
+fn half_outputs_dot_and_geometric_on_the_gpu() {
+    use oclc_cpu::runtime::builtin::Builtin;
+    use oclc_cpu::runtime::dispatch::{call, call_scalar};
+    use oclc_cpu::runtime::half::Half;
+    use oclc_cpu::runtime::scalar::{Lanes, Scalar};
+    let d = match CudaDevice::new(0) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("skipping GPU test: {e}");
+            return;
+        }
+    };
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+               kernel void h(global const half *x, global const half *y, global half *o,\n\
+               global int *q, global const half4 *a, global const half4 *b, global half4 *n) {\n\
+               size_t i = get_global_id(0);\n\
+               half f, m, c; int e, s, t;\n\
+               o[8 * i] = fract(x[i], &f); o[8 * i + 1] = f;\n\
+               o[8 * i + 2] = modf(x[i], &m); o[8 * i + 3] = m;\n\
+               o[8 * i + 4] = frexp(x[i], &e);\n\
+               o[8 * i + 5] = remquo(x[i], y[i], &s);\n\
+               o[8 * i + 6] = sincos(x[i], &c); o[8 * i + 7] = c;\n\
+               (void)lgamma_r(x[i], &t);\n\
+               q[3 * i] = e; q[3 * i + 1] = s; q[3 * i + 2] = t;\n\
+               n[3 * i] = normalize(a[i]);\n\
+               n[3 * i + 1] = (half4)(dot(a[i], b[i]), length(a[i]), distance(a[i], b[i]), 0);\n\
+               }\n";
+    let (m, sm) = common::module(src);
+    let p = d
+        .load(&m, Some(&sm), false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Every half bit pattern as x, partners from a generator.
+    let count = 65536usize;
+    let mut r = Lcg(9);
+    let xs: Vec<u16> = (0..count).map(|k| k as u16).collect();
+    let ys: Vec<u16> = (0..count).map(|_| r.next() as u16).collect();
+    let vs: Vec<u16> = (0..count * 4)
+        .map(|_| {
+            let b = r.next() as u16;
+            // Mostly finite lanes (exponent below 31).
+            if b & 0x7c00 == 0x7c00 && r.next() % 4 != 0 {
+                b & 0xbfff
+            } else {
+                b
+            }
+        })
+        .collect();
+    let ws: Vec<u16> = (0..count * 4).map(|_| r.next() as u16 & 0xbbff).collect();
+    let buf = |v: &[u16]| {
+        d.buffer_from_bytes(&bytes(v, u16::to_le_bytes))
+            .expect("buffer")
+    };
+    let (xb, yb, ab, bb) = (buf(&xs), buf(&ys), buf(&vs), buf(&ws));
+    let o = d.zeroed(count * 16).expect("buffer");
+    let q = d.zeroed(count * 12).expect("buffer");
+    let n = d.zeroed(count * 8 * 3).expect("buffer");
+    d.launch(
+        &p,
+        "h",
+        &[
+            Arg::Buffer(xb),
+            Arg::Buffer(yb),
+            Arg::Buffer(o.clone()),
+            Arg::Buffer(q.clone()),
+            Arg::Buffer(ab),
+            Arg::Buffer(bb),
+            Arg::Buffer(n.clone()),
+        ],
+        &NdRange::new(&[count as u64]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let h16 = |v: Vec<u8>| -> Vec<u16> {
+        v.chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    };
+    let (o, q, n) = (
+        h16(o.read().expect("read")),
+        i32s(q.read().expect("read")),
+        h16(n.read().expect("read")),
+    );
+    let hv = |b: u16| Scalar::F16(Half(b));
+    let bits = |s: Scalar| match s {
+        Scalar::F16(h) => h.0,
+        other => panic!("not half: {other:?}"),
+    };
+    let int = |s: Option<Scalar>| match s {
+        Some(Scalar::I32(v)) => v,
+        other => panic!("not int: {other:?}"),
+    };
+    let same_h = |a: u16, b: u16| a == b || (Half(a).is_nan() && Half(b).is_nan());
+    let ulps = |a: u16, b: u16| (f64::from(a & 0x7fff) - f64::from(b & 0x7fff)).abs();
+    let mut failures = Vec::new();
+    let mut fail = |msg: String| {
+        if failures.len() < 30 {
+            failures.push(msg);
+        }
+    };
+    let scalar = |name: &str, args: &[Scalar]| {
+        call_scalar(Builtin::from_name(name).expect("builtin"), args).expect("cpu call")
+    };
+    for i in 0..count {
+        let (x, y) = (xs[i], ys[i]);
+        let (fr, fl) = scalar("fract", &[hv(x)]);
+        let (mf, mi) = scalar("modf", &[hv(x)]);
+        let (fm, fe) = scalar("frexp", &[hv(x)]);
+        let (rq, rn) = scalar("remquo", &[hv(x), hv(y)]);
+        let (sn, cs) = scalar("sincos", &[hv(x)]);
+        let (_, lgs) = scalar("lgamma_r", &[hv(x)]);
+        let exact = [
+            ("fract", o[8 * i], bits(fr)),
+            ("fract's floor", o[8 * i + 1], fl.map_or(0, bits)),
+            ("modf", o[8 * i + 2], bits(mf)),
+            ("modf's integral part", o[8 * i + 3], mi.map_or(0, bits)),
+            ("frexp", o[8 * i + 4], bits(fm)),
+            ("remquo", o[8 * i + 5], bits(rq)),
+        ];
+        for (name, got, want) in exact {
+            if !same_h(got, want) {
+                fail(format!(
+                    "{name}({x:#06x}, {y:#06x}): GPU {got:#06x}, cpu {want:#06x}"
+                ));
+            }
+        }
+        for (name, got, want) in [
+            ("sin", o[8 * i + 6], bits(sn)),
+            ("cos", o[8 * i + 7], cs.map_or(0, bits)),
+        ] {
+            if !(same_h(got, want) || ulps(got, want) <= 2.0 && (got ^ want) & 0x8000 == 0) {
+                fail(format!(
+                    "sincos's {name}({x:#06x}): GPU {got:#06x}, cpu {want:#06x}"
+                ));
+            }
+        }
+        let ints = [
+            ("frexp", q[3 * i], int(fe)),
+            ("remquo", q[3 * i + 1], int(rn)),
+            ("lgamma_r", q[3 * i + 2], int(lgs)),
+        ];
+        for (name, got, want) in ints {
+            if got != want {
+                fail(format!(
+                    "{name}'s int of ({x:#06x}, {y:#06x}): GPU {got}, cpu {want}"
+                ));
+            }
+        }
+        // Geometric functions and dot: the cpu's double computation rounded once, bit for bit.
+        let la = Lanes::from_fn(4, |k| hv(vs[4 * i + k]));
+        let lb = Lanes::from_fn(4, |k| hv(ws[4 * i + k]));
+        let one = |name: &str, args: &[Lanes]| -> Vec<u16> {
+            let out = call(Builtin::from_name(name).expect("builtin"), args).expect("cpu call");
+            out.value.as_slice().iter().map(|s| bits(*s)).collect()
+        };
+        let norm = one("normalize", &[la]);
+        for k in 0..4 {
+            if !same_h(n[12 * i + k], norm[k]) {
+                fail(format!(
+                    "normalize lane {k} of {:?}: GPU {:#06x}, cpu {:#06x}",
+                    &vs[4 * i..4 * i + 4],
+                    n[12 * i + k],
+                    norm[k]
+                ));
+            }
+        }
+        let want = [
+            one("dot", &[la, lb])[0],
+            one("length", &[la])[0],
+            one("distance", &[la, lb])[0],
+        ];
+        for (k, (name, w)) in ["dot", "length", "distance"].iter().zip(want).enumerate() {
+            let got = n[12 * i + 4 + k];
+            if !same_h(got, w) {
+                fail(format!(
+                    "{name} of {:?}, {:?}: GPU {got:#06x}, cpu {w:#06x}",
+                    &vs[4 * i..4 * i + 4],
+                    &ws[4 * i..4 * i + 4]
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
