@@ -33,6 +33,7 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
         "select" => select(e, args, r),
         "bitselect" => bitselect(e, args, r),
         "dot" => dot(e, args, r),
+        "cross" => cross(e, args, r),
         "length" | "distance" | "normalize" | "fast_length" | "fast_distance"
         | "fast_normalize" => crate::fmath::geometric(e, name, args, r),
         "fract" | "modf" | "frexp" | "sincos" => with_output(e, decl, args, r),
@@ -69,10 +70,15 @@ fn lanewise(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> 
         }
         return Ok(());
     }
-    if decl.name == "ilogb" && f32_arg {
+    let f16_arg = match args.first() {
+        Some(a) => e.elem(*a)? == Scalar::F16,
+        None => false,
+    };
+    if decl.name == "ilogb" && (f32_arg || f16_arg) {
         for l in 0..rt.lanes() {
             let Some(a0) = args.first() else { break };
             let (d, x) = (e.reg(r, l)?, e.lane_or_scalar(*a0, l)?);
+            let x = if f16_arg { e.h2f(&x) } else { x };
             crate::fmath::ilogb_f32(e, &d, &x);
         }
         return Ok(());
@@ -846,6 +852,64 @@ fn dot(e: &mut FnEmitter, args: &[Value], r: Value) -> R<()> {
         }
     }
     e.ins(format!("mov.{t} {d}, {acc}"));
+    Ok(())
+}
+
+/// `cross` of 3- or 4-vectors (w = 0), as the cpu runtime computes it: in double, each
+/// component rounded once to the element type (products of half and float lanes are exact).
+fn cross(e: &mut FnEmitter, args: &[Value], r: Value) -> R<()> {
+    let [a, b] = args else {
+        return Err(e.invalid("cross takes two arguments"));
+    };
+    let s = e.elem(r)?;
+    let wide = |e: &mut FnEmitter, v: Value| -> R<Vec<String>> {
+        (0..3)
+            .map(|l| {
+                let x = e.reg(v, l)?;
+                Ok(match s {
+                    Scalar::F64 => x,
+                    _ => {
+                        let d = e.tmp(Rc::F64);
+                        let src = if s == Scalar::F16 { "f16" } else { "f32" };
+                        e.ins(format!("cvt.f64.{src} {d}, {x}"));
+                        d
+                    }
+                })
+            })
+            .collect()
+    };
+    let (x, y) = (wide(e, *a)?, wide(e, *b)?);
+    let lane = |v: &[String], k: usize| v.get(k).cloned().unwrap_or_default();
+    for (l, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
+        let (p, q) = (e.tmp(Rc::F64), e.tmp(Rc::F64));
+        e.ins(format!("mul.rn.f64 {p}, {}, {}", lane(&x, i), lane(&y, j)));
+        e.ins(format!("mul.rn.f64 {q}, {}, {}", lane(&x, j), lane(&y, i)));
+        let d = e.reg(r, l as u32)?;
+        match s {
+            Scalar::F64 => e.ins(format!("sub.rn.f64 {d}, {p}, {q}")),
+            _ => {
+                e.ins(format!("sub.rn.f64 {p}, {p}, {q}"));
+                e.ins(format!(
+                    "cvt.rn.{} {d}, {p}",
+                    if s == Scalar::F16 {
+                        "f16.f64"
+                    } else {
+                        "f32.f64"
+                    }
+                ));
+            }
+        }
+    }
+    if e.ty(r)?.lanes() == 4 {
+        let d = e.reg(r, 3)?;
+        let zero = match s {
+            Scalar::F64 => "0d0000000000000000",
+            Scalar::F16 => "0x0000",
+            _ => "0f00000000",
+        };
+        let mv = if s == Scalar::F16 { "b16" } else { float_ty(s) };
+        e.ins(format!("mov.{mv} {d}, {zero}"));
+    }
     Ok(())
 }
 

@@ -83,3 +83,17 @@ fn half_pointer_outputs_dot_and_geometric_emit_ptx() {
     );
     assert!(p.text.contains("st.global.b16") || p.text.contains("st.b16"));
 }
+
+#[test]
+fn cross_and_half_ilogb_emit_ptx() {
+    let p = common::ptx(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+         kernel void c(global float4 *f, global double3 *d, global half4 *h, global int *n) {\n\
+         f[0] = cross(f[1], f[2]); d[0] = cross(d[1], d[2]); h[0] = cross(h[1], h[2]);\n\
+         n[0] = ilogb(h[3].x);\n\
+         }\n",
+    );
+    // float: exact products in double, one rounding to float.
+    assert!(p.text.contains("cvt.rn.f32.f64"));
+    assert!(p.text.contains("cvt.rn.f16.f64"));
+}

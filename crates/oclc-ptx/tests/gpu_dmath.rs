@@ -350,7 +350,7 @@ fn half_outputs_dot_and_geometric_on_the_gpu() {
         .map(|_| {
             let b = r.next() as u16;
             // Mostly finite lanes (exponent below 31).
-            if b & 0x7c00 == 0x7c00 && r.next() % 4 != 0 {
+            if b & 0x7c00 == 0x7c00 && !r.next().is_multiple_of(4) {
                 b & 0xbfff
             } else {
                 b
@@ -491,4 +491,143 @@ fn half_outputs_dot_and_geometric_on_the_gpu() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `cross` on float3, double4 and half4, and `ilogb` on half, bit for bit against the cpu
+/// runtime (both compute in double and round once).
+#[test]
+fn cross_and_half_ilogb_on_the_gpu() {
+    use oclc_cpu::runtime::builtin::Builtin;
+    use oclc_cpu::runtime::dispatch::{call, call_scalar};
+    use oclc_cpu::runtime::half::Half;
+    use oclc_cpu::runtime::scalar::{Lanes, Scalar};
+    let d = match CudaDevice::new(0) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("skipping GPU test: {e}");
+            return;
+        }
+    };
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+               #pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+               kernel void c(global const float *f, global const double4 *dv, global const half4 *hv,\n\
+               global float *fo, global double4 *dout, global half4 *ho, global int *il) {\n\
+               size_t i = get_global_id(0);\n\
+               vstore3(cross(vload3(2 * i, f), vload3(2 * i + 1, f)), i, fo);\n\
+               dout[i] = cross(dv[2 * i], dv[2 * i + 1]);\n\
+               ho[i] = cross(hv[2 * i], hv[2 * i + 1]);\n\
+               il[i] = ilogb(hv[2 * i].x);\n\
+               }\n";
+    let (m, sm) = common::module(src);
+    let p = d
+        .load(&m, Some(&sm), false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let count = 4096usize;
+    let xs = inputs(8_000, 0xc055);
+    let mut r = Lcg(21);
+    let mut pick = || match r.next() % 4 {
+        0 => xs[(r.next() % xs.len() as u64) as usize],
+        _ => (r.unit() - 0.5) * 1e3,
+    };
+    let fs: Vec<f32> = (0..count * 6).map(|_| pick() as f32).collect();
+    let ds: Vec<f64> = (0..count * 8).map(|_| pick()).collect();
+    let hs: Vec<u16> = (0..count * 8).map(|_| r.next() as u16).collect();
+    let fb = d
+        .buffer_from_bytes(&bytes(&fs, f32::to_le_bytes))
+        .expect("buffer");
+    let db = d
+        .buffer_from_bytes(&bytes(&ds, f64::to_le_bytes))
+        .expect("buffer");
+    let hb = d
+        .buffer_from_bytes(&bytes(&hs, u16::to_le_bytes))
+        .expect("buffer");
+    let (fo, dout, ho, il) = (
+        d.zeroed(count * 12).expect("buffer"),
+        d.zeroed(count * 32).expect("buffer"),
+        d.zeroed(count * 8).expect("buffer"),
+        d.zeroed(count * 4).expect("buffer"),
+    );
+    d.launch(
+        &p,
+        "c",
+        &[
+            Arg::Buffer(fb),
+            Arg::Buffer(db),
+            Arg::Buffer(hb),
+            Arg::Buffer(fo.clone()),
+            Arg::Buffer(dout.clone()),
+            Arg::Buffer(ho.clone()),
+            Arg::Buffer(il.clone()),
+        ],
+        &NdRange::new(&[count as u64]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let fo: Vec<f32> = fo
+        .read()
+        .expect("read")
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let dout = f64s(dout.read().expect("read"));
+    let ho: Vec<u16> = ho
+        .read()
+        .expect("read")
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    let il = i32s(il.read().expect("read"));
+    let cross = |a: Lanes, b: Lanes| -> Vec<Scalar> {
+        let out = call(Builtin::from_name("cross").expect("cross"), &[a, b]).expect("cpu cross");
+        out.value.as_slice().to_vec()
+    };
+    let bits = |s: &Scalar| match s {
+        Scalar::F32(v) => u64::from(v.to_bits()),
+        Scalar::F64(v) => v.to_bits(),
+        Scalar::F16(h) => u64::from(h.0),
+        other => panic!("{other:?}"),
+    };
+    for i in 0..count {
+        let fa = Lanes::from_fn(3, |k| Scalar::F32(fs[6 * i + k]));
+        let fb = Lanes::from_fn(3, |k| Scalar::F32(fs[6 * i + 3 + k]));
+        let want = cross(fa, fb);
+        for k in 0..3 {
+            let got = fo[3 * i + k];
+            let w = bits(&want[k]);
+            assert!(
+                u64::from(got.to_bits()) == w || got.is_nan() && f32::from_bits(w as u32).is_nan(),
+                "float cross {i} lane {k}: GPU {got:e}, cpu {:?}",
+                want[k]
+            );
+        }
+        let da = Lanes::from_fn(4, |k| Scalar::F64(ds[8 * i + k]));
+        let dbv = Lanes::from_fn(4, |k| Scalar::F64(ds[8 * i + 4 + k]));
+        let want = cross(da, dbv);
+        for k in 0..4 {
+            let got = dout[4 * i + k];
+            let w = want.get(k).map_or(0, bits);
+            assert!(
+                got.to_bits() == w || got.is_nan() && f64::from_bits(w).is_nan(),
+                "double cross {i} lane {k}: GPU {got:e}, cpu {:?}",
+                want.get(k)
+            );
+        }
+        let ha = Lanes::from_fn(4, |k| Scalar::F16(Half(hs[8 * i + k])));
+        let hbv = Lanes::from_fn(4, |k| Scalar::F16(Half(hs[8 * i + 4 + k])));
+        let want = cross(ha, hbv);
+        for k in 0..4 {
+            let got = ho[4 * i + k];
+            let w = want.get(k).map_or(0, bits) as u16;
+            assert!(
+                got == w || Half(got).is_nan() && Half(w).is_nan(),
+                "half cross {i} lane {k}: GPU {got:#06x}, cpu {w:#06x}"
+            );
+        }
+        let Ok((Scalar::I32(want), _)) = call_scalar(
+            Builtin::from_name("ilogb").expect("ilogb"),
+            &[Scalar::F16(Half(hs[8 * i]))],
+        ) else {
+            panic!("cpu ilogb");
+        };
+        assert_eq!(il[i], want, "ilogb of half {:#06x}", hs[8 * i]);
+    }
 }
