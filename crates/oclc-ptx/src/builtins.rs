@@ -90,7 +90,15 @@ fn lanewise(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> 
             .collect::<R<_>>()?;
         let d = e.reg(r, l)?;
         if s == Scalar::F16 {
-            let wide: Vec<String> = regs.iter().map(|x| e.h2f(x)).collect();
+            // Half operands widen to f32; int operands (pown, rootn, ldexp) stay as they are.
+            let mut wide = Vec::new();
+            for (x, a) in regs.iter().zip(args) {
+                wide.push(if e.elem(*a)? == Scalar::F16 {
+                    e.h2f(x)
+                } else {
+                    x.clone()
+                });
+            }
             let t = e.tmp(Rc::F32);
             scalar(e, &decl.name, Scalar::F32, unsigned, &t, &wide)?;
             e.ins(format!("cvt.rn.f16.f32 {d}, {t}"));

@@ -97,3 +97,19 @@ fn cross_and_half_ilogb_emit_ptx() {
     assert!(p.text.contains("cvt.rn.f32.f64"));
     assert!(p.text.contains("cvt.rn.f16.f64"));
 }
+
+#[test]
+fn half_pown_rootn_ldexp_keep_their_int_operand() {
+    let p = common::ptx(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+         kernel void k(global half *x, global int *n) {\n\
+         x[0] = pown(x[1], n[0]) + rootn(x[2], n[1]) + ldexp(x[3], n[2]);\n\
+         }\n",
+    );
+    // Only half (b16) registers are widened from f16.
+    for line in p.text.lines().filter(|l| l.contains("cvt.f32.f16")) {
+        let src = line.rsplit(',').next().unwrap_or("");
+        assert!(src.trim().starts_with("%h"), "{line}");
+    }
+    assert!(p.text.contains("cvt.rn.f16.f32"));
+}
