@@ -1,5 +1,5 @@
 //! Double-precision math builtins, written once against [`DOps`], a small set of PTX double,
-//! integer and predicate operations, and run two ways: [`dmath_ptx`](crate::dmath_ptx) emits
+//! integer and predicate operations, and run two ways: `dmath_ptx` emits
 //! each operation as one PTX instruction, and [`Eval`] performs it on Rust values with PTX's
 //! semantics (round-to-nearest f64 arithmetic, saturating conversions, clamped shifts), so the
 //! exact sequence the GPU runs can be tested on any machine ([`eval`]).
