@@ -14,6 +14,7 @@ fn check(x: f64, y: f64, n: i32) -> Result<(), TestCaseError> {
         let got = eval(name, x, y, n).expect("implemented").value;
         let (want, _) = cpu(name, *args, x, y, n);
         let (ok, err) = accept(name, got, want, *limit);
+        let ok = ok || snan_pow_one(name, x, y, got, want);
         prop_assert!(
             ok,
             "{}({:e}, {:e}, {}): got {:e}, want {:e} ({} ulp)",

@@ -278,8 +278,11 @@ pub fn pow2(k: i32) -> f64 {
     }
 }
 
-/// Whether `got` is acceptable for `name` against the cpu's `want` with `limit` ulps.
+/// Whether `got` is acceptable for `name` against the cpu's `want` with `limit` ulps. The
+/// cpu runtime may itself be 1 ulp off the true value (the platform libm), so a limit of 2 or
+/// more is checked as limit - 1 against it: within the spec's limit of the true value.
 pub fn accept(name: &str, got: f64, want: f64, limit: f64) -> (bool, f64) {
+    let limit = if limit >= 2.0 { limit - 1.0 } else { limit };
     let err = ulp_error(got, want);
     if name == "lgamma" {
         let (rel, ulps) = LGAMMA_LIMIT;
@@ -299,4 +302,12 @@ pub fn cpu_inexact(name: &str, x: f64) -> bool {
         "rootn" => x != 0.0 && x.abs() < f64::MIN_POSITIVE,
         _ => false,
     }
+}
+
+/// pow(x, 0) and pown(x, 0) are 1 for every x, a NaN included (C99 F.9.4.4, OpenCL 7.5.1);
+/// the platform libm the cpu runtime calls gives NaN when x is a signaling NaN. 1 is
+/// accepted there.
+pub fn snan_pow_one(name: &str, x: f64, y: f64, got: f64, want: f64) -> bool {
+    let signaling = |v: f64| v.is_nan() && v.to_bits() & (1 << 51) == 0;
+    matches!(name, "pow" | "pown") && got == 1.0 && want.is_nan() && (signaling(x) || signaling(y))
 }
