@@ -33,6 +33,7 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
         "select" => select(e, args, r),
         "bitselect" => bitselect(e, args, r),
         "dot" => dot(e, args, r),
+        "cross" => cross(e, args, r),
         "length" | "distance" | "normalize" | "fast_length" | "fast_distance"
         | "fast_normalize" => crate::fmath::geometric(e, name, args, r),
         "fract" | "modf" | "frexp" | "sincos" => with_output(e, decl, args, r),
@@ -57,10 +58,27 @@ fn lanewise(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> 
         Some(a) => e.elem(*a)? == Scalar::F32,
         None => false,
     };
-    if decl.name == "ilogb" && f32_arg {
+    let f64_arg = match args.first() {
+        Some(a) => e.elem(*a)? == Scalar::F64,
+        None => false,
+    };
+    if decl.name == "ilogb" && f64_arg {
         for l in 0..rt.lanes() {
             let Some(a0) = args.first() else { break };
             let (d, x) = (e.reg(r, l)?, e.lane_or_scalar(*a0, l)?);
+            crate::dmath_ptx::emit_into(e, "ilogb", &d, &[x]);
+        }
+        return Ok(());
+    }
+    let f16_arg = match args.first() {
+        Some(a) => e.elem(*a)? == Scalar::F16,
+        None => false,
+    };
+    if decl.name == "ilogb" && (f32_arg || f16_arg) {
+        for l in 0..rt.lanes() {
+            let Some(a0) = args.first() else { break };
+            let (d, x) = (e.reg(r, l)?, e.lane_or_scalar(*a0, l)?);
+            let x = if f16_arg { e.h2f(&x) } else { x };
             crate::fmath::ilogb_f32(e, &d, &x);
         }
         return Ok(());
@@ -72,7 +90,15 @@ fn lanewise(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> 
             .collect::<R<_>>()?;
         let d = e.reg(r, l)?;
         if s == Scalar::F16 {
-            let wide: Vec<String> = regs.iter().map(|x| e.h2f(x)).collect();
+            // Half operands widen to f32; int operands (pown, rootn, ldexp) stay as they are.
+            let mut wide = Vec::new();
+            for (x, a) in regs.iter().zip(args) {
+                wide.push(if e.elem(*a)? == Scalar::F16 {
+                    e.h2f(x)
+                } else {
+                    x.clone()
+                });
+            }
             let t = e.tmp(Rc::F32);
             scalar(e, &decl.name, Scalar::F32, unsigned, &t, &wide)?;
             e.ins(format!("cvt.rn.f16.f32 {d}, {t}"));
@@ -256,6 +282,7 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             let y = arg(e, a, 1, n)?;
             crate::fmath::binary_f32(e, n, d, &x, y);
         }
+        n if s == Scalar::F64 && crate::dmath_ptx::emit_into(e, n, d, a) => {}
         _ => return approx_math(e, name, s, d, &x, a),
     }
     Ok(())
@@ -801,7 +828,22 @@ fn dot(e: &mut FnEmitter, args: &[Value], r: Value) -> R<()> {
     };
     let s = e.elem(r)?;
     if s == Scalar::F16 {
-        return Err(e.unsupported("`dot` on half"));
+        // As the cpu runtime: exact products summed in double, rounded once to half.
+        let d = e.reg(r, 0)?;
+        let acc = e.tmp(Rc::F64);
+        for l in 0..lane_count(e, *a)? {
+            let (x, y) = (e.reg(*a, l)?, e.reg(*b, l)?);
+            let (xd, yd) = (e.tmp(Rc::F64), e.tmp(Rc::F64));
+            e.ins(format!("cvt.f64.f16 {xd}, {x}"));
+            e.ins(format!("cvt.f64.f16 {yd}, {y}"));
+            if l == 0 {
+                e.ins(format!("mul.rn.f64 {acc}, {xd}, {yd}"));
+            } else {
+                e.ins(format!("fma.rn.f64 {acc}, {xd}, {yd}, {acc}"));
+            }
+        }
+        e.ins(format!("cvt.rn.f16.f64 {d}, {acc}"));
+        return Ok(());
     }
     let t = float_ty(s);
     let d = e.reg(r, 0)?;
@@ -821,6 +863,64 @@ fn dot(e: &mut FnEmitter, args: &[Value], r: Value) -> R<()> {
     Ok(())
 }
 
+/// `cross` of 3- or 4-vectors (w = 0), as the cpu runtime computes it: in double, each
+/// component rounded once to the element type (products of half and float lanes are exact).
+fn cross(e: &mut FnEmitter, args: &[Value], r: Value) -> R<()> {
+    let [a, b] = args else {
+        return Err(e.invalid("cross takes two arguments"));
+    };
+    let s = e.elem(r)?;
+    let wide = |e: &mut FnEmitter, v: Value| -> R<Vec<String>> {
+        (0..3)
+            .map(|l| {
+                let x = e.reg(v, l)?;
+                Ok(match s {
+                    Scalar::F64 => x,
+                    _ => {
+                        let d = e.tmp(Rc::F64);
+                        let src = if s == Scalar::F16 { "f16" } else { "f32" };
+                        e.ins(format!("cvt.f64.{src} {d}, {x}"));
+                        d
+                    }
+                })
+            })
+            .collect()
+    };
+    let (x, y) = (wide(e, *a)?, wide(e, *b)?);
+    let lane = |v: &[String], k: usize| v.get(k).cloned().unwrap_or_default();
+    for (l, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
+        let (p, q) = (e.tmp(Rc::F64), e.tmp(Rc::F64));
+        e.ins(format!("mul.rn.f64 {p}, {}, {}", lane(&x, i), lane(&y, j)));
+        e.ins(format!("mul.rn.f64 {q}, {}, {}", lane(&x, j), lane(&y, i)));
+        let d = e.reg(r, l as u32)?;
+        match s {
+            Scalar::F64 => e.ins(format!("sub.rn.f64 {d}, {p}, {q}")),
+            _ => {
+                e.ins(format!("sub.rn.f64 {p}, {p}, {q}"));
+                e.ins(format!(
+                    "cvt.rn.{} {d}, {p}",
+                    if s == Scalar::F16 {
+                        "f16.f64"
+                    } else {
+                        "f32.f64"
+                    }
+                ));
+            }
+        }
+    }
+    if e.ty(r)?.lanes() == 4 {
+        let d = e.reg(r, 3)?;
+        let zero = match s {
+            Scalar::F64 => "0d0000000000000000",
+            Scalar::F16 => "0x0000",
+            _ => "0f00000000",
+        };
+        let mv = if s == Scalar::F16 { "b16" } else { float_ty(s) };
+        e.ins(format!("mov.{mv} {d}, {zero}"));
+    }
+    Ok(())
+}
+
 /// `fract`, `modf` and `frexp`: a result plus a second value stored through a pointer.
 fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> R<()> {
     let [x, p] = args else {
@@ -828,10 +928,10 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
     };
     let name = decl.name.as_str();
     let s = e.elem(r)?;
-    // sincos keeps full precision under fast-relaxed-math too (the spec allows better).
-    if s == Scalar::F16 || (name == "sincos" && s != Scalar::F32) {
-        return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
+    if s == Scalar::F16 {
+        return with_output_half(e, name, *x, *p, r);
     }
+    // sincos keeps full precision under fast-relaxed-math too (the spec allows better).
     let sfx = space_of(e, *p, true)?;
     let t = float_ty(s);
     let rc = Rc::of_scalar(s);
@@ -857,6 +957,13 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
                 e.ins(format!("@{inf} copysign.{t} {d}, {xr}, {}", lit(0.0)));
                 e.ins(format!("@{nan} mov.{t} {d}, {xr}"));
             }
+            "sincos" if s == Scalar::F64 => {
+                let r = crate::dmath_ptx::emit(e, "sincos", &xr, None, None);
+                if let Some((v, c)) = r.and_then(|r| Some((r.value?, r.second?))) {
+                    e.ins(format!("mov.f64 {d}, {v}"));
+                    e.ins(format!("mov.f64 {out}, {c}"));
+                }
+            }
             "sincos" => crate::math::sincos_f32(e, &xr, Some(&d), Some(&out), None),
             "modf" => {
                 e.ins(format!("cvt.rzi.{t}.{t} {out}, {xr}"));
@@ -878,7 +985,52 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
     Ok(())
 }
 
-/// `remquo` and `lgamma_r` on f32: a result plus an int per lane stored through a pointer.
+/// `fract`, `modf`, `frexp` and `sincos` on half: computed on the values widened to f32
+/// (exact for the first three), each result rounded once to half.
+fn with_output_half(e: &mut FnEmitter, name: &str, x: Value, p: Value, r: Value) -> R<()> {
+    let sfx = space_of(e, p, true)?;
+    let pr = e.reg(p, 0)?;
+    for l in 0..e.ty(r)?.lanes() {
+        let (d, xh) = (e.reg(r, l)?, e.reg(x, l)?);
+        let xr = e.h2f(&xh);
+        let (inf, nan) = (e.tmp(Rc::Pred), e.tmp(Rc::Pred));
+        e.ins(format!("testp.infinite.f32 {inf}, {xr}"));
+        e.ins(format!("testp.notanumber.f32 {nan}, {xr}"));
+        let (df, out) = (e.tmp(Rc::F32), e.tmp(Rc::F32));
+        match name {
+            "fract" => {
+                // The cap is half's largest value below 1, so the rounding keeps it.
+                e.ins(format!("cvt.rmi.f32.f32 {out}, {xr}"));
+                e.ins(format!("sub.rn.f32 {df}, {xr}, {out}"));
+                e.ins(format!("min.f32 {df}, {df}, 0f3F7FE000"));
+                e.ins(format!("@{inf} copysign.f32 {df}, {xr}, 0f00000000"));
+                e.ins(format!("@{nan} mov.f32 {df}, {xr}"));
+            }
+            "sincos" => crate::math::sincos_f32(e, &xr, Some(&df), Some(&out), None),
+            "modf" => {
+                e.ins(format!("cvt.rzi.f32.f32 {out}, {xr}"));
+                e.ins(format!("sub.rn.f32 {df}, {xr}, {out}"));
+                e.ins(format!("@{inf} mov.f32 {df}, 0f00000000"));
+                e.ins(format!("copysign.f32 {df}, {xr}, {df}"));
+            }
+            _ => {
+                let ei = e.tmp(Rc::B32);
+                frexp_lane(e, Scalar::F32, &df, &xr, &ei, inf, nan);
+                e.ins(format!("cvt.rn.f16.f32 {d}, {df}"));
+                e.ins(format!("st{sfx}.u32 [{pr}+{}], {ei}", l * 4));
+                continue;
+            }
+        }
+        let oh = e.tmp(Rc::B16);
+        e.ins(format!("cvt.rn.f16.f32 {d}, {df}"));
+        e.ins(format!("cvt.rn.f16.f32 {oh}, {out}"));
+        e.ins(format!("st{sfx}.b16 [{pr}+{}], {oh}", l * 2));
+    }
+    Ok(())
+}
+
+/// `remquo` and `lgamma_r` on half (through f32), f32 and f64: a result plus an int per lane
+/// stored through a pointer.
 fn with_int_output(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R<()> {
     let (xs, p) = match args {
         [x, y, p] if name == "remquo" => (vec![*x, *y], *p),
@@ -886,21 +1038,39 @@ fn with_int_output(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> R
         _ => return Err(e.invalid(format!("`{name}` with the wrong number of arguments"))),
     };
     let s = e.elem(r)?;
-    if s != Scalar::F32 {
-        return Err(e.unsupported(format!("builtin `{name}` ({})", s.name())));
-    }
+    let half = s == Scalar::F16;
     let sfx = space_of(e, p, true)?;
     let pr = e.reg(p, 0)?;
     for l in 0..e.ty(r)?.lanes() {
-        let d = e.reg(r, l)?;
+        let dr = e.reg(r, l)?;
         let x = e.lane_or_scalar(xs[0], l)?;
+        let (x, d) = if half {
+            (e.h2f(&x), e.tmp(Rc::F32))
+        } else {
+            (x, dr.clone())
+        };
         let out = e.tmp(Rc::B32);
-        if let Some(y) = xs.get(1) {
+        if s == Scalar::F64 {
+            let y = match xs.get(1) {
+                Some(y) => Some(e.lane_or_scalar(*y, l)?),
+                None => None,
+            };
+            let res = crate::dmath_ptx::emit(e, name, &x, y.as_deref(), None);
+            let Some((v, i)) = res.and_then(|r| Some((r.value?, r.int?))) else {
+                return Err(e.unsupported(format!("builtin `{name}` (double)")));
+            };
+            e.ins(format!("mov.f64 {d}, {v}"));
+            e.ins(format!("mov.b32 {out}, {i}"));
+        } else if let Some(y) = xs.get(1) {
             let y = e.lane_or_scalar(*y, l)?;
+            let y = if half { e.h2f(&y) } else { y };
             crate::fmath::rem_f32(e, name, &d, &x, &y, Some(&out));
         } else {
             crate::fmath::unary_f32(e, "lgamma", &d, &x);
             crate::fmath::lgamma_sign(e, &x, &out);
+        }
+        if half {
+            e.ins(format!("cvt.rn.f16.f32 {dr}, {d}"));
         }
         e.ins(format!("st{sfx}.u32 [{pr}+{}], {out}", l * 4));
     }

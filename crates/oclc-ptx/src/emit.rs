@@ -36,13 +36,7 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
         "// __local memory of a launch: 16 reserved bytes, __local variables, __local parameters\n",
     );
     out.push_str(".extern .shared .align 16 .b8 __oclc_shared[];\n\n");
-    if m.builtins
-        .iter()
-        .any(|b| crate::math::needs_trig_table(&b.name))
-    {
-        out.push_str(crate::math::TWO_OVER_PI_TABLE);
-        out.push_str("\n\n");
-    }
+    out.push_str(&crate::math::trig_tables(&m.builtins));
     let mut globals = Vec::new();
     for (i, g) in m.globals.iter().enumerate() {
         let name = global_symbol(i, &g.name);
@@ -1484,7 +1478,12 @@ impl<'a> FnEmitter<'a> {
                         crate::fmath::rem_f32(self, "fmod", d, a, b, None);
                     }
                     BinOp::FRem => {
-                        return Err(self.unsupported("floating-point remainder (`fmod`) on double"));
+                        crate::dmath_ptx::emit_into(
+                            self,
+                            "fmod",
+                            d,
+                            &[a.to_string(), b.to_string()],
+                        );
                     }
                     _ => {
                         return Err(

@@ -684,12 +684,58 @@ fn pow_like(e: &mut FnEmitter, name: &str, dst: &str, x: &str, y: &str, xd: &str
 
 /// `length`, `distance` and `normalize` (and their `fast_` forms, given the same full
 /// precision) of f32 vectors: squares summed exactly enough in double precision, one
-/// rounding; infinities and NaN by the spec's rules.
+/// rounding; infinities and NaN by the spec's rules. Double (and half, widened) vectors go to
+/// `dmath`.
 pub fn geometric(e: &mut FnEmitter, name: &str, args: &[Value], r: Value) -> Result<(), PtxError> {
     let base = name.strip_prefix("fast_").unwrap_or(name);
     let Some(p) = args.first().copied() else {
         return Err(e.invalid(format!("`{name}` without arguments")));
     };
+    let s = e.elem(p)?;
+    if s == Scalar::F64 || s == Scalar::F16 {
+        // Double lanes, or half lanes widened to double (as the cpu runtime computes them).
+        let half = s == Scalar::F16;
+        let mut xs = e.lanes(p)?;
+        let mut ys = match args.get(1) {
+            Some(q) if base == "distance" => e.lanes(*q)?,
+            _ => Vec::new(),
+        };
+        let mut name = base;
+        if half {
+            let wide = |e: &mut FnEmitter, v: &[String]| -> Vec<String> {
+                v.iter()
+                    .map(|h| {
+                        let d = fd(e);
+                        e.ins(format!("cvt.f64.f16 {d}, {h}"));
+                        d
+                    })
+                    .collect()
+            };
+            xs = wide(e, &xs);
+            ys = wide(e, &ys);
+            if base == "distance" {
+                // The difference is taken in half, as the spec defines distance.
+                for (x, y) in xs.iter().zip(&ys) {
+                    let h = e.tmp(Rc::B16);
+                    e.ins(format!("sub.rn.f64 {x}, {x}, {y}"));
+                    e.ins(format!("cvt.rn.f16.f64 {h}, {x}"));
+                    e.ins(format!("cvt.f64.f16 {x}, {h}"));
+                }
+                ys.clear();
+                name = "length";
+            }
+        }
+        let out = crate::dmath_ptx::geometric(e, name, &xs, &ys);
+        for (l, v) in out.iter().enumerate() {
+            let o = e.reg(r, l as u32)?;
+            if half {
+                e.ins(format!("cvt.rn.f16.f64 {o}, {v}"));
+            } else {
+                e.ins(format!("mov.f64 {o}, {v}"));
+            }
+        }
+        return Ok(());
+    }
     if e.elem(p)? != Scalar::F32 {
         return Err(e.unsupported(format!("builtin `{name}` ({})", e.elem(p)?.name())));
     }

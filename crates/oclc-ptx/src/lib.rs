@@ -19,8 +19,10 @@
 //!   limits: `exp*`/`log*`/`sin`/`cos`/`tan` in `math`, everything else (hyperbolic and
 //!   inverse trigonometric functions, the `pow` family, `erf`, gamma, `cbrt`, `hypot`, `*pi`,
 //!   exact `fmod`/`remainder`/`remquo`, geometric functions) in `fmath` through
-//!   double-precision cores rounded once. Double-precision transcendental functions are not
-//!   emitted yet (`PtxError::Unsupported`).
+//!   double-precision cores rounded once. Double-precision math (every builtin the cpu
+//!   device has) is in `dmath`: algorithms written once against a small trait of PTX
+//!   operations, emitted as PTX or evaluated on the host with PTX's semantics
+//!   ([`dmath::eval`]), so the GPU's sequences are tested without a GPU.
 
 mod async_copy;
 mod atomic_narrow;
@@ -29,6 +31,11 @@ mod builtins;
 mod collective;
 #[cfg(feature = "cuda")]
 pub mod cuda;
+pub mod dmath;
+mod dmath_core;
+mod dmath_fns;
+mod dmath_ptx;
+mod dmath_special;
 mod emit;
 mod error;
 mod fmath;

@@ -141,6 +141,29 @@ pub fn log_f32(e: &mut FnEmitter, dst: &str, x: &str, base: LogBase) {
 /// binary fraction of 2/π, 32 bits a word.
 pub const TWO_OVER_PI_TABLE: &str = ".const .align 4 .u32 __oclc_2_over_pi[12] = {0x00000000, 0xA2F9836E, 0x4E441529, 0xFC2757D1, 0xF534DDC0, 0xDB629599, 0x3C439041, 0xFE5163AB, 0xDEBBC561, 0xB7246E3A, 0x424DD2E0, 0x06492EEA};";
 
+/// The same for the double-precision reduction, 64 bits a word
+/// ([`crate::dmath::TWO_OVER_PI`]).
+pub const TWO_OVER_PI_TABLE_D: &str = ".const .align 8 .u64 __oclc_2_over_pi_d[23] = {0x0000000000000000, 0xA2F9836E4E441529, 0xFC2757D1F534DDC0, 0xDB6295993C439041, 0xFE5163ABDEBBC561, 0xB7246E3A424DD2E0, 0x06492EEA09D1921C, 0xFE1DEB1CB129A73E, 0xE88235F52EBB4484, 0xE99C7026B45F7E41, 0x3991D639835339F4, 0x9C845F8BBDF9283B, 0x1FF897FFDE05980F, 0xEF2F118B5A0A6D1F, 0x6D367ECF27CB09B7, 0x4F463F669E5FEA2D, 0x7527BAC7EBE5F17B, 0x3D0739F78A5292EA, 0x6BFB5FB11F8D5D08, 0x56033046FC7B6BAB, 0xF0CFBC209AF4361D, 0xA9E391615EE61B08, 0x6599855F14A06840};";
+
+/// The 2/π tables a module's builtins read: the f32 one for single (and half) precision
+/// `sin`/`cos`/`tan`/`sincos`, the f64 one for double precision.
+pub fn trig_tables(builtins: &[oclc_ir::BuiltinDecl]) -> String {
+    let mut out = String::new();
+    let trig: Vec<_> = builtins
+        .iter()
+        .filter(|b| needs_trig_table(&b.name))
+        .collect();
+    let double =
+        |b: &&oclc_ir::BuiltinDecl| b.params.first().and_then(|t| t.elem()) == Some(Scalar::F64);
+    for (table, want) in [(TWO_OVER_PI_TABLE, false), (TWO_OVER_PI_TABLE_D, true)] {
+        if trig.iter().any(|b| double(b) == want) {
+            out.push_str(table);
+            out.push_str("\n\n");
+        }
+    }
+    out
+}
+
 /// Builtins that need [`TWO_OVER_PI_TABLE`].
 pub fn needs_trig_table(name: &str) -> bool {
     matches!(name, "sin" | "cos" | "tan" | "sincos")
