@@ -32,8 +32,11 @@ pub mod cuda;
 mod emit;
 mod error;
 mod fmath;
+pub mod launch;
 mod math;
+pub mod readonly;
 mod regs;
+mod variant;
 
 pub use emit::emit_module;
 pub use error::PtxError;
@@ -46,24 +49,50 @@ pub struct PtxOptions {
     /// `-cl-fast-relaxed-math`: approximate division and transcendental instructions, and
     /// no `.rn` on add/mul so that ptxas may contract them into `fma`.
     pub fast_math: bool,
+    /// Thread coarsening: the most work-groups one CUDA block may run one after the other
+    /// (1 turns it off). The cuda device takes it from `OCLC_CUDA_COARSEN` when set.
+    pub coarsen: u32,
+    /// Emit only this launch variant of one kernel (and the functions it calls).
+    pub variant: Option<KernelVariant>,
 }
+
+/// The coarsening factor the cuda device uses unless `OCLC_CUDA_COARSEN` says otherwise.
+pub const DEFAULT_COARSEN: u32 = 4;
 
 impl Default for PtxOptions {
     fn default() -> Self {
         PtxOptions {
             target: "sm_80".into(),
             fast_math: false,
+            coarsen: DEFAULT_COARSEN,
+            variant: None,
         }
     }
+}
+
+/// A kernel compiled for one kind of launch: each CUDA thread runs `coarsen` work-items of
+/// consecutive work-groups, and loads that read only the buffers of the `nc` parameters use
+/// `ld.global.nc`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KernelVariant {
+    pub kernel: String,
+    /// Work-groups per CUDA block in dimension 0 (1: none); only for
+    /// [`KernelAbi::coarsenable`] kernels.
+    pub coarsen: u32,
+    /// Parameter indices, each [`KernelAbi::read_only`] and not sharing its buffer with
+    /// another argument of the launch.
+    pub nc: Vec<usize>,
 }
 
 /// Bytes of the dynamic shared block that are never handed out, so no `__local` object sits
 /// at shared address 0 (which is NULL).
 pub const SHARED_RESERVED: u32 = 16;
 
-/// Size in bytes of the hidden last kernel parameter: the global offset (3 × u64), the
-/// global size (3 × u64) and the work dimension (u32), padded to 8.
-pub const ND_PARAM_BYTES: u32 = 56;
+/// Size in bytes of the hidden last kernel parameter ([`launch::NdParam`]): the global
+/// offset (3 × u64), the global size (3 × u64), the work dimension (u32, padded to 8), then,
+/// as 3 × u32 each, the first work-group of the launch, the enqueued local size and the
+/// number of work-groups, padded to 8.
+pub const ND_PARAM_BYTES: u32 = 96;
 
 /// How the host passes one kernel parameter.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,6 +118,16 @@ pub struct KernelAbi {
     pub shared_static: u32,
     /// `reqd_work_group_size`, if given.
     pub reqd_work_group_size: Option<[u32; 3]>,
+    /// Per parameter: a `__global` buffer the kernel provably never writes
+    /// ([`readonly`]).
+    pub read_only: Vec<bool>,
+    /// No barrier, `__local` memory, work-group function or async copy, in the kernel or
+    /// what it calls, and a body small enough to repeat: each CUDA thread may run several
+    /// work-groups' work-items.
+    pub coarsenable: bool,
+    /// The kernel (or a function it calls) uses a program-scope `__global` variable, so it
+    /// must run from the program's one module (a variant module has its own copy).
+    pub uses_globals: bool,
 }
 
 /// The emitted PTX text and the launch description of its kernels.

@@ -108,6 +108,7 @@ fn fast_math_uses_approximate_instructions() {
         &PtxOptions {
             target: "sm_90".into(),
             fast_math: true,
+            ..PtxOptions::default()
         },
     );
     save("fast_math", &p.text);

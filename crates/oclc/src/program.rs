@@ -341,6 +341,7 @@ impl Program {
         let opts = oclc_ptx::PtxOptions {
             target: target.to_string(),
             fast_math,
+            ..oclc_ptx::PtxOptions::default()
         };
         oclc_ptx::emit_module(&self.module, Some(&self.sm), &opts)
             .map(|m| m.text)
