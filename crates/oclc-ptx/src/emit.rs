@@ -70,6 +70,7 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
             let _ = writeln!(out, "{};", func_header(f, i, needs_nd[i]));
         }
     }
+    let launch = variant.map(|(k, v)| crate::variant::Launch::new(m, k, v));
     let mut kernels = Vec::new();
     for (i, f) in m.functions.iter().enumerate() {
         let cx = Ctx {
@@ -81,13 +82,14 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
             local_offsets: &local_offsets,
         };
         if called[i] {
+            let mut em = FnEmitter::new(&cx, f, i, false);
+            em.launch = launch.clone();
             out.push('\n');
-            out.push_str(&FnEmitter::new(&cx, f, i, false).run()?);
+            out.push_str(&em.run()?);
         }
         let chosen = variant.is_none_or(|(k, _)| k.index() == i);
         if f.is_kernel() && chosen {
-            let launch = variant.map(|(k, v)| crate::variant::Launch::new(m, k, v));
-            let (text, abi) = emit_kernel(&cx, f, i, launch)?;
+            let (text, abi) = emit_kernel(&cx, f, i, launch.clone())?;
             out.push('\n');
             out.push_str(&text);
             kernels.push(abi);
@@ -428,8 +430,8 @@ fn emit_kernel(
 pub struct FnEmitter<'a> {
     pub cx: &'a Ctx<'a>,
     pub f: &'a Function,
-    idx: usize,
-    entry: bool,
+    pub(crate) idx: usize,
+    pub(crate) entry: bool,
     abi: Vec<ParamAbi>,
     pub body: String,
     temps: Vec<(String, Rc)>,

@@ -66,15 +66,18 @@ struct Summary {
 pub struct KernelFacts {
     /// Per parameter: a `__global` buffer the kernel provably never writes.
     pub read_only: Vec<bool>,
-    /// Per value of the kernel function: the parameters it may derive from.
-    pub origins: Vec<Origins>,
+    /// Per function index (the kernel and every function it calls), per value: the
+    /// parameters it may derive from, over every call of the function from the kernel.
+    pub origins: HashMap<usize, Vec<Origins>>,
 }
 
 impl KernelFacts {
-    /// Whether a load through `p` reads only buffers of the parameters in `nc` (a bit set).
-    pub fn nc_load(&self, p: Value, nc: u64) -> bool {
+    /// Whether a load through `p` in function `func` reads only buffers of the parameters
+    /// in `nc` (a bit set), however the kernel reaches it.
+    pub fn nc_load(&self, func: usize, p: Value, nc: u64) -> bool {
         self.origins
-            .get(p.index())
+            .get(&func)
+            .and_then(|v| v.get(p.index()))
             .is_some_and(|o| !o.unknown && o.params != 0 && o.params & !nc == 0)
     }
 }
@@ -96,8 +99,10 @@ pub fn kernel_facts(m: &Module, kernel: FuncId) -> KernelFacts {
     let mut a = Analysis {
         m,
         memo: HashMap::new(),
+        seen: HashMap::new(),
     };
     let (sum, origins) = a.function(f, &inputs, 0);
+    a.seen.insert(kernel.index(), origins);
     let read_only = f
         .params
         .iter()
@@ -109,12 +114,17 @@ pub fn kernel_facts(m: &Module, kernel: FuncId) -> KernelFacts {
                 && sum.written.params & (1 << k) == 0
         })
         .collect();
-    KernelFacts { read_only, origins }
+    KernelFacts {
+        read_only,
+        origins: a.seen,
+    }
 }
 
 struct Analysis<'a> {
     m: &'a Module,
     memo: HashMap<(u32, Vec<Origins>), Summary>,
+    /// Per called function, its values' origins over every context analysed.
+    seen: HashMap<usize, Vec<Origins>>,
 }
 
 /// Builtins that only read through their pointer arguments.
@@ -140,7 +150,14 @@ impl Analysis<'_> {
         let Some(f) = m.function(fid) else {
             return give_up;
         };
-        let (s, _) = self.function(f, &key.1, depth + 1);
+        let (s, vals) = self.function(f, &key.1, depth + 1);
+        let all = self
+            .seen
+            .entry(fid.index())
+            .or_insert_with(|| vec![Origins::default(); vals.len()]);
+        for (a, v) in all.iter_mut().zip(vals) {
+            *a = a.union(v);
+        }
         self.memo.insert(key, s.clone());
         s
     }
@@ -298,12 +315,13 @@ mod tests {
         assert!(Origins::param(TRACKED).unknown);
         let f = KernelFacts {
             read_only: vec![],
-            origins: vec![a, Origins::UNKNOWN, Origins::default()],
+            origins: HashMap::from([(3, vec![a, Origins::UNKNOWN, Origins::default()])]),
         };
-        assert!(f.nc_load(Value(0), 0b1001));
-        assert!(!f.nc_load(Value(0), 0b0001));
-        assert!(!f.nc_load(Value(1), u64::MAX));
-        assert!(!f.nc_load(Value(2), u64::MAX));
-        assert!(!f.nc_load(Value(9), u64::MAX));
+        assert!(f.nc_load(3, Value(0), 0b1001));
+        assert!(!f.nc_load(3, Value(0), 0b0001));
+        assert!(!f.nc_load(3, Value(1), u64::MAX));
+        assert!(!f.nc_load(3, Value(2), u64::MAX));
+        assert!(!f.nc_load(3, Value(9), u64::MAX));
+        assert!(!f.nc_load(0, Value(0), u64::MAX));
     }
 }

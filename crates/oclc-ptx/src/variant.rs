@@ -127,7 +127,10 @@ impl Launch {
 impl FnEmitter<'_> {
     /// How many work-groups' bodies this function runs per thread.
     pub fn copies(&self) -> u32 {
-        self.launch.as_ref().map_or(1, |l| l.coarsen.max(1))
+        match &self.launch {
+            Some(l) if self.entry => l.coarsen.max(1),
+            _ => 1,
+        }
     }
 
     /// The work-item's work-group from the launch's first group and the block index (a
@@ -182,6 +185,6 @@ impl FnEmitter<'_> {
     pub fn nc_load(&self, p: Value) -> bool {
         self.launch
             .as_ref()
-            .is_some_and(|l| l.nc != 0 && l.facts.nc_load(p, l.nc))
+            .is_some_and(|l| l.nc != 0 && l.facts.nc_load(self.idx, p, l.nc))
     }
 }

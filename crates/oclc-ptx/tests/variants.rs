@@ -181,3 +181,26 @@ fn a_variant_of_a_missing_kernel_is_an_error() {
     };
     assert!(emit_module(&m, None, &opts).is_err());
 }
+
+#[test]
+fn helpers_load_through_nc_only_when_every_call_passes_read_only_buffers() {
+    let generic = "void copy_elem(const uint *src, uint *dst, size_t i) { dst[i] = src[i]; }\n\
+        kernel void copy(global const uint *src, global uint *dst) {\n\
+            copy_elem(src, dst, get_global_id(0));\n\
+        }\n";
+    let p = variant(generic, "copy", 4, &[0]);
+    save("variant_copy_generic_c4", &p.text);
+    assert_eq!(p.text.matches("ld.global.nc.u32").count(), 1, "{}", p.text);
+    let mixed = "uint get(global const uint *p, size_t i) { return p[i]; }\n\
+        kernel void k(global const uint *a, global uint *b) {\n\
+            size_t i = get_global_id(0);\n\
+            b[i] = get(a, i) + get(b, i + 1);\n\
+        }\n\
+        kernel void only_a(global const uint *a, global uint *b) {\n\
+            size_t i = get_global_id(0);\n\
+            b[i] = get(a, i);\n\
+        }\n";
+    assert!(!variant(mixed, "k", 1, &[0]).text.contains(".nc"));
+    let p = variant(mixed, "only_a", 1, &[0]);
+    assert!(p.text.contains("ld.global.nc.u32"), "{}", p.text);
+}
