@@ -675,8 +675,10 @@ impl<'a> FnEmitter<'a> {
             ps.push(format!("\n\t.param .align 8 .b8 __nd[{ND_PARAM_BYTES}]"));
             s.push_str(&ps.join(","));
             s.push_str("\n)");
+            // `.maxntid`, not `.reqntid`: the partial work-group of a non-uniform range runs
+            // as a smaller block.
             if let Some([x, y, z]) = self.f.kernel.as_ref().and_then(|k| k.reqd_work_group_size) {
-                let _ = write!(s, "\n.reqntid {x}, {y}, {z}");
+                let _ = write!(s, "\n.maxntid {x}, {y}, {z}");
             }
             s.push('\n');
         } else {

@@ -305,3 +305,23 @@ fn kernels_with_barriers_are_never_coarsened() {
     let want = u32s(n, |i| (i / 64 * 64 + 63 - i % 64) as u32);
     assert!(a.read().expect("read") == want);
 }
+
+#[test]
+fn reqd_work_group_size_allows_the_smaller_last_group() {
+    let src = "__attribute__((reqd_work_group_size(8, 1, 1)))\n\
+        kernel void k(global uint *o) {\n\
+            size_t i = get_global_id(0);\n\
+            o[i] = get_local_size(0) * 100 + get_group_id(0) * 10 + get_local_id(0);\n\
+        }\n";
+    let r = Run {
+        src,
+        kernel: "k",
+        buffers: vec![u32s(20, |_| 7)],
+        args: vec![A::Buf(0)],
+    };
+    let want = on_cpu(&r, &[20], &[8], None);
+    let Some(d) = device() else { return };
+    let (got, t) = on_gpu(&d, &r, &[20], &[8], None);
+    assert_eq!(t.launches, 2);
+    assert!(got == want);
+}
