@@ -204,3 +204,101 @@ fn helpers_load_through_nc_only_when_every_call_passes_read_only_buffers() {
     let p = variant(mixed, "only_a", 1, &[0]);
     assert!(p.text.contains("ld.global.nc.u32"), "{}", p.text);
 }
+
+/// Structural checks ptxas would make: in every function, each `%register` used is declared
+/// and each branch target is a label of that function.
+fn well_formed(text: &str) -> Result<(), String> {
+    let special = [
+        "%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%smid", "%clock",
+    ];
+    for func in text
+        .split("\n.func ")
+        .chain(text.split("\n.visible .entry "))
+        .skip(1)
+    {
+        let Some(open) = func.find("\n{\n") else {
+            continue;
+        };
+        let end = func[open..].find("\n}\n").map_or(func.len(), |e| open + e);
+        let body = &func[open..end];
+        let head = &func[..open];
+        let mut declared: Vec<&str> = Vec::new();
+        let mut labels: Vec<&str> = Vec::new();
+        for line in body.lines().map(str::trim) {
+            if let Some(rest) = line.strip_prefix(".reg ") {
+                let names = rest.split_once(' ').map_or("", |(_, n)| n);
+                declared.extend(names.trim_end_matches(';').split(", "));
+            } else if let Some(l) = line.strip_suffix(':') {
+                labels.push(l);
+            }
+        }
+        for line in body.lines().map(str::trim).filter(|l| !l.starts_with("//")) {
+            let code = line.split("//").next().unwrap_or("");
+            let mut rest = code;
+            while let Some(i) = rest.find('%') {
+                let tail = &rest[i..];
+                let n = tail[1..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(tail.len(), |e| e + 1);
+                let name = &tail[..n];
+                let base = name.split('.').next().unwrap_or(name);
+                if !declared.contains(&base) && !special.contains(&base) {
+                    return Err(format!("{name} not declared in\n{head}"));
+                }
+                rest = &tail[n..];
+            }
+            if let Some(t) = code.split("bra").nth(1) {
+                let target = t.trim_start_matches(".uni").trim().trim_end_matches(';');
+                if !labels.contains(&target) {
+                    return Err(format!("branch to undefined label {target} in\n{head}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn bench_kernels_give_well_formed_variants() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench");
+    let mut checked = 0;
+    for name in [
+        "copy_named",
+        "copy_generic",
+        "memcpy_named",
+        "memcpy_generic",
+        "matmul_named",
+        "matmul_generic",
+        "reduce_named",
+        "reduce_generic",
+        "histogram_named",
+        "histogram_generic",
+    ] {
+        let src = std::fs::read_to_string(dir.join(format!("{name}.cl"))).expect("bench source");
+        let src: &'static str = Box::leak(src.into_boxed_str());
+        let (m, sm) = module(src);
+        let base = emit_module(&m, Some(&sm), &PtxOptions::default()).expect("base PTX");
+        if let Err(e) = well_formed(&base.text) {
+            panic!("{name}: {e}");
+        }
+        for k in &base.kernels {
+            let nc: Vec<usize> = (0..k.params.len()).filter(|i| k.read_only[*i]).collect();
+            for coarsen in [1, 2, 4, 8] {
+                let p = variant(src, &k.name, coarsen, &nc);
+                if let Err(e) = well_formed(&p.text) {
+                    panic!("{name}/{} x{coarsen}: {e}", k.name);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 40, "{checked}");
+}
+
+#[test]
+fn the_checker_catches_undeclared_registers_and_labels() {
+    let ok = ".visible .entry k(\n)\n{\n\t.reg .b32 %r1;\n\tmov.u32 %r1, %tid.x;\n$L1:\n\t@%r1 bra $L1;\n}\n";
+    assert_eq!(well_formed(ok), Ok(()));
+    assert!(well_formed(&ok.replace(".reg .b32 %r1;", ".reg .b32 %r2;")).is_err());
+    assert!(well_formed(&ok.replace("$L1:", "$L2:")).is_err());
+}
