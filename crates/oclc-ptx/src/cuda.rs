@@ -437,7 +437,7 @@ impl CudaDevice {
                 given: args.len(),
             });
         }
-        let variants = !abi.uses_globals && prog.opts.coarsen > 0 && !prog.ir.functions.is_empty();
+        let variants = !abi.uses_globals && !prog.ir.functions.is_empty();
         let coarsen = if variants { self.coarsen.get() } else { 1 };
         let plan = crate::launch::plan(abi, range, coarsen, self.min_threads.get())
             .map_err(CudaError::BadRange)?;

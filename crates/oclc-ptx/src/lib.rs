@@ -15,6 +15,12 @@
 //!   that are never handed out (so no `__local` object has address 0 and NULL stays
 //!   distinct), then the kernel-scope `__local` variables at fixed offsets, then the `__local`
 //!   parameters at offsets the host passes. [`KernelAbi`] tells the host how to launch.
+//! - The hidden last kernel parameter carries the ND-range ([`launch::NdParam`]): global
+//!   offset and size, work dimension, the launch's first work-group, the enqueued local size
+//!   and the group count, so one kernel serves every launch of a non-uniform range
+//!   ([`launch::plan`]). A launch may instead run a [`KernelVariant`]: coarsened (each CUDA
+//!   thread runs the work-items of several work-groups) and with `ld.global.nc` for buffers
+//!   that [`readonly`] proves no argument writes.
 //! - Single-precision math without fast-relaxed-math stays within the full-profile ULP
 //!   limits: `exp*`/`log*`/`sin`/`cos`/`tan` in `math`, everything else (hyperbolic and
 //!   inverse trigonometric functions, the `pow` family, `erf`, gamma, `cbrt`, `hypot`, `*pi`,
@@ -50,7 +56,9 @@ pub struct PtxOptions {
     /// no `.rn` on add/mul so that ptxas may contract them into `fma`.
     pub fast_math: bool,
     /// Thread coarsening: the most work-groups one CUDA block may run one after the other
-    /// (1 turns it off). The cuda device takes it from `OCLC_CUDA_COARSEN` when set.
+    /// (1 turns it off). Recorded with the program; the cuda device decides per launch from
+    /// its own setting (`OCLC_CUDA_COARSEN`, else [`DEFAULT_COARSEN`]), and the code is
+    /// coarsened only in a [`PtxOptions::variant`].
     pub coarsen: u32,
     /// Emit only this launch variant of one kernel (and the functions it calls).
     pub variant: Option<KernelVariant>,
