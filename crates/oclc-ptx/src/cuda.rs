@@ -95,6 +95,8 @@ pub struct CudaDevice {
     coarsen: Cell<u32>,
     /// Coarsening stops where fewer threads than this would be left (two full waves).
     min_threads: Cell<u64>,
+    /// Whether launches may load read-only buffers with `ld.global.nc`.
+    nc: Cell<bool>,
 }
 
 impl std::fmt::Debug for CudaDevice {
@@ -270,7 +272,13 @@ impl CudaDevice {
             target: format!("sm_{major}{minor}"),
             coarsen: Cell::new(coarsen_setting(std::env::var("OCLC_CUDA_COARSEN").ok())?),
             min_threads: Cell::new(2 * sms.max(1) as u64 * per_sm.max(1) as u64),
+            nc: Cell::new(nc_setting(std::env::var("OCLC_CUDA_NC").ok())?),
         })
+    }
+
+    /// Turns `ld.global.nc` for read-only buffers on or off.
+    pub fn set_read_only_loads(&self, on: bool) {
+        self.nc.set(on);
     }
 
     /// Sets thread coarsening: at most `max` work-groups per block (1 turns it off), and
@@ -441,7 +449,7 @@ impl CudaDevice {
         let coarsen = if variants { self.coarsen.get() } else { 1 };
         let plan = crate::launch::plan(abi, range, coarsen, self.min_threads.get())
             .map_err(CudaError::BadRange)?;
-        let nc = if variants {
+        let nc = if variants && self.nc.get() {
             let bufs: Vec<Option<u64>> = args
                 .iter()
                 .map(|a| match a {
@@ -616,6 +624,17 @@ fn coarsen_setting(var: Option<String>) -> Result<u32, CudaError> {
     }
 }
 
+/// Whether `OCLC_CUDA_NC` leaves `ld.global.nc` on (absent or `1`) or turns it off (`0`).
+fn nc_setting(var: Option<String>) -> Result<bool, CudaError> {
+    match var.as_deref().map(str::trim) {
+        None | Some("1") => Ok(true),
+        Some("0") => Ok(false),
+        Some(v) => Err(CudaError::Setting(format!(
+            "OCLC_CUDA_NC must be 0 (plain loads) or 1 (ld.global.nc for read-only buffers), not `{v}`"
+        ))),
+    }
+}
+
 /// The parameters a launch may read with `ld.global.nc`: read-only in the kernel, and not
 /// sharing their buffer with an argument the kernel may write through. `bufs` holds each
 /// argument's device address (`None` for non-buffers).
@@ -709,6 +728,17 @@ mod tests {
             vec![0, 1, 3]
         );
         assert!(nc_params(&[], &[Some(1)]).is_empty());
+    }
+
+    #[test]
+    fn nc_setting_from_the_environment() {
+        assert_eq!(nc_setting(None), Ok(true));
+        assert_eq!(nc_setting(Some("1".into())), Ok(true));
+        assert_eq!(nc_setting(Some("0".into())), Ok(false));
+        assert!(matches!(
+            nc_setting(Some("no".into())),
+            Err(CudaError::Setting(_))
+        ));
     }
 
     #[test]

@@ -215,6 +215,11 @@ fn read_only_buffers_load_through_the_non_coherent_path() {
         assert_eq!(t.coarsen, max);
         assert!(got == want, "coarsening up to {max}");
     }
+    d.set_read_only_loads(false);
+    let (got, t) = on_gpu(&d, &r, &[n as u64], &[128], None);
+    d.set_read_only_loads(true);
+    assert_eq!(t.nc_params, 0);
+    assert!(got == want, "without ld.global.nc");
 }
 
 #[test]
