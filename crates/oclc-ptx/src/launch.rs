@@ -225,8 +225,11 @@ fn pick_coarsen(grid: [u64; 3], block_items: u64, max: u32, min_threads: u64) ->
         .rev()
         .find(|&k| {
             let k = u64::from(k);
-            grid[0].is_multiple_of(k)
-                && grid[0] / k * grid[1] * grid[2] * block_items >= min_threads
+            let threads = (grid[0] / k)
+                .saturating_mul(grid[1])
+                .saturating_mul(grid[2])
+                .saturating_mul(block_items);
+            grid[0].is_multiple_of(k) && threads >= min_threads
         })
         .unwrap_or(1)
 }
@@ -355,6 +358,16 @@ mod tests {
         let p = plan(&abi(true), &NdRange::new(&[1030]).local(&[256]), 4, 0).expect("plan");
         let ks: Vec<_> = p.regions.iter().map(|r| (r.coarsen, r.grid[0])).collect();
         assert_eq!(ks, vec![(4, 1), (1, 1)]);
+    }
+
+    #[test]
+    fn the_largest_grid_plans_without_overflow() {
+        let x = ((1u64 << 31) - 1) * 1024;
+        let r = NdRange::new(&[x, 65535, 65535]).local(&[1024, 1, 1]);
+        let p = plan(&abi(true), &r, 8, u64::MAX).expect("plan");
+        assert_eq!(p.regions.len(), 1);
+        assert_eq!(p.regions[0].coarsen, 1);
+        assert_eq!(p.groups, [(1 << 31) - 1, 65535, 65535]);
     }
 
     #[test]
