@@ -6,43 +6,24 @@
 //! failure is a [`CudaError`]; ptxas diagnostics come back as text, and a kernel fault
 //! (illegal address, trap) is an error rather than an abort.
 //!
+//! A launch becomes one CUDA launch per region of [`crate::launch::plan`] (non-uniform
+//! work-groups take up to 2^dims). Per launch, the device may run a variant of the kernel
+//! ([`KernelVariant`]): coarsened, and with `ld.global.nc` for buffers no argument writes.
+//! Variants are compiled on first use into their own module and cached by the program; a
+//! kernel that touches program-scope `__global` variables always runs from the program's
+//! module, which owns them.
+//!
 //! `unsafe` appears only where the driver's C API is called; each block says why the call
 //! is sound.
 
-use crate::{KernelAbi, ND_PARAM_BYTES, ParamAbi, PtxError, PtxModule, PtxOptions};
+pub use crate::launch::NdRange;
+use crate::{KernelAbi, KernelVariant, ParamAbi, PtxError, PtxModule, PtxOptions};
 use cudarc::driver::{result, sys};
 use oclc_ir::Module;
 use oclc_syntax::SourceMap;
+use std::cell::{Cell, RefCell};
 use std::ffi::{CString, c_void};
 use std::rc::Rc;
-
-/// An ND-range: 1 to 3 dimensions; `local` absent lets the device choose.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct NdRange {
-    pub global: Vec<u64>,
-    pub local: Option<Vec<u64>>,
-    pub offset: Option<Vec<u64>>,
-}
-
-impl NdRange {
-    pub fn new(global: &[u64]) -> NdRange {
-        NdRange {
-            global: global.to_vec(),
-            local: None,
-            offset: None,
-        }
-    }
-
-    pub fn local(mut self, local: &[u64]) -> NdRange {
-        self.local = Some(local.to_vec());
-        self
-    }
-
-    pub fn offset(mut self, offset: &[u64]) -> NdRange {
-        self.offset = Some(offset.to_vec());
-        self
-    }
-}
 
 /// Everything the cuda device can fail with.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -69,6 +50,8 @@ pub enum CudaError {
     BadArg { index: usize, message: String },
     #[error("invalid ND-range: {0}")]
     BadRange(String),
+    #[error("invalid setting: {0}")]
+    Setting(String),
     /// The kernel faulted (e.g. an illegal address); the device cannot be used afterwards.
     #[error("kernel `{kernel}` faulted on the GPU: {message}")]
     Fault { kernel: String, message: String },
@@ -108,6 +91,12 @@ pub struct CudaDevice {
     cx: Rc<Context>,
     name: String,
     target: String,
+    /// The most work-groups a coarsened block runs (1: no coarsening).
+    coarsen: Cell<u32>,
+    /// Coarsening stops where fewer threads than this would be left (two full waves).
+    min_threads: Cell<u64>,
+    /// Whether launches may load read-only buffers with `ld.global.nc`.
+    nc: Cell<bool>,
 }
 
 impl std::fmt::Debug for CudaDevice {
@@ -195,11 +184,24 @@ pub struct Program {
     cx: Rc<Context>,
     module: sys::CUmodule,
     ptx: PtxModule,
+    /// The optimized IR and options the PTX came from, for emitting launch variants.
+    ir: Module,
+    opts: PtxOptions,
+    /// Launch variants compiled so far; `None` where ptxas rejected one (the program's own
+    /// module runs instead).
+    variants: RefCell<Vec<(KernelVariant, Option<sys::CUmodule>)>>,
 }
 
 impl Drop for Program {
     fn drop(&mut self) {
         if self.cx.bind().is_ok() {
+            for (_, m) in self.variants.borrow().iter() {
+                if let Some(m) = m {
+                    // SAFETY: each variant module was loaded in this context and is
+                    // unloaded only here.
+                    let _ = unsafe { result::module::unload(*m) };
+                }
+            }
             // SAFETY: `module` was loaded in this context and is unloaded only here.
             let _ = unsafe { result::module::unload(self.module) };
         }
@@ -211,6 +213,12 @@ impl Drop for Program {
 pub struct LaunchTiming {
     /// Kernel time measured with CUDA events around the launch, in milliseconds.
     pub kernel_ms: f32,
+    /// CUDA launches the ND-range took (more than 1 for non-uniform work-groups).
+    pub launches: u32,
+    /// The largest coarsening factor a launch used (1: none).
+    pub coarsen: u32,
+    /// Parameters loaded with `ld.global.nc`.
+    pub nc_params: u32,
 }
 
 impl CudaDevice {
@@ -246,11 +254,43 @@ impl CudaDevice {
         };
         let major = major.map_err(drv("cuDeviceGetAttribute"))?;
         let minor = minor.map_err(drv("cuDeviceGetAttribute"))?;
+        // SAFETY: as above.
+        let (sms, per_sm) = unsafe {
+            (
+                result::device::get_attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+                result::device::get_attribute(
+                    dev,
+                    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+                ),
+            )
+        };
+        let sms = sms.map_err(drv("cuDeviceGetAttribute"))?;
+        let per_sm = per_sm.map_err(drv("cuDeviceGetAttribute"))?;
         Ok(CudaDevice {
             cx,
             name,
             target: format!("sm_{major}{minor}"),
+            coarsen: Cell::new(coarsen_setting(std::env::var("OCLC_CUDA_COARSEN").ok())?),
+            min_threads: Cell::new(2 * sms.max(1) as u64 * per_sm.max(1) as u64),
+            nc: Cell::new(nc_setting(std::env::var("OCLC_CUDA_NC").ok())?),
         })
+    }
+
+    /// Turns `ld.global.nc` for read-only buffers on or off.
+    pub fn set_read_only_loads(&self, on: bool) {
+        self.nc.set(on);
+    }
+
+    /// Sets thread coarsening: at most `max` work-groups per block (1 turns it off), and
+    /// only where at least `min_threads` threads are left to run.
+    pub fn set_coarsening(&self, max: u32, min_threads: u64) {
+        self.coarsen.set(max.clamp(1, MAX_COARSEN));
+        self.min_threads.set(min_threads);
+    }
+
+    /// The most work-groups a coarsened block runs (1: coarsening is off).
+    pub fn coarsening(&self) -> u32 {
+        self.coarsen.get()
     }
 
     pub fn name(&self) -> &str {
@@ -302,15 +342,57 @@ impl CudaDevice {
             target: self.target.clone(),
             fast_math,
             ids_32bit: true,
+            coarsen: self.coarsen.get(),
+            variant: None,
         };
         let ptx = crate::emit_module(&module, sm, &opts)?;
-        self.load_ptx(ptx)
+        let cu = self.load_text(&ptx.text)?;
+        Ok(Program {
+            cx: self.cx.clone(),
+            module: cu,
+            ptx,
+            ir: module,
+            opts,
+            variants: RefCell::new(Vec::new()),
+        })
     }
 
-    /// Loads emitted PTX; ptxas errors come back as [`CudaError::Ptxas`] with its log.
+    /// Loads emitted PTX; ptxas errors come back as [`CudaError::Ptxas`] with its log. The
+    /// program runs no launch variants (it has no IR to make them from).
     pub fn load_ptx(&self, ptx: PtxModule) -> Result<Program, CudaError> {
+        let cu = self.load_text(&ptx.text)?;
+        Ok(Program {
+            cx: self.cx.clone(),
+            module: cu,
+            ptx,
+            ir: Module::new(),
+            opts: PtxOptions {
+                coarsen: 1,
+                ..PtxOptions::default()
+            },
+            variants: RefCell::new(Vec::new()),
+        })
+    }
+
+    /// The module of `v`, compiling it on first use; `None` when it cannot be made.
+    fn variant(&self, prog: &Program, v: &KernelVariant) -> Option<sys::CUmodule> {
+        if let Some((_, m)) = prog.variants.borrow().iter().find(|(k, _)| k == v) {
+            return *m;
+        }
+        let opts = PtxOptions {
+            variant: Some(v.clone()),
+            ..prog.opts.clone()
+        };
+        let m = crate::emit_module(&prog.ir, None, &opts)
+            .ok()
+            .and_then(|ptx| self.load_text(&ptx.text).ok());
+        prog.variants.borrow_mut().push((v.clone(), m));
+        m
+    }
+
+    fn load_text(&self, text: &str) -> Result<sys::CUmodule, CudaError> {
         self.cx.bind()?;
-        let image = CString::new(ptx.text.clone())
+        let image = CString::new(text)
             .map_err(|_| CudaError::Ptxas("the PTX text contains a NUL byte".into()))?;
         const LOG: usize = 16 * 1024;
         let mut log = vec![0u8; LOG];
@@ -339,12 +421,7 @@ impl CudaDevice {
             return Err(CudaError::Ptxas(if text.is_empty() { why } else { text }));
         }
         // SAFETY: the call succeeded, so it wrote the module handle.
-        let module = unsafe { module.assume_init() };
-        Ok(Program {
-            cx: self.cx.clone(),
-            module,
-            ptx,
-        })
+        Ok(unsafe { module.assume_init() })
     }
 
     /// Runs `kernel` over `range` with `args` (one per parameter) and waits for it.
@@ -369,39 +446,83 @@ impl CudaDevice {
                 given: args.len(),
             });
         }
-        let (grid, block, nd) = geometry(abi, range)?;
-        let (mut storage, shared) = pack_args(abi, args, &nd)?;
+        let variants = !abi.uses_globals && !prog.ir.functions.is_empty();
+        let coarsen = if variants { self.coarsen.get() } else { 1 };
+        let plan = crate::launch::plan(abi, range, coarsen, self.min_threads.get())
+            .map_err(CudaError::BadRange)?;
+        let nc = if variants && self.nc.get() {
+            let bufs: Vec<Option<u64>> = args
+                .iter()
+                .map(|a| match a {
+                    Arg::Buffer(b) => Some(b.0.ptr),
+                    _ => None,
+                })
+                .collect();
+            nc_params(&abi.read_only, &bufs)
+        } else {
+            Vec::new()
+        };
         let cname = CString::new(kernel).map_err(|_| CudaError::NoSuchKernel(kernel.into()))?;
-        // SAFETY: `module` is loaded in the bound context; the name is NUL-terminated.
-        let func = unsafe { result::module::get_function(prog.module, cname) }
-            .map_err(drv("cuModuleGetFunction"))?;
-        if shared > 48 * 1024 {
-            // SAFETY: `func` is valid; the attribute takes a byte count.
-            unsafe {
-                result::function::set_function_attribute(
-                    func,
-                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    shared as i32,
-                )
+        let mut launches = Vec::with_capacity(plan.regions.len());
+        let mut used = (1, 0);
+        for region in &plan.regions {
+            let mut r = region.clone();
+            let mut module = prog.module;
+            if r.coarsen > 1 || !nc.is_empty() {
+                let v = KernelVariant {
+                    kernel: kernel.into(),
+                    coarsen: r.coarsen,
+                    nc: nc.clone(),
+                };
+                match self.variant(prog, &v) {
+                    Some(m) => {
+                        module = m;
+                        used = (used.0.max(r.coarsen), nc.len() as u32);
+                    }
+                    None => {
+                        r.grid[0] *= r.coarsen;
+                        r.coarsen = 1;
+                    }
+                }
             }
-            .map_err(drv("cuFuncSetAttribute"))?;
+            // SAFETY: `module` is loaded in the bound context; the name is NUL-terminated.
+            let func = unsafe { result::module::get_function(module, cname.clone()) }
+                .map_err(drv("cuModuleGetFunction"))?;
+            let (storage, shared) = pack_args(abi, args, &plan.nd_param(region).0)?;
+            if shared > 48 * 1024 {
+                // SAFETY: `func` is valid; the attribute takes a byte count.
+                unsafe {
+                    result::function::set_function_attribute(
+                        func,
+                        sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        shared as i32,
+                    )
+                }
+                .map_err(drv("cuFuncSetAttribute"))?;
+            }
+            launches.push((func, r, storage, shared));
         }
-        let mut ptrs: Vec<*mut c_void> =
-            storage.iter_mut().map(|s| s.as_mut_ptr().cast()).collect();
         let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
             .map_err(drv("cuEventCreate"))?;
         let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
             .map_err(drv("cuEventCreate"))?;
         let stream = std::ptr::null_mut();
-        // SAFETY: the events were just created; `ptrs` holds one pointer per kernel
-        // parameter (the IR's plus the hidden ND-range), each to a buffer of exactly the
-        // parameter's declared size that lives until after the synchronize below; buffers
-        // are device allocations of this context.
-        let launched = unsafe {
-            result::event::record(start, stream)
-                .and_then(|_| result::launch_kernel(func, grid, block, shared, stream, &mut ptrs))
-                .and_then(|_| result::event::record(end, stream))
-        };
+        // SAFETY: the events were just created.
+        let mut launched = unsafe { result::event::record(start, stream) };
+        for (func, r, storage, shared) in &mut launches {
+            let mut ptrs: Vec<*mut c_void> =
+                storage.iter_mut().map(|s| s.as_mut_ptr().cast()).collect();
+            let dim = |d: [u32; 3]| (d[0], d[1], d[2]);
+            // SAFETY: `ptrs` holds one pointer per kernel parameter (the IR's plus the hidden
+            // ND-range), each to a buffer of exactly the parameter's declared size that lives
+            // (in `launches`) until after the synchronize below; buffers are device
+            // allocations of this context.
+            launched = launched.and_then(|_| unsafe {
+                result::launch_kernel(*func, dim(r.grid), dim(r.block), *shared, stream, &mut ptrs)
+            });
+        }
+        // SAFETY: `end` is a valid event; recording it after a failed launch is harmless.
+        let launched = launched.and_then(|_| unsafe { result::event::record(end, stream) });
         // SAFETY: `end` is a valid event (recorded or not).
         let synced = launched.and_then(|_| unsafe { result::event::synchronize(end) });
         let timing = synced.and_then(|_| {
@@ -413,9 +534,15 @@ impl CudaDevice {
             let _ = result::event::destroy(start);
             let _ = result::event::destroy(end);
         }
-        drop(storage);
+        let count = launches.len() as u32;
+        drop(launches);
         match timing {
-            Ok(ms) => Ok(LaunchTiming { kernel_ms: ms }),
+            Ok(ms) => Ok(LaunchTiming {
+                kernel_ms: ms,
+                launches: count,
+                coarsen: used.0,
+                nc_params: used.1,
+            }),
             Err(e) => Err(CudaError::Fault {
                 kernel: kernel.into(),
                 message: e.to_string(),
@@ -447,8 +574,13 @@ impl CudaDevice {
             let _ = result::event::destroy(start);
             let _ = result::event::destroy(end);
         }
-        ms.map(|kernel_ms| LaunchTiming { kernel_ms })
-            .map_err(drv("cuMemcpyDtoD"))
+        ms.map(|kernel_ms| LaunchTiming {
+            kernel_ms,
+            launches: 1,
+            coarsen: 1,
+            nc_params: 0,
+        })
+        .map_err(drv("cuMemcpyDtoD"))
     }
 
     /// Current bytes of a program-scope variable.
@@ -477,94 +609,50 @@ impl Program {
     }
 }
 
-type Dim3 = (u32, u32, u32);
+/// The most work-groups one coarsened block may run.
+pub const MAX_COARSEN: u32 = 64;
 
-/// Grid and block sizes of a launch, and the hidden ND-range parameter's bytes.
-fn geometry(abi: &KernelAbi, range: &NdRange) -> Result<(Dim3, Dim3, Vec<u8>), CudaError> {
-    let dims = range.global.len();
-    if !(1..=3).contains(&dims) {
-        return Err(CudaError::BadRange(format!(
-            "{dims} dimensions (1 to 3 allowed)"
-        )));
+/// The coarsening factor from `OCLC_CUDA_COARSEN` (absent: [`crate::DEFAULT_COARSEN`]).
+fn coarsen_setting(var: Option<String>) -> Result<u32, CudaError> {
+    let Some(v) = var else {
+        return Ok(crate::DEFAULT_COARSEN);
+    };
+    match v.trim().parse::<u32>() {
+        Ok(k) if (1..=MAX_COARSEN).contains(&k) => Ok(k),
+        _ => Err(CudaError::Setting(format!(
+            "OCLC_CUDA_COARSEN must be a number from 1 (no coarsening) to {MAX_COARSEN}, not `{v}`"
+        ))),
     }
-    let mut global = [1u64; 3];
-    global[..dims].copy_from_slice(&range.global);
-    let mut offset = [0u64; 3];
-    if let Some(o) = &range.offset {
-        if o.len() != dims {
-            return Err(CudaError::BadRange(
-                "the offset has a different dimension count".into(),
-            ));
-        }
-        offset[..dims].copy_from_slice(o);
+}
+
+/// Whether `OCLC_CUDA_NC` leaves `ld.global.nc` on (absent or `1`) or turns it off (`0`).
+fn nc_setting(var: Option<String>) -> Result<bool, CudaError> {
+    match var.as_deref().map(str::trim) {
+        None | Some("1") => Ok(true),
+        Some("0") => Ok(false),
+        Some(v) => Err(CudaError::Setting(format!(
+            "OCLC_CUDA_NC must be 0 (plain loads) or 1 (ld.global.nc for read-only buffers), not `{v}`"
+        ))),
     }
-    let mut local = [1u64; 3];
-    match (&range.local, abi.reqd_work_group_size) {
-        (Some(l), _) => {
-            if l.len() != dims {
-                return Err(CudaError::BadRange(
-                    "the local size has a different dimension count".into(),
-                ));
-            }
-            local[..dims].copy_from_slice(l);
-        }
-        (None, Some(r)) => {
-            for (d, x) in local.iter_mut().zip(r) {
-                *d = x as u64;
-            }
-        }
-        (None, None) => {
-            // The largest divisor of the first dimension up to 256; 1 elsewhere.
-            local[0] = (1..=256u64.min(global[0].max(1)))
-                .rev()
-                .find(|d| global[0] % d == 0)
-                .unwrap_or(1);
-        }
-    }
-    if let Some(r) = abi.reqd_work_group_size
-        && local != [r[0] as u64, r[1] as u64, r[2] as u64]
-    {
-        return Err(CudaError::BadRange(format!(
-            "local size {local:?} differs from reqd_work_group_size {r:?}"
-        )));
-    }
-    abi.admits(&global, &offset).map_err(CudaError::BadRange)?;
-    let mut groups = [1u32; 3];
-    for k in 0..3 {
-        if local[k] == 0 || global[k] == 0 {
-            return Err(CudaError::BadRange("zero-sized dimension".into()));
-        }
-        if global[k] % local[k] != 0 {
-            return Err(CudaError::BadRange(format!(
-                "global size {} is not a multiple of local size {} in dimension {k}",
-                global[k], local[k]
-            )));
-        }
-        let n = global[k] / local[k];
-        let max = if k == 0 { u32::MAX as u64 } else { 65535 };
-        if n > max {
-            return Err(CudaError::BadRange(format!(
-                "{n} work-groups in dimension {k}"
-            )));
-        }
-        groups[k] = n as u32;
-    }
-    if local.iter().product::<u64>() > 1024 {
-        return Err(CudaError::BadRange(format!(
-            "work-group of {local:?} exceeds 1024 work-items"
-        )));
-    }
-    let mut nd = Vec::with_capacity(ND_PARAM_BYTES as usize);
-    for x in offset.iter().chain(&global) {
-        nd.extend_from_slice(&x.to_le_bytes());
-    }
-    nd.extend_from_slice(&(dims as u32).to_le_bytes());
-    nd.resize(ND_PARAM_BYTES as usize, 0);
-    Ok((
-        (groups[0], groups[1], groups[2]),
-        (local[0] as u32, local[1] as u32, local[2] as u32),
-        nd,
-    ))
+}
+
+/// The parameters a launch may read with `ld.global.nc`: read-only in the kernel, and not
+/// sharing their buffer with an argument the kernel may write through. `bufs` holds each
+/// argument's device address (`None` for non-buffers).
+fn nc_params(read_only: &[bool], bufs: &[Option<u64>]) -> Vec<usize> {
+    let ro = |k: usize| read_only.get(k).copied().unwrap_or(false);
+    bufs.iter()
+        .enumerate()
+        .filter(|(k, b)| {
+            ro(*k)
+                && b.is_some_and(|p| {
+                    bufs.iter()
+                        .enumerate()
+                        .all(|(j, c)| j == *k || ro(j) || *c != Some(p))
+                })
+        })
+        .map(|(k, _)| k)
+        .collect()
 }
 
 /// One host buffer per kernel parameter (8-byte aligned words) and the dynamic shared size.
@@ -625,23 +713,45 @@ mod tests {
             shared_static: 16,
             reqd_work_group_size: None,
             max_global_end: None,
+            read_only: vec![],
+            coarsenable: false,
+            uses_globals: false,
         }
     }
 
     #[test]
-    fn geometry_picks_a_dividing_local_size() {
-        let (g, b, nd) = geometry(&abi(vec![]), &NdRange::new(&[1000])).expect("range");
-        assert_eq!(b, (250, 1, 1));
-        assert_eq!(g, (4, 1, 1));
-        assert_eq!(nd.len(), ND_PARAM_BYTES as usize);
-        assert_eq!(u64::from_le_bytes(nd[24..32].try_into().expect("8")), 1000);
-        assert_eq!(u32::from_le_bytes(nd[48..52].try_into().expect("4")), 1);
+    fn nc_only_where_no_written_argument_shares_the_buffer() {
+        let ro = [true, true, false, true, false];
+        // 0 and 1 share a buffer no one writes; 3 shares with the written 2; 4 is a value.
+        let bufs = [Some(10), Some(10), Some(30), Some(30), None];
+        assert_eq!(nc_params(&ro, &bufs), vec![0, 1]);
+        assert_eq!(
+            nc_params(&ro, &[Some(1), Some(2), Some(3), Some(4)]),
+            vec![0, 1, 3]
+        );
+        assert!(nc_params(&[], &[Some(1)]).is_empty());
     }
 
     #[test]
-    fn geometry_rejects_non_uniform_groups() {
-        let r = geometry(&abi(vec![]), &NdRange::new(&[10]).local(&[4]));
-        assert!(matches!(r, Err(CudaError::BadRange(_))), "{r:?}");
+    fn nc_setting_from_the_environment() {
+        assert_eq!(nc_setting(None), Ok(true));
+        assert_eq!(nc_setting(Some("1".into())), Ok(true));
+        assert_eq!(nc_setting(Some("0".into())), Ok(false));
+        assert!(matches!(
+            nc_setting(Some("no".into())),
+            Err(CudaError::Setting(_))
+        ));
+    }
+
+    #[test]
+    fn coarsening_setting_from_the_environment() {
+        assert_eq!(coarsen_setting(None), Ok(crate::DEFAULT_COARSEN));
+        assert_eq!(coarsen_setting(Some("1".into())), Ok(1));
+        assert_eq!(coarsen_setting(Some(" 8".into())), Ok(8));
+        for bad in ["0", "65", "four", ""] {
+            let e = coarsen_setting(Some(bad.into()));
+            assert!(matches!(e, Err(CudaError::Setting(_))), "{bad}: {e:?}");
+        }
     }
 
     #[test]

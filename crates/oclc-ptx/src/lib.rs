@@ -15,6 +15,12 @@
 //!   that are never handed out (so no `__local` object has address 0 and NULL stays
 //!   distinct), then the kernel-scope `__local` variables at fixed offsets, then the `__local`
 //!   parameters at offsets the host passes. [`KernelAbi`] tells the host how to launch.
+//! - The hidden last kernel parameter carries the ND-range ([`launch::NdParam`]): global
+//!   offset and size, work dimension, the launch's first work-group, the enqueued local size
+//!   and the group count, so one kernel serves every launch of a non-uniform range
+//!   ([`launch::plan`]). A launch may instead run a [`KernelVariant`]: coarsened (each CUDA
+//!   thread runs the work-items of several work-groups) and with `ld.global.nc` for buffers
+//!   that [`readonly`] proves no argument writes.
 //! - Single-precision math without fast-relaxed-math stays within the full-profile ULP
 //!   limits: `exp*`/`log*`/`sin`/`cos`/`tan` in `math`, everything else (hyperbolic and
 //!   inverse trigonometric functions, the `pow` family, `erf`, gamma, `cbrt`, `hypot`, `*pi`,
@@ -39,9 +45,12 @@ mod dmath_special;
 mod emit;
 mod error;
 mod fmath;
+pub mod launch;
 mod math;
 mod narrow;
+pub mod readonly;
 mod regs;
+mod variant;
 
 pub use emit::emit_module;
 pub use error::PtxError;
@@ -59,7 +68,17 @@ pub struct PtxOptions {
     /// kernel then says so in [`KernelAbi::max_global_end`], and the cuda device rejects a
     /// launch that breaks it.
     pub ids_32bit: bool,
+    /// Thread coarsening: the most work-groups one CUDA block may run one after the other
+    /// (1 turns it off). Recorded with the program; the cuda device decides per launch from
+    /// its own setting (`OCLC_CUDA_COARSEN`, else [`DEFAULT_COARSEN`]), and the code is
+    /// coarsened only in a [`PtxOptions::variant`].
+    pub coarsen: u32,
+    /// Emit only this launch variant of one kernel (and the functions it calls).
+    pub variant: Option<KernelVariant>,
 }
+
+/// The coarsening factor the cuda device uses unless `OCLC_CUDA_COARSEN` says otherwise.
+pub const DEFAULT_COARSEN: u32 = 4;
 
 impl Default for PtxOptions {
     fn default() -> Self {
@@ -67,20 +86,37 @@ impl Default for PtxOptions {
             target: "sm_80".into(),
             fast_math: false,
             ids_32bit: true,
+            coarsen: DEFAULT_COARSEN,
+            variant: None,
         }
     }
 }
 
 /// Largest global offset + global size per dimension under [`PtxOptions::ids_32bit`].
 pub const MAX_GLOBAL_END_32: u64 = u32::MAX as u64;
+/// A kernel compiled for one kind of launch: each CUDA thread runs `coarsen` work-items of
+/// consecutive work-groups, and loads that read only the buffers of the `nc` parameters use
+/// `ld.global.nc`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KernelVariant {
+    pub kernel: String,
+    /// Work-groups per CUDA block in dimension 0 (1: none); only for
+    /// [`KernelAbi::coarsenable`] kernels.
+    pub coarsen: u32,
+    /// Parameter indices, each [`KernelAbi::read_only`] and not sharing its buffer with
+    /// another argument of the launch.
+    pub nc: Vec<usize>,
+}
 
 /// Bytes of the dynamic shared block that are never handed out, so no `__local` object sits
 /// at shared address 0 (which is NULL).
 pub const SHARED_RESERVED: u32 = 16;
 
-/// Size in bytes of the hidden last kernel parameter: the global offset (3 × u64), the
-/// global size (3 × u64) and the work dimension (u32), padded to 8.
-pub const ND_PARAM_BYTES: u32 = 56;
+/// Size in bytes of the hidden last kernel parameter ([`launch::NdParam`]): the global
+/// offset (3 × u64), the global size (3 × u64), the work dimension (u32, padded to 8), then,
+/// as 3 × u32 each, the first work-group of the launch, the enqueued local size and the
+/// number of work-groups, padded to 8.
+pub const ND_PARAM_BYTES: u32 = 96;
 
 /// How the host passes one kernel parameter.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,6 +145,16 @@ pub struct KernelAbi {
     /// The PTX assumes global offset + global size is at most this in every dimension
     /// ([`PtxOptions::ids_32bit`]); a launch beyond it must be rejected.
     pub max_global_end: Option<u64>,
+    /// Per parameter: a `__global` buffer the kernel provably never writes
+    /// ([`readonly`]).
+    pub read_only: Vec<bool>,
+    /// No barrier, `__local` memory, work-group function or async copy, in the kernel or
+    /// what it calls, and a body small enough to repeat: each CUDA thread may run several
+    /// work-groups' work-items.
+    pub coarsenable: bool,
+    /// The kernel (or a function it calls) uses a program-scope `__global` variable, so it
+    /// must run from the program's one module (a variant module has its own copy).
+    pub uses_globals: bool,
 }
 
 impl KernelAbi {

@@ -364,20 +364,19 @@ impl<'a> FnEmitter<'a> {
             return Err(self.invalid("narrow work-item query without a constant dimension"));
         };
         let k = k as u32;
+        // Group ids, enqueued sizes and group counts come from the ND-range registers the
+        // prologue sets per launch region (and per coarsened copy), as in `wi_dim`.
         let src = match q {
             WorkItemQuery::LocalId => self.special("tid", k),
-            WorkItemQuery::GroupId => self.special("ctaid", k),
-            WorkItemQuery::LocalSize | WorkItemQuery::EnqueuedLocalSize => self.special("ntid", k),
-            WorkItemQuery::NumGroups => self.special("nctaid", k),
+            WorkItemQuery::LocalSize => self.special("ntid", k),
+            WorkItemQuery::GroupId => format!("%nd_grp{k}"),
+            WorkItemQuery::EnqueuedLocalSize => format!("%nd_el{k}"),
+            WorkItemQuery::NumGroups => format!("%nd_ng{k}"),
             WorkItemQuery::GlobalId => {
-                let (g, n, t) = (
-                    self.special("ctaid", k),
-                    self.special("ntid", k),
-                    self.special("tid", k),
-                );
+                let t = self.special("tid", k);
                 let o = self.tmp(Rc::B32);
                 self.ins(format!("cvt.u32.u64 {o}, %nd_o{k}"));
-                self.ins(format!("mad.lo.u32 {d}, {g}, {n}, {t}"));
+                self.ins(format!("mad.lo.u32 {d}, %nd_grp{k}, %nd_el{k}, {t}"));
                 self.ins(format!("add.u32 {d}, {d}, {o}"));
                 self.mark_wide(r);
                 return Ok(true);
@@ -386,7 +385,11 @@ impl<'a> FnEmitter<'a> {
             WorkItemQuery::GlobalOffset => format!("%nd_o{k}"),
             _ => return Err(self.invalid(format!("narrow work-item query `{}`", q.name()))),
         };
-        if src.starts_with("%nd_") {
+        let wide_src = matches!(
+            q,
+            WorkItemQuery::GlobalSize | WorkItemQuery::GlobalOffset
+        );
+        if wide_src {
             self.ins(format!("cvt.u32.u64 {d}, {src}"));
         } else {
             self.ins(format!("mov.u32 {d}, {src}"));

@@ -108,7 +108,7 @@ fn fast_math_uses_approximate_instructions() {
         &PtxOptions {
             target: "sm_90".into(),
             fast_math: true,
-            ids_32bit: true,
+            ..PtxOptions::default()
         },
     );
     save("fast_math", &p.text);
@@ -119,13 +119,12 @@ fn fast_math_uses_approximate_instructions() {
 }
 
 #[test]
-fn unsupported_operation_is_a_clear_error() {
-    // printf is the one operation the cuda device leaves out (issue 5).
-    let (m, sm) = common::module("kernel void k(global double *x) {\n printf(\"%f\", x[1]);\n}");
-    let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("printf");
+fn precise_math_without_fast_math_is_a_clear_error() {
+    let (m, sm) = common::module("kernel void k(global double *x) {\n x[0] = sinh(x[1]);\n}");
+    let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("sinh");
     let msg = e.to_string();
     assert!(msg.contains("test.cl:2:"), "{msg}");
-    assert!(msg.contains("printf"), "{msg}");
+    assert!(msg.contains("`sinh`"), "{msg}");
 }
 
 #[test]
