@@ -11,7 +11,7 @@ cp target/release/oclc gpu/oclc
 cargo test --release --features cuda -p oclc -p oclc-ptx --no-run --message-format=json 2>/dev/null |
     python3 -c '
 import json, sys, shutil
-WANT = {"run_cts", "run_cuda", "api_cuda", "gpu", "gpu_math", "gpu_fault", "cts_gpu"}
+WANT = {"run_cts", "run_cuda", "run_cuda_launch", "api_cuda", "gpu", "gpu_math", "gpu_fault", "cts_gpu"}
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"] \

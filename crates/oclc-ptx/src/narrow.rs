@@ -385,10 +385,7 @@ impl<'a> FnEmitter<'a> {
             WorkItemQuery::GlobalOffset => format!("%nd_o{k}"),
             _ => return Err(self.invalid(format!("narrow work-item query `{}`", q.name()))),
         };
-        let wide_src = matches!(
-            q,
-            WorkItemQuery::GlobalSize | WorkItemQuery::GlobalOffset
-        );
+        let wide_src = matches!(q, WorkItemQuery::GlobalSize | WorkItemQuery::GlobalOffset);
         if wide_src {
             self.ins(format!("cvt.u32.u64 {d}, {src}"));
         } else {

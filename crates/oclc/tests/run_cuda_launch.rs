@@ -7,11 +7,17 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    // OCLC_ROOT: the repository on a GPU machine that runs a prebuilt copy of this test.
+    match std::env::var_os("OCLC_ROOT") {
+        Some(r) => PathBuf::from(r),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."),
+    }
 }
 
 fn oclc(args: &[&str], coarsen: Option<&str>) -> (i32, String, String) {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_oclc"));
+    let mut c = Command::new(
+        std::env::var_os("OCLC_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_oclc").into()),
+    );
     c.current_dir(root()).args(args);
     if let Some(k) = coarsen {
         c.env("OCLC_CUDA_COARSEN", k);
