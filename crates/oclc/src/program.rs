@@ -143,6 +143,9 @@ pub struct Program {
     cpu: oclc_cpu::Program,
     optimized: bool,
     fast_math: bool,
+    /// Launches must use uniform work-groups: OpenCL C before 2.0, or
+    /// `-cl-uniform-work-group-size` (clEnqueueNDRangeKernel's CL_INVALID_WORK_GROUP_SIZE).
+    uniform_work_groups: bool,
     /// Identity of this program for devices' caches of code compiled from it.
     #[cfg(feature = "cuda")]
     token: std::sync::Arc<()>,
@@ -165,6 +168,9 @@ pub struct BuildOptions {
     pub optimize: bool,
     /// `-cl-fast-relaxed-math`: code generators may use approximate instructions.
     pub fast_math: bool,
+    /// `-cl-uniform-work-group-size`: launches must divide the global size by the local size
+    /// (always so before OpenCL C 2.0).
+    pub uniform_work_groups: bool,
 }
 
 /// OpenCL `clBuildProgram` options that change nothing on the cpu device beyond the macro
@@ -195,6 +201,7 @@ impl Default for BuildOptions {
             check: CheckOptions::default(),
             optimize: true,
             fast_math: false,
+            uniform_work_groups: false,
         }
     }
 }
@@ -217,11 +224,13 @@ impl BuildOptions {
     {
         let mut optimize = true;
         let mut fast_math = false;
+        let mut uniform_work_groups = false;
         let mut rest = Vec::new();
         for word in args.into_iter().map(Into::into) {
             match word.as_str() {
                 "-O0" | "-cl-opt-disable" => optimize = false,
                 "-cl-fast-relaxed-math" => fast_math = true,
+                "-cl-uniform-work-group-size" => uniform_work_groups = true,
                 w if CODEGEN_FLAGS.contains(&w) => {}
                 _ => rest.push(word),
             }
@@ -242,6 +251,7 @@ impl BuildOptions {
                 check,
                 optimize,
                 fast_math,
+                uniform_work_groups,
             },
             parsed.files,
         ))
@@ -311,6 +321,7 @@ impl Program {
             cpu,
             optimized: opts.optimize,
             fast_math: opts.fast_math,
+            uniform_work_groups: opts.uniform_work_groups || opts.check.lang.std.version() < 200,
             #[cfg(feature = "cuda")]
             token: std::sync::Arc::new(()),
         })
@@ -877,6 +888,19 @@ impl Device {
     /// Runs `kernel` with its arguments over `range` and waits for it.
     pub fn launch(&self, kernel: &Kernel<'_>, range: &NdRange) -> Result<LaunchOutput, Error> {
         let args = kernel.all_args()?;
+        if kernel.program.uniform_work_groups
+            && let Some(local) = &range.local
+        {
+            for (k, (g, l)) in range.global.iter().zip(local).enumerate() {
+                if *l != 0 && g % l != 0 {
+                    return Err(Error::Launch(format!(
+                        "global size {g} is not a multiple of local size {l} in dimension {k}: \
+                         non-uniform work-groups need -cl-std=CL2.0 or later \
+                         (and no -cl-uniform-work-group-size)"
+                    )));
+                }
+            }
+        }
         match &self.backend {
             Backend::Cpu(cpu) => launch_cpu(cpu, kernel, &args, range),
             #[cfg(feature = "cuda")]

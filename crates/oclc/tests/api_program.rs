@@ -271,3 +271,33 @@ fn ir_text_and_o0() {
         assert_eq!(b.read::<i32>().expect("read"), vec![42]);
     }
 }
+
+/// Non-uniform work-groups: refused before OpenCL C 2.0 and with -cl-uniform-work-group-size
+/// (CL_INVALID_WORK_GROUP_SIZE), run from 2.0 on with a smaller last group.
+#[test]
+fn non_uniform_work_groups_follow_the_language_version() {
+    let src = "kernel void k(global uint *o) { o[get_global_id(0)] = get_local_size(0); }";
+    let d = device();
+    for (opts, ok) in [
+        ("", false),
+        ("-cl-std=CL1.2", false),
+        ("-cl-std=CL2.0 -cl-uniform-work-group-size", false),
+        ("-cl-std=CL2.0", true),
+        ("-cl-std=CL3.0", true),
+    ] {
+        let p = Program::build(src, opts).expect("builds");
+        let o = d.buffer::<u32>(10).expect("o");
+        let mut k = p.kernel("k").expect("kernel");
+        k.set_arg(0, &o).expect("arg");
+        let r = d.launch(&k, &NdRange::new(&[10]).local(&[4]));
+        if ok {
+            r.expect("non-uniform launch");
+            let got: Vec<u32> = o.read().expect("read");
+            assert_eq!(got, vec![4, 4, 4, 4, 4, 4, 4, 4, 2, 2], "{opts}");
+        } else {
+            let e = r.expect_err(opts);
+            assert!(matches!(e, Error::Launch(_)), "{e:?}");
+            assert!(e.to_string().contains("not a multiple"), "{e}");
+        }
+    }
+}

