@@ -245,6 +245,7 @@ mod tests {
             params: vec![],
             shared_static: 16,
             reqd_work_group_size: None,
+            max_global_end: Some(crate::MAX_GLOBAL_END_32),
             read_only: vec![],
             coarsenable,
             uses_globals: false,
@@ -365,7 +366,11 @@ mod tests {
     fn the_largest_grid_plans_without_overflow() {
         let x = ((1u64 << 31) - 1) * 1024;
         let r = NdRange::new(&[x, 65535, 65535]).local(&[1024, 1, 1]);
-        let p = plan(&abi(true), &r, 8, u64::MAX).expect("plan");
+        // PTX with 32-bit work-item ids refuses this range; 64-bit PTX plans it.
+        assert!(plan(&abi(true), &r, 8, u64::MAX).is_err());
+        let mut wide = abi(true);
+        wide.max_global_end = None;
+        let p = plan(&wide, &r, 8, u64::MAX).expect("plan");
         assert_eq!(p.regions.len(), 1);
         assert_eq!(p.regions[0].coarsen, 1);
         assert_eq!(p.groups, [(1 << 31) - 1, 65535, 65535]);

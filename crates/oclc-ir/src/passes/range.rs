@@ -662,13 +662,10 @@ fn bin(op: BinOp, bits: u32, x: Range, y: Range) -> Range {
             }
         }
         BinOp::Mul => fits(x.lo as u128 * y.lo as u128, x.hi as u128 * y.hi as u128),
-        BinOp::UDiv => {
-            if y.hi == 0 {
-                full
-            } else {
-                Range::new(x.lo / y.hi, x.hi / y.lo.max(1))
-            }
-        }
+        BinOp::UDiv => match x.lo.checked_div(y.hi) {
+            Some(lo) => Range::new(lo, x.hi / y.lo.max(1)),
+            None => full,
+        },
         BinOp::URem => {
             if y.hi == 0 {
                 full
