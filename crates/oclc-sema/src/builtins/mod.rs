@@ -57,7 +57,6 @@ use gate::{TypeAvail, scalar_ok};
 use oclc_syntax::{LangOptions, Symbol};
 use parse::{Decl, Table, TyExpr};
 use select::ResolveCache;
-use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 /// A builtin function name (`fract`, `convert_int4_sat_rte`, ...). Indexes the process-wide
@@ -304,7 +303,7 @@ impl Builtins {
             gate_ok,
             gen_types,
             avail,
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(ResolveCache::default()),
         }
     }
 }
