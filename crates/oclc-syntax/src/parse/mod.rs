@@ -75,8 +75,7 @@ pub fn parse_on_this_thread(
 
 /// The preprocessor's pragmas, positioned in its token stream.
 fn tok_pragmas(out: &PpOutput) -> Vec<TokPragma> {
-    out
-        .pragmas
+    out.pragmas
         .iter()
         .map(|p| TokPragma {
             before_token: p.before_token,
