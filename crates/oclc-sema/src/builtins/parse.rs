@@ -180,14 +180,12 @@ impl Table {
 
     /// The name with index `id`.
     pub(crate) fn name(&self, id: u32) -> Option<&'static str> {
-        NAMES.get(id as usize).copied()
+        builtin_name(id)
     }
 
-    /// The index of `name`, by binary search of the compile-time sorted name list.
+    /// The index of `name` if this table declares it.
     pub(crate) fn find(&self, name: &str) -> Option<u32> {
-        let i = SORTED.binary_search_by(|&(n, _)| n.cmp(name)).ok()?;
-        let &(_, id) = SORTED.get(i)?;
-        ((id as usize) < self.len()).then_some(id)
+        find_name(name).filter(|&id| (id as usize) < self.len())
     }
 
     /// The declarations of name `id`, parsed on first use.
@@ -256,6 +254,17 @@ impl Table {
         }
         Ok(out)
     }
+}
+
+/// The name with index `id` in the compile-time name list (no parsing).
+pub(crate) fn builtin_name(id: u32) -> Option<&'static str> {
+    NAMES.get(id as usize).copied()
+}
+
+/// The index of `name` in the compile-time name list, by binary search (no parsing).
+pub(crate) fn find_name(name: &str) -> Option<u32> {
+    let i = SORTED.binary_search_by(|&(n, _)| n.cmp(name)).ok()?;
+    SORTED.get(i).map(|&(_, id)| id)
 }
 
 /// Parses one alternative of a section; its gate is interned in `gates` (`gate_ix` indexes
