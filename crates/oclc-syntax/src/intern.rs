@@ -80,6 +80,24 @@ impl Symbol {
         sym
     }
 
+    /// Interns strings that live as long as the process (no copy), under one lock and with
+    /// one hash each: the predefined macro names, a few hundred per run.
+    pub fn intern_static(names: impl IntoIterator<Item = &'static str>) -> Vec<Symbol> {
+        let mut w = interner().write().unwrap_or_else(|e| e.into_inner());
+        let w = &mut *w;
+        names
+            .into_iter()
+            .map(|s| match w.map.entry(s) {
+                std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let sym = Symbol(w.strs.len() as u32);
+                    w.strs.push(s);
+                    *e.insert(sym)
+                }
+            })
+            .collect()
+    }
+
     pub fn as_str(self) -> &'static str {
         let r = interner().read().unwrap_or_else(|e| e.into_inner());
         r.strs.get(self.0 as usize).copied().unwrap_or("")
@@ -175,5 +193,11 @@ mod tests {
         assert_eq!(e.as_str(), "");
         assert_eq!(Symbol::intern("é漢"), Symbol::intern("é漢"));
         assert_eq!(Symbol::intern("é漢").as_str(), "é漢");
+        let st = Symbol::intern_static(["static_name_1", "int", "static_name_1", "name_7_xxxxxxx"]);
+        assert_eq!(st[0], st[2]);
+        assert_eq!(st[1], kw::INT);
+        assert_eq!(st[3], syms[7]);
+        assert_eq!(st[0].as_str(), "static_name_1");
+        assert_eq!(Symbol::intern("static_name_1"), st[0]);
     }
 }

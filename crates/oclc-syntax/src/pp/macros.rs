@@ -79,7 +79,13 @@ impl MacroTable {
 
     /// Enters the `#define` lines of virtual file `file` (text `text`), each given as the
     /// macro's name and the offset of its `#`, to be parsed on first use.
-    pub fn add_lazy(&mut self, file: FileId, text: Rc<str>, origin: Origin, lines: &[(&str, u32)]) {
+    pub fn add_lazy(
+        &mut self,
+        file: FileId,
+        text: Rc<str>,
+        origin: Origin,
+        lines: &[(&'static str, u32)],
+    ) {
         let Ok(src) = u8::try_from(self.sources.len()) else {
             return;
         };
@@ -88,9 +94,9 @@ impl MacroTable {
             origin,
         });
         self.map.reserve(lines.len());
-        for &(name, pos) in lines {
-            self.map
-                .insert(Symbol::intern(name), Def::Lazy { src, pos });
+        let syms = Symbol::intern_static(lines.iter().map(|&(name, _)| name));
+        for (sym, &(_, pos)) in syms.into_iter().zip(lines) {
+            self.map.insert(sym, Def::Lazy { src, pos });
         }
     }
 }
