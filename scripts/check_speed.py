@@ -86,7 +86,8 @@ def cmd_time(o):
           f'   cpu (user+sys) median-sum {tot_cpu:.1f} ms')
     for name, t in (('/bin/true', t_true), ('oclc --version', t_ver)):
         print(f'{name}: {t[1]:.2f} ms (min {t[0]:.2f}, cpu {t[2]:.2f})')
-    print('median  min  cpu  (ms)')
+    if o.show > 0:
+        print('slowest: median  min  cpu  (ms)')
     for r in sorted(rows, reverse=True)[:o.show]:
         print('%.2f %.2f %.2f %s %s' % r)
 
