@@ -13,14 +13,46 @@ pub struct Symbol(pub u32);
 struct Interner {
     map: FxHashMap<&'static str, Symbol>,
     strs: Vec<&'static str>,
+    /// The unused rest of the current block that new strings are copied into (one
+    /// allocation per [`BLOCK`] bytes instead of one per string).
+    block: &'static mut [u8],
+}
+
+/// Bytes of string storage allocated at a time.
+const BLOCK: usize = 16 << 10;
+
+/// Symbols the interner has room for before it grows: the keywords, the predefined macros and
+/// a small file's identifiers.
+const INITIAL: usize = 1024;
+
+impl Interner {
+    /// A `'static` copy of `s`, carved from the current block.
+    fn store(&mut self, s: &str) -> &'static str {
+        let n = s.len();
+        if n > BLOCK / 4 {
+            return Box::leak(s.to_owned().into_boxed_str());
+        }
+        if self.block.len() < n {
+            self.block = Box::leak(vec![0u8; BLOCK].into_boxed_slice());
+        }
+        let (head, tail) = std::mem::take(&mut self.block).split_at_mut(n);
+        self.block = tail;
+        head.copy_from_slice(s.as_bytes());
+        // A copy of a `str` is UTF-8; the fallback only keeps this free of panics.
+        match std::str::from_utf8(head) {
+            Ok(t) => t,
+            Err(_) => Box::leak(s.to_owned().into_boxed_str()),
+        }
+    }
 }
 
 fn interner() -> &'static RwLock<Interner> {
     static I: OnceLock<RwLock<Interner>> = OnceLock::new();
     I.get_or_init(|| {
         let mut i = Interner {
-            map: FxHashMap::default(),
-            strs: Vec::new(),
+            map: FxHashMap::with_capacity_and_hasher(INITIAL, Default::default()),
+            strs: Vec::with_capacity(INITIAL),
+            block: &mut [],
         };
         for s in kw::ALL {
             let sym = Symbol(i.strs.len() as u32);
@@ -41,11 +73,29 @@ impl Symbol {
         if let Some(&sym) = w.map.get(s) {
             return sym;
         }
-        let leaked: &'static str = Box::leak(s.to_owned().into_boxed_str());
+        let stored = w.store(s);
         let sym = Symbol(w.strs.len() as u32);
-        w.strs.push(leaked);
-        w.map.insert(leaked, sym);
+        w.strs.push(stored);
+        w.map.insert(stored, sym);
         sym
+    }
+
+    /// Interns strings that live as long as the process (no copy), under one lock and with
+    /// one hash each: the predefined macro names, a few hundred per run.
+    pub fn intern_static(names: impl IntoIterator<Item = &'static str>) -> Vec<Symbol> {
+        let mut w = interner().write().unwrap_or_else(|e| e.into_inner());
+        let w = &mut *w;
+        names
+            .into_iter()
+            .map(|s| match w.map.entry(s) {
+                std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let sym = Symbol(w.strs.len() as u32);
+                    w.strs.push(s);
+                    *e.insert(sym)
+                }
+            })
+            .collect()
     }
 
     pub fn as_str(self) -> &'static str {
@@ -123,5 +173,31 @@ mod tests {
         assert_eq!(a, Symbol::intern("my_name"));
         assert_eq!(a.as_str(), "my_name");
         assert_ne!(a, kw::INT);
+    }
+
+    /// Strings share storage blocks, long ones get their own, and all stay intact.
+    #[test]
+    fn many_and_long_strings_stay_intact() {
+        let names: Vec<String> = (0..5000)
+            .map(|i| format!("name_{i}_{}", "x".repeat(i % 40)))
+            .collect();
+        let syms: Vec<Symbol> = names.iter().map(|n| Symbol::intern(n)).collect();
+        let long = "y".repeat(BLOCK);
+        let l = Symbol::intern(&long);
+        let e = Symbol::intern("");
+        for (n, s) in names.iter().zip(&syms) {
+            assert_eq!(s.as_str(), n);
+            assert_eq!(Symbol::intern(n), *s);
+        }
+        assert_eq!(l.as_str(), long);
+        assert_eq!(e.as_str(), "");
+        assert_eq!(Symbol::intern("é漢"), Symbol::intern("é漢"));
+        assert_eq!(Symbol::intern("é漢").as_str(), "é漢");
+        let st = Symbol::intern_static(["static_name_1", "int", "static_name_1", "name_7_xxxxxxx"]);
+        assert_eq!(st[0], st[2]);
+        assert_eq!(st[1], kw::INT);
+        assert_eq!(st[3], syms[7]);
+        assert_eq!(st[0].as_str(), "static_name_1");
+        assert_eq!(Symbol::intern("static_name_1"), st[0]);
     }
 }

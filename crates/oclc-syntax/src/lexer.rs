@@ -62,6 +62,22 @@ impl Lexer {
         }
     }
 
+    /// A lexer whose spelling cache has `entries` slots (rounded to a power of two), for
+    /// text of which only a few tokens are read.
+    pub fn with_cache(file: FileId, text: Rc<str>, entries: usize) -> Lexer {
+        let mut l = Lexer::new(file, text);
+        l.cache_len = entries.next_power_of_two().clamp(1, CACHE_SIZE);
+        l
+    }
+
+    /// Continues at byte `pos`, which must start a line (clamped to the end of the text).
+    pub fn seek(&mut self, pos: usize) {
+        self.pos = pos.min(self.text.len());
+        self.at_line_start = true;
+        self.space_owed = false;
+        self.deferred.clear();
+    }
+
     #[inline]
     fn src(&self) -> &[u8] {
         self.text.as_bytes()

@@ -3,9 +3,10 @@
 
 use std::path::PathBuf;
 
+use oclc_syntax::pp::PpOutput;
 use oclc_syntax::{Diagnostics, FileId, LangOptions, Level, SourceMap, Span};
 
-use crate::pipeline::{self, Program};
+use crate::pipeline::{self, FrontEnd, Program};
 use crate::render;
 use crate::verify;
 use crate::warnings::{Reported, WarningPolicy};
@@ -67,37 +68,110 @@ impl CheckOutcome {
 /// Stack size for the front end: its recursion is depth-limited, and the limits fit in this.
 pub const FRONT_END_STACK_SIZE: usize = 256 << 20;
 
+/// Most tokens (after preprocessing) parsed and checked on the main thread: nothing nests
+/// deeper than its token count, and [`MAIN_THREAD_STACK`] takes this depth of the deepest
+/// constructs with room to spare (`tests/small_input_stack.rs`). Debug builds have larger
+/// frames.
+pub const MAIN_THREAD_TOKENS: usize = if cfg!(debug_assertions) { 128 } else { 2048 };
+
+/// Stack the main thread must be allowed (its `RLIMIT_STACK`) to check anything on it: the
+/// usual default, 8 MiB.
+pub const MAIN_THREAD_STACK: u64 = 8 << 20;
+
 /// Checks one translation unit named `name` (a path, or `<stdin>`): preprocess, parse, sema,
-/// then the warning policy. Never panics on any input. Runs on a thread of its own with a
-/// large stack, so deeply nested input cannot overflow the caller's stack.
+/// then the warning policy. Never panics on any input.
+///
+/// The front end recurses as deep as the input nests (within its limits), so it runs on a
+/// thread with a [`FRONT_END_STACK_SIZE`] stack, except on the main thread of a process
+/// allowed [`MAIN_THREAD_STACK`]: there the preprocessor (bounded by its own limits) runs in
+/// place, and so do the later stages for at most [`MAIN_THREAD_TOKENS`] tokens, which spares
+/// small inputs (most of them) the thread.
 pub fn check_source(name: &str, bytes: &[u8], opts: &CheckOptions) -> CheckOutcome {
-    let spawned = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("oclc-check".into())
-            .stack_size(FRONT_END_STACK_SIZE)
-            .spawn_scoped(s, || check_on_this_thread(name, bytes, opts))
-            .map(|h| h.join())
-    });
-    match spawned {
-        Ok(Ok(outcome)) => outcome,
-        // A panic in a stage is a bug; keep it visible to tests and fuzzers.
-        Ok(Err(payload)) => std::panic::resume_unwind(payload),
-        // No thread could be started: check on the caller's stack.
-        Err(_) => check_on_this_thread(name, bytes, opts),
+    if !main_thread_with_stack() {
+        return on_big_stack(&mut || check_on_this_thread(name, bytes, opts));
     }
+    let mut sm = SourceMap::new();
+    let main = sm.add_file(name, bytes);
+    let mut diags = Diagnostics::default();
+    let out = pipeline::preprocess(&mut sm, main, opts, &mut diags);
+    let fe = if out.tokens.len() <= MAIN_THREAD_TOKENS {
+        after_preprocess(&out, &sm, opts, &mut diags)
+    } else {
+        on_big_stack(&mut || after_preprocess(&out, &sm, opts, &mut diags))
+    };
+    outcome(sm, main, diags, fe, opts)
 }
 
-/// [`check_source`] on the current thread's stack.
+/// [`check_source`] entirely on the current thread, whose stack must take the front end's
+/// limits ([`FRONT_END_STACK_SIZE`]) or the input's nesting.
 pub fn check_on_this_thread(name: &str, bytes: &[u8], opts: &CheckOptions) -> CheckOutcome {
     let mut sm = SourceMap::new();
     let main = sm.add_file(name, bytes);
     let mut diags = Diagnostics::default();
-    let fe = pipeline::front_end(&mut sm, main, opts, &mut diags);
+    let out = pipeline::preprocess(&mut sm, main, opts, &mut diags);
+    let fe = after_preprocess(&out, &sm, opts, &mut diags);
+    outcome(sm, main, diags, fe, opts)
+}
+
+/// Runs `f` on a thread with a [`FRONT_END_STACK_SIZE`] stack (on this one if none can be
+/// started); a panic in it is resumed here.
+fn on_big_stack<T: Send>(f: &mut (dyn FnMut() -> T + Send)) -> T {
+    let spawned = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("oclc-check".into())
+            .stack_size(FRONT_END_STACK_SIZE)
+            .spawn_scoped(s, &mut *f)
+            .map(|h| h.join())
+    });
+    match spawned {
+        Ok(Ok(v)) => v,
+        // A panic in a stage is a bug; keep it visible to tests and fuzzers.
+        Ok(Err(payload)) => std::panic::resume_unwind(payload),
+        Err(_) => f(),
+    }
+}
+
+/// Whether this is the process's main thread and may grow its stack to [`MAIN_THREAD_STACK`].
+fn main_thread_with_stack() -> bool {
+    std::thread::current().name() == Some("main")
+        && stack_limit().is_some_and(|l| l >= MAIN_THREAD_STACK)
+}
+
+/// The soft `RLIMIT_STACK` of this process, from Linux's `/proc/self/limits` (`None` where
+/// that is not available).
+fn stack_limit() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max stack size"))?;
+    match line.split_whitespace().nth(3)? {
+        "unlimited" => Some(u64::MAX),
+        n => n.parse().ok(),
+    }
+}
+
+/// Parse, sema and, on a clean program, the address-space cast warnings.
+fn after_preprocess(
+    out: &PpOutput,
+    sm: &SourceMap,
+    opts: &CheckOptions,
+    diags: &mut Diagnostics,
+) -> FrontEnd {
+    let fe = pipeline::parse_and_check(out, sm, opts, diags);
     if let Some(p) = fe.program.as_ref().filter(|_| !diags.has_errors()) {
         diags
             .list
-            .extend(crate::spaces_cmd::cast_warnings(p, &sm, &opts.lang));
+            .extend(crate::spaces_cmd::cast_warnings(p, sm, &opts.lang));
     }
+    fe
+}
+
+/// Applies the warning policy and packages the result.
+fn outcome(
+    sm: SourceMap,
+    main: FileId,
+    diags: Diagnostics,
+    fe: FrontEnd,
+    opts: &CheckOptions,
+) -> CheckOutcome {
     let diagnostics = opts.warnings.apply_all(diags.list);
     let has_errors = diagnostics.iter().any(|r| r.diag.level >= Level::Error);
     CheckOutcome {

@@ -142,7 +142,7 @@ fn run_parallel(
     parsed: &CheckArgs,
     inputs: &[Result<(String, Vec<u8>), String>],
 ) -> Vec<FileResult> {
-    // One input: no pool, just the front end's own large-stack thread.
+    // One input: no pool; `check_source` decides whether it needs a large-stack thread.
     if let [input] = inputs {
         return vec![check_one(parsed, input, check_source, true)];
     }
@@ -164,7 +164,8 @@ fn run_parallel(
     }
 }
 
-/// How one file is checked: [`check_source`] (own thread) or [`check_on_this_thread`].
+/// How one file is checked: [`check_source`] or (on a pool thread with a large stack)
+/// [`check_on_this_thread`].
 type CheckFn = fn(&str, &[u8], &crate::check::CheckOptions) -> CheckOutcome;
 
 fn check_one(

@@ -1,7 +1,7 @@
 //! The one place that calls the front-end stages (preprocess → parse → sema), so the rest of
 //! the driver does not depend on their signatures.
 
-use oclc_syntax::pp::{self, PpOptions};
+use oclc_syntax::pp::{self, PpOptions, PpOutput};
 use oclc_syntax::{Diagnostics, FileId, SourceMap, Span};
 
 use crate::check::CheckOptions;
@@ -15,23 +15,34 @@ pub struct FrontEnd {
     pub program: Option<Program>,
 }
 
-/// Runs the stages on `main`, pushing their diagnostics into `diags`.
-pub fn front_end(
+/// The first stage: its recursion is bounded by the preprocessor's own limits, while the later
+/// stages ([`parse_and_check`]) nest as deep as the tokens it produces.
+pub fn preprocess(
     sm: &mut SourceMap,
     main: FileId,
     opts: &CheckOptions,
     diags: &mut Diagnostics,
-) -> FrontEnd {
+) -> PpOutput {
     let pp_opts = PpOptions {
         lang: opts.lang.clone(),
         macros: opts.macros.clone(),
         include_dirs: opts.include_dirs.clone(),
     };
-    let out = pp::preprocess(sm, main, &pp_opts, diags);
-    let tu = oclc_syntax::parse::parse(&out, sm, &opts.lang, diags);
+    pp::preprocess(sm, main, &pp_opts, diags)
+}
+
+/// The stages after [`preprocess`], on the caller's thread: its stack must take the nesting
+/// of `out` (any input, on [`crate::check::FRONT_END_STACK_SIZE`]).
+pub fn parse_and_check(
+    out: &PpOutput,
+    sm: &SourceMap,
+    opts: &CheckOptions,
+    diags: &mut Diagnostics,
+) -> FrontEnd {
+    let tu = oclc_syntax::parse::parse_on_this_thread(out, sm, &opts.lang, diags);
     let program = oclc_sema::check(&tu, sm, &opts.lang, diags);
     FrontEnd {
-        skipped: out.skipped,
+        skipped: out.skipped.clone(),
         program: Some(program),
     }
 }

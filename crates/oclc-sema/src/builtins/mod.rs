@@ -57,7 +57,6 @@ use gate::{TypeAvail, scalar_ok};
 use oclc_syntax::{LangOptions, Symbol};
 use parse::{Decl, Table, TyExpr};
 use select::ResolveCache;
-use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 /// A builtin function name (`fract`, `convert_int4_sat_rte`, ...). Indexes the process-wide
@@ -222,13 +221,23 @@ pub enum NoMatch {
 
 /// The builtin library of one language mode.
 pub struct Builtins {
+    /// The mode, for [`Builtins::mode`].
+    lang: LangOptions,
+    library: bool,
+    /// The table and what of it this mode has, on first need: a translation unit that
+    /// names no builtin never parses the table.
+    mode: OnceLock<Mode>,
+    avail: TypeAvail,
+    /// Memoized resolutions: calls repeat the same argument types over and over.
+    cache: Mutex<ResolveCache>,
+}
+
+/// The parsed table and which of its gates and element types a mode has.
+struct Mode {
     table: &'static Table,
     gate_ok: Vec<bool>,
     /// Element types of each gentype that survive the type extensions.
     gen_types: Vec<Vec<Scalar>>,
-    avail: TypeAvail,
-    /// Memoized resolutions: calls repeat the same argument types over and over.
-    cache: Mutex<ResolveCache>,
 }
 
 fn parsed() -> &'static Result<Table, parse::TableError> {
@@ -269,18 +278,6 @@ impl Builtins {
     /// With `library` false, only the language builtins (`to_global`, pipes, `enqueue_kernel`),
     /// as `clang -cc1` without `-finclude-default-header` declares them.
     pub fn with_library(lang: &LangOptions, library: bool) -> Builtins {
-        let table = table().unwrap_or_else(empty_table);
-        let version = lang.std.version();
-        let gate_ok = table
-            .gates
-            .iter()
-            .map(|g| {
-                (library || g.lang)
-                    && version >= g.since
-                    && (g.until == 0 || version < g.until)
-                    && g.exts.iter().all(|e| macro_defined(lang, e))
-            })
-            .collect();
         let avail = TypeAvail {
             fp16: macro_defined(lang, "cl_khr_fp16"),
             fp64: macro_defined(lang, "cl_khr_fp64"),
@@ -288,24 +285,48 @@ impl Builtins {
                 && macro_defined(lang, "cl_khr_int64_extended_atomics"),
             image3d_writes: macro_defined(lang, "cl_khr_3d_image_writes"),
         };
-        let gen_types = table
-            .gens
-            .iter()
-            .map(|g| {
-                g.types
-                    .iter()
-                    .copied()
-                    .filter(|&s| scalar_ok(avail, s))
-                    .collect()
-            })
-            .collect();
         Builtins {
-            table,
-            gate_ok,
-            gen_types,
+            lang: lang.clone(),
+            library,
+            mode: OnceLock::new(),
             avail,
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(ResolveCache::default()),
         }
+    }
+
+    /// The table (parsed once per process) with this mode's gates and element types.
+    fn mode(&self) -> &Mode {
+        self.mode.get_or_init(|| {
+            let table = table().unwrap_or_else(empty_table);
+            let (lang, library) = (&self.lang, self.library);
+            let version = lang.std.version();
+            let gate_ok = table
+                .gates
+                .iter()
+                .map(|g| {
+                    (library || g.lang)
+                        && version >= g.since
+                        && (g.until == 0 || version < g.until)
+                        && g.exts.iter().all(|e| macro_defined(lang, e))
+                })
+                .collect();
+            let gen_types = table
+                .gens
+                .iter()
+                .map(|g| {
+                    g.types
+                        .iter()
+                        .copied()
+                        .filter(|&s| scalar_ok(self.avail, s))
+                        .collect()
+                })
+                .collect();
+            Mode {
+                table,
+                gate_ok,
+                gen_types,
+            }
+        })
     }
 }
 
@@ -313,7 +334,9 @@ impl Builtins {
     /// The builtin called `name` if it has at least one declaration in this mode: a binary
     /// search, and on a name's first lookup in the process the parse of its declarations.
     pub fn lookup(&self, name: Symbol) -> Option<BuiltinId> {
-        let id = self.table.find(name.as_str())?;
+        // The compile-time name list first: most names are no builtin.
+        parse::find_name(name.as_str())?;
+        let id = self.mode().table.find(name.as_str())?;
         self.decls(BuiltinId(id))
             .iter()
             .any(|d| self.decl_count(d) > 0)
@@ -327,12 +350,12 @@ impl Builtins {
 
     /// The builtin's name.
     pub fn name(&self, id: BuiltinId) -> &'static str {
-        self.table.name(id.0).unwrap_or("")
+        parse::builtin_name(id.0).unwrap_or("")
     }
 
     /// The builtin's interned name.
     pub fn symbol(&self, id: BuiltinId) -> Option<Symbol> {
-        self.table.name(id.0).map(Symbol::intern)
+        parse::builtin_name(id.0).map(Symbol::intern)
     }
 
     /// Set for builtins sema checks by hand (no prototype in the table).
@@ -345,13 +368,13 @@ impl Builtins {
 
     /// Every name available in this mode (for tests and tooling).
     pub fn names(&self) -> impl Iterator<Item = BuiltinId> + '_ {
-        (0..self.table.len() as u32)
+        (0..self.mode().table.len() as u32)
             .map(BuiltinId)
             .filter(|&id| self.decls(id).iter().any(|d| self.decl_count(d) > 0))
     }
 
     fn decls(&self, id: BuiltinId) -> &'static [Decl] {
-        self.table.decls(id.0).unwrap_or(&[])
+        self.mode().table.decls(id.0).unwrap_or(&[])
     }
 
     /// The overloads of `id` in this mode, in table order (clang's declaration order).
@@ -409,7 +432,13 @@ impl Builtins {
     /// Number of overloads one declaration expands to: 0 when gated off or when one of its
     /// types is unavailable (clang drops the whole declaration then).
     fn decl_count(&self, d: &Decl) -> usize {
-        if !self.gate_ok.get(d.gate as usize).copied().unwrap_or(false) {
+        if !self
+            .mode()
+            .gate_ok
+            .get(d.gate as usize)
+            .copied()
+            .unwrap_or(false)
+        {
             return 0;
         }
         if d.special.is_some() {
@@ -430,11 +459,12 @@ impl Builtins {
         match t {
             TyExpr::Fixed(ty) => usize::from(self.ty_ok(ty)),
             TyExpr::Gen { gentype, width, .. } => {
-                let types = self.gen_types.get(gentype as usize).map_or(0, Vec::len);
+                let mode = self.mode();
+                let types = mode.gen_types.get(gentype as usize).map_or(0, Vec::len);
                 let widths = if width != 0 {
                     1
                 } else {
-                    self.table
+                    mode.table
                         .gens
                         .get(gentype as usize)
                         .map_or(0, |g| g.widths.len())
@@ -453,8 +483,9 @@ impl Builtins {
                 width,
                 ptr,
             } => {
-                let types = self.gen_types.get(gentype as usize)?;
-                let def = self.table.gens.get(gentype as usize)?;
+                let mode = self.mode();
+                let types = mode.gen_types.get(gentype as usize)?;
+                let def = mode.table.gens.get(gentype as usize)?;
                 let n = types.len();
                 let len = self.expr_len(t);
                 if len == 0 {
@@ -502,5 +533,32 @@ impl Builtins {
             BTy::Image(ImageKind::Image3d, Access::WriteOnly) => a.image3d_writes,
             _ => true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oclc_syntax::ClStd;
+
+    /// Names that are no builtin leave the mode (and the table) alone; the first real
+    /// builtin sets it up, with the gates of the mode.
+    #[test]
+    fn mode_is_set_up_on_the_first_builtin() {
+        let b = Builtins::new(&LangOptions::new(ClStd::Cl12));
+        assert_eq!(b.lookup_str("my_helper"), None);
+        assert_eq!(b.lookup_str("main"), None);
+        assert!(b.mode.get().is_none());
+        let fract = b.lookup_str("fract").expect("fract is a builtin");
+        assert!(b.mode.get().is_some());
+        assert_eq!(b.name(fract), "fract");
+        // OpenCL C 1.2 declares fract's pointer for the three named address spaces, 2.0 for
+        // the generic one only.
+        let cl20 = Builtins::new(&LangOptions::new(ClStd::Cl20));
+        let fract20 = cl20.lookup_str("fract").expect("fract in CL2.0");
+        assert!(b.overload_count(fract) > cl20.overload_count(fract20));
+        // to_global exists from OpenCL C 2.0 only.
+        assert_eq!(b.lookup_str("to_global"), None);
+        assert!(cl20.lookup_str("to_global").is_some());
     }
 }

@@ -6,7 +6,7 @@
 use super::index::{DECLS, GENS, NAMES, SECTIONS, SIGS, SORTED};
 use super::ty::{Access, Atomic, BTy, ImageKind, Pointee, Ptr, Scalar};
 use crate::space::AddrSpace;
-use std::collections::HashMap;
+use oclc_syntax::fxhash::FxHashMap;
 use std::sync::OnceLock;
 
 /// Most parameters any builtin has (`atomic_compare_exchange_strong_explicit` has 6).
@@ -97,7 +97,7 @@ pub(crate) struct Decl {
 /// declarations parsed on first use.
 pub(crate) struct Table {
     pub gens: Vec<GenDef>,
-    gen_ix: HashMap<&'static str, u16>,
+    gen_ix: FxHashMap<&'static str, u16>,
     pub gates: Vec<Gate>,
     /// The alternatives of each section of the index.
     sections: Vec<Vec<Alt>>,
@@ -135,20 +135,21 @@ pub(crate) fn parse_table() -> Result<Table, TableError> {
             .split_once(':')
             .ok_or_else(|| err("gen without ':'".into()))?;
         let types = tys
-            .split_whitespace()
+            .split_ascii_whitespace()
             .map(|s| Scalar::from_name(s).ok_or_else(|| err(format!("bad type {s}"))))
             .collect::<Result<Vec<_>, _>>()?;
         let widths = ws
-            .split_whitespace()
+            .split_ascii_whitespace()
             .map(|s| s.parse::<u8>().map_err(|_| err(format!("bad width {s}"))))
             .collect::<Result<Vec<_>, _>>()?;
         t.gen_ix.insert(name.trim(), t.gens.len() as u16);
         t.gens.push(GenDef { types, widths });
     }
+    let mut gate_ix = FxHashMap::default();
     for &(rest, line) in SECTIONS {
         let alts = rest
             .split('|')
-            .map(|alt| parse_alt(alt, &mut t.gates))
+            .map(|alt| parse_alt(alt, &mut t.gates, &mut gate_ix))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|msg| TableError {
                 line: line as usize,
@@ -165,7 +166,7 @@ impl Table {
     pub(crate) fn empty() -> Table {
         Table {
             gens: Vec::new(),
-            gen_ix: HashMap::new(),
+            gen_ix: FxHashMap::default(),
             gates: Vec::new(),
             sections: Vec::new(),
             decls: Vec::new(),
@@ -179,14 +180,12 @@ impl Table {
 
     /// The name with index `id`.
     pub(crate) fn name(&self, id: u32) -> Option<&'static str> {
-        NAMES.get(id as usize).copied()
+        builtin_name(id)
     }
 
-    /// The index of `name`, by binary search of the compile-time sorted name list.
+    /// The index of `name` if this table declares it.
     pub(crate) fn find(&self, name: &str) -> Option<u32> {
-        let i = SORTED.binary_search_by(|&(n, _)| n.cmp(name)).ok()?;
-        let &(_, id) = SORTED.get(i)?;
-        ((id as usize) < self.len()).then_some(id)
+        find_name(name).filter(|&id| (id as usize) < self.len())
     }
 
     /// The declarations of name `id`, parsed on first use.
@@ -257,7 +256,24 @@ impl Table {
     }
 }
 
-fn parse_alt(text: &'static str, gates: &mut Vec<Gate>) -> Result<Alt, String> {
+/// The name with index `id` in the compile-time name list (no parsing).
+pub(crate) fn builtin_name(id: u32) -> Option<&'static str> {
+    NAMES.get(id as usize).copied()
+}
+
+/// The index of `name` in the compile-time name list, by binary search (no parsing).
+pub(crate) fn find_name(name: &str) -> Option<u32> {
+    let i = SORTED.binary_search_by(|&(n, _)| n.cmp(name)).ok()?;
+    SORTED.get(i).map(|&(_, id)| id)
+}
+
+/// Parses one alternative of a section; its gate is interned in `gates` (`gate_ix` indexes
+/// them).
+fn parse_alt(
+    text: &'static str,
+    gates: &mut Vec<Gate>,
+    gate_ix: &mut FxHashMap<Gate, u16>,
+) -> Result<Alt, String> {
     let mut gate = Gate {
         since: 100,
         until: 0,
@@ -267,7 +283,7 @@ fn parse_alt(text: &'static str, gates: &mut Vec<Gate>) -> Result<Alt, String> {
     let mut attrs = Attrs::default();
     let mut spaces = Vec::new();
     let mut accs = Vec::new();
-    for kv in text.split_whitespace() {
+    for kv in text.split_ascii_whitespace() {
         if kv == "lang" {
             gate.lang = true;
             continue;
@@ -311,14 +327,10 @@ fn parse_alt(text: &'static str, gates: &mut Vec<Gate>) -> Result<Alt, String> {
             _ => return Err(format!("bad section key {k}")),
         }
     }
-    // A few dozen distinct gates: a linear search beats hashing them.
-    let ix = match gates.iter().position(|g| *g == gate) {
-        Some(ix) => ix as u16,
-        None => {
-            gates.push(gate);
-            (gates.len() - 1) as u16
-        }
-    };
+    let ix = *gate_ix.entry(gate).or_insert_with_key(|g| {
+        gates.push(g.clone());
+        (gates.len() - 1) as u16
+    });
     Ok(Alt {
         gate: ix,
         attrs,
@@ -348,7 +360,7 @@ fn acc_name(s: &str) -> Option<Access> {
 }
 
 struct Cx<'a> {
-    gens: &'a HashMap<&'static str, u16>,
+    gens: &'a FxHashMap<&'static str, u16>,
     space: Option<AddrSpace>,
     acc: Option<Access>,
 }
@@ -406,7 +418,7 @@ fn parse_ty(text: &str, cx: &Cx<'_>) -> Result<TyExpr, String> {
     let mut is_volatile = false;
     let mut is_ptr = false;
     let mut base = None;
-    for tok in text.split_whitespace() {
+    for tok in text.split_ascii_whitespace() {
         match tok {
             "AS" => space = Some(cx.space.ok_or("AS outside an as= section")?),
             "ACC" => acc = Some(cx.acc.ok_or("ACC outside an acc= section")?),

@@ -5,12 +5,12 @@ use super::resolve::{self, Arg, ArgForm, Cmp, Conv};
 use super::ty::BTy;
 use super::{BuiltinId, Builtins, Candidate, NoMatch, NotViable, OverloadId, Resolved, Signature};
 use oclc_syntax::Symbol;
-use std::collections::HashMap;
+use oclc_syntax::fxhash::{FxHashMap, FxHasher};
 use std::hash::{Hash, Hasher};
 
 /// Resolutions by (builtin, hash of the argument keys); entries keep their keys to rule out
 /// hash collisions.
-pub(super) type ResolveCache = HashMap<(u32, u64), Vec<(Vec<ArgKey>, Result<Resolved, NoMatch>)>>;
+pub(super) type ResolveCache = FxHashMap<(u32, u64), Vec<(Vec<ArgKey>, Result<Resolved, NoMatch>)>>;
 
 /// What of an argument overload resolution depends on (constant values only matter as
 /// zero / non-zero).
@@ -40,7 +40,7 @@ impl Builtins {
         forms: &[ArgForm],
     ) -> Result<Resolved, NoMatch> {
         let form = |i: usize| forms.get(i).copied().unwrap_or_default();
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = FxHasher::default();
         for (i, a) in args.iter().enumerate() {
             ArgKey::of(a, form(i)).hash(&mut h);
         }

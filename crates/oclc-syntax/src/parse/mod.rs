@@ -59,8 +59,23 @@ pub fn parse(
     lang: &LangOptions,
     diags: &mut Diagnostics,
 ) -> TranslationUnit {
-    let pragmas: Vec<TokPragma> = out
-        .pragmas
+    parse_tokens(&out.tokens, &tok_pragmas(out), sm, lang, diags)
+}
+
+/// [`parse`] on the caller's thread, for callers whose stack is known to be deep enough for
+/// the input (the parser's recursion is bounded by [`MAX_NESTING`] and by the token count).
+pub fn parse_on_this_thread(
+    out: &PpOutput,
+    sm: &SourceMap,
+    lang: &LangOptions,
+    diags: &mut Diagnostics,
+) -> TranslationUnit {
+    core::Parser::new(&out.tokens, &tok_pragmas(out), sm, lang, diags).run()
+}
+
+/// The preprocessor's pragmas, positioned in its token stream.
+fn tok_pragmas(out: &PpOutput) -> Vec<TokPragma> {
+    out.pragmas
         .iter()
         .map(|p| TokPragma {
             before_token: p.before_token,
@@ -75,8 +90,7 @@ pub fn parse(
                 },
             },
         })
-        .collect();
-    parse_tokens(&out.tokens, &pragmas, sm, lang, diags)
+        .collect()
 }
 
 /// Parses the preprocessed tokens of one translation unit. `sm` locates the ends of macro

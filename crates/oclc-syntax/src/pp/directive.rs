@@ -251,7 +251,7 @@ impl Pp<'_> {
             self.error(t.span, "'##' cannot appear at end of macro expansion");
             return;
         }
-        if let Some(old) = self.macros.get(&name).cloned() {
+        if let Some(old) = self.macros.get(name) {
             if Self::is_language_builtin(&old) {
                 self.warning(
                     name_span,
@@ -350,12 +350,12 @@ impl Pp<'_> {
         let Some(name) = self.read_macro_name("undef") else {
             return;
         };
-        if let Some(old) = self.macros.get(&name) {
-            if Self::is_language_builtin(old) {
+        if let Some(old) = self.macros.get(name) {
+            if Self::is_language_builtin(&old) {
                 let span = self.last_name_span;
                 self.warning(span, "undefining builtin macro", "builtin-macro-redefined");
             }
-            self.macros.remove(&name);
+            self.macros.remove(name);
         }
     }
 

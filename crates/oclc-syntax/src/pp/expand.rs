@@ -31,11 +31,11 @@ impl Pp<'_> {
             if t.no_expand {
                 return t;
             }
-            if name == self.sym_pragma && !self.macros.contains_key(&name) {
+            if name == self.sym_pragma && !self.macros.contains(name) {
                 self.pragma_operator(t);
                 continue;
             }
-            let Some(m) = self.macros.get(&name).cloned() else {
+            let Some(m) = self.macros.get(name) else {
                 return t;
             };
             if self.is_disabled(name) {
@@ -137,7 +137,7 @@ impl Pp<'_> {
                     arg_start_span = t.tok.span;
                     continue;
                 }
-                TokenKind::Ident(s) if self.macros.contains_key(&s) && self.is_disabled(s) => {
+                TokenKind::Ident(s) if self.macros.contains(s) && self.is_disabled(s) => {
                     t.no_expand = true;
                 }
                 _ => {}
@@ -197,7 +197,7 @@ impl Pp<'_> {
     fn pre_expand(&mut self, arg: &[PTok]) -> Vec<PTok> {
         let needs = arg.iter().any(|t| match t.tok.kind {
             TokenKind::Ident(s) => {
-                !t.no_expand && (self.macros.contains_key(&s) || s == self.sym_pragma)
+                !t.no_expand && (self.macros.contains(s) || s == self.sym_pragma)
             }
             _ => false,
         });

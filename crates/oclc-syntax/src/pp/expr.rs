@@ -177,7 +177,7 @@ impl Pp<'_> {
             return;
         };
         let sym = Symbol::intern(&e.macro_name);
-        let function_like = self.macros.get(&sym).is_some_and(|m| m.function_like);
+        let function_like = self.macros.get(sym).is_some_and(|m| m.function_like);
         let msg = "macro expansion producing 'defined' has undefined behavior";
         if function_like {
             self.warning(span, msg, "pedantic");
@@ -254,7 +254,7 @@ impl Pp<'_> {
     /// `defined` for `name`: a macro, or one of the preprocessor's builtin operators (which
     /// clang reports as defined).
     pub(super) fn is_defined(&self, name: Symbol) -> bool {
-        self.macros.contains_key(&name)
+        self.macros.contains(name)
             || name.as_str() == "__has_include"
             || name.as_str() == "__has_include_next"
             || FEATURE_CHECKS.contains(&name.as_str())

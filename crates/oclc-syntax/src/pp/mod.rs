@@ -13,6 +13,7 @@
 mod directive;
 mod expand;
 mod expr;
+mod macros;
 mod predefined;
 
 use std::collections::HashMap;
@@ -26,6 +27,7 @@ use crate::lang::LangOptions;
 use crate::lexer::Lexer;
 use crate::source::{ExpnId, FileId, SourceMap, Span};
 use crate::token::{Token, TokenKind};
+use macros::MacroTable;
 
 pub use predefined::{predefined_macro_names, predefined_macros};
 
@@ -161,7 +163,7 @@ enum Origin {
 }
 
 /// One macro definition.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 struct Macro {
     name: Symbol,
     function_like: bool,
@@ -249,7 +251,7 @@ struct Pp<'s> {
     diags: &'s mut Diagnostics,
     files: Vec<FileState>,
     ctxs: Vec<Ctx>,
-    macros: SymMap<Rc<Macro>>,
+    macros: MacroTable,
     /// How many contexts of each macro are on the stack (non-zero: disabled).
     active: SymMap<u32>,
     in_directive: bool,
@@ -280,7 +282,7 @@ struct Pp<'s> {
 
 impl<'s> Pp<'s> {
     fn new(sm: &'s mut SourceMap, opts: &'s PpOptions, diags: &'s mut Diagnostics) -> Pp<'s> {
-        let mut macros = SymMap::default();
+        let mut macros = MacroTable::default();
         for (name, b) in [
             ("__FILE__", Builtin::File),
             ("__LINE__", Builtin::Line),
@@ -335,8 +337,23 @@ impl<'s> Pp<'s> {
 
     fn run(&mut self, main: FileId) -> PpOutput {
         let lang = &self.opts.lang;
-        let builtin = predefined::builtin_text(lang);
-        let header = predefined::default_header_text(lang);
+        // The predefined macros: their `#define` lines are parsed on first use.
+        for (name, defines, origin) in [
+            (
+                "<built-in>",
+                predefined::builtin_defines(lang),
+                Origin::Predefined,
+            ),
+            (
+                "opencl-c-base.h",
+                predefined::default_header_defines(lang),
+                Origin::DefaultHeader,
+            ),
+        ] {
+            let text: Rc<str> = Rc::from(defines.text.as_str());
+            let id = self.sm.add_text(name, defines.text);
+            self.macros.add_lazy(id, text, origin, &defines.lines);
+        }
         let mut cmdline = String::new();
         for m in &self.opts.macros {
             match m {
@@ -347,17 +364,11 @@ impl<'s> Pp<'s> {
                 MacroArg::Undef(n) => cmdline.push_str(&format!("#undef {n}\n")),
             }
         }
-        for (name, text, origin) in [
-            ("<built-in>", builtin, Origin::Predefined),
-            ("opencl-c-base.h", header, Origin::DefaultHeader),
-            ("<command line>", cmdline, Origin::CommandLine),
-        ] {
-            let id = self.sm.add_text(name, text);
-            self.origin = origin;
-            self.run_file(id, false);
-            if self.fatal {
-                return self.finish(main);
-            }
+        let id = self.sm.add_text("<command line>", cmdline);
+        self.origin = Origin::CommandLine;
+        self.run_file(id, false);
+        if self.fatal {
+            return self.finish(main);
         }
         self.origin = Origin::Source;
         self.main_name = self

@@ -36,17 +36,45 @@ fn ext_macro_defined(lang: &LangOptions, name: &str) -> bool {
     true
 }
 
-/// The core predefined macros (clang's `<built-in>` buffer), as `#define` lines.
-pub fn builtin_text(lang: &LangOptions) -> String {
-    let v = lang.std.version();
-    let mut s = String::with_capacity(8192);
-    let mut def = |name: &str, value: &str| {
+/// `#define` lines being written, and where each macro's line starts, so the preprocessor
+/// can parse a line only when its macro is first used.
+pub(super) struct Defines {
+    pub text: String,
+    /// Macro name (without parameters) and the byte offset of its line's `#`.
+    pub lines: Vec<(&'static str, u32)>,
+}
+
+impl Defines {
+    fn new() -> Defines {
+        Defines {
+            text: String::with_capacity(8192),
+            lines: Vec::with_capacity(320),
+        }
+    }
+
+    /// Appends `#define NAME VALUE`; `name` may carry a parameter list (`F(x)`).
+    fn def(&mut self, name: &'static str, value: &str) {
+        let bare = name.split('(').next().unwrap_or(name);
+        self.lines.push((bare, self.text.len() as u32));
+        let s = &mut self.text;
         s.push_str("#define ");
         s.push_str(name);
         s.push(' ');
         s.push_str(value);
         s.push('\n');
-    };
+    }
+}
+
+/// The core predefined macros (clang's `<built-in>` buffer), as `#define` lines.
+pub fn builtin_text(lang: &LangOptions) -> String {
+    builtin_defines(lang).text
+}
+
+/// [`builtin_text`] with the position of each macro's line.
+pub(super) fn builtin_defines(lang: &LangOptions) -> Defines {
+    let v = lang.std.version();
+    let mut d = Defines::new();
+    let mut def = |name: &'static str, value: &str| d.def(name, value);
     def("__llvm__", "1");
     def("__clang__", "1");
     def("__clang_major__", "19");
@@ -165,7 +193,7 @@ pub fn builtin_text(lang: &LangOptions) -> String {
             def("__SPIR64__", "1");
         }
     }
-    s
+    d
 }
 
 /// The macros that depend on the pointer width (clang's `SPIR32TargetInfo` and
@@ -221,16 +249,15 @@ fn target_macros(target: Target) -> Vec<(&'static str, &'static str)> {
 
 /// The macros of clang's default header `opencl-c-base.h` for this mode, as `#define` lines.
 pub fn default_header_text(lang: &LangOptions) -> String {
+    default_header_defines(lang).text
+}
+
+/// [`default_header_text`] with the position of each macro's line.
+pub(super) fn default_header_defines(lang: &LangOptions) -> Defines {
     let v = lang.std.version();
     let defined = |n: &str| n == "__opencl_c_int64" || ext_macro_defined(lang, n);
-    let mut s = String::with_capacity(8192);
-    let mut def = |name: &str, value: &str| {
-        s.push_str("#define ");
-        s.push_str(name);
-        s.push(' ');
-        s.push_str(value);
-        s.push('\n');
-    };
+    let mut d = Defines::new();
+    let mut def = |name: &'static str, value: &str| d.def(name, value);
     if !defined("__opencl_c_generic_address_space") {
         def("__opencl_c_named_address_space_builtins", "1");
     }
@@ -304,7 +331,7 @@ pub fn default_header_text(lang: &LangOptions) -> String {
         "kernel_exec(X, typen)",
         "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))",
     );
-    s
+    d
 }
 
 /// Names and bodies of every macro predefined for `lang` (core and default header), in

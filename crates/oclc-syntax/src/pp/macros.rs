@@ -1,0 +1,169 @@
+//! The macro table. Predefined macros (a few hundred `#define` lines per run) enter it as
+//! the position of their line and are parsed on first use: most translation units use a
+//! handful, and lexing all of them was most of the time `oclc check` spends on a small file.
+//! A parsed macro is exactly what processing its line as a directive gives (same tokens,
+//! spans and origin), so diagnostics cannot tell the difference.
+
+use std::rc::Rc;
+
+use super::{Macro, Origin, SymMap};
+use crate::diag::Diagnostics;
+use crate::intern::Symbol;
+use crate::lexer::Lexer;
+use crate::source::FileId;
+use crate::token::{Punct, Token, TokenKind};
+
+/// Spelling-cache entries for the lexers of predefined text (a few tokens per use).
+const LAZY_CACHE: usize = 64;
+
+/// A table entry: a definition, or a predefined line not parsed yet.
+enum Def {
+    Ready(Rc<Macro>),
+    /// The `#define` line at byte `pos` of lazy source `src`.
+    Lazy {
+        src: u8,
+        pos: u32,
+    },
+}
+
+/// A virtual file of predefined `#define` lines.
+struct LazySource {
+    lexer: Lexer,
+    origin: Origin,
+}
+
+/// Macros by name.
+#[derive(Default)]
+pub(super) struct MacroTable {
+    map: SymMap<Def>,
+    sources: Vec<LazySource>,
+}
+
+impl MacroTable {
+    /// Whether `name` is defined (a predefined macro counts without being parsed).
+    pub fn contains(&self, name: Symbol) -> bool {
+        self.map.contains_key(&name)
+    }
+
+    /// The definition of `name`, parsing its predefined line on first use.
+    pub fn get(&mut self, name: Symbol) -> Option<Rc<Macro>> {
+        let (src, pos) = match self.map.get(&name)? {
+            Def::Ready(m) => return Some(Rc::clone(m)),
+            &Def::Lazy { src, pos } => (src, pos),
+        };
+        let m = self
+            .sources
+            .get_mut(usize::from(src))
+            .and_then(|s| parse_define(s, pos));
+        match m {
+            Some(m) => {
+                let m = Rc::new(m);
+                self.map.insert(name, Def::Ready(Rc::clone(&m)));
+                Some(m)
+            }
+            // Unreachable for the generated text (the unit tests parse every line).
+            None => {
+                self.map.remove(&name);
+                None
+            }
+        }
+    }
+
+    pub fn insert(&mut self, name: Symbol, m: Rc<Macro>) {
+        self.map.insert(name, Def::Ready(m));
+    }
+
+    pub fn remove(&mut self, name: Symbol) {
+        self.map.remove(&name);
+    }
+
+    /// Enters the `#define` lines of virtual file `file` (text `text`), each given as the
+    /// macro's name and the offset of its `#`, to be parsed on first use.
+    pub fn add_lazy(
+        &mut self,
+        file: FileId,
+        text: Rc<str>,
+        origin: Origin,
+        lines: &[(&'static str, u32)],
+    ) {
+        let Ok(src) = u8::try_from(self.sources.len()) else {
+            return;
+        };
+        self.sources.push(LazySource {
+            lexer: Lexer::with_cache(file, text, LAZY_CACHE),
+            origin,
+        });
+        self.map.reserve(lines.len());
+        let syms = Symbol::intern_static(lines.iter().map(|&(name, _)| name));
+        for (sym, &(_, pos)) in syms.into_iter().zip(lines) {
+            self.map.insert(sym, Def::Lazy { src, pos });
+        }
+    }
+}
+
+/// Parses the `#define` line at `pos` as `do_define` would: the name, a parameter list when
+/// `(` follows the name with no space, then the body tokens to the end of the line. The text
+/// is generated (`predefined.rs`), so this needs none of `do_define`'s error paths.
+fn parse_define(src: &mut LazySource, pos: u32) -> Option<Macro> {
+    let mut d = Diagnostics::default();
+    let lx = &mut src.lexer;
+    lx.seek(pos as usize);
+    let hash = lx.next_token(&mut d);
+    let mut next = |lx: &mut Lexer| -> Option<Token> {
+        (!lx.next_is_line_start(&mut d)).then(|| lx.next_token(&mut d))
+    };
+    let define = next(lx)?;
+    let name_tok = next(lx)?;
+    let (TokenKind::Punct(Punct::Hash), TokenKind::Ident(_), TokenKind::Ident(name)) =
+        (hash.kind, define.kind, name_tok.kind)
+    else {
+        return None;
+    };
+    let mut m = Macro {
+        name,
+        function_like: false,
+        params: Vec::new(),
+        variadic: false,
+        body: Vec::new(),
+        param_of: Vec::new(),
+        name_span: name_tok.span,
+        origin: src.origin,
+        builtin: None,
+    };
+    let mut tok = next(lx);
+    if tok.is_some_and(|t| t.is_punct(Punct::LParen) && !t.leading_space) {
+        m.function_like = true;
+        loop {
+            let p = next(lx)?;
+            let TokenKind::Ident(s) = p.kind else {
+                return None;
+            };
+            m.params.push(s);
+            match next(lx)?.kind {
+                TokenKind::Punct(Punct::Comma) => {}
+                TokenKind::Punct(Punct::RParen) => break,
+                _ => return None,
+            }
+        }
+        tok = next(lx);
+    }
+    while let Some(mut t) = tok {
+        if m.body.is_empty() {
+            t.leading_space = false;
+        }
+        t.at_line_start = false;
+        m.body.push(t);
+        tok = next(lx);
+    }
+    m.param_of = m
+        .body
+        .iter()
+        .map(|t| match t.kind {
+            TokenKind::Ident(s) if m.function_like => {
+                m.params.iter().position(|&p| p == s).map(|i| i as u16)
+            }
+            _ => None,
+        })
+        .collect();
+    d.list.is_empty().then_some(m)
+}
