@@ -72,6 +72,16 @@ pub struct FnCx<'c, 'a> {
     pub depth: u32,
 }
 
+/// Whether a variable in memory is addressed through its IR global (else it is a stack slot
+/// or a kernel's `__local` variable).
+pub fn addressed_as_global(var: &hir::Var) -> bool {
+    match var.storage {
+        Storage::Program | Storage::StaticLocal => true,
+        Storage::KernelScope => var.space != AddrSpace::Local,
+        Storage::Automatic | Storage::Param => false,
+    }
+}
+
 /// Deepest expression or statement nesting lowered; deeper input is reported, not lowered.
 pub const MAX_DEPTH: u32 = 2000;
 
@@ -316,16 +326,17 @@ impl<'c, 'a> FnCx<'c, 'a> {
         let Some(var) = prog.var(v) else {
             return self.undef(Type::Ptr(AddrSpace::Private));
         };
+        if addressed_as_global(var) {
+            return self.global_addr_of(v);
+        }
         match var.storage {
-            Storage::Program | Storage::StaticLocal => self.global_addr_of(v),
-            Storage::KernelScope if var.space != AddrSpace::Local => self.global_addr_of(v),
             Storage::KernelScope => {
                 let l = self.cx.local_of(v, self.id);
                 let p = self.entry_inst(Op::LocalAddr(l), Type::Ptr(AddrSpace::Local));
                 self.slots.insert(v, p);
                 p
             }
-            Storage::Automatic | Storage::Param => {
+            _ => {
                 let types = self.cx.types;
                 let size = ty::size_of(types, var.ty).max(1);
                 let align = ty::align_of(types, var.ty);

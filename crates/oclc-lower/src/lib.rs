@@ -18,6 +18,7 @@ mod func;
 mod module;
 mod recursion;
 pub mod signature;
+pub mod subset;
 pub mod ty;
 
 use oclc_ir::Module;
@@ -49,6 +50,17 @@ pub fn lower_with(
     // Spans already carry their files; the source map is part of the API for messages that
     // may need to look at expansions.
     let _ = sm;
+    lower_bodies(program, diags, opts, None)
+}
+
+/// Lowers the bodies of the HIR functions `want` selects (by index; every one when `None`);
+/// every other defined function is declared with a body that is only `unreachable`.
+fn lower_bodies(
+    program: &hir::Program,
+    diags: &mut Diagnostics,
+    opts: LowerOptions,
+    want: Option<&[bool]>,
+) -> Option<Module> {
     if recursion::check(program, diags) {
         return None;
     }
@@ -67,9 +79,17 @@ pub fn lower_with(
             continue;
         }
         done[id.index()] = true;
-        let Some(irf) = cx.m.functions.get(id.index()).cloned() else {
+        let Some(irf) = cx.m.functions.get_mut(id.index()) else {
             continue;
         };
+        if want.is_some_and(|w| !w.get(i).copied().unwrap_or(false)) {
+            if !irf.blocks.is_empty() {
+                let span = irf.span;
+                irf.push_inst(oclc_ir::Block(0), oclc_ir::Op::Unreachable, None, span);
+            }
+            continue;
+        }
+        let irf = irf.clone();
         let abi = cx.abi.get(id.index()).cloned().unwrap_or(module::FnAbi {
             sret: false,
             ret: None,

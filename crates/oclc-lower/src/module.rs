@@ -147,13 +147,8 @@ impl<'a> Ctx<'a> {
         for i in order {
             let Some(v) = prog.vars.get(i) else { continue };
             let id = VarId(i as u32);
-            let space = match (v.storage, v.space) {
-                (Storage::Program | Storage::StaticLocal, AddrSpace::Constant) => {
-                    AddrSpace::Constant
-                }
-                (Storage::Program | Storage::StaticLocal, _) => AddrSpace::Global,
-                (Storage::KernelScope, AddrSpace::Constant) => AddrSpace::Constant,
-                _ => continue,
+            let Some(space) = global_space(v) else {
+                continue;
             };
             if v.storage == Storage::Program
                 && let Some(g) = by_name.get(&v.name)
@@ -246,5 +241,16 @@ impl<'a> Ctx<'a> {
         });
         self.strings.insert(bytes.to_vec(), g);
         g
+    }
+}
+
+/// The space of the IR global a variable becomes: program-scope and `static` variables and
+/// kernel-scope `__constant` ones have one; other variables none.
+pub fn global_space(v: &hir::Var) -> Option<AddrSpace> {
+    match (v.storage, v.space) {
+        (Storage::Program | Storage::StaticLocal, AddrSpace::Constant) => Some(AddrSpace::Constant),
+        (Storage::Program | Storage::StaticLocal, _) => Some(AddrSpace::Global),
+        (Storage::KernelScope, AddrSpace::Constant) => Some(AddrSpace::Constant),
+        _ => None,
     }
 }

@@ -153,7 +153,8 @@ pub fn spaces_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOu
 
 /// Warnings (group `address-space-cast`) for explicit generic→named casts and `to_global`/
 /// `to_local`/`to_private` calls in `program` that can never succeed. Cheap when the program
-/// has none (one walk of the HIR); otherwise lowers the program and runs the passes.
+/// has none (one walk of the HIR); otherwise lowers the functions that can affect the answer
+/// (`oclc_lower::subset`) and runs the passes on those.
 pub fn cast_warnings(
     program: &hir::Program,
     sm: &SourceMap,
@@ -163,7 +164,7 @@ pub fn cast_warnings(
         return Vec::new();
     }
     let mut diags = Diagnostics::default();
-    let Some(mut module) = oclc_lower::lower(program, sm, &mut diags) else {
+    let Some(mut module) = oclc_lower::subset::lower_for_casts(program, sm, &mut diags) else {
         return Vec::new();
     };
     if diags.list.iter().any(|d| d.level >= Level::Error) {
