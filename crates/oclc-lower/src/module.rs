@@ -1,7 +1,7 @@
 //! Module-level lowering: functions and their signatures, program-scope and `static`
 //! variables with their initial bytes, string literals, kernel-scope `__local` variables.
 
-use std::collections::HashMap;
+use crate::FxHashMap;
 
 use oclc_ir::{
     AddrSpace, FuncId, Function, GlobalId, GlobalVar, KernelInfo, LocalId, LocalVar, Module, Param,
@@ -31,9 +31,9 @@ pub struct Ctx<'a> {
     /// The IR function of each HIR function (declarations resolve to the definition).
     pub funcs: Vec<Option<FuncId>>,
     pub abi: Vec<FnAbi>,
-    pub globals: HashMap<VarId, GlobalId>,
-    pub locals: HashMap<VarId, LocalId>,
-    strings: HashMap<Vec<u8>, GlobalId>,
+    pub globals: FxHashMap<VarId, GlobalId>,
+    pub locals: FxHashMap<VarId, LocalId>,
+    strings: FxHashMap<Vec<u8>, GlobalId>,
     pub errors: bool,
 }
 
@@ -46,9 +46,9 @@ impl<'a> Ctx<'a> {
             m: Module::new(),
             funcs: vec![None; prog.functions.len()],
             abi: Vec::new(),
-            globals: HashMap::new(),
-            locals: HashMap::new(),
-            strings: HashMap::new(),
+            globals: FxHashMap::default(),
+            locals: FxHashMap::default(),
+            strings: FxHashMap::default(),
             errors: false,
         }
     }
@@ -62,7 +62,7 @@ impl<'a> Ctx<'a> {
     /// declarations to definitions by name.
     pub fn declare_functions(&mut self) {
         let prog = self.prog;
-        let mut by_name: HashMap<Symbol, FuncId> = HashMap::new();
+        let mut by_name: FxHashMap<Symbol, FuncId> = FxHashMap::default();
         for (i, f) in prog.functions.iter().enumerate() {
             if f.body.is_none() || by_name.contains_key(&f.name) {
                 continue;
@@ -139,7 +139,7 @@ impl<'a> Ctx<'a> {
     pub fn declare_globals(&mut self) {
         let prog = self.prog;
         let types = self.types;
-        let mut by_name: HashMap<Symbol, GlobalId> = HashMap::new();
+        let mut by_name: FxHashMap<Symbol, GlobalId> = FxHashMap::default();
         let mut pending: Vec<(VarId, GlobalId)> = Vec::new();
         // Definitions first, so an `extern` declaration resolves to its definition.
         let mut order: Vec<usize> = (0..prog.vars.len()).collect();

@@ -1,7 +1,7 @@
 //! OpenCL C forbids recursion (OpenCL C 3.0 §6.11 "Restrictions", item e): every call that
 //! lies on a cycle of the call graph is an error at the call.
 
-use std::collections::HashMap;
+use crate::FxHashMap;
 
 use oclc_sema::hir::{Block, Expr, ExprKind, FuncId, Init, Program, Stmt, StmtKind};
 use oclc_syntax::{Diagnostic, Diagnostics, Span, Symbol};
@@ -18,7 +18,7 @@ struct Call {
 /// Reports every recursive call; returns whether there was one.
 pub fn check(prog: &Program, diags: &mut Diagnostics) -> bool {
     // Calls name a declaration; resolve them to the definition of the same name.
-    let mut def: HashMap<Symbol, usize> = HashMap::new();
+    let mut def: FxHashMap<Symbol, usize> = FxHashMap::default();
     for (i, f) in prog.functions.iter().enumerate() {
         if f.body.is_some() {
             def.entry(f.name).or_insert(i);

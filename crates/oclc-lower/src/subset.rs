@@ -17,7 +17,7 @@ use oclc_sema::types::TypeTable;
 use oclc_syntax::{Diagnostics, SourceMap, Symbol};
 
 use crate::ty::{self, Shape};
-use crate::{LowerOptions, func, module};
+use crate::{FxHashMap, LowerOptions, func, module};
 
 /// Nesting (statements, expressions, initializers) past which a function is treated as one
 /// whose lowering may report "expression is nested too deeply": lowering counts at most a
@@ -46,7 +46,7 @@ pub fn lower_for_casts(
 pub fn cast_subset(program: &Program) -> Vec<bool> {
     let n = program.functions.len();
     // Calls name a declaration; lowering resolves them to the first definition of the name.
-    let mut def: std::collections::HashMap<Symbol, usize> = Default::default();
+    let mut def: FxHashMap<Symbol, usize> = FxHashMap::default();
     for (i, f) in program.functions.iter().enumerate() {
         if f.body.is_some() {
             def.entry(f.name).or_insert(i);
@@ -127,7 +127,7 @@ struct Facts {
 struct Scan<'a> {
     prog: &'a Program,
     types: &'a TypeTable,
-    def: &'a std::collections::HashMap<Symbol, usize>,
+    def: &'a FxHashMap<Symbol, usize>,
     /// The function's IR return type.
     ret: Option<Type>,
     facts: &'a mut Facts,

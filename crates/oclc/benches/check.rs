@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use oclc::args::parse_check_args;
 use oclc::check_source;
 use oclc::runlines::verify_configs;

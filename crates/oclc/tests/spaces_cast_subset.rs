@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use oclc::args::parse_check_args;
 use oclc::runlines::verify_configs;
 use oclc::{CheckOptions, check_source};
-use oclc_ir::passes::{ImpossibleCast, casts};
+use oclc_ir::passes::{self, ImpossibleCast, PassOptions, casts};
 use oclc_syntax::{Diagnostics, Level};
 
 /// The verdicts from lowering the whole program, then from the subset; `None` when lowering
@@ -24,6 +24,19 @@ fn verdicts(name: &str, src: &[u8], opts: &CheckOptions) -> Option<(Verdicts, Ve
     };
     let mut d = Diagnostics::default();
     let whole = run(oclc_lower::lower(program, &out.sm, &mut d), &d);
+    // The whole pipeline on the whole program (no stubs, no split) agrees too.
+    let mut d = Diagnostics::default();
+    let full = oclc_lower::lower(program, &out.sm, &mut d)
+        .filter(|_| !d.list.iter().any(|x| x.level >= Level::Error))
+        .map(|mut m| {
+            passes::run_default(&mut m, &PassOptions::default())
+                .spaces
+                .impossible_casts
+        });
+    assert_eq!(
+        whole, full,
+        "{name}: impossible_casts differs from the full pipeline"
+    );
     let mut d = Diagnostics::default();
     let part = run(
         oclc_lower::subset::lower_for_casts(program, &out.sm, &mut d),
@@ -218,6 +231,13 @@ const PROGRAMS: &[(&str, &str, Option<usize>)] = &[
          \x20   box b = { &x, 1 };\n\
          \x20   out[0] = first(b);\n}\n",
         Some(0),
+    ),
+    (
+        "casts from one macro body in two kernels",
+        "#define DEF(name) kernel void name(global int *g, global int *o) { int *p = g; o[0] = to_local(p) != 0; }\n\
+         DEF(a)\n\
+         DEF(b)\n",
+        Some(2),
     ),
 ];
 
