@@ -8,7 +8,7 @@ use oclc_ir::{
     ParamKind, Type,
 };
 use oclc_sema::hir::{self, Program, Storage, VarId};
-use oclc_sema::types::TypeTable;
+use oclc_sema::types::{QualType, TypeTable};
 use oclc_syntax::{Diagnostic, Diagnostics, Span, Symbol};
 
 use crate::constant::Image;
@@ -63,11 +63,13 @@ impl<'a> Ctx<'a> {
     pub fn declare_functions(&mut self) {
         let prog = self.prog;
         let mut by_name: FxHashMap<Symbol, FuncId> = FxHashMap::default();
+        // Parameter types repeat: print each once.
+        let mut printed: FxHashMap<QualType, String> = FxHashMap::default();
         for (i, f) in prog.functions.iter().enumerate() {
             if f.body.is_none() || by_name.contains_key(&f.name) {
                 continue;
             }
-            let (params, abi) = self.signature(f);
+            let (params, abi) = self.signature(f, &mut printed);
             let mut irf = Function::new(f.name.as_str(), params, abi.ret, f.span);
             if f.is_kernel {
                 irf.kernel = Some(KernelInfo {
@@ -93,7 +95,13 @@ impl<'a> Ctx<'a> {
     }
 
     /// IR parameters and return convention of a function.
-    fn signature(&self, f: &hir::Function) -> (Vec<Param>, FnAbi) {
+    fn signature(
+        &self,
+        f: &hir::Function,
+        printed: &mut FxHashMap<QualType, String>,
+    ) -> (Vec<Param>, FnAbi) {
+        let types = self.types;
+        let mut print = |qt: QualType| printed.entry(qt).or_insert_with(|| types.print(qt)).clone();
         let types = self.types;
         let mut params = Vec::new();
         let (sret, ret) = match ty::shape(types, f.ret) {
@@ -106,12 +114,12 @@ impl<'a> Ctx<'a> {
                 name: ".sret".into(),
                 ty: Type::Ptr(AddrSpace::Private),
                 kind: ParamKind::Value,
-                c_type: types.print(f.ret),
+                c_type: print(f.ret),
             });
         }
         for p in &f.params {
             let Some(v) = self.prog.var(*p) else { continue };
-            let c_type = types.print(v.ty.with_space(None));
+            let c_type = print(v.ty.with_space(None));
             let (ty, kind) = match ty::shape(types, v.ty) {
                 Shape::Value(t @ Type::Ptr(s)) if f.is_kernel => (t, ParamKind::Buffer(s)),
                 Shape::Value(t) => (t, ParamKind::Value),
