@@ -4,8 +4,8 @@
 use crate::FxHashMap;
 
 use oclc_ir::{
-    AddrSpace, FuncId, Function, GlobalId, GlobalVar, KernelInfo, LocalId, LocalVar, Module, Param,
-    ParamKind, Type,
+    AddrSpace, BuiltinId, FuncId, Function, GlobalId, GlobalVar, KernelInfo, LocalId, LocalVar,
+    Module, Op, Param, ParamKind, Type,
 };
 use oclc_sema::hir::{self, Program, Storage, VarId};
 use oclc_sema::types::{QualType, TypeTable};
@@ -35,6 +35,22 @@ pub struct Ctx<'a> {
     pub locals: FxHashMap<VarId, LocalId>,
     strings: FxHashMap<Vec<u8>, GlobalId>,
     pub errors: bool,
+    /// The declared functions, while they are out of `m` for parallel lowering.
+    decls: Option<&'a [Function]>,
+    /// Numbers of globals, locals and builtins `m` started with (a batch's are its parent's).
+    bases: (usize, usize, usize),
+}
+
+/// What lowering a run of bodies in parallel produced (see [`Ctx::batch`]).
+pub struct Batch {
+    /// Scratch module: the parent's globals, locals and builtins, then the new ones.
+    m: Module,
+    bases: (usize, usize, usize),
+    strings: FxHashMap<Vec<u8>, GlobalId>,
+    locals: FxHashMap<VarId, LocalId>,
+    errors: bool,
+    diags: Vec<Diagnostic>,
+    funcs: Vec<(FuncId, Function)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -50,6 +66,131 @@ impl<'a> Ctx<'a> {
             locals: FxHashMap::default(),
             strings: FxHashMap::default(),
             errors: false,
+            decls: None,
+            bases: (0, 0, 0),
+        }
+    }
+
+    /// The declared function `id` (only its signature is meant to be read).
+    pub fn function(&self, id: FuncId) -> Option<&Function> {
+        match self.decls {
+            Some(d) => d.get(id.index()),
+            None => self.m.function(id),
+        }
+    }
+
+    /// A context for lowering bodies on another thread: it shares this one's declarations
+    /// and adds strings, `__local` variables, builtins and diagnostics to its own scratch
+    /// module, which [`Ctx::absorb`] merges back.
+    pub fn batch<'b>(&'b self, diags: &'b mut Diagnostics, decls: &'b [Function]) -> Ctx<'b> {
+        Ctx {
+            prog: self.prog,
+            types: self.types,
+            diags,
+            m: Module {
+                functions: Vec::new(),
+                globals: self.m.globals.clone(),
+                locals: self.m.locals.clone(),
+                builtins: self.m.builtins.clone(),
+            },
+            funcs: self.funcs.clone(),
+            abi: self.abi.clone(),
+            globals: self.globals.clone(),
+            locals: self.locals.clone(),
+            strings: self.strings.clone(),
+            errors: false,
+            decls: Some(decls),
+            bases: (
+                self.m.globals.len(),
+                self.m.locals.len(),
+                self.m.builtins.len(),
+            ),
+        }
+    }
+
+    /// Ends a [`Ctx::batch`] context: its scratch state, the diagnostics it reported and the
+    /// functions it lowered.
+    pub fn into_batch(self, funcs: Vec<(FuncId, Function)>) -> Batch {
+        let diags = std::mem::take(&mut self.diags.list);
+        Batch {
+            bases: self.bases,
+            m: self.m,
+            strings: self.strings,
+            locals: self.locals,
+            errors: self.errors,
+            diags,
+            funcs,
+        }
+    }
+
+    /// Merges a batch (batches in the order of their bodies): new strings, `__local`
+    /// variables and builtins get the ids they get when bodies are lowered one by one, and
+    /// the batch's functions are renumbered to them.
+    pub fn absorb(&mut self, b: Batch) {
+        self.diags.list.extend(b.diags);
+        self.errors |= b.errors;
+        let (g0, l0, b0) = b.bases;
+        let mut string_of: FxHashMap<GlobalId, &[u8]> = FxHashMap::default();
+        for (bytes, g) in &b.strings {
+            string_of.insert(*g, bytes);
+        }
+        let mut gmap = Vec::new();
+        for (k, gv) in b.m.globals.iter().enumerate().skip(g0) {
+            let g = GlobalId(k as u32);
+            gmap.push(match string_of.get(&g) {
+                Some(bytes) => self.string_literal(bytes, gv.span),
+                None => self.m.add_global(gv.clone()),
+            });
+        }
+        let mut var_of: FxHashMap<LocalId, VarId> = FxHashMap::default();
+        for (v, l) in &b.locals {
+            var_of.insert(*l, *v);
+        }
+        let mut lmap = Vec::new();
+        for (k, lv) in b.m.locals.iter().enumerate().skip(l0) {
+            let var = var_of.get(&LocalId(k as u32)).copied();
+            let existing = var.and_then(|v| self.locals.get(&v).copied());
+            lmap.push(match existing {
+                Some(l) => l,
+                None => {
+                    let l = self.m.add_local(lv.clone());
+                    if let Some(v) = var {
+                        self.locals.insert(v, l);
+                    }
+                    l
+                }
+            });
+        }
+        let bmap: Vec<BuiltinId> =
+            b.m.builtins
+                .iter()
+                .skip(b0)
+                .map(|d| self.m.builtin(d.clone()))
+                .collect();
+        for (id, mut f) in b.funcs {
+            for d in &mut f.insts {
+                match &mut d.op {
+                    Op::GlobalAddr(g) if g.index() >= g0 => {
+                        if let Some(n) = gmap.get(g.index() - g0) {
+                            *g = *n;
+                        }
+                    }
+                    Op::LocalAddr(l) if l.index() >= l0 => {
+                        if let Some(n) = lmap.get(l.index() - l0) {
+                            *l = *n;
+                        }
+                    }
+                    Op::CallBuiltin(x, _) if x.index() >= b0 => {
+                        if let Some(n) = bmap.get(x.index() - b0) {
+                            *x = *n;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(slot) = self.m.functions.get_mut(id.index()) {
+                *slot = f;
+            }
         }
     }
 
