@@ -16,6 +16,8 @@ use oclc_sema::hir::{Expr, ExprKind, Init, Program, Stmt, StmtKind, VarId};
 use oclc_sema::types::TypeTable;
 use oclc_syntax::{Diagnostics, SourceMap, Symbol};
 
+use rayon::prelude::*;
+
 use crate::ty::{self, Shape};
 use crate::{FxHashMap, LowerOptions, func, module};
 
@@ -52,25 +54,30 @@ pub fn cast_subset(program: &Program) -> Vec<bool> {
             def.entry(f.name).or_insert(i);
         }
     }
-    let mut facts: Vec<Facts> = Vec::with_capacity(n);
-    for (i, f) in program.functions.iter().enumerate() {
-        let mut fx = Facts::default();
-        if let Some(body) = &f.body
-            && def.get(&f.name) == Some(&i)
-        {
-            let mut scan = Scan {
-                prog: program,
-                types: &program.types,
-                def: &def,
-                ret: ty::value_type(&program.types, f.ret),
-                facts: &mut fx,
-            };
-            scan.stmts(&body.stmts, 0);
-            if fx.too_deep {
-                return vec![true; n];
+    // Bodies are scanned in parallel (each on its own; collected in order).
+    let facts: Vec<Facts> = program
+        .functions
+        .par_iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let mut fx = Facts::default();
+            if let Some(body) = &f.body
+                && def.get(&f.name) == Some(&i)
+            {
+                let mut scan = Scan {
+                    prog: program,
+                    types: &program.types,
+                    def: &def,
+                    ret: ty::value_type(&program.types, f.ret),
+                    facts: &mut fx,
+                };
+                scan.stmts(&body.stmts, 0);
             }
-        }
-        facts.push(fx);
+            fx
+        })
+        .collect();
+    if facts.iter().any(|f| f.too_deep) {
+        return vec![true; n];
     }
     let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, fx) in facts.iter().enumerate() {
