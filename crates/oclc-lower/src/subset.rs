@@ -10,6 +10,13 @@
 //!   so `casts` keeps the same functions and sees the same bodies;
 //! - it also lowers every function whose lowering might report an error, so it fails (and the
 //!   check has no cast warnings) exactly when lowering the whole program would.
+//!
+//! A body's IR holds a `from_generic` only where a generic pointer value meets a named pointer
+//! type: sema makes every conversion an explicit cast node, so the seeds are the bodies where
+//! an expression of generic pointer type feeds one of named pointer type (its parent, a call
+//! parameter, a return, an initialized variable), plus every `to_X` call. Not covered: a
+//! lowering bug that makes invalid IR in a body outside the subset (the whole program then
+//! fails verification and gives no verdicts; the subset still does).
 
 use oclc_ir::{AddrSpace, Module, Type};
 use oclc_sema::hir::{Expr, ExprKind, Init, Program, Stmt, StmtKind, VarId};

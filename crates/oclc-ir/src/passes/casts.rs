@@ -1,6 +1,7 @@
 //! The casts that can never succeed, found with as little work as possible (for `oclc check`,
 //! which must stay fast on large files): only the functions that can change a verdict are
-//! optimized and analysed, every other body is replaced by a stub.
+//! optimized and analysed, every other body is replaced by a stub; functions are optimized in
+//! parallel, and the call graph's independent parts are specialized in parallel.
 
 use std::collections::HashMap;
 
