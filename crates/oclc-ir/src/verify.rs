@@ -4,6 +4,7 @@
 use crate::ir::*;
 use crate::types::{AddrSpace, Scalar, Type, valid_lanes};
 use oclc_syntax::Span;
+use rayon::prelude::*;
 
 /// One violated invariant.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -17,10 +18,17 @@ pub struct VerifyError {
 
 /// Checks every function of `m` and the call graph; returns all violations found.
 pub fn verify_module(m: &Module) -> Result<(), Vec<VerifyError>> {
-    let mut errs = Vec::new();
-    for (i, f) in m.functions.iter().enumerate() {
-        verify_function_in(m, FuncId(i as u32), f, &mut errs);
-    }
+    // Functions are checked in parallel; their errors are collected in function order.
+    let mut errs: Vec<VerifyError> = m
+        .functions
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, f)| {
+            let mut errs = Vec::new();
+            verify_function_in(m, FuncId(i as u32), f, &mut errs);
+            errs
+        })
+        .collect();
     check_recursion(m, &mut errs);
     for (i, g) in m.globals.iter().enumerate() {
         let bad = |message: String| VerifyError {

@@ -2,7 +2,7 @@
 //! themselves) are replaced by that value, and unreachable blocks are emptied to a single
 //! `unreachable`. Neither changes what the function computes.
 
-use std::collections::HashMap;
+use crate::FxHashMap;
 
 use oclc_ir::passes::util::for_each_operand_mut;
 use oclc_ir::{Block, Function, Op, Value, ValueDef};
@@ -22,7 +22,7 @@ pub fn simplify(f: &mut Function, reachable: &[bool]) {
     empty_unreachable(f, reachable);
     loop {
         // Incoming arguments of every parameter: (block, index) -> values.
-        let mut incoming: HashMap<(Block, usize), Vec<Value>> = HashMap::new();
+        let mut incoming: FxHashMap<(Block, usize), Vec<Value>> = FxHashMap::default();
         for d in &f.insts {
             for c in d.op.successors() {
                 for (i, a) in c.args.iter().enumerate() {
@@ -30,7 +30,7 @@ pub fn simplify(f: &mut Function, reachable: &[bool]) {
                 }
             }
         }
-        let mut repl: HashMap<Value, Value> = HashMap::new();
+        let mut repl: FxHashMap<Value, Value> = FxHashMap::default();
         for (bi, bd) in f.blocks.iter().enumerate() {
             if bi == 0 {
                 continue;

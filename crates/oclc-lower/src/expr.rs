@@ -1341,7 +1341,6 @@ impl FnCx<'_, '_> {
         let abi = self.cx.abi.get(fid.index()).cloned();
         let param_tys: Vec<Type> = self
             .cx
-            .m
             .function(fid)
             .map(|f| f.params.iter().map(|p| p.ty).collect())
             .unwrap_or_default();

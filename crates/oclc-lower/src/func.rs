@@ -6,7 +6,7 @@
 //! variable in a block with several predecessors adds a block parameter whose arguments are
 //! appended to the predecessors' branches.
 
-use std::collections::{HashMap, HashSet};
+use crate::{FxHashMap, FxHashSet};
 
 use oclc_ir::{
     AddrSpace, Block, BlockCall, Builder, Const, FuncId, Function, Inst, Op, Type, Value,
@@ -55,21 +55,33 @@ pub struct FnCx<'c, 'a> {
     pub abi: FnAbi,
     pub cur: Block,
     pub span: Span,
-    slots: HashMap<VarId, Value>,
-    ssa: HashSet<VarId>,
-    var_types: HashMap<VarId, Type>,
-    defs: HashMap<(VarId, Block), Value>,
+    slots: FxHashMap<VarId, Value>,
+    ssa: FxHashSet<VarId>,
+    var_types: FxHashMap<VarId, Type>,
+    defs: FxHashMap<(VarId, Block), Value>,
     preds: Vec<Vec<Edge>>,
     sealed: Vec<bool>,
     incomplete: Vec<Vec<(VarId, Value)>>,
     fill: Vec<(VarId, Block, Value)>,
     jumps: Vec<Jump>,
     switches: Vec<SwitchCx>,
-    labels: HashMap<Symbol, Block>,
-    undefs: HashMap<Type, Value>,
+    labels: FxHashMap<Symbol, Block>,
+    undefs: FxHashMap<Type, Value>,
     pub sret: Option<Value>,
     /// Nesting depth of expressions being lowered (guards the host stack).
     pub depth: u32,
+    /// [`FnCx::effective_params`], once [`FnCx::plan_vars`] computed them.
+    params: Option<Vec<VarId>>,
+}
+
+/// Whether a variable in memory is addressed through its IR global (else it is a stack slot
+/// or a kernel's `__local` variable).
+pub fn addressed_as_global(var: &hir::Var) -> bool {
+    match var.storage {
+        Storage::Program | Storage::StaticLocal => true,
+        Storage::KernelScope => var.space != AddrSpace::Local,
+        Storage::Automatic | Storage::Param => false,
+    }
 }
 
 /// Deepest expression or statement nesting lowered; deeper input is reported, not lowered.
@@ -85,20 +97,21 @@ impl<'c, 'a> FnCx<'c, 'a> {
             abi,
             cur: Block(0),
             span,
-            slots: HashMap::new(),
-            ssa: HashSet::new(),
-            var_types: HashMap::new(),
-            defs: HashMap::new(),
+            slots: FxHashMap::default(),
+            ssa: FxHashSet::default(),
+            var_types: FxHashMap::default(),
+            defs: FxHashMap::default(),
             preds: vec![Vec::new()],
             sealed: vec![true],
             incomplete: vec![Vec::new()],
             fill: Vec::new(),
             jumps: Vec::new(),
             switches: Vec::new(),
-            labels: HashMap::new(),
-            undefs: HashMap::new(),
+            labels: FxHashMap::default(),
+            undefs: FxHashMap::default(),
             sret: None,
             depth: 0,
+            params: None,
         };
         // Block 0 holds only stack slots and constants that must dominate everything; the body
         // starts in block 1.
@@ -224,7 +237,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             return func.params.clone();
         };
         let mut used = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         vars_block(
             prog,
             body,
@@ -265,7 +278,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
     /// Decides which variables of the function live in SSA values.
     pub fn plan_vars(&mut self, func: &hir::Function) {
         let prog = self.cx.prog;
-        let mut taken = HashSet::new();
+        let mut taken = FxHashSet::default();
         if let Some(body) = &func.body {
             addr_taken_block(prog, body, &mut taken, 0);
         }
@@ -282,9 +295,11 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 this.var_types.insert(v, t);
             }
         };
-        for p in self.effective_params(func) {
+        let params = self.effective_params(func);
+        for &p in &params {
             consider(p, self);
         }
+        self.params = Some(params);
         if let Some(body) = &func.body {
             let mut decls = Vec::new();
             decls_block(body, &mut decls, 0);
@@ -316,16 +331,17 @@ impl<'c, 'a> FnCx<'c, 'a> {
         let Some(var) = prog.var(v) else {
             return self.undef(Type::Ptr(AddrSpace::Private));
         };
+        if addressed_as_global(var) {
+            return self.global_addr_of(v);
+        }
         match var.storage {
-            Storage::Program | Storage::StaticLocal => self.global_addr_of(v),
-            Storage::KernelScope if var.space != AddrSpace::Local => self.global_addr_of(v),
             Storage::KernelScope => {
                 let l = self.cx.local_of(v, self.id);
                 let p = self.entry_inst(Op::LocalAddr(l), Type::Ptr(AddrSpace::Local));
                 self.slots.insert(v, p);
                 p
             }
-            Storage::Automatic | Storage::Param => {
+            _ => {
                 let types = self.cx.types;
                 let size = ty::size_of(types, var.ty).max(1);
                 let align = ty::align_of(types, var.ty);
@@ -498,7 +514,11 @@ impl<'c, 'a> FnCx<'c, 'a> {
             pi = 1;
         }
         let prog = self.cx.prog;
-        for pv in &self.effective_params(func) {
+        let own = match self.params.take() {
+            Some(p) => p,
+            None => self.effective_params(func),
+        };
+        for pv in &own {
             let Some(&val) = params.get(pi) else { break };
             pi += 1;
             let Some(var) = prog.var(*pv) else { continue };
@@ -1146,13 +1166,13 @@ fn vars_expr(e: &Expr, f: &mut dyn FnMut(VarId), depth: u32) {
 }
 
 /// Variables whose address is taken (`&x`, including `&x.field` and `&x[i]` chains).
-fn addr_taken_block(prog: &Program, b: &HBlock, out: &mut HashSet<VarId>, depth: u32) {
+fn addr_taken_block(prog: &Program, b: &HBlock, out: &mut FxHashSet<VarId>, depth: u32) {
     b.stmts
         .iter()
         .for_each(|s| addr_taken_stmt(prog, s, out, depth));
 }
 
-fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut HashSet<VarId>, depth: u32) {
+fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut FxHashSet<VarId>, depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -1205,7 +1225,7 @@ fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut HashSet<VarId>, depth: u3
 }
 
 /// Marks `Var`s under `&` and walks every subexpression.
-pub fn addr_taken_expr(e: &Expr, out: &mut HashSet<VarId>, depth: u32) {
+pub fn addr_taken_expr(e: &Expr, out: &mut FxHashSet<VarId>, depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -1245,7 +1265,7 @@ pub fn addr_taken_expr(e: &Expr, out: &mut HashSet<VarId>, depth: u32) {
     }
 }
 
-pub fn addr_taken_init(i: &Init, out: &mut HashSet<VarId>, depth: u32) {
+pub fn addr_taken_init(i: &Init, out: &mut FxHashSet<VarId>, depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }

@@ -18,13 +18,22 @@ mod func;
 mod module;
 mod recursion;
 pub mod signature;
+pub mod subset;
 pub mod ty;
 
-use oclc_ir::Module;
+use oclc_ir::{FuncId, Module};
 use oclc_sema::hir;
 use oclc_syntax::{Diagnostics, SourceMap};
+use rayon::prelude::*;
 
 pub use signature::{ElemDesc, KernelParam, KernelParamKind, KernelSignature, kernel_signatures};
+
+use oclc_syntax::fxhash::FxHashMap;
+
+/// A hash set with Fx hashing, as [`FxHashMap`]: keys are ids, where SipHash's DoS
+/// resistance buys nothing and costs a tenth of the lowering's time.
+type FxHashSet<T> =
+    std::collections::HashSet<T, std::hash::BuildHasherDefault<oclc_syntax::fxhash::FxHasher>>;
 
 /// Options of [`lower_with`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,13 +58,53 @@ pub fn lower_with(
     // Spans already carry their files; the source map is part of the API for messages that
     // may need to look at expansions.
     let _ = sm;
+    lower_bodies(program, diags, opts, None)
+}
+
+/// Fewer bodies than this are lowered on one thread.
+const PARALLEL_MIN: usize = 64;
+
+/// Runs of bodies per thread when lowering in parallel (more runs balance uneven bodies).
+const BATCHES_PER_THREAD: usize = 4;
+
+/// Lowers one function body into its declared IR function `irf`.
+fn lower_one(
+    cx: &mut module::Ctx<'_>,
+    f: &hir::Function,
+    id: FuncId,
+    irf: oclc_ir::Function,
+    opts: LowerOptions,
+) -> oclc_ir::Function {
+    let abi = cx.abi.get(id.index()).cloned().unwrap_or(module::FnAbi {
+        sret: false,
+        ret: None,
+    });
+    let mut fx = func::FnCx::new(cx, id, irf, abi);
+    fx.plan_vars(f);
+    if opts.all_in_memory {
+        fx.all_in_memory();
+    }
+    fx.lower_body(f);
+    fx.f
+}
+
+/// Lowers the bodies of the HIR functions `want` selects (by index; every one when `None`);
+/// every other defined function is declared with a body that is only `unreachable`.
+fn lower_bodies(
+    program: &hir::Program,
+    diags: &mut Diagnostics,
+    opts: LowerOptions,
+    want: Option<&[bool]>,
+) -> Option<Module> {
     if recursion::check(program, diags) {
         return None;
     }
     let mut cx = module::Ctx::new(program, diags);
     cx.declare_functions();
     cx.declare_globals();
+    // The bodies to lower, in order: the first definition of each function `want` selects.
     let mut done = vec![false; cx.m.functions.len()];
+    let mut todo: Vec<(usize, FuncId)> = Vec::new();
     for (i, f) in program.functions.iter().enumerate() {
         if f.body.is_none() {
             continue;
@@ -67,24 +116,56 @@ pub fn lower_with(
             continue;
         }
         done[id.index()] = true;
-        let Some(irf) = cx.m.functions.get(id.index()).cloned() else {
+        let Some(irf) = cx.m.functions.get_mut(id.index()) else {
             continue;
         };
-        let abi = cx.abi.get(id.index()).cloned().unwrap_or(module::FnAbi {
-            sret: false,
-            ret: None,
-        });
-        let built = {
-            let mut fx = func::FnCx::new(&mut cx, id, irf, abi);
-            fx.plan_vars(f);
-            if opts.all_in_memory {
-                fx.all_in_memory();
+        if want.is_some_and(|w| !w.get(i).copied().unwrap_or(false)) {
+            if !irf.blocks.is_empty() {
+                let span = irf.span;
+                irf.push_inst(oclc_ir::Block(0), oclc_ir::Op::Unreachable, None, span);
             }
-            fx.lower_body(f);
-            fx.f
-        };
-        if let Some(slot) = cx.m.functions.get_mut(id.index()) {
-            *slot = built;
+            continue;
+        }
+        todo.push((i, id));
+    }
+    let threads = rayon::current_num_threads();
+    if threads < 2 || todo.len() < PARALLEL_MIN {
+        for &(i, id) in &todo {
+            let Some(irf) = cx.m.functions.get(id.index()).cloned() else {
+                continue;
+            };
+            let built = lower_one(&mut cx, &program.functions[i], id, irf, opts);
+            if let Some(slot) = cx.m.functions.get_mut(id.index()) {
+                *slot = built;
+            }
+        }
+    } else {
+        // Runs of consecutive bodies are lowered in parallel, each into a scratch module;
+        // merging them in order gives every string, `__local` variable and builtin the id
+        // (and name) lowering them one after the other gives.
+        let decls = std::mem::take(&mut cx.m.functions);
+        let per = todo.len().div_ceil(threads * BATCHES_PER_THREAD);
+        let batches: Vec<module::Batch> = todo
+            .par_chunks(per.max(1))
+            .map(|run| {
+                let mut d = Diagnostics::default();
+                let mut bcx = cx.batch(&mut d, &decls);
+                let mut built = Vec::with_capacity(run.len());
+                for &(i, id) in run {
+                    let Some(irf) = decls.get(id.index()).cloned() else {
+                        continue;
+                    };
+                    built.push((
+                        id,
+                        lower_one(&mut bcx, &program.functions[i], id, irf, opts),
+                    ));
+                }
+                bcx.into_batch(built)
+            })
+            .collect();
+        cx.m.functions = decls;
+        for b in batches {
+            cx.absorb(b);
         }
     }
     if cx.errors {

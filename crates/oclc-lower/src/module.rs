@@ -1,14 +1,14 @@
 //! Module-level lowering: functions and their signatures, program-scope and `static`
 //! variables with their initial bytes, string literals, kernel-scope `__local` variables.
 
-use std::collections::HashMap;
+use crate::FxHashMap;
 
 use oclc_ir::{
-    AddrSpace, FuncId, Function, GlobalId, GlobalVar, KernelInfo, LocalId, LocalVar, Module, Param,
-    ParamKind, Type,
+    AddrSpace, BuiltinId, FuncId, Function, GlobalId, GlobalVar, KernelInfo, LocalId, LocalVar,
+    Module, Op, Param, ParamKind, Type,
 };
 use oclc_sema::hir::{self, Program, Storage, VarId};
-use oclc_sema::types::TypeTable;
+use oclc_sema::types::{QualType, TypeTable};
 use oclc_syntax::{Diagnostic, Diagnostics, Span, Symbol};
 
 use crate::constant::Image;
@@ -31,10 +31,26 @@ pub struct Ctx<'a> {
     /// The IR function of each HIR function (declarations resolve to the definition).
     pub funcs: Vec<Option<FuncId>>,
     pub abi: Vec<FnAbi>,
-    pub globals: HashMap<VarId, GlobalId>,
-    pub locals: HashMap<VarId, LocalId>,
-    strings: HashMap<Vec<u8>, GlobalId>,
+    pub globals: FxHashMap<VarId, GlobalId>,
+    pub locals: FxHashMap<VarId, LocalId>,
+    strings: FxHashMap<Vec<u8>, GlobalId>,
     pub errors: bool,
+    /// The declared functions, while they are out of `m` for parallel lowering.
+    decls: Option<&'a [Function]>,
+    /// Numbers of globals, locals and builtins `m` started with (a batch's are its parent's).
+    bases: (usize, usize, usize),
+}
+
+/// What lowering a run of bodies in parallel produced (see [`Ctx::batch`]).
+pub struct Batch {
+    /// Scratch module: the parent's globals, locals and builtins, then the new ones.
+    m: Module,
+    bases: (usize, usize, usize),
+    strings: FxHashMap<Vec<u8>, GlobalId>,
+    locals: FxHashMap<VarId, LocalId>,
+    errors: bool,
+    diags: Vec<Diagnostic>,
+    funcs: Vec<(FuncId, Function)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -46,10 +62,135 @@ impl<'a> Ctx<'a> {
             m: Module::new(),
             funcs: vec![None; prog.functions.len()],
             abi: Vec::new(),
-            globals: HashMap::new(),
-            locals: HashMap::new(),
-            strings: HashMap::new(),
+            globals: FxHashMap::default(),
+            locals: FxHashMap::default(),
+            strings: FxHashMap::default(),
             errors: false,
+            decls: None,
+            bases: (0, 0, 0),
+        }
+    }
+
+    /// The declared function `id` (only its signature is meant to be read).
+    pub fn function(&self, id: FuncId) -> Option<&Function> {
+        match self.decls {
+            Some(d) => d.get(id.index()),
+            None => self.m.function(id),
+        }
+    }
+
+    /// A context for lowering bodies on another thread: it shares this one's declarations
+    /// and adds strings, `__local` variables, builtins and diagnostics to its own scratch
+    /// module, which [`Ctx::absorb`] merges back.
+    pub fn batch<'b>(&'b self, diags: &'b mut Diagnostics, decls: &'b [Function]) -> Ctx<'b> {
+        Ctx {
+            prog: self.prog,
+            types: self.types,
+            diags,
+            m: Module {
+                functions: Vec::new(),
+                globals: self.m.globals.clone(),
+                locals: self.m.locals.clone(),
+                builtins: self.m.builtins.clone(),
+            },
+            funcs: self.funcs.clone(),
+            abi: self.abi.clone(),
+            globals: self.globals.clone(),
+            locals: self.locals.clone(),
+            strings: self.strings.clone(),
+            errors: false,
+            decls: Some(decls),
+            bases: (
+                self.m.globals.len(),
+                self.m.locals.len(),
+                self.m.builtins.len(),
+            ),
+        }
+    }
+
+    /// Ends a [`Ctx::batch`] context: its scratch state, the diagnostics it reported and the
+    /// functions it lowered.
+    pub fn into_batch(self, funcs: Vec<(FuncId, Function)>) -> Batch {
+        let diags = std::mem::take(&mut self.diags.list);
+        Batch {
+            bases: self.bases,
+            m: self.m,
+            strings: self.strings,
+            locals: self.locals,
+            errors: self.errors,
+            diags,
+            funcs,
+        }
+    }
+
+    /// Merges a batch (batches in the order of their bodies): new strings, `__local`
+    /// variables and builtins get the ids they get when bodies are lowered one by one, and
+    /// the batch's functions are renumbered to them.
+    pub fn absorb(&mut self, b: Batch) {
+        self.diags.list.extend(b.diags);
+        self.errors |= b.errors;
+        let (g0, l0, b0) = b.bases;
+        let mut string_of: FxHashMap<GlobalId, &[u8]> = FxHashMap::default();
+        for (bytes, g) in &b.strings {
+            string_of.insert(*g, bytes);
+        }
+        let mut gmap = Vec::new();
+        for (k, gv) in b.m.globals.iter().enumerate().skip(g0) {
+            let g = GlobalId(k as u32);
+            gmap.push(match string_of.get(&g) {
+                Some(bytes) => self.string_literal(bytes, gv.span),
+                None => self.m.add_global(gv.clone()),
+            });
+        }
+        let mut var_of: FxHashMap<LocalId, VarId> = FxHashMap::default();
+        for (v, l) in &b.locals {
+            var_of.insert(*l, *v);
+        }
+        let mut lmap = Vec::new();
+        for (k, lv) in b.m.locals.iter().enumerate().skip(l0) {
+            let var = var_of.get(&LocalId(k as u32)).copied();
+            let existing = var.and_then(|v| self.locals.get(&v).copied());
+            lmap.push(match existing {
+                Some(l) => l,
+                None => {
+                    let l = self.m.add_local(lv.clone());
+                    if let Some(v) = var {
+                        self.locals.insert(v, l);
+                    }
+                    l
+                }
+            });
+        }
+        let bmap: Vec<BuiltinId> =
+            b.m.builtins
+                .iter()
+                .skip(b0)
+                .map(|d| self.m.builtin(d.clone()))
+                .collect();
+        for (id, mut f) in b.funcs {
+            for d in &mut f.insts {
+                match &mut d.op {
+                    Op::GlobalAddr(g) if g.index() >= g0 => {
+                        if let Some(n) = gmap.get(g.index() - g0) {
+                            *g = *n;
+                        }
+                    }
+                    Op::LocalAddr(l) if l.index() >= l0 => {
+                        if let Some(n) = lmap.get(l.index() - l0) {
+                            *l = *n;
+                        }
+                    }
+                    Op::CallBuiltin(x, _) if x.index() >= b0 => {
+                        if let Some(n) = bmap.get(x.index() - b0) {
+                            *x = *n;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(slot) = self.m.functions.get_mut(id.index()) {
+                *slot = f;
+            }
         }
     }
 
@@ -62,12 +203,14 @@ impl<'a> Ctx<'a> {
     /// declarations to definitions by name.
     pub fn declare_functions(&mut self) {
         let prog = self.prog;
-        let mut by_name: HashMap<Symbol, FuncId> = HashMap::new();
+        let mut by_name: FxHashMap<Symbol, FuncId> = FxHashMap::default();
+        // Parameter types repeat: print each once.
+        let mut printed: FxHashMap<QualType, String> = FxHashMap::default();
         for (i, f) in prog.functions.iter().enumerate() {
             if f.body.is_none() || by_name.contains_key(&f.name) {
                 continue;
             }
-            let (params, abi) = self.signature(f);
+            let (params, abi) = self.signature(f, &mut printed);
             let mut irf = Function::new(f.name.as_str(), params, abi.ret, f.span);
             if f.is_kernel {
                 irf.kernel = Some(KernelInfo {
@@ -93,7 +236,13 @@ impl<'a> Ctx<'a> {
     }
 
     /// IR parameters and return convention of a function.
-    fn signature(&self, f: &hir::Function) -> (Vec<Param>, FnAbi) {
+    fn signature(
+        &self,
+        f: &hir::Function,
+        printed: &mut FxHashMap<QualType, String>,
+    ) -> (Vec<Param>, FnAbi) {
+        let types = self.types;
+        let mut print = |qt: QualType| printed.entry(qt).or_insert_with(|| types.print(qt)).clone();
         let types = self.types;
         let mut params = Vec::new();
         let (sret, ret) = match ty::shape(types, f.ret) {
@@ -106,12 +255,12 @@ impl<'a> Ctx<'a> {
                 name: ".sret".into(),
                 ty: Type::Ptr(AddrSpace::Private),
                 kind: ParamKind::Value,
-                c_type: types.print(f.ret),
+                c_type: print(f.ret),
             });
         }
         for p in &f.params {
             let Some(v) = self.prog.var(*p) else { continue };
-            let c_type = types.print(v.ty.with_space(None));
+            let c_type = print(v.ty.with_space(None));
             let (ty, kind) = match ty::shape(types, v.ty) {
                 Shape::Value(t @ Type::Ptr(s)) if f.is_kernel => (t, ParamKind::Buffer(s)),
                 Shape::Value(t) => (t, ParamKind::Value),
@@ -139,7 +288,7 @@ impl<'a> Ctx<'a> {
     pub fn declare_globals(&mut self) {
         let prog = self.prog;
         let types = self.types;
-        let mut by_name: HashMap<Symbol, GlobalId> = HashMap::new();
+        let mut by_name: FxHashMap<Symbol, GlobalId> = FxHashMap::default();
         let mut pending: Vec<(VarId, GlobalId)> = Vec::new();
         // Definitions first, so an `extern` declaration resolves to its definition.
         let mut order: Vec<usize> = (0..prog.vars.len()).collect();
@@ -147,13 +296,8 @@ impl<'a> Ctx<'a> {
         for i in order {
             let Some(v) = prog.vars.get(i) else { continue };
             let id = VarId(i as u32);
-            let space = match (v.storage, v.space) {
-                (Storage::Program | Storage::StaticLocal, AddrSpace::Constant) => {
-                    AddrSpace::Constant
-                }
-                (Storage::Program | Storage::StaticLocal, _) => AddrSpace::Global,
-                (Storage::KernelScope, AddrSpace::Constant) => AddrSpace::Constant,
-                _ => continue,
+            let Some(space) = global_space(v) else {
+                continue;
             };
             if v.storage == Storage::Program
                 && let Some(g) = by_name.get(&v.name)
@@ -246,5 +390,16 @@ impl<'a> Ctx<'a> {
         });
         self.strings.insert(bytes.to_vec(), g);
         g
+    }
+}
+
+/// The space of the IR global a variable becomes: program-scope and `static` variables and
+/// kernel-scope `__constant` ones have one; other variables none.
+pub fn global_space(v: &hir::Var) -> Option<AddrSpace> {
+    match (v.storage, v.space) {
+        (Storage::Program | Storage::StaticLocal, AddrSpace::Constant) => Some(AddrSpace::Constant),
+        (Storage::Program | Storage::StaticLocal, _) => Some(AddrSpace::Global),
+        (Storage::KernelScope, AddrSpace::Constant) => Some(AddrSpace::Constant),
+        _ => None,
     }
 }

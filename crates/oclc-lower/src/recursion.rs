@@ -1,7 +1,7 @@
 //! OpenCL C forbids recursion (OpenCL C 3.0 §6.11 "Restrictions", item e): every call that
 //! lies on a cycle of the call graph is an error at the call.
 
-use std::collections::HashMap;
+use crate::FxHashMap;
 
 use oclc_sema::hir::{Block, Expr, ExprKind, FuncId, Init, Program, Stmt, StmtKind};
 use oclc_syntax::{Diagnostic, Diagnostics, Span, Symbol};
@@ -18,7 +18,7 @@ struct Call {
 /// Reports every recursive call; returns whether there was one.
 pub fn check(prog: &Program, diags: &mut Diagnostics) -> bool {
     // Calls name a declaration; resolve them to the definition of the same name.
-    let mut def: HashMap<Symbol, usize> = HashMap::new();
+    let mut def: FxHashMap<Symbol, usize> = FxHashMap::default();
     for (i, f) in prog.functions.iter().enumerate() {
         if f.body.is_some() {
             def.entry(f.name).or_insert(i);
@@ -52,17 +52,12 @@ pub fn check(prog: &Program, diags: &mut Diagnostics) -> bool {
             s.push(c.to);
         }
     }
-    // reach[a] contains b when b is reachable from a (computed on demand, memoized).
-    let mut reach: Vec<Option<Vec<bool>>> = vec![None; n];
+    // A call is recursive when its callee reaches its caller: both lie in one strongly
+    // connected component (a self-call is its own component's edge).
+    let comp = components(&succ);
     let mut found = false;
     for c in &calls {
-        if reach[c.to].is_none() {
-            reach[c.to] = Some(reachable(&succ, c.to));
-        }
-        let cyclic = reach[c.to]
-            .as_ref()
-            .is_some_and(|r| r.get(c.from).copied().unwrap_or(false));
-        if cyclic {
+        if comp.get(c.to).is_some_and(|t| comp.get(c.from) == Some(t)) {
             found = true;
             let callee = prog.functions.get(c.to).map_or("", |f| f.name.as_str());
             let mut d = Diagnostic::error(
@@ -80,23 +75,64 @@ pub fn check(prog: &Program, diags: &mut Diagnostics) -> bool {
     found
 }
 
-fn reachable(succ: &[Vec<usize>], start: usize) -> Vec<bool> {
-    let mut seen = vec![false; succ.len()];
-    let mut stack = vec![start];
-    if let Some(s) = seen.get_mut(start) {
-        *s = true;
-    }
-    while let Some(x) = stack.pop() {
-        for &y in succ.get(x).map_or(&[][..], |v| v.as_slice()) {
-            if let Some(s) = seen.get_mut(y)
-                && !*s
-            {
-                *s = true;
-                stack.push(y);
+/// The strongly connected component of each node of the graph `succ` (Tarjan's algorithm,
+/// iterative, so deep call chains cannot overflow the stack): linear in nodes and edges.
+fn components(succ: &[Vec<usize>]) -> Vec<usize> {
+    const NONE: usize = usize::MAX;
+    let n = succ.len();
+    let mut index = vec![NONE; n];
+    let mut low = vec![0usize; n];
+    let mut comp = vec![NONE; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next_index = 0;
+    let mut next_comp = 0;
+    for root in 0..n {
+        if index[root] != NONE {
+            continue;
+        }
+        // (node, position of the next successor to visit)
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next_index;
+        low[root] = next_index;
+        next_index += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut k)) = work.last_mut() {
+            if let Some(&w) = succ[v].get(*k) {
+                *k += 1;
+                if w >= n {
+                    continue;
+                }
+                if index[w] == NONE {
+                    index[w] = next_index;
+                    low[w] = next_index;
+                    next_index += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    comp[w] = next_comp;
+                    if w == v {
+                        break;
+                    }
+                }
+                next_comp += 1;
             }
         }
     }
-    seen
+    comp
 }
 
 fn calls_block(prog: &Program, b: &Block, out: &mut Vec<(FuncId, Span)>, depth: u32) {
@@ -205,5 +241,44 @@ fn calls_expr(e: &Expr, out: &mut Vec<(FuncId, Span)>, depth: u32) {
         }
         ExprKind::InitList(i) => calls_init(i, out, d),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::components;
+
+    #[test]
+    fn components_group_cycles_only() {
+        // 0 -> 1 -> 2 -> 0 is a cycle; 3 calls into it; 4 calls itself; 5 is alone;
+        // 6 -> 7 is a chain; an out-of-range successor is ignored.
+        let succ = vec![
+            vec![1],
+            vec![2],
+            vec![0, 5],
+            vec![0],
+            vec![4],
+            vec![],
+            vec![7, 99],
+            vec![],
+        ];
+        let c = components(&succ);
+        assert_eq!(c[0], c[1]);
+        assert_eq!(c[1], c[2]);
+        let distinct = [c[0], c[3], c[4], c[5], c[6], c[7]];
+        for (i, a) in distinct.iter().enumerate() {
+            for b in &distinct[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn components_of_a_long_chain_do_not_overflow() {
+        let n = 200_000;
+        let mut succ: Vec<Vec<usize>> = (0..n).map(|i| vec![i + 1]).collect();
+        succ[n - 1] = vec![0];
+        let c = components(&succ);
+        assert!(c.iter().all(|&x| x == c[0]));
     }
 }

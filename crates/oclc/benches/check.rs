@@ -1,10 +1,13 @@
 //! Check speed: the clang-sema corpus files (each under its first RUN line's flags) and a
 //! generated 100 000-line OpenCL C file (target: under 0.5 s).
+//!
+//! `OCLC_BENCH_WRITE=big.cl cargo bench -p oclc --bench check` writes the generated file
+//! (for timing `oclc check -cl-std=CL2.0 big.cl` by wall clock) and runs no benchmark.
 
 use std::path::Path;
 use std::time::Duration;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use oclc::args::parse_check_args;
 use oclc::check_source;
 use oclc::runlines::verify_configs;
@@ -125,4 +128,22 @@ fn generated(c: &mut Criterion) {
 }
 
 criterion_group!(benches, corpus, generated);
-criterion_main!(benches);
+
+/// Writes the generated file to `$OCLC_BENCH_WRITE` when set; otherwise runs the benchmarks.
+fn main() {
+    if let Some(path) = std::env::var_os("OCLC_BENCH_WRITE") {
+        let src = generate(100_000);
+        if let Err(e) = std::fs::write(&path, &src) {
+            eprintln!("cannot write {}: {e}", Path::new(&path).display());
+            std::process::exit(1);
+        }
+        eprintln!(
+            "wrote {} ({} lines)",
+            Path::new(&path).display(),
+            src.lines().count()
+        );
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -129,10 +129,11 @@ pub fn spaces_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOu
         return out;
     }
     let mut spaces = report.spaces;
+    let sites = CastSites::new(program);
     spaces.warnings = spaces
         .impossible_casts
         .iter()
-        .map(|c| warning(c, program, &outcome.sm))
+        .map(|c| warning(c, &sites, &outcome.sm))
         .collect();
     fix_declaration_lines(&mut spaces, program);
     match parsed.format {
@@ -153,7 +154,8 @@ pub fn spaces_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOu
 
 /// Warnings (group `address-space-cast`) for explicit generic→named casts and `to_global`/
 /// `to_local`/`to_private` calls in `program` that can never succeed. Cheap when the program
-/// has none (one walk of the HIR); otherwise lowers the program and runs the passes.
+/// has none (one walk of the HIR); otherwise lowers the functions that can affect the answer
+/// (`oclc_lower::subset`) and runs the passes on those.
 pub fn cast_warnings(
     program: &hir::Program,
     sm: &SourceMap,
@@ -163,16 +165,18 @@ pub fn cast_warnings(
         return Vec::new();
     }
     let mut diags = Diagnostics::default();
-    let Some(mut module) = oclc_lower::lower(program, sm, &mut diags) else {
+    let Some(mut module) = oclc_lower::subset::lower_for_casts(program, sm, &mut diags) else {
         return Vec::new();
     };
     if diags.list.iter().any(|d| d.level >= Level::Error) {
         return Vec::new();
     }
-    passes::casts::impossible_casts(&mut module)
-        .iter()
-        .map(|c| warning(c, program, sm))
-        .collect()
+    let casts = passes::casts::impossible_casts(&mut module);
+    if casts.is_empty() {
+        return Vec::new();
+    }
+    let sites = CastSites::new(program);
+    casts.iter().map(|c| warning(c, &sites, sm)).collect()
 }
 
 /// Whether any function body holds a generic→named cast or a `to_X` call.
@@ -192,14 +196,14 @@ fn has_generic_casts(program: &hir::Program) -> bool {
 
 /// The warning for one impossible cast, e.g. "cast from '__generic int *' to '__local int *'
 /// never succeeds: the pointer always points into __global (line 12)".
-fn warning(c: &ImpossibleCast, program: &hir::Program, sm: &SourceMap) -> Diagnostic {
+fn warning(c: &ImpossibleCast, sites: &CastSites, sm: &SourceMap) -> Diagnostic {
     let actual = passes::report::space_keyword(c.actual);
     let target = passes::report::space_keyword(c.target);
     let origin_line = sm
         .location(c.origin)
         .filter(|_| !c.origin.is_dummy())
         .map_or(String::new(), |(_, l, _)| format!(" (line {l})"));
-    let types = cast_types(program, c.span);
+    let types = sites.types(c.span);
     let msg = match (c.kind, types) {
         (CastKind::Explicit, Some((from, to))) => format!(
             "cast from '{from}' to '{to}' never succeeds: the pointer always points into {actual}{origin_line}"
@@ -228,22 +232,49 @@ fn space_name(s: AddrSpace) -> &'static str {
     oclc_ir::types::space_name(s)
 }
 
-/// The operand and result types (as clang prints them) of the cast or `to_X` at `span`.
-fn cast_types(program: &hir::Program, span: Span) -> Option<(String, String)> {
-    let mut found = None;
-    visit_program(program, &mut |e| {
-        let operand = match &e.kind {
-            ExprKind::ToAddrSpace { arg, .. } => arg,
-            ExprKind::Cast(hir::CastKind::FromGeneric(_), arg) => arg,
-            _ => return true,
-        };
-        if e.span.file == span.file && e.span.lo <= span.lo && span.hi <= e.span.hi {
-            found = Some((program.types.print(operand.ty), program.types.print(e.ty)));
-            // The innermost match is the cast itself; keep looking inside.
-        }
-        true
-    });
-    found
+/// Every explicit generic→named cast and `to_X` call of a program, in the order
+/// [`visit_program`] meets them (parents first), with its operand and result types.
+struct CastSites<'p> {
+    program: &'p hir::Program,
+    /// (span, operand type, result type) per file, in visit order.
+    by_file: std::collections::HashMap<
+        u32,
+        Vec<(Span, oclc_sema::types::QualType, oclc_sema::types::QualType)>,
+    >,
+}
+
+impl<'p> CastSites<'p> {
+    fn new(program: &'p hir::Program) -> CastSites<'p> {
+        let mut by_file: std::collections::HashMap<u32, Vec<_>> = Default::default();
+        visit_program(program, &mut |e| {
+            let operand = match &e.kind {
+                ExprKind::ToAddrSpace { arg, .. } => arg,
+                ExprKind::Cast(hir::CastKind::FromGeneric(_), arg) => arg,
+                _ => return true,
+            };
+            by_file
+                .entry(e.span.file.0)
+                .or_default()
+                .push((e.span, operand.ty, e.ty));
+            true
+        });
+        CastSites { program, by_file }
+    }
+
+    /// The operand and result types (as clang prints them) of the cast or `to_X` at `span`:
+    /// the last one met that contains it (the innermost, as parents come first).
+    fn types(&self, span: Span) -> Option<(String, String)> {
+        let (_, from, to) = self
+            .by_file
+            .get(&span.file.0)?
+            .iter()
+            .rev()
+            .find(|(s, _, _)| s.lo <= span.lo && span.hi <= s.hi)?;
+        Some((
+            self.program.types.print(*from),
+            self.program.types.print(*to),
+        ))
+    }
 }
 
 /// Reports a variable at the line of its declaration: the IR records where its slot is

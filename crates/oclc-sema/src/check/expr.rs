@@ -1375,7 +1375,6 @@ impl Checker<'_> {
     /// Decodes a swizzle (`.xyzw`, `.rgba`, `.s0123`, `.lo`/`.hi`/`.even`/`.odd`).
     fn swizzle(&mut self, base: Expr, s: Scalar, n: u8, name: ast::Ident, span: Span) -> Expr {
         let text = name.name.as_str();
-        let vt = self.prog.types.quoted(base.ty);
         let comps: Option<Vec<u8>> = match text {
             "lo" | "hi" | "even" | "odd" => {
                 let m = if n == 3 { 4 } else { n };
@@ -1425,6 +1424,7 @@ impl Checker<'_> {
         };
         let comps = comps.unwrap_or_default();
         if comps.iter().any(|&c| c >= n) {
+            let vt = self.prog.types.quoted(base.ty);
             self.err(
                 name.span,
                 format!("vector component access exceeds type {vt}"),
