@@ -199,13 +199,7 @@ fn values_flow_through_block_parameters_across_inlined_bodies() {
     verified(&dev);
     assert_eq!(calls(&dev), 0);
     for mcount in [0, 1, 5] {
-        let out = launch(
-            m.clone(),
-            "k",
-            vec![buf_i32(&[0; 8]), int_arg(mcount)],
-            8,
-        )
-        .expect("runs");
+        let out = launch(m.clone(), "k", vec![buf_i32(&[0; 8]), int_arg(mcount)], 8).expect("runs");
         let want: Vec<i32> = (0..8).map(|g| loops_around_calls(g, mcount)).collect();
         assert_eq!(i32s(&out[0]), want, "m = {mcount}");
     }
@@ -285,13 +279,7 @@ fn sum_loop(init: &str, cond: &str, step: &str, bound: &str) -> String {
 
 fn run_sum(src: &str, n: i32, input: &[i32]) -> i32 {
     let (m, _) = optimized(src);
-    let out = launch(
-        m,
-        "k",
-        vec![buf_i32(&[0]), buf_i32(input), int_arg(n)],
-        1,
-    )
-    .expect("runs");
+    let out = launch(m, "k", vec![buf_i32(&[0]), buf_i32(input), int_arg(n)], 1).expect("runs");
     i32s(&out[0])[0]
 }
 
@@ -382,7 +370,9 @@ fn loops_the_unroller_does_not_handle_are_left_alone() {
 }
 
 fn bench(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench").join(name);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../bench")
+        .join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -455,7 +445,9 @@ fn cl_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn try_compile(src: &str) -> Option<Module> {
-    std::panic::catch_unwind(|| compile(src)).ok().map(|(m, _)| m)
+    std::panic::catch_unwind(|| compile(src))
+        .ok()
+        .map(|(m, _)| m)
 }
 
 #[test]
@@ -486,8 +478,13 @@ fn cts_kernels_verify_after_the_device_pipeline() {
             checked += 1;
         }
     }
-    eprintln!("CTS: {checked} modules verified after optimize_for_device, {inlined} lost every call");
+    eprintln!(
+        "CTS: {checked} modules verified after optimize_for_device, {inlined} lost every call"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked > 800, "only {checked} modules");
-    assert!(inlined > 100, "only {inlined} modules had their calls inlined");
+    assert!(
+        inlined > 100,
+        "only {inlined} modules had their calls inlined"
+    );
 }

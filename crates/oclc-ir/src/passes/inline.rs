@@ -43,14 +43,17 @@ pub fn inline_module(m: &mut Module) -> InlineStats {
         loop {
             // One call site at a time: positions move as blocks split.
             let size = placed_insts(&m.functions[fi]).len();
-            let next = call_sites(&m.functions[fi], n).into_iter().find(|&(_, _, c)| {
-                let callee = &m.functions[c];
-                let csize = placed_insts(callee).len();
-                !callee.is_kernel()
-                    && !reach[c][c]
-                    && !reach[c][fi]
-                    && (sites[c] == 1 || (csize <= SMALL_CALLEE && size + csize <= CALLER_LIMIT))
-            });
+            let next = call_sites(&m.functions[fi], n)
+                .into_iter()
+                .find(|&(_, _, c)| {
+                    let callee = &m.functions[c];
+                    let csize = placed_insts(callee).len();
+                    !callee.is_kernel()
+                        && !reach[c][c]
+                        && !reach[c][fi]
+                        && (sites[c] == 1
+                            || (csize <= SMALL_CALLEE && size + csize <= CALLER_LIMIT))
+                });
             let Some((b, pos, c)) = next else { break };
             let callee = m.functions[c].clone();
             if !inline_call(&mut m.functions[fi], b, pos, &callee) {

@@ -124,7 +124,12 @@ fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
     }
     let latch = *chain.last()?;
     // The header's predecessors: the latch once, every other one outside the loop.
-    if preds.get(h.index())?.iter().filter(|&&p| p == latch).count() != 1
+    if preds
+        .get(h.index())?
+        .iter()
+        .filter(|&&p| p == latch)
+        .count()
+        != 1
         || preds
             .get(h.index())?
             .iter()
