@@ -1,5 +1,8 @@
 //! IR passes: mem2reg (with scalar replacement), fold, address-space inference and
-//! per-call-site specialization, dce; and the `oclc spaces` report they produce.
+//! per-call-site specialization, dce; and the `oclc spaces` report they produce. The devices
+//! then run [`optimize_for_device`] on load, which also inlines helpers
+//! ([`inline`](inline::inline_module)) and unrolls small counted loops
+//! ([`unroll`](unroll::unroll)).
 //!
 //! For `oclc spaces`, lower with `oclc_lower::LowerOptions { all_in_memory: true }`: every
 //! variable then has a named slot, which mem2reg turns into the per-variable entries of the
