@@ -954,6 +954,10 @@ fn with_output(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) 
                 e.ins(format!("cvt.rmi.{t}.{t} {out}, {xr}"));
                 e.ins(format!("sub.rn.{t} {d}, {xr}, {out}"));
                 e.ins(format!("min.{t} {d}, {d}, {below_one}"));
+                // fract(±0) is ±0 (x - floor(x) would make -0 into +0).
+                let zero = e.tmp(Rc::Pred);
+                e.ins(format!("setp.eq.{t} {zero}, {xr}, {}", lit(0.0)));
+                e.ins(format!("@{zero} mov.{t} {d}, {xr}"));
                 e.ins(format!("@{inf} copysign.{t} {d}, {xr}, {}", lit(0.0)));
                 e.ins(format!("@{nan} mov.{t} {d}, {xr}"));
             }
@@ -1003,6 +1007,9 @@ fn with_output_half(e: &mut FnEmitter, name: &str, x: Value, p: Value, r: Value)
                 e.ins(format!("cvt.rmi.f32.f32 {out}, {xr}"));
                 e.ins(format!("sub.rn.f32 {df}, {xr}, {out}"));
                 e.ins(format!("min.f32 {df}, {df}, 0f3F7FE000"));
+                let zero = e.tmp(Rc::Pred);
+                e.ins(format!("setp.eq.f32 {zero}, {xr}, 0f00000000"));
+                e.ins(format!("@{zero} mov.f32 {df}, {xr}"));
                 e.ins(format!("@{inf} copysign.f32 {df}, {xr}, 0f00000000"));
                 e.ins(format!("@{nan} mov.f32 {df}, {xr}"));
             }

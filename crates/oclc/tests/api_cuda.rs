@@ -177,7 +177,7 @@ mod gpu {
             }
             other => panic!("expected DeviceCompile, got {other:?}"),
         }
-        let e = d.launch(&k, &NdRange::new(&[3]).local(&[2])).unwrap_err();
+        let e = d.launch(&k, &NdRange::new(&[4]).local(&[2])).unwrap_err();
         assert!(matches!(e, Error::DeviceCompile { .. }), "{e:?}");
     }
 
