@@ -19,16 +19,17 @@ pub struct VerifyError {
 /// Checks every function of `m` and the call graph; returns all violations found.
 pub fn verify_module(m: &Module) -> Result<(), Vec<VerifyError>> {
     // Functions are checked in parallel; their errors are collected in function order.
-    let mut errs: Vec<VerifyError> = m
-        .functions
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(i, f)| {
-            let mut errs = Vec::new();
-            verify_function_in(m, FuncId(i as u32), f, &mut errs);
-            errs
-        })
-        .collect();
+    let mut errs: Vec<VerifyError> = crate::par::install(|| {
+        m.functions
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(i, f)| {
+                let mut errs = Vec::new();
+                verify_function_in(m, FuncId(i as u32), f, &mut errs);
+                errs
+            })
+            .collect()
+    });
     check_recursion(m, &mut errs);
     for (i, g) in m.globals.iter().enumerate() {
         let bad = |message: String| VerifyError {

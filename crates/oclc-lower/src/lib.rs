@@ -128,7 +128,7 @@ fn lower_bodies(
         }
         todo.push((i, id));
     }
-    let threads = rayon::current_num_threads();
+    let threads = oclc_ir::par::install(rayon::current_num_threads);
     if threads < 2 || todo.len() < PARALLEL_MIN {
         for &(i, id) in &todo {
             let Some(irf) = cx.m.functions.get(id.index()).cloned() else {
@@ -145,24 +145,25 @@ fn lower_bodies(
         // (and name) lowering them one after the other gives.
         let decls = std::mem::take(&mut cx.m.functions);
         let per = todo.len().div_ceil(threads * BATCHES_PER_THREAD);
-        let batches: Vec<module::Batch> = todo
-            .par_chunks(per.max(1))
-            .map(|run| {
-                let mut d = Diagnostics::default();
-                let mut bcx = cx.batch(&mut d, &decls);
-                let mut built = Vec::with_capacity(run.len());
-                for &(i, id) in run {
-                    let Some(irf) = decls.get(id.index()).cloned() else {
-                        continue;
-                    };
-                    built.push((
-                        id,
-                        lower_one(&mut bcx, &program.functions[i], id, irf, opts),
-                    ));
-                }
-                bcx.into_batch(built)
-            })
-            .collect();
+        let batches: Vec<module::Batch> = oclc_ir::par::install(|| {
+            todo.par_chunks(per.max(1))
+                .map(|run| {
+                    let mut d = Diagnostics::default();
+                    let mut bcx = cx.batch(&mut d, &decls);
+                    let mut built = Vec::with_capacity(run.len());
+                    for &(i, id) in run {
+                        let Some(irf) = decls.get(id.index()).cloned() else {
+                            continue;
+                        };
+                        built.push((
+                            id,
+                            lower_one(&mut bcx, &program.functions[i], id, irf, opts),
+                        ));
+                    }
+                    bcx.into_batch(built)
+                })
+                .collect()
+        });
         cx.m.functions = decls;
         for b in batches {
             cx.absorb(b);

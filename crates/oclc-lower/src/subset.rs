@@ -62,27 +62,29 @@ pub fn cast_subset(program: &Program) -> Vec<bool> {
         }
     }
     // Bodies are scanned in parallel (each on its own; collected in order).
-    let facts: Vec<Facts> = program
-        .functions
-        .par_iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let mut fx = Facts::default();
-            if let Some(body) = &f.body
-                && def.get(&f.name) == Some(&i)
-            {
-                let mut scan = Scan {
-                    prog: program,
-                    types: &program.types,
-                    def: &def,
-                    ret: ty::value_type(&program.types, f.ret),
-                    facts: &mut fx,
-                };
-                scan.stmts(&body.stmts, 0);
-            }
-            fx
-        })
-        .collect();
+    let facts: Vec<Facts> = oclc_ir::par::install(|| {
+        program
+            .functions
+            .par_iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let mut fx = Facts::default();
+                if let Some(body) = &f.body
+                    && def.get(&f.name) == Some(&i)
+                {
+                    let mut scan = Scan {
+                        prog: program,
+                        types: &program.types,
+                        def: &def,
+                        ret: ty::value_type(&program.types, f.ret),
+                        facts: &mut fx,
+                    };
+                    scan.stmts(&body.stmts, 0);
+                }
+                fx
+            })
+            .collect()
+    });
     if facts.iter().any(|f| f.too_deep) {
         return vec![true; n];
     }

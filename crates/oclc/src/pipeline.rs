@@ -46,7 +46,10 @@ pub fn parse_and_check(
     let program = oclc_sema::check(&tu, sm, &opts.lang, diags);
     // Freeing a large file's syntax tree takes a tenth of its check: another thread does it.
     if tu.items.len() >= BACKGROUND_DROP_ITEMS {
-        rayon::spawn(move || drop(tu));
+        // (Not on a rayon pool, whose workers a caller may keep busy.)
+        let _ = std::thread::Builder::new()
+            .name("oclc-free".into())
+            .spawn(move || drop(tu));
     }
     FrontEnd {
         skipped: out.skipped.clone(),

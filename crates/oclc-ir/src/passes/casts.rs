@@ -28,38 +28,41 @@ pub fn impossible_casts(m: &mut Module) -> Vec<ImpossibleCast> {
     }
     // Functions are independent here: optimize them in parallel (collected in order, so the
     // result does not depend on the scheduling).
-    let mut vars: Vec<_> = m
-        .functions
-        .par_iter_mut()
-        .zip(&keep)
-        .map(|(f, &k)| {
-            if !k {
-                return Vec::new();
-            }
-            let v = mem2reg::mem2reg(f);
-            dce::dce(f);
-            fold::fold(f);
-            dce::dce(f);
-            v
-        })
-        .collect();
+    let mut vars: Vec<_> = crate::par::install(|| {
+        m.functions
+            .par_iter_mut()
+            .zip(&keep)
+            .map(|(f, &k)| {
+                if !k {
+                    return Vec::new();
+                }
+                let v = mem2reg::mem2reg(f);
+                dce::dce(f);
+                fold::fold(f);
+                dce::dce(f);
+                v
+            })
+            .collect()
+    });
     if crate::verify::debug_verify(m).is_err() {
         return Vec::new();
     }
     let Some(parts) = split(m, &mut vars) else {
         return specialize::specialize(m, &mut vars).0.impossible_casts;
     };
-    let mut all: Vec<ImpossibleCast> = parts
-        .into_par_iter()
-        .map(|(mut sub, mut vars)| {
-            specialize::specialize(&mut sub, &mut vars)
-                .0
-                .impossible_casts
-        })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .flatten()
-        .collect();
+    let mut all: Vec<ImpossibleCast> = crate::par::install(|| {
+        parts
+            .into_par_iter()
+            .map(|(mut sub, mut vars)| {
+                specialize::specialize(&mut sub, &mut vars)
+                    .0
+                    .impossible_casts
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .flatten()
+            .collect()
+    });
     // As `specialize` orders them (stable: equal positions are never in two parts).
     all.sort_by_key(|c| (c.span.file.0, c.span.lo));
     all
@@ -81,7 +84,7 @@ fn split(
     vars: &mut [Vec<VarRecord>],
 ) -> Option<Vec<(Module, Vec<Vec<VarRecord>>)>> {
     let n = m.functions.len();
-    let threads = rayon::current_num_threads();
+    let threads = crate::par::install(rayon::current_num_threads);
     if threads < 2 || n < 2 {
         return None;
     }
