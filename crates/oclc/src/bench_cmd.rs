@@ -356,7 +356,10 @@ fn run_cuda(
         args.push(match a {
             LaunchArg::Buffer { data, .. } => {
                 let b = device.buffer_from_bytes(data).map_err(e)?;
-                buffers.push((i, b.clone()));
+                // Resets copy from a pristine device-side copy: a host upload would leave the
+                // GPU idle (and its clocks low) for milliseconds before every timed launch.
+                let pristine = device.buffer_from_bytes(data).map_err(e)?;
+                buffers.push((i, b.clone(), pristine));
                 Arg::Buffer(b)
             }
             LaunchArg::Local { bytes, .. } => Arg::Local(*bytes),
@@ -371,10 +374,8 @@ fn run_cuda(
     let mut times = Vec::with_capacity(repeat);
     for n in 0..=repeat {
         if n > 0 {
-            for (i, b) in &buffers {
-                if let Some(LaunchArg::Buffer { data, .. }) = launch.args.get(*i) {
-                    b.write(data).map_err(e)?;
-                }
+            for (_, b, pristine) in &buffers {
+                device.copy(pristine, b).map_err(e)?;
             }
         }
         let t = device
@@ -385,7 +386,7 @@ fn run_cuda(
         }
     }
     let mut contents = Vec::new();
-    for (i, b) in &buffers {
+    for (i, b, _) in &buffers {
         contents.push((*i, b.read().map_err(e)?));
     }
     Ok((times, contents))
