@@ -457,6 +457,8 @@ pub struct FnEmitter<'a> {
     pub(crate) narrow: Vec<bool>,
     /// Which values' 64-bit registers were read (see `narrow`).
     wide_read: Vec<Cell<bool>>,
+    /// How many instructions read each value: an atomic whose result nobody reads is a `red`.
+    uses: Vec<u32>,
     pub(crate) cur_block: Block,
 }
 
@@ -493,6 +495,7 @@ impl<'a> FnEmitter<'a> {
             ranges: cx.ranges.get(idx).unwrap_or(&cx.no_ranges),
             narrow: Vec::new(),
             wide_read: (0..f.values.len()).map(|_| Cell::new(false)).collect(),
+            uses: oclc_ir::passes::util::use_counts(f),
             cur_block: Block(0),
             launch: None,
             copy: 0,
@@ -1964,7 +1967,14 @@ impl<'a> FnEmitter<'a> {
             (RmwOp::FAdd, false) => return Err(self.invalid("atomic fadd on an integer")),
         };
         let sem = self.sem(order, scope);
-        self.ins(format!("atom{sem}{sp}.{o}.{ty} {dr}, [{pr}], {v}"));
+        // Nothing reads the old value: a reduction (`red`) needs no reply from memory. `red`
+        // takes relaxed and release orders and every operation but exchange.
+        let unused = self.uses.get(r.index()).is_some_and(|&n| n == 0);
+        if unused && matches!(order, Order::Relaxed | Order::Release) && o != "exch" {
+            self.ins(format!("red{sem}{sp}.{o}.{ty} [{pr}], {v}"));
+        } else {
+            self.ins(format!("atom{sem}{sp}.{o}.{ty} {dr}, [{pr}], {v}"));
+        }
         Ok(())
     }
 
