@@ -272,11 +272,7 @@ fn inverse_hyperbolic<O: DOps>(o: &mut O, name: &str, x: O::F) -> O::F {
             let arg = o.add(ta, id);
             let arg = o.sel(huge, a, arg);
             let (h, l) = c::log_dd(o, arg);
-            let (l2h, l2l) = (o.f(hi(c::LN2)), o.f(lo(c::LN2)));
-            let (hh, hl) = c::two_sum(o, h, l2h);
-            let hl = o.add(hl, l);
-            let hl = o.add(hl, l2l);
-            let big_v = o.add(hh, hl);
+            let big_v = plus_ln2(o, h, l);
             let big_v = o.sel(huge, big_v, h);
             let sq1 = o.add(sq, one);
             let t = o.div(aa, sq1);
@@ -308,11 +304,7 @@ fn inverse_hyperbolic<O: DOps>(o: &mut O, name: &str, x: O::F) -> O::F {
             let arg = o.sub(tx, id);
             let arg = o.sel(huge, x, arg);
             let (h, l) = c::log_full(o, arg);
-            let (l2h, l2l) = (o.f(hi(c::LN2)), o.f(lo(c::LN2)));
-            let (hh, hl) = c::two_sum(o, h, l2h);
-            let hl = o.add(hl, l);
-            let hl = o.add(hl, l2l);
-            let hv = o.add(hh, hl);
+            let hv = plus_ln2(o, h, l);
             let inf = o.isinf(x);
             let huge_fin = andn(o, huge, inf);
             let big_v = o.sel(huge_fin, hv, h);
@@ -340,6 +332,15 @@ fn inverse_hyperbolic<O: DOps>(o: &mut O, name: &str, x: O::F) -> O::F {
 }
 
 /// a ∧ ¬b.
+/// `(h + l) + ln 2` for a double-double logarithm `h + l`, rounded once: ln(2a) from ln a.
+fn plus_ln2<O: DOps>(o: &mut O, h: O::F, l: O::F) -> O::F {
+    let (l2h, l2l) = (o.f(hi(c::LN2)), o.f(lo(c::LN2)));
+    let (hh, hl) = c::two_sum(o, h, l2h);
+    let hl = o.add(hl, l);
+    let hl = o.add(hl, l2l);
+    o.add(hh, hl)
+}
+
 fn andn<O: DOps>(o: &mut O, a: O::P, b: O::P) -> O::P {
     let nb = o.pnot(b);
     o.pand(a, nb)
