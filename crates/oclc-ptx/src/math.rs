@@ -63,78 +63,25 @@ pub enum LogBase {
     Ten,
 }
 
-/// `log`, `log2` or `log10` of f32 `x`, evaluated in double precision.
+/// `log`, `log2` or `log10` of f32 `x`: [`crate::fmath::log_d`] on the value widened to
+/// double (which also gives zero, negatives, infinities and NaN their results), scaled and
+/// rounded once.
 pub fn log_f32(e: &mut FnEmitter, dst: &str, x: &str, base: LogBase) {
-    let (xd, m, s, s2, p, r) = (
-        e.tmp(Rc::F64),
-        e.tmp(Rc::F64),
-        e.tmp(Rc::F64),
-        e.tmp(Rc::F64),
-        e.tmp(Rc::F64),
-        e.tmp(Rc::F64),
-    );
-    let (bits, eb) = (e.tmp(Rc::B64), e.tmp(Rc::B64));
-    let (ex, exd) = (e.tmp(Rc::B32), e.tmp(Rc::F64));
-    let (big, q) = (e.tmp(Rc::Pred), e.tmp(Rc::Pred));
+    let xd = e.tmp(Rc::F64);
     e.ins(format!("cvt.f64.f32 {xd}, {x}"));
-    e.ins(format!("mov.b64 {bits}, {xd}"));
-    e.ins(format!("shr.u64 {eb}, {bits}, 52"));
-    e.ins(format!("and.b64 {eb}, {eb}, 2047"));
-    e.ins(format!("cvt.u32.u64 {ex}, {eb}"));
-    e.ins(format!("sub.s32 {ex}, {ex}, 1023"));
-    e.ins(format!("and.b64 {bits}, {bits}, 0x000FFFFFFFFFFFFF"));
-    e.ins(format!("or.b64 {bits}, {bits}, 0x3FF0000000000000"));
-    e.ins(format!("mov.b64 {m}, {bits}"));
-    // m in [sqrt(1/2), sqrt(2)) keeps the series argument below 0.172.
-    e.ins(format!(
-        "setp.gt.f64 {big}, {m}, {}",
-        d(std::f64::consts::SQRT_2)
-    ));
-    e.ins(format!("@{big} mul.rn.f64 {m}, {m}, {}", d(0.5)));
-    e.ins(format!("@{big} add.s32 {ex}, {ex}, 1"));
-    e.ins(format!("cvt.rn.f64.s32 {exd}, {ex}"));
-    // ln(m) = 2 atanh(s), s = (m - 1) / (m + 1).
-    e.ins(format!("add.rn.f64 {p}, {m}, {}", d(1.0)));
-    e.ins(format!("sub.rn.f64 {s}, {m}, {}", d(1.0)));
-    e.ins(format!("div.rn.f64 {s}, {s}, {p}"));
-    e.ins(format!("mul.rn.f64 {s2}, {s}, {s}"));
-    e.ins(format!("mov.f64 {p}, {}", d(1.0 / 15.0)));
-    for k in [13.0, 11.0, 9.0, 7.0, 5.0, 3.0, 1.0] {
-        e.ins(format!("fma.rn.f64 {p}, {p}, {s2}, {}", d(1.0 / k)));
-    }
-    e.ins(format!("mul.rn.f64 {p}, {p}, {s}"));
-    e.ins(format!("add.rn.f64 {p}, {p}, {p}"));
+    let r = crate::fmath::log_d(e, &xd);
     match base {
-        LogBase::E => e.ins(format!(
-            "fma.rn.f64 {r}, {exd}, {}, {p}",
-            d(std::f64::consts::LN_2)
-        )),
+        LogBase::E => {}
         LogBase::Two => e.ins(format!(
-            "fma.rn.f64 {r}, {p}, {}, {exd}",
+            "mul.rn.f64 {r}, {r}, {}",
             d(std::f64::consts::LOG2_E)
         )),
-        LogBase::Ten => {
-            e.ins(format!(
-                "fma.rn.f64 {r}, {exd}, {}, {p}",
-                d(std::f64::consts::LN_2)
-            ));
-            e.ins(format!(
-                "mul.rn.f64 {r}, {r}, {}",
-                d(std::f64::consts::LOG10_E)
-            ));
-        }
+        LogBase::Ten => e.ins(format!(
+            "mul.rn.f64 {r}, {r}, {}",
+            d(std::f64::consts::LOG10_E)
+        )),
     }
     e.ins(format!("cvt.rn.f32.f64 {dst}, {r}"));
-    // Zero gives -inf, negatives NaN, +inf and NaN themselves.
-    let inf = float_literal(Scalar::F32, f64::INFINITY);
-    e.ins(format!("setp.eq.f32 {q}, {x}, 0f00000000"));
-    e.ins(format!("@{q} mov.f32 {dst}, 0fFF800000"));
-    e.ins(format!("setp.lt.f32 {q}, {x}, 0f00000000"));
-    e.ins(format!("@{q} mov.f32 {dst}, 0f7FFFFFFF"));
-    e.ins(format!("setp.eq.f32 {q}, {x}, {inf}"));
-    e.ins(format!("@{q} mov.f32 {dst}, {x}"));
-    e.ins(format!("testp.notanumber.f32 {q}, {x}"));
-    e.ins(format!("@{q} add.f32 {dst}, {x}, {x}"));
 }
 
 /// Module-scope table of 2/π for [`sincos_f32`]'s argument reduction: a zero word, then the
