@@ -354,12 +354,43 @@ fn constant_trip_counts_unroll_fully_or_by_sixteen() {
     }
 }
 
+/// Grid-stride loops step by a loop-invariant value (`i += n` here): unrolled, with run-time
+/// checks that send steps of 0, huge steps and steps that would wrap to the original loop.
+#[test]
+fn variable_steps_unroll_with_run_time_checks() {
+    let input: Vec<i32> = (0..64).map(|x| x * 5 % 13 - 6).collect();
+    for (init, cond, bound, lo, hi) in [
+        ("int i = 0", "i < m", "40", 0, 40),
+        ("uint i = 3", "i < m", "40", 3, 40),
+        ("int i = 1", "i <= m", "39", 1, 40),
+        ("ulong i = 2", "i < m", "(ulong)40", 2, 40),
+    ] {
+        // A step computed in the loop from a work-item query is invariant too (one work-item:
+        // get_global_size(0) is 1).
+        for step in ["i += n", "i += n * (int)get_global_size(0)"] {
+            let src = sum_loop(init, cond, step, bound);
+            assert_eq!(unrolled_loops(&src), 1, "{init}; {cond}; {step}");
+            for n in [1, 2, 3, 5, 7, 8, 39, 40, 41, 1 << 28] {
+                let want: i32 = (lo..hi)
+                    .step_by(n as usize)
+                    .map(|i| input[i as usize] * (i + 1))
+                    .sum();
+                assert_eq!(
+                    run_sum(&src, n, &input),
+                    want,
+                    "{init}; {cond}; {step} with n = {n} (bound {bound})"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn loops_the_unroller_does_not_handle_are_left_alone() {
     for (init, cond, step) in [
         ("int i = 20", "i > m", "i--"),
         ("int i = 1", "i < m", "i *= 2"),
-        ("int i = 0", "i < m", "i += n"),
+        ("uint i = 0", "i != m", "i += n"),
     ] {
         let src = sum_loop(init, cond, step, "n");
         assert_eq!(unrolled_loops(&src), 0, "{init}; {cond}; {step}");

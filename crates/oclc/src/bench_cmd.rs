@@ -7,8 +7,15 @@
 //! copy this is bytes read plus bytes written, the figure `cuMemcpyDtoD` is quoted with.
 //!
 //! Kernel time: CUDA events around the launch on the cuda device; wall-clock time around the
-//! launch on the cpu device. Buffers are rewritten with their initial contents before every
-//! launch (untimed), so jobs that accumulate (atomics into a histogram) stay checkable.
+//! launch on the cpu device. Two ways to repeat (`--cache`):
+//! - `warm` (default), as `clrun` and most OpenCL benchmarks time: the N launches follow each
+//!   other on the state the previous launch left (caches included); then the buffers get their
+//!   initial contents back and one more, untimed launch produces the results that are checked,
+//!   so jobs that accumulate (atomics into a histogram) stay checkable.
+//! - `cold`: before every timed launch the buffers get their initial contents back and, on the
+//!   cuda device, 128 MiB are copied through the L2 cache to evict them; the last timed
+//!   launch's results are checked. Slower, and closer to a kernel's first run.
+//!
 //! With `--device cuda` a last row times `cuMemcpyDtoD` of the largest buffer, the bandwidth
 //! reference for copy kernels.
 
@@ -33,6 +40,17 @@ pub struct BenchArgs {
     /// Timed launches per job (after one warm-up launch)
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub repeat: usize,
+    /// warm: launches back to back, as clrun times them; cold: buffers reset and (cuda) the
+    /// L2 cache evicted before every timed launch
+    #[arg(long, value_name = "MODE", default_value = "warm", value_parser = ["warm", "cold"])]
+    pub cache: String,
+}
+
+/// How the timed launches of a job follow each other (the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheMode {
+    Warm,
+    Cold,
 }
 
 /// Timings and verdict of one job.
@@ -68,6 +86,11 @@ pub fn bench_command(args: &BenchArgs) -> CliOutput {
         out.code = 2;
         return out;
     }
+    let mode = if args.cache == "cold" {
+        CacheMode::Cold
+    } else {
+        CacheMode::Warm
+    };
     let device = match BenchDevice::new(&args.device) {
         Ok(d) => d,
         Err(e) => {
@@ -80,7 +103,7 @@ pub fn bench_command(args: &BenchArgs) -> CliOutput {
     let mut code = 0;
     let mut largest = 0usize;
     for path in &args.jobs {
-        match bench_job(&device, path, args.repeat) {
+        match bench_job(&device, path, args.repeat, mode) {
             Ok((row, biggest)) => {
                 if row.passed == Some(false) {
                     code = code.max(1);
@@ -149,6 +172,7 @@ fn bench_job(
     device: &BenchDevice,
     path: &std::path::Path,
     repeat: usize,
+    mode: CacheMode,
 ) -> Result<(BenchRow, usize), String> {
     let job = RunFile::load(path).map_err(|e| e.to_string())?;
     let source = job.source_text().map_err(|e| e.to_string())?;
@@ -168,7 +192,8 @@ fn bench_job(
     range.local = job.local.clone();
     range.offset = job.offset.clone();
 
-    let (times, contents) = device.run(&program, &opts, &job.kernel, &launch, &range, repeat)?;
+    let (times, contents) =
+        device.run(&program, &opts, &job.kernel, &launch, &range, repeat, mode)?;
     let timing = TimingSummary::new(&times).ok_or("no launches")?;
     let mut bytes = 0u64;
     let mut largest = 0usize;
@@ -231,7 +256,8 @@ impl BenchDevice {
         }
     }
 
-    /// Launches once to warm up, then `repeat` times; buffers are reset before each launch.
+    /// Launches once to warm up, then `repeat` timed times as `mode` says (module docs).
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
         program: &Program,
@@ -240,13 +266,16 @@ impl BenchDevice {
         launch: &Launch,
         range: &NdRange,
         repeat: usize,
+        mode: CacheMode,
     ) -> Result<(Vec<Duration>, Contents), String> {
         let _ = opts;
         match self {
-            BenchDevice::Cpu(device) => run_cpu(device, program, kernel, launch, range, repeat),
+            BenchDevice::Cpu(device) => {
+                run_cpu(device, program, kernel, launch, range, repeat, mode)
+            }
             #[cfg(feature = "cuda")]
             BenchDevice::Cuda(device) => {
-                run_cuda(device, program, opts, kernel, launch, range, repeat)
+                run_cuda(device, program, opts, kernel, launch, range, repeat, mode)
             }
         }
     }
@@ -292,6 +321,7 @@ fn run_cpu(
     launch: &Launch,
     range: &NdRange,
     repeat: usize,
+    mode: CacheMode,
 ) -> Result<(Vec<Duration>, Contents), String> {
     let mut k = program.kernel(kernel).map_err(|e| e.to_string())?;
     let mut buffers = Vec::new();
@@ -307,26 +337,35 @@ fn run_cpu(
         };
         k.set_arg(i, arg).map_err(|e| e.to_string())?;
     }
-    let mut times = Vec::with_capacity(repeat);
-    for n in 0..=repeat {
-        if n > 0 {
-            for (i, b) in &buffers {
-                if let Some(LaunchArg::Buffer { data, .. }) = launch.args.get(*i) {
-                    b.write_bytes(data).map_err(|e| e.to_string())?;
-                }
+    let reset = || -> Result<(), String> {
+        for (i, b) in &buffers {
+            if let Some(LaunchArg::Buffer { data, .. }) = launch.args.get(*i) {
+                b.write_bytes(data).map_err(|e| e.to_string())?;
             }
         }
+        Ok(())
+    };
+    let run = || -> Result<Duration, String> {
         let start = std::time::Instant::now();
         let r = device.launch(&k, range);
         let t = start.elapsed();
         match r {
-            Ok(_) => {}
-            Err(Error::Runtime(fault)) => return Err(fault.rendered),
-            Err(e) => return Err(e.to_string()),
+            Ok(_) => Ok(t),
+            Err(Error::Runtime(fault)) => Err(fault.rendered),
+            Err(e) => Err(e.to_string()),
         }
-        if n > 0 {
-            times.push(t);
+    };
+    let mut times = Vec::with_capacity(repeat);
+    run()?;
+    for _ in 0..repeat {
+        if mode == CacheMode::Cold {
+            reset()?;
         }
+        times.push(run()?);
+    }
+    if mode == CacheMode::Warm {
+        reset()?;
+        run()?;
     }
     let mut contents = Vec::with_capacity(buffers.len());
     for (i, b) in &buffers {
@@ -340,6 +379,7 @@ fn run_cpu(
 const FLUSH_BYTES: usize = 64 << 20;
 
 #[cfg(feature = "cuda")]
+#[allow(clippy::too_many_arguments)]
 fn run_cuda(
     device: &oclc_ptx::cuda::CudaDevice,
     program: &Program,
@@ -348,6 +388,7 @@ fn run_cuda(
     launch: &Launch,
     range: &NdRange,
     repeat: usize,
+    mode: CacheMode,
 ) -> Result<(Vec<Duration>, Contents), String> {
     use oclc_ptx::cuda::{Arg, NdRange as CudaRange};
     let e = |e: oclc_ptx::cuda::CudaError| e.to_string();
@@ -377,24 +418,37 @@ fn run_cuda(
     };
     // Copying 128 MiB through the 50 MiB L2 (H100/H200) after the resets evicts the job's
     // buffers, so no launch starts with its input cached by the reset.
-    let flush = (
-        device.zeroed(FLUSH_BYTES).map_err(e)?,
-        device.zeroed(FLUSH_BYTES).map_err(e)?,
-    );
-    let mut times = Vec::with_capacity(repeat);
-    for n in 0..=repeat {
-        if n > 0 {
-            for (_, b, pristine) in &buffers {
-                device.copy(pristine, b).map_err(e)?;
-            }
-            device.copy(&flush.0, &flush.1).map_err(e)?;
+    let flush = match mode {
+        CacheMode::Cold => Some((
+            device.zeroed(FLUSH_BYTES).map_err(e)?,
+            device.zeroed(FLUSH_BYTES).map_err(e)?,
+        )),
+        CacheMode::Warm => None,
+    };
+    let reset = || -> Result<(), String> {
+        for (_, b, pristine) in &buffers {
+            device.copy(pristine, b).map_err(e)?;
         }
+        Ok(())
+    };
+    let run = || -> Result<Duration, String> {
         let t = device
             .launch(&loaded, kernel, &args, &cuda_range)
             .map_err(e)?;
-        if n > 0 {
-            times.push(Duration::from_secs_f64(f64::from(t.kernel_ms) / 1e3));
+        Ok(Duration::from_secs_f64(f64::from(t.kernel_ms) / 1e3))
+    };
+    let mut times = Vec::with_capacity(repeat);
+    run()?;
+    for _ in 0..repeat {
+        if let Some((from, to)) = &flush {
+            reset()?;
+            device.copy(from, to).map_err(e)?;
         }
+        times.push(run()?);
+    }
+    if mode == CacheMode::Warm {
+        reset()?;
+        run()?;
     }
     let mut contents = Vec::new();
     for (i, b, _) in &buffers {

@@ -16,6 +16,7 @@ fn args(jobs: Vec<PathBuf>, device: &str, repeat: usize) -> BenchArgs {
         jobs,
         device: device.into(),
         repeat,
+        cache: "warm".into(),
     }
 }
 
@@ -92,6 +93,21 @@ fn table_has_one_row_per_job_with_verdicts() {
     let min: f64 = r[0][1].parse().unwrap();
     let median: f64 = r[0][2].parse().unwrap();
     assert!(min > 0.0 && min <= median, "{}", out.stdout);
+}
+
+/// In both cache modes the accumulating job is checked on buffers that started from their
+/// initial contents (warm: after a reset following the timed launches; cold: before each).
+#[test]
+fn accumulating_job_checks_out_warm_and_cold() {
+    let dir = temp_jobs("modes", &[("accumulate.toml", ACCUMULATE)]);
+    for mode in ["warm", "cold"] {
+        let mut a = args(vec![dir.join("accumulate.toml")], "cpu", 4);
+        a.cache = mode.into();
+        let out = bench_command(&a);
+        assert_eq!(out.code, 0, "{mode}: {}{}", out.stdout, out.stderr);
+        let r = rows(&out.stdout);
+        assert_eq!(r[0][4], "ok", "{mode}: {}", out.stdout);
+    }
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! IR passes: mem2reg (with scalar replacement), fold, address-space inference and
 //! per-call-site specialization, dce; and the `oclc spaces` report they produce. The devices
 //! then run [`optimize_for_device`] on load, which also inlines helpers
-//! ([`inline`](inline::inline_module)) and unrolls small counted loops
-//! ([`unroll`](unroll::unroll)).
+//! ([`inline`](inline::inline_module)), unrolls small counted loops
+//! ([`unroll`](unroll::unroll)) and shares repeated pure computations ([`gvn`](gvn::gvn)).
 //!
 //! For `oclc spaces`, lower with `oclc_lower::LowerOptions { all_in_memory: true }`: every
 //! variable then has a named slot, which mem2reg turns into the per-variable entries of the
@@ -26,6 +26,7 @@
 pub mod casts;
 pub mod dce;
 pub mod fold;
+pub mod gvn;
 pub mod infer_spaces;
 pub mod inline;
 pub mod mem2reg;
@@ -270,6 +271,9 @@ pub fn optimize_for_device(m: &mut Module) {
     for f in m.functions.iter_mut() {
         if unroll::unroll_by(f, factor) > 0 {
             fold::fold(f);
+            dce::dce(f);
+        }
+        if gvn::gvn(f) > 0 {
             dce::dce(f);
         }
     }

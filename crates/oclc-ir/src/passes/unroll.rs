@@ -1,7 +1,8 @@
 //! Unrolling of small counted loops, so a device has several iterations' independent loads in
 //! flight at once. A loop qualifies when its header ends in a comparison of an induction
-//! variable (a header parameter stepped by a constant `add` on the back edge) with a
-//! loop-invariant bound, and its body is a straight chain of blocks back to the header.
+//! variable (a header parameter stepped by a constant or loop-invariant `add` on the back
+//! edge, e.g. a grid-stride loop's `i += get_global_size(0)`) with a loop-invariant bound, and
+//! its body is a straight chain of blocks back to the header.
 //! With a constant trip count of at most [`FULL_TRIPS`] it is replaced by straight-line code;
 //! otherwise a copy running [`FACTOR`] iterations per trip goes first, while at least that
 //! many remain, and the original loop runs the remainder.
@@ -39,6 +40,8 @@ struct Loop {
     /// Index of the induction variable among the header's parameters.
     iv: usize,
     step: u64,
+    /// The step's value when it is not a constant (`step` is then 0): loop-invariant.
+    step_value: Option<Value>,
     bits: u32,
     bound: Value,
     rel: Rel,
@@ -217,7 +220,7 @@ fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
         return None;
     };
     // Bounds computed in the loop from invariant values are made again in front of it.
-    let invariant = |v: Value| invariant(f, &blocks, v, 3);
+    let invariant = |v: Value| invariant(f, &blocks, v, 5);
     let (iv_val, bound, op) = if hparams.contains(a) && invariant(*b) {
         (*a, *b, *op)
     } else if hparams.contains(b) && invariant(*a) {
@@ -244,14 +247,21 @@ fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
         return None;
     };
     let next = *back.args.get(iv)?;
-    let step = match def_op(f, next)? {
-        Op::Bin(BinOp::Add, x, y) if *x == iv_val => const_int(f, *y)?,
-        Op::Bin(BinOp::Add, x, y) if *y == iv_val => const_int(f, *x)?,
+    let step_operand = match def_op(f, next)? {
+        Op::Bin(BinOp::Add, x, y) if *x == iv_val => *y,
+        Op::Bin(BinOp::Add, x, y) if *y == iv_val => *x,
         _ => return None,
     };
-    let step = step & mask(bits);
+    let (step, step_value) = match const_int(f, step_operand) {
+        Some(c) => (c & mask(bits), None),
+        // A variable step: only for `<`/`<=` exits, and checked at run time (unroll_by_factor).
+        None if rel != Rel::Ne && invariant(step_operand) => (0, Some(step_operand)),
+        None => return None,
+    };
     // Steps up to 1/32 of the range keep MAX_FACTOR iterations' span representable.
-    if step == 0 || step > mask(bits) >> 5 || (rel == Rel::Ne && step != 1) {
+    if step_value.is_none()
+        && (step == 0 || step > mask(bits) >> 5 || (rel == Rel::Ne && step != 1))
+    {
         return None;
     }
     Some(Loop {
@@ -259,6 +269,7 @@ fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
         chain,
         iv,
         step,
+        step_value,
         bits,
         bound,
         rel,
@@ -288,7 +299,10 @@ fn invariant(f: &Function, blocks: &[Block], v: Value, depth: u32) -> bool {
         return true;
     }
     match def_op(f, v) {
-        Some(op @ (Op::Const(_) | Op::Bin(..) | Op::Un(..) | Op::Conv(..))) if depth > 0 => {
+        Some(Op::Const(_)) => true,
+        // Work-item queries (`get_global_size(0)` in a grid-stride loop) are pure and fixed for
+        // the work-item's whole run.
+        Some(op @ (Op::Bin(..) | Op::Un(..) | Op::Conv(..) | Op::WorkItem(..))) if depth > 0 => {
             let mut ok = true;
             op.for_each_operand(|x| ok &= invariant(f, blocks, x, depth - 1));
             ok
@@ -389,6 +403,9 @@ fn holds(rel: Rel, iv: u64, bound: u64, bits: u32) -> bool {
 /// The trip count when the start (the one entering edge's argument) and the bound are
 /// constants and it is at most [`FULL_TRIPS`].
 fn constant_trips(f: &Function, lp: &Loop) -> Option<u64> {
+    if lp.step_value.is_some() {
+        return None;
+    }
     let bound = const_int(f, lp.bound)? & mask(lp.bits);
     let entering = entering_edges(f, lp);
     let [(p, k)] = entering.as_slice() else {
@@ -581,15 +598,85 @@ fn unroll_by_factor(f: &mut Function, lp: &Loop, factor: u64) -> bool {
         None,
         span,
     );
-    // test2: the next FACTOR values of iv all satisfy REL.
-    let (_, d) = f.push_inst(test2, Op::Bin(BinOp::Sub, bound, iv), Some(ity), span);
-    let span_k = (factor - 1) * lp.step;
-    let (_, k) = f.push_inst(test2, Op::Const(Const::Int(span_k)), Some(ity), span);
-    let strict = matches!(lp.rel, Rel::Ult | Rel::Slt | Rel::Ne);
-    let cmp = if strict { CmpOp::Ugt } else { CmpOp::Uge };
+    // test2: the next FACTOR values of iv all satisfy REL: bound - iv > (FACTOR - 1) * step.
+    let (d, k) = match lp.step_value {
+        None => {
+            let (_, d) = f.push_inst(test2, Op::Bin(BinOp::Sub, bound, iv), Some(ity), span);
+            let span_k = (factor - 1) * lp.step;
+            let (_, k) = f.push_inst(test2, Op::Const(Const::Int(span_k)), Some(ity), span);
+            (d, k)
+        }
+        Some(sv) => {
+            // A variable step: (FACTOR - 1) * step must not wrap, and the step must be one
+            // the unrolled copy can take (1 ..= 1/32 of the range, as for constant steps);
+            // otherwise the original loop runs every iteration.
+            let Some(sv) = remat(f, &blocks, sv, test2) else {
+                return false;
+            };
+            let guard = f.add_block();
+            let (_, lim) = f.push_inst(
+                test2,
+                Op::Const(Const::Int(mask(lp.bits) >> 5)),
+                Some(ity),
+                span,
+            );
+            let (_, one) = f.push_inst(test2, Op::Const(Const::Int(1)), Some(ity), span);
+            let (Some(lim), Some(one)) = (lim, one) else {
+                return false;
+            };
+            let (_, m1) = f.push_inst(test2, Op::Bin(BinOp::Sub, sv, one), Some(ity), span);
+            let Some(m1) = m1 else { return false };
+            // step - 1 < lim  <=>  1 <= step <= lim (unsigned, step 0 wraps to the top).
+            let (_, ok) = f.push_inst(test2, Op::Cmp(CmpOp::Ult, m1, lim), Some(Type::I1), span);
+            let Some(ok) = ok else { return false };
+            f.push_inst(
+                test2,
+                Op::CondBr(
+                    ok,
+                    BlockCall {
+                        block: guard,
+                        args: Vec::new(),
+                    },
+                    to_header.clone(),
+                ),
+                None,
+                span,
+            );
+            // The rest of the test continues in `guard`.
+            let (_, d2) = f.push_inst(guard, Op::Bin(BinOp::Sub, bound, iv), Some(ity), span);
+            let (_, fk) = f.push_inst(guard, Op::Const(Const::Int(factor - 1)), Some(ity), span);
+            let (Some(d2), Some(fk)) = (d2, fk) else {
+                return false;
+            };
+            let (_, k) = f.push_inst(guard, Op::Bin(BinOp::Mul, sv, fk), Some(ity), span);
+            let Some(k) = k else { return false };
+            return finish_unrolled(f, lp, test, guard, body, to_header, d2, k, factor, span);
+        }
+    };
     let (Some(d), Some(k)) = (d, k) else {
         return false;
     };
+    finish_unrolled(f, lp, test, test2, body, to_header, d, k, factor, span)
+}
+
+/// Ends `test2` with `d > k` (`>=` for `<=` loops) into `body`, else into the original loop,
+/// and fills `body` with `factor` iterations that branch back to `test`.
+#[allow(clippy::too_many_arguments)]
+fn finish_unrolled(
+    f: &mut Function,
+    lp: &Loop,
+    test: Block,
+    test2: Block,
+    body: Block,
+    to_header: BlockCall,
+    d: Value,
+    k: Value,
+    factor: u64,
+    span: oclc_syntax::Span,
+) -> bool {
+    let q = to_header.args.clone();
+    let strict = matches!(lp.rel, Rel::Ult | Rel::Slt | Rel::Ne);
+    let cmp = if strict { CmpOp::Ugt } else { CmpOp::Uge };
     let (_, c2) = f.push_inst(test2, Op::Cmp(cmp, d, k), Some(Type::I1), span);
     let Some(c2) = c2 else { return false };
     f.push_inst(
