@@ -13,6 +13,12 @@
 //! kernel that touches program-scope `__global` variables always runs from the program's
 //! module, which owns them.
 //!
+//! Register tuning: where a kernel needs a few registers more than would let one more block
+//! of the launch's size run on a multiprocessor (36 registers at 256 threads: 6 blocks instead
+//! of 8), the launch runs a variant compiled with the register cap of that occupancy, if
+//! ptxas fits it without spilling to local memory. This is `__launch_bounds__` chosen at
+//! launch time, when the block size is known.
+//!
 //! `unsafe` appears only where the driver's C API is called; each block says why the call
 //! is sound.
 
@@ -24,6 +30,9 @@ use oclc_syntax::SourceMap;
 use std::cell::{Cell, RefCell};
 use std::ffi::{CString, c_void};
 use std::rc::Rc;
+
+/// A compiled launch variant: the variant and the register cap it was compiled with.
+type VariantKey = (KernelVariant, u32);
 
 /// Everything the cuda device can fail with.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -97,6 +106,11 @@ pub struct CudaDevice {
     min_threads: Cell<u64>,
     /// Whether launches may load read-only buffers with `ld.global.nc`.
     nc: Cell<bool>,
+    /// Whether launches may run a register-capped variant for more blocks per multiprocessor.
+    tune_regs: Cell<bool>,
+    /// 32-bit registers and threads per multiprocessor.
+    regs_per_sm: u32,
+    threads_per_sm: u32,
 }
 
 impl std::fmt::Debug for CudaDevice {
@@ -189,7 +203,8 @@ pub struct Program {
     opts: PtxOptions,
     /// Launch variants compiled so far; `None` where ptxas rejected one (the program's own
     /// module runs instead).
-    variants: RefCell<Vec<(KernelVariant, Option<sys::CUmodule>)>>,
+    /// The `u32` is the register cap the variant was compiled with (0: none).
+    variants: RefCell<Vec<(VariantKey, Option<sys::CUmodule>)>>,
 }
 
 impl Drop for Program {
@@ -219,6 +234,8 @@ pub struct LaunchTiming {
     pub coarsen: u32,
     /// Parameters loaded with `ld.global.nc`.
     pub nc_params: u32,
+    /// The register cap of the variant that ran (0: uncapped; see the module docs).
+    pub reg_cap: u32,
 }
 
 impl CudaDevice {
@@ -266,6 +283,11 @@ impl CudaDevice {
         };
         let sms = sms.map_err(drv("cuDeviceGetAttribute"))?;
         let per_sm = per_sm.map_err(drv("cuDeviceGetAttribute"))?;
+        // SAFETY: as above.
+        let regs_per_sm = unsafe {
+            result::device::get_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)
+        }
+        .map_err(drv("cuDeviceGetAttribute"))?;
         Ok(CudaDevice {
             cx,
             name,
@@ -273,12 +295,20 @@ impl CudaDevice {
             coarsen: Cell::new(coarsen_setting(std::env::var("OCLC_CUDA_COARSEN").ok())?),
             min_threads: Cell::new(2 * sms.max(1) as u64 * per_sm.max(1) as u64),
             nc: Cell::new(nc_setting(std::env::var("OCLC_CUDA_NC").ok())?),
+            tune_regs: Cell::new(tune_setting(std::env::var("OCLC_CUDA_REGS").ok())?),
+            regs_per_sm: regs_per_sm.max(0) as u32,
+            threads_per_sm: per_sm.max(0) as u32,
         })
     }
 
     /// Turns `ld.global.nc` for read-only buffers on or off.
     pub fn set_read_only_loads(&self, on: bool) {
         self.nc.set(on);
+    }
+
+    /// Turns register tuning (a register-capped variant where it raises occupancy) on or off.
+    pub fn set_register_tuning(&self, on: bool) {
+        self.tune_regs.set(on);
     }
 
     /// Sets thread coarsening: at most `max` work-groups per block (1 turns it off), and
@@ -346,7 +376,7 @@ impl CudaDevice {
             variant: None,
         };
         let ptx = crate::emit_module(&module, sm, &opts)?;
-        let cu = self.load_text(&ptx.text)?;
+        let cu = self.load_text(&ptx.text, 0)?;
         Ok(Program {
             cx: self.cx.clone(),
             module: cu,
@@ -360,7 +390,7 @@ impl CudaDevice {
     /// Loads emitted PTX; ptxas errors come back as [`CudaError::Ptxas`] with its log. The
     /// program runs no launch variants (it has no IR to make them from).
     pub fn load_ptx(&self, ptx: PtxModule) -> Result<Program, CudaError> {
-        let cu = self.load_text(&ptx.text)?;
+        let cu = self.load_text(&ptx.text, 0)?;
         Ok(Program {
             cx: self.cx.clone(),
             module: cu,
@@ -376,7 +406,18 @@ impl CudaDevice {
 
     /// The module of `v`, compiling it on first use; `None` when it cannot be made.
     fn variant(&self, prog: &Program, v: &KernelVariant) -> Option<sys::CUmodule> {
-        if let Some((_, m)) = prog.variants.borrow().iter().find(|(k, _)| k == v) {
+        self.variant_capped(prog, v, 0)
+    }
+
+    /// Variant `v` compiled with at most `max_regs` registers per thread (0: no cap).
+    fn variant_capped(
+        &self,
+        prog: &Program,
+        v: &KernelVariant,
+        max_regs: u32,
+    ) -> Option<sys::CUmodule> {
+        let key = (v.clone(), max_regs);
+        if let Some((_, m)) = prog.variants.borrow().iter().find(|(k, _)| *k == key) {
             return *m;
         }
         let opts = PtxOptions {
@@ -385,26 +426,74 @@ impl CudaDevice {
         };
         let m = crate::emit_module(&prog.ir, None, &opts)
             .ok()
-            .and_then(|ptx| self.load_text(&ptx.text).ok());
-        prog.variants.borrow_mut().push((v.clone(), m));
+            .and_then(|ptx| self.load_text(&ptx.text, max_regs).ok());
+        prog.variants.borrow_mut().push((key, m));
         m
     }
 
-    fn load_text(&self, text: &str) -> Result<sys::CUmodule, CudaError> {
+    /// For a launch of `func` (compiled from variant `v`) in blocks of `threads` threads with
+    /// `shared` bytes of dynamic shared memory: the same kernel compiled with the register
+    /// cap at which one more block fits on a multiprocessor, when that cap trims at most a
+    /// quarter of its registers, ptxas needs no more local memory for it, and the occupancy
+    /// does rise. Returns the function and its cap.
+    fn register_capped(
+        &self,
+        prog: &Program,
+        v: &KernelVariant,
+        func: sys::CUfunction,
+        name: &CString,
+        threads: u32,
+        shared: u32,
+    ) -> Option<(sys::CUfunction, u32)> {
+        use sys::CUfunction_attribute::*;
+        let attr = |f, a| {
+            // SAFETY: `f` is a function of a module loaded in the bound context.
+            unsafe { result::function::get_function_attribute(f, a) }.ok()
+        };
+        let blocks = |f| {
+            // SAFETY: as above; the block size and shared bytes are those of the launch.
+            unsafe {
+                result::occupancy::max_active_block_per_multiprocessor(
+                    f,
+                    threads as i32,
+                    shared as usize,
+                )
+            }
+            .ok()
+        };
+        let regs = attr(func, CU_FUNC_ATTRIBUTE_NUM_REGS)?.max(0) as u32;
+        let local = attr(func, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)?;
+        let now = blocks(func)?.max(0) as u32;
+        let cap = register_cap(self.regs_per_sm, self.threads_per_sm, threads, now, regs)?;
+        let m = self.variant_capped(prog, v, cap)?;
+        // SAFETY: `m` is loaded in the bound context; the name is NUL-terminated.
+        let f = unsafe { result::module::get_function(m, name.clone()) }.ok()?;
+        let better = blocks(f)?.max(0) as u32 > now;
+        let no_spill = attr(f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)? <= local;
+        (better && no_spill).then_some((f, cap))
+    }
+
+    /// Loads a PTX module; `max_regs` > 0 caps the registers per thread ptxas may use.
+    fn load_text(&self, text: &str, max_regs: u32) -> Result<sys::CUmodule, CudaError> {
         self.cx.bind()?;
         let image = CString::new(text)
             .map_err(|_| CudaError::Ptxas("the PTX text contains a NUL byte".into()))?;
         const LOG: usize = 16 * 1024;
         let mut log = vec![0u8; LOG];
-        let mut options = [
+        let mut options = vec![
             sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
             sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
         ];
-        let mut values: [*mut c_void; 2] = [log.as_mut_ptr().cast(), LOG as *mut c_void];
+        let mut values: Vec<*mut c_void> = vec![log.as_mut_ptr().cast(), LOG as *mut c_void];
+        if max_regs > 0 {
+            options.push(sys::CUjit_option::CU_JIT_MAX_REGISTERS);
+            values.push(max_regs as usize as *mut c_void);
+        }
         let mut module = std::mem::MaybeUninit::<sys::CUmodule>::uninit();
-        // SAFETY: `image` is a NUL-terminated PTX string; the option arrays have the same
-        // length (2) and the log buffer is valid for LOG bytes while the call runs (the size
-        // option is passed by value in the pointer, as the driver API specifies).
+        // SAFETY: `image` is a NUL-terminated PTX string; the option and value arrays have the
+        // same length and the log buffer is valid for LOG bytes while the call runs (the size
+        // and the register cap are passed by value in the pointer, as the driver API
+        // specifies).
         let rc = unsafe {
             sys::cuModuleLoadDataEx(
                 module.as_mut_ptr(),
@@ -464,31 +553,42 @@ impl CudaDevice {
         };
         let cname = CString::new(kernel).map_err(|_| CudaError::NoSuchKernel(kernel.into()))?;
         let mut launches = Vec::with_capacity(plan.regions.len());
-        let mut used = (1, 0);
+        let mut used = (1, 0, 0);
         for region in &plan.regions {
             let mut r = region.clone();
             let mut module = prog.module;
+            let mut v = KernelVariant {
+                kernel: kernel.into(),
+                coarsen: r.coarsen,
+                nc: nc.clone(),
+            };
             if r.coarsen > 1 || !nc.is_empty() {
-                let v = KernelVariant {
-                    kernel: kernel.into(),
-                    coarsen: r.coarsen,
-                    nc: nc.clone(),
-                };
                 match self.variant(prog, &v) {
                     Some(m) => {
                         module = m;
-                        used = (used.0.max(r.coarsen), nc.len() as u32);
+                        used = (used.0.max(r.coarsen), nc.len() as u32, used.2);
                     }
                     None => {
                         r.grid[0] *= r.coarsen;
                         r.coarsen = 1;
+                        v.coarsen = 1;
+                        v.nc.clear();
                     }
                 }
             }
             // SAFETY: `module` is loaded in the bound context; the name is NUL-terminated.
-            let func = unsafe { result::module::get_function(module, cname.clone()) }
+            let mut func = unsafe { result::module::get_function(module, cname.clone()) }
                 .map_err(drv("cuModuleGetFunction"))?;
             let (storage, shared) = pack_args(abi, args, &plan.nd_param(region).0)?;
+            let threads = r.block.iter().product::<u32>();
+            if variants
+                && self.tune_regs.get()
+                && let Some((f, cap)) =
+                    self.register_capped(prog, &v, func, &cname, threads, shared)
+            {
+                func = f;
+                used.2 = cap;
+            }
             if shared > 48 * 1024 {
                 // SAFETY: `func` is valid; the attribute takes a byte count.
                 unsafe {
@@ -542,6 +642,7 @@ impl CudaDevice {
                 launches: count,
                 coarsen: used.0,
                 nc_params: used.1,
+                reg_cap: used.2,
             }),
             Err(e) => Err(CudaError::Fault {
                 kernel: kernel.into(),
@@ -579,6 +680,7 @@ impl CudaDevice {
             launches: 1,
             coarsen: 1,
             nc_params: 0,
+            reg_cap: 0,
         })
         .map_err(drv("cuMemcpyDtoD"))
     }
@@ -626,6 +728,35 @@ fn coarsen_setting(var: Option<String>) -> Result<u32, CudaError> {
 }
 
 /// Whether `OCLC_CUDA_NC` leaves `ld.global.nc` on (absent or `1`) or turns it off (`0`).
+/// The register cap (a multiple of 8, the allocation unit) at which one more block of
+/// `threads` threads fits in `regs_per_sm` registers than the `blocks` that fit now with
+/// `regs` per thread; None when one more block would exceed `threads_per_sm`, or the cap
+/// would trim more than a quarter of the registers (spills likely) or leave fewer than 24.
+fn register_cap(
+    regs_per_sm: u32,
+    threads_per_sm: u32,
+    threads: u32,
+    blocks: u32,
+    regs: u32,
+) -> Option<u32> {
+    if threads == 0 || (blocks + 1).saturating_mul(threads) > threads_per_sm {
+        return None;
+    }
+    let warps = threads.div_ceil(32);
+    let cap = regs_per_sm / ((blocks + 1) * warps * 32) / 8 * 8;
+    (cap >= 24 && cap < regs && (regs - cap) * 4 <= regs).then_some(cap)
+}
+
+fn tune_setting(var: Option<String>) -> Result<bool, CudaError> {
+    match var.as_deref().map(str::trim) {
+        None | Some("1") => Ok(true),
+        Some("0") => Ok(false),
+        Some(v) => Err(CudaError::Setting(format!(
+            "OCLC_CUDA_REGS must be 0 (registers as ptxas chooses) or 1 (capped where that raises occupancy), not `{v}`"
+        ))),
+    }
+}
+
 fn nc_setting(var: Option<String>) -> Result<bool, CudaError> {
     match var.as_deref().map(str::trim) {
         None | Some("1") => Ok(true),
@@ -739,6 +870,28 @@ mod tests {
         assert_eq!(nc_setting(Some("0".into())), Ok(false));
         assert!(matches!(
             nc_setting(Some("no".into())),
+            Err(CudaError::Setting(_))
+        ));
+    }
+
+    #[test]
+    fn register_caps_raise_occupancy_by_one_block() {
+        // 36 registers at 256 threads: 6 blocks of 65536 registers; 32 lets 7 (and 8) fit.
+        assert_eq!(register_cap(65536, 2048, 256, 6, 36), Some(32));
+        // 40 at 128 threads: 12 blocks; 13 need 39 -> 32, a trim of 8 of 40 (a fifth).
+        assert_eq!(register_cap(65536, 2048, 128, 12, 40), Some(32));
+        // 120 at 256 threads: 2 blocks; 3 need 80, a trim of a third: left to ptxas.
+        assert_eq!(register_cap(65536, 2048, 256, 2, 120), None);
+        // The threads of a multiprocessor are all in use, or none are launched.
+        assert_eq!(register_cap(65536, 2048, 256, 8, 32), None);
+        assert_eq!(register_cap(65536, 2048, 1024, 2, 32), None);
+        assert_eq!(register_cap(65536, 2048, 0, 0, 40), None);
+        // Fewer than 24 would be left.
+        assert_eq!(register_cap(65536, 2048, 32, 60, 24), None);
+        assert_eq!(tune_setting(None), Ok(true));
+        assert_eq!(tune_setting(Some("0".into())), Ok(false));
+        assert!(matches!(
+            tune_setting(Some("x".into())),
             Err(CudaError::Setting(_))
         ));
     }
