@@ -121,20 +121,32 @@ impl Quals {
 
     /// Clang's order: `const volatile restrict __space`.
     pub fn spelling(self) -> String {
-        let mut parts: Vec<String> = Vec::new();
+        let mut out = String::new();
+        self.write_spelling(&mut out);
+        out
+    }
+
+    /// Appends [`Quals::spelling`] to `out` (type printing builds one string, not parts).
+    pub fn write_spelling(self, out: &mut String) {
+        let start = out.len();
+        let word = |w: &str, out: &mut String| {
+            if out.len() > start {
+                out.push(' ');
+            }
+            out.push_str(w);
+        };
         if self.is_const() {
-            parts.push("const".into());
+            word("const", out);
         }
         if self.is_volatile() {
-            parts.push("volatile".into());
+            word("volatile", out);
         }
         if self.cvr & Self::RESTRICT != 0 {
-            parts.push("restrict".into());
+            word("restrict", out);
         }
         if let Some(s) = self.space {
-            parts.push(s.spelling());
+            word(&s.spelling(), out);
         }
-        parts.join(" ")
     }
 }
 
@@ -963,7 +975,12 @@ impl TypeTable {
             let v = if *n == 1 { "value" } else { "values" };
             return format!("'{s}' (vector of {n} '{}' {v})", e.opencl_name());
         }
-        let c = self.print(self.canonical(qt));
+        let canon = self.canonical(qt);
+        if canon == qt {
+            // No sugar: the canonical type prints the same.
+            return format!("'{s}'");
+        }
+        let c = self.print(canon);
         if s == c {
             format!("'{s}'")
         } else {
@@ -981,13 +998,13 @@ impl TypeTable {
         if depth > 256 {
             return "...".into();
         }
-        let q = qt.quals.spelling();
         match self.kind(qt.id) {
             TypeKind::Pointer(p) => {
-                let mut s = String::from("*");
-                s.push_str(&q);
+                let mut s = String::with_capacity(inner.len() + 24);
+                s.push('*');
+                qt.quals.write_spelling(&mut s);
                 if !inner.is_empty() {
-                    if !q.is_empty() {
+                    if s.len() > 1 {
                         s.push(' ');
                     }
                     s.push_str(&inner);
@@ -1036,7 +1053,8 @@ impl TypeTable {
             }
             _ => {
                 let name = self.base_name(qt.id);
-                let mut s = q;
+                let mut s = String::with_capacity(name.len() + inner.len() + 24);
+                qt.quals.write_spelling(&mut s);
                 if !s.is_empty() {
                     s.push(' ');
                 }
@@ -1052,34 +1070,36 @@ impl TypeTable {
         }
     }
 
-    fn base_name(&self, id: TypeId) -> String {
+    fn base_name(&self, id: TypeId) -> std::borrow::Cow<'static, str> {
         match self.kind(id) {
             TypeKind::Void => "void".into(),
             TypeKind::Error => "<error type>".into(),
             TypeKind::Scalar(s) => s.name().into(),
-            TypeKind::Vector(s, n) => format!("{} __attribute__((ext_vector_type({n})))", s.name()),
+            TypeKind::Vector(s, n) => {
+                format!("{} __attribute__((ext_vector_type({n})))", s.name()).into()
+            }
             TypeKind::Record(r) => match self.record(*r) {
                 Some(d) => {
                     let kw = if d.is_union { "union" } else { "struct" };
                     match d.name {
-                        Some(n) => format!("{kw} {n}"),
-                        None => format!("{kw} (unnamed)"),
+                        Some(n) => format!("{kw} {n}").into(),
+                        None => format!("{kw} (unnamed)").into(),
                     }
                 }
                 None => "struct".into(),
             },
             TypeKind::Enum(e) => match self.enums.get(e.0 as usize).and_then(|d| d.name) {
-                Some(n) => format!("enum {n}"),
+                Some(n) => format!("enum {n}").into(),
                 None => "enum (unnamed)".into(),
             },
             TypeKind::Typedef(t) => self
                 .typedef(*t)
-                .map_or_else(String::new, |d| d.name.to_string()),
-            TypeKind::Image(d, a) => format!("{} {}", a.spelling(), d.name()),
+                .map_or_else(Default::default, |d| d.name.to_string().into()),
+            TypeKind::Image(d, a) => format!("{} {}", a.spelling(), d.name()).into(),
             TypeKind::Opaque(o) => o.name().into(),
-            TypeKind::Pipe(e, a) => format!("{} pipe {}", a.spelling(), self.print(*e)),
-            TypeKind::Atomic(e) => format!("_Atomic({})", self.print(*e)),
-            TypeKind::Pointer(_) | TypeKind::Array(..) | TypeKind::Function(_) => String::new(),
+            TypeKind::Pipe(e, a) => format!("{} pipe {}", a.spelling(), self.print(*e)).into(),
+            TypeKind::Atomic(e) => format!("_Atomic({})", self.print(*e)).into(),
+            TypeKind::Pointer(_) | TypeKind::Array(..) | TypeKind::Function(_) => "".into(),
         }
     }
 }

@@ -79,12 +79,9 @@ pub struct SourceFile {
 
 impl SourceFile {
     pub fn new(name: String, text: String) -> SourceFile {
-        let mut line_starts = vec![0u32];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i as u32 + 1);
-            }
-        }
+        let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
+        line_starts.push(0u32);
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
         SourceFile {
             name,
             text,
@@ -152,7 +149,11 @@ impl SourceMap {
 
     /// Adds a file; bytes that are not UTF-8 are replaced with U+FFFD.
     pub fn add_file(&mut self, name: impl Into<String>, bytes: &[u8]) -> FileId {
-        let text = String::from_utf8_lossy(bytes).into_owned();
+        // `from_utf8` checks ASCII a word at a time; the lossy path only for invalid input.
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t.to_owned(),
+            Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+        };
         self.add_text(name, text)
     }
 

@@ -7,6 +7,8 @@
 //! from clang's (and oclc promises clang's output). It follows clang's `TextDiagnostic` and
 //! `DiagnosticRenderer` for non-terminal output (no colours, no line wrapping).
 
+use std::fmt::Write as _;
+
 use oclc_syntax::{ExpnId, FileId, FixIt, Level, SourceFile, SourceMap, Span};
 
 use crate::warnings::Reported;
@@ -34,7 +36,8 @@ impl<'a> TextRenderer<'a> {
     pub fn new(sm: &'a SourceMap) -> TextRenderer<'a> {
         TextRenderer {
             sm,
-            out: String::new(),
+            // Room for a typical run's output, so that it is not grown line by line.
+            out: String::with_capacity(16 * 1024),
             last_loc: None,
             last_level: Level::Note,
         }
@@ -94,14 +97,13 @@ impl<'a> TextRenderer<'a> {
             return;
         };
         let (line, col) = f.line_col(off);
-        self.out.push_str(&format!(
-            "{}:{}:{}: {}: ",
-            f.name,
-            line,
-            col,
-            level.as_str()
-        ));
-        self.out.push_str(&with_option(message, option));
+        let _ = write!(self.out, "{}:{line}:{col}: {}: ", f.name, level.as_str());
+        self.out.push_str(message);
+        if let Some(o) = option {
+            self.out.push_str(" [");
+            self.out.push_str(o);
+            self.out.push(']');
+        }
         self.out.push('\n');
 
         let fixits: Vec<(Span, &str)> = fixits
@@ -196,8 +198,7 @@ impl<'a> TextRenderer<'a> {
             return;
         };
         let (line, col) = f.line_col(sp.lo);
-        self.out
-            .push_str(&format!("{}:{}:{}: note: {}\n", f.name, line, col, msg));
+        let _ = writeln!(self.out, "{}:{line}:{col}: note: {msg}", f.name);
         let repeat = self.last_loc == Some((sp.file, sp.lo));
         if !repeat {
             self.snippet(f, sp.file, sp.lo, &[], &[]);
@@ -283,25 +284,33 @@ impl<'a> TextRenderer<'a> {
 
             // Source line with gutter.
             let w = num_width(line_no);
-            self.out
-                .push_str(&" ".repeat(gutter as usize - w as usize + 1));
-            self.out.push_str(&format!("{line_no} | "));
+            push_spaces(&mut self.out, gutter as usize - w as usize + 1);
+            let _ = write!(self.out, "{line_no} | ");
             map.push_printable(&mut self.out);
             self.out.push('\n');
             if !caret.is_empty() {
-                self.out.push_str(&" ".repeat(gutter as usize + 2));
+                push_spaces(&mut self.out, gutter as usize + 2);
                 self.out.push_str("| ");
-                self.out.push_str(&String::from_utf8_lossy(&caret));
+                // Spaces, `^` and `~`, plus printable text from fix-its: UTF-8 unless a
+                // fix-it's bytes were not.
+                match std::str::from_utf8(&caret) {
+                    Ok(c) => self.out.push_str(c),
+                    Err(_) => self.out.push_str(&String::from_utf8_lossy(&caret)),
+                }
                 self.out.push('\n');
             }
             if !fix_line.is_empty() {
-                self.out.push_str(&" ".repeat(gutter as usize + 2));
+                push_spaces(&mut self.out, gutter as usize + 2);
                 self.out.push_str("| ");
                 self.out.push_str(&fix_line);
                 self.out.push('\n');
             }
         }
     }
+}
+
+fn push_spaces(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
 }
 
 fn with_option(message: &str, option: Option<&str>) -> String {
@@ -402,6 +411,13 @@ impl<'s> ColumnMap<'s> {
     }
 
     fn push_printable(&self, out: &mut String) {
+        // The common case: a line of printable ASCII is printed as it is.
+        if self.src.iter().all(|b| (0x20..0x7f).contains(b))
+            && let Ok(text) = std::str::from_utf8(self.src)
+        {
+            out.push_str(text);
+            return;
+        }
         let mut i = 0;
         while i < self.src.len() {
             i = push_printable(self.src, i, out);
