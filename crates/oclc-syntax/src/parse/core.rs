@@ -10,6 +10,19 @@ use crate::lang::{ClStd, LangOptions};
 use crate::source::{SourceMap, Span};
 use crate::token::{Punct, Token, TokenKind};
 
+/// What `sym` names when nothing in the source declares it: an OpenCL builtin type name
+/// (`uint`, `float4`) or an enumerator of clang's OpenCL headers (`memory_order_relaxed`).
+fn builtin_name(sym: Symbol) -> Option<NameKind> {
+    let s = sym.as_str();
+    if names::is_builtin_type_name(s) {
+        Some(NameKind::Builtin)
+    } else if names::is_builtin_value_name(s) {
+        Some(NameKind::Value)
+    } else {
+        None
+    }
+}
+
 /// What an ordinary identifier names, for telling declarations from expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NameKind {
@@ -63,6 +76,11 @@ pub(crate) struct Parser<'a> {
     /// Keyword of each identifier symbol in the tokens, by symbol index (`None`: not
     /// looked up), so classifying a token is an array access, not a hash.
     sym_kw: Vec<Option<Option<Kw>>>,
+    /// Builtin name of each identifier symbol in the tokens, by symbol index, filled with
+    /// `sym_kw` (`None`: not looked up). Builtin names are not seeded into `names`: a lookup
+    /// that finds no declaration falls back to this, so a small file interns none of the
+    /// ~120 builtin names.
+    sym_builtin: Vec<Option<Option<NameKind>>>,
     /// Enclosing loops and switches: a `break`/`continue` outside them is invalid in clang
     /// (sema reports it), which changes how a missing `;` after it is handled.
     pub loops: u32,
@@ -99,25 +117,22 @@ impl<'a> Parser<'a> {
             std::borrow::Cow::Owned(v)
         };
         let mut sym_kw: Vec<Option<Option<Kw>>> = Vec::new();
+        let mut sym_builtin: Vec<Option<Option<NameKind>>> = Vec::new();
         for t in toks.iter() {
             if let TokenKind::Ident(sym) = t.kind {
                 let i = sym.0 as usize;
                 if i >= sym_kw.len() {
                     sym_kw.resize(i + 1, None);
+                    sym_builtin.resize(i + 1, None);
                 }
                 if sym_kw[i].is_none() {
                     sym_kw[i] = Some(keyword(sym));
+                    sym_builtin[i] = Some(builtin_name(sym));
                 }
             }
         }
         let mut names = IdMap::default();
         names.reserve(256);
-        for &s in names::builtin_type_names() {
-            names.insert(s, NameKind::Builtin);
-        }
-        for &s in names::builtin_value_names() {
-            names.insert(s, NameKind::Value);
-        }
         Parser {
             toks,
             pos: 0,
@@ -141,6 +156,7 @@ impl<'a> Parser<'a> {
             fake_semi: false,
             invalid_exprs: 0,
             sym_kw,
+            sym_builtin,
             loops: 0,
             switches: 0,
             typo_attempts: 0,
@@ -638,11 +654,13 @@ impl<'a> Parser<'a> {
         let i = sym.0 as usize;
         if i >= self.sym_kw.len() {
             self.sym_kw.resize(i + 1, None);
+            self.sym_builtin.resize(i + 1, None);
         }
         if let Some(slot) = self.sym_kw.get_mut(i)
             && slot.is_none()
         {
             *slot = Some(keyword(sym));
+            self.sym_builtin[i] = Some(builtin_name(sym));
         }
         let pos = self.pos;
         if let Some(t) = self.toks.to_mut().get_mut(pos)
@@ -654,12 +672,27 @@ impl<'a> Parser<'a> {
 
     /// Every name visible here with what it names.
     pub fn visible_names(&self) -> impl Iterator<Item = (Symbol, NameKind)> + '_ {
-        self.names.iter().map(|(&s, &k)| (s, k))
+        let builtins = names::builtin_type_names()
+            .iter()
+            .map(|&s| (s, NameKind::Builtin))
+            .chain(
+                names::builtin_value_names()
+                    .iter()
+                    .map(|&s| (s, NameKind::Value)),
+            )
+            .filter(|(s, _)| !self.names.contains_key(s));
+        self.names.iter().map(|(&s, &k)| (s, k)).chain(builtins)
     }
 
     /// What `sym` names here.
     pub fn lookup(&self, sym: Symbol) -> Option<NameKind> {
-        self.names.get(&sym).copied()
+        if let Some(&k) = self.names.get(&sym) {
+            return Some(k);
+        }
+        match self.sym_builtin.get(sym.0 as usize) {
+            Some(Some(k)) => *k,
+            _ => builtin_name(sym),
+        }
     }
 
     /// Whether the identifier token `t` names a type here.

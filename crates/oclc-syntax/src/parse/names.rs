@@ -106,6 +106,11 @@ pub(crate) fn is_image_type_name(name: &str) -> bool {
     name.starts_with("image") && name.ends_with("_t")
 }
 
+/// Whether `name` is an enumerator of clang's OpenCL headers ([`VALUE_NAMES`]).
+pub(crate) fn is_builtin_value_name(name: &str) -> bool {
+    VALUE_NAMES.contains(&name)
+}
+
 /// Whether `name` is an OpenCL builtin type name (see the module docs).
 pub fn is_builtin_type_name(name: &str) -> bool {
     if OTHER_NAMES.contains(&name) {
