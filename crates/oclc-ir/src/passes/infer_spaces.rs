@@ -345,12 +345,21 @@ pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, Cas
     }
     // Builtins taking a resolved generic pointer use the overload for its named space.
     for (_, i) in placed_insts(f) {
-        let Some(Op::CallBuiltin(bid, args)) = f.insts.get(i.index()).map(|d| d.op.clone()) else {
+        let Some(Op::CallBuiltin(bid, args)) = f.insts.get(i.index()).map(|d| &d.op) else {
             continue;
         };
         let Some(decl) = m.builtins.get(bid.index()) else {
             continue;
         };
+        let resolved = |(k, arg): (usize, &Value)| {
+            decl.params.get(k) == Some(&generic)
+                && decl.pointee.get(k).is_some_and(Option::is_some)
+                && lat_of(*arg).space().is_some()
+        };
+        if !args.iter().enumerate().any(resolved) {
+            continue;
+        }
+        let args = args.clone();
         let mut new = decl.clone();
         for (k, arg) in args.iter().enumerate() {
             if decl.params.get(k) == Some(&generic)
@@ -369,7 +378,7 @@ pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, Cas
         }
     }
     // 2. Casts of resolved pointers fold.
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map = ValueMap::for_function(f);
     let mut verdicts = Vec::new();
     for (_, i) in placed_insts(f) {
         let Some(d) = f.insts.get(i.index()) else {
