@@ -10,8 +10,55 @@ use crate::ir::*;
 use crate::types::{AddrSpace, Type};
 use std::collections::{BTreeMap, HashMap};
 
-/// The instructions using each value (by value index), with repeats.
-type Users = Vec<Vec<Inst>>;
+/// The placed instructions using each value, with repeats, in one list: value `v`'s are
+/// `list[start[v]..start[v + 1]]`.
+struct Users {
+    start: Vec<u32>,
+    list: Vec<Inst>,
+}
+
+impl Users {
+    fn new(f: &Function) -> Users {
+        let nv = f.values.len();
+        let mut start = vec![0u32; nv + 1];
+        for bd in &f.blocks {
+            for i in &bd.insts {
+                if let Some(d) = f.insts.get(i.index()) {
+                    d.op.for_each_operand(|v| {
+                        if v.index() < nv {
+                            start[v.index() + 1] += 1;
+                        }
+                    });
+                }
+            }
+        }
+        for k in 0..nv {
+            start[k + 1] += start[k];
+        }
+        let mut fill: Vec<u32> = start[..nv].to_vec();
+        let mut list = vec![Inst(0); start[nv] as usize];
+        for bd in &f.blocks {
+            for &i in &bd.insts {
+                if let Some(d) = f.insts.get(i.index()) {
+                    d.op.for_each_operand(|v| {
+                        if let Some(at) = fill.get_mut(v.index()) {
+                            list[*at as usize] = i;
+                            *at += 1;
+                        }
+                    });
+                }
+            }
+        }
+        Users { start, list }
+    }
+
+    fn of(&self, v: Value) -> &[Inst] {
+        match (self.start.get(v.index()), self.start.get(v.index() + 1)) {
+            (Some(&a), Some(&b)) => &self.list[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
 
 /// What a promoted instruction does to its slot's fields.
 #[derive(Clone, Copy)]
@@ -41,23 +88,17 @@ struct Slot {
 pub fn mem2reg(f: &mut Function) -> Vec<VarRecord> {
     remove_unreachable_blocks(f);
     // Only slot addresses (and addresses derived from them) are looked up.
-    let mut users: Users = vec![Vec::new(); f.values.len()];
-    let mut has_slot = false;
-    for bd in &f.blocks {
-        for &i in &bd.insts {
-            if let Some(d) = f.insts.get(i.index()) {
-                has_slot |= matches!(d.op, Op::StackAlloc { .. });
-                d.op.for_each_operand(|v| {
-                    if let Some(u) = users.get_mut(v.index()) {
-                        u.push(i)
-                    }
-                });
-            }
-        }
-    }
+    let has_slot = f.blocks.iter().any(|bd| {
+        bd.insts.iter().any(|i| {
+            f.insts
+                .get(i.index())
+                .is_some_and(|d| matches!(d.op, Op::StackAlloc { .. }))
+        })
+    });
     if !has_slot {
         return Vec::new();
     }
+    let users = Users::new(f);
     let mut access: Vec<Option<Access>> = vec![None; f.insts.len()];
     let mut vars: Vec<Var> = Vec::new();
     let mut slots: Vec<Slot> = Vec::new();
@@ -137,15 +178,13 @@ pub fn mem2reg(f: &mut Function) -> Vec<VarRecord> {
 /// Whether a generic pointer is stored directly in the slot or loaded from it.
 fn holds_generic_pointer(f: &Function, users: &Users, slot: Value) -> bool {
     let generic = Some(Type::Ptr(AddrSpace::Generic));
-    users.get(slot.index()).is_some_and(|us| {
-        us.iter().any(|u| match f.insts.get(u.index()) {
-            Some(d) => match &d.op {
-                Op::Load(p) => *p == slot && d.result.and_then(|r| f.value_type(r)) == generic,
-                Op::Store { ptr, value } => *ptr == slot && f.value_type(*value) == generic,
-                _ => false,
-            },
-            None => false,
-        })
+    users.of(slot).iter().any(|u| match f.insts.get(u.index()) {
+        Some(d) => match &d.op {
+            Op::Load(p) => *p == slot && d.result.and_then(|r| f.value_type(r)) == generic,
+            Op::Store { ptr, value } => *ptr == slot && f.value_type(*value) == generic,
+            _ => false,
+        },
+        None => false,
     })
 }
 
@@ -183,7 +222,7 @@ fn slot_uses(
     let mut work = vec![(slot, 0u32)];
     let mut fields: BTreeMap<u32, Type> = BTreeMap::new();
     while let Some((p, off)) = work.pop() {
-        for &u in users.get(p.index()).map_or(&[][..], |v| &v[..]) {
+        for &u in users.of(p) {
             let d = f.insts.get(u.index())?;
             *blame = d.span;
             let mut count = 0;
