@@ -70,6 +70,14 @@ pub fn parse_and_check(
 /// the items already parsed (below it, the thread costs more than it saves).
 const PIPELINE_TOKENS: usize = 1 << 16;
 
+/// Heap the parser's syntax tree takes per token, about (reserved up front: see
+/// [`oclc_syntax::heap`]).
+const PARSE_BYTES_PER_TOKEN: usize = 160;
+
+/// The same for sema's program and what the thread does next (the cast analysis's serial
+/// parts).
+const SEMA_BYTES_PER_TOKEN: usize = 96;
+
 /// Top-level items handed from the parser to sema at a time.
 const PIPELINE_BATCH: usize = 32;
 
@@ -96,6 +104,7 @@ fn pipelined(
             .name("oclc-parse".into())
             .stack_size(crate::check::FRONT_END_STACK_SIZE)
             .spawn_scoped(s, move || {
+                oclc_syntax::heap::reserve(out.tokens.len() * PARSE_BYTES_PER_TOKEN);
                 let mut parse_diags = Diagnostics::default();
                 let mut batch = Vec::with_capacity(PIPELINE_BATCH);
                 let tu = oclc_syntax::parse::parse_on_this_thread_into(
@@ -119,6 +128,7 @@ fn pipelined(
                 (tu, parse_diags)
             })
             .ok()?;
+        oclc_syntax::heap::reserve(out.tokens.len() * SEMA_BYTES_PER_TOKEN);
         let mut sema_diags = Diagnostics::default();
         let (program, items) =
             oclc_sema::check_items(rx.into_iter().flatten(), sm, lang, &mut sema_diags);
