@@ -72,7 +72,7 @@ const PIPELINE_TOKENS: usize = 1 << 16;
 
 /// Heap the parser's syntax tree takes per token, about (reserved up front: see
 /// [`oclc_syntax::heap`]).
-const PARSE_BYTES_PER_TOKEN: usize = 160;
+const PARSE_BYTES_PER_TOKEN: usize = 192;
 
 /// The same for sema's program and what the thread does next (the cast analysis's serial
 /// parts).
