@@ -12,15 +12,33 @@ pub fn install<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     if rayon::current_thread_index().is_some() {
         return f();
     }
+    match pool() {
+        Some(p) => p.install(f),
+        None => f(),
+    }
+}
+
+/// Makes room for about `bytes` of allocations, spread over the pool's threads (see
+/// [`oclc_syntax::heap::reserve`]); nothing on a worker of another pool or without a pool.
+pub fn reserve_heaps(bytes: usize) {
+    if rayon::current_thread_index().is_some() {
+        return;
+    }
+    if let Some(p) = pool() {
+        let each = bytes / p.current_num_threads().max(1);
+        if each >= oclc_syntax::heap::BLOCK {
+            p.broadcast(|_| oclc_syntax::heap::reserve(each));
+        }
+    }
+}
+
+fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
-    let pool = POOL.get_or_init(|| {
+    POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()
             .thread_name(|i| format!("oclc-par-{i}"))
             .build()
             .ok()
-    });
-    match pool {
-        Some(p) => p.install(f),
-        None => f(),
-    }
+    })
+    .as_ref()
 }

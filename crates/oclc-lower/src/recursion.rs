@@ -2,6 +2,7 @@
 //! lies on a cycle of the call graph is an error at the call.
 
 use crate::FxHashMap;
+use rayon::prelude::*;
 
 use oclc_sema::hir::{Block, Expr, ExprKind, FuncId, Init, Program, Stmt, StmtKind};
 use oclc_syntax::{Diagnostic, Diagnostics, Span, Symbol};
@@ -28,21 +29,30 @@ pub fn check(prog: &Program, diags: &mut Diagnostics) -> bool {
         let f = prog.function(id)?;
         def.get(&f.name).copied()
     };
-    let mut calls = Vec::new();
-    for (i, f) in prog.functions.iter().enumerate() {
-        if def.get(&f.name) != Some(&i) {
-            continue;
-        }
-        if let Some(b) = &f.body {
-            let mut sites = Vec::new();
-            calls_block(prog, b, &mut sites, 0);
-            for (callee, span) in sites {
-                if let Some(to) = resolve(callee) {
-                    calls.push(Call { from: i, to, span });
+    // Bodies are scanned in parallel (each on its own; collected in order).
+    let per_function: Vec<Vec<Call>> = oclc_ir::par::install(|| {
+        prog.functions
+            .par_iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let mut calls = Vec::new();
+                if def.get(&f.name) != Some(&i) {
+                    return calls;
                 }
-            }
-        }
-    }
+                if let Some(b) = &f.body {
+                    let mut sites = Vec::new();
+                    calls_block(prog, b, &mut sites, 0);
+                    for (callee, span) in sites {
+                        if let Some(to) = resolve(callee) {
+                            calls.push(Call { from: i, to, span });
+                        }
+                    }
+                }
+                calls
+            })
+            .collect()
+    });
+    let mut calls: Vec<Call> = per_function.into_iter().flatten().collect();
     // Report in source order.
     calls.sort_by_key(|c| (c.span.file, c.span.lo));
     let n = prog.functions.len();

@@ -18,5 +18,5 @@ pub mod hir;
 pub mod space;
 pub mod types;
 
-pub use check::{DEFAULT_OFF_GROUPS, MAX_DEPTH, PEDANTIC_GROUPS, check};
+pub use check::{DEFAULT_OFF_GROUPS, MAX_DEPTH, PEDANTIC_GROUPS, check, check_items};
 pub use space::AddrSpace;

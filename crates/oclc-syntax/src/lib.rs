@@ -4,6 +4,7 @@
 pub mod ast;
 pub mod diag;
 pub mod fxhash;
+pub mod heap;
 pub mod intern;
 pub mod lang;
 pub mod lexer;

@@ -25,6 +25,9 @@ pub struct CheckOptions {
     pub warnings: WarningPolicy,
     /// `-verify[=prefixes]`: the sorted prefixes, or `None` without `-verify`.
     pub verify: Option<Vec<String>>,
+    /// Never free the syntax tree: for a process that exits right after the check (freeing a
+    /// large file's tree node by node only costs time).
+    pub leak_syntax_tree: bool,
 }
 
 /// The result of checking one translation unit.

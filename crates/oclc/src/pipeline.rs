@@ -1,6 +1,7 @@
 //! The one place that calls the front-end stages (preprocess → parse → sema), so the rest of
 //! the driver does not depend on their signatures.
 
+use oclc_syntax::ast::{ExternalDecl, TranslationUnit};
 use oclc_syntax::pp::{self, PpOptions, PpOutput};
 use oclc_syntax::{Diagnostics, FileId, SourceMap, Span};
 
@@ -42,10 +43,18 @@ pub fn parse_and_check(
     opts: &CheckOptions,
     diags: &mut Diagnostics,
 ) -> FrontEnd {
-    let tu = oclc_syntax::parse::parse_on_this_thread(out, sm, &opts.lang, diags);
-    let program = oclc_sema::check(&tu, sm, &opts.lang, diags);
+    let (tu, program) = match pipelined(out, sm, opts, diags) {
+        Some(done) => done,
+        None => {
+            let tu = oclc_syntax::parse::parse_on_this_thread(out, sm, &opts.lang, diags);
+            let program = oclc_sema::check(&tu, sm, &opts.lang, diags);
+            (tu, program)
+        }
+    };
     // Freeing a large file's syntax tree takes a tenth of its check: another thread does it.
-    if tu.items.len() >= BACKGROUND_DROP_ITEMS {
+    if opts.leak_syntax_tree {
+        std::mem::forget(tu);
+    } else if tu.items.len() >= BACKGROUND_DROP_ITEMS {
         // (Not on a rayon pool, whose workers a caller may keep busy.)
         let _ = std::thread::Builder::new()
             .name("oclc-free".into())
@@ -55,4 +64,86 @@ pub fn parse_and_check(
         skipped: out.skipped.clone(),
         program: Some(program),
     }
+}
+
+/// Inputs of at least this many tokens are parsed on a thread of their own while sema checks
+/// the items already parsed (below it, the thread costs more than it saves).
+const PIPELINE_TOKENS: usize = 1 << 16;
+
+/// Heap the parser's syntax tree takes per token, about (reserved up front: see
+/// [`oclc_syntax::heap`]).
+const PARSE_BYTES_PER_TOKEN: usize = 192;
+
+/// The same for sema's program and what the thread does next (the cast analysis's serial
+/// parts).
+const SEMA_BYTES_PER_TOKEN: usize = 96;
+
+/// Top-level items handed from the parser to sema at a time.
+const PIPELINE_BATCH: usize = 32;
+
+/// Parse and sema at once on a large input: the parser runs on its own thread (with the
+/// front end's stack) and sends items to sema, on this thread, as it finishes them. The result
+/// is the sequential one: parse diagnostics come first, then sema's; when the parser reported
+/// anything, sema runs again after it (a note sema attaches to the last diagnostic could
+/// otherwise land elsewhere). `None` (nothing done) for small inputs, after diagnostics of the
+/// preprocessor, or when no thread can be started.
+fn pipelined(
+    out: &PpOutput,
+    sm: &SourceMap,
+    opts: &CheckOptions,
+    diags: &mut Diagnostics,
+) -> Option<(TranslationUnit, Program)> {
+    // Earlier diagnostics (the preprocessor's) would also be "the last diagnostic" to sema.
+    if out.tokens.len() < PIPELINE_TOKENS || !diags.list.is_empty() {
+        return None;
+    }
+    let lang = &opts.lang;
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel::<Vec<ExternalDecl>>();
+        let parser = std::thread::Builder::new()
+            .name("oclc-parse".into())
+            .stack_size(crate::check::FRONT_END_STACK_SIZE)
+            .spawn_scoped(s, move || {
+                oclc_syntax::heap::reserve(out.tokens.len() * PARSE_BYTES_PER_TOKEN);
+                let mut parse_diags = Diagnostics::default();
+                let mut batch = Vec::with_capacity(PIPELINE_BATCH);
+                let tu = oclc_syntax::parse::parse_on_this_thread_into(
+                    out,
+                    sm,
+                    lang,
+                    &mut parse_diags,
+                    &mut |item| {
+                        batch.push(item);
+                        if batch.len() >= PIPELINE_BATCH {
+                            let full =
+                                std::mem::replace(&mut batch, Vec::with_capacity(PIPELINE_BATCH));
+                            // A closed channel means sema stopped (it panicked): just finish.
+                            let _ = tx.send(full);
+                        }
+                    },
+                );
+                if !batch.is_empty() {
+                    let _ = tx.send(batch);
+                }
+                (tu, parse_diags)
+            })
+            .ok()?;
+        oclc_syntax::heap::reserve(out.tokens.len() * SEMA_BYTES_PER_TOKEN);
+        let mut sema_diags = Diagnostics::default();
+        let (program, items) =
+            oclc_sema::check_items(rx.into_iter().flatten(), sm, lang, &mut sema_diags);
+        let (mut tu, mut parse_diags) = match parser.join() {
+            Ok(r) => r,
+            // A panic in a stage is a bug; keep it visible to tests and fuzzers.
+            Err(payload) => std::panic::resume_unwind(payload),
+        };
+        tu.items = items;
+        if parse_diags.list.is_empty() {
+            diags.list.append(&mut sema_diags.list);
+            return Some((tu, program));
+        }
+        diags.list.append(&mut parse_diags.list);
+        let program = oclc_sema::check(&tu, sm, lang, diags);
+        Some((tu, program))
+    })
 }

@@ -165,6 +165,7 @@ pub fn cast_warnings(
         return Vec::new();
     }
     let mut diags = Diagnostics::default();
+    oclc_ir::par::reserve_heaps(program.functions.len() * CAST_BYTES_PER_FUNCTION);
     let Some(mut module) = oclc_lower::subset::lower_for_casts(program, sm, &mut diags) else {
         return Vec::new();
     };
@@ -178,6 +179,10 @@ pub fn cast_warnings(
     let sites = CastSites::new(program);
     casts.iter().map(|c| warning(c, &sites, sm)).collect()
 }
+
+/// Heap the cast analysis's parallel work takes per function of the program, about (reserved
+/// up front: see [`oclc_syntax::heap`]).
+const CAST_BYTES_PER_FUNCTION: usize = 12 << 10;
 
 /// Whether any function body holds a generic→named cast or a `to_X` call.
 fn has_generic_casts(program: &hir::Program) -> bool {

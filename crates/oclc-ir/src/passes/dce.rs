@@ -59,13 +59,10 @@ pub fn dce(f: &mut Function) -> bool {
                 }
             }
             Some(ValueDef::Param(b, k)) => {
-                let args: Vec<Value> = incoming
-                    .get(b.index())
-                    .and_then(|ps| ps.get(k as usize))
-                    .cloned()
-                    .unwrap_or_default();
-                for a in args {
-                    mark(a, &mut live, &mut work);
+                if let Some(args) = incoming.get(b.index()).and_then(|ps| ps.get(k as usize)) {
+                    for &a in args {
+                        mark(a, &mut live, &mut work);
+                    }
                 }
             }
             None => {}
@@ -73,21 +70,17 @@ pub fn dce(f: &mut Function) -> bool {
     }
     let mut changed = false;
     // Drop dead instructions.
-    for bi in 0..f.blocks.len() {
-        let insts = std::mem::take(&mut f.blocks[bi].insts);
-        let kept: Vec<Inst> = insts
-            .iter()
-            .copied()
-            .filter(|i| match f.insts.get(i.index()) {
-                Some(d) => match d.result {
-                    Some(r) if is_removable(&d.op) => live.get(r.index()).copied().unwrap_or(true),
-                    _ => true,
-                },
-                None => false,
-            })
-            .collect();
-        changed |= kept.len() != insts.len();
-        f.blocks[bi].insts = kept;
+    let Function { blocks, insts, .. } = &mut *f;
+    for bd in blocks.iter_mut() {
+        let before = bd.insts.len();
+        bd.insts.retain(|i| match insts.get(i.index()) {
+            Some(d) => match d.result {
+                Some(r) if is_removable(&d.op) => live.get(r.index()).copied().unwrap_or(true),
+                _ => true,
+            },
+            None => false,
+        });
+        changed |= bd.insts.len() != before;
     }
     // Drop dead parameters of non-entry blocks with their arguments.
     let keep: Vec<Vec<bool>> = f

@@ -5,7 +5,6 @@
 use super::util::*;
 use crate::ir::*;
 use crate::types::{AddrSpace, Type};
-use std::collections::HashMap;
 
 /// Folds `f` until nothing changes; returns whether anything did.
 pub fn fold(f: &mut Function) -> bool {
@@ -24,19 +23,30 @@ pub fn fold(f: &mut Function) -> bool {
 }
 
 fn fold_once(f: &mut Function) -> bool {
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map = ValueMap::for_function(f);
     let mut changed = false;
     let mut dead: Vec<Inst> = Vec::new();
     for (b, i) in placed_insts(f) {
         let Some(d) = f.insts.get(i.index()) else {
             continue;
         };
-        let mut op = d.op.clone();
-        for_each_operand_mut(&mut op, |v| *v = resolve(&map, *v));
+        let mut remapped = false;
+        if !map.is_empty() {
+            d.op.for_each_operand(|v| remapped |= map.contains(v));
+        }
+        let owned;
+        let op = if remapped {
+            let mut op = d.op.clone();
+            for_each_operand_mut(&mut op, |v| *v = resolve(&map, *v));
+            owned = op;
+            &owned
+        } else {
+            &d.op
+        };
         let result = d.result;
         let span = d.span;
         let rty = result.and_then(|r| f.value_type(r));
-        match fold_op(f, &op, rty) {
+        match fold_op(f, op, rty) {
             Some(Folded::Value(v)) => {
                 if let Some(r) = result {
                     map.insert(r, v);
@@ -80,9 +90,15 @@ fn fold_once(f: &mut Function) -> bool {
         }
     }
     if !dead.is_empty() {
-        let dead: std::collections::HashSet<Inst> = dead.into_iter().collect();
+        let mut is_dead = vec![false; f.insts.len()];
+        for i in dead {
+            if let Some(x) = is_dead.get_mut(i.index()) {
+                *x = true;
+            }
+        }
         for bd in f.blocks.iter_mut() {
-            bd.insts.retain(|i| !dead.contains(i));
+            bd.insts
+                .retain(|i| !is_dead.get(i.index()).copied().unwrap_or(false));
         }
     }
     replace_uses(f, &map);
@@ -277,7 +293,7 @@ pub fn merge_blocks(f: &mut Function) -> bool {
             }
         }
     }
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map = ValueMap::for_function(f);
     let mut changed = false;
     for a in 0..n {
         let mut guard = 0;
@@ -343,7 +359,7 @@ pub fn simplify_block_params(f: &mut Function) -> bool {
                 }
             }
         }
-        let mut map: HashMap<Value, Value> = HashMap::new();
+        let mut map = ValueMap::for_function(f);
         let mut drop: Vec<(Block, usize)> = Vec::new();
         for (b, bd) in f.blocks.iter().enumerate().skip(1) {
             for (k, p) in bd.params.iter().enumerate() {

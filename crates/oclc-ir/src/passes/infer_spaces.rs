@@ -9,7 +9,7 @@ use super::util::*;
 use crate::ir::*;
 use crate::types::{AddrSpace, Type};
 use oclc_syntax::Span;
-use std::collections::HashMap;
+use oclc_syntax::fxhash::FxHashMap;
 use std::rc::Rc;
 
 /// What a pointer value is known to point into.
@@ -288,7 +288,10 @@ pub enum CastVerdict {
 /// cast, by instruction.
 pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, CastVerdict)> {
     let orig_ty: Vec<Type> = f.values.iter().map(|v| v.ty).collect();
-    let mut orig_ops: Vec<Option<Vec<Type>>> = vec![None; f.insts.len()];
+    let mut orig_ops = OrigOps {
+        run: vec![(u32::MAX, 0); f.insts.len()],
+        types: Vec::new(),
+    };
     // Only instructions with a pointer operand can need a conversion.
     for (_, i) in placed_insts(f) {
         if let Some(d) = f.insts.get(i.index()) {
@@ -297,12 +300,12 @@ pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, Cas
                 any_ptr |= orig_ty.get(v.index()).is_some_and(|t| t.is_ptr())
             });
             if any_ptr {
-                orig_ops[i.index()] = Some(
-                    d.op.operands()
-                        .iter()
-                        .map(|v| orig_ty.get(v.index()).copied().unwrap_or(Type::I1))
-                        .collect(),
-                );
+                let start = orig_ops.types.len();
+                let types = &mut orig_ops.types;
+                d.op.for_each_operand(|v| {
+                    types.push(orig_ty.get(v.index()).copied().unwrap_or(Type::I1))
+                });
+                orig_ops.run[i.index()] = (start as u32, (types.len() - start) as u32);
             }
         }
     }
@@ -345,12 +348,21 @@ pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, Cas
     }
     // Builtins taking a resolved generic pointer use the overload for its named space.
     for (_, i) in placed_insts(f) {
-        let Some(Op::CallBuiltin(bid, args)) = f.insts.get(i.index()).map(|d| d.op.clone()) else {
+        let Some(Op::CallBuiltin(bid, args)) = f.insts.get(i.index()).map(|d| &d.op) else {
             continue;
         };
         let Some(decl) = m.builtins.get(bid.index()) else {
             continue;
         };
+        let resolved = |(k, arg): (usize, &Value)| {
+            decl.params.get(k) == Some(&generic)
+                && decl.pointee.get(k).is_some_and(Option::is_some)
+                && lat_of(*arg).space().is_some()
+        };
+        if !args.iter().enumerate().any(resolved) {
+            continue;
+        }
+        let args = args.clone();
         let mut new = decl.clone();
         for (k, arg) in args.iter().enumerate() {
             if decl.params.get(k) == Some(&generic)
@@ -369,7 +381,7 @@ pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, Cas
         }
     }
     // 2. Casts of resolved pointers fold.
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map = ValueMap::for_function(f);
     let mut verdicts = Vec::new();
     for (_, i) in placed_insts(f) {
         let Some(d) = f.insts.get(i.index()) else {
@@ -444,30 +456,53 @@ pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, Cas
     verdicts
 }
 
+/// The operand types of each instruction with a pointer operand before the rewrite, in one
+/// list (instruction `i`'s are `run[i]`: start and count; start `u32::MAX`: none recorded).
+struct OrigOps {
+    run: Vec<(u32, u32)>,
+    types: Vec<Type>,
+}
+
+impl OrigOps {
+    /// The recorded operand types of `i`.
+    fn get(&self, i: Inst) -> Option<&[Type]> {
+        let (s, n) = *self.run.get(i.index())?;
+        if s == u32::MAX {
+            return None;
+        }
+        self.types.get(s as usize..(s + n) as usize)
+    }
+}
+
 /// `CLK_GLOBAL_MEM_FENCE` and `CLK_LOCAL_MEM_FENCE`, as the OpenCL headers define them.
 pub const CLK_LOCAL_MEM_FENCE: u64 = 1;
 pub const CLK_GLOBAL_MEM_FENCE: u64 = 2;
 
 /// Inserts `to_generic` (or a NULL of the right space for an unresolved NULL) wherever an
 /// operand's new type differs from the type its user requires.
-fn fixup(m: &Module, f: &mut Function, orig_ops: &[Option<Vec<Type>>], a: &Analysis) {
+fn fixup(m: &Module, f: &mut Function, orig_ops: &OrigOps, a: &Analysis) {
     let generic = Type::Ptr(AddrSpace::Generic);
+    let mut cache: FxHashMap<(Value, Type), Value> = FxHashMap::default();
+    // Scratch lists, reused for every instruction.
+    let mut ops: Vec<Value> = Vec::new();
+    let mut want: Vec<Option<Type>> = Vec::new();
+    let mut new_ops: Vec<Value> = Vec::new();
     for bi in 0..f.blocks.len() {
         let b = Block(bi as u32);
-        let mut cache: HashMap<(Value, Type), Value> = HashMap::new();
+        cache.clear();
         let mut pos = 0;
         while pos < f.blocks[bi].insts.len() {
             let i = f.blocks[bi].insts[pos];
-            let (Some(d), Some(Some(orig))) = (f.insts.get(i.index()), orig_ops.get(i.index()))
-            else {
+            let (Some(d), Some(orig)) = (f.insts.get(i.index()), orig_ops.get(i)) else {
                 pos += 1;
                 continue;
             };
-            let ops = d.op.operands();
+            ops.clear();
+            d.op.for_each_operand(|x| ops.push(x));
             let ty = |v: Value| f.value_type(v).unwrap_or(Type::I1);
             let rty = d.result.map(ty);
-            let mut want: Vec<Option<Type>> =
-                (0..ops.len()).map(|k| orig.get(k).copied()).collect();
+            want.clear();
+            want.extend((0..ops.len()).map(|k| orig.get(k).copied()));
             match &d.op {
                 Op::Load(_) | Op::AtomicLoad { .. } => want[0] = None,
                 Op::Store { .. }
@@ -535,7 +570,8 @@ fn fixup(m: &Module, f: &mut Function, orig_ops: &[Option<Vec<Type>>], a: &Analy
                 _ => {}
             }
             let span = d.span;
-            let mut new_ops = ops.clone();
+            new_ops.clear();
+            new_ops.extend_from_slice(&ops);
             let mut inserted = 0;
             for (k, v) in ops.iter().enumerate() {
                 let Some(w) = want[k] else { continue };
@@ -558,7 +594,7 @@ fn fixup(m: &Module, f: &mut Function, orig_ops: &[Option<Vec<Type>>], a: &Analy
             if new_ops != ops
                 && let Some(dm) = f.insts.get_mut(i.index())
             {
-                let mut it = new_ops.into_iter();
+                let mut it = new_ops.iter().copied();
                 for_each_operand_mut(&mut dm.op, |v| {
                     if let Some(n) = it.next() {
                         *v = n;

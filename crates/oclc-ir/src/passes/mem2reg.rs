@@ -10,6 +10,56 @@ use crate::ir::*;
 use crate::types::{AddrSpace, Type};
 use std::collections::{BTreeMap, HashMap};
 
+/// The placed instructions using each value, with repeats, in one list: value `v`'s are
+/// `list[start[v]..start[v + 1]]`.
+struct Users {
+    start: Vec<u32>,
+    list: Vec<Inst>,
+}
+
+impl Users {
+    fn new(f: &Function) -> Users {
+        let nv = f.values.len();
+        let mut start = vec![0u32; nv + 1];
+        for bd in &f.blocks {
+            for i in &bd.insts {
+                if let Some(d) = f.insts.get(i.index()) {
+                    d.op.for_each_operand(|v| {
+                        if v.index() < nv {
+                            start[v.index() + 1] += 1;
+                        }
+                    });
+                }
+            }
+        }
+        for k in 0..nv {
+            start[k + 1] += start[k];
+        }
+        let mut fill: Vec<u32> = start[..nv].to_vec();
+        let mut list = vec![Inst(0); start[nv] as usize];
+        for bd in &f.blocks {
+            for &i in &bd.insts {
+                if let Some(d) = f.insts.get(i.index()) {
+                    d.op.for_each_operand(|v| {
+                        if let Some(at) = fill.get_mut(v.index()) {
+                            list[*at as usize] = i;
+                            *at += 1;
+                        }
+                    });
+                }
+            }
+        }
+        Users { start, list }
+    }
+
+    fn of(&self, v: Value) -> &[Inst] {
+        match (self.start.get(v.index()), self.start.get(v.index() + 1)) {
+            (Some(&a), Some(&b)) => &self.list[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
 /// What a promoted instruction does to its slot's fields.
 #[derive(Clone, Copy)]
 enum Access {
@@ -37,13 +87,19 @@ struct Slot {
 /// pointers, with every SSA value they took.
 pub fn mem2reg(f: &mut Function) -> Vec<VarRecord> {
     remove_unreachable_blocks(f);
-    let mut users: HashMap<Value, Vec<Inst>> = HashMap::new();
-    for (_, i) in placed_insts(f) {
-        if let Some(d) = f.insts.get(i.index()) {
-            d.op.for_each_operand(|v| users.entry(v).or_default().push(i));
-        }
+    // Only slot addresses (and addresses derived from them) are looked up.
+    let has_slot = f.blocks.iter().any(|bd| {
+        bd.insts.iter().any(|i| {
+            f.insts
+                .get(i.index())
+                .is_some_and(|d| matches!(d.op, Op::StackAlloc { .. }))
+        })
+    });
+    if !has_slot {
+        return Vec::new();
     }
-    let mut access: HashMap<Inst, Access> = HashMap::new();
+    let users = Users::new(f);
+    let mut access: Vec<Option<Access>> = vec![None; f.insts.len()];
     let mut vars: Vec<Var> = Vec::new();
     let mut slots: Vec<Slot> = Vec::new();
     let mut escaped: Vec<VarRecord> = Vec::new();
@@ -100,7 +156,9 @@ pub fn mem2reg(f: &mut Function) -> Vec<VarRecord> {
                     SlotUse::Zero => Access::Zero(si),
                     SlotUse::Addr => Access::Addr,
                 };
-                access.insert(inst, kind);
+                if let Some(a) = access.get_mut(inst.index()) {
+                    *a = Some(kind);
+                }
             }
             slots.push(Slot {
                 name: name.as_str().to_string(),
@@ -118,17 +176,15 @@ pub fn mem2reg(f: &mut Function) -> Vec<VarRecord> {
 }
 
 /// Whether a generic pointer is stored directly in the slot or loaded from it.
-fn holds_generic_pointer(f: &Function, users: &HashMap<Value, Vec<Inst>>, slot: Value) -> bool {
+fn holds_generic_pointer(f: &Function, users: &Users, slot: Value) -> bool {
     let generic = Some(Type::Ptr(AddrSpace::Generic));
-    users.get(&slot).is_some_and(|us| {
-        us.iter().any(|u| match f.insts.get(u.index()) {
-            Some(d) => match &d.op {
-                Op::Load(p) => *p == slot && d.result.and_then(|r| f.value_type(r)) == generic,
-                Op::Store { ptr, value } => *ptr == slot && f.value_type(*value) == generic,
-                _ => false,
-            },
-            None => false,
-        })
+    users.of(slot).iter().any(|u| match f.insts.get(u.index()) {
+        Some(d) => match &d.op {
+            Op::Load(p) => *p == slot && d.result.and_then(|r| f.value_type(r)) == generic,
+            Op::Store { ptr, value } => *ptr == slot && f.value_type(*value) == generic,
+            _ => false,
+        },
+        None => false,
     })
 }
 
@@ -143,7 +199,7 @@ enum SlotUse {
 /// `memset`; fields do not overlap and each is accessed with one type.
 fn analyze_slot(
     f: &Function,
-    users: &HashMap<Value, Vec<Inst>>,
+    users: &Users,
     alloc: Inst,
     slot: Value,
     size: u32,
@@ -155,7 +211,7 @@ fn analyze_slot(
 /// [`analyze_slot`]'s work; `blame` is left at the span of the use that makes the slot escape.
 fn slot_uses(
     f: &Function,
-    users: &HashMap<Value, Vec<Inst>>,
+    users: &Users,
     alloc: Inst,
     slot: Value,
     size: u32,
@@ -166,7 +222,7 @@ fn slot_uses(
     let mut work = vec![(slot, 0u32)];
     let mut fields: BTreeMap<u32, Type> = BTreeMap::new();
     while let Some((p, off)) = work.pop() {
-        for &u in users.get(&p).map_or(&[][..], |v| &v[..]) {
+        for &u in users.of(p) {
             let d = f.insts.get(u.index())?;
             *blame = d.span;
             let mut count = 0;
@@ -244,7 +300,7 @@ fn add_field(fields: &mut BTreeMap<u32, Type>, off: u32, ty: Type) -> Option<()>
 /// dominator tree.
 fn rename(
     f: &mut Function,
-    access: &HashMap<Inst, Access>,
+    access: &[Option<Access>],
     vars: &[Var],
     slots: &[Slot],
 ) -> Vec<VarRecord> {
@@ -254,10 +310,10 @@ fn rename(
     let mut def_blocks: Vec<Vec<Block>> = vec![Vec::new(); vars.len()];
     for (b, bd) in f.blocks.iter().enumerate() {
         for i in &bd.insts {
-            match access.get(i) {
-                Some(Access::Store(v)) => def_blocks[*v].push(Block(b as u32)),
+            match access.get(i.index()).copied().flatten() {
+                Some(Access::Store(v)) => def_blocks[v].push(Block(b as u32)),
                 Some(Access::Zero(s)) => {
-                    for &v in &slots[*s].vars {
+                    for &v in &slots[s].vars {
                         def_blocks[v].push(Block(b as u32));
                     }
                 }
@@ -283,7 +339,7 @@ fn rename(
             }
         }
     }
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map = ValueMap::for_function(f);
     let mut cur: Vec<Option<Value>> = vec![None; vars.len()];
     let mut prelude: Vec<Inst> = Vec::new();
     let mut undef: Vec<Option<Value>> = vec![None; vars.len()];
@@ -313,9 +369,9 @@ fn rename(
             undo.push((vi, cur[vi]));
             cur[vi] = Some(p);
         }
-        let insts = f.blocks[b.index()].insts.clone();
-        for i in insts {
-            let Some(a) = access.get(&i).copied() else {
+        for k in 0..f.blocks[b.index()].insts.len() {
+            let i = f.blocks[b.index()].insts[k];
+            let Some(a) = access.get(i.index()).copied().flatten() else {
                 continue;
             };
             removed[i.index()] = true;

@@ -120,12 +120,81 @@ pub fn successors_mut(op: &mut Op) -> Vec<&mut BlockCall> {
     }
 }
 
+/// A replacement map from values to values, as [`resolve`] and [`replace_uses`] read it.
+pub trait ValueLookup {
+    fn lookup(&self, v: Value) -> Option<Value>;
+    /// How many values are mapped.
+    fn mapped(&self) -> usize;
+}
+
+impl<S: std::hash::BuildHasher> ValueLookup for HashMap<Value, Value, S> {
+    fn lookup(&self, v: Value) -> Option<Value> {
+        self.get(&v).copied()
+    }
+    fn mapped(&self) -> usize {
+        self.len()
+    }
+}
+
+/// A replacement map indexed by value number: a flat table, for passes that map many of a
+/// function's values (no hashing, one allocation).
+#[derive(Clone, Debug, Default)]
+pub struct ValueMap {
+    to: Vec<Option<Value>>,
+    len: usize,
+}
+
+impl ValueMap {
+    /// An empty map with room for the values of `f`.
+    pub fn for_function(f: &Function) -> Self {
+        ValueMap {
+            to: vec![None; f.values.len()],
+            len: 0,
+        }
+    }
+
+    pub fn insert(&mut self, from: Value, to: Value) {
+        let i = from.index();
+        if i >= self.to.len() {
+            self.to.resize(i + 1, None);
+        }
+        if self.to[i].replace(to).is_none() {
+            self.len += 1;
+        }
+    }
+
+    pub fn get(&self, v: Value) -> Option<Value> {
+        self.to.get(v.index()).copied().flatten()
+    }
+
+    pub fn contains(&self, v: Value) -> bool {
+        self.get(v).is_some()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl ValueLookup for ValueMap {
+    fn lookup(&self, v: Value) -> Option<Value> {
+        self.get(v)
+    }
+    fn mapped(&self) -> usize {
+        self.len
+    }
+}
+
 /// Follows a replacement map to its end (maps never contain cycles; the step limit guards
 /// against a bug turning into a hang).
-pub fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {
+pub fn resolve<M: ValueLookup + ?Sized>(map: &M, mut v: Value) -> Value {
     let mut steps = 0;
-    while let Some(&n) = map.get(&v) {
-        if n == v || steps > map.len() {
+    while let Some(n) = map.lookup(v) {
+        if n == v || steps > map.mapped() {
             break;
         }
         v = n;
@@ -135,14 +204,16 @@ pub fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {
 }
 
 /// Rewrites every operand of every placed instruction through `map`.
-pub fn replace_uses(f: &mut Function, map: &HashMap<Value, Value>) {
-    if map.is_empty() {
+pub fn replace_uses<M: ValueLookup + ?Sized>(f: &mut Function, map: &M) {
+    if map.mapped() == 0 {
         return;
     }
-    let placed: Vec<Inst> = f.blocks.iter().flat_map(|b| b.insts.clone()).collect();
-    for i in placed {
-        if let Some(d) = f.insts.get_mut(i.index()) {
-            for_each_operand_mut(&mut d.op, |v| *v = resolve(map, *v));
+    let Function { blocks, insts, .. } = f;
+    for b in blocks.iter() {
+        for i in &b.insts {
+            if let Some(d) = insts.get_mut(i.index()) {
+                for_each_operand_mut(&mut d.op, |v| *v = resolve(map, *v));
+            }
         }
     }
 }

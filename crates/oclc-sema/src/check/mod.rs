@@ -59,6 +59,23 @@ pub fn check(
     c.finish()
 }
 
+/// [`check`] over top-level items as they arrive (from a parser running on another thread);
+/// gives back the items, in order, with the program.
+pub fn check_items(
+    items: impl IntoIterator<Item = ast::ExternalDecl>,
+    sm: &SourceMap,
+    lang: &LangOptions,
+    diags: &mut Diagnostics,
+) -> (Program, Vec<ast::ExternalDecl>) {
+    let mut c = Checker::new(sm, lang, diags);
+    let mut seen = Vec::new();
+    for item in items {
+        c.external_decl(&item);
+        seen.push(item);
+    }
+    (c.finish(), seen)
+}
+
 /// The function being checked.
 #[derive(Clone, Debug)]
 pub(crate) struct FnCtx {

@@ -174,6 +174,18 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// [`Self::run`], handing each top-level item to `push` as soon as it is parsed; the
+    /// returned unit has no items.
+    pub fn run_into(mut self, push: &mut dyn FnMut(crate::ast::ExternalDecl)) -> TranslationUnit {
+        self.parse_translation_unit_into(push);
+        TranslationUnit {
+            items: Vec::new(),
+            num_exprs: self.next_expr,
+            num_decls: self.next_decl,
+            num_stmts: self.next_stmt,
+        }
+    }
+
     // -- ids ----------------------------------------------------------------------------------
 
     pub fn expr_id(&mut self) -> ExprId {

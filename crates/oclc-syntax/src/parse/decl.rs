@@ -44,6 +44,13 @@ impl Parser<'_> {
 
     pub(crate) fn parse_translation_unit(&mut self) -> Vec<ExternalDecl> {
         let mut items = Vec::new();
+        self.parse_translation_unit_into(&mut |item| items.push(item));
+        items
+    }
+
+    /// [`Self::parse_translation_unit`], handing each top-level item to `push` as soon as it
+    /// is parsed.
+    pub(crate) fn parse_translation_unit_into(&mut self, push: &mut dyn FnMut(ExternalDecl)) {
         if self.at_eof() && !self.has_pragmas() {
             let s = self.span();
             self.emit(
@@ -56,21 +63,20 @@ impl Parser<'_> {
         }
         while !self.cut_off {
             for p in self.take_pragmas() {
-                items.push(ExternalDecl::Pragma(p));
+                push(ExternalDecl::Pragma(p));
             }
             if self.at_eof() {
                 break;
             }
             let before = self.pos;
             if let Some(item) = self.parse_external_decl() {
-                items.push(item);
+                push(item);
             }
             if self.pos == before && !self.at_eof() {
                 // Guarantee progress on input no rule consumed.
                 self.bump();
             }
         }
-        items
     }
 
     pub(crate) fn parse_external_decl(&mut self) -> Option<ExternalDecl> {

@@ -73,6 +73,19 @@ pub fn parse_on_this_thread(
     core::Parser::new(&out.tokens, &tok_pragmas(out), sm, lang, diags).run()
 }
 
+/// [`parse_on_this_thread`], handing each top-level item to `push` as soon as it is parsed
+/// (so a consumer on another thread can work on the items while the rest is parsed); the
+/// returned unit has no items, only the id counts.
+pub fn parse_on_this_thread_into(
+    out: &PpOutput,
+    sm: &SourceMap,
+    lang: &LangOptions,
+    diags: &mut Diagnostics,
+    push: &mut dyn FnMut(crate::ast::ExternalDecl),
+) -> TranslationUnit {
+    core::Parser::new(&out.tokens, &tok_pragmas(out), sm, lang, diags).run_into(push)
+}
+
 /// The preprocessor's pragmas, positioned in its token stream.
 fn tok_pragmas(out: &PpOutput) -> Vec<TokPragma> {
     out.pragmas
