@@ -4,6 +4,7 @@
 # folder can be carried to a machine that has no ../shared. Then, there:
 #   OCLC_CTS_DIR=gpu/cts gpu/tests/run_cts cuda          (all CTS launches on the GPU)
 #   OCLC=gpu/oclc CLRUN=gpu/clrun scripts/gpu_compare.sh 50
+#   scripts/gpu_validate.sh                              (all of the above, tests, examples)
 set -eu
 rm -rf gpu && mkdir -p gpu/tests
 cargo build --release --features cuda -p oclc
