@@ -2,18 +2,12 @@
 //! replaced, others kept; constant `ptradd` offsets move outwards. Hand-built functions, so
 //! each case states exactly what it checks; the module verifies after the pass.
 
+mod passes_util;
+
 use oclc_ir::passes::{dce::dce, gvn::gvn};
 use oclc_ir::*;
 use oclc_syntax::Span;
-
-fn param(name: &str, ty: Type) -> Param {
-    Param {
-        name: name.into(),
-        ty,
-        kind: ParamKind::Value,
-        c_type: String::new(),
-    }
-}
+use passes_util::param;
 
 fn inst(f: &mut Function, b: Block, op: Op, ty: Type) -> Value {
     f.push_inst(b, op, Some(ty), Span::DUMMY).1.expect("result")

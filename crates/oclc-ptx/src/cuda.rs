@@ -31,8 +31,14 @@ use std::cell::{Cell, RefCell};
 use std::ffi::{CString, c_void};
 use std::rc::Rc;
 
-/// A compiled launch variant: the variant and the register cap it was compiled with.
+/// A compiled launch variant: the variant and the register cap it was compiled with (0: none).
 type VariantKey = (KernelVariant, u32);
+
+/// A register-tuning decision's launch shape: variant, threads per block, dynamic shared bytes.
+type TuneKey = (KernelVariant, u32, u32);
+
+/// A register-capped function and its cap.
+type Capped = (sys::CUfunction, u32);
 
 /// Everything the cuda device can fail with.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -203,8 +209,10 @@ pub struct Program {
     opts: PtxOptions,
     /// Launch variants compiled so far; `None` where ptxas rejected one (the program's own
     /// module runs instead).
-    /// The `u32` is the register cap the variant was compiled with (0: none).
     variants: RefCell<Vec<(VariantKey, Option<sys::CUmodule>)>>,
+    /// Register-tuning decisions made so far, by variant, threads per block and dynamic
+    /// shared bytes: the capped function and its cap, or `None` (run uncapped).
+    tuned: RefCell<Vec<(TuneKey, Option<Capped>)>>,
 }
 
 impl Drop for Program {
@@ -384,6 +392,7 @@ impl CudaDevice {
             ir: module,
             opts,
             variants: RefCell::new(Vec::new()),
+            tuned: RefCell::new(Vec::new()),
         })
     }
 
@@ -401,6 +410,7 @@ impl CudaDevice {
                 ..PtxOptions::default()
             },
             variants: RefCell::new(Vec::new()),
+            tuned: RefCell::new(Vec::new()),
         })
     }
 
@@ -436,6 +446,8 @@ impl CudaDevice {
     /// cap at which one more block fits on a multiprocessor, when that cap trims at most a
     /// quarter of its registers, ptxas needs no more local memory for it, and the occupancy
     /// does rise. Returns the function and its cap.
+    /// Decided once per launch shape (cached in the program): repeated launches make no
+    /// driver queries.
     fn register_capped(
         &self,
         prog: &Program,
@@ -444,7 +456,25 @@ impl CudaDevice {
         name: &CString,
         threads: u32,
         shared: u32,
-    ) -> Option<(sys::CUfunction, u32)> {
+    ) -> Option<Capped> {
+        let key = (v.clone(), threads, shared);
+        if let Some((_, d)) = prog.tuned.borrow().iter().find(|(k, _)| *k == key) {
+            return *d;
+        }
+        let d = self.decide_register_cap(prog, v, func, name, threads, shared);
+        prog.tuned.borrow_mut().push((key, d));
+        d
+    }
+
+    fn decide_register_cap(
+        &self,
+        prog: &Program,
+        v: &KernelVariant,
+        func: sys::CUfunction,
+        name: &CString,
+        threads: u32,
+        shared: u32,
+    ) -> Option<Capped> {
         use sys::CUfunction_attribute::*;
         let attr = |f, a| {
             // SAFETY: `f` is a function of a module loaded in the bound context.
@@ -747,24 +777,34 @@ fn register_cap(
     (cap >= 24 && cap < regs && (regs - cap) * 4 <= regs).then_some(cap)
 }
 
-fn tune_setting(var: Option<String>) -> Result<bool, CudaError> {
+/// An on/off setting from environment variable `name`: unset or `1` is on, `0` off; `off`
+/// and `on` say what each does, for the error on any other value.
+fn switch_setting(var: Option<String>, name: &str, off: &str, on: &str) -> Result<bool, CudaError> {
     match var.as_deref().map(str::trim) {
         None | Some("1") => Ok(true),
         Some("0") => Ok(false),
         Some(v) => Err(CudaError::Setting(format!(
-            "OCLC_CUDA_REGS must be 0 (registers as ptxas chooses) or 1 (capped where that raises occupancy), not `{v}`"
+            "{name} must be 0 ({off}) or 1 ({on}), not `{v}`"
         ))),
     }
 }
 
+fn tune_setting(var: Option<String>) -> Result<bool, CudaError> {
+    switch_setting(
+        var,
+        "OCLC_CUDA_REGS",
+        "registers as ptxas chooses",
+        "capped where that raises occupancy",
+    )
+}
+
 fn nc_setting(var: Option<String>) -> Result<bool, CudaError> {
-    match var.as_deref().map(str::trim) {
-        None | Some("1") => Ok(true),
-        Some("0") => Ok(false),
-        Some(v) => Err(CudaError::Setting(format!(
-            "OCLC_CUDA_NC must be 0 (plain loads) or 1 (ld.global.nc for read-only buffers), not `{v}`"
-        ))),
-    }
+    switch_setting(
+        var,
+        "OCLC_CUDA_NC",
+        "plain loads",
+        "ld.global.nc for read-only buffers",
+    )
 }
 
 /// The parameters a launch may read with `ld.global.nc`: read-only in the kernel, and not

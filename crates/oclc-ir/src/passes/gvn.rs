@@ -10,36 +10,11 @@ use crate::types::Type;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-/// Whether `op` computes its result from its operands alone, with no effect and no check that
-/// could report an error at its own source line (`FromGeneric` is checked where accessed and
-/// names the cast, so it is left alone).
+/// Whether `op` computes its result from its operands alone: a removable operation
+/// ([`is_removable`]) other than `undef` (each is its own value), a stack slot (each is a
+/// fresh object) and `from_generic` (checked where accessed, naming the cast's own line).
 fn pure(op: &Op) -> bool {
-    matches!(
-        op,
-        Op::Const(_)
-            | Op::Bin(..)
-            | Op::Un(..)
-            | Op::Cmp(..)
-            | Op::Conv(..)
-            | Op::Bitcast(_)
-            | Op::IntToPtr(_)
-            | Op::Splat(_)
-            | Op::Build(_)
-            | Op::Extract(..)
-            | Op::ExtractDyn(..)
-            | Op::Insert(..)
-            | Op::InsertDyn(..)
-            | Op::Shuffle(..)
-            | Op::Select(..)
-            | Op::PtrAdd(..)
-            | Op::PtrDiff(..)
-            | Op::ToGeneric(_)
-            | Op::SpaceTest(..)
-            | Op::GetFence(_)
-            | Op::GlobalAddr(_)
-            | Op::LocalAddr(_)
-            | Op::WorkItem(..)
-    )
+    is_removable(op) && !matches!(op, Op::Undef | Op::StackAlloc { .. } | Op::FromGeneric(..))
 }
 
 /// A hash of what makes two pure instructions equal; equal hashes are confirmed by [`same`].
