@@ -81,11 +81,18 @@ const SEMA_BYTES_PER_TOKEN: usize = 96;
 /// Top-level items handed from the parser to sema at a time.
 const PIPELINE_BATCH: usize = 32;
 
+/// Batches the parser may be ahead of sema (it waits beyond that): bounds the syntax tree
+/// alive at once.
+const PIPELINE_IN_FLIGHT: usize = 16;
+
 /// Parse and sema at once on a large input: the parser runs on its own thread (with the
-/// front end's stack) and sends items to sema, on this thread, as it finishes them. The result
-/// is the sequential one: parse diagnostics come first, then sema's; when the parser reported
-/// anything, sema runs again after it (a note sema attaches to the last diagnostic could
-/// otherwise land elsewhere). `None` (nothing done) for small inputs, after diagnostics of the
+/// front end's stack) and sends items to sema, on this thread, in batches as it finishes them;
+/// sema sends each batch back once checked and the parser frees it, so the syntax tree never
+/// exists whole and its memory is reused by the items parsed next (freeing it on the thread
+/// that allocated it stays cheap). The result is the sequential one: when the parser reports
+/// anything, the pipelined work is dropped and `None` returned, and the caller parses and
+/// checks again in order (a note sema attaches to the last diagnostic could otherwise land
+/// elsewhere). `None` (nothing done) also for small inputs, after diagnostics of the
 /// preprocessor, or when no thread can be started.
 fn pipelined(
     out: &PpOutput,
@@ -99,7 +106,8 @@ fn pipelined(
     }
     let lang = &opts.lang;
     std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::channel::<Vec<ExternalDecl>>();
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<ExternalDecl>>(PIPELINE_IN_FLIGHT);
+        let (back_tx, back_rx) = std::sync::mpsc::channel::<Vec<ExternalDecl>>();
         let parser = std::thread::Builder::new()
             .name("oclc-parse".into())
             .stack_size(crate::check::FRONT_END_STACK_SIZE)
@@ -113,6 +121,10 @@ fn pipelined(
                     lang,
                     &mut parse_diags,
                     &mut |item| {
+                        // Checked batches are freed here, where they were allocated.
+                        while let Ok(done) = back_rx.try_recv() {
+                            drop(done);
+                        }
                         batch.push(item);
                         if batch.len() >= PIPELINE_BATCH {
                             let full =
@@ -125,25 +137,32 @@ fn pipelined(
                 if !batch.is_empty() {
                     let _ = tx.send(batch);
                 }
+                drop(tx);
+                // The rest come back as sema finishes; the channel closes when it is done.
+                for done in back_rx {
+                    drop(done);
+                }
                 (tu, parse_diags)
             })
             .ok()?;
         oclc_syntax::heap::reserve(out.tokens.len() * SEMA_BYTES_PER_TOKEN);
         let mut sema_diags = Diagnostics::default();
-        let (program, items) =
-            oclc_sema::check_items(rx.into_iter().flatten(), sm, lang, &mut sema_diags);
-        let (mut tu, mut parse_diags) = match parser.join() {
+        let program = {
+            let back = back_tx;
+            oclc_sema::check_items(rx, sm, lang, &mut sema_diags, |done| {
+                // A closed channel means the parser stopped (it panicked): free it here.
+                let _ = back.send(done);
+            })
+        };
+        let (tu, parse_diags) = match parser.join() {
             Ok(r) => r,
             // A panic in a stage is a bug; keep it visible to tests and fuzzers.
             Err(payload) => std::panic::resume_unwind(payload),
         };
-        tu.items = items;
-        if parse_diags.list.is_empty() {
-            diags.list.append(&mut sema_diags.list);
-            return Some((tu, program));
+        if !parse_diags.list.is_empty() {
+            return None;
         }
-        diags.list.append(&mut parse_diags.list);
-        let program = oclc_sema::check(&tu, sm, lang, diags);
+        diags.list.append(&mut sema_diags.list);
         Some((tu, program))
     })
 }

@@ -59,21 +59,23 @@ pub fn check(
     c.finish()
 }
 
-/// [`check`] over top-level items as they arrive (from a parser running on another thread);
-/// gives back the items, in order, with the program.
+/// [`check`] over batches of top-level items as they arrive (from a parser running on another
+/// thread); each batch is handed to `done` once checked.
 pub fn check_items(
-    items: impl IntoIterator<Item = ast::ExternalDecl>,
+    batches: impl IntoIterator<Item = Vec<ast::ExternalDecl>>,
     sm: &SourceMap,
     lang: &LangOptions,
     diags: &mut Diagnostics,
-) -> (Program, Vec<ast::ExternalDecl>) {
+    mut done: impl FnMut(Vec<ast::ExternalDecl>),
+) -> Program {
     let mut c = Checker::new(sm, lang, diags);
-    let mut seen = Vec::new();
-    for item in items {
-        c.external_decl(&item);
-        seen.push(item);
+    for batch in batches {
+        for item in &batch {
+            c.external_decl(item);
+        }
+        done(batch);
     }
-    (c.finish(), seen)
+    c.finish()
 }
 
 /// The function being checked.

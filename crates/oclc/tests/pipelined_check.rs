@@ -1,0 +1,62 @@
+//! Large inputs are parsed on one thread while sema checks on another, and their syntax tree
+//! is freed batch by batch; the diagnostics must be exactly those of checking in order.
+
+use oclc::args::parse_check_args;
+use oclc::check_source;
+
+/// `n` valid functions, one per line: well over the size at which parsing is pipelined.
+fn filler(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("int f{i}(int a) {{ int b = a * {i}; return b + a; }}\n"))
+        .collect()
+}
+
+/// The first line of each rendered diagnostic, its line number moved up by `offset`.
+fn first_lines(text: &str, offset: usize) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("t.cl:"))
+        .map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let (file, line, rest) = (parts.next(), parts.next(), parts.next());
+            let line: usize = line.and_then(|n| n.parse().ok()).expect("line number");
+            format!(
+                "{}:{}:{}",
+                file.unwrap_or(""),
+                line - offset,
+                rest.unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+fn check(src: &str) -> String {
+    let opts = parse_check_args(["-cl-std=CL2.0"]).expect("flags").options;
+    check_source("t.cl", src.as_bytes(), &opts).render_text()
+}
+
+#[test]
+fn sema_errors_after_many_items_match_a_small_file() {
+    let tail = "void g(void) { undeclared = 1; }\nint h(void) { return 1.0f + (int *)0; }\n";
+    let n = 9000;
+    let big = check(&format!("{}{tail}", filler(n)));
+    let small = check(tail);
+    assert!(small.contains("use of undeclared identifier 'undeclared'"));
+    assert_eq!(first_lines(&big, n), first_lines(&small, 0));
+}
+
+#[test]
+fn a_parse_error_gives_the_in_order_result() {
+    // A syntax error and a sema error: parse diagnostics and sema's interleave by position.
+    let tail = "void g(void) { int x = ; }\nvoid k(void) { undeclared = 2; }\n";
+    let n = 9000;
+    let big = check(&format!("{}{tail}", filler(n)));
+    let small = check(tail);
+    assert!(small.contains("expected expression"), "{small}");
+    assert!(small.contains("undeclared"), "{small}");
+    assert_eq!(first_lines(&big, n), first_lines(&small, 0));
+}
+
+#[test]
+fn a_clean_large_file_has_no_diagnostics() {
+    assert_eq!(check(&filler(9000)), "");
+}
