@@ -636,16 +636,54 @@ impl Op {
         }
     }
 
-    /// Branch targets of a terminator.
-    pub fn successors(&self) -> Vec<&BlockCall> {
-        match self {
-            Op::Br(t) => vec![t],
-            Op::CondBr(_, t, e) => vec![t, e],
-            Op::Switch(_, cases, d) => cases.iter().map(|(_, c)| c).chain([d]).collect(),
-            _ => Vec::new(),
+    /// Branch targets of a terminator, in order (passes ask for them constantly: no
+    /// allocation).
+    pub fn successors(&self) -> Successors<'_> {
+        let (head, cases, tail): (_, &[(u64, BlockCall)], _) = match self {
+            Op::Br(t) => ([Some(t), None], &[], None),
+            Op::CondBr(_, t, e) => ([Some(t), Some(e)], &[], None),
+            Op::Switch(_, cases, d) => ([None, None], cases, Some(d)),
+            _ => ([None, None], &[], None),
+        };
+        Successors {
+            head,
+            cases: cases.iter(),
+            tail,
         }
     }
 }
+
+/// The branch targets of a terminator ([`Op::successors`]): a branch's one or two, or a
+/// switch's cases then its default.
+#[derive(Clone, Debug)]
+pub struct Successors<'a> {
+    head: [Option<&'a BlockCall>; 2],
+    cases: std::slice::Iter<'a, (u64, BlockCall)>,
+    tail: Option<&'a BlockCall>,
+}
+
+impl<'a> Iterator for Successors<'a> {
+    type Item = &'a BlockCall;
+
+    fn next(&mut self) -> Option<&'a BlockCall> {
+        if let Some(h) = self.head.iter_mut().find_map(Option::take) {
+            return Some(h);
+        }
+        if let Some((_, c)) = self.cases.next() {
+            return Some(c);
+        }
+        self.tail.take()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.head.iter().flatten().count()
+            + self.cases.len()
+            + usize::from(self.tail.is_some());
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Successors<'_> {}
 
 /// One instruction: its operation, result type (None: no result) and source span.
 #[derive(Clone, Debug)]

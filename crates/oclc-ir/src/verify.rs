@@ -784,7 +784,6 @@ pub fn dominators(f: &Function) -> (Vec<Block>, Vec<Option<Block>>) {
                 .and_then(|i| f.insts.get(i.index()))
                 .map(|d| {
                     d.op.successors()
-                        .iter()
                         .map(|s| s.block.index())
                         .filter(|&b| b < n)
                         .collect()

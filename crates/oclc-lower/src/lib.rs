@@ -67,6 +67,12 @@ const PARALLEL_MIN: usize = 64;
 /// Runs of bodies per thread when lowering in parallel (more runs balance uneven bodies).
 const BATCHES_PER_THREAD: usize = 4;
 
+/// Source bytes per IR instruction of a lowered body, about (typical kernels: 8 to 12).
+const SOURCE_BYTES_PER_INST: usize = 10;
+
+/// Most instructions reserved from a body's size (a long body grows past it as needed).
+const MAX_RESERVED_INSTS: usize = 1 << 14;
+
 /// Lowers one function body into its declared IR function `irf`.
 fn lower_one(
     cx: &mut module::Ctx<'_>,
@@ -79,6 +85,15 @@ fn lower_one(
         sret: false,
         ret: None,
     });
+    let mut irf = irf;
+    if let Some(body) = &f.body {
+        // Sized from the source up front: growing the lists by doubling copies them and
+        // leaves the smaller blocks behind.
+        let bytes = body.span.hi.saturating_sub(body.span.lo) as usize;
+        let insts = (bytes / SOURCE_BYTES_PER_INST).min(MAX_RESERVED_INSTS);
+        irf.insts.reserve(insts);
+        irf.values.reserve(insts);
+    }
     let mut fx = func::FnCx::new(cx, id, irf, abi);
     fx.plan_vars(f);
     if opts.all_in_memory {

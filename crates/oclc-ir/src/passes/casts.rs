@@ -48,16 +48,12 @@ pub fn impossible_casts(m: &mut Module) -> Vec<ImpossibleCast> {
         return Vec::new();
     }
     let Some(parts) = split(m, &mut vars) else {
-        return specialize::specialize(m, &mut vars).0.impossible_casts;
+        return specialize::impossible_casts(m, &mut vars);
     };
     let mut all: Vec<ImpossibleCast> = crate::par::install(|| {
         parts
             .into_par_iter()
-            .map(|(mut sub, mut vars)| {
-                specialize::specialize(&mut sub, &mut vars)
-                    .0
-                    .impossible_casts
-            })
+            .map(|(mut sub, mut vars)| specialize::impossible_casts(&mut sub, &mut vars))
             .collect::<Vec<_>>()
             .into_iter()
             .flatten()

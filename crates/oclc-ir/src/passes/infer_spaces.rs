@@ -284,6 +284,45 @@ pub enum CastVerdict {
     },
 }
 
+/// The verdict on the space cast `d` (a `from_generic` or `space_test`) under the analysis:
+/// impossible when its operand always points into one other named space.
+fn cast_verdict(d: &InstData, a: &Analysis) -> CastVerdict {
+    let (Op::FromGeneric(v, t) | Op::SpaceTest(v, t)) = &d.op else {
+        return CastVerdict::Possible;
+    };
+    let kind = if matches!(d.op, Op::FromGeneric(..)) {
+        CastKind::Explicit
+    } else {
+        CastKind::SpaceTest
+    };
+    match a.lat.get(v.index()) {
+        Some(Lat::Named(s, origin)) if s != t => CastVerdict::Impossible {
+            kind,
+            actual: *s,
+            origin: *origin,
+            target: *t,
+            span: d.span,
+        },
+        _ => CastVerdict::Possible,
+    }
+}
+
+/// The verdicts [`rewrite`] gives, without rewriting: for `oclc check`, which only reports
+/// the impossible casts.
+pub fn cast_verdicts(f: &Function, a: &Analysis) -> Vec<(Inst, CastVerdict)> {
+    let mut out = Vec::new();
+    for bd in &f.blocks {
+        for &i in &bd.insts {
+            if let Some(d) = f.insts.get(i.index())
+                && matches!(d.op, Op::FromGeneric(..) | Op::SpaceTest(..))
+            {
+                out.push((i, cast_verdict(d, a)));
+            }
+        }
+    }
+    out
+}
+
 /// Rewrites `f` (taken out of `m`) with the analysis; returns the verdict on every space
 /// cast, by instruction.
 pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, CastVerdict)> {
@@ -387,7 +426,6 @@ pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, Cas
         let Some(d) = f.insts.get(i.index()) else {
             continue;
         };
-        let span = d.span;
         let result = d.result;
         let mut new_op = None;
         match &d.op {
@@ -397,35 +435,22 @@ pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, Cas
                 }
             }
             Op::FromGeneric(v, t) | Op::SpaceTest(v, t) => {
-                let kind = if matches!(d.op, Op::FromGeneric(..)) {
-                    CastKind::Explicit
-                } else {
-                    CastKind::SpaceTest
-                };
-                match lat_of(*v) {
-                    Lat::Named(s, _) if s == *t => {
-                        if let Some(r) = result {
+                let verdict = cast_verdict(d, a);
+                match &verdict {
+                    CastVerdict::Possible => {
+                        if lat_of(*v).space() == Some(*t)
+                            && let Some(r) = result
+                        {
                             map.insert(r, *v);
                         }
-                        verdicts.push((i, CastVerdict::Possible));
                     }
-                    Lat::Named(s, origin) => {
-                        if kind == CastKind::SpaceTest {
+                    CastVerdict::Impossible { kind, .. } => {
+                        if *kind == CastKind::SpaceTest {
                             new_op = Some(Op::Const(Const::Null));
                         }
-                        verdicts.push((
-                            i,
-                            CastVerdict::Impossible {
-                                kind,
-                                actual: s,
-                                origin,
-                                target: *t,
-                                span,
-                            },
-                        ));
                     }
-                    _ => verdicts.push((i, CastVerdict::Possible)),
                 }
+                verdicts.push((i, verdict));
             }
             Op::GetFence(v) => {
                 let space = match orig_ty.get(v.index()) {

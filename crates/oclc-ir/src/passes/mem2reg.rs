@@ -418,7 +418,7 @@ fn rename(
             let targets: Vec<Block> = f
                 .insts
                 .get(t.index())
-                .map(|d| d.op.successors().iter().map(|s| s.block).collect())
+                .map(|d| d.op.successors().map(|s| s.block).collect())
                 .unwrap_or_default();
             let mut args_per: Vec<Vec<Value>> = Vec::new();
             for s in &targets {

@@ -6,7 +6,7 @@
 //! same analysis. Originals left without callers are deleted.
 
 use super::VarRecord;
-use super::infer_spaces::{Analysis, CastVerdict, Hooks, Lat, analyze, rewrite};
+use super::infer_spaces::{Analysis, CastVerdict, Hooks, Lat, analyze, cast_verdicts, rewrite};
 use super::report::*;
 use super::util::*;
 use crate::ir::*;
@@ -24,6 +24,27 @@ type Signature = Vec<Option<AddrSpace>>;
 /// pointer variables (kept in step with the function list). Returns the report entries and
 /// warnings, and the number of clones made.
 pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesReport, usize) {
+    run(m, vars, Mode::Rewrite)
+}
+
+/// The casts [`specialize`] finds impossible, found the same way (callers first, one clone
+/// per space signature) but without rewriting functions or describing them: `oclc check`
+/// asks only this. `m` is left as scratch: calls redirected to clones, bodies not rewritten.
+pub fn impossible_casts(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> Vec<ImpossibleCast> {
+    run(m, vars, Mode::Verdicts).0.impossible_casts
+}
+
+/// What [`run`] makes of each function.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Rewrite it with its analysis and describe it in the report.
+    Rewrite,
+    /// Only give the verdicts on its casts. A function with neither a cast nor a call is
+    /// skipped: it has no verdict to give and no callee to specialize.
+    Verdicts,
+}
+
+fn run(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>, mode: Mode) -> (SpacesReport, usize) {
     let n0 = m.functions.len();
     vars.resize(n0, Vec::new());
     let rank = callers_first_rank(m);
@@ -72,6 +93,9 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
                     *x = x.saturating_sub(1);
                 }
             }
+            continue;
+        }
+        if mode == Mode::Verdicts && !has_cast_or_call(&m.functions[id]) {
             continue;
         }
         let placeholder = Function::new("", Vec::new(), None, Span::DUMMY);
@@ -156,16 +180,22 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
             calls_to[c.index()] = calls_to[c.index()].saturating_sub(1);
             calls_to[target] += 1;
         }
-        report.functions.push(describe(
-            m,
-            &func,
-            id,
-            origin[id],
-            &source_name,
-            vars.get(id).map_or(&[][..], |v| &v[..]),
-            &analysis,
-        ));
-        for (inst, v) in rewrite(&mut *m, &mut func, &analysis) {
+        let found = match mode {
+            Mode::Rewrite => {
+                report.functions.push(describe(
+                    m,
+                    &func,
+                    id,
+                    origin[id],
+                    &source_name,
+                    vars.get(id).map_or(&[][..], |v| &v[..]),
+                    &analysis,
+                ));
+                rewrite(&mut *m, &mut func, &analysis)
+            }
+            Mode::Verdicts => cast_verdicts(&func, &analysis),
+        };
+        for (inst, v) in found {
             verdicts.entry((origin[id], inst)).or_default().push(v);
         }
         m.functions[id] = func;
@@ -204,7 +234,9 @@ pub fn specialize(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>) -> (SpacesRepo
         (a.span.file.0, a.span.lo, &a.name).cmp(&(b.span.file.0, b.span.lo, &b.name))
     });
     let nclones = clones.len();
-    remove_functions(m, vars, &removed, &mut report);
+    if mode == Mode::Rewrite {
+        remove_functions(m, vars, &removed, &mut report);
+    }
     (report, nclones)
 }
 
@@ -324,6 +356,15 @@ fn call_result(m: &Module, memo: &Memo, c: FuncId, lats: &[Lat], span: Span, dep
         Lat::Unknown => Lat::Unknown,
         Lat::Generic(_) => reason(),
     }
+}
+
+/// Whether `f` holds a space cast or a call (placed).
+fn has_cast_or_call(f: &Function) -> bool {
+    f.blocks.iter().flat_map(|bd| &bd.insts).any(|i| {
+        f.insts
+            .get(i.index())
+            .is_some_and(|d| matches!(d.op, Op::FromGeneric(..) | Op::SpaceTest(..) | Op::Call(..)))
+    })
 }
 
 /// The callees of `f`'s calls, one entry per call.

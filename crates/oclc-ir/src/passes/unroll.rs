@@ -412,7 +412,7 @@ fn constant_trips(f: &Function, lp: &Loop) -> Option<u64> {
         return None;
     };
     let t = term_op(f, *p)?;
-    let start = *t.successors().get(*k)?.args.get(lp.iv)?;
+    let start = *t.successors().nth(*k)?.args.get(lp.iv)?;
     let mut iv = const_int(f, start)? & mask(lp.bits);
     for n in 0..=FULL_TRIPS {
         if !holds(lp.rel, iv, bound, lp.bits) {
@@ -433,7 +433,7 @@ fn entering_edges(f: &Function, lp: &Loop) -> Vec<(Block, usize)> {
             continue;
         }
         if let Some(op) = term_op(f, b) {
-            for (k, s) in op.successors().iter().enumerate() {
+            for (k, s) in op.successors().enumerate() {
                 if s.block == lp.header {
                     out.push((b, k));
                 }

@@ -107,17 +107,17 @@ pub fn for_each_operand_mut(op: &mut Op, mut f: impl FnMut(&mut Value)) {
 }
 
 /// Mutable branch targets of a terminator.
-pub fn successors_mut(op: &mut Op) -> Vec<&mut BlockCall> {
-    match op {
-        Op::Br(t) => vec![t],
-        Op::CondBr(_, t, e) => vec![t, e],
-        Op::Switch(_, cases, d) => cases
-            .iter_mut()
-            .map(|(_, c)| c)
-            .chain(std::iter::once(d))
-            .collect(),
-        _ => Vec::new(),
-    }
+pub fn successors_mut(op: &mut Op) -> impl Iterator<Item = &mut BlockCall> {
+    let (head, cases, tail): ([Option<&mut BlockCall>; 2], &mut [(u64, BlockCall)], _) = match op {
+        Op::Br(t) => ([Some(t), None], &mut [], None),
+        Op::CondBr(_, t, e) => ([Some(t), Some(e)], &mut [], None),
+        Op::Switch(_, cases, d) => ([None, None], cases, Some(d)),
+        _ => ([None, None], &mut [], None),
+    };
+    head.into_iter()
+        .flatten()
+        .chain(cases.iter_mut().map(|(_, c)| c))
+        .chain(tail)
 }
 
 /// A replacement map from values to values, as [`resolve`] and [`replace_uses`] read it.
@@ -295,7 +295,7 @@ pub fn successors(f: &Function) -> Vec<Vec<Block>> {
             bd.insts
                 .last()
                 .and_then(|i| f.insts.get(i.index()))
-                .map(|d| d.op.successors().iter().map(|s| s.block).collect())
+                .map(|d| d.op.successors().map(|s| s.block).collect())
                 .unwrap_or_default()
         })
         .collect()
