@@ -433,7 +433,7 @@ fn rename(
                 args_per.push(args);
             }
             if let Some(d) = f.insts.get_mut(t.index()) {
-                for (s, args) in successors_mut(&mut d.op).into_iter().zip(args_per) {
+                for (s, args) in successors_mut(&mut d.op).zip(args_per) {
                     s.args.extend(args);
                 }
             }

@@ -448,7 +448,7 @@ fn redirect_entering(f: &mut Function, lp: &Loop, to: Block) {
     for (b, k) in entering_edges(f, lp) {
         if let Some(t) = terminator(f, b)
             && let Some(d) = f.insts.get_mut(t.index())
-            && let Some(s) = successors_mut(&mut d.op).into_iter().nth(k)
+            && let Some(s) = successors_mut(&mut d.op).nth(k)
         {
             s.block = to;
         }
