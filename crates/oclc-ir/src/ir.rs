@@ -780,6 +780,27 @@ impl Function {
         f
     }
 
+    /// A function with no blocks, allocating nothing: what a pass leaves in a module's slot
+    /// while it works on the function taken out of it.
+    pub fn placeholder(span: Span) -> Function {
+        Function {
+            name: String::new(),
+            params: Vec::new(),
+            ret: None,
+            kernel: None,
+            span,
+            blocks: Vec::new(),
+            insts: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// Whether the body is only `unreachable` (a declaration kept without its body).
+    pub fn is_stub(&self) -> bool {
+        matches!(&self.blocks[..], [b] if b.insts.len() == 1
+            && self.insts.get(b.insts[0].index()).is_some_and(|d| matches!(d.op, Op::Unreachable)))
+    }
+
     pub fn entry(&self) -> Block {
         Block(0)
     }

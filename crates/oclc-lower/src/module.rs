@@ -2,6 +2,7 @@
 //! variables with their initial bytes, string literals, kernel-scope `__local` variables.
 
 use crate::FxHashMap;
+use rayon::prelude::*;
 
 use oclc_ir::{
     AddrSpace, BuiltinId, FuncId, Function, GlobalId, GlobalVar, KernelInfo, LocalId, LocalVar,
@@ -40,6 +41,9 @@ pub struct Ctx<'a> {
     /// Numbers of globals, locals and builtins `m` started with (a batch's are its parent's).
     bases: (usize, usize, usize),
 }
+
+/// Definitions from which declaring them is split across threads (runs of half as many).
+const PARALLEL_DECLS: usize = 512;
 
 /// What lowering a run of bodies in parallel produced (see [`Ctx::batch`]).
 pub struct Batch {
@@ -203,36 +207,68 @@ impl<'a> Ctx<'a> {
     /// declarations to definitions by name.
     pub fn declare_functions(&mut self) {
         let prog = self.prog;
-        let mut by_name: FxHashMap<Symbol, FuncId> = FxHashMap::default();
-        // Parameter types repeat: print each once.
-        let mut printed: FxHashMap<QualType, String> = FxHashMap::default();
+        // The first definition of each name declares it, in program order.
+        let mut first: FxHashMap<Symbol, usize> = FxHashMap::default();
+        let mut defs: Vec<usize> = Vec::new();
         for (i, f) in prog.functions.iter().enumerate() {
-            if f.body.is_none() || by_name.contains_key(&f.name) {
-                continue;
+            if f.body.is_some() && !first.contains_key(&f.name) {
+                first.insert(f.name, defs.len());
+                defs.push(i);
             }
-            let (params, abi) = self.signature(f, &mut printed);
-            let mut irf = Function::new(f.name.as_str(), params, abi.ret, f.span);
-            if f.is_kernel {
-                irf.kernel = Some(KernelInfo {
-                    reqd_work_group_size: f.reqd_work_group_size.map(|[x, y, z]| {
-                        [
-                            u32::try_from(x).unwrap_or(u32::MAX),
-                            u32::try_from(y).unwrap_or(u32::MAX),
-                            u32::try_from(z).unwrap_or(u32::MAX),
-                        ]
-                    }),
-                });
-            }
+        }
+        // Declarations are independent: large programs build them in parallel (each run with
+        // its own cache of printed parameter types), added in order.
+        let this = &*self;
+        let declare_run = |run: &[usize]| -> Vec<(Function, FnAbi)> {
+            let mut printed = FxHashMap::default();
+            run.iter()
+                .map(|&i| this.declaration(&prog.functions[i], &mut printed))
+                .collect()
+        };
+        let built: Vec<(Function, FnAbi)> = if defs.len() < PARALLEL_DECLS {
+            declare_run(&defs)
+        } else {
+            let runs: Vec<Vec<(Function, FnAbi)>> = oclc_ir::par::install(|| {
+                defs.par_chunks(PARALLEL_DECLS / 2)
+                    .map(declare_run)
+                    .collect()
+            });
+            runs.into_iter().flatten().collect()
+        };
+        let mut ids = Vec::with_capacity(defs.len());
+        for ((irf, abi), &i) in built.into_iter().zip(&defs) {
             let id = self.m.add_function(irf);
             self.abi.push(abi);
-            by_name.insert(f.name, id);
             self.funcs[i] = Some(id);
+            ids.push(id);
         }
         for (i, f) in prog.functions.iter().enumerate() {
             if self.funcs[i].is_none() {
-                self.funcs[i] = by_name.get(&f.name).copied();
+                self.funcs[i] = first.get(&f.name).and_then(|&k| ids.get(k)).copied();
             }
         }
+    }
+
+    /// The IR declaration (signature, empty entry block) of the definition `f`.
+    fn declaration(
+        &self,
+        f: &hir::Function,
+        printed: &mut FxHashMap<QualType, String>,
+    ) -> (Function, FnAbi) {
+        let (params, abi) = self.signature(f, printed);
+        let mut irf = Function::new(f.name.as_str(), params, abi.ret, f.span);
+        if f.is_kernel {
+            irf.kernel = Some(KernelInfo {
+                reqd_work_group_size: f.reqd_work_group_size.map(|[x, y, z]| {
+                    [
+                        u32::try_from(x).unwrap_or(u32::MAX),
+                        u32::try_from(y).unwrap_or(u32::MAX),
+                        u32::try_from(z).unwrap_or(u32::MAX),
+                    ]
+                }),
+            });
+        }
+        (irf, abi)
     }
 
     /// IR parameters and return convention of a function.

@@ -22,7 +22,7 @@ pub fn impossible_casts(m: &mut Module) -> Vec<ImpossibleCast> {
         return Vec::new();
     }
     for (f, &k) in m.functions.iter_mut().zip(&keep) {
-        if !k {
+        if !k && !f.is_stub() {
             *f = stub(f);
         }
     }
@@ -170,15 +170,11 @@ fn split(
     for i in 0..n {
         let (sub, _) = &mut out[part_of[i]];
         new_id[i] = sub.functions.len() as u32;
-        sub.functions.push(Function::new(
-            "",
-            Vec::new(),
-            None,
-            oclc_syntax::Span::DUMMY,
-        ));
+        sub.functions
+            .push(Function::placeholder(oclc_syntax::Span::DUMMY));
     }
     for (i, f) in m.functions.iter_mut().enumerate() {
-        let placeholder = Function::new("", Vec::new(), None, f.span);
+        let placeholder = Function::placeholder(f.span);
         let mut f = std::mem::replace(f, placeholder);
         for d in &mut f.insts {
             if let Op::Call(c, _) = &mut d.op {
@@ -197,27 +193,19 @@ fn split(
 /// that returns a pointer (transitively: its result may reach a cast).
 fn relevant(m: &Module) -> Vec<bool> {
     let n = m.functions.len();
-    let calls: Vec<Vec<usize>> = m
-        .functions
-        .iter()
-        .map(|f| {
-            f.insts
-                .iter()
-                .filter_map(|d| match d.op {
-                    Op::Call(c, _) if c.index() < n => Some(c.index()),
-                    _ => None,
-                })
-                .collect()
-        })
-        .collect();
-    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, cs) in calls.iter().enumerate() {
-        for &c in cs {
-            if let Some(list) = callers.get_mut(c) {
-                list.push(i);
+    // Call edges (of placed and unplaced instructions alike), both ways, as flat lists.
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    for (i, f) in m.functions.iter().enumerate() {
+        for d in &f.insts {
+            if let Op::Call(c, _) = d.op
+                && c.index() < n
+            {
+                edges.push((i, c.index()));
             }
         }
     }
+    let calls = Adjacency::new(n, edges.iter().copied());
+    let callers = Adjacency::new(n, edges.iter().map(|&(a, b)| (b, a)));
     let mut keep = vec![false; n];
     let mut stack: Vec<usize> = m
         .functions
@@ -234,7 +222,7 @@ fn relevant(m: &Module) -> Vec<bool> {
         keep[i] = true;
     }
     while let Some(i) = stack.pop() {
-        for &c in &callers[i] {
+        for &c in callers.of(i) {
             if !keep[c] {
                 keep[c] = true;
                 stack.push(c);
@@ -243,7 +231,7 @@ fn relevant(m: &Module) -> Vec<bool> {
     }
     let mut stack: Vec<usize> = (0..n).filter(|&i| keep[i]).collect();
     while let Some(i) = stack.pop() {
-        for &c in &calls[i] {
+        for &c in calls.of(i) {
             let returns_ptr = m.functions[c].ret.is_some_and(|t| t.is_ptr());
             if returns_ptr && !keep[c] {
                 keep[c] = true;
@@ -252,6 +240,36 @@ fn relevant(m: &Module) -> Vec<bool> {
         }
     }
     keep
+}
+
+/// Edges from each of `n` nodes, in one list: node `a`'s targets are
+/// `list[start[a]..start[a + 1]]`, in the order given.
+struct Adjacency {
+    start: Vec<usize>,
+    list: Vec<usize>,
+}
+
+impl Adjacency {
+    fn new(n: usize, edges: impl Iterator<Item = (usize, usize)> + Clone) -> Adjacency {
+        let mut start = vec![0usize; n + 1];
+        for (a, _) in edges.clone() {
+            start[a + 1] += 1;
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut list = vec![0usize; start[n]];
+        for (a, b) in edges {
+            list[fill[a]] = b;
+            fill[a] += 1;
+        }
+        Adjacency { start, list }
+    }
+
+    fn of(&self, a: usize) -> &[usize] {
+        &self.list[self.start[a]..self.start[a + 1]]
+    }
 }
 
 /// `f` with its signature and a body that never returns.

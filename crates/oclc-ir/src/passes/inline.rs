@@ -358,7 +358,7 @@ pub fn simplify_inlined(m: &mut Module, fi: usize) {
     let Some(slot) = m.functions.get_mut(fi) else {
         return;
     };
-    let placeholder = Function::new("", Vec::new(), None, slot.span);
+    let placeholder = Function::placeholder(slot.span);
     let mut f = std::mem::replace(slot, placeholder);
     super::mem2reg::mem2reg(&mut f);
     super::dce::dce(&mut f);

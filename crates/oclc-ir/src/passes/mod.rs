@@ -143,7 +143,7 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
             let mut per_fn = Vec::new();
             let ok = stage(m, "version", &mut report, |m| {
                 for i in 0..m.functions.len() {
-                    let placeholder = crate::ir::Function::new("", Vec::new(), None, Span::DUMMY);
+                    let placeholder = crate::ir::Function::placeholder(Span::DUMMY);
                     let mut f = std::mem::replace(&mut m.functions[i], placeholder);
                     per_fn.push(version::version(m, &mut f));
                     m.functions[i] = f;

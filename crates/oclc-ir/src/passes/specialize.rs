@@ -98,7 +98,7 @@ fn run(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>, mode: Mode) -> (SpacesRep
         if mode == Mode::Verdicts && !has_cast_or_call(&m.functions[id]) {
             continue;
         }
-        let placeholder = Function::new("", Vec::new(), None, Span::DUMMY);
+        let placeholder = Function::placeholder(Span::DUMMY);
         let mut func = std::mem::replace(&mut m.functions[id], placeholder);
         let source_name = m
             .functions
