@@ -37,8 +37,20 @@ fn is_ident_start(b: u8) -> bool {
 }
 
 fn is_ident_cont(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+    IDENT_CONT[usize::from(b)]
 }
+
+/// [`is_ident_cont`] by byte: the lexer's innermost test, one load.
+static IDENT_CONT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        b += 1;
+    }
+    t
+};
 
 /// Characters clang accepts in identifiers beyond ASCII (C99/C11 extended identifier chars,
 /// approximated by Unicode alphanumerics).
@@ -196,12 +208,27 @@ impl Lexer {
     }
 }
 
+/// FNV-1a, the spelling cache's hash: its start and its step for one byte.
+const FNV_START: u32 = 0x811c_9dc5;
+
+#[inline]
+fn fnv_step(h: u32, b: u8) -> u32 {
+    (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+}
+
 /// Interns `s` through a direct-mapped cache of recent spellings.
 fn intern_cached(cache: &mut Vec<Option<(Symbol, &'static str)>>, len: usize, s: &str) -> Symbol {
-    let mut h: u32 = 0x811c_9dc5;
-    for &b in s.as_bytes() {
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    }
+    let h = s.bytes().fold(FNV_START, fnv_step);
+    intern_hashed(cache, len, s, h)
+}
+
+/// [`intern_cached`] with the hash of `s` already computed.
+fn intern_hashed(
+    cache: &mut Vec<Option<(Symbol, &'static str)>>,
+    len: usize,
+    s: &str,
+    h: u32,
+) -> Symbol {
     if cache.is_empty() {
         *cache = vec![None; len];
     }
@@ -325,7 +352,9 @@ impl Lexer {
     pub fn next_token(&mut self, diags: &mut Diagnostics) -> Token {
         loop {
             let leading_space = self.skip_trivia(diags) | std::mem::take(&mut self.space_owed);
-            diags.list.append(&mut self.deferred);
+            if !self.deferred.is_empty() {
+                diags.list.append(&mut self.deferred);
+            }
             let at_line_start = self.at_line_start;
             let lo = self.pos;
             if self.at_end(lo) {
@@ -341,7 +370,9 @@ impl Lexer {
                 None => continue,
             };
             self.at_line_start = false;
-            diags.list.append(&mut self.deferred);
+            if !self.deferred.is_empty() {
+                diags.list.append(&mut self.deferred);
+            }
             return Token {
                 kind,
                 span: self.span(lo, self.pos),
@@ -407,6 +438,23 @@ impl Lexer {
     }
 
     fn lex_ident(&mut self, lo: usize) -> TokenKind {
+        // Most identifiers are plain ASCII ending before a byte that cannot continue them: one
+        // pass finds the end and hashes the spelling.
+        let src = self.text.as_bytes();
+        let mut p = lo;
+        let mut h = FNV_START;
+        while let Some(&b) = src.get(p).filter(|&&b| is_ident_cont(b)) {
+            h = fnv_step(h, b);
+            p += 1;
+        }
+        let next = src.get(p).copied().unwrap_or(0);
+        if next != b'\\'
+            && next < 0x80
+            && let Some(s) = self.text.get(lo..p)
+        {
+            self.pos = p;
+            return TokenKind::Ident(intern_hashed(&mut self.cache, self.cache_len, s, h));
+        }
         let mut p = lo;
         loop {
             let b = self.byte(p);
@@ -428,6 +476,30 @@ impl Lexer {
     }
 
     fn lex_number(&mut self, lo: usize) -> TokenKind {
+        // As identifiers: a plain ASCII number ending before anything but a splice is
+        // scanned and hashed in one pass.
+        let src = self.text.as_bytes();
+        let mut p = lo;
+        let mut h = FNV_START;
+        let mut prev = 0u8;
+        while let Some(&b) = src.get(p) {
+            let exp_sign = (b == b'+' || b == b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P');
+            if !(is_ident_cont(b) || b == b'.' || exp_sign) {
+                break;
+            }
+            h = fnv_step(h, b);
+            prev = b;
+            p += 1;
+        }
+        let next = src.get(p).copied().unwrap_or(0);
+        if p > lo
+            && next != b'\\'
+            && next < 0x80
+            && let Some(s) = self.text.get(lo..p)
+        {
+            self.pos = p;
+            return TokenKind::Number(intern_hashed(&mut self.cache, self.cache_len, s, h));
+        }
         let mut p = lo + 1;
         let mut prev = self.byte(lo);
         loop {
