@@ -682,18 +682,18 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Every name visible here with what it names.
-    pub fn visible_names(&self) -> impl Iterator<Item = (Symbol, NameKind)> + '_ {
-        let builtins = names::builtin_type_names()
+    /// The names visible here, with their spellings, for typo correction: the scopes' names,
+    /// then the builtin names they do not shadow (spelled once per process, not on every
+    /// attempt).
+    pub fn typo_candidates(&self) -> impl Iterator<Item = (Symbol, &'static str, NameKind)> + '_ {
+        let builtins = names::builtin_spellings()
             .iter()
-            .map(|&s| (s, NameKind::Builtin))
-            .chain(
-                names::builtin_value_names()
-                    .iter()
-                    .map(|&s| (s, NameKind::Value)),
-            )
-            .filter(|(s, _)| !self.names.contains_key(s));
-        self.names.iter().map(|(&s, &k)| (s, k)).chain(builtins)
+            .filter(|(s, _, _)| !self.names.contains_key(s))
+            .copied();
+        self.names
+            .iter()
+            .map(|(&s, &k)| (s, s.as_str(), k))
+            .chain(builtins)
     }
 
     /// What `sym` names here.

@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+use super::core::NameKind;
 use crate::intern::Symbol;
 
 /// Scalar element types that have vector forms (`<name>2` ... `<name>16`).
@@ -98,6 +99,19 @@ pub fn builtin_type_names() -> &'static [Symbol] {
             }
         }
         out
+    })
+}
+
+/// The builtin type and value names with their spellings (typo correction's candidates).
+pub fn builtin_spellings() -> &'static [(Symbol, &'static str, NameKind)] {
+    static NAMES: OnceLock<Vec<(Symbol, &'static str, NameKind)>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let types = builtin_type_names().iter().map(|&s| (s, NameKind::Builtin));
+        let values = builtin_value_names().iter().map(|&s| (s, NameKind::Value));
+        types
+            .chain(values)
+            .map(|(s, k)| (s, s.as_str(), k))
+            .collect()
     })
 }
 

@@ -13,8 +13,20 @@ fn edit_distance(a: &[u8], b: &[u8], bound: usize) -> Option<usize> {
     if a.len().abs_diff(b.len()) > bound {
         return None;
     }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
+    // Two rows of the table; names are short, so they live on the stack.
+    let mut rows = [0usize; 2 * ROW];
+    let mut heap;
+    let (prev, cur) = if b.len() < ROW {
+        let (p, c) = rows.split_at_mut(ROW);
+        (&mut p[..=b.len()], &mut c[..=b.len()])
+    } else {
+        heap = vec![0usize; 2 * (b.len() + 1)];
+        heap.split_at_mut(b.len() + 1)
+    };
+    for (j, x) in prev.iter_mut().enumerate() {
+        *x = j;
+    }
+    let (mut prev, mut cur) = (prev, cur);
     for (i, &ca) in a.iter().enumerate() {
         cur[0] = i + 1;
         let mut row_min = cur[0];
@@ -32,11 +44,16 @@ fn edit_distance(a: &[u8], b: &[u8], bound: usize) -> Option<usize> {
     (d <= bound).then_some(d)
 }
 
+/// Row length of [`edit_distance`]'s table on the stack (longer names use the heap).
+const ROW: usize = 64;
+
 /// Whether clang would offer `candidate` for the typo `typo`, and at what distance.
 pub(crate) fn typo_distance(typo: &str, candidate: &str) -> Option<usize> {
-    let bound = typo.len().div_ceil(3);
+    // clang takes distances up to `(len + 2) / 3` with `len / d >= 3`: together, up to a
+    // third of the length, rounded down (the tighter bound ends the search sooner).
+    let bound = typo.len() / 3;
     let d = edit_distance(typo.as_bytes(), candidate.as_bytes(), bound)?;
-    (d > 0 && typo.len() / d >= 3).then_some(d)
+    (d > 0).then_some(d)
 }
 
 /// Keywords clang offers as corrections for a type name (`AddKeywordsToConsumer` with type
@@ -101,12 +118,11 @@ impl Parser<'_> {
                 tied = false;
             }
         };
-        for (sym, kind) in self.visible_names() {
+        for (sym, s, kind) in self.typo_candidates() {
             let is_type = matches!(kind, NameKind::Typedef(_) | NameKind::Builtin);
             if ctx == TypoCtx::TypeName && !is_type {
                 continue;
             }
-            let s = sym.as_str();
             // Image types are keywords in clang, not declared names.
             if kind == NameKind::Builtin && is_image_type_name(s) {
                 continue;
@@ -150,8 +166,8 @@ impl Parser<'_> {
             return false;
         }
         let t = typo.as_str();
-        self.visible_names()
-            .any(|(s, _)| typo_distance(t, s.as_str()).is_some())
+        self.typo_candidates()
+            .any(|(_, s, _)| typo_distance(t, s).is_some())
             || TYPE_KEYWORDS
                 .iter()
                 .chain(&["sizeof", "true", "false"])
