@@ -37,7 +37,6 @@ pub fn impossible_casts(m: &mut Module) -> Vec<ImpossibleCast> {
                     return Vec::new();
                 }
                 let v = mem2reg::mem2reg(f);
-                dce::dce(f);
                 fold::fold(f);
                 dce::dce(f);
                 v
