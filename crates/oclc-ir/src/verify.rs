@@ -775,6 +775,10 @@ impl Type {
 /// Kennedy); unreachable blocks get `None`.
 pub fn dominators(f: &Function) -> (Vec<Block>, Vec<Option<Block>>) {
     let n = f.blocks.len();
+    // One block (a declaration kept as a stub, a straight-line body): it dominates itself.
+    if n <= 1 {
+        return ((0..n).map(|_| Block(0)).collect(), vec![Some(Block(0)); n]);
+    }
     let succs: Vec<Vec<usize>> = f
         .blocks
         .iter()
