@@ -3,7 +3,8 @@
 //! that builds a large tree makes tens of thousands of such calls (the parser of a
 //! 100 000-line file: 50 000, a fifth of its time). [`reserve`] allocates the room in large
 //! blocks and frees it: the heap keeps it, and later growth into it makes no call. Other
-//! allocators just recycle the blocks.
+//! allocators just recycle the blocks. [`prefault`] also touches every page, so a thread with
+//! nothing else to do yet can take the page faults of the allocations it will make later.
 
 /// Block size: under glibc's default mmap threshold (128 KiB), so blocks come from the heap.
 pub const BLOCK: usize = 120 << 10;
@@ -13,11 +14,29 @@ const MAX: usize = 512 << 20;
 
 /// Makes room for about `bytes` of allocations on this thread (nothing under a block).
 pub fn reserve(bytes: usize) {
+    make_room(bytes, false);
+}
+
+/// [`reserve`], writing every byte of the room once: the kernel maps its pages now rather
+/// than on first use.
+pub fn prefault(bytes: usize) {
+    make_room(bytes, true);
+}
+
+fn make_room(bytes: usize, touch: bool) {
     let n = bytes.min(MAX) / BLOCK;
     if n == 0 {
         return;
     }
-    let mut blocks: Vec<Vec<u8>> = (0..n).map(|_| Vec::with_capacity(BLOCK)).collect();
+    let mut blocks: Vec<Vec<u8>> = (0..n)
+        .map(|_| {
+            let mut b = Vec::with_capacity(BLOCK);
+            if touch {
+                b.resize(BLOCK, 0);
+            }
+            b
+        })
+        .collect();
     // The last block stays allocated (a few KiB, never freed): were the heap's last piece
     // empty, glibc would unmap it (its pieces are at most 64 MiB) and the room with it.
     if let Some(last) = blocks.pop() {

@@ -57,6 +57,16 @@ fn a_parse_error_gives_the_in_order_result() {
 }
 
 #[test]
+fn a_file_over_a_megabyte_gives_the_same_diagnostics() {
+    // Large enough for the front end's thread to start before preprocessing.
+    let tail = "void g(void) { int x = ; }\nkernel void k(global int *p) { undeclared = p; }\n";
+    let n = 25_000;
+    let src = format!("{}{tail}", filler(n));
+    assert!(src.len() > 1 << 20);
+    assert_eq!(first_lines(&check(&src), n), first_lines(&check(tail), 0));
+}
+
+#[test]
 fn a_clean_large_file_has_no_diagnostics() {
     assert_eq!(check(&filler(9000)), "");
 }
