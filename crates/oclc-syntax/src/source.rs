@@ -74,45 +74,53 @@ impl Span {
 pub struct SourceFile {
     pub name: String,
     pub text: String,
-    line_starts: Vec<u32>,
+    /// Computed when first asked for: most files (the predefined macros' text, a clean
+    /// input) never need a line number.
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
     pub fn new(name: String, text: String) -> SourceFile {
-        let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
-        line_starts.push(0u32);
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
         SourceFile {
             name,
             text,
-            line_starts,
+            line_starts: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Byte offsets at which lines start (the first is 0).
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = Vec::with_capacity(self.text.len() / 32 + 1);
+            starts.push(0u32);
+            starts.extend(self.text.match_indices('\n').map(|(i, _)| i as u32 + 1));
+            starts
+        })
     }
 
     /// 1-based line and 1-based byte column of `offset`.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
-        let line = match self.line_starts.binary_search(&offset) {
+        let starts = self.line_starts();
+        let line = match starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        (line as u32 + 1, offset - self.line_starts[line] + 1)
+        (line as u32 + 1, offset - starts[line] + 1)
     }
 
     /// The text of 1-based `line`, without its line terminator.
     pub fn line_text(&self, line: u32) -> &str {
+        let starts = self.line_starts();
         let i = (line.max(1) - 1) as usize;
-        let Some(&start) = self.line_starts.get(i) else {
+        let Some(&start) = starts.get(i) else {
             return "";
         };
-        let end = self
-            .line_starts
-            .get(i + 1)
-            .map_or(self.text.len(), |&e| e as usize);
+        let end = starts.get(i + 1).map_or(self.text.len(), |&e| e as usize);
         self.text[start as usize..end].trim_end_matches(['\n', '\r'])
     }
 
     pub fn line_count(&self) -> u32 {
-        self.line_starts.len() as u32
+        self.line_starts().len() as u32
     }
 }
 
