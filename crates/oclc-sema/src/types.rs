@@ -11,6 +11,9 @@ use std::fmt::Write as _;
 use oclc_syntax::{Span, Symbol};
 
 use crate::fxhash::FxHashMap;
+
+/// Types a table has room for when made (see [`TypeTable::new`]).
+const INITIAL_TYPES: usize = 256;
 use crate::space::AddrSpace;
 
 /// Index of an interned type in a [`TypeTable`].
@@ -539,10 +542,12 @@ impl TypeTable {
     pub const DOUBLE: TypeId = TypeId(16);
 
     pub fn new() -> TypeTable {
+        // Every program starts with ~150 types (scalars, the predeclared vectors and
+        // typedefs, the builtins' pointer types): room for them up front.
         let mut t = TypeTable {
-            kinds: Vec::new(),
-            canon: Vec::new(),
-            map: FxHashMap::default(),
+            kinds: Vec::with_capacity(INITIAL_TYPES),
+            canon: Vec::with_capacity(INITIAL_TYPES),
+            map: FxHashMap::with_capacity_and_hasher(INITIAL_TYPES, Default::default()),
             records: Vec::new(),
             enums: Vec::new(),
             typedefs: Vec::new(),

@@ -30,9 +30,45 @@ pub const MEMORY_SCOPES: &[(&str, i64)] = &[
 
 const VECTOR_SIZES: [u8; 5] = [2, 3, 4, 8, 16];
 
+/// Names [`Checker::predeclare`] enters, about (typedefs and enumerators).
+const PREDECLARED_NAMES: usize = 128;
+
+/// Each vector element type with its typedef names, one per [`VECTOR_SIZES`] entry.
+macro_rules! vector_typedefs {
+    ($($name:literal => $s:ident,)*) => {
+        [$((
+            Scalar::$s,
+            &[
+                concat!($name, "2"),
+                concat!($name, "3"),
+                concat!($name, "4"),
+                concat!($name, "8"),
+                concat!($name, "16"),
+            ],
+        ),)*]
+    };
+}
+
+const VECTOR_TYPEDEFS: [(Scalar, &[&str; 5]); 11] = vector_typedefs! {
+    "char" => Char,
+    "uchar" => UChar,
+    "short" => Short,
+    "ushort" => UShort,
+    "int" => Int,
+    "uint" => UInt,
+    "long" => Long,
+    "ulong" => ULong,
+    "float" => Float,
+    "double" => Double,
+    "half" => Half,
+};
+
 impl Checker<'_> {
     fn predef_typedef(&mut self, name: &str, ty: QualType) -> QualType {
-        let sym = Symbol::intern(name);
+        self.predef_typedef_sym(Symbol::intern(name), ty)
+    }
+
+    fn predef_typedef_sym(&mut self, sym: Symbol, ty: QualType) -> QualType {
         let id = self.prog.types.add_typedef(TypedefDef {
             name: sym,
             ty,
@@ -51,6 +87,12 @@ impl Checker<'_> {
 
     pub(crate) fn predeclare(&mut self) {
         let t = |id| QualType::new(id);
+        // About 110 names, 55 of them vector typedefs: room up front, not rehashing as they come.
+        self.scopes.reserve_predeclared(PREDECLARED_NAMES);
+        self.vec_typedefs
+            .reserve(VECTOR_TYPEDEFS.len() * VECTOR_SIZES.len());
+        self.named_typedefs
+            .reserve(PREDECLARED_NAMES - VECTOR_TYPEDEFS.len() * VECTOR_SIZES.len());
         let uchar = self.predef_typedef("uchar", t(TypeTable::UCHAR));
         let ushort = self.predef_typedef("ushort", t(TypeTable::USHORT));
         let uint = self.predef_typedef("uint", t(TypeTable::UINT));
@@ -65,22 +107,15 @@ impl Checker<'_> {
         let uintptr_t = self.predef_typedef("uintptr_t", t(uword));
         self.predef_typedef("cl_mem_fence_flags", uint);
         let _ = (uchar, ushort, ulong);
-        for (name, s) in [
-            ("char", Scalar::Char),
-            ("uchar", Scalar::UChar),
-            ("short", Scalar::Short),
-            ("ushort", Scalar::UShort),
-            ("int", Scalar::Int),
-            ("uint", Scalar::UInt),
-            ("long", Scalar::Long),
-            ("ulong", Scalar::ULong),
-            ("float", Scalar::Float),
-            ("double", Scalar::Double),
-            ("half", Scalar::Half),
-        ] {
+        // The vector typedefs' names, interned under one lock.
+        let names = Symbol::intern_static(VECTOR_TYPEDEFS.iter().flat_map(|(_, n)| *n).copied());
+        let mut names = names.into_iter();
+        for (s, _) in VECTOR_TYPEDEFS {
             for n in VECTOR_SIZES {
                 let v = self.prog.types.vector(s, n);
-                self.predef_typedef(&format!("{name}{n}"), t(v));
+                if let Some(sym) = names.next() {
+                    self.predef_typedef_sym(sym, t(v));
+                }
             }
         }
         // memory_order / memory_scope: enums with typedef names, enumerators of type int.

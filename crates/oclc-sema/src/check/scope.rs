@@ -87,6 +87,13 @@ impl Scopes {
     }
 
     /// Inserts into the predeclared scope (builtin typedefs and enumerators).
+    /// Makes room for `n` predeclared names at once (they are entered one by one).
+    pub fn reserve_predeclared(&mut self, n: usize) {
+        if let Some(s) = self.stack.first_mut() {
+            s.names.reserve(n);
+        }
+    }
+
     pub fn insert_predeclared(&mut self, name: Symbol, binding: Binding) {
         if let Some(s) = self.stack.first_mut() {
             s.names.insert(
