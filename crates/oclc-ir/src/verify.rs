@@ -916,8 +916,8 @@ fn check_dominance(cx: &mut Ctx, owner: &[Option<(Block, usize)>]) {
 }
 
 fn check_recursion(m: &Module, errs: &mut Vec<VerifyError>) {
-    let calls = CallGraph::new(m);
     let n = m.functions.len();
+    let calls = crate::lists::FlatLists::from_pairs(n, call_edges(m)).sorted_unique();
     // 0 = unvisited, 1 = on stack, 2 = done.
     let mut state = vec![0u8; n];
     let mut stack: Vec<(usize, usize)> = Vec::new();
@@ -928,7 +928,7 @@ fn check_recursion(m: &Module, errs: &mut Vec<VerifyError>) {
         stack.push((root, 0));
         state[root] = 1;
         while let Some(&mut (fi, ref mut k)) = stack.last_mut() {
-            if let Some(&c) = calls.callees(fi).get(*k) {
+            if let Some(&c) = calls.of(fi).get(*k) {
                 *k += 1;
                 match state[c] {
                     0 => {
@@ -951,43 +951,13 @@ fn check_recursion(m: &Module, errs: &mut Vec<VerifyError>) {
     }
 }
 
-/// The distinct callees of every function, in one list (function `f`'s are
-/// `list[start[f]..start[f + 1]]`, ascending).
-struct CallGraph {
-    start: Vec<usize>,
-    list: Vec<usize>,
-}
-
-impl CallGraph {
-    fn new(m: &Module) -> CallGraph {
-        let n = m.functions.len();
-        let mut start = Vec::with_capacity(n + 1);
-        let mut list = Vec::new();
-        start.push(0);
-        for f in &m.functions {
-            let from = list.len();
-            list.extend(f.insts.iter().filter_map(|d| match d.op {
-                Op::Call(c, _) if c.index() < n => Some(c.index()),
-                _ => None,
-            }));
-            list[from..].sort_unstable();
-            let mut kept = from;
-            for r in from..list.len() {
-                if kept == from || list[kept - 1] != list[r] {
-                    list[kept] = list[r];
-                    kept += 1;
-                }
-            }
-            list.truncate(kept);
-            start.push(list.len());
-        }
-        CallGraph { start, list }
-    }
-
-    fn callees(&self, f: usize) -> &[usize] {
-        match (self.start.get(f), self.start.get(f + 1)) {
-            (Some(&a), Some(&b)) => &self.list[a..b],
-            _ => &[],
-        }
-    }
+/// Every call in `m` as `(caller, callee)` by function index (callees in range only).
+pub(crate) fn call_edges(m: &Module) -> impl Iterator<Item = (usize, usize)> + Clone + '_ {
+    let n = m.functions.len();
+    m.functions.iter().enumerate().flat_map(move |(i, f)| {
+        f.insts.iter().filter_map(move |d| match d.op {
+            Op::Call(c, _) if c.index() < n => Some((i, c.index())),
+            _ => None,
+        })
+    })
 }

@@ -70,9 +70,10 @@ pub fn parse_and_check(
 /// the items already parsed (below it, the thread costs more than it saves).
 const PIPELINE_TOKENS: usize = 1 << 16;
 
-/// Heap the parser's syntax tree takes per token, about (reserved up front: see
-/// [`oclc_syntax::heap`]).
-const PARSE_BYTES_PER_TOKEN: usize = 192;
+/// Heap the parser thread needs per token, about (reserved up front: see
+/// [`oclc_syntax::heap`]): only the batches in flight are alive, as sema hands each back to be
+/// freed, so this is far less than a whole syntax tree.
+const PARSE_BYTES_PER_TOKEN: usize = 24;
 
 /// The same for sema's program and what the thread does next (the cast analysis's serial
 /// parts).

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use super::report::ImpossibleCast;
 use super::{VarRecord, dce, fold, mem2reg, specialize};
 use crate::ir::{FuncId, Function, Module, Op};
+use crate::lists::FlatLists;
 use rayon::prelude::*;
 
 /// The explicit generic→named casts and `to_X` tests of `m` that fail in every version of
@@ -193,18 +194,9 @@ fn split(
 fn relevant(m: &Module) -> Vec<bool> {
     let n = m.functions.len();
     // Call edges (of placed and unplaced instructions alike), both ways, as flat lists.
-    let mut edges: Vec<(usize, usize)> = Vec::new();
-    for (i, f) in m.functions.iter().enumerate() {
-        for d in &f.insts {
-            if let Op::Call(c, _) = d.op
-                && c.index() < n
-            {
-                edges.push((i, c.index()));
-            }
-        }
-    }
-    let calls = Adjacency::new(n, edges.iter().copied());
-    let callers = Adjacency::new(n, edges.iter().map(|&(a, b)| (b, a)));
+    let edges = crate::verify::call_edges(m);
+    let calls = FlatLists::from_pairs(n, edges.clone());
+    let callers = FlatLists::from_pairs(n, edges.map(|(a, b)| (b, a)));
     let mut keep = vec![false; n];
     let mut stack: Vec<usize> = m
         .functions
@@ -239,36 +231,6 @@ fn relevant(m: &Module) -> Vec<bool> {
         }
     }
     keep
-}
-
-/// Edges from each of `n` nodes, in one list: node `a`'s targets are
-/// `list[start[a]..start[a + 1]]`, in the order given.
-struct Adjacency {
-    start: Vec<usize>,
-    list: Vec<usize>,
-}
-
-impl Adjacency {
-    fn new(n: usize, edges: impl Iterator<Item = (usize, usize)> + Clone) -> Adjacency {
-        let mut start = vec![0usize; n + 1];
-        for (a, _) in edges.clone() {
-            start[a + 1] += 1;
-        }
-        for k in 0..n {
-            start[k + 1] += start[k];
-        }
-        let mut fill = start.clone();
-        let mut list = vec![0usize; start[n]];
-        for (a, b) in edges {
-            list[fill[a]] = b;
-            fill[a] += 1;
-        }
-        Adjacency { start, list }
-    }
-
-    fn of(&self, a: usize) -> &[usize] {
-        &self.list[self.start[a]..self.start[a + 1]]
-    }
 }
 
 /// `f` with its signature and a body that never returns.

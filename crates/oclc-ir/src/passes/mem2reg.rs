@@ -7,56 +7,26 @@
 use super::VarRecord;
 use super::util::*;
 use crate::ir::*;
+use crate::lists::FlatLists;
 use crate::types::{AddrSpace, Type};
 use std::collections::{BTreeMap, HashMap};
 
-/// The placed instructions using each value, with repeats, in one list: value `v`'s are
-/// `list[start[v]..start[v + 1]]`.
-struct Users {
-    start: Vec<u32>,
-    list: Vec<Inst>,
-}
+/// The placed instructions using each value (by value index), with repeats.
+struct Users(FlatLists<Inst>);
 
 impl Users {
     fn new(f: &Function) -> Users {
-        let nv = f.values.len();
-        let mut start = vec![0u32; nv + 1];
-        for bd in &f.blocks {
-            for i in &bd.insts {
+        Users(FlatLists::from_emitter(f.values.len(), |push| {
+            for &i in f.blocks.iter().flat_map(|bd| &bd.insts) {
                 if let Some(d) = f.insts.get(i.index()) {
-                    d.op.for_each_operand(|v| {
-                        if v.index() < nv {
-                            start[v.index() + 1] += 1;
-                        }
-                    });
+                    d.op.for_each_operand(|v| push(v.index(), i));
                 }
             }
-        }
-        for k in 0..nv {
-            start[k + 1] += start[k];
-        }
-        let mut fill: Vec<u32> = start[..nv].to_vec();
-        let mut list = vec![Inst(0); start[nv] as usize];
-        for bd in &f.blocks {
-            for &i in &bd.insts {
-                if let Some(d) = f.insts.get(i.index()) {
-                    d.op.for_each_operand(|v| {
-                        if let Some(at) = fill.get_mut(v.index()) {
-                            list[*at as usize] = i;
-                            *at += 1;
-                        }
-                    });
-                }
-            }
-        }
-        Users { start, list }
+        }))
     }
 
     fn of(&self, v: Value) -> &[Inst] {
-        match (self.start.get(v.index()), self.start.get(v.index() + 1)) {
-            (Some(&a), Some(&b)) => &self.list[a as usize..b as usize],
-            _ => &[],
-        }
+        self.0.of(v.index())
     }
 }
 
