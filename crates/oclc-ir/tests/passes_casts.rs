@@ -1,6 +1,8 @@
 //! `passes::casts::impossible_casts` (the fast path of `oclc check`) finds exactly the casts
 //! the full pipeline reports, on hand-written kernels and on the CTS corpus.
 
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
 use oclc_ir::passes::casts::impossible_casts;
 use oclc_ir::passes::{PassOptions, run_default};
 use oclc_ir::*;
@@ -90,13 +92,13 @@ fn cl_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn cts_corpus_agrees_with_the_full_pipeline() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/cts-generic");
+    let Some(dir) = conformance::dir("cts-generic", "cts_corpus_agrees_with_the_full_pipeline")
+    else {
+        return;
+    };
     let mut files = Vec::new();
     cl_files(&dir, &mut files);
-    if files.is_empty() {
-        eprintln!("CTS corpus not found at {}", dir.display());
-        return;
-    }
+    assert!(!files.is_empty(), "no kernels in {}", dir.display());
     let mut compared = 0;
     for p in &files {
         let Some(m) = std::fs::read_to_string(p).ok().and_then(|s| compile(&s)) else {

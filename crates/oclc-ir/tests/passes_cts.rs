@@ -3,6 +3,8 @@
 //! the same results with and without the passes (all ones, the CTS's pass condition, where
 //! the unoptimized run already gets them). Prints the generic accesses left over the corpus.
 
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
 mod passes_util;
 
 use oclc_cpu::{Arg, Buffer, Device, NdRange};
@@ -12,10 +14,6 @@ use oclc_lower::lower;
 use oclc_syntax::pp::{self, PpOptions};
 use oclc_syntax::{ClStd, Diagnostics, LangOptions, SourceMap};
 use std::path::{Path, PathBuf};
-
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/cts-generic")
-}
 
 fn cl_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -68,11 +66,12 @@ fn run(m: Module, n: usize) -> Option<Vec<u8>> {
 #[test]
 fn cts_kernels_verify_and_keep_their_results() {
     let mut files = Vec::new();
-    cl_files(&corpus(), &mut files);
-    if files.is_empty() {
-        eprintln!("CTS corpus not found at {}", corpus().display());
+    let Some(dir) = conformance::dir("cts-generic", "cts_kernels_verify_and_keep_their_results")
+    else {
         return;
-    }
+    };
+    cl_files(&dir, &mut files);
+    assert!(!files.is_empty(), "no kernels in {}", dir.display());
     let (mut compiled, mut launched, mut all_ones) = (0, 0, 0);
     let (mut before, mut after) = (0usize, 0usize);
     let mut failures = Vec::new();

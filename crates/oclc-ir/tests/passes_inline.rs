@@ -3,6 +3,8 @@
 //! the cpu device, the values computed here independently. Also every CTS kernel verifies
 //! after `optimize_for_device`, with and without the address-space passes.
 
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
 use oclc_cpu::{Arg, Buffer, Device, DeviceError, NdRange};
 use oclc_ir::passes::inline::{inline_module, simplify_inlined};
 use oclc_ir::passes::unroll::unroll;
@@ -457,10 +459,6 @@ fn generic_bench_kernels_match_their_named_versions() {
     }
 }
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/cts-generic")
-}
-
 fn cl_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
@@ -485,11 +483,14 @@ fn try_compile(src: &str) -> Option<Module> {
 #[test]
 fn cts_kernels_verify_after_the_device_pipeline() {
     let mut files = Vec::new();
-    cl_files(&corpus(), &mut files);
-    if files.is_empty() {
-        eprintln!("CTS corpus not found at {}", corpus().display());
+    let Some(dir) = conformance::dir(
+        "cts-generic",
+        "cts_kernels_verify_after_the_device_pipeline",
+    ) else {
         return;
-    }
+    };
+    cl_files(&dir, &mut files);
+    assert!(!files.is_empty(), "no kernels in {}", dir.display());
     let (mut checked, mut inlined, mut failures) = (0, 0, Vec::new());
     for path in &files {
         let Ok(src) = std::fs::read_to_string(path) else {

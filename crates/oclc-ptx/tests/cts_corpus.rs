@@ -2,6 +2,8 @@
 //! must turn into PTX. Skips, saying why, where the corpus is not checked out beside the repo.
 
 mod common;
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
 use oclc_ptx::{PtxOptions, emit_module};
 use std::path::{Path, PathBuf};
 
@@ -22,14 +24,12 @@ fn cl_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_cts_kernel_emits_ptx() {
-    let root =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/cts-generic");
+    let Some(root) = conformance::dir("cts-generic", "every_cts_kernel_emits_ptx") else {
+        return;
+    };
     let mut files = Vec::new();
     cl_files(&root, &mut files);
-    if files.is_empty() {
-        eprintln!("skipping: no CTS corpus at {}", root.display());
-        return;
-    }
+    assert!(!files.is_empty(), "no kernels in {}", root.display());
     let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/ptx-cts");
     let _ = std::fs::create_dir_all(&out_dir);
     // Builtins once reported as not supported (precise transcendental kernels); none is now.

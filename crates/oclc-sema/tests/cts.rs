@@ -2,16 +2,15 @@
 //! `-cl-std=CL3.0 -cl-ext=+all` and under `-cl-std=CL2.0` (clang accepts all of them).
 
 mod common;
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use oclc_syntax::ClStd;
 
 fn cts_files() -> Option<Vec<PathBuf>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/cts-generic");
-    if !dir.is_dir() {
-        return None;
-    }
+    let dir = conformance::dir("cts-generic", "the CTS check tests")?;
     let mut out = Vec::new();
     let mut stack = vec![dir];
     while let Some(d) = stack.pop() {
@@ -30,7 +29,6 @@ fn cts_files() -> Option<Vec<PathBuf>> {
 
 fn run(std: ClStd, ext: &str) {
     let Some(files) = cts_files() else {
-        eprintln!("skipping: ../shared/conformance/cts-generic not found");
         return;
     };
     assert!(

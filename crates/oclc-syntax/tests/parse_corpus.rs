@@ -2,6 +2,8 @@
 //! the modes clang accepts it in, and clang's SemaOpenCL tests must parse without panics and
 //! with no parse errors beyond those the files expect.
 
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
 use std::path::{Path, PathBuf};
 
 use oclc_syntax::lang::{ClStd, LangOptions};
@@ -10,15 +12,7 @@ use oclc_syntax::pp::{MacroArg, PpOptions, preprocess};
 use oclc_syntax::{Diagnostics, SourceMap};
 
 fn corpus(sub: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance")
-        .join(sub);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping: {} not found", dir.display());
-        None
-    }
+    conformance::dir(sub, "parse_corpus")
 }
 
 fn cl_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -1,8 +1,9 @@
 //! Predefined macros per language mode, checked against clang's own test of them
 //! (`clang-sema/features.cl`) and against the values of `opencl-c-base.h`.
 
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
 use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
 
 use oclc_syntax::pp::{PpOptions, predefined_macro_names, predefined_macros, preprocess};
 use oclc_syntax::{ClStd, Diagnostics, LangOptions, SourceMap, Token};
@@ -42,12 +43,11 @@ fn expand(l: LangOptions, src: &str) -> String {
 }
 
 fn features_cl() -> Option<String> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/clang-sema/features.cl");
+    let p = conformance::root().join("clang-sema/features.cl");
     match std::fs::read_to_string(&p) {
         Ok(s) => Some(s),
         Err(_) => {
-            eprintln!("skipping: {} not found", p.display());
+            conformance::missing(&p, "pp_predefined");
             None
         }
     }

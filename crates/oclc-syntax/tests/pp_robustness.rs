@@ -1,6 +1,8 @@
 //! Bad input never panics, hangs or overflows the stack; the CTS kernels preprocess cleanly;
 //! and an ignored throughput check (`cargo test --release -- --ignored throughput`).
 
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -294,14 +296,7 @@ fn large_file() {
 }
 
 fn cts_dir() -> Option<PathBuf> {
-    let p =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/cts-generic");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipping: {} not found", p.display());
-        None
-    }
+    conformance::dir("cts-generic", "pp_robustness")
 }
 
 fn cl_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -1,6 +1,8 @@
 //! clang's SemaOpenCL `-verify` tests (../shared/conformance/clang-sema), every OpenCL C RUN
 //! line run in-process through `check_source` + `-verify`, as clang-parity selects them.
 
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
 use std::path::{Path, PathBuf};
 
 use oclc::args::parse_check_args;
@@ -8,8 +10,7 @@ use oclc::check_source;
 use oclc::runlines::verify_configs;
 
 fn corpus_dir() -> Option<PathBuf> {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/clang-sema");
-    d.is_dir().then_some(d)
+    conformance::dir("clang-sema", "clang_sema_verify")
 }
 
 /// Result of one configuration: label, and clang's verification errors (empty = pass).
@@ -52,7 +53,6 @@ fn run_corpus(dir: &Path) -> Vec<(String, Vec<String>)> {
 #[test]
 fn clang_sema_verify() {
     let Some(dir) = corpus_dir() else {
-        eprintln!("skipping: ../shared/conformance/clang-sema not found");
         return;
     };
     let results = run_corpus(&dir);

@@ -1,6 +1,8 @@
 //! Every CTS generic-address-space kernel (../shared/conformance/cts-generic) checks with no
 //! diagnostics at all under `-cl-std=CL3.0 -cl-ext=+all` and under `-cl-std=CL2.0`.
 
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
 use std::path::{Path, PathBuf};
 
 use oclc::args::parse_check_args;
@@ -8,8 +10,7 @@ use oclc::check_source;
 use rayon::prelude::*;
 
 fn corpus_dir() -> Option<PathBuf> {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/cts-generic");
-    d.is_dir().then_some(d)
+    conformance::dir("cts-generic", "cts_check")
 }
 
 fn kernels(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -43,7 +44,6 @@ fn source_for(path: &Path) -> Vec<u8> {
 
 fn check_all(flags: &[&str]) -> (usize, Vec<String>) {
     let Some(dir) = corpus_dir() else {
-        eprintln!("skipping: ../shared/conformance/cts-generic not found");
         return (0, Vec::new());
     };
     let mut files = Vec::new();

@@ -7,13 +7,14 @@
 //! fp64 and fp16, so every launch builds with them enabled. `library_function` is the library
 //! source followed by the kernel source. SVM subcases use a plain global buffer with buf[i] = i.
 
-use std::path::{Path, PathBuf};
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
+use std::path::PathBuf;
 
 use oclc::{Device, KernelArg, NdRange, Program};
 use rayon::prelude::*;
 use toml::Value;
 
-const CTS_DIR: &str = "../../../shared/conformance/cts-generic";
 /// The device's preferred work-group size multiple, as the atomics tests read it.
 const WG: u64 = 32;
 /// What the device reports as its largest work-group for these kernels.
@@ -25,7 +26,7 @@ const EXTENSIONS: &str = "-cl-ext=+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16";
 fn cts_dir() -> PathBuf {
     match std::env::var_os("OCLC_CTS_DIR") {
         Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join(CTS_DIR),
+        None => conformance::root().join("cts-generic"),
     }
 }
 
@@ -226,6 +227,10 @@ fn verdict(l: &Launch, buffers: &[Vec<u8>]) -> Result<(), String> {
     ignore = "slow unoptimized; run with: cargo test --release -p oclc --test run_cts"
 )]
 fn cts_generic_address_space_on_the_cpu_device() {
+    if !cts_dir().exists() {
+        conformance::missing(&cts_dir(), "cts_generic_address_space_on_the_cpu_device");
+        return;
+    }
     let all = match launches() {
         Ok(l) => l,
         Err(e) => panic!("cannot read the CTS manifest: {e}"),

@@ -4,7 +4,9 @@
 //! This tests directive parsing, `#if` handling (through oclc's preprocessor), matching and
 //! the report format independently of oclc's own diagnostics. Skipped without clang-19.
 
-use std::path::{Path, PathBuf};
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
+use std::path::PathBuf;
 use std::process::Command;
 
 use oclc::args::parse_check_args;
@@ -14,8 +16,7 @@ use oclc::warnings::Reported;
 use oclc_syntax::{Diagnostic, Level, Note, SourceMap, Span};
 
 fn corpus_dir() -> Option<PathBuf> {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/clang-sema");
-    d.is_dir().then_some(d)
+    conformance::dir("clang-sema", "verify_engine_matches_clang")
 }
 
 fn clang() -> Option<String> {
@@ -131,8 +132,11 @@ fn split_loc(line: &str) -> Option<(Option<Loc>, &str)> {
 
 #[test]
 fn verify_engine_matches_clang() {
-    let (Some(dir), Some(clang)) = (corpus_dir(), clang()) else {
-        eprintln!("skipping: needs ../shared/conformance/clang-sema and clang-19");
+    let Some(dir) = corpus_dir() else {
+        return;
+    };
+    let Some(clang) = clang() else {
+        eprintln!("skipping verify_engine_matches_clang: clang-19 not found");
         return;
     };
     let resdir = Command::new(&clang)
