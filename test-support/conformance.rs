@@ -38,7 +38,11 @@ pub fn missing(path: &Path, test: &str) {
             path.display()
         );
     }
-    eprintln!(
+    // Written to the stream itself, not through `eprintln!`, which the test harness captures:
+    // the one line must show in a plain `cargo test`.
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
         "skipping {test}: {} not found (the conformance corpora live in ../shared; \
          OCLC_REQUIRE_CONFORMANCE=1 makes this a failure)",
         path.display()
