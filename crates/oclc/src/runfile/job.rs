@@ -11,6 +11,15 @@ use std::path::{Path, PathBuf};
 /// Largest buffer a run file may ask for, in bytes (1 GiB).
 pub const MAX_BUFFER_BYTES: usize = 1 << 30;
 
+/// Most work-items in a work-group on both devices (the cpu device's
+/// CL_DEVICE_MAX_WORK_GROUP_SIZE, and CUDA's block limit).
+const MAX_WORK_GROUP_SIZE: u64 = oclc_cpu::MAX_WORK_GROUP_SIZE;
+
+/// `a x b x c`, as ND-range errors show sizes.
+fn dims_text(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ")
+}
+
 /// The program a run file builds.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgramSource {
@@ -212,6 +221,8 @@ impl Parser<'_, '_> {
         let mut options = String::new();
         let mut kernel = None;
         let mut global: Option<(Vec<u64>, &Key)> = None;
+        let mut global_node = None;
+        let mut local_node = None;
         let mut local = None;
         let mut offset = None;
         let mut args = Vec::new();
@@ -232,8 +243,14 @@ impl Parser<'_, '_> {
                         self.sink.error(&value.span, k, "expected a kernel name");
                     }
                 }
-                "global" => global = self.dims(value, k, 1).map(|d| (d, key)),
-                "local" => local = self.dims(value, k, 1).map(|d| (d, key)),
+                "global" => {
+                    global = self.dims(value, k, 1).map(|d| (d, key));
+                    global_node = Some(value);
+                }
+                "local" => {
+                    local = self.dims(value, k, 1).map(|d| (d, key));
+                    local_node = Some(value);
+                }
                 "offset" => offset = self.dims(value, k, 0).map(|d| (d, key)),
                 "args" => {
                     args_at = self.sink.at(&key.span);
@@ -290,6 +307,33 @@ impl Parser<'_, '_> {
                     );
                 }
             }
+        }
+        if let (Some((g, _)), Some(node)) = (&global, global_node)
+            && g.iter().try_fold(1u64, |a, &x| a.checked_mul(x)).is_none()
+        {
+            self.sink.error(
+                &node.span,
+                "global",
+                format!(
+                    "invalid ND-range: {} work-items are more than size_t counts (2^64 - 1)",
+                    dims_text(g)
+                ),
+            );
+        }
+        if let (Some((l, _)), Some(node)) = (&local, local_node)
+            && l.iter()
+                .try_fold(1u64, |a, &x| a.checked_mul(x))
+                .is_none_or(|n| n > MAX_WORK_GROUP_SIZE)
+        {
+            self.sink.error(
+                &node.span,
+                "local",
+                format!(
+                    "invalid ND-range: {} work-items per work-group, more than the devices \
+                     allow ({MAX_WORK_GROUP_SIZE}, CL_DEVICE_MAX_WORK_GROUP_SIZE)",
+                    dims_text(l)
+                ),
+            );
         }
         match args_node {
             Some(node) => args = self.args(node),
