@@ -167,7 +167,11 @@ impl Buffer {
     pub fn try_zeroed(len: usize) -> Result<Buffer, DeviceError> {
         Storage::try_zeroed(len)
             .map(|s| Buffer(Arc::new(s)))
-            .map_err(|e| DeviceError::Memory(format!("buffer of {len} bytes: {e}")))
+            .map_err(|_| {
+                DeviceError::Memory(format!(
+                    "cannot allocate a buffer of {len} bytes: out of memory"
+                ))
+            })
     }
 
     pub fn len(&self) -> usize {
@@ -184,8 +188,11 @@ impl Buffer {
 
     /// The contents, or an error when the host has no room for a copy.
     pub fn try_read(&self) -> Result<Vec<u8>, DeviceError> {
-        self.0.try_to_vec().map_err(|e| {
-            DeviceError::Memory(format!("reading a buffer of {} bytes: {e}", self.len()))
+        self.0.try_to_vec().map_err(|_| {
+            DeviceError::Memory(format!(
+                "cannot allocate {} bytes to read a buffer into: out of memory",
+                self.len()
+            ))
         })
     }
 
@@ -473,8 +480,13 @@ impl Device {
                     g.size
                 )));
             }
-            let storage = Storage::try_zeroed(g.size as usize)
-                .map_err(|e| DeviceError::Memory(format!("{}: {e}", what())))?;
+            let storage = Storage::try_zeroed(g.size as usize).map_err(|_| {
+                DeviceError::Memory(format!(
+                    "cannot allocate {} bytes for {}: out of memory",
+                    g.size,
+                    what()
+                ))
+            })?;
             let init = g
                 .init
                 .get(..g.init.len().min(g.size as usize))
@@ -851,6 +863,12 @@ fn run_groups(ctx: &LaunchCtx, total: u64, has_barrier: bool) -> GroupsOutcome {
                     }
                     Err(e) => {
                         first_err.fetch_min(gi, Ordering::Relaxed);
+                        // What the failing group printed before its fault is kept.
+                        let partial = std::mem::take(&mut scratch.group.out);
+                        if !partial.is_empty() {
+                            let mut p = printed.lock().unwrap_or_else(|e| e.into_inner());
+                            p.insert(gi, partial);
+                        }
                         let mut f = failed.lock().unwrap_or_else(|e| e.into_inner());
                         if f.as_ref().is_none_or(|(at, _)| gi < *at) {
                             *f = Some((gi, e));

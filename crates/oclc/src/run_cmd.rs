@@ -20,7 +20,7 @@ use crate::program::{
 use crate::runfile::{
     BufferSpace, ElemType, KernelSignature, LaunchArg, ParamInfo, ParamKind, Pointee,
     ProgramSource, RunFile, RunFileError, RunStatus, TimingSummary, ValueSpec, format_dump,
-    write_npy,
+    write_npy_from,
 };
 
 /// The flags of `oclc run`.
@@ -292,11 +292,11 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
             else {
                 continue;
             };
-            let bytes = match view_of(i).and_then(|v| v.bytes()) {
-                Ok(b) => b,
+            let view = match view_of(i) {
+                Ok(v) => v,
                 Err(m) => return fail(out, format!("--save: {name}: {m}")),
             };
-            if let Err(e) = write_npy(dir, name, *elem, *len, &bytes) {
+            if let Err(e) = write_npy_from(dir, name, *elem, *len, |off, o| view.read(off, o)) {
                 return fail(
                     out,
                     format!(

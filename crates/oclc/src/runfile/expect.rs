@@ -83,6 +83,10 @@ impl PreparedExpectation {
             got.resize(want.len(), 0);
             let n = read(off, &mut got)?.min(want.len());
             let got = &got[..n];
+            if got == want {
+                // Identical bits match under every tolerance (NaN payloads included).
+                return Ok(());
+            }
             for j in 0..want.len() / size {
                 let same = (0..self.elem.comps()).all(|c| {
                     match (

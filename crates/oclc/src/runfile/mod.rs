@@ -57,7 +57,9 @@ pub use half::{f16_bits_to_f64, f64_to_f16_bits};
 pub use job::{
     ArgKind, ArgSpec, Expectation, MAX_BUFFER_BYTES, ProgramSource, RunFile, ScalarValue, Tolerance,
 };
-pub use output::{DUMP_ROW_COMPONENTS, TimingSummary, format_dump, npy_bytes, write_npy};
+pub use output::{
+    DUMP_ROW_COMPONENTS, TimingSummary, format_dump, npy_bytes, write_npy, write_npy_from,
+};
 pub use signature::{
     BufferSpace, KernelSignature, Launch, LaunchArg, ParamInfo, ParamKind, Pointee,
     PreparedExpectation,
