@@ -393,15 +393,22 @@ mod tests {
     #[test]
     fn the_largest_grid_plans_without_overflow() {
         let x = ((1u64 << 31) - 1) * 1024;
-        let r = NdRange::new(&[x, 65535, 65535]).local(&[1024, 1, 1]);
+        let r = NdRange::new(&[x]).local(&[1024]);
         // PTX with 32-bit work-item ids refuses this range; 64-bit PTX plans it.
         assert!(plan(&abi(true), &r, 8, u64::MAX).is_err());
         let mut wide = abi(true);
         wide.max_global_end = None;
         let p = plan(&wide, &r, 8, u64::MAX).expect("plan");
+        assert_eq!(p.groups, [(1 << 31) - 1, 1, 1]);
+        // Every dimension at CUDA's grid maximum: 2^63 work-items, which size_t counts.
+        let r = NdRange::new(&[(1 << 31) - 1, 65535, 65535]).local(&[1, 1, 1]);
+        let p = plan(&wide, &r, 8, u64::MAX).expect("plan");
         assert_eq!(p.regions.len(), 1);
         assert_eq!(p.regions[0].coarsen, 1);
         assert_eq!(p.groups, [(1 << 31) - 1, 65535, 65535]);
+        // 1024 work-items per group on top of that are more than size_t counts.
+        let r = NdRange::new(&[x, 65535, 65535]).local(&[1024, 1, 1]);
+        assert!(plan(&wide, &r, 8, u64::MAX).is_err());
     }
 
     #[test]
