@@ -35,6 +35,11 @@ pub const DEFAULT_CONSTANT_MEM_SIZE: u64 = 64 << 10;
 /// CL_DEVICE_MAX_MEM_ALLOC_SIZE when smaller; `OCLC_MAX_GLOBAL_VARIABLE_SIZE`).
 pub const DEFAULT_MAX_GLOBAL_VARIABLE_SIZE: u64 = 1 << 30;
 
+/// Default most work-items of one launch: 2^31, a few minutes of a trivial kernel on a few
+/// cores (the interpreter runs some 10^7 work-items a second per core); larger ranges are an
+/// error naming `OCLC_MAX_WORK_ITEMS` rather than a launch that cannot end.
+pub const DEFAULT_MAX_WORK_ITEMS: u64 = 1 << 31;
+
 /// The ceiling of CL_DEVICE_MAX_MEM_ALLOC_SIZE: 1 TiB, the most a pointer's 40 offset bits
 /// address.
 pub const MAX_ALLOC_CEILING: u64 = 1 << 40;
@@ -55,6 +60,9 @@ pub struct Limits {
     /// the program is loaded (env `OCLC_MAX_GLOBAL_VARIABLE_SIZE`; default
     /// [`DEFAULT_MAX_GLOBAL_VARIABLE_SIZE`]).
     pub max_global_variable_size: u64,
+    /// Most work-items of one launch (env `OCLC_MAX_WORK_ITEMS`, default
+    /// [`DEFAULT_MAX_WORK_ITEMS`]); an oclc limit, not an OpenCL query.
+    pub max_work_items: u64,
 }
 
 impl Default for Limits {
@@ -64,13 +72,15 @@ impl Default for Limits {
             constant_mem_size: DEFAULT_CONSTANT_MEM_SIZE,
             max_alloc_size: default_max_alloc(),
             max_global_variable_size: DEFAULT_MAX_GLOBAL_VARIABLE_SIZE,
+            max_work_items: DEFAULT_MAX_WORK_ITEMS,
         }
     }
 }
 
 impl Limits {
     /// The defaults, overridden by the environment variables `OCLC_LOCAL_MEM_SIZE`,
-    /// `OCLC_CONSTANT_MEM_SIZE`, `OCLC_MAX_ALLOC_SIZE` and `OCLC_MAX_GLOBAL_VARIABLE_SIZE` (bytes, or with a K, M, G or T
+    /// `OCLC_CONSTANT_MEM_SIZE`, `OCLC_MAX_ALLOC_SIZE`, `OCLC_MAX_GLOBAL_VARIABLE_SIZE` and
+    /// `OCLC_MAX_WORK_ITEMS` (a count; the sizes are bytes, or with a K, M, G or T
     /// suffix for KiB, MiB, GiB, TiB). An invalid value is an error naming the variable.
     pub fn from_env() -> Result<Limits, String> {
         let mut l = Limits::default();
@@ -93,6 +103,9 @@ impl Limits {
         }
         if let Some(v) = var("OCLC_MAX_GLOBAL_VARIABLE_SIZE") {
             l.max_global_variable_size = parse_size("OCLC_MAX_GLOBAL_VARIABLE_SIZE", &v)?;
+        }
+        if let Some(v) = var("OCLC_MAX_WORK_ITEMS") {
+            l.max_work_items = parse_size("OCLC_MAX_WORK_ITEMS", &v)?;
         }
         Ok(l)
     }
@@ -399,6 +412,15 @@ impl Device {
         })
     }
 
+    /// Sets the most work-items one launch may have (default [`DEFAULT_MAX_WORK_ITEMS`]).
+    pub fn with_max_work_items(self, n: u64) -> Device {
+        let l = self.limits;
+        self.with_limits(Limits {
+            max_work_items: n,
+            ..l
+        })
+    }
+
     /// The device's limits.
     pub fn limits(&self) -> Limits {
         self.limits
@@ -546,6 +568,15 @@ impl Device {
             range,
             kf.kernel.as_ref().and_then(|k| k.reqd_work_group_size),
         )?;
+        let items = nd.global.iter().product::<u64>(); // make_nd checked that it fits
+        let max_items = self.limits.max_work_items;
+        if items > max_items {
+            return Err(DeviceError::BadRange(format!(
+                "global: {} work-items are more than the cpu device runs in one launch, \
+                 {max_items} (OCLC_MAX_WORK_ITEMS sets it)",
+                dims_text(&range.global)
+            )));
+        }
         let mut globals = prog.globals.clone();
         let mut local_layout: Vec<(usize, usize, Symbol)> = prog
             .module

@@ -934,6 +934,13 @@ impl Device {
         self.map_cpu(|d| d.with_max_alloc_size(bytes))
     }
 
+    /// Sets the most work-items one launch may have (default 2^31 or `OCLC_MAX_WORK_ITEMS`):
+    /// the interpreter runs some 10^7 a second per core, so larger ranges are an error rather
+    /// than a launch that does not end. Cpu device only.
+    pub fn with_max_work_items(self, n: u64) -> Device {
+        self.map_cpu(|d| d.with_max_work_items(n))
+    }
+
     /// The cpu device's limits (`None` on the cuda device).
     pub fn cpu_limits(&self) -> Option<oclc_cpu::Limits> {
         match &self.backend {

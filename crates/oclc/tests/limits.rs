@@ -48,6 +48,13 @@ fn nd_range_products_that_wrap_are_errors() {
         "launch failed: invalid ND-range: local: 4294967296 x 4294967296 x 1 work-items per \
          work-group, more than the cpu device's 1024 (CL_DEVICE_MAX_WORK_GROUP_SIZE)"
     );
+    // Beyond what the cpu device runs in one launch (2^31 work-items by default).
+    let e = launch_error(&p, &d, std::slice::from_ref(&a), &NdRange::new(&[1 << 40]));
+    assert_eq!(
+        e.to_string(),
+        "launch failed: invalid ND-range: global: 1099511627776 work-items are more than the \
+         cpu device runs in one launch, 2147483648 (OCLC_MAX_WORK_ITEMS sets it)"
+    );
     let r = NdRange::new(&[4]).offset(&[u64::MAX - 2]);
     let e = launch_error(&p, &d, &[a], &r);
     assert!(
@@ -69,7 +76,7 @@ fn huge_group_counts_run_lazily_and_stop_at_the_first_fault() {
         "-cl-std=CL2.0",
     )
     .expect("builds");
-    let d = device().with_threads(2);
+    let d = device().with_threads(2).with_max_work_items(u64::MAX);
     let a = KernelArg::Buffer(d.buffer::<i32>(1).expect("buffer"));
     for (global, bad) in [(1u64 << 32, 5u64), (1 << 40, 0), (u64::MAX, 3)] {
         let r = NdRange::new(&[global]).local(&[1]);
@@ -481,4 +488,14 @@ fn printf_before_a_fault_is_printed_up_to_the_faulting_group() {
     assert_eq!(text(&o.stdout), "g0\ng1\ng2\n");
     assert!(text(&o.stderr).contains("out-of-bounds write"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_run_file_that_never_ends_is_an_error() {
+    let o = oclc(&[], &["run", "/dev/zero"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "/dev/zero: error: the run file is larger than 67108864 bytes, the limit for run files\n"
+    );
 }

@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 /// Largest buffer a run file may ask for, in bytes (1 GiB).
 pub const MAX_BUFFER_BYTES: usize = 1 << 30;
 
+/// Largest run file, in bytes (64 MiB; large buffers come from files or generated specs).
+pub const MAX_RUN_FILE_BYTES: u64 = 64 << 20;
+
 /// Most work-items in a work-group on both devices (the cpu device's
 /// CL_DEVICE_MAX_WORK_GROUP_SIZE, and CUDA's block limit).
 const MAX_WORK_GROUP_SIZE: u64 = oclc_cpu::MAX_WORK_GROUP_SIZE;
@@ -110,10 +113,25 @@ pub struct Expectation {
 const TOP_KEYS: &str = "source, code, options, kernel, global, local, offset, args, expect";
 
 impl RunFile {
-    /// Reads and parses the run file at `path`.
+    /// Reads and parses the run file at `path` (at most [`MAX_RUN_FILE_BYTES`]: a device such
+    /// as `/dev/zero` is an error, not an endless read).
     pub fn load(path: &Path) -> Result<RunFile, JobErrors> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            RunFileError::new(path, None, "", format!("cannot read the run file: {e}"))
+        use std::io::Read as _;
+        let cannot = |m: String| RunFileError::new(path, None, "", m);
+        let file = std::fs::File::open(path)
+            .map_err(|e| cannot(format!("cannot read the run file: {e}")))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_RUN_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| cannot(format!("cannot read the run file: {e}")))?;
+        if bytes.len() as u64 > MAX_RUN_FILE_BYTES {
+            return Err(cannot(format!(
+                "the run file is larger than {MAX_RUN_FILE_BYTES} bytes, the limit for run files"
+            ))
+            .into());
+        }
+        let text = String::from_utf8(bytes).map_err(|_| {
+            cannot("cannot read the run file: stream did not contain valid UTF-8".into())
         })?;
         RunFile::parse(&text, path)
     }

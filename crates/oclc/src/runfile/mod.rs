@@ -55,7 +55,8 @@ pub use error::{JobErrors, LineCol, RunFileError};
 pub use expect::{ExpectOutcome, components_match, format_component, format_element, ulp_distance};
 pub use half::{f16_bits_to_f64, f64_to_f16_bits};
 pub use job::{
-    ArgKind, ArgSpec, Expectation, MAX_BUFFER_BYTES, ProgramSource, RunFile, ScalarValue, Tolerance,
+    ArgKind, ArgSpec, Expectation, MAX_BUFFER_BYTES, MAX_RUN_FILE_BYTES, ProgramSource, RunFile,
+    ScalarValue, Tolerance,
 };
 pub use output::{
     DUMP_ROW_COMPONENTS, TimingSummary, format_dump, npy_bytes, write_npy, write_npy_from,
