@@ -1,5 +1,11 @@
 //! The public face of the cpu device: load a module, make buffers, launch kernels over an
 //! ND-range with work-groups running in parallel.
+//!
+//! ND-ranges are checked with checked arithmetic (every product and `offset + global` fits
+//! size_t); work-groups are handed out lazily from a counter, so memory does not grow with the
+//! group count. Memory is held to [`Limits`] (local and constant memory, the largest buffer and
+//! program-scope variable, work-items per launch), set by `OCLC_*` environment variables or the
+//! builder, and every allocation a user's size reaches is fallible: an error, never an abort.
 
 use crate::decode::{self, I, Program as Code, WgInfo};
 use crate::error::{CheckKind, DeviceError, RuntimeError};

@@ -843,7 +843,9 @@ enum Backend {
 }
 
 impl Device {
-    /// The embedded cpu device, using every core, printing `printf` output to stdout.
+    /// The embedded cpu device, using every core, printing `printf` output to stdout, with
+    /// the memory limits the `OCLC_*` environment variables set (`oclc_cpu::Limits`; an
+    /// invalid value fails its buffers and launches with an error naming the variable).
     pub fn cpu() -> Device {
         Device {
             backend: Backend::Cpu(oclc_cpu::Device::cpu()),

@@ -499,3 +499,30 @@ fn a_run_file_that_never_ends_is_an_error() {
         "/dev/zero: error: the run file is larger than 67108864 bytes, the limit for run files\n"
     );
 }
+
+#[test]
+fn private_memory_the_host_cannot_give_is_a_runtime_error() {
+    // 256 work-items meeting at a barrier, each with a 64 MB private array, under a 512 MiB
+    // address-space limit: the work-item whose array does not fit stops the launch cleanly.
+    let dir = scratch("private");
+    let job = write_job(
+        &dir,
+        "job.toml",
+        "code = \"\"\"kernel void k(global int *o) {\n  int a[16000000];\n  \
+         a[get_local_id(0)] = 1;\n  barrier(CLK_LOCAL_MEM_FENCE);\n  \
+         o[get_local_id(0) % 16] = a[get_local_id(0)];\n}\"\"\"\n\
+         kernel = \"k\"\nglobal = [256]\nlocal = [256]\n[args]\no = { buffer = \"int\", len = 16 }\n",
+    );
+    let o = oclc(
+        &["prlimit", "--as=536870912", "--"],
+        &["run", &job, "--threads", "1"],
+        &[],
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("error: private memory exhausted: cannot allocate 64000000 bytes"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
