@@ -1,5 +1,11 @@
 //! The public face of the cpu device: load a module, make buffers, launch kernels over an
 //! ND-range with work-groups running in parallel.
+//!
+//! ND-ranges are checked with checked arithmetic (every product and `offset + global` fits
+//! size_t); work-groups are handed out lazily from a counter, so memory does not grow with the
+//! group count. Memory is held to [`Limits`] (local and constant memory, the largest buffer and
+//! program-scope variable, work-items per launch), set by `OCLC_*` environment variables or the
+//! builder, and every allocation a user's size reaches is fallible: an error, never an abort.
 
 use crate::decode::{self, I, Program as Code, WgInfo};
 use crate::error::{CheckKind, DeviceError, RuntimeError};
@@ -12,8 +18,9 @@ use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind};
 use oclc_ir::{BinOp, Scalar, WgArith, WgOp};
 use oclc_syntax::{Span, Symbol};
 use rayon::prelude::*;
-use std::sync::Arc;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Most work-items in one work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE).
 pub const MAX_WORK_GROUP_SIZE: u64 = 1024;
@@ -21,17 +28,169 @@ pub const MAX_WORK_GROUP_SIZE: u64 = 1024;
 /// Default `--max-steps`: branches and calls one work-item may take.
 pub const DEFAULT_MAX_STEPS: u64 = 1 << 28;
 
+/// Default CL_DEVICE_LOCAL_MEM_SIZE: `__local` bytes one work-group may use, kernel-scope
+/// variables and `__local` arguments together (as on most GPUs; `OCLC_LOCAL_MEM_SIZE`).
+pub const DEFAULT_LOCAL_MEM_SIZE: u64 = 64 << 10;
+
+/// Default CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: `__constant` bytes one launch may use,
+/// program-scope constants and `__constant` buffer arguments together (the OpenCL minimum and
+/// NVIDIA's constant bank; `OCLC_CONSTANT_MEM_SIZE`).
+pub const DEFAULT_CONSTANT_MEM_SIZE: u64 = 64 << 10;
+
+/// Default CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: the largest program-scope variable (1 GiB, or
+/// CL_DEVICE_MAX_MEM_ALLOC_SIZE when smaller; `OCLC_MAX_GLOBAL_VARIABLE_SIZE`).
+pub const DEFAULT_MAX_GLOBAL_VARIABLE_SIZE: u64 = 1 << 30;
+
+/// Default most work-items of one launch: 2^31, a few minutes of a trivial kernel on a few
+/// cores (the interpreter runs some 10^7 work-items a second per core); larger ranges are an
+/// error naming `OCLC_MAX_WORK_ITEMS` rather than a launch that cannot end.
+pub const DEFAULT_MAX_WORK_ITEMS: u64 = 1 << 31;
+
+/// The ceiling of CL_DEVICE_MAX_MEM_ALLOC_SIZE: 1 TiB, the most a pointer's 40 offset bits
+/// address.
+pub const MAX_ALLOC_CEILING: u64 = 1 << 40;
+
+/// The cpu device's memory limits, as OpenCL's device queries name them. Launches and
+/// allocations beyond them are errors that name the limit, not host aborts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// CL_DEVICE_LOCAL_MEM_SIZE (env `OCLC_LOCAL_MEM_SIZE`, default [`DEFAULT_LOCAL_MEM_SIZE`]).
+    pub local_mem_size: u64,
+    /// CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE (env `OCLC_CONSTANT_MEM_SIZE`, default
+    /// [`DEFAULT_CONSTANT_MEM_SIZE`]).
+    pub constant_mem_size: u64,
+    /// CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest buffer (env `OCLC_MAX_ALLOC_SIZE`; default
+    /// half the physical memory, at least 128 MiB, at most [`MAX_ALLOC_CEILING`]).
+    pub max_alloc_size: u64,
+    /// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: the largest program-scope variable, allocated when
+    /// the program is loaded (env `OCLC_MAX_GLOBAL_VARIABLE_SIZE`; default
+    /// [`DEFAULT_MAX_GLOBAL_VARIABLE_SIZE`]).
+    pub max_global_variable_size: u64,
+    /// Most work-items of one launch (env `OCLC_MAX_WORK_ITEMS`, default
+    /// [`DEFAULT_MAX_WORK_ITEMS`]); an oclc limit, not an OpenCL query.
+    pub max_work_items: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            local_mem_size: DEFAULT_LOCAL_MEM_SIZE,
+            constant_mem_size: DEFAULT_CONSTANT_MEM_SIZE,
+            max_alloc_size: default_max_alloc(),
+            max_global_variable_size: DEFAULT_MAX_GLOBAL_VARIABLE_SIZE,
+            max_work_items: DEFAULT_MAX_WORK_ITEMS,
+        }
+    }
+}
+
+impl Limits {
+    /// The defaults, overridden by the environment variables `OCLC_LOCAL_MEM_SIZE`,
+    /// `OCLC_CONSTANT_MEM_SIZE`, `OCLC_MAX_ALLOC_SIZE`, `OCLC_MAX_GLOBAL_VARIABLE_SIZE` and
+    /// `OCLC_MAX_WORK_ITEMS` (a count; the sizes are bytes, or with a K, M, G or T
+    /// suffix for KiB, MiB, GiB, TiB). An invalid value is an error naming the variable.
+    pub fn from_env() -> Result<Limits, String> {
+        let mut l = Limits::default();
+        let var = |name: &str| std::env::var(name).ok();
+        if let Some(v) = var("OCLC_LOCAL_MEM_SIZE") {
+            l.local_mem_size = parse_size("OCLC_LOCAL_MEM_SIZE", &v)?;
+        }
+        if let Some(v) = var("OCLC_CONSTANT_MEM_SIZE") {
+            l.constant_mem_size = parse_size("OCLC_CONSTANT_MEM_SIZE", &v)?;
+        }
+        if let Some(v) = var("OCLC_MAX_ALLOC_SIZE") {
+            let n = parse_size("OCLC_MAX_ALLOC_SIZE", &v)?;
+            if n > MAX_ALLOC_CEILING {
+                return Err(format!(
+                    "OCLC_MAX_ALLOC_SIZE is {n} bytes; the cpu device allows at most \
+                     {MAX_ALLOC_CEILING} (1T), the most its pointers address"
+                ));
+            }
+            l.max_alloc_size = n;
+        }
+        if let Some(v) = var("OCLC_MAX_GLOBAL_VARIABLE_SIZE") {
+            l.max_global_variable_size = parse_size("OCLC_MAX_GLOBAL_VARIABLE_SIZE", &v)?;
+        }
+        if let Some(v) = var("OCLC_MAX_WORK_ITEMS") {
+            l.max_work_items = parse_size("OCLC_MAX_WORK_ITEMS", &v)?;
+        }
+        Ok(l)
+    }
+}
+
+/// Parses a size setting: decimal bytes, or a number with a K, M, G or T suffix (powers of
+/// 1024; `KiB`, `KB` and lower case also read), at least 1.
+pub fn parse_size(name: &str, value: &str) -> Result<u64, String> {
+    let bad =
+        || format!("{name} must be a size in bytes such as 65536, 64K, 512M or 2G, not `{value}`");
+    let v = value.trim();
+    let digits = v.bytes().take_while(u8::is_ascii_digit).count();
+    let (num, unit) = v.split_at(digits);
+    let n: u64 = num.parse().map_err(|_| bad())?;
+    let unit = unit.trim().to_ascii_lowercase();
+    let unit = unit
+        .strip_suffix("ib")
+        .or_else(|| unit.strip_suffix('b'))
+        .unwrap_or(&unit);
+    let shift = match unit {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => return Err(bad()),
+    };
+    match n.checked_mul(1 << shift) {
+        Some(b) if b > 0 => Ok(b),
+        _ => Err(bad()),
+    }
+}
+
+/// Half the physical memory (from /proc/meminfo; 8 GiB assumed where it cannot be read),
+/// between 128 MiB and [`MAX_ALLOC_CEILING`].
+fn default_max_alloc() -> u64 {
+    let total = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kib: u64 = line
+                .trim_start_matches("MemTotal:")
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse()
+                .ok()?;
+            kib.checked_mul(1024)
+        })
+        .unwrap_or(8 << 30);
+    (total / 2).clamp(128 << 20, MAX_ALLOC_CEILING)
+}
+
 /// A device memory buffer. Clones share the same storage.
 #[derive(Clone, Debug)]
 pub struct Buffer(Arc<Storage>);
 
 impl Buffer {
+    /// A copy of `bytes`; aborts when the host has no memory for it (devices' checked
+    /// [`Device::buffer_from_bytes`] does not).
     pub fn from_bytes(bytes: &[u8]) -> Buffer {
         Buffer(Arc::new(Storage::from_bytes(bytes)))
     }
 
+    /// `len` zero bytes; aborts when the host has no memory for them (devices' checked
+    /// [`Device::buffer`] does not).
     pub fn zeroed(len: usize) -> Buffer {
         Buffer(Arc::new(Storage::zeroed(len)))
+    }
+
+    /// `len` zero bytes, or an error when the host cannot provide them.
+    pub fn try_zeroed(len: usize) -> Result<Buffer, DeviceError> {
+        Storage::try_zeroed(len)
+            .map(|s| Buffer(Arc::new(s)))
+            .map_err(|_| {
+                DeviceError::Memory(format!(
+                    "cannot allocate a buffer of {len} bytes: out of memory"
+                ))
+            })
     }
 
     pub fn len(&self) -> usize {
@@ -46,10 +205,45 @@ impl Buffer {
         self.0.to_vec()
     }
 
+    /// The contents, or an error when the host has no room for a copy.
+    pub fn try_read(&self) -> Result<Vec<u8>, DeviceError> {
+        self.0.try_to_vec().map_err(|_| {
+            DeviceError::Memory(format!(
+                "cannot allocate {} bytes to read a buffer into: out of memory",
+                self.len()
+            ))
+        })
+    }
+
+    /// Copies `out.len()` bytes from `offset` into `out`; false (and nothing read) when the
+    /// range is not inside the buffer.
+    pub fn read_at(&self, offset: usize, out: &mut [u8]) -> bool {
+        if offset
+            .checked_add(out.len())
+            .is_none_or(|end| end > self.len())
+        {
+            return false;
+        }
+        self.0.read(offset, out);
+        true
+    }
+
     /// Overwrites the buffer's start with `bytes` (at most its length).
     pub fn write(&self, bytes: &[u8]) {
         let n = bytes.len().min(self.len());
         self.0.write(0, &bytes[..n]);
+    }
+
+    /// Writes `bytes` at `offset`; false (and nothing written) when they do not fit.
+    pub fn write_at(&self, offset: usize, bytes: &[u8]) -> bool {
+        if offset
+            .checked_add(bytes.len())
+            .is_none_or(|end| end > self.len())
+        {
+            return false;
+        }
+        self.0.write(offset, bytes);
+        true
     }
 }
 
@@ -108,6 +302,9 @@ pub struct Device {
     max_steps: u64,
     races: bool,
     echo_printf: bool,
+    limits: Limits,
+    /// An invalid limit in the environment: reported by every load, allocation and launch.
+    setting_error: Option<String>,
 }
 
 impl std::fmt::Debug for Device {
@@ -115,6 +312,7 @@ impl std::fmt::Debug for Device {
         f.debug_struct("Device")
             .field("max_steps", &self.max_steps)
             .field("races", &self.races)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -127,23 +325,39 @@ pub struct Program {
     globals: Vec<GlobalMem>,
 }
 
+/// The cores this process may use (1 when unknown).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 impl Device {
-    /// The cpu device using every core.
+    /// The cpu device using every core, with the [`Limits`] the environment sets.
     pub fn cpu() -> Device {
+        let (limits, setting_error) = match Limits::from_env() {
+            Ok(l) => (l, None),
+            Err(e) => (Limits::default(), Some(e)),
+        };
         Device {
             pool: None,
             max_steps: DEFAULT_MAX_STEPS,
             races: false,
             echo_printf: true,
+            limits,
+            setting_error,
         }
     }
 
-    /// Runs work-groups on `n` threads (0: every core).
+    /// Runs work-groups on `n` threads (0: every core). More threads than cores only slow
+    /// launches down, so `n` is capped at [`available_cores`]; a launch also uses no more
+    /// threads than it has work-groups.
     pub fn with_threads(mut self, n: usize) -> Device {
         self.pool = if n == 0 {
             None
         } else {
-            rayon::ThreadPoolBuilder::new().num_threads(n).build().ok()
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n.min(available_cores()))
+                .build()
+                .ok()
         };
         self
     }
@@ -166,7 +380,95 @@ impl Device {
         self
     }
 
-    /// Verifies and decodes `module` and creates its program-scope variables.
+    /// Sets every limit (and forgets an invalid environment setting).
+    pub fn with_limits(mut self, limits: Limits) -> Device {
+        self.limits = Limits {
+            max_alloc_size: limits.max_alloc_size.min(MAX_ALLOC_CEILING),
+            ..limits
+        };
+        self.setting_error = None;
+        self
+    }
+
+    /// Sets CL_DEVICE_LOCAL_MEM_SIZE: `__local` bytes per work-group.
+    pub fn with_local_mem_size(self, bytes: u64) -> Device {
+        let l = self.limits;
+        self.with_limits(Limits {
+            local_mem_size: bytes,
+            ..l
+        })
+    }
+
+    /// Sets CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: `__constant` bytes per launch.
+    pub fn with_constant_mem_size(self, bytes: u64) -> Device {
+        let l = self.limits;
+        self.with_limits(Limits {
+            constant_mem_size: bytes,
+            ..l
+        })
+    }
+
+    /// Sets CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest buffer or program-scope variable (at
+    /// most [`MAX_ALLOC_CEILING`]).
+    pub fn with_max_alloc_size(self, bytes: u64) -> Device {
+        let l = self.limits;
+        self.with_limits(Limits {
+            max_alloc_size: bytes,
+            ..l
+        })
+    }
+
+    /// Sets the most work-items one launch may have (default [`DEFAULT_MAX_WORK_ITEMS`]).
+    pub fn with_max_work_items(self, n: u64) -> Device {
+        let l = self.limits;
+        self.with_limits(Limits {
+            max_work_items: n,
+            ..l
+        })
+    }
+
+    /// The device's limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    fn settings_ok(&self) -> Result<(), DeviceError> {
+        match &self.setting_error {
+            Some(e) => Err(DeviceError::Setting(e.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks an allocation of `bytes` for `what` against CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+    fn check_alloc(&self, bytes: u64, what: impl FnOnce() -> String) -> Result<(), DeviceError> {
+        self.settings_ok()?;
+        let max = self.limits.max_alloc_size;
+        if bytes > max {
+            return Err(DeviceError::Memory(format!(
+                "{} of {bytes} bytes is larger than the cpu device's largest allocation, \
+                 {max} bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE; OCLC_MAX_ALLOC_SIZE sets it)",
+                what()
+            )));
+        }
+        Ok(())
+    }
+
+    /// A zeroed buffer of `len` bytes: an error beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE or when
+    /// the host cannot provide the memory.
+    pub fn buffer(&self, len: usize) -> Result<Buffer, DeviceError> {
+        self.check_alloc(len as u64, || "a buffer".into())?;
+        Buffer::try_zeroed(len)
+    }
+
+    /// A buffer holding a copy of `bytes`, checked as [`Device::buffer`] is.
+    pub fn buffer_from_bytes(&self, bytes: &[u8]) -> Result<Buffer, DeviceError> {
+        let b = self.buffer(bytes.len())?;
+        b.write(bytes);
+        Ok(b)
+    }
+
+    /// Verifies and decodes `module` and creates its program-scope variables (each checked
+    /// against CL_DEVICE_MAX_MEM_ALLOC_SIZE and allocated fallibly).
     pub fn load(&self, module: Module) -> Result<Program, DeviceError> {
         if let Err(errs) = oclc_ir::verify_module(&module) {
             let msg = errs
@@ -189,18 +491,40 @@ impl Device {
             )));
         }
         let code = decode::decode_module(&module);
-        let globals: Vec<GlobalMem> = module
-            .globals
-            .iter()
-            .map(|g| {
-                let mut bytes = g.init.clone();
-                bytes.resize(g.size as usize, 0);
-                GlobalMem {
-                    name: Symbol::intern(&format!("variable `{}`", g.name)),
-                    storage: Arc::new(Storage::from_bytes(&bytes)),
-                }
-            })
-            .collect();
+        let mut globals: Vec<GlobalMem> = Vec::with_capacity(module.globals.len());
+        self.settings_ok()?;
+        let max = self
+            .limits
+            .max_global_variable_size
+            .min(self.limits.max_alloc_size);
+        for g in &module.globals {
+            let what = || format!("program-scope variable `{}`", g.name);
+            if u64::from(g.size) > max {
+                return Err(DeviceError::Memory(format!(
+                    "{} of {} bytes is larger than the cpu device's largest program-scope \
+                     variable, {max} bytes (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE; \
+                     OCLC_MAX_GLOBAL_VARIABLE_SIZE sets it)",
+                    what(),
+                    g.size
+                )));
+            }
+            let storage = Storage::try_zeroed(g.size as usize).map_err(|_| {
+                DeviceError::Memory(format!(
+                    "cannot allocate {} bytes for {}: out of memory",
+                    g.size,
+                    what()
+                ))
+            })?;
+            let init = g
+                .init
+                .get(..g.init.len().min(g.size as usize))
+                .unwrap_or_default();
+            storage.write(0, init);
+            globals.push(GlobalMem {
+                name: Symbol::intern(&format!("variable `{}`", g.name)),
+                storage: Arc::new(storage),
+            });
+        }
         for (gv, mem) in module.globals.iter().zip(&globals) {
             for r in &gv.relocs {
                 let tag = match module.globals.get(r.target.index()).map(|t| t.space) {
@@ -219,6 +543,11 @@ impl Device {
     }
 
     /// Runs `kernel` over `range` with `args` (one per parameter, in order).
+    ///
+    /// Work-groups are handed out in order from a shared counter to at most one worker per
+    /// thread (and no more workers than groups), so any group count the ND-range allows runs
+    /// in bounded memory. The first fault in group order is reported, with the `printf`
+    /// output of the groups before it.
     pub fn launch(
         &self,
         prog: &Program,
@@ -226,6 +555,7 @@ impl Device {
         args: &[Arg],
         range: &NdRange,
     ) -> Result<LaunchOutput, DeviceError> {
+        self.settings_ok()?;
         let kid = prog
             .kernel_id(kernel)
             .ok_or_else(|| DeviceError::NoSuchKernel(kernel.to_string()))?;
@@ -244,6 +574,15 @@ impl Device {
             range,
             kf.kernel.as_ref().and_then(|k| k.reqd_work_group_size),
         )?;
+        let items = nd.global.iter().product::<u64>(); // make_nd checked that it fits
+        let max_items = self.limits.max_work_items;
+        if items > max_items {
+            return Err(DeviceError::BadRange(format!(
+                "global: {} work-items are more than the cpu device runs in one launch, \
+                 {max_items} (OCLC_MAX_WORK_ITEMS sets it)",
+                dims_text(&range.global)
+            )));
+        }
         let mut globals = prog.globals.clone();
         let mut local_layout: Vec<(usize, usize, Symbol)> = prog
             .module
@@ -262,6 +601,8 @@ impl Device {
         for (i, (p, a)) in kf.params.iter().zip(args).enumerate() {
             bound.push(bind_arg(i, p, a, &mut globals, &mut local_layout)?);
         }
+        self.check_local(kernel, &local_layout)?;
+        self.check_constant(prog, kernel, kf.params.iter().zip(args))?;
         let group_races = GlobalRaces::default();
         let ctx = LaunchCtx {
             prog: &prog.code,
@@ -280,24 +621,12 @@ impl Device {
             .funcs
             .get(kid.index())
             .is_some_and(|f| f.has_barrier);
-        let total = nd.groups[0] * nd.groups[1] * nd.groups[2];
-        let first_err = AtomicU64::new(u64::MAX);
-        let run_all = || -> Vec<Option<Result<String, Box<RuntimeError>>>> {
-            (0..total)
-                .into_par_iter()
-                .map_init(Scratch::default, |scratch, gi| {
-                    if gi > first_err.load(Ordering::Relaxed) {
-                        return None;
-                    }
-                    let r = run_group(&ctx, gi, has_barrier, scratch);
-                    if r.is_err() {
-                        first_err.fetch_min(gi, Ordering::Relaxed);
-                    }
-                    Some(r)
-                })
-                .collect()
-        };
-        let results = match &self.pool {
+        // make_nd checked that the groups' product fits.
+        let total = nd.groups[0]
+            .saturating_mul(nd.groups[1])
+            .saturating_mul(nd.groups[2]);
+        let run_all = || run_groups(&ctx, total, has_barrier);
+        let (printed, failed) = match &self.pool {
             Some(p) => p.install(run_all),
             None => run_all(),
         };
@@ -305,17 +634,81 @@ impl Device {
             printf: String::new(),
             local_size: nd.local[..nd.dims as usize].to_vec(),
         };
-        for r in results.into_iter().flatten() {
-            match r {
-                Ok(s) => out.printf.push_str(&s),
-                Err(e) => {
-                    self.echo(&out.printf);
-                    return Err(DeviceError::Runtime(e));
-                }
-            }
+        for s in printed.into_values() {
+            out.printf.push_str(&s);
         }
         self.echo(&out.printf);
-        Ok(out)
+        match failed {
+            Some(e) => Err(DeviceError::Runtime(e)),
+            None => Ok(out),
+        }
+    }
+
+    /// The `__local` bytes one work-group needs, against CL_DEVICE_LOCAL_MEM_SIZE.
+    fn check_local(
+        &self,
+        kernel: &str,
+        layout: &[(usize, usize, Symbol)],
+    ) -> Result<(), DeviceError> {
+        let mut end: Option<u64> = Some(0);
+        for &(size, align, _) in layout {
+            end = end
+                .and_then(|e| e.checked_next_multiple_of(align.max(1) as u64))
+                .and_then(|b| b.checked_add(size as u64));
+        }
+        let limit = self.limits.local_mem_size;
+        if end.is_some_and(|e| e <= limit) {
+            return Ok(());
+        }
+        let needs = end.map_or("more than 2^64".into(), |e| e.to_string());
+        let parts: Vec<String> = layout
+            .iter()
+            .map(|(size, _, label)| format!("{label}: {size}"))
+            .collect();
+        Err(DeviceError::Resources(format!(
+            "kernel `{kernel}` needs {needs} bytes of __local memory per work-group ({}), \
+             more than the cpu device's {limit} (CL_DEVICE_LOCAL_MEM_SIZE; \
+             OCLC_LOCAL_MEM_SIZE sets it)",
+            parts.join(", ")
+        )))
+    }
+
+    /// The `__constant` bytes of a launch (the program's constants and the `__constant`
+    /// buffer arguments), against CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE.
+    fn check_constant<'a>(
+        &self,
+        prog: &Program,
+        kernel: &str,
+        params: impl Iterator<Item = (&'a Param, &'a Arg)>,
+    ) -> Result<(), DeviceError> {
+        let mut parts = Vec::new();
+        let program: u64 = prog
+            .module
+            .globals
+            .iter()
+            .filter(|g| g.space == AddrSpace::Constant)
+            .map(|g| u64::from(g.size))
+            .sum();
+        if program > 0 {
+            parts.push(format!("program-scope constants: {program}"));
+        }
+        let mut total = program;
+        for (p, a) in params {
+            if let (ParamKind::Buffer(AddrSpace::Constant), Arg::Buffer(b)) = (&p.kind, a) {
+                total = total.saturating_add(b.len() as u64);
+                parts.push(format!("argument `{}`: {}", p.name, b.len()));
+            }
+        }
+        let limit = self.limits.constant_mem_size;
+        if total <= limit {
+            return Ok(());
+        }
+        Err(DeviceError::Resources(format!(
+            "kernel `{kernel}` needs {total} bytes of __constant memory ({}), more than the \
+             cpu device's {limit} (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE; OCLC_CONSTANT_MEM_SIZE \
+             sets it)",
+            parts.join(", ")
+        )))
     }
 
     fn echo(&self, s: &str) {
@@ -365,12 +758,19 @@ impl Program {
     }
 }
 
+/// `a x b x c`, as ND-range errors show sizes.
+fn dims_text(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ")
+}
+
+/// Validates `range` with checked arithmetic, as clEnqueueNDRangeKernel does: every product
+/// and every `offset + global` must fit size_t (64 bits), and a work-group holds at most
+/// [`MAX_WORK_GROUP_SIZE`] work-items. Errors name the field.
 fn make_nd(range: &NdRange, reqd: Option<[u32; 3]>) -> Result<Nd, DeviceError> {
+    let bad = |m: String| DeviceError::BadRange(m);
     let dims = range.global.len();
     if !(1..=3).contains(&dims) {
-        return Err(DeviceError::BadRange(format!(
-            "{dims} dimensions (1 to 3 allowed)"
-        )));
+        return Err(bad(format!("global: {dims} dimensions (1 to 3 allowed)")));
     }
     let mut nd = Nd {
         dims: dims as u32,
@@ -381,37 +781,57 @@ fn make_nd(range: &NdRange, reqd: Option<[u32; 3]>) -> Result<Nd, DeviceError> {
     };
     for (k, &g) in range.global.iter().enumerate() {
         if g == 0 {
-            return Err(DeviceError::BadRange(format!("global size {k} is 0")));
+            return Err(bad(format!("global: size {k} is 0")));
         }
         nd.global[k] = g;
     }
+    if nd
+        .global
+        .iter()
+        .try_fold(1u64, |a, &g| a.checked_mul(g))
+        .is_none()
+    {
+        return Err(bad(format!(
+            "global: {} work-items are more than size_t counts (2^64 - 1)",
+            dims_text(&range.global)
+        )));
+    }
     if let Some(off) = &range.offset {
         if off.len() != dims {
-            return Err(DeviceError::BadRange(format!(
+            return Err(bad(format!(
                 "offset has {} dimensions, global has {dims}",
                 off.len()
             )));
         }
         nd.offset[..dims].copy_from_slice(off);
+        for k in 0..dims {
+            if nd.offset[k].checked_add(nd.global[k]).is_none() {
+                return Err(bad(format!(
+                    "offset: offset {} + global size {} in dimension {k} is more than size_t \
+                     holds (2^64 - 1)",
+                    nd.offset[k], nd.global[k]
+                )));
+            }
+        }
     }
     match (&range.local, reqd) {
         (Some(l), _) => {
             if l.len() != dims {
-                return Err(DeviceError::BadRange(format!(
+                return Err(bad(format!(
                     "local has {} dimensions, global has {dims}",
                     l.len()
                 )));
             }
             for (k, &x) in l.iter().enumerate() {
                 if x == 0 {
-                    return Err(DeviceError::BadRange(format!("local size {k} is 0")));
+                    return Err(bad(format!("local: size {k} is 0")));
                 }
                 nd.local[k] = x;
             }
             if let Some(r) = reqd
                 && (0..3).any(|k| nd.local[k] != r[k] as u64)
             {
-                return Err(DeviceError::BadRange(format!(
+                return Err(bad(format!(
                     "local size ({}, {}, {}) differs from reqd_work_group_size({}, {}, {})",
                     nd.local[0], nd.local[1], nd.local[2], r[0], r[1], r[2]
                 )));
@@ -428,19 +848,86 @@ fn make_nd(range: &NdRange, reqd: Option<[u32; 3]>) -> Result<Nd, DeviceError> {
                 .unwrap_or(1);
         }
     }
-    let items: u64 = nd.local.iter().product();
-    if items > MAX_WORK_GROUP_SIZE {
-        return Err(DeviceError::BadRange(format!(
-            "{items} work-items per group (the cpu device allows at most {MAX_WORK_GROUP_SIZE})"
+    let items = nd.local.iter().try_fold(1u64, |a, &l| a.checked_mul(l));
+    if items.is_none_or(|n| n > MAX_WORK_GROUP_SIZE) {
+        let shown = range.local.as_deref().unwrap_or(&nd.local[..dims]);
+        return Err(bad(format!(
+            "local: {} work-items per work-group, more than the cpu device's \
+             {MAX_WORK_GROUP_SIZE} (CL_DEVICE_MAX_WORK_GROUP_SIZE)",
+            dims_text(shown)
         )));
     }
     for k in 0..3 {
         nd.groups[k] = nd.global[k].div_ceil(nd.local[k]);
     }
-    if nd.groups.iter().product::<u64>() > 1 << 40 {
-        return Err(DeviceError::BadRange("too many work-groups".into()));
-    }
     Ok(nd)
+}
+
+/// What the groups of a launch left: `printf` output by group (only groups that printed,
+/// before the failing one), and the fault of the lowest failing group.
+type GroupsOutcome = (BTreeMap<u64, String>, Option<Box<RuntimeError>>);
+
+/// Runs work-groups `0..total` of `ctx` on the current rayon pool, lazily: workers take
+/// chunks of consecutive group ids from a shared counter, so nothing is allocated per group.
+/// Groups after a failed one are skipped; every group before it runs, so the fault reported
+/// is the first in group order.
+fn run_groups(ctx: &LaunchCtx, total: u64, has_barrier: bool) -> GroupsOutcome {
+    let workers = (rayon::current_num_threads() as u64).clamp(1, total.max(1));
+    // Small chunks keep the workers balanced; more than one group per claim keeps the
+    // counter off the profile when groups are tiny.
+    let chunk = (total / (workers * 64)).clamp(1, 64);
+    let next = AtomicU64::new(0);
+    let first_err = AtomicU64::new(u64::MAX);
+    let printed: Mutex<BTreeMap<u64, String>> = Mutex::new(BTreeMap::new());
+    let failed: Mutex<Option<(u64, Box<RuntimeError>)>> = Mutex::new(None);
+    let worker = || {
+        let mut scratch = Scratch::default();
+        loop {
+            let claim = next.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < total).then(|| n.saturating_add(chunk).min(total))
+            });
+            let Ok(start) = claim else { break };
+            let end = start.saturating_add(chunk).min(total);
+            for gi in start..end {
+                if gi > first_err.load(Ordering::Relaxed) {
+                    return;
+                }
+                match run_group(ctx, gi, has_barrier, &mut scratch) {
+                    Ok(s) if s.is_empty() => {}
+                    Ok(s) => {
+                        let mut p = printed.lock().unwrap_or_else(|e| e.into_inner());
+                        p.insert(gi, s);
+                    }
+                    Err(e) => {
+                        first_err.fetch_min(gi, Ordering::Relaxed);
+                        // What the failing group printed before its fault is kept.
+                        let partial = std::mem::take(&mut scratch.group.out);
+                        if !partial.is_empty() {
+                            let mut p = printed.lock().unwrap_or_else(|e| e.into_inner());
+                            p.insert(gi, partial);
+                        }
+                        let mut f = failed.lock().unwrap_or_else(|e| e.into_inner());
+                        if f.as_ref().is_none_or(|(at, _)| gi < *at) {
+                            *f = Some((gi, e));
+                        }
+                        return;
+                    }
+                }
+            }
+        }
+    };
+    if workers == 1 {
+        worker();
+    } else {
+        (0..workers).into_par_iter().for_each(|_| worker());
+    }
+    let failed = failed.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut printed = printed.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some((at, _)) = &failed {
+        // Output of groups after the failing one (which ran before it failed) is dropped.
+        printed.retain(|gi, _| gi <= at);
+    }
+    (printed, failed.map(|(_, e)| e))
 }
 
 fn bind_arg(
@@ -559,7 +1046,19 @@ fn run_group(
     g.size = [0, 1, 2].map(|k| nd.local[k].min(nd.global[k] - gid3[k] * nd.local[k]));
     g.local.clear();
     for &(size, align, label) in ctx.local_layout {
-        g.local.alloc(size, align, label);
+        if let Err(e) = g.local.try_alloc(size, align, label) {
+            // The launch checked the total against CL_DEVICE_LOCAL_MEM_SIZE; the host still
+            // may refuse a large limit's memory.
+            return Err(Box::new(RuntimeError {
+                kind: CheckKind::Other,
+                message: format!("__local {label} of work-group {gid3:?}: {e}"),
+                span: Span::DUMMY,
+                global_id: [0; 3],
+                local_id: [0; 3],
+                group_id: gid3,
+                note: None,
+            }));
+        }
     }
     g.out.clear();
     g.races.clear();
@@ -763,5 +1262,98 @@ fn collective(w: &WgInfo, size: [u64; 3], items: &mut [Item]) {
     for (it, r) in items.iter_mut().zip(results) {
         it.wg_in = None;
         it.wg_out = Some(r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range_err(r: NdRange) -> String {
+        match make_nd(&r, None) {
+            Err(DeviceError::BadRange(m)) => m,
+            other => panic!("expected a range error for {r:?}, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn nd_range_products_are_checked() {
+        let big = 1u64 << 32;
+        assert_eq!(
+            range_err(NdRange::new(&[big, big, big])),
+            "global: 4294967296 x 4294967296 x 4294967296 work-items are more than size_t \
+             counts (2^64 - 1)"
+        );
+        assert_eq!(
+            range_err(NdRange::new(&[big, big / 2, 1]).local(&[big, big, 1])),
+            "local: 4294967296 x 4294967296 x 1 work-items per work-group, more than the cpu \
+             device's 1024 (CL_DEVICE_MAX_WORK_GROUP_SIZE)"
+        );
+        assert!(range_err(NdRange::new(&[64, 64]).local(&[64, 32])).starts_with("local: 64 x 32"));
+        assert_eq!(
+            range_err(NdRange::new(&[2]).offset(&[u64::MAX - 1])),
+            "offset: offset 18446744073709551614 + global size 2 in dimension 0 is more than \
+             size_t holds (2^64 - 1)"
+        );
+        // The largest range: every product fits.
+        let nd = make_nd(&NdRange::new(&[u64::MAX]).local(&[1]), None).expect("fits");
+        assert_eq!(nd.groups, [u64::MAX, 1, 1]);
+        let nd = make_nd(&NdRange::new(&[u64::MAX - 1]).offset(&[1]), None).expect("fits");
+        assert_eq!(nd.offset[0] + nd.global[0], u64::MAX);
+    }
+
+    #[test]
+    fn sizes_parse_with_binary_suffixes() {
+        assert_eq!(parse_size("X", "65536"), Ok(65536));
+        assert_eq!(parse_size("X", "64K"), Ok(65536));
+        assert_eq!(parse_size("X", "64kib"), Ok(65536));
+        assert_eq!(parse_size("X", "2G"), Ok(2 << 30));
+        assert_eq!(parse_size("X", "1 TiB"), Ok(1 << 40));
+        for bad in [
+            "",
+            "0",
+            "-1",
+            "1.5G",
+            "12Q",
+            "99999999999999999999",
+            "16777216T",
+        ] {
+            let e = parse_size("OCLC_LOCAL_MEM_SIZE", bad).expect_err(bad);
+            assert_eq!(
+                e,
+                format!(
+                    "OCLC_LOCAL_MEM_SIZE must be a size in bytes such as 65536, 64K, 512M or \
+                     2G, not `{bad}`"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn buffers_beyond_the_largest_allocation_are_errors() {
+        let d = Device::cpu().with_max_alloc_size(1 << 20);
+        assert_eq!(d.buffer(1 << 20).map(|b| b.len()), Ok(1 << 20));
+        let e = d.buffer(usize::MAX / 2).map(|b| b.len());
+        assert_eq!(
+            e,
+            Err(DeviceError::Memory(format!(
+                "a buffer of {} bytes is larger than the cpu device's largest allocation, \
+                 1048576 bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE; OCLC_MAX_ALLOC_SIZE sets it)",
+                usize::MAX / 2
+            )))
+        );
+        // Even a limit at the ceiling refuses what pointers cannot address.
+        let d = Device::cpu().with_max_alloc_size(u64::MAX);
+        assert_eq!(d.limits().max_alloc_size, MAX_ALLOC_CEILING);
+        assert!(d.buffer(1 << 45).is_err());
+        let b = d.buffer_from_bytes(&[1, 2, 3, 4]).expect("4 bytes");
+        let mut two = [0; 2];
+        assert!(b.read_at(2, &mut two));
+        assert_eq!(two, [3, 4]);
+        assert!(!b.read_at(3, &mut two));
+        assert!(!b.read_at(usize::MAX, &mut two));
+        assert!(b.write_at(1, &[9]));
+        assert!(!b.write_at(4, &[9]));
+        assert_eq!(b.try_read(), Ok(vec![1, 9, 3, 4]));
     }
 }

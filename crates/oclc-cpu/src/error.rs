@@ -85,6 +85,15 @@ pub enum DeviceError {
     BadRange(String),
     #[error("invalid program: {0}")]
     InvalidProgram(String),
+    /// An allocation the host refused, or one larger than the device allows.
+    #[error("{0}")]
+    Memory(String),
+    /// A kernel needs more `__local` or `__constant` memory than the device has.
+    #[error("{0}")]
+    Resources(String),
+    /// An environment variable that sets a device limit has an invalid value.
+    #[error("{0}")]
+    Setting(String),
     #[error(transparent)]
     Runtime(Box<RuntimeError>),
 }

@@ -723,7 +723,12 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     {
                         break Action::Fail(CheckKind::Other, "private memory exhausted".into());
                     }
-                    let id = mem.private.alloc(size as usize, align as usize, label);
+                    let Ok(id) = mem.private.try_alloc(size as usize, align as usize, label) else {
+                        break Action::Fail(
+                            CheckKind::Other,
+                            format!("private memory exhausted: cannot allocate {size} bytes"),
+                        );
+                    };
                     r[d as usize] = ptr::make(ptr::Tag::Private, id as u32, 0);
                 }
                 I::Call { d, info } => {

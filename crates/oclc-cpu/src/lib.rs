@@ -28,6 +28,9 @@ pub mod races;
 pub mod runtime;
 
 pub use device::{
-    Arg, Buffer, DEFAULT_MAX_STEPS, Device, LaunchOutput, MAX_WORK_GROUP_SIZE, NdRange, Program,
+    Arg, Buffer, DEFAULT_CONSTANT_MEM_SIZE, DEFAULT_LOCAL_MEM_SIZE,
+    DEFAULT_MAX_GLOBAL_VARIABLE_SIZE, DEFAULT_MAX_STEPS, DEFAULT_MAX_WORK_ITEMS, Device,
+    LaunchOutput, Limits, MAX_ALLOC_CEILING, MAX_WORK_GROUP_SIZE, NdRange, Program,
+    available_cores, parse_size,
 };
 pub use error::{CheckKind, DeviceError, RuntimeError};

@@ -20,15 +20,39 @@ pub struct Storage {
 static WIDE_ATOMIC_LOCKS: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
 
 impl Storage {
+    /// `len` zero bytes; aborts if the memory cannot be had (see [`Storage::try_zeroed`]).
     pub fn zeroed(len: usize) -> Storage {
         let words = (0..len.div_ceil(4)).map(|_| AtomicU32::new(0)).collect();
         Storage { words, len }
     }
 
+    /// `len` zero bytes, or an [`AllocError`] when the host cannot provide them (reserved
+    /// before anything is written, so a failure leaves nothing allocated).
+    pub fn try_zeroed(len: usize) -> Result<Storage, AllocError> {
+        let n = len.div_ceil(4);
+        let mut words: Vec<AtomicU32> = Vec::new();
+        words
+            .try_reserve_exact(n)
+            .map_err(|_| AllocError { bytes: len as u64 })?;
+        words.resize_with(n, || AtomicU32::new(0));
+        Ok(Storage {
+            words: words.into_boxed_slice(),
+            len,
+        })
+    }
+
+    /// A copy of `bytes`; aborts if the memory cannot be had (see [`Storage::try_from_bytes`]).
     pub fn from_bytes(bytes: &[u8]) -> Storage {
         let s = Storage::zeroed(bytes.len());
         s.write(0, bytes);
         s
+    }
+
+    /// A copy of `bytes`, or an [`AllocError`].
+    pub fn try_from_bytes(bytes: &[u8]) -> Result<Storage, AllocError> {
+        let s = Storage::try_zeroed(bytes.len())?;
+        s.write(0, bytes);
+        Ok(s)
     }
 
     pub fn len(&self) -> usize {
@@ -43,6 +67,17 @@ impl Storage {
         let mut v = vec![0; self.len];
         self.read(0, &mut v);
         v
+    }
+
+    /// The contents as a new vector, or an [`AllocError`] when the host has no room for it.
+    pub fn try_to_vec(&self) -> Result<Vec<u8>, AllocError> {
+        let mut v = Vec::new();
+        v.try_reserve_exact(self.len).map_err(|_| AllocError {
+            bytes: self.len as u64,
+        })?;
+        v.resize(self.len, 0);
+        self.read(0, &mut v);
+        Ok(v)
     }
 
     fn byte(&self, i: usize) -> u8 {
@@ -170,6 +205,19 @@ impl Storage {
     }
 }
 
+/// The host could not provide `bytes` bytes (the allocator refused: out of memory or
+/// address space).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    pub bytes: u64,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate {} bytes: out of memory", self.bytes)
+    }
+}
+
 /// One allocation of an arena.
 #[derive(Clone, Copy, Debug)]
 pub struct Alloc {
@@ -186,7 +234,32 @@ pub struct Arena {
 }
 
 impl Arena {
-    /// Adds a zeroed allocation and returns its id.
+    /// Adds a zeroed allocation and returns its id, or an [`AllocError`] when the arena
+    /// cannot grow by `size` bytes (the end overflows, or the host refuses).
+    pub fn try_alloc(
+        &mut self,
+        size: usize,
+        align: usize,
+        name: Symbol,
+    ) -> Result<usize, AllocError> {
+        let align = align.max(1);
+        let too_big = AllocError { bytes: size as u64 };
+        let base = self
+            .bytes
+            .len()
+            .checked_next_multiple_of(align)
+            .ok_or(too_big)?;
+        let end = base.checked_add(size).ok_or(too_big)?;
+        self.bytes
+            .try_reserve(end - self.bytes.len())
+            .map_err(|_| too_big)?;
+        self.bytes.resize(end, 0);
+        self.allocs.push(Alloc { base, size, name });
+        Ok(self.allocs.len() - 1)
+    }
+
+    /// Adds a zeroed allocation and returns its id (for sizes already bounded, as private
+    /// memory is by the interpreter's limit; others use [`Arena::try_alloc`]).
     pub fn alloc(&mut self, size: usize, align: usize, name: Symbol) -> usize {
         let align = align.max(1);
         let base = self.bytes.len().div_ceil(align) * align;
@@ -440,6 +513,25 @@ mod tests {
         assert_eq!(s.read_scalar(2, 8), 0x1122334455667788);
         assert_eq!(s.atomic_update(4, 4, |x| x + 1), 0x33445566);
         assert_eq!(s.read_scalar(4, 4), 0x33445567);
+    }
+
+    #[test]
+    fn impossible_allocations_are_errors() {
+        assert_eq!(
+            Storage::try_zeroed(usize::MAX).map(|s| s.len()),
+            Err(AllocError {
+                bytes: usize::MAX as u64
+            })
+        );
+        let s = Storage::try_from_bytes(&[1, 2, 3]).expect("3 bytes");
+        assert_eq!(s.try_to_vec(), Ok(vec![1, 2, 3]));
+        let mut a = Arena::default();
+        let name = Symbol::intern("tile");
+        assert_eq!(a.try_alloc(3, 1, name), Ok(0));
+        assert!(a.try_alloc(usize::MAX, 16, name).is_err());
+        assert!(a.try_alloc(usize::MAX - 1, 1, name).is_err());
+        assert_eq!(a.try_alloc(5, 4, name), Ok(1));
+        assert_eq!((a.bytes.len(), a.allocs[1].base), (9, 4));
     }
 
     #[test]

@@ -67,6 +67,9 @@ pub enum CudaError {
     BadRange(String),
     #[error("invalid setting: {0}")]
     Setting(String),
+    /// The host had no memory for a copy of device memory.
+    #[error("{0}")]
+    HostMemory(String),
     /// The kernel faulted (e.g. an illegal address); the device cannot be used afterwards.
     #[error("kernel `{kernel}` faulted on the GPU: {message}")]
     Fault { kernel: String, message: String },
@@ -128,6 +131,19 @@ impl std::fmt::Debug for CudaDevice {
     }
 }
 
+/// `len` zero bytes of host memory for a copy from the GPU, or an error naming the size when
+/// the host has no room.
+fn host_bytes(len: usize) -> Result<Vec<u8>, CudaError> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| {
+        CudaError::HostMemory(format!(
+            "cannot allocate {len} bytes of host memory: out of memory"
+        ))
+    })?;
+    out.resize(len, 0);
+    Ok(out)
+}
+
 /// Device memory for `__global`/`__constant` arguments. Clones share the allocation.
 #[derive(Clone)]
 pub struct Buffer(Rc<Alloc>);
@@ -165,7 +181,7 @@ impl Buffer {
     /// The buffer's bytes, after every launch so far has finished.
     pub fn read(&self) -> Result<Vec<u8>, CudaError> {
         self.0.cx.bind()?;
-        let mut out = vec![0u8; self.0.len];
+        let mut out = host_bytes(self.0.len)?;
         if self.0.len > 0 {
             // SAFETY: `out` has exactly `len` bytes and `ptr` an allocation of `len` bytes.
             unsafe { result::memcpy_dtoh_sync(&mut out, self.0.ptr) }
@@ -725,7 +741,7 @@ impl CudaDevice {
         // SAFETY: `module` is loaded; the symbol name is NUL-terminated.
         let (ptr, len) = unsafe { result::module::get_global(prog.module, cname) }
             .map_err(drv("cuModuleGetGlobal"))?;
-        let mut out = vec![0u8; len];
+        let mut out = host_bytes(len)?;
         if len > 0 {
             // SAFETY: the global has exactly `len` bytes, as does `out`.
             unsafe { result::memcpy_dtoh_sync(&mut out, ptr) }.map_err(drv("cuMemcpyDtoH"))?;
@@ -843,7 +859,14 @@ fn pack_args(abi: &KernelAbi, args: &[Arg], nd: &[u8]) -> Result<(Vec<Vec<u64>>,
             (ParamAbi::LocalOffset, Arg::Local(n)) => {
                 shared = shared.div_ceil(16) * 16;
                 out.push(vec![shared]);
-                shared += (*n as u64).max(1);
+                // A size that wraps would launch with too little shared memory.
+                shared = shared
+                    .checked_add((*n as u64).max(1))
+                    .filter(|s| *s <= u64::from(u32::MAX))
+                    .ok_or_else(|| CudaError::BadArg {
+                        index,
+                        message: format!("__local size of {n} bytes is larger than the GPU has"),
+                    })?;
             }
             (ParamAbi::Bytes { size, .. }, Arg::Bytes(b)) => {
                 if b.len() != *size as usize {

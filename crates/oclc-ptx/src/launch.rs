@@ -48,6 +48,11 @@ const MAX_BLOCK: u64 = 1024;
 /// The most blocks per launch in dimension 0, and in dimensions 1 and 2.
 const MAX_GRID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
 
+/// `a x b x c`, as ND-range errors show sizes.
+fn dims_text(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ")
+}
+
 /// One CUDA launch of a range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Region {
@@ -122,12 +127,32 @@ pub fn plan(
     }
     let mut global = [1u64; 3];
     global[..dims].copy_from_slice(&range.global);
+    // Checked as clEnqueueNDRangeKernel checks: the work-items must fit size_t.
+    if global
+        .iter()
+        .try_fold(1u64, |a, &g| a.checked_mul(g))
+        .is_none()
+    {
+        return Err(format!(
+            "global: {} work-items are more than size_t counts (2^64 - 1)",
+            dims_text(&range.global)
+        ));
+    }
     let mut offset = [0u64; 3];
     if let Some(o) = &range.offset {
         if o.len() != dims {
             return Err("the offset has a different dimension count".into());
         }
         offset[..dims].copy_from_slice(o);
+    }
+    for k in 0..dims {
+        if offset[k].checked_add(global[k]).is_none() {
+            return Err(format!(
+                "offset: offset {} + global size {} in dimension {k} is more than size_t \
+                 holds (2^64 - 1)",
+                offset[k], global[k]
+            ));
+        }
     }
     abi.admits(&global, &offset)?;
     let mut local = [1u64; 3];
@@ -161,9 +186,12 @@ pub fn plan(
     if local.contains(&0) || global.contains(&0) {
         return Err("zero-sized dimension".into());
     }
-    if local.iter().product::<u64>() > MAX_BLOCK {
+    let items = local.iter().try_fold(1u64, |a, &l| a.checked_mul(l));
+    if items.is_none_or(|n| n > MAX_BLOCK) {
         return Err(format!(
-            "work-group of {local:?} exceeds {MAX_BLOCK} work-items"
+            "local: {} work-items per work-group, more than the cuda device's {MAX_BLOCK} \
+             (CL_DEVICE_MAX_WORK_GROUP_SIZE)",
+            dims_text(&local[..dims])
         ));
     }
     let full = [0, 1, 2].map(|k| global[k] / local[k]);
@@ -365,15 +393,22 @@ mod tests {
     #[test]
     fn the_largest_grid_plans_without_overflow() {
         let x = ((1u64 << 31) - 1) * 1024;
-        let r = NdRange::new(&[x, 65535, 65535]).local(&[1024, 1, 1]);
+        let r = NdRange::new(&[x]).local(&[1024]);
         // PTX with 32-bit work-item ids refuses this range; 64-bit PTX plans it.
         assert!(plan(&abi(true), &r, 8, u64::MAX).is_err());
         let mut wide = abi(true);
         wide.max_global_end = None;
         let p = plan(&wide, &r, 8, u64::MAX).expect("plan");
+        assert_eq!(p.groups, [(1 << 31) - 1, 1, 1]);
+        // Every dimension at CUDA's grid maximum: 2^63 work-items, which size_t counts.
+        let r = NdRange::new(&[(1 << 31) - 1, 65535, 65535]).local(&[1, 1, 1]);
+        let p = plan(&wide, &r, 8, u64::MAX).expect("plan");
         assert_eq!(p.regions.len(), 1);
         assert_eq!(p.regions[0].coarsen, 1);
         assert_eq!(p.groups, [(1 << 31) - 1, 65535, 65535]);
+        // 1024 work-items per group on top of that are more than size_t counts.
+        let r = NdRange::new(&[x, 65535, 65535]).local(&[1024, 1, 1]);
+        assert!(plan(&wide, &r, 8, u64::MAX).is_err());
     }
 
     #[test]
@@ -391,6 +426,24 @@ mod tests {
         ] {
             assert!(plan(&a, &r, 1, 0).is_err(), "{r:?}");
         }
+        // Products and sums that wrap in 64 bits are errors, not empty launches.
+        let mut wide = abi(false);
+        wide.max_global_end = None;
+        let big = 1u64 << 32;
+        let e = plan(&wide, &NdRange::new(&[big, big, big]), 1, 0).expect_err("wraps");
+        assert!(
+            e.starts_with("global: 4294967296 x 4294967296 x 4294967296"),
+            "{e}"
+        );
+        let r = NdRange::new(&[big, big / 2, 1]).local(&[big, big, 1]);
+        let e = plan(&wide, &r, 1, 0).expect_err("wraps");
+        assert!(e.starts_with("local: 4294967296 x 4294967296 x 1"), "{e}");
+        let r = NdRange::new(&[2]).offset(&[u64::MAX]);
+        let e = plan(&wide, &r, 1, 0).expect_err("wraps");
+        assert!(
+            e.starts_with("offset: offset 18446744073709551615 + global size 2"),
+            "{e}"
+        );
         let mut reqd = abi(false);
         reqd.reqd_work_group_size = Some([8, 1, 1]);
         assert!(plan(&reqd, &NdRange::new(&[16]).local(&[4]), 1, 0).is_err());

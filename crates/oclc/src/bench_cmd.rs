@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use crate::cli::CliOutput;
 use crate::program::{BuildError, BuildOptions, Device, Error, KernelArg, NdRange, Program};
-use crate::run_cmd::run_signature;
+use crate::run_cmd::{BufferView, fill_buffer, make_buffer, run_signature};
 use crate::runfile::{ExpectOutcome, Launch, LaunchArg, RunFile, TimingSummary};
 
 /// The flags of `oclc bench`.
@@ -198,23 +198,21 @@ fn bench_job(
     let mut bytes = 0u64;
     let mut largest = 0usize;
     for a in &launch.args {
-        if let LaunchArg::Buffer { data, .. } = a {
-            bytes += data.len() as u64;
-            largest = largest.max(data.len());
-        }
+        bytes += a.buffer_bytes() as u64;
+        largest = largest.max(a.buffer_bytes());
     }
-    let outcomes: Vec<ExpectOutcome> = launch
-        .expectations
-        .iter()
-        .map(|e| {
-            let got = contents
-                .iter()
-                .find(|(i, _)| *i == e.param_index)
-                .map(|(_, b)| b.as_slice())
-                .unwrap_or_default();
-            e.check(got)
-        })
-        .collect();
+    let mut outcomes: Vec<ExpectOutcome> = Vec::new();
+    for e in &launch.expectations {
+        let view = contents
+            .iter()
+            .find(|(i, _)| *i == e.param_index)
+            .map(|(_, v)| v)
+            .ok_or_else(|| format!("expect.{}: no such buffer", e.name))?;
+        let o = e
+            .check_with(|off, out: &mut [u8]| view.read(off, out))
+            .map_err(|m| format!("expect.{}: {m}", e.name))?;
+        outcomes.push(o);
+    }
     let passed = (!outcomes.is_empty()).then(|| outcomes.iter().all(ExpectOutcome::passed));
     Ok((
         BenchRow {
@@ -236,7 +234,7 @@ enum BenchDevice {
 }
 
 /// Buffer contents after the last launch, by parameter index.
-type Contents = Vec<(usize, Vec<u8>)>;
+type Contents = Vec<(usize, BufferView)>;
 
 impl BenchDevice {
     fn new(name: &str) -> Result<BenchDevice, String> {
@@ -327,8 +325,8 @@ fn run_cpu(
     let mut buffers = Vec::new();
     for (i, a) in launch.args.iter().enumerate() {
         let arg = match a {
-            LaunchArg::Buffer { data, .. } => {
-                let b = device.buffer_from_bytes(data).map_err(|e| e.to_string())?;
+            LaunchArg::Buffer { name, .. } => {
+                let b = make_buffer(device, a).map_err(|e| format!("args.{name}: {e}"))?;
                 buffers.push((i, b.clone()));
                 KernelArg::Buffer(b)
             }
@@ -339,8 +337,8 @@ fn run_cpu(
     }
     let reset = || -> Result<(), String> {
         for (i, b) in &buffers {
-            if let Some(LaunchArg::Buffer { data, .. }) = launch.args.get(*i) {
-                b.write_bytes(data).map_err(|e| e.to_string())?;
+            if let Some(a) = launch.args.get(*i) {
+                fill_buffer(b, a).map_err(|e| format!("args.{}: {e}", a.name()))?;
             }
         }
         Ok(())
@@ -369,7 +367,7 @@ fn run_cpu(
     }
     let mut contents = Vec::with_capacity(buffers.len());
     for (i, b) in &buffers {
-        contents.push((*i, b.read_bytes().map_err(|e| e.to_string())?));
+        contents.push((*i, BufferView::of(b).map_err(|e| e.to_string())?));
     }
     Ok((times, contents))
 }
@@ -399,11 +397,20 @@ fn run_cuda(
     let mut buffers = Vec::new();
     for (i, a) in launch.args.iter().enumerate() {
         args.push(match a {
-            LaunchArg::Buffer { data, .. } => {
-                let b = device.buffer_from_bytes(data).map_err(e)?;
+            LaunchArg::Buffer {
+                name,
+                elem,
+                len,
+                init,
+                ..
+            } => {
+                let data = init
+                    .materialize(*elem, *len)
+                    .map_err(|m| format!("args.{name}: {m}"))?;
+                let b = device.buffer_from_bytes(&data).map_err(e)?;
                 // Resets copy from a pristine device-side copy: a host upload would leave the
                 // GPU idle (and its clocks low) for milliseconds before every timed launch.
-                let pristine = device.buffer_from_bytes(data).map_err(e)?;
+                let pristine = device.buffer_from_bytes(&data).map_err(e)?;
                 buffers.push((i, b.clone(), pristine));
                 Arg::Buffer(b)
             }
@@ -452,7 +459,7 @@ fn run_cuda(
     }
     let mut contents = Vec::new();
     for (i, b, _) in &buffers {
-        contents.push((*i, b.read().map_err(e)?));
+        contents.push((*i, BufferView::Host(b.read().map_err(e)?)));
     }
     Ok((times, contents))
 }

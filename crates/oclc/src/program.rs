@@ -55,6 +55,10 @@ pub enum BuildError {
     /// The lowered program failed the device's verifier (a compiler bug, reported as such).
     #[error("internal compiler error: {0}")]
     Internal(String),
+    /// The cpu device cannot hold the program: a program-scope variable beyond
+    /// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE or the host's memory, or an invalid `OCLC_*` limit.
+    #[error("{0}")]
+    Device(String),
 }
 
 /// Errors of devices, buffers, arguments and launches.
@@ -310,9 +314,13 @@ impl Program {
                 )));
             }
         }
+        // Program-scope variables are allocated here, under the limits the environment sets.
         let cpu = oclc_cpu::Device::cpu()
             .load(module.clone())
-            .map_err(|e| BuildError::Internal(e.to_string()))?;
+            .map_err(|e| match e {
+                oclc_cpu::DeviceError::InvalidProgram(_) => BuildError::Internal(e.to_string()),
+                e => BuildError::Device(e.to_string()),
+            })?;
         Ok(Program {
             sm,
             log,
@@ -462,6 +470,45 @@ fn to_bytes<T: Element>(values: &[T]) -> Vec<u8> {
     out
 }
 
+/// [`to_bytes`] for buffers: an [`Error::Memory`] when the host has no room for the bytes.
+fn try_to_bytes<T: Element>(values: &[T]) -> Result<Vec<u8>, Error> {
+    let bytes = byte_size::<T>(values.len())?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(bytes).map_err(|_| {
+        Error::Memory(format!(
+            "cannot allocate {bytes} bytes for the values: out of memory"
+        ))
+    })?;
+    for v in values {
+        v.put(&mut out);
+    }
+    Ok(out)
+}
+
+/// Bytes of `len` elements of `T`, or an [`Error::Memory`] when they overflow size_t.
+fn byte_size<T: Element>(len: usize) -> Result<usize, Error> {
+    len.checked_mul(T::SIZE).ok_or_else(|| {
+        Error::Memory(format!(
+            "a buffer of {len} elements of {} bytes is larger than size_t counts",
+            T::SIZE
+        ))
+    })
+}
+
+/// A cpu device error as the library reports it.
+fn cpu_error(e: oclc_cpu::DeviceError) -> Error {
+    match e {
+        oclc_cpu::DeviceError::Memory(m) => Error::Memory(m),
+        oclc_cpu::DeviceError::Setting(m) => {
+            Error::DeviceUnavailable(format!("the cpu device: {m}"))
+        }
+        e => Error::Launch(e.to_string()),
+    }
+}
+
+/// Elements encoded per piece when a slice is written into a cpu buffer.
+const CHUNK_ELEMS: usize = 1 << 16;
+
 /// A device memory buffer. Clones share the same memory.
 #[derive(Clone, Debug)]
 pub struct Buffer {
@@ -493,10 +540,11 @@ impl Buffer {
         self.len() == 0
     }
 
-    /// The contents as bytes (after every launch so far has finished).
+    /// The contents as bytes (after every launch so far has finished); an [`Error::Memory`]
+    /// when the host has no room for the copy.
     pub fn read_bytes(&self) -> Result<Vec<u8>, Error> {
         match &self.mem {
-            Mem::Cpu(b) => Ok(b.read()),
+            Mem::Cpu(b) => b.try_read().map_err(cpu_error),
             #[cfg(feature = "cuda")]
             Mem::Cuda { buf, .. } => buf.read().map_err(|e| Error::Memory(e.to_string())),
         }
@@ -511,7 +559,26 @@ impl Buffer {
                 elem_size: T::SIZE,
             });
         }
-        Ok(bytes.chunks_exact(T::SIZE).map(T::get).collect())
+        let mut out = Vec::new();
+        out.try_reserve_exact(bytes.len() / T::SIZE).map_err(|_| {
+            Error::Memory(format!(
+                "cannot allocate {} elements of {} bytes: out of memory",
+                bytes.len() / T::SIZE,
+                T::SIZE
+            ))
+        })?;
+        out.extend(bytes.chunks_exact(T::SIZE).map(T::get));
+        Ok(out)
+    }
+
+    /// The cpu device's buffer behind this one (`None` on the cuda device): the run-file
+    /// driver reads and writes it piece by piece.
+    pub(crate) fn cpu(&self) -> Option<&oclc_cpu::Buffer> {
+        match &self.mem {
+            Mem::Cpu(b) => Some(b),
+            #[cfg(feature = "cuda")]
+            Mem::Cuda { .. } => None,
+        }
     }
 
     /// Overwrites the start of the buffer with `bytes` (at most its size).
@@ -528,7 +595,7 @@ impl Buffer {
 
     /// Overwrites the start of the buffer with `values` (at most its size).
     pub fn write<T: Element>(&self, values: &[T]) -> Result<(), Error> {
-        self.write_bytes(&to_bytes(values))
+        self.write_bytes(&try_to_bytes(values)?)
     }
 
     /// Which device the buffer lives on, as error messages name it.
@@ -553,7 +620,8 @@ pub enum KernelArg {
 }
 
 impl KernelArg {
-    /// A `__local` allocation of `len` elements of `T`.
+    /// A `__local` allocation of `len` elements of `T` (a size beyond the device's local
+    /// memory, CL_DEVICE_LOCAL_MEM_SIZE, fails the launch).
     pub fn local<T: Element>(len: usize) -> KernelArg {
         KernelArg::Local(len.saturating_mul(T::SIZE))
     }
@@ -775,7 +843,9 @@ enum Backend {
 }
 
 impl Device {
-    /// The embedded cpu device, using every core, printing `printf` output to stdout.
+    /// The embedded cpu device, using every core, printing `printf` output to stdout, with
+    /// the memory limits the `OCLC_*` environment variables set (`oclc_cpu::Limits`; an
+    /// invalid value fails its buffers and launches with an error naming the variable).
     pub fn cpu() -> Device {
         Device {
             backend: Backend::Cpu(oclc_cpu::Device::cpu()),
@@ -846,28 +916,84 @@ impl Device {
         self.map_cpu(|d| d.with_printf_echo(on))
     }
 
+    /// Sets CL_DEVICE_LOCAL_MEM_SIZE, the `__local` bytes a work-group may use (kernel-scope
+    /// variables and `__local` arguments together; default 64 KiB or `OCLC_LOCAL_MEM_SIZE`).
+    /// Cpu device only.
+    pub fn with_local_mem_size(self, bytes: u64) -> Device {
+        self.map_cpu(|d| d.with_local_mem_size(bytes))
+    }
+
+    /// Sets CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, the `__constant` bytes a launch may use
+    /// (program-scope constants and `__constant` buffer arguments together; default 64 KiB or
+    /// `OCLC_CONSTANT_MEM_SIZE`). Cpu device only.
+    pub fn with_constant_mem_size(self, bytes: u64) -> Device {
+        self.map_cpu(|d| d.with_constant_mem_size(bytes))
+    }
+
+    /// Sets CL_DEVICE_MAX_MEM_ALLOC_SIZE, the largest buffer (default half the physical
+    /// memory, or `OCLC_MAX_ALLOC_SIZE`; at most 1 TiB). Cpu device only.
+    pub fn with_max_alloc_size(self, bytes: u64) -> Device {
+        self.map_cpu(|d| d.with_max_alloc_size(bytes))
+    }
+
+    /// Sets the most work-items one launch may have (default 2^31 or `OCLC_MAX_WORK_ITEMS`):
+    /// the interpreter runs some 10^7 a second per core, so larger ranges are an error rather
+    /// than a launch that does not end. Cpu device only.
+    pub fn with_max_work_items(self, n: u64) -> Device {
+        self.map_cpu(|d| d.with_max_work_items(n))
+    }
+
+    /// The cpu device's limits (`None` on the cuda device).
+    pub fn cpu_limits(&self) -> Option<oclc_cpu::Limits> {
+        match &self.backend {
+            Backend::Cpu(d) => Some(d.limits()),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(_) => None,
+        }
+    }
+
     /// A buffer holding `values`.
     pub fn buffer_from_slice<T: Element>(&self, values: &[T]) -> Result<Buffer, Error> {
-        self.buffer_from_bytes(&to_bytes(values))
+        match &self.backend {
+            Backend::Cpu(cpu) => {
+                // Encoded piece by piece into the buffer: the values are not copied twice.
+                let b = cpu
+                    .buffer(byte_size::<T>(values.len())?)
+                    .map_err(cpu_error)?;
+                let mut piece = Vec::with_capacity(CHUNK_ELEMS * T::SIZE);
+                for (k, chunk) in values.chunks(CHUNK_ELEMS).enumerate() {
+                    piece.clear();
+                    for v in chunk {
+                        v.put(&mut piece);
+                    }
+                    b.write_at(k * CHUNK_ELEMS * T::SIZE, &piece);
+                }
+                Ok(Buffer { mem: Mem::Cpu(b) })
+            }
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(_) => self.buffer_from_bytes(&try_to_bytes(values)?),
+        }
     }
 
     /// A buffer holding `bytes`.
     pub fn buffer_from_bytes(&self, bytes: &[u8]) -> Result<Buffer, Error> {
         match &self.backend {
-            Backend::Cpu(_) => Ok(Buffer {
-                mem: Mem::Cpu(oclc_cpu::Buffer::from_bytes(bytes)),
+            Backend::Cpu(cpu) => Ok(Buffer {
+                mem: Mem::Cpu(cpu.buffer_from_bytes(bytes).map_err(cpu_error)?),
             }),
             #[cfg(feature = "cuda")]
             Backend::Cuda(c) => c.buffer(bytes.len(), Some(bytes)),
         }
     }
 
-    /// A zeroed buffer of `len` elements of `T`.
+    /// A zeroed buffer of `len` elements of `T`: an [`Error::Memory`] when its bytes overflow
+    /// size_t, exceed the cpu device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, or the memory cannot be
+    /// had.
     pub fn buffer<T: Element>(&self, len: usize) -> Result<Buffer, Error> {
-        let bytes = len.saturating_mul(T::SIZE);
+        let bytes = byte_size::<T>(len)?;
         match &self.backend {
-            Backend::Cpu(_) => Ok(Buffer {
-                mem: Mem::Cpu(oclc_cpu::Buffer::zeroed(bytes)),
+            Backend::Cpu(cpu) => Ok(Buffer {
+                mem: Mem::Cpu(cpu.buffer(bytes).map_err(cpu_error)?),
             }),
             #[cfg(feature = "cuda")]
             Backend::Cuda(c) => c.buffer(bytes, None),
@@ -936,7 +1062,7 @@ fn launch_cpu(
             kernel_time: None,
         }),
         Err(oclc_cpu::DeviceError::Runtime(e)) => Err(Error::Runtime(Box::new(prog.fault(&e)))),
-        Err(e) => Err(Error::Launch(e.to_string())),
+        Err(e) => Err(cpu_error(e)),
     }
 }
 

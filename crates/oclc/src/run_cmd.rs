@@ -14,10 +14,13 @@ use std::time::{Duration, Instant};
 use oclc_lower::{KernelParamKind, KernelSignature as LoweredSignature};
 
 use crate::cli::CliOutput;
-use crate::program::{BuildError, BuildOptions, Device, Error, KernelArg, NdRange, Program};
+use crate::program::{
+    Buffer, BuildError, BuildOptions, Device, Error, KernelArg, NdRange, Program,
+};
 use crate::runfile::{
     BufferSpace, ElemType, KernelSignature, LaunchArg, ParamInfo, ParamKind, Pointee,
-    ProgramSource, RunFile, RunStatus, TimingSummary, format_dump, write_npy,
+    ProgramSource, RunFile, RunFileError, RunStatus, TimingSummary, ValueSpec, format_dump,
+    write_npy_from,
 };
 
 /// The flags of `oclc run`.
@@ -37,7 +40,7 @@ pub struct RunArgs {
     /// Launch N times and print the kernel time (min and median)
     #[arg(long, value_name = "N")]
     pub repeat: Option<usize>,
-    /// Run work-groups on N threads (default: every core)
+    /// Run work-groups on N threads (default: every core; at most the available cores)
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Branches and calls one work-item may take before it is stopped as a runaway loop
@@ -95,6 +98,14 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
             );
         }
     };
+    if let Some(n) = args.threads {
+        let cores = oclc_cpu::available_cores();
+        if n > cores {
+            out.stderr.push_str(&format!(
+                "oclc: note: --threads {n} capped at {cores} (available cores)\n"
+            ));
+        }
+    }
     let device = device
         .with_threads(args.threads.unwrap_or(0))
         .with_race_detection(args.races);
@@ -174,13 +185,25 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
         Ok(k) => k,
         Err(e) => return fail(out, e),
     };
+    // Where an argument's errors point: its entry in the run file.
+    let arg_error = |name: &str, message: String| {
+        RunFileError::new(
+            &job.path,
+            job.arg(name).and_then(|a| a.at),
+            format!("args.{name}"),
+            message,
+        )
+    };
     let mut buffers = Vec::new();
     for (i, a) in launch.args.iter().enumerate() {
         let arg = match a {
-            LaunchArg::Buffer { data, .. } => {
-                let b = match device.buffer_from_bytes(data) {
+            LaunchArg::Buffer { name, .. } => {
+                let b = match make_buffer(&device, a) {
                     Ok(b) => b,
-                    Err(e) => return fail(out, e),
+                    Err(e) => {
+                        out.stderr.push_str(&format!("{}\n", arg_error(name, e)));
+                        return RunStatus::BuildError;
+                    }
                 };
                 buffers.push((i, b.clone()));
                 KernelArg::Buffer(b)
@@ -201,10 +224,12 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
     for n in 0..repeat {
         if n > 0 {
             for (i, b) in &buffers {
-                if let Some(LaunchArg::Buffer { data, .. }) = launch.args.get(*i)
-                    && let Err(e) = b.write_bytes(data)
+                if let Some(a) = launch.args.get(*i)
+                    && let Err(e) = fill_buffer(b, a)
                 {
-                    return fail(out, e);
+                    out.stderr
+                        .push_str(&format!("{}\n", arg_error(a.name(), e)));
+                    return RunStatus::BuildError;
                 }
             }
         }
@@ -225,42 +250,53 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
         }
     }
 
-    let mut contents = Vec::with_capacity(buffers.len());
-    for (i, b) in &buffers {
-        match b.read_bytes() {
-            Ok(bytes) => contents.push((*i, bytes)),
-            Err(e) => return fail(out, e),
-        }
-    }
+    let view_of = |i: usize| -> Result<BufferView, String> {
+        let b = buffers
+            .iter()
+            .find(|(k, _)| *k == i)
+            .map(|(_, b)| b)
+            .ok_or("no such buffer")?;
+        BufferView::of(b).map_err(|e| e.to_string())
+    };
     let mut outcomes = Vec::new();
     for e in &launch.expectations {
-        let got = contents
-            .iter()
-            .find(|(i, _)| *i == e.param_index)
-            .map(|(_, b)| b.as_slice())
-            .unwrap_or_default();
-        let o = e.check(got);
-        out.stdout.push_str(&format!("{o}\n"));
-        outcomes.push(o);
+        let checked = view_of(e.param_index)
+            .and_then(|v| e.check_with(|off, out: &mut [u8]| v.read(off, out)));
+        match checked {
+            Ok(o) => {
+                out.stdout.push_str(&format!("{o}\n"));
+                outcomes.push(o);
+            }
+            Err(m) => return fail(out, format!("expect.{}: {m}", e.name)),
+        }
     }
     for d in &args.dump {
-        for (i, b) in &contents {
-            if let Some(LaunchArg::Buffer {
+        for (i, a) in launch.args.iter().enumerate() {
+            if let LaunchArg::Buffer {
                 name, elem, len, ..
-            }) = launch.args.get(*i)
+            } = a
                 && name == d
             {
-                out.stdout.push_str(&format_dump(name, *elem, *len, b));
+                match view_of(i).and_then(|v| v.bytes()) {
+                    Ok(b) => out.stdout.push_str(&format_dump(name, *elem, *len, &b)),
+                    Err(m) => return fail(out, format!("--dump {name}: {m}")),
+                }
             }
         }
     }
     if let Some(dir) = &args.save {
-        for (i, b) in &contents {
-            if let Some(LaunchArg::Buffer {
+        for (i, a) in launch.args.iter().enumerate() {
+            let LaunchArg::Buffer {
                 name, elem, len, ..
-            }) = launch.args.get(*i)
-                && let Err(e) = write_npy(dir, name, *elem, *len, b)
-            {
+            } = a
+            else {
+                continue;
+            };
+            let view = match view_of(i) {
+                Ok(v) => v,
+                Err(m) => return fail(out, format!("--save: {name}: {m}")),
+            };
+            if let Err(e) = write_npy_from(dir, name, *elem, *len, |off, o| view.read(off, o)) {
                 return fail(
                     out,
                     format!(
@@ -277,6 +313,101 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
         out.stdout.push_str(&format!("{t}\n"));
     }
     RunStatus::from_outcomes(&outcomes)
+}
+
+/// A device buffer holding buffer argument `arg`'s initial contents. On the cpu device the
+/// contents are generated (or read from their file) piece by piece straight into device
+/// memory, so a buffer is held once; the cuda device uploads them from one host copy.
+/// Errors are messages for the argument's entry.
+pub(crate) fn make_buffer(device: &Device, arg: &LaunchArg) -> Result<Buffer, String> {
+    let LaunchArg::Buffer {
+        elem, len, init, ..
+    } = arg
+    else {
+        return Err("not a buffer argument".into());
+    };
+    if device.is_cuda() {
+        let bytes = init.materialize(*elem, *len)?;
+        return device.buffer_from_bytes(&bytes).map_err(|e| e.to_string());
+    }
+    let b = device
+        .buffer::<u8>(arg.buffer_bytes())
+        .map_err(|e| e.to_string())?;
+    if *init != ValueSpec::Zero {
+        fill_buffer(&b, arg)?;
+    }
+    Ok(b)
+}
+
+/// Writes buffer argument `arg`'s initial contents into `buffer` again (before a repeated
+/// launch), piece by piece on the cpu device.
+pub(crate) fn fill_buffer(buffer: &Buffer, arg: &LaunchArg) -> Result<(), String> {
+    let LaunchArg::Buffer {
+        elem, len, init, ..
+    } = arg
+    else {
+        return Err("not a buffer argument".into());
+    };
+    match buffer.cpu() {
+        Some(cpu) => init.for_each_chunk(*elem, *len, |off, piece| {
+            if cpu.write_at(off, piece) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} bytes at {off} do not fit the buffer of {} bytes",
+                    piece.len(),
+                    cpu.len()
+                ))
+            }
+        }),
+        None => {
+            let bytes = init.materialize(*elem, *len)?;
+            buffer.write_bytes(&bytes).map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// A buffer's contents after a launch, for expectations, `--dump` and `--save`: the cpu
+/// device's buffer read in place, piece by piece; the cuda device's read once into the host.
+pub(crate) enum BufferView {
+    Cpu(oclc_cpu::Buffer),
+    Host(Vec<u8>),
+}
+
+impl BufferView {
+    pub(crate) fn of(b: &Buffer) -> Result<BufferView, Error> {
+        match b.cpu() {
+            Some(c) => Ok(BufferView::Cpu(c.clone())),
+            None => b.read_bytes().map(BufferView::Host),
+        }
+    }
+
+    /// Copies the bytes at `off` into `out`; returns how many there were.
+    pub(crate) fn read(&self, off: usize, out: &mut [u8]) -> Result<usize, String> {
+        match self {
+            BufferView::Cpu(b) => {
+                let n = out.len().min(b.len().saturating_sub(off));
+                if n > 0 && !b.read_at(off, &mut out[..n]) {
+                    return Err(format!("cannot read {n} bytes at {off}"));
+                }
+                Ok(n)
+            }
+            BufferView::Host(h) => {
+                let avail = h.get(off..).unwrap_or_default();
+                let n = avail.len().min(out.len());
+                out[..n].copy_from_slice(&avail[..n]);
+                Ok(n)
+            }
+        }
+    }
+
+    /// Every byte (a copy, for `--dump` and `--save`; an error when the host has no room).
+    pub(crate) fn bytes(self) -> Result<Vec<u8>, String> {
+        match self {
+            BufferView::Cpu(b) => b.try_read().map_err(|e| e.to_string()),
+            BufferView::Host(h) => Ok(h),
+        }
+    }
 }
 
 /// The run-file view of a kernel's signature.

@@ -60,11 +60,22 @@ fn prepare(job: &RunFile, params: Vec<ParamInfo>) -> Launch {
     job.prepare(&sig).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn data<'a>(launch: &'a Launch, name: &str) -> &'a [u8] {
+fn data(launch: &Launch, name: &str) -> Vec<u8> {
     match launch.args.iter().find(|a| a.name() == name) {
-        Some(LaunchArg::Buffer { data, .. }) => data,
+        Some(LaunchArg::Buffer {
+            elem, len, init, ..
+        }) => init
+            .materialize(*elem, *len)
+            .unwrap_or_else(|e| panic!("{name}: {e}")),
         other => panic!("{name}: {other:?}"),
     }
+}
+
+/// The expected bytes of expectation `e`.
+fn want_bytes(e: &PreparedExpectation) -> Vec<u8> {
+    e.want
+        .materialize(e.elem, e.len)
+        .unwrap_or_else(|m| panic!("{}: {m}", e.name))
 }
 
 fn want<'a>(launch: &'a Launch, name: &str) -> &'a PreparedExpectation {
@@ -106,8 +117,8 @@ fn memcpy_copies_through_global_and_local() {
     );
     for name in ["from_global", "from_local"] {
         let e = want(&launch, name);
-        assert_eq!(e.want, data(&launch, "src"));
-        assert!(e.check(data(&launch, "src")).passed());
+        assert_eq!(want_bytes(e), data(&launch, "src"));
+        assert!(e.check(&data(&launch, "src")).passed());
     }
 }
 
@@ -124,10 +135,10 @@ fn matmul_expects_the_exact_product() {
         ],
     );
     let n = 128;
-    let a: Vec<f64> = words::<4>(data(&launch, "a"))
+    let a: Vec<f64> = words::<4>(&data(&launch, "a"))
         .map(|w| f64::from(f32::from_le_bytes(w)))
         .collect();
-    let b: Vec<f64> = words::<4>(data(&launch, "b"))
+    let b: Vec<f64> = words::<4>(&data(&launch, "b"))
         .map(|w| f64::from(f32::from_le_bytes(w)))
         .collect();
     // The generator's formulas, so the data files are what gen_data.py says they are.
@@ -148,7 +159,7 @@ fn matmul_expects_the_exact_product() {
     }
     let e = want(&launch, "c");
     assert_eq!(e.tolerance, Tolerance::Exact);
-    assert_eq!(e.want, c);
+    assert_eq!(want_bytes(e), c);
 }
 
 #[test]
@@ -163,7 +174,7 @@ fn reduce_expects_each_groups_sum() {
             scalar("per_item", "uint"),
         ],
     );
-    let values: Vec<u64> = words::<4>(data(&launch, "values"))
+    let values: Vec<u64> = words::<4>(&data(&launch, "values"))
         .map(|w| u64::from(u32::from_le_bytes(w)))
         .collect();
     assert_eq!(values.len(), 1 << 20);
@@ -172,7 +183,7 @@ fn reduce_expects_each_groups_sum() {
         .chunks(group_elems)
         .flat_map(|g| g.iter().sum::<u64>().to_le_bytes())
         .collect();
-    assert_eq!(want(&launch, "partial").want, sums);
+    assert_eq!(want_bytes(want(&launch, "partial")), sums);
     assert!(matches!(
         launch.args[2],
         LaunchArg::Local { bytes: 2048, .. }
@@ -191,10 +202,10 @@ fn histogram_expects_the_counts_of_its_data() {
         ],
     );
     let mut counts = [0u32; 256];
-    for &b in data(&launch, "data") {
+    for &b in &data(&launch, "data") {
         counts[b as usize] += 1;
     }
     assert_eq!(counts.iter().sum::<u32>(), 65536);
     let bytes: Vec<u8> = counts.iter().flat_map(|c| c.to_le_bytes()).collect();
-    assert_eq!(want(&launch, "hist").want, bytes);
+    assert_eq!(want_bytes(want(&launch, "hist")), bytes);
 }

@@ -13,7 +13,7 @@ fn expectation(ty: &str, want: &[u8], tolerance: Tolerance) -> PreparedExpectati
         param_index: 0,
         elem: e,
         len: want.len() / e.size(),
-        want: want.to_vec(),
+        want: ValueSpec::Bytes(want.to_vec()),
         tolerance,
     }
 }

@@ -168,10 +168,13 @@ fn mutated_run_files_never_panic() {
         if let Ok(launch) = job.prepare(&sig) {
             prepared += 1;
             for e in &launch.expectations {
-                let _ = e.check(&e.want).to_string();
+                let Ok(want) = e.want.materialize(e.elem, e.len) else {
+                    continue;
+                };
+                let _ = e.check(&want).to_string();
                 let _ = e.check(&[1, 2, 3]).to_string();
-                let _ = format_dump(&e.name, e.elem, e.len, &e.want);
-                let _ = npy_bytes(e.elem, e.len, &e.want);
+                let _ = format_dump(&e.name, e.elem, e.len, &want);
+                let _ = npy_bytes(e.elem, e.len, &want);
             }
         }
     }

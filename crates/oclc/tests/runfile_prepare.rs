@@ -92,14 +92,14 @@ fn launch_in_parameter_order() {
                 space: BufferSpace::Global,
                 elem: elem("short"),
                 len: 3,
-                data: vec![1, 0, 0xfe, 0xff, 3, 0],
+                init: ValueSpec::List(vec![Lit::Int(1), Lit::Int(-2), Lit::Int(3)]),
             },
             LaunchArg::Buffer {
                 name: "c".into(),
                 space: BufferSpace::Constant,
                 elem: elem("uchar"),
                 len: 2,
-                data: vec![7, 7],
+                init: ValueSpec::Fill(vec![Lit::Int(7)]),
             },
             LaunchArg::Local {
                 name: "tmp".into(),
@@ -132,9 +132,26 @@ fn launch_in_parameter_order() {
             param_index: 0,
             elem: elem("short"),
             len: 3,
-            want: vec![0, 0, 1, 0, 2, 0],
+            want: ValueSpec::Range,
             tolerance: Tolerance::Exact,
         }]
+    );
+    // The bytes the specs give, generated when the driver fills the buffers.
+    let bytes: Vec<Vec<u8>> = launch
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            LaunchArg::Buffer {
+                elem, len, init, ..
+            } => Some(init.materialize(*elem, *len).expect("bytes")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(bytes, [vec![1, 0, 0xfe, 0xff, 3, 0], vec![7, 7]]);
+    let e = &launch.expectations[0];
+    assert_eq!(
+        e.want.materialize(e.elem, e.len),
+        Ok(vec![0, 0, 1, 0, 2, 0])
     );
 }
 
@@ -318,8 +335,15 @@ fn files_are_read_at_prepare_time() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let launch = good.prepare(&sig(params)).unwrap_or_else(|e| panic!("{e}"));
-    assert!(matches!(&launch.args[0], LaunchArg::Buffer { data, .. } if data == &[1, 0, 2, 0]));
-    assert_eq!(launch.expectations[0].want, vec![1, 0, 2, 0]);
+    let LaunchArg::Buffer {
+        elem, len, init, ..
+    } = &launch.args[0]
+    else {
+        panic!("{:?}", launch.args[0]);
+    };
+    assert_eq!(init.materialize(*elem, *len), Ok(vec![1, 0, 2, 0]));
+    let e = &launch.expectations[0];
+    assert_eq!(e.want.materialize(e.elem, e.len), Ok(vec![1, 0, 2, 0]));
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -11,6 +11,18 @@ use std::path::{Path, PathBuf};
 /// Largest buffer a run file may ask for, in bytes (1 GiB).
 pub const MAX_BUFFER_BYTES: usize = 1 << 30;
 
+/// Largest run file, in bytes (64 MiB; large buffers come from files or generated specs).
+pub const MAX_RUN_FILE_BYTES: u64 = 64 << 20;
+
+/// Most work-items in a work-group on both devices (the cpu device's
+/// CL_DEVICE_MAX_WORK_GROUP_SIZE, and CUDA's block limit).
+const MAX_WORK_GROUP_SIZE: u64 = oclc_cpu::MAX_WORK_GROUP_SIZE;
+
+/// `a x b x c`, as ND-range errors show sizes.
+fn dims_text(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ")
+}
+
 /// The program a run file builds.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgramSource {
@@ -101,10 +113,25 @@ pub struct Expectation {
 const TOP_KEYS: &str = "source, code, options, kernel, global, local, offset, args, expect";
 
 impl RunFile {
-    /// Reads and parses the run file at `path`.
+    /// Reads and parses the run file at `path` (at most [`MAX_RUN_FILE_BYTES`]: a device such
+    /// as `/dev/zero` is an error, not an endless read).
     pub fn load(path: &Path) -> Result<RunFile, JobErrors> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            RunFileError::new(path, None, "", format!("cannot read the run file: {e}"))
+        use std::io::Read as _;
+        let cannot = |m: String| RunFileError::new(path, None, "", m);
+        let file = std::fs::File::open(path)
+            .map_err(|e| cannot(format!("cannot read the run file: {e}")))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_RUN_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| cannot(format!("cannot read the run file: {e}")))?;
+        if bytes.len() as u64 > MAX_RUN_FILE_BYTES {
+            return Err(cannot(format!(
+                "the run file is larger than {MAX_RUN_FILE_BYTES} bytes, the limit for run files"
+            ))
+            .into());
+        }
+        let text = String::from_utf8(bytes).map_err(|_| {
+            cannot("cannot read the run file: stream did not contain valid UTF-8".into())
         })?;
         RunFile::parse(&text, path)
     }
@@ -212,6 +239,8 @@ impl Parser<'_, '_> {
         let mut options = String::new();
         let mut kernel = None;
         let mut global: Option<(Vec<u64>, &Key)> = None;
+        let mut global_node = None;
+        let mut local_node = None;
         let mut local = None;
         let mut offset = None;
         let mut args = Vec::new();
@@ -232,8 +261,14 @@ impl Parser<'_, '_> {
                         self.sink.error(&value.span, k, "expected a kernel name");
                     }
                 }
-                "global" => global = self.dims(value, k, 1).map(|d| (d, key)),
-                "local" => local = self.dims(value, k, 1).map(|d| (d, key)),
+                "global" => {
+                    global = self.dims(value, k, 1).map(|d| (d, key));
+                    global_node = Some(value);
+                }
+                "local" => {
+                    local = self.dims(value, k, 1).map(|d| (d, key));
+                    local_node = Some(value);
+                }
                 "offset" => offset = self.dims(value, k, 0).map(|d| (d, key)),
                 "args" => {
                     args_at = self.sink.at(&key.span);
@@ -290,6 +325,33 @@ impl Parser<'_, '_> {
                     );
                 }
             }
+        }
+        if let (Some((g, _)), Some(node)) = (&global, global_node)
+            && g.iter().try_fold(1u64, |a, &x| a.checked_mul(x)).is_none()
+        {
+            self.sink.error(
+                &node.span,
+                "global",
+                format!(
+                    "invalid ND-range: {} work-items are more than size_t counts (2^64 - 1)",
+                    dims_text(g)
+                ),
+            );
+        }
+        if let (Some((l, _)), Some(node)) = (&local, local_node)
+            && l.iter()
+                .try_fold(1u64, |a, &x| a.checked_mul(x))
+                .is_none_or(|n| n > MAX_WORK_GROUP_SIZE)
+        {
+            self.sink.error(
+                &node.span,
+                "local",
+                format!(
+                    "invalid ND-range: {} work-items per work-group, more than the devices \
+                     allow ({MAX_WORK_GROUP_SIZE}, CL_DEVICE_MAX_WORK_GROUP_SIZE)",
+                    dims_text(l)
+                ),
+            );
         }
         match args_node {
             Some(node) => args = self.args(node),

@@ -32,7 +32,12 @@
 //! elements as lists of their components, or all components flat), `{ fill = V }`,
 //! `{ range = [START, STEP] }` (START must fit the type; integers wrap), `{ random = SEED }`
 //! (see [`random`]) and `{ file = "x.bin" }` (the buffer's exact bytes, little-endian, a
-//! 3-vector taking the room of a 4-vector). Literal values out of the type's range are errors.
+//! 3-vector taking the room of a 4-vector: a regular file must have exactly the buffer's size;
+//! from a device or FIFO such as `/dev/urandom` exactly the buffer's bytes are read, once).
+//! Literal values out of the type's range are errors.
+//!
+//! ND-ranges are checked as clEnqueueNDRangeKernel checks them: the work-items of `global`
+//! must fit size_t (2^64 - 1), and a work-group (`local`) holds at most 1024 work-items.
 
 mod elem;
 mod error;
@@ -50,14 +55,17 @@ pub use error::{JobErrors, LineCol, RunFileError};
 pub use expect::{ExpectOutcome, components_match, format_component, format_element, ulp_distance};
 pub use half::{f16_bits_to_f64, f64_to_f16_bits};
 pub use job::{
-    ArgKind, ArgSpec, Expectation, MAX_BUFFER_BYTES, ProgramSource, RunFile, ScalarValue, Tolerance,
+    ArgKind, ArgSpec, Expectation, MAX_BUFFER_BYTES, MAX_RUN_FILE_BYTES, ProgramSource, RunFile,
+    ScalarValue, Tolerance,
 };
-pub use output::{DUMP_ROW_COMPONENTS, TimingSummary, format_dump, npy_bytes, write_npy};
+pub use output::{
+    DUMP_ROW_COMPONENTS, TimingSummary, format_dump, npy_bytes, write_npy, write_npy_from,
+};
 pub use signature::{
     BufferSpace, KernelSignature, Launch, LaunchArg, ParamInfo, ParamKind, Pointee,
     PreparedExpectation,
 };
-pub use value::{Lit, ValueSpec, component};
+pub use value::{CHUNK_BYTES, Lit, ValueSpec, component};
 
 /// The exit status of `oclc run`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -25,25 +25,29 @@ pub const DUMP_ROW_COMPONENTS: usize = 8;
 /// and vector elements are grouped as `(a, b, c, d)` with two spaces between elements.
 pub fn format_dump(name: &str, elem: ElemType, len: usize, bytes: &[u8]) -> String {
     let comps = elem.comps();
-    let cells: Vec<String> = (0..len)
+    let cell = |i: usize, c: usize| match component(elem, bytes, i, c) {
+        Some(l) => format_component(elem.scalar, l),
+        None => "?".to_owned(),
+    };
+    // Two passes (widths, then rows) rather than a string per component held at once.
+    let width = (0..len)
         .flat_map(|i| (0..comps).map(move |c| (i, c)))
-        .map(|(i, c)| match component(elem, bytes, i, c) {
-            Some(l) => format_component(elem.scalar, l),
-            None => "?".to_owned(),
-        })
-        .collect();
-    let width = cells.iter().map(String::len).max().unwrap_or(0);
+        .map(|(i, c)| cell(i, c).len())
+        .max()
+        .unwrap_or(0);
     let per_row = (DUMP_ROW_COMPONENTS / comps).max(1);
     let label_width = format!("[{}]", len.saturating_sub(1) / per_row * per_row).len();
     let mut out = format!("{name}: {elem}[{len}]\n");
-    for (row, chunk) in cells.chunks(per_row * comps).enumerate() {
-        let label = format!("[{}]", row * per_row);
+    for row_start in (0..len).step_by(per_row) {
+        let label = format!("[{row_start}]");
         let _ = write!(out, "{label:>label_width$}");
-        for element in chunk.chunks(comps) {
+        for i in row_start..(row_start + per_row).min(len) {
             if comps == 1 {
-                let _ = write!(out, " {:>width$}", element.concat());
+                let _ = write!(out, " {:>width$}", cell(i, 0));
             } else {
-                let parts: Vec<String> = element.iter().map(|c| format!("{c:>width$}")).collect();
+                let parts: Vec<String> = (0..comps)
+                    .map(|c| format!("{:>width$}", cell(i, c)))
+                    .collect();
                 let _ = write!(out, "  ({})", parts.join(", "));
             }
         }
@@ -59,6 +63,13 @@ pub fn format_dump(name: &str, elem: ElemType, len: usize, bytes: &[u8]) -> Stri
 /// shape `(LEN, N)`; a 3-vector's padding is left out, so its shape is `(LEN, 3)`. `half` is
 /// `'<f2'`, `char`/`uchar` are `'|i1'`/`'|u1'`.
 pub fn npy_bytes(elem: ElemType, len: usize, bytes: &[u8]) -> Vec<u8> {
+    let mut out = npy_header(elem, len);
+    npy_data(elem, len, bytes, &mut out);
+    out
+}
+
+/// The NPY magic, version, header length and header dictionary of [`npy_bytes`].
+fn npy_header(elem: ElemType, len: usize) -> Vec<u8> {
     let shape = if elem.width == 1 {
         format!("({len},)")
     } else {
@@ -71,11 +82,17 @@ pub fn npy_bytes(elem: ElemType, len: usize, bytes: &[u8]) -> Vec<u8> {
     let unpadded = 10 + header.len() + 1;
     header.push_str(&" ".repeat(unpadded.next_multiple_of(64) - unpadded));
     header.push('\n');
-    let size = elem.scalar.size();
-    let mut out = Vec::with_capacity(10 + header.len() + len * elem.comps() * size);
+    let mut out = Vec::with_capacity(10 + header.len());
     out.extend_from_slice(b"\x93NUMPY\x01\x00");
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
+    out
+}
+
+/// Appends the data of at most `len` elements from `bytes` (whole elements), leaving out a
+/// 3-vector's padding.
+fn npy_data(elem: ElemType, len: usize, bytes: &[u8], out: &mut Vec<u8>) {
+    let size = elem.scalar.size();
     if elem.width == 3 {
         for chunk in bytes.chunks(4 * size).take(len) {
             out.extend_from_slice(chunk.get(..3 * size).unwrap_or(chunk));
@@ -83,7 +100,6 @@ pub fn npy_bytes(elem: ElemType, len: usize, bytes: &[u8]) -> Vec<u8> {
     } else {
         out.extend_from_slice(bytes.get(..len * elem.size()).unwrap_or(bytes));
     }
-    out
 }
 
 /// Writes a buffer to `DIR/NAME.npy` (see [`npy_bytes`]) and returns the path. `name` must be
@@ -95,6 +111,24 @@ pub fn write_npy(
     len: usize,
     bytes: &[u8],
 ) -> std::io::Result<PathBuf> {
+    write_npy_from(dir, name, elem, len, |off, out| {
+        let avail = bytes.get(off..).unwrap_or_default();
+        let n = avail.len().min(out.len());
+        out[..n].copy_from_slice(&avail[..n]);
+        Ok(n)
+    })
+}
+
+/// [`write_npy`] reading the buffer piece by piece: `read(offset, out)` fills `out` with the
+/// bytes at `offset` and returns how many there were. The buffer is never copied whole.
+pub fn write_npy_from(
+    dir: &Path,
+    name: &str,
+    elem: ElemType,
+    len: usize,
+    mut read: impl FnMut(usize, &mut [u8]) -> Result<usize, String>,
+) -> std::io::Result<PathBuf> {
+    use std::io::Write as _;
     let is_identifier = name
         .chars()
         .next()
@@ -108,7 +142,24 @@ pub fn write_npy(
     }
     std::fs::create_dir_all(dir)?;
     let path = dir.join(format!("{name}.npy"));
-    std::fs::write(&path, npy_bytes(elem, len, bytes))?;
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path)?);
+    file.write_all(&npy_header(elem, len))?;
+    let total = len.saturating_mul(elem.size());
+    let mut piece = vec![0u8; super::value::CHUNK_BYTES.min(total)];
+    let mut data = Vec::with_capacity(piece.len());
+    let mut off = 0;
+    while off < total {
+        let want = (total - off).min(piece.len());
+        let n = read(off, &mut piece[..want]).map_err(std::io::Error::other)?;
+        data.clear();
+        npy_data(elem, n / elem.size(), &piece[..n], &mut data);
+        file.write_all(&data)?;
+        if n < want {
+            break;
+        }
+        off += n;
+    }
+    file.flush()?;
     Ok(path)
 }
 

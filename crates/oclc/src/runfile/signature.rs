@@ -67,13 +67,15 @@ pub struct Launch {
 /// One argument's value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LaunchArg {
-    /// A buffer's initial contents: `len` elements of `elem`, little-endian.
+    /// A buffer of `len` elements of `elem` and its initial contents. The contents stay a
+    /// spec (a file checked, a device file read) so the driver can write them straight into
+    /// device memory: a buffer is never held twice.
     Buffer {
         name: String,
         space: BufferSpace,
         elem: ElemType,
         len: usize,
-        data: Vec<u8>,
+        init: ValueSpec,
     },
     /// A `__local` allocation of `bytes` bytes.
     Local { name: String, bytes: usize },
@@ -93,9 +95,18 @@ impl LaunchArg {
             | LaunchArg::Scalar { name, .. } => name,
         }
     }
+
+    /// Bytes of a buffer (0 for the other kinds).
+    pub fn buffer_bytes(&self) -> usize {
+        match self {
+            LaunchArg::Buffer { elem, len, .. } => elem.size() * len,
+            _ => 0,
+        }
+    }
 }
 
-/// An expectation with its expected bytes.
+/// An expectation, checked against its file or device contents when prepared; the expected
+/// bytes are generated piece by piece while comparing ([`PreparedExpectation::check_with`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PreparedExpectation {
     pub name: String,
@@ -103,7 +114,7 @@ pub struct PreparedExpectation {
     pub param_index: usize,
     pub elem: ElemType,
     pub len: usize,
-    pub want: Vec<u8>,
+    pub want: ValueSpec,
     pub tolerance: Tolerance,
 }
 
@@ -163,13 +174,13 @@ impl RunFile {
                         );
                         continue;
                     }
-                    match init.materialize(*elem, *len) {
-                        Ok(data) => args.push(LaunchArg::Buffer {
+                    match init.resolve(*elem, *len) {
+                        Ok(init) => args.push(LaunchArg::Buffer {
                             name: p.name.clone(),
                             space: *space,
                             elem: *elem,
                             len: *len,
-                            data,
+                            init,
                         }),
                         Err(m) => {
                             sink.error_at(arg.at, &spec_field(&format!("{field}.init"), init), m)
@@ -188,9 +199,10 @@ impl RunFile {
                         );
                         continue;
                     }
+                    // `len` was checked to keep the allocation within MAX_BUFFER_BYTES.
                     args.push(LaunchArg::Local {
                         name: p.name.clone(),
-                        bytes: elem.size() * len,
+                        bytes: elem.size().saturating_mul(*len),
                     });
                 }
                 (ParamKind::Scalar { elem }, ArgKind::Value(v)) => {
@@ -291,7 +303,7 @@ impl RunFile {
             let Some(ArgKind::Buffer { elem, len, .. }) = self.arg(&e.name).map(|a| &a.kind) else {
                 continue;
             };
-            match e.equals.materialize(*elem, *len) {
+            match e.equals.resolve(*elem, *len) {
                 Ok(want) => expectations.push(PreparedExpectation {
                     name: e.name.clone(),
                     param_index,

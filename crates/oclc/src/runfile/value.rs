@@ -33,7 +33,14 @@ pub enum ValueSpec {
     /// `{ file = "x.bin" }`: raw little-endian bytes; the path is resolved against the run file's
     /// directory, `written` is the path as the run file gives it.
     File { path: PathBuf, written: String },
+    /// Exactly the buffer's bytes: what [`ValueSpec::resolve`] read from a `file` that is a
+    /// device or a FIFO (which can be read only once), or bytes a program supplies.
+    Bytes(Vec<u8>),
 }
+
+/// Bytes per piece when contents are generated or read piecewise (a multiple of every element
+/// size), so a buffer's contents never exist twice in full.
+pub const CHUNK_BYTES: usize = 1 << 20;
 
 /// The bytes one component of `ty` takes, appended to `out`.
 pub fn put(ty: ScalarType, lit: Lit, out: &mut Vec<u8>) {
@@ -104,24 +111,127 @@ fn wrapped(ty: ScalarType, v: i128) -> Lit {
 
 impl ValueSpec {
     /// The buffer contents: `len` elements of `elem`, little-endian, 3-vectors padded with zero.
-    /// Errors (only for `file`) are messages for the spec's field.
+    /// Errors (only for `file`, or when the host has no memory for the bytes) are messages for
+    /// the spec's field.
     pub fn materialize(&self, elem: ElemType, len: usize) -> Result<Vec<u8>, String> {
-        let ty = elem.scalar;
-        let total = len * elem.size();
-        if let ValueSpec::File { path, written } = self {
-            let data = std::fs::read(path).map_err(|e| format!("cannot read '{written}': {e}"))?;
-            if data.len() != total {
+        let total = total_bytes(elem, len)?;
+        let mut out = Vec::new();
+        out.try_reserve_exact(total).map_err(|_| {
+            format!("cannot allocate {total} bytes for the contents: out of memory")
+        })?;
+        self.for_each_chunk(elem, len, |_, chunk| {
+            out.extend_from_slice(chunk);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Checks that the spec can give `len` elements of `elem` before anything runs, and returns
+    /// the spec to use: a `file` must exist; a regular file must have exactly the buffer's
+    /// size (it is read later, piece by piece); a device or FIFO (`/dev/urandom`, a pipe) is
+    /// read now, exactly the buffer's bytes, into [`ValueSpec::Bytes`]. Other specs are
+    /// returned as they are.
+    pub fn resolve(&self, elem: ElemType, len: usize) -> Result<ValueSpec, String> {
+        let ValueSpec::File { path, written } = self else {
+            return Ok(self.clone());
+        };
+        let total = total_bytes(elem, len)?;
+        let cannot = |e: std::io::Error| format!("cannot read '{written}': {e}");
+        let meta = std::fs::metadata(path).map_err(cannot)?;
+        if meta.is_dir() {
+            return Err(format!("cannot read '{written}': it is a directory"));
+        }
+        let mut file = std::fs::File::open(path).map_err(cannot)?;
+        if meta.is_file() {
+            if meta.len() != total as u64 {
                 return Err(format!(
                     "'{written}' has {} bytes, but {len} {elem} values take {total}",
-                    data.len()
+                    meta.len()
                 ));
             }
-            return Ok(data);
+            return Ok(self.clone());
         }
-        if *self == ValueSpec::Zero {
-            return Ok(vec![0; total]);
+        let mut data = Vec::new();
+        data.try_reserve_exact(total)
+            .map_err(|_| format!("cannot allocate {total} bytes to read '{written}'"))?;
+        data.resize(total, 0);
+        let n = read_full(&mut file, &mut data).map_err(cannot)?;
+        if n < total {
+            return Err(format!(
+                "'{written}' ended after {n} bytes, but {len} {elem} values take {total}"
+            ));
         }
-        let mut out = Vec::with_capacity(total);
+        Ok(ValueSpec::Bytes(data))
+    }
+
+    /// Hands the contents of `len` elements of `elem` to `f` in order, as pieces of at most
+    /// [`CHUNK_BYTES`] holding whole elements, with each piece's byte offset. A regular `file`
+    /// is read piece by piece (it must still have the buffer's size); errors of `f` stop the
+    /// walk and are returned.
+    pub fn for_each_chunk(
+        &self,
+        elem: ElemType,
+        len: usize,
+        mut f: impl FnMut(usize, &[u8]) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let total = total_bytes(elem, len)?;
+        match self {
+            ValueSpec::Zero => {
+                let zeros = vec![0u8; CHUNK_BYTES.min(total)];
+                let mut off = 0;
+                while off < total {
+                    let n = (total - off).min(zeros.len());
+                    f(off, &zeros[..n])?;
+                    off += n;
+                }
+                Ok(())
+            }
+            ValueSpec::Bytes(b) => {
+                if b.len() != total {
+                    return Err(format!(
+                        "{} bytes given, but {len} {elem} values take {total}",
+                        b.len()
+                    ));
+                }
+                for (k, piece) in b.chunks(CHUNK_BYTES).enumerate() {
+                    f(k * CHUNK_BYTES, piece)?;
+                }
+                Ok(())
+            }
+            ValueSpec::File { path, written } => {
+                let cannot = |e: std::io::Error| format!("cannot read '{written}': {e}");
+                let mut file = std::fs::File::open(path).map_err(cannot)?;
+                let mut buf = vec![0u8; CHUNK_BYTES.min(total)];
+                let mut off = 0;
+                while off < total {
+                    let want = (total - off).min(buf.len());
+                    let n = read_full(&mut file, &mut buf[..want]).map_err(cannot)?;
+                    if n < want {
+                        return Err(format!(
+                            "'{written}' ended after {} bytes, but {len} {elem} values take {total}",
+                            off + n
+                        ));
+                    }
+                    f(off, &buf[..n])?;
+                    off += n;
+                }
+                Ok(())
+            }
+            _ => self.generate(elem, len, f),
+        }
+    }
+
+    /// The elements of the computed specs (ranges, lists, fills, random), piece by piece.
+    fn generate(
+        &self,
+        elem: ElemType,
+        len: usize,
+        mut f: impl FnMut(usize, &[u8]) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let ty = elem.scalar;
+        let size = elem.size();
+        let mut out = Vec::with_capacity(CHUNK_BYTES.min(len.saturating_mul(size)));
+        let mut off = 0;
         let comps = elem.comps();
         let padding = elem.storage_comps() - comps;
         let mut rng = match self {
@@ -130,6 +240,11 @@ impl ValueSpec {
         };
         let mut k: usize = 0;
         for i in 0..len {
+            if out.len() + size > CHUNK_BYTES {
+                f(off, &out)?;
+                off += out.len();
+                out.clear();
+            }
             for c in 0..comps {
                 let lit = match self {
                     ValueSpec::Range => {
@@ -154,7 +269,7 @@ impl ValueSpec {
                             None => Lit::Int(0),
                         }
                     }
-                    ValueSpec::Zero | ValueSpec::File { .. } => Lit::Int(0),
+                    ValueSpec::Zero | ValueSpec::File { .. } | ValueSpec::Bytes(_) => Lit::Int(0),
                 };
                 put(ty, lit, &mut out);
                 k += 1;
@@ -163,8 +278,32 @@ impl ValueSpec {
                 put(ty, Lit::Int(0), &mut out);
             }
         }
-        Ok(out)
+        if !out.is_empty() {
+            f(off, &out)?;
+        }
+        Ok(())
     }
+}
+
+/// Bytes of `len` elements of `elem` (run files keep buffers at most 1 GiB; the check is for
+/// other callers).
+fn total_bytes(elem: ElemType, len: usize) -> Result<usize, String> {
+    len.checked_mul(elem.size())
+        .ok_or_else(|| format!("{len} {elem} values take more bytes than memory has"))
+}
+
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn read_full(r: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 /// Parses one number for a component of `ty`, rejecting the wrong kind and values the type
