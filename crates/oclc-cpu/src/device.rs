@@ -6,6 +6,7 @@ use crate::error::{CheckKind, DeviceError, RuntimeError};
 use crate::exec::{self, BoundArg, Group, Item, LaunchCtx, Nd, Stop};
 use crate::memory::{GlobalMem, Storage};
 use crate::ops;
+use crate::printf::{self, PrintfBuffer};
 use crate::ptr::{self, Tag};
 use crate::races::GlobalRaces;
 use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind};
@@ -97,6 +98,9 @@ impl NdRange {
 pub struct LaunchOutput {
     /// Everything `printf` wrote, in work-group order.
     pub printf: String,
+    /// Whether the printf buffer filled up and later output was dropped (see
+    /// [`Device::with_printf_buffer`]; [`printf::cut_message`] words the warning).
+    pub printf_truncated: bool,
     /// The work-group size used (the device's choice when the range gave none), one entry
     /// per dimension.
     pub local_size: Vec<u64>,
@@ -108,6 +112,8 @@ pub struct Device {
     max_steps: u64,
     races: bool,
     echo_printf: bool,
+    /// The printf buffer size in bytes, or why `OCLC_PRINTF_BUFFER_SIZE` is invalid.
+    printf_buffer: Result<usize, String>,
 }
 
 impl std::fmt::Debug for Device {
@@ -135,6 +141,7 @@ impl Device {
             max_steps: DEFAULT_MAX_STEPS,
             races: false,
             echo_printf: true,
+            printf_buffer: printf::buffer_size_from_env(),
         }
     }
 
@@ -164,6 +171,19 @@ impl Device {
     pub fn with_printf_echo(mut self, on: bool) -> Device {
         self.echo_printf = on;
         self
+    }
+
+    /// Bytes of `printf` output one launch may hold (CL_DEVICE_PRINTF_BUFFER_SIZE; default
+    /// 1 MiB, or `OCLC_PRINTF_BUFFER_SIZE`); later output is dropped, printf returns -1 and
+    /// the launch reports `printf_truncated`.
+    pub fn with_printf_buffer(mut self, bytes: usize) -> Device {
+        self.printf_buffer = Ok(bytes);
+        self
+    }
+
+    /// The printf buffer size (bytes) launches use, or why the environment's is invalid.
+    pub fn printf_buffer_size(&self) -> Result<usize, DeviceError> {
+        self.printf_buffer.clone().map_err(DeviceError::Setting)
     }
 
     /// Verifies and decodes `module` and creates its program-scope variables.
@@ -263,6 +283,7 @@ impl Device {
             bound.push(bind_arg(i, p, a, &mut globals, &mut local_layout)?);
         }
         let group_races = GlobalRaces::default();
+        let printf_buffer = PrintfBuffer::new(self.printf_buffer_size()?);
         let ctx = LaunchCtx {
             prog: &prog.code,
             kernel: kid.0,
@@ -274,6 +295,7 @@ impl Device {
             races: self.races,
             group_races: self.races.then_some(&group_races),
             groups_linear: |id, n| (id[2] * n[1] + id[1]) * n[0] + id[0],
+            printf: &printf_buffer,
         };
         let has_barrier = prog
             .code
@@ -303,13 +325,18 @@ impl Device {
         };
         let mut out = LaunchOutput {
             printf: String::new(),
+            printf_truncated: printf_buffer.truncated(),
             local_size: nd.local[..nd.dims as usize].to_vec(),
         };
         for r in results.into_iter().flatten() {
             match r {
                 Ok(s) => out.printf.push_str(&s),
-                Err(e) => {
+                Err(mut e) => {
+                    // The output before the fault: earlier groups', then the failing one's.
+                    out.printf.push_str(&e.printf);
                     self.echo(&out.printf);
+                    e.printf = out.printf;
+                    e.printf_truncated = out.printf_truncated;
                     return Err(DeviceError::Runtime(e));
                 }
             }
@@ -595,7 +622,9 @@ fn run_group(
         let first = items.first().and_then(|it| it.stop).unwrap_or(Stop::Done);
         let diverged = items.iter().find(|it| it.stop != Some(first));
         if let Some(other) = diverged {
-            return Err(divergence(ctx, g, &items[0], other));
+            let mut e = divergence(ctx, g, &items[0], other);
+            e.printf = std::mem::take(&mut g.out);
+            return Err(e);
         }
         match first {
             Stop::Done => return Ok(std::mem::take(&mut g.out)),
@@ -676,6 +705,7 @@ fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Box<Run
         local_id: other.lid,
         group_id: g.id,
         note,
+        ..RuntimeError::default()
     })
 }
 
