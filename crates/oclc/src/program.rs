@@ -855,6 +855,13 @@ impl Device {
         self.map_cpu(|d| d.with_printf_echo(on))
     }
 
+    /// Bytes of `printf` output one launch may hold (default 1 MiB, or the environment's
+    /// `OCLC_PRINTF_BUFFER_SIZE`); later output is dropped, `printf` returns -1 and the
+    /// launch reports `printf_truncated`. Cpu device only.
+    pub fn with_printf_buffer(self, bytes: usize) -> Device {
+        self.map_cpu(|d| d.with_printf_buffer(bytes))
+    }
+
     /// A buffer holding `values`.
     pub fn buffer_from_slice<T: Element>(&self, values: &[T]) -> Result<Buffer, Error> {
         self.buffer_from_bytes(&to_bytes(values))
