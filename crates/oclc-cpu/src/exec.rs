@@ -254,21 +254,35 @@ pub fn fault_message(
     }
 }
 
-/// The message for an access of `len` bytes at `p` that needs `align`-byte alignment and
-/// lacks it; an access that is invalid anyway (out of bounds, NULL, ...) gets that fault's
-/// message instead. `vector` is the lane count of a vector access (0 for others).
+/// A memory access as alignment messages describe it.
+struct Access<'s> {
+    len: usize,
+    /// The alignment it needs.
+    align: u64,
+    write: bool,
+    /// "read", "write", "atomic operation", ...
+    what: &'s str,
+    /// The lane count of a vector access; 0 for others.
+    vector: u32,
+}
+
+/// The message for an access at `p` that lacks the alignment it needs; an access that is
+/// invalid anyway (out of bounds, NULL, ...) gets that fault's message instead.
 #[cold]
 #[inline(never)]
 fn misaligned(
     mem: &mut Mem,
     p: u64,
-    len: usize,
-    align: u64,
-    write: bool,
-    what: &str,
-    vector: u32,
+    acc: Access,
     owner_ids: &dyn Fn(u32) -> Option<[u64; 3]>,
 ) -> (CheckKind, String) {
+    let Access {
+        len,
+        align,
+        write,
+        what,
+        vector,
+    } = acc;
     if let Err(f) = mem.place(p, len, write) {
         return fault_message(&f, what, owner_ids);
     }
@@ -492,9 +506,14 @@ fn run_item(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<R
         macro_rules! check_align {
             ($a:expr, $len:expr, $align:expr, $write:expr, $what:expr, $vector:expr) => {
                 if $a & ($align - 1) != 0 {
-                    let (k, m) = misaligned(
-                        &mut mem, $a, $len, $align, $write, $what, $vector, &owner_ids,
-                    );
+                    let acc = Access {
+                        len: $len,
+                        align: $align,
+                        write: $write,
+                        what: $what,
+                        vector: $vector,
+                    };
+                    let (k, m) = misaligned(&mut mem, $a, acc, &owner_ids);
                     break Action::Fail(k, m);
                 }
             };

@@ -437,10 +437,9 @@ fn printf_buffer_from_the_environment_and_the_cli_warning() {
         )
     );
     assert!(
-        lines
-            .next()
-            .is_some_and(|l| l
-                .contains("forever.toml (code):2:5: error: work-item exceeded the step limit")),
+        lines.next().is_some_and(
+            |l| l.contains("forever.toml (code):2:5: error: work-item exceeded the step limit")
+        ),
         "{stderr}"
     );
 }
