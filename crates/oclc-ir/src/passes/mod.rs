@@ -263,7 +263,7 @@ pub fn optimize_for_device(m: &mut Module) {
         fold::fold(f);
         dce::dce(f);
     }
-    let stats = inline::inline_module(m);
+    let stats = inline::inline_module_with(m, &inline::InlineBudget::from_env());
     for fi in stats.changed {
         inline::simplify_inlined(m, fi);
     }
