@@ -1184,7 +1184,14 @@ impl<'a> FnEmitter<'a> {
                     .get(b.index())
                     .cloned()
                     .ok_or_else(|| self.invalid(format!("unknown builtin {b}")))?;
-                crate::builtins::emit(self, &decl, args, d.result)?;
+                // Sema resolved the call against the builtin's declaration, so arguments the
+                // emitter finds wrong mean a builtin (or overload) it does not know.
+                crate::builtins::emit(self, &decl, args, d.result).map_err(|e| match e {
+                    PtxError::Invalid { .. } => {
+                        self.unsupported(format!("builtin `{}`", decl.name))
+                    }
+                    e => e,
+                })?;
             }
             Op::AtomicRmw {
                 op,
@@ -1944,6 +1951,16 @@ impl<'a> FnEmitter<'a> {
         }
         if bits != 32 && bits != 64 {
             return Err(self.unsupported(format!("atomic `{}` on {}", op.name(), s.name())));
+        }
+        if op == RmwOp::Xchg && s.is_float() {
+            // `atomic_xchg` of a float: an exchange of its bits.
+            let rc = if bits == 64 { Rc::B64 } else { Rc::B32 };
+            let (bv, bd) = (self.tmp(rc), self.tmp(rc));
+            let sem = self.sem(order, scope);
+            self.ins(format!("mov.b{bits} {bv}, {vr}"));
+            self.ins(format!("atom{sem}{sp}.exch.b{bits} {bd}, [{pr}], {bv}"));
+            self.ins(format!("mov.b{bits} {dr}, {bd}"));
+            return Ok(());
         }
         let (o, ty, v) = match (op, s.is_float()) {
             (RmwOp::FAdd, true) => ("add", float_ty(s).to_string(), vr.clone()),

@@ -196,8 +196,7 @@ fn inline_into(m: &mut Module, fi: usize, budget: &InlineBudget, st: &mut State)
             let csize = size_of(&m.functions[c]);
             let last = st.live_sites[c] == 1;
             if size + csize > budget.caller_limit
-                || (!last
-                    && (csize > budget.small_callee || st.growth + csize > st.growth_limit))
+                || (!last && (csize > budget.small_callee || st.growth + csize > st.growth_limit))
             {
                 st.stats.over_budget += 1;
                 continue;
