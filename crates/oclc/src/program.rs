@@ -367,7 +367,10 @@ impl Program {
                         format!("the cuda device does not support {what} yet"),
                     );
                     BuildError::Compile {
-                        log: crate::render::render_text(&self.sm, &[Reported { diag, option: None }]),
+                        log: crate::render::render_text(
+                            &self.sm,
+                            &[Reported { diag, option: None }],
+                        ),
                         errors: 1,
                     }
                 }

@@ -59,7 +59,9 @@ const CONSTRUCTS: &[(&str, &str, Option<&str>)] = &[
     (
         "-cl-std=CL2.0",
         "kernel void k(global int *o)\n{\n    o[0] = get_sub_group_size();\n}\n",
-        Some("<stdin>:3:12: error: the cuda device does not support builtin `get_sub_group_size` yet"),
+        Some(
+            "<stdin>:3:12: error: the cuda device does not support builtin `get_sub_group_size` yet",
+        ),
     ),
     (
         "-cl-std=CL2.0",
@@ -284,6 +286,10 @@ fn repository_and_cts_kernels_never_give_internal_errors() {
             bad.extend(problems(&format!("{path} {std} {level}"), r));
         }
     }
-    eprintln!("{} builds of {} files: {emitted} gave PTX", 2 * files.len(), files.len());
+    eprintln!(
+        "{} builds of {} files: {emitted} gave PTX",
+        2 * files.len(),
+        files.len()
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
