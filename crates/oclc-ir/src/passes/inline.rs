@@ -225,7 +225,7 @@ fn inline_into(m: &mut Module, fi: usize, budget: &InlineBudget, st: &mut State)
             let Some((blocks, slots)) = done else {
                 continue;
             };
-            st.live_sites[c] -= 1;
+            st.live_sites[c] = st.live_sites[c].saturating_sub(1);
             size += csize;
             hoisted.extend(slots);
             queue.extend(blocks.map(Block));
