@@ -258,8 +258,54 @@ fn nested_constant_loops_unroll_within_bounds() {
 #[test]
 fn the_budget_setting_parses() {
     assert_eq!(InlineBudget::from_setting(None), InlineBudget::default());
-    assert_eq!(InlineBudget::from_setting(Some("x")), InlineBudget::default());
+    assert_eq!(
+        InlineBudget::from_setting(Some("x")),
+        InlineBudget::default()
+    );
     let b = InlineBudget::from_setting(Some(" 100"));
-    assert_eq!((b.caller_limit, b.small_callee, b.module_growth), (100, 100, 500));
+    assert_eq!(
+        (b.caller_limit, b.small_callee, b.module_growth),
+        (100, 100, 500)
+    );
     assert_eq!(InlineBudget::from_setting(Some("0")).caller_limit, 0);
+}
+
+/// Helpers passing their 12 generic pointers on permuted two ways: the space signatures
+/// multiply level by level (1.4 GB of clones for 40 levels before the clone budget).
+#[test]
+fn specialization_clones_stay_within_their_budget() {
+    use oclc_ir::passes::specialize::CLONE_GROWTH;
+    let (n, k) = (40, 12);
+    let params: Vec<String> = (0..k).map(|j| format!("int *p{j}")).collect();
+    let rotated: Vec<String> = (0..k).map(|j| format!("p{}", (j + 1) % k)).collect();
+    let swapped: Vec<String> = (0..k)
+        .map(|j| format!("p{}", [1, 0].get(j).copied().unwrap_or(j)))
+        .collect();
+    let (params, rotated, swapped) = (params.join(", "), rotated.join(", "), swapped.join(", "));
+    let mut src = format!("void f{n}({params}) {{ *p0 += 1; }}\n");
+    for i in (0..n).rev() {
+        src += &format!(
+            "void f{i}({params}) {{ f{j}({rotated}); f{j}({swapped}); }}\n",
+            j = i + 1
+        );
+    }
+    let args: Vec<String> = ["g", "l", "p"]
+        .iter()
+        .flat_map(|b| (0..4).map(move |j| format!("{b} + {j}")))
+        .collect();
+    src += &format!(
+        "kernel void k(global int *g) {{ local int l[8]; int p[8]; l[0] = 0; p[0] = 0; \
+         f0({}); g[7] = l[0] + p[0]; }}\n",
+        args.join(", ")
+    );
+    let m = module(&src, true);
+    verify_module(&m).expect("verifies");
+    // Each clone costs at least its 12 parameters and 8: the budget bounds their number.
+    let most = n + 2 + 2 * CLONE_GROWTH / (k + 8);
+    assert!(
+        m.functions.len() <= most,
+        "{} functions (at most {most})",
+        m.functions.len()
+    );
+    assert!(m.functions.len() > 1000, "signatures still get clones");
 }
