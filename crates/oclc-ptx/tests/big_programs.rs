@@ -55,7 +55,9 @@ fn emit(m: &Module, sm: &SourceMap, budget: &InlineBudget) -> String {
 }
 
 fn count(text: &str, pat: &str) -> usize {
-    text.lines().filter(|l| l.trim_start().starts_with(pat)).count()
+    text.lines()
+        .filter(|l| l.trim_start().starts_with(pat))
+        .count()
 }
 
 #[test]
@@ -64,7 +66,11 @@ fn a_chain_of_10000_helpers_emits_with_and_without_inlining() {
     let (m, sm) = module(&chain(n));
     let none = emit(&m, &sm, &InlineBudget::from_setting(Some("0")));
     // Every helper is a function; each but the last calls the next, the kernel calls f0.
-    assert_eq!(count(&none, ".func"), 2 * n, "a declaration and a definition each");
+    assert_eq!(
+        count(&none, ".func"),
+        2 * n,
+        "a declaration and a definition each"
+    );
     assert_eq!(count(&none, "call"), n);
     let inlined = emit(&m, &sm, &InlineBudget::default());
     let left = count(&inlined, "call");
