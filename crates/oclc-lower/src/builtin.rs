@@ -351,7 +351,11 @@ impl FnCx<'_, '_> {
             && !matches!(base, "atomic_work_item_fence" | "atomic_init")
             && t.elem().is_some_and(|s| s.bits() < 32)
         {
-            let what = t.elem().map_or("?", |s| s.name());
+            let what = if t.is_float() {
+                "half"
+            } else {
+                "narrow integer"
+            };
             self.cx.error(
                 self.span,
                 format!("`{base}` on a {what} value is not supported (atomics are 32 or 64 bits)"),

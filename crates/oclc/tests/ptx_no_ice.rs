@@ -101,7 +101,7 @@ const CONSTRUCTS: &[(&str, &str, Option<&str>)] = &[
     (
         "-cl-std=CL3.0 -cl-ext=+all",
         "kernel void k(global atomic_half *a, global half *o)\n{\n    o[0] = atomic_load(a);\n}\n",
-        Some("<stdin>:3:12: error: `atomic_load` on a f16 value is not supported"),
+        Some("<stdin>:3:12: error: `atomic_load` on a half value is not supported"),
     ),
     (
         "-cl-std=CL2.0",
