@@ -371,7 +371,23 @@ impl Program {
         oclc_ir::passes::optimize_for_device(&mut module);
         oclc_ptx::emit_module(&module, Some(&self.sm), &opts)
             .map(|m| m.text)
-            .map_err(|e| BuildError::Internal(format!("PTX: {e}")))
+            .map_err(|e| match e {
+                // Valid OpenCL C the backend lacks: a located error, as for the source's own.
+                oclc_ptx::PtxError::Unsupported { what, span, .. } => {
+                    let diag = Diagnostic::error(
+                        span,
+                        format!("the cuda device does not support {what} yet"),
+                    );
+                    BuildError::Compile {
+                        log: crate::render::render_text(
+                            &self.sm,
+                            &[Reported { diag, option: None }],
+                        ),
+                        errors: 1,
+                    }
+                }
+                e => BuildError::Internal(format!("PTX: {e}")),
+            })
     }
 
     /// Names of the kernels, in declaration order.
