@@ -5,6 +5,9 @@
 //! inputs and the CTS corpus (../shared/conformance/cts-generic; skipped with one line when
 //! absent, a failure when OCLC_REQUIRE_CONFORMANCE=1).
 
+#[path = "../../../test-support/conformance.rs"]
+mod conformance;
+
 use oclc::build_cmd::build_command;
 use std::path::{Path, PathBuf};
 
@@ -262,13 +265,12 @@ fn repository_and_cts_kernels_never_give_internal_errors() {
     cl_files(&root.join("bench"), &mut files);
     let repo = files.len();
     assert!(repo >= 50, "only {repo} kernels in the repository");
-    let cts = root.join("../shared/conformance/cts-generic");
-    cl_files(&cts, &mut files);
-    if files.len() == repo {
-        if std::env::var("OCLC_REQUIRE_CONFORMANCE").is_ok_and(|v| v == "1") {
-            panic!("no CTS corpus at {}", cts.display());
-        }
-        eprintln!("skipping the CTS corpus: none at {}", cts.display());
+    if let Some(cts) = conformance::dir(
+        "cts-generic",
+        "repository_and_cts_kernels_never_give_internal_errors (CTS part)",
+    ) {
+        cl_files(&cts, &mut files);
+        assert!(files.len() > repo, "no kernels in {}", cts.display());
     }
     let mut bad = Vec::new();
     let mut emitted = 0;
