@@ -90,7 +90,13 @@ fuzz_target!(|data: &[u8]| {
     let mut b = Bytes(data);
     let which = usize::from(b.byte()) % SOURCES.len();
     let Ok(mut kernel) = programs()[which].kernel(SOURCES[which].0) else { return };
-    let device = Device::cpu().with_threads(1).with_max_steps(10_000).with_printf_echo(false);
+    // A legitimate buffer may take what CL_DEVICE_MAX_MEM_ALLOC_SIZE allows: kept below the
+    // fuzzer's memory limit, so that every larger size must be refused before allocating.
+    let device = Device::cpu()
+        .with_threads(1)
+        .with_max_steps(10_000)
+        .with_printf_echo(false)
+        .with_max_alloc_size(64 << 20);
     let mut buffers = Vec::new();
     for _ in 0..b.byte() % 6 {
         let index = usize::from(b.byte() % 5);
