@@ -87,24 +87,13 @@ pub fn build_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOut
             return out;
         }
     };
-    let (name, bytes) = if file == "-" {
-        let mut b = Vec::new();
-        if let Err(e) = stdin.read_to_end(&mut b) {
-            error(&mut out, format!("cannot read standard input: {e}"));
+    let read = oclc_syntax::source::max_source_bytes_from_env()
+        .and_then(|limit| crate::cli::read_input(&file, stdin, limit));
+    let (name, bytes) = match read {
+        Ok(x) => x,
+        Err(e) => {
+            error(&mut out, e);
             return out;
-        }
-        ("<stdin>".to_string(), b)
-    } else {
-        match std::fs::read(&file) {
-            Ok(b) => (file.clone(), b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                error(&mut out, format!("no such file or directory: '{file}'"));
-                return out;
-            }
-            Err(e) => {
-                error(&mut out, format!("cannot read '{file}': {e}"));
-                return out;
-            }
         }
     };
     match Program::build_with(&name, &bytes, &opts) {

@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 /// Largest buffer a run file may ask for, in bytes (1 GiB).
 pub const MAX_BUFFER_BYTES: usize = 1 << 30;
 
+/// Largest run file read (64 MiB): its data belongs in files that buffers name.
+pub const MAX_RUN_FILE_BYTES: u64 = 64 << 20;
+
 /// The program a run file builds.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgramSource {
@@ -103,8 +106,17 @@ const TOP_KEYS: &str = "source, code, options, kernel, global, local, offset, ar
 impl RunFile {
     /// Reads and parses the run file at `path`.
     pub fn load(path: &Path) -> Result<RunFile, JobErrors> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            RunFileError::new(path, None, "", format!("cannot read the run file: {e}"))
+        use oclc_syntax::source::{ReadSourceError, format_size, read_source};
+        let error = |msg: String| RunFileError::new(path, None, "", msg);
+        let bytes = read_source(path, MAX_RUN_FILE_BYTES).map_err(|e| match e {
+            ReadSourceError::Io(e) => error(format!("cannot read the run file: {e}")),
+            ReadSourceError::TooLarge { limit } => error(format!(
+                "the run file is larger than the {} limit on run files",
+                format_size(limit)
+            )),
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            error("cannot read the run file: stream did not contain valid UTF-8".to_string())
         })?;
         RunFile::parse(&text, path)
     }
@@ -147,19 +159,34 @@ impl RunFile {
         }
     }
 
-    /// The program's text: the inline code, or the source file read from disk.
-    pub fn source_text(&self) -> Result<String, RunFileError> {
+    /// The program's bytes: the inline code, or the source file read from disk (at most the
+    /// source limit, `OCLC_MAX_SOURCE_BYTES`; its bytes need not be UTF-8, as for clang).
+    pub fn source_bytes(&self) -> Result<Vec<u8>, RunFileError> {
         match &self.program {
-            ProgramSource::Inline(code) => Ok(code.clone()),
-            ProgramSource::File { path, written } => std::fs::read_to_string(path).map_err(|e| {
-                RunFileError::new(
-                    &self.path,
-                    None,
-                    "source",
-                    format!("cannot read '{written}': {e}"),
-                )
-            }),
+            ProgramSource::Inline(code) => Ok(code.clone().into_bytes()),
+            ProgramSource::File { path, written } => {
+                let error = |msg: String| RunFileError::new(&self.path, None, "source", msg);
+                let limit = oclc_syntax::source::max_source_bytes_from_env().map_err(error)?;
+                oclc_syntax::source::read_source(path, limit)
+                    .map_err(|e| error(e.message(&format!("'{written}'"))))
+            }
         }
+    }
+
+    /// [`RunFile::source_bytes`] as text (an error when they are not UTF-8).
+    pub fn source_text(&self) -> Result<String, RunFileError> {
+        String::from_utf8(self.source_bytes()?).map_err(|_| {
+            let written = match &self.program {
+                ProgramSource::File { written, .. } => written.as_str(),
+                ProgramSource::Inline(_) => "code",
+            };
+            RunFileError::new(
+                &self.path,
+                None,
+                "source",
+                format!("cannot read '{written}': stream did not contain valid UTF-8"),
+            )
+        })
     }
 
     /// The error for a program that has no kernel named `self.kernel`; `available` lists the
