@@ -131,6 +131,9 @@ pub const DEFAULT_MAX_SOURCE_BYTES: u64 = 256 << 20;
 /// `G` suffix: powers of 1024).
 pub const MAX_SOURCE_BYTES_VAR: &str = "OCLC_MAX_SOURCE_BYTES";
 
+/// Highest source size limit: spans are 32-bit byte offsets, so no file may be longer.
+pub const MAX_SOURCE_BYTES_CEILING: u64 = u32::MAX as u64;
+
 /// Why a source could not be read.
 #[derive(Debug)]
 pub enum ReadSourceError {
@@ -195,12 +198,14 @@ pub fn max_source_bytes_from_env() -> Result<u64, String> {
         None => Ok(DEFAULT_MAX_SOURCE_BYTES),
         Some(v) => {
             let v = v.to_string_lossy();
-            parse_size(&v).ok_or_else(|| {
-                format!(
-                    "invalid {MAX_SOURCE_BYTES_VAR} value '{v}' (expected a positive number of \
-                     bytes, optionally with a K, M or G suffix)"
-                )
-            })
+            parse_size(&v)
+                .filter(|&n| n <= MAX_SOURCE_BYTES_CEILING)
+                .ok_or_else(|| {
+                    format!(
+                        "invalid {MAX_SOURCE_BYTES_VAR} value '{v}' (expected a number of bytes \
+                         from 1 to {MAX_SOURCE_BYTES_CEILING}, optionally with a K, M or G suffix)"
+                    )
+                })
         }
     }
 }

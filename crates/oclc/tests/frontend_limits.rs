@@ -187,3 +187,97 @@ fn endless_devices_end_at_the_limit() {
     );
     let _ = r.stdout;
 }
+
+// ---- -fbracket-depth and --target ------------------------------------------------------------
+
+#[test]
+fn bracket_depth_flag_is_honoured_and_validated() {
+    let src = format!(
+        "constant int x = {}1{};\n",
+        "(".repeat(300),
+        ")".repeat(300)
+    );
+    let r = oclc(&["check", "-"], src.as_bytes());
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr.starts_with(
+            "<stdin>:1:274: fatal error: bracket nesting level exceeded maximum of 256\n"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("note: use -fbracket-depth=N to increase maximum nesting level")
+    );
+    for flag in [&["-fbracket-depth=300"][..], &["-fbracket-depth", "300"]] {
+        let args: Vec<&str> = ["check"]
+            .iter()
+            .chain(flag)
+            .chain(&["-"])
+            .copied()
+            .collect();
+        let r = oclc(&args, src.as_bytes());
+        assert_eq!((r.code, r.stderr.as_str()), (Some(0), ""), "{flag:?}");
+    }
+    let r = oclc(&["check", "-fbracket-depth=299", "-"], src.as_bytes());
+    assert!(
+        r.stderr
+            .contains("fatal error: bracket nesting level exceeded maximum of 299"),
+        "{}",
+        r.stderr
+    );
+    // The flag reaches `build` and run files' options too.
+    let r = oclc(
+        &["build", "--emit", "ir", "-fbracket-depth=300", "-"],
+        src.as_bytes(),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    for bad in ["x", "", "-1", "99999999999"] {
+        let flag = format!("-fbracket-depth={bad}");
+        let r = oclc(&["check", &flag, "-"], src.as_bytes());
+        assert_eq!(
+            (r.code, r.stderr),
+            (
+                Some(1),
+                format!("oclc: error: invalid integral value '{bad}' in '-fbracket-depth={bad}'\n")
+            )
+        );
+    }
+}
+
+#[test]
+fn build_target_is_validated() {
+    let src = b"kernel void k(global int *p) { p[0] = 1; }\n";
+    let r = oclc(&["build", "--emit", "ptx", "--target=sm_90", "-"], src);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains(".target sm_90\n"), "{}", r.stdout);
+    let r = oclc(&["build", "--emit", "ptx", "--target", "sm_70", "-"], src);
+    assert!(r.stdout.contains(".target sm_70\n"), "{}", r.stdout);
+    for bad in ["sm_1000", "sm_90a", "sm_", "bogus", ""] {
+        let flag = format!("--target={bad}");
+        let r = oclc(&["build", "--emit", "ptx", &flag, "-"], src);
+        assert_eq!(r.code, Some(1), "{bad}");
+        assert_eq!(
+            r.stderr,
+            format!(
+                "oclc: error: invalid value '{bad}' in '--target={bad}' (expected a PTX target: \
+                 sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90; or \
+                 spir-unknown-unknown, spir64-unknown-unknown)\n"
+            )
+        );
+        assert_eq!(r.stdout, "");
+    }
+    // A spir triple still picks the front end's target.
+    let r = oclc(
+        &[
+            "build",
+            "--emit",
+            "ir",
+            "--target=spir-unknown-unknown",
+            "-",
+        ],
+        src,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
