@@ -572,6 +572,55 @@ impl<'c, 'a> FnCx<'c, 'a> {
         self.depth -= 1;
     }
 
+    /// `if`, with an `else if` chain lowered in a loop (its length is not nesting), giving
+    /// the blocks, spans and order lowering each `else` statement in turn would.
+    fn if_chain(&mut self, s: &Stmt) {
+        // The join block of each `if` whose `else` is the next `if`, and that `if`'s span.
+        let mut outer: Vec<(Block, Span)> = Vec::new();
+        let mut cur = s;
+        while let StmtKind::If { cond, then, else_ } = &cur.kind {
+            let c = self.cond(cond);
+            let t = self.new_block();
+            let join = self.new_block();
+            let e = if else_.is_some() {
+                self.new_block()
+            } else {
+                join
+            };
+            self.cond_br(c, t, Vec::new(), e, Vec::new());
+            self.seal(t);
+            self.switch_to(t);
+            self.stmt(then);
+            self.br(join, Vec::new());
+            match else_ {
+                Some(el) if matches!(el.kind, StmtKind::If { .. }) => {
+                    self.seal(e);
+                    self.switch_to(e);
+                    outer.push((join, cur.span));
+                    self.span = el.span;
+                    cur = el;
+                    continue;
+                }
+                Some(el) => {
+                    self.seal(e);
+                    self.switch_to(e);
+                    self.stmt(el);
+                    self.br(join, Vec::new());
+                }
+                None => {}
+            }
+            self.seal(join);
+            self.switch_to(join);
+            break;
+        }
+        while let Some((join, span)) = outer.pop() {
+            self.span = span;
+            self.br(join, Vec::new());
+            self.seal(join);
+            self.switch_to(join);
+        }
+    }
+
     fn stmt_kind(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Expr(e) => {
@@ -579,29 +628,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             StmtKind::Decl(v) => self.decl(*v),
             StmtKind::Block(b) => self.block(b),
-            StmtKind::If { cond, then, else_ } => {
-                let c = self.cond(cond);
-                let t = self.new_block();
-                let join = self.new_block();
-                let e = if else_.is_some() {
-                    self.new_block()
-                } else {
-                    join
-                };
-                self.cond_br(c, t, Vec::new(), e, Vec::new());
-                self.seal(t);
-                self.switch_to(t);
-                self.stmt(then);
-                self.br(join, Vec::new());
-                if let Some(el) = else_ {
-                    self.seal(e);
-                    self.switch_to(e);
-                    self.stmt(el);
-                    self.br(join, Vec::new());
-                }
-                self.seal(join);
-                self.switch_to(join);
-            }
+            StmtKind::If { .. } => self.if_chain(s),
             StmtKind::While { cond, body } => {
                 let head = self.new_block();
                 self.br(head, Vec::new());
@@ -1014,10 +1041,12 @@ fn case_labels(s: &Stmt, out: &mut Vec<Option<i64>>, depth: u32) {
             case_labels(body, out, d);
         }
         StmtKind::Block(b) => b.stmts.iter().for_each(|s| case_labels(s, out, d)),
-        StmtKind::If { then, else_, .. } => {
-            case_labels(then, out, d);
-            if let Some(e) = else_ {
-                case_labels(e, out, d);
+        StmtKind::If { .. } => {
+            for (_, then, else_) in s.if_links() {
+                case_labels(then, out, d);
+                if let Some(e) = else_ {
+                    case_labels(e, out, d);
+                }
             }
         }
         StmtKind::While { body, .. }
@@ -1041,10 +1070,12 @@ fn decls_stmt(s: &Stmt, out: &mut Vec<VarId>, depth: u32) {
     match &s.kind {
         StmtKind::Decl(v) => out.push(*v),
         StmtKind::Block(b) => decls_block(b, out, d),
-        StmtKind::If { then, else_, .. } => {
-            decls_stmt(then, out, d);
-            if let Some(e) = else_ {
-                decls_stmt(e, out, d);
+        StmtKind::If { .. } => {
+            for (_, then, else_) in s.if_links() {
+                decls_stmt(then, out, d);
+                if let Some(e) = else_ {
+                    decls_stmt(e, out, d);
+                }
             }
         }
         StmtKind::For { init, body, .. } => {
@@ -1081,11 +1112,13 @@ fn vars_stmt(prog: &Program, s: &Stmt, f: &mut dyn FnMut(VarId), depth: u32) {
             }
         }
         StmtKind::Block(b) => vars_block(prog, b, f, d),
-        StmtKind::If { cond, then, else_ } => {
-            vars_expr(cond, f, d);
-            vars_stmt(prog, then, f, d);
-            if let Some(e) = else_ {
-                vars_stmt(prog, e, f, d);
+        StmtKind::If { .. } => {
+            for (cond, then, else_) in s.if_links() {
+                vars_expr(cond, f, d);
+                vars_stmt(prog, then, f, d);
+                if let Some(e) = else_ {
+                    vars_stmt(prog, e, f, d);
+                }
             }
         }
         StmtKind::While { cond, body }
@@ -1144,10 +1177,8 @@ fn vars_expr(e: &Expr, f: &mut dyn FnMut(VarId), depth: u32) {
         | ExprKind::ToAddrSpace { arg: x, .. }
         | ExprKind::Member { base: x, .. }
         | ExprKind::Swizzle { base: x, .. } => vars_expr(x, f, d),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Index { base: a, index: b }
-        | ExprKind::Assign { lhs: a, rhs: b, .. } => {
+        ExprKind::Binary(..) | ExprKind::Comma(..) => e.for_each_operand(|x| vars_expr(x, f, d)),
+        ExprKind::Index { base: a, index: b } | ExprKind::Assign { lhs: a, rhs: b, .. } => {
             vars_expr(a, f, d);
             vars_expr(b, f, d);
         }
@@ -1180,11 +1211,13 @@ fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut FxHashSet<VarId>, depth: 
     let mut ex = |e: &Expr| addr_taken_expr(e, out, d);
     match &s.kind {
         StmtKind::Expr(e) => ex(e),
-        StmtKind::If { cond, then, else_ } => {
-            ex(cond);
-            addr_taken_stmt(prog, then, out, d);
-            if let Some(e) = else_ {
-                addr_taken_stmt(prog, e, out, d);
+        StmtKind::If { .. } => {
+            for (cond, then, else_) in s.if_links() {
+                addr_taken_expr(cond, out, d);
+                addr_taken_stmt(prog, then, out, d);
+                if let Some(e) = else_ {
+                    addr_taken_stmt(prog, e, out, d);
+                }
             }
         }
         StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
@@ -1244,10 +1277,10 @@ pub fn addr_taken_expr(e: &Expr, out: &mut FxHashSet<VarId>, depth: u32) {
         | ExprKind::ToAddrSpace { arg: x, .. }
         | ExprKind::Member { base: x, .. }
         | ExprKind::Swizzle { base: x, .. } => addr_taken_expr(x, out, d),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Index { base: a, index: b }
-        | ExprKind::Assign { lhs: a, rhs: b, .. } => {
+        ExprKind::Binary(..) | ExprKind::Comma(..) => {
+            e.for_each_operand(|x| addr_taken_expr(x, out, d))
+        }
+        ExprKind::Index { base: a, index: b } | ExprKind::Assign { lhs: a, rhs: b, .. } => {
             addr_taken_expr(a, out, d);
             addr_taken_expr(b, out, d);
         }

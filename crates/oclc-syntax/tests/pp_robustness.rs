@@ -254,8 +254,15 @@ fn deeply_nested_macro_calls_are_bounded() {
     // outermost arguments are read: no copy of the input per level (issue 12: 600 KB of
     // nested calls took 9.6 GB and 22 s).
     let (_, d, sm) = run(&src);
-    let at = d.list.iter().find(|m| m.level == Level::Fatal).map(|m| m.span);
-    assert_eq!(at.and_then(|s| sm.location(s)), Some(("t.cl", 2, 2 * 257 + 1)));
+    let at = d
+        .list
+        .iter()
+        .find(|m| m.level == Level::Fatal)
+        .map(|m| m.span);
+    assert_eq!(
+        at.and_then(|s| sm.location(s)),
+        Some(("t.cl", 2, 2 * 257 + 1))
+    );
     let src = format!(
         "#define P(x) x\nint y = {}1{};\n",
         "P(".repeat(200_000),
@@ -264,7 +271,10 @@ fn deeply_nested_macro_calls_are_bounded() {
     assert_eq!(src.len(), 600_026);
     let (out, d, _) = run(&src);
     assert_eq!(d.list.len(), 1);
-    assert_eq!(d.list[0].message, "macro arguments nested too deeply (limit 256)");
+    assert_eq!(
+        d.list[0].message,
+        "macro arguments nested too deeply (limit 256)"
+    );
     assert!(out.tokens.len() < 10, "{}", out.tokens.len());
     // Arguments that are only stringized are not pre-expanded: no limit applies.
     let src = format!(

@@ -1327,19 +1327,26 @@ impl Checker<'_> {
 /// more than one element past a non-array object. Returns the span and the element index.
 fn past_object_offset(e: &crate::hir::Expr) -> Option<(Span, u64)> {
     use crate::hir::{BinOp, ExprKind};
-    match &e.kind {
-        ExprKind::Binary(BinOp::PtrAdd, p, i) => {
-            if let (ExprKind::AddrOf(_), ExprKind::IntLit(n)) = (&p.kind, &strip_casts(i).kind)
-                && *n > 1
-            {
-                return Some((e.span, *n));
+    // Depth first, left to right, with a stack of its own (a chain can be long).
+    let mut todo = vec![e];
+    while let Some(e) = todo.pop() {
+        match &e.kind {
+            ExprKind::Binary(op, a, b) => {
+                if *op == BinOp::PtrAdd
+                    && let (ExprKind::AddrOf(_), ExprKind::IntLit(n)) =
+                        (&a.kind, &strip_casts(b).kind)
+                    && *n > 1
+                {
+                    return Some((e.span, *n));
+                }
+                todo.push(b);
+                todo.push(a);
             }
-            past_object_offset(p).or_else(|| past_object_offset(i))
+            ExprKind::Cast(_, x) | ExprKind::Unary(_, x) => todo.push(x),
+            _ => {}
         }
-        ExprKind::Binary(_, a, b) => past_object_offset(a).or_else(|| past_object_offset(b)),
-        ExprKind::Cast(_, x) | ExprKind::Unary(_, x) => past_object_offset(x),
-        _ => None,
     }
+    None
 }
 
 fn strip_casts(e: &crate::hir::Expr) -> &crate::hir::Expr {
