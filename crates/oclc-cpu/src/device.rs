@@ -193,14 +193,25 @@ impl Device {
             .globals
             .iter()
             .map(|g| {
-                let mut bytes = g.init.clone();
-                bytes.resize(g.size as usize, 0);
-                GlobalMem {
+                // Sizes are exact (u64): one this process cannot allocate is an error, not
+                // an abort.
+                let n = usize::try_from(g.size).map_or(usize::MAX, |n| n.max(g.init.len()));
+                let mut bytes = Vec::new();
+                if bytes.try_reserve_exact(n).is_err() {
+                    return Err(DeviceError::InvalidProgram(format!(
+                        "program-scope variable `{}` needs {} bytes: more than this device \
+                         can allocate",
+                        g.name, g.size
+                    )));
+                }
+                bytes.extend_from_slice(&g.init);
+                bytes.resize(n, 0);
+                Ok(GlobalMem {
                     name: Symbol::intern(&format!("variable `{}`", g.name)),
                     storage: Arc::new(Storage::from_bytes(&bytes)),
-                }
+                })
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         for (gv, mem) in module.globals.iter().zip(&globals) {
             for r in &gv.relocs {
                 let tag = match module.globals.get(r.target.index()).map(|t| t.space) {

@@ -425,7 +425,8 @@ impl FnCx<'_, '_> {
                     let src = self.rv_ptr(r, qt);
                     let size = ty::size_of(types, qt);
                     if src != dst {
-                        self.b().memcpy(dst, src, size as u32);
+                        let n = self.byte_count(size);
+                        self.b().memcpy(dst, src, n);
                     }
                 }
                 (Shape::Value(t), RV::V(v), loc) => {
@@ -1362,7 +1363,8 @@ impl FnCx<'_, '_> {
                 (Shape::Value(rt), _, _) => vec![self.undef(rt)],
                 (Shape::Aggregate, r, Some((tmp, size))) => {
                     let src = self.rv_ptr(r, arm.ty);
-                    self.b().memcpy(tmp, src, size as u32);
+                    let n = self.byte_count(size);
+                    self.b().memcpy(tmp, src, n);
                     Vec::new()
                 }
                 _ => Vec::new(),
@@ -1460,7 +1462,8 @@ impl FnCx<'_, '_> {
                 RV::Agg(p) => {
                     let size = ty::size_of(types, a.ty);
                     let t = self.temp(size, ty::align_of(types, a.ty));
-                    self.b().memcpy(t, p, size as u32);
+                    let n = self.byte_count(size);
+                    self.b().memcpy(t, p, n);
                     t
                 }
                 RV::V(v) => match want {

@@ -72,6 +72,8 @@ pub struct FnCx<'c, 'a> {
     pub depth: u32,
     /// [`FnCx::effective_params`], once [`FnCx::plan_vars`] computed them.
     params: Option<Vec<VarId>>,
+    /// [`FnCx::byte_count`] reported an object too large.
+    too_large_reported: bool,
 }
 
 /// Whether a variable in memory is addressed through its IR global (else it is a stack slot
@@ -111,6 +113,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             undefs: FxHashMap::default(),
             sret: None,
             depth: 0,
+            too_large_reported: false,
             params: None,
         };
         // Block 0 holds only stack slots and constants that must dominate everything; the body
@@ -345,9 +348,12 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let types = self.cx.types;
                 let size = ty::size_of(types, var.ty).max(1);
                 let align = ty::align_of(types, var.ty);
+                let saved = std::mem::replace(&mut self.span, var.span);
+                let size = self.byte_count(size);
+                self.span = saved;
                 let p = self.entry_inst(
                     Op::StackAlloc {
-                        size: u32::try_from(size).unwrap_or(u32::MAX),
+                        size,
                         align: u32::try_from(align).unwrap_or(1),
                         name: var.name,
                     },
@@ -379,14 +385,37 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     /// A private temporary of `size` bytes.
     pub fn temp(&mut self, size: u64, align: u64) -> Value {
+        let size = self.byte_count(size.max(1));
         self.entry_inst(
             Op::StackAlloc {
-                size: u32::try_from(size.max(1)).unwrap_or(u32::MAX),
+                size,
                 align: u32::try_from(align.max(1).next_power_of_two()).unwrap_or(1),
                 name: Symbol::intern(""),
             },
             Type::Ptr(AddrSpace::Private),
         )
+    }
+
+    /// `size` as the IR's 32-bit byte count of a stack slot, copy or fill. A larger object
+    /// is an error here (reported once per function), never a wrapped or clamped count.
+    pub fn byte_count(&mut self, size: u64) -> u32 {
+        match u32::try_from(size) {
+            Ok(n) => n,
+            Err(_) => {
+                if !self.too_large_reported {
+                    self.too_large_reported = true;
+                    self.cx.error(
+                        self.span,
+                        format!(
+                            "object of {size} bytes is too large to be held in private memory \
+                             or copied (at most {} bytes)",
+                            u32::MAX
+                        ),
+                    );
+                }
+                u32::MAX
+            }
+        }
     }
 
     /// Appends an instruction to the entry block, before its terminator.
@@ -775,7 +804,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
         if let Some(dst) = self.sret {
             let size = ty::size_of(self.cx.types, e.ty);
             let src = self.rv_ptr(v, e.ty);
-            self.b().memcpy(dst, src, size as u32);
+            let n = self.byte_count(size);
+            self.b().memcpy(dst, src, n);
             self.terminate(Op::Ret(None), &[]);
             return;
         }
@@ -966,7 +996,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     let src = self.b().global_addr(g, AddrSpace::Constant);
                     let n = (bytes.len() as u64 + 1).min(size);
                     if n < size && !zeroed {
-                        self.b().memset(p, 0, size as u32);
+                        let n = self.byte_count(size);
+                        self.b().memset(p, 0, n);
                     }
                     self.b().memcpy(p, src, n as u32);
                 }
@@ -974,7 +1005,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 _ => {
                     let v = self.rvalue(e);
                     let src = self.rv_ptr(v, e.ty);
-                    self.b().memcpy(p, src, size as u32);
+                    let n = self.byte_count(size);
+                    self.b().memcpy(p, src, n);
                 }
             },
             (
@@ -984,7 +1016,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 },
             ) => {
                 if !zeroed {
-                    self.b().memset(p, 0, size as u32);
+                    let n = self.byte_count(size);
+                    self.b().memset(p, 0, n);
                 }
                 if let Some((elem, _)) = ty::array_elem(types, qt) {
                     let es = ty::size_of(types, elem);

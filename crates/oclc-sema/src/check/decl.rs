@@ -517,8 +517,19 @@ impl Checker<'_> {
                                 invalid = true;
                                 ArrayLen::Fixed(1)
                             } else {
+                                // The value in the size expression's type (an unsigned
+                                // one is never negative).
+                                let signed = self
+                                    .prog
+                                    .types
+                                    .as_scalar(he.ty)
+                                    .is_none_or(|s| s.is_signed());
                                 match self.const_int(&he) {
-                                    Some(v) if v < 0 => {
+                                    Some(v) if self.array_too_large(ty, v, signed, e.span) => {
+                                        invalid = true;
+                                        ArrayLen::Fixed(1)
+                                    }
+                                    Some(v) if v < 0 && signed => {
                                         let msg = match name {
                                             Some(n) => format!(
                                                 "'{n}' declared as an array with a negative size"
@@ -1320,6 +1331,26 @@ impl Checker<'_> {
             f.reqd_work_group_size = reqd;
             f.work_group_size_hint = hint;
         }
+    }
+}
+
+impl Checker<'_> {
+    /// clang's "array is too large (N elements)" for `v` (of a signed or unsigned size type)
+    /// elements of `elem`: reported at `at`; true when it was.
+    fn array_too_large(&mut self, elem: QualType, v: i64, signed: bool, at: Span) -> bool {
+        if signed && v < 0 {
+            return false;
+        }
+        let n = v as u64;
+        let Some(elem_size) = self.prog.types.size_of(elem) else {
+            return false;
+        };
+        if !self.prog.types.array_too_large(elem_size, n) {
+            return false;
+        }
+        let shown = if signed { v.to_string() } else { n.to_string() };
+        self.err(at, format!("array is too large ({shown} elements)"));
+        true
     }
 }
 
