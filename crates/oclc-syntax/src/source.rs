@@ -69,21 +69,24 @@ impl Span {
     }
 }
 
-/// One loaded file: its name as given, its text (invalid UTF-8 replaced), and line starts.
+/// One loaded file: its name as given, its bytes exactly as read (as clang, which keeps a
+/// source's bytes: they need not be UTF-8; string literals keep invalid ones, columns count
+/// bytes), and line starts.
 #[derive(Debug)]
 pub struct SourceFile {
     pub name: String,
-    pub text: String,
+    /// Shared with the lexers that read it.
+    pub text: std::sync::Arc<[u8]>,
     /// Computed when first asked for: most files (the predefined macros' text, a clean
     /// input) never need a line number.
     line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
-    pub fn new(name: String, text: String) -> SourceFile {
+    pub fn new(name: String, text: impl Into<std::sync::Arc<[u8]>>) -> SourceFile {
         SourceFile {
             name,
-            text,
+            text: text.into(),
             line_starts: std::sync::OnceLock::new(),
         }
     }
@@ -93,7 +96,13 @@ impl SourceFile {
         self.line_starts.get_or_init(|| {
             let mut starts = Vec::with_capacity(self.text.len() / 32 + 1);
             starts.push(0u32);
-            starts.extend(self.text.match_indices('\n').map(|(i, _)| i as u32 + 1));
+            starts.extend(
+                self.text
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            );
             starts
         })
     }
@@ -108,15 +117,29 @@ impl SourceFile {
         (line as u32 + 1, offset - starts[line] + 1)
     }
 
-    /// The text of 1-based `line`, without its line terminator.
-    pub fn line_text(&self, line: u32) -> &str {
+    /// The bytes of 1-based `line`, without its line terminator.
+    pub fn line_bytes(&self, line: u32) -> &[u8] {
         let starts = self.line_starts();
         let i = (line.max(1) - 1) as usize;
         let Some(&start) = starts.get(i) else {
-            return "";
+            return b"";
         };
         let end = starts.get(i + 1).map_or(self.text.len(), |&e| e as usize);
-        self.text[start as usize..end].trim_end_matches(['\n', '\r'])
+        let mut l = self.text.get(start as usize..end).unwrap_or(b"");
+        while let Some((b'\n' | b'\r', rest)) = l.split_last() {
+            l = rest;
+        }
+        l
+    }
+
+    /// The text of 1-based `line` up to its first byte that is not UTF-8 (all of it, in
+    /// almost every file; [`SourceFile::line_bytes`] has every byte).
+    pub fn line_text(&self, line: u32) -> &str {
+        let b = self.line_bytes(line);
+        match std::str::from_utf8(b) {
+            Ok(t) => t,
+            Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap_or(""),
+        }
     }
 
     pub fn line_count(&self) -> u32 {
@@ -277,19 +300,20 @@ impl SourceMap {
         }
     }
 
-    /// Adds a file; bytes that are not UTF-8 are replaced with U+FFFD.
+    /// Adds a file: its bytes as they are (not necessarily UTF-8).
     pub fn add_file(&mut self, name: impl Into<String>, bytes: &[u8]) -> FileId {
-        // `from_utf8` checks ASCII a word at a time; the lossy path only for invalid input.
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => t.to_owned(),
-            Err(_) => String::from_utf8_lossy(bytes).into_owned(),
-        };
-        self.add_text(name, text)
+        self.files.push(SourceFile::new(name.into(), bytes));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// [`SourceMap::add_file`] taking the bytes.
+    pub fn add_bytes(&mut self, name: impl Into<String>, bytes: Vec<u8>) -> FileId {
+        self.files.push(SourceFile::new(name.into(), bytes));
+        FileId(self.files.len() as u32 - 1)
     }
 
     pub fn add_text(&mut self, name: impl Into<String>, text: String) -> FileId {
-        self.files.push(SourceFile::new(name.into(), text));
-        FileId(self.files.len() as u32 - 1)
+        self.add_bytes(name, text.into_bytes())
     }
 
     pub fn file(&self, id: FileId) -> Option<&SourceFile> {
@@ -399,7 +423,7 @@ mod tests {
 
     #[test]
     fn line_col_and_text() {
-        let f = SourceFile::new("a.cl".into(), "ab\ncd\r\n\nx".into());
+        let f = SourceFile::new("a.cl".into(), b"ab\ncd\r\n\nx".to_vec());
         assert_eq!(f.line_col(0), (1, 1));
         assert_eq!(f.line_col(3), (2, 1));
         assert_eq!(f.line_col(4), (2, 2));

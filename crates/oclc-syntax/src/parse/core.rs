@@ -390,13 +390,13 @@ impl<'a> Parser<'a> {
     fn invocation_end(&self, span: Span) -> Option<u32> {
         let outer = *self.sm.expansion_chain(span).last()?;
         let call = outer.call_site;
-        let def_text = self.sm.file(outer.def_site.file).map(|f| f.text.as_bytes());
+        let def_text = self.sm.file(outer.def_site.file).map(|f| &f.text[..]);
         let function_like = !outer.def_site.is_dummy()
             && def_text.and_then(|t| t.get(outer.def_site.hi as usize)) == Some(&b'(');
         if !function_like {
             return Some(call.hi);
         }
-        let text = self.sm.file(call.file)?.text.as_bytes();
+        let text = &self.sm.file(call.file)?.text[..];
         let mut i = call.hi as usize;
         let mut depth = 0u32;
         while let Some(&c) = text.get(i) {

@@ -529,7 +529,7 @@ impl Pp<'_> {
 
     /// Offset of the newline ending the logical line that contains `pos` (splices followed).
     pub(super) fn line_end(&self, file: FileId, pos: usize) -> usize {
-        let text = self.sm.file(file).map_or(&b""[..], |f| f.text.as_bytes());
+        let text = self.sm.file(file).map_or(&b""[..], |f| &f.text[..]);
         let mut p = pos.min(text.len());
         while p < text.len() {
             if text[p] == b'\n' {
@@ -547,7 +547,7 @@ impl Pp<'_> {
     }
 
     fn line_start(&self, file: FileId, pos: usize) -> usize {
-        let text = self.sm.file(file).map_or(&b""[..], |f| f.text.as_bytes());
+        let text = self.sm.file(file).map_or(&b""[..], |f| &f.text[..]);
         let p = pos.min(text.len());
         text[..p]
             .iter()
