@@ -281,3 +281,252 @@ fn build_target_is_validated() {
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
+
+// ---- nested macro arguments (row 5) -------------------------------------------------------
+
+#[test]
+fn nested_macro_arguments_stop_at_the_limit() {
+    let n = 200_000;
+    let src = format!(
+        "#define P(x) x\nint y = {}1{};\n",
+        "P(".repeat(n),
+        ")".repeat(n)
+    );
+    assert!(src.len() > 600_000);
+    let r = oclc(&["check", "-"], src.as_bytes());
+    assert_eq!(r.code, Some(1));
+    // The 258th `P`, found while the outermost arguments are read.
+    assert!(
+        r.stderr.starts_with(
+            "<stdin>:2:523: fatal error: macro arguments nested too deeply (limit 256)\n"
+        ),
+        "{}",
+        &r.stderr[..r.stderr.len().min(300)]
+    );
+}
+
+// ---- long flat chains (row 8) -------------------------------------------------------------
+
+/// A kernel writing `a + a + ... + a` (`n` terms) to `out[0]`.
+fn sum_kernel(n: usize) -> String {
+    format!(
+        "kernel void k(global int *out, int a) {{\n  out[0] = {};\n}}\n",
+        vec!["a"; n].join(" + ")
+    )
+}
+
+/// A kernel writing, through an `else if` chain of `n` tests, `a` (when below `n`) to `out[0]`.
+fn else_if_kernel(n: usize) -> String {
+    let mut s = String::from("kernel void k(global int *out, int a) {\n  int r = -1;\n");
+    s.push_str("  if (a == 0) r = 0;\n");
+    for i in 1..n {
+        s.push_str(&format!("  else if (a == {i}) r = {i};\n"));
+    }
+    s.push_str("  out[0] = r;\n}\n");
+    s
+}
+
+/// Runs `src` as kernel `k` with `a`, expecting `out[0] == want`.
+fn run_kernel(dir: &std::path::Path, name: &str, src: &str, a: i32, want: i64) {
+    write(dir, &format!("{name}.cl"), src.as_bytes());
+    let job = write(
+        dir,
+        &format!("{name}.toml"),
+        format!(
+            "source = \"{name}.cl\"\nkernel = \"k\"\nglobal = [1]\n[args]\n\
+             out = {{ buffer = \"int\", len = 1 }}\na = {{ value = {a} }}\n\
+             [expect]\nout = {{ equals = [{want}] }}\n"
+        )
+        .as_bytes(),
+    );
+    let r = oclc(&["run", &job], b"");
+    assert_eq!(r.code, Some(0), "{name}: {}", r.stderr);
+    assert!(r.stdout.contains("expect out: ok"), "{name}: {}", r.stdout);
+}
+
+#[test]
+fn long_chains_are_not_nesting() {
+    // clang accepts both; the old limit was "nesting level exceeded maximum of 4096".
+    for src in [
+        format!("int f(int a) {{ return {}; }}\n", vec!["a"; 4097].join("+")),
+        else_if_kernel(5000),
+        sum_kernel(100_000),
+        else_if_kernel(100_000),
+        format!(
+            "constant int c = {};\nkernel void k(global int *p) {{ p[0] = c; }}\n",
+            vec!["1"; 5000].join(" + ")
+        ),
+        format!(
+            "kernel void k(global int *p, int a) {{ if ({}) p[0] = 1; }}\n",
+            (0..5000)
+                .map(|i| format!("a == {i}"))
+                .collect::<Vec<_>>()
+                .join(" || ")
+        ),
+    ] {
+        let r = oclc(&["check", "-"], src.as_bytes());
+        assert_eq!((r.code, r.stderr.as_str()), (Some(0), ""), "{}", &src[..80]);
+    }
+    // Real nesting still has its limit.
+    let src = format!("int f(int a) {{ return {}a; }}\n", "- ".repeat(5000));
+    let r = oclc(&["check", "-"], src.as_bytes());
+    assert!(
+        r.stderr
+            .contains("fatal error: nesting level exceeded maximum of 4096"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn long_chains_build_and_run() {
+    let dir = temp_dir("chains");
+    run_kernel(&dir, "sum", &sum_kernel(100_000), 3, 300_000);
+    run_kernel(&dir, "elif", &else_if_kernel(5000), 4321, 4321);
+    run_kernel(&dir, "elif_miss", &else_if_kernel(5000), 6000, -1);
+    let src = else_if_kernel(5000);
+    let r = oclc(&["build", "--emit", "ptx", "-"], src.as_bytes());
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains(".entry"), "{}", &r.stdout[..200]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The library builds and runs long chains on a thread with a small (1 MiB) stack: the
+/// stages after the front end take them in loops.
+#[test]
+fn long_chains_through_the_library_on_a_small_stack() {
+    let done = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(|| {
+            let mut got = Vec::new();
+            for (src, a) in [(sum_kernel(100_000), 2), (else_if_kernel(20_000), 19_999)] {
+                let program = oclc::Program::build(&src, "").map_err(|e| e.to_string())?;
+                let device = oclc::Device::cpu();
+                let out = device.buffer::<i32>(1).map_err(|e| e.to_string())?;
+                let mut kernel = program.kernel("k").map_err(|e| e.to_string())?;
+                kernel.set_arg(0, &out).map_err(|e| e.to_string())?;
+                kernel.set_arg(1, a).map_err(|e| e.to_string())?;
+                device
+                    .launch(&kernel, &oclc::NdRange::new(&[1]))
+                    .map_err(|e| e.to_string())?;
+                got.push(out.read::<i32>().map_err(|e| e.to_string())?[0]);
+            }
+            Ok::<_, String>(got)
+        })
+        .expect("thread starts")
+        .join()
+        .expect("no panic, no overflow");
+    assert_eq!(done, Ok(vec![200_000, 19_999]));
+}
+
+// ---- arrays too large for the target (row 9, compile time) --------------------------------
+
+#[test]
+fn arrays_too_large_are_clangs_error() {
+    let src = "constant int t[9223372036854775807] = {1};\n\
+               global int g[1L<<40];\n\
+               kernel void k(global int *p) { local long a[1L<<40]; p[0] = a[0]; }\n\
+               constant char max32[4294967295] = {1};\n\
+               constant char over32[4294967296] = {1};\n\
+               constant char big[0xFFFFFFFFFFFFFFFFUL] = {1};\n\
+               constant int nest[1<<20][1<<20] = {{1}};\n\
+               struct S { int a[1<<30]; int b[1<<30]; };\n\
+               constant char over61[1L<<61] = {1};\n\
+               constant char max61[(1L<<61)-1] = {1};\n";
+    let errors = |triple: &str| -> Vec<String> {
+        let r = oclc(
+            &["check", "-cl-std=CL2.0", "-triple", triple, "-"],
+            src.as_bytes(),
+        );
+        r.stderr
+            .lines()
+            .filter(|l| l.contains("error:"))
+            .map(String::from)
+            .collect()
+    };
+    let e = |l: u32, c: u32, n: &str| {
+        format!("<stdin>:{l}:{c}: error: array is too large ({n} elements)")
+    };
+    // spir: size_t is 32 bits, so an object has fewer than 2^32 bytes.
+    assert_eq!(
+        errors("spir-unknown-unknown"),
+        [
+            e(1, 16, "9223372036854775807"),
+            e(2, 14, "1099511627776"),
+            e(3, 45, "1099511627776"),
+            e(5, 22, "4294967296"),
+            e(6, 19, "18446744073709551615"),
+            e(7, 19, "1048576"),
+            e(8, 18, "1073741824"),
+            e(8, 32, "1073741824"),
+            e(9, 22, "2305843009213693952"),
+            e(10, 21, "2305843009213693951"),
+        ]
+    );
+    // spir64: clang's limit is 61 bits.
+    assert_eq!(
+        errors("spir64-unknown-unknown"),
+        [
+            e(1, 16, "9223372036854775807"),
+            e(6, 19, "18446744073709551615"),
+            e(9, 22, "2305843009213693952"),
+        ]
+    );
+    // Fields each small enough can add up to too much.
+    let r = oclc(
+        &["check", "-"],
+        b"struct S { char a[1u<<31]; char b[1u<<31]; };\n",
+    );
+    assert_eq!(
+        r.stderr.lines().next(),
+        Some(
+            "<stdin>:1:8: error: structure 'S' is too large, which exceeds maximum allowed \
+             size of 4294967295 bytes"
+        )
+    );
+}
+
+// ---- source bytes that are not UTF-8 (row 10) ---------------------------------------------
+
+#[test]
+fn invalid_utf8_stays_bytes() {
+    // A raw 0xFF in a string literal is one byte, as in clang; columns after it count bytes.
+    let r = oclc(
+        &["check", "-"],
+        b"constant char s[] = \"\xff\"; constant int z = ;\n",
+    );
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(
+        lines[0],
+        "<stdin>:1:22: warning: illegal character encoding in string literal \
+         [-Winvalid-source-encoding]"
+    );
+    assert_eq!(
+        lines[1],
+        "    1 | constant char s[] = \"<FF>\"; constant int z = ;"
+    );
+    assert_eq!(lines[2], "      |                      ^");
+    assert_eq!(lines[3], "<stdin>:1:43: error: expected expression");
+    // The caret under the `;`: `<FF>` takes four columns of the snippet.
+    assert_eq!(lines[5], format!("      | {}^", " ".repeat(45)));
+    // Through `oclc run`: sizeof(s) == 2 and s[0] == (char)0xff.
+    let dir = temp_dir("utf8");
+    write(
+        &dir,
+        "k.cl",
+        b"kernel void k(global int *out) {\n\
+          constant char s[] = \"\xff\";\n\
+          out[0] = sizeof(s); out[1] = s[0]; out[2] = '\xfe';\n\
+          out[3] = sizeof(\"a\xff\xfe\\n\xfd\");\n}\n",
+    );
+    let job = write(
+        &dir,
+        "k.toml",
+        b"source = \"k.cl\"\nkernel = \"k\"\noptions = \"-w\"\nglobal = [1]\n[args]\n\
+          out = { buffer = \"int\", len = 4 }\n[expect]\nout = { equals = [2, -1, -2, 6] }\n",
+    );
+    let r = oclc(&["run", &job], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("expect out: ok"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
