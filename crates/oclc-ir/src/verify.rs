@@ -41,13 +41,13 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifyError>> {
         if !matches!(g.space, AddrSpace::Global | AddrSpace::Constant) {
             errs.push(bad(format!("global @g{i} is in space {:?}", g.space)));
         }
-        if g.init.len() > g.size as usize {
+        if g.init.len() as u64 > g.size {
             errs.push(bad(format!(
                 "global @g{i} initializer is longer than its size"
             )));
         }
         for r in &g.relocs {
-            if r.target.index() >= m.globals.len() || r.offset as u64 + 8 > g.size as u64 {
+            if r.target.index() >= m.globals.len() || r.offset as u64 + 8 > g.size {
                 errs.push(bad(format!("global @g{i} has an invalid relocation")));
             }
         }

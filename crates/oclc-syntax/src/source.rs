@@ -258,7 +258,7 @@ pub fn parse_size(s: &str) -> Option<u64> {
 /// `256 MiB`, `64 KiB`, `1000 bytes`: a size as limits are described to users.
 pub fn format_size(bytes: u64) -> String {
     for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")] {
-        if bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
             return format!("{} {unit}", bytes >> shift);
         }
     }
