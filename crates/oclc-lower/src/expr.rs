@@ -242,6 +242,7 @@ impl FnCx<'_, '_> {
 
     fn place_inner(&mut self, e: &Expr) -> Place {
         if self.depth > MAX_DEPTH {
+            self.too_deep(e.span, "expression");
             let u = self.undef(Type::Ptr(AddrSpace::Private));
             return Place::Obj(Loc::Mem(u));
         }

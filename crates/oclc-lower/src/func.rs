@@ -74,6 +74,8 @@ pub struct FnCx<'c, 'a> {
     params: Option<Vec<VarId>>,
     /// [`FnCx::byte_count`] reported an object too large.
     too_large_reported: bool,
+    /// [`FnCx::too_deep`] reported.
+    too_deep_reported: bool,
 }
 
 /// Whether a variable in memory is addressed through its IR global (else it is a stack slot
@@ -114,6 +116,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             sret: None,
             depth: 0,
             too_large_reported: false,
+            too_deep_reported: false,
             params: None,
         };
         // Block 0 holds only stack slots and constants that must dominate everything; the body
@@ -396,6 +399,15 @@ impl<'c, 'a> FnCx<'c, 'a> {
         )
     }
 
+    /// Reports (once per function) a `what` nested past [`MAX_DEPTH`]: it is not lowered, and
+    /// must not go missing from the code silently.
+    pub fn too_deep(&mut self, span: Span, what: &str) {
+        if !self.too_deep_reported {
+            self.too_deep_reported = true;
+            self.cx.error(span, format!("{what} is nested too deeply"));
+        }
+    }
+
     /// `size` as the IR's 32-bit byte count of a stack slot, copy or fill. A larger object
     /// is an error here (reported once per function), never a wrapped or clamped count.
     pub fn byte_count(&mut self, size: u64) -> u32 {
@@ -591,6 +603,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     pub fn stmt(&mut self, s: &Stmt) {
         if self.depth > MAX_DEPTH {
+            self.too_deep(s.span, "statement");
             return;
         }
         self.depth += 1;
@@ -968,6 +981,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         zeroed: bool,
     ) {
         if self.depth > MAX_DEPTH {
+            self.too_deep(self.span, "initializer");
             return;
         }
         self.depth += 1;

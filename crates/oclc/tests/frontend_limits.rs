@@ -233,6 +233,33 @@ fn bracket_depth_flag_is_honoured_and_validated() {
         src.as_bytes(),
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
+    // Deeper blocks than lowering takes (2000) are an error there, never dropped code.
+    let dir = temp_dir("blocks");
+    let n = 2100;
+    write(
+        &dir,
+        "b.cl",
+        format!(
+            "kernel void k(global int *p) {{ {}p[0] = 7;{} }}\n",
+            "{".repeat(n),
+            "}".repeat(n)
+        )
+        .as_bytes(),
+    );
+    let job = write(
+        &dir,
+        "b.toml",
+        b"source = \"b.cl\"\noptions = \"-fbracket-depth=3000\"\nkernel = \"k\"\n\
+          global = [1]\n[args]\np = { buffer = \"int\", len = 1 }\n",
+    );
+    let r = oclc(&["run", &job], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("error: statement is nested too deeply"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
     for bad in ["x", "", "-1", "99999999999"] {
         let flag = format!("-fbracket-depth={bad}");
         let r = oclc(&["check", &flag, "-"], src.as_bytes());
