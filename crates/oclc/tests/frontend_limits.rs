@@ -148,6 +148,29 @@ fn sources_over_the_limit_are_an_error_naming_file_and_limit() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A file claiming 4.3 GB (sparse: it takes no disk) is refused after the limit's bytes, and
+/// nothing is reserved for what it claims.
+#[test]
+fn huge_files_are_refused_at_the_limit() {
+    let dir = temp_dir("huge");
+    let path = dir.join("huge.cl");
+    let f = std::fs::File::create(&path).expect("create");
+    f.set_len(4_300_000_000).expect("sparse file");
+    drop(f);
+    let p = path.display().to_string();
+    for limit in ["1M", "256M"] {
+        let r = oclc_env(&["check", &p], b"", &[("OCLC_MAX_SOURCE_BYTES", limit)]);
+        assert_eq!(r.code, Some(1));
+        assert!(
+            r.stderr
+                .starts_with(&format!("oclc: error: '{p}' is larger than the ")),
+            "{}",
+            r.stderr
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Devices that never end are read up to the limit (256 MiB by default), not forever.
 #[cfg(target_os = "linux")]
 #[test]
