@@ -519,7 +519,7 @@ impl Device {
             .min(self.limits.max_alloc_size);
         for g in &module.globals {
             let what = || format!("program-scope variable `{}`", g.name);
-            if u64::from(g.size) > max {
+            if g.size > max {
                 return Err(DeviceError::Memory(format!(
                     "{} of {} bytes is larger than the cpu device's largest program-scope \
                      variable, {max} bytes (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE; \
@@ -715,7 +715,7 @@ impl Device {
             .globals
             .iter()
             .filter(|g| g.space == AddrSpace::Constant)
-            .map(|g| u64::from(g.size))
+            .map(|g| g.size)
             .sum();
         if program > 0 {
             parts.push(format!("program-scope constants: {program}"));

@@ -711,7 +711,7 @@ fn printf_output_is_collected_in_group_order() {
     let g = m.add_global(GlobalVar {
         name: ".str".into(),
         space: AddrSpace::Constant,
-        size: fmt.len() as u32,
+        size: fmt.len() as u64,
         align: 1,
         init: fmt.to_vec(),
         relocs: vec![],

@@ -882,7 +882,9 @@ pub struct GlobalVar {
     pub name: String,
     /// `Global` or `Constant`.
     pub space: AddrSpace,
-    pub size: u32,
+    /// Bytes, exactly as the type gives them (no wrap or clamp: a device decides what it can
+    /// hold).
+    pub size: u64,
     pub align: u32,
     /// Initial bytes; shorter than `size` means the rest is zero.
     pub init: Vec<u8>,
@@ -895,7 +897,8 @@ pub struct GlobalVar {
 pub struct LocalVar {
     pub name: String,
     pub kernel: FuncId,
-    pub size: u32,
+    /// Bytes, exactly as the type gives them.
+    pub size: u64,
     pub align: u32,
     pub span: Span,
 }

@@ -41,13 +41,13 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifyError>> {
         if !matches!(g.space, AddrSpace::Global | AddrSpace::Constant) {
             errs.push(bad(format!("global @g{i} is in space {:?}", g.space)));
         }
-        if g.init.len() > g.size as usize {
+        if g.init.len() as u64 > g.size {
             errs.push(bad(format!(
                 "global @g{i} initializer is longer than its size"
             )));
         }
         for r in &g.relocs {
-            if r.target.index() >= m.globals.len() || r.offset as u64 + 8 > g.size as u64 {
+            if r.target.index() >= m.globals.len() || r.offset as u64 + 8 > g.size {
                 errs.push(bad(format!("global @g{i} has an invalid relocation")));
             }
         }
@@ -867,14 +867,67 @@ pub fn dominators(f: &Function) -> (Vec<Block>, Vec<Option<Block>>) {
     )
 }
 
-fn dominates(idom: &[Option<Block>], a: Block, mut b: Block) -> bool {
-    loop {
+/// Dominance in constant time: each reachable block's entry and exit numbers in a depth-first
+/// walk of the dominator tree (`a` dominates `b` when `b`'s interval lies in `a`'s). Walking
+/// the immediate dominators instead costs the tree's depth per query: quadratic on a long
+/// `else if` chain.
+struct DomTree {
+    pre: Vec<u32>,
+    post: Vec<u32>,
+}
+
+impl DomTree {
+    fn new(idom: &[Option<Block>]) -> DomTree {
+        let n = idom.len();
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (b, d) in idom.iter().enumerate() {
+            if let Some(p) = d
+                && p.index() != b
+                && p.index() < n
+            {
+                children[p.index()].push(b);
+            }
+        }
+        let (mut pre, mut post) = (vec![u32::MAX; n], vec![u32::MAX; n]);
+        let mut clock = 0u32;
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        if n > 0 && idom[0].is_some() {
+            pre[0] = clock;
+            clock += 1;
+            stack.push((0, 0));
+        }
+        while let Some(&mut (b, ref mut k)) = stack.last_mut() {
+            if let Some(&c) = children[b].get(*k) {
+                *k += 1;
+                if pre[c] == u32::MAX {
+                    pre[c] = clock;
+                    clock += 1;
+                    stack.push((c, 0));
+                }
+            } else {
+                post[b] = clock;
+                clock += 1;
+                stack.pop();
+            }
+        }
+        DomTree { pre, post }
+    }
+
+    /// Whether `a` dominates `b` (every block dominates itself).
+    fn dominates(&self, a: Block, b: Block) -> bool {
         if a == b {
             return true;
         }
-        match idom.get(b.index()).copied().flatten() {
-            Some(p) if p != b => b = p,
-            _ => return false,
+        match (
+            self.pre.get(a.index()),
+            self.pre.get(b.index()),
+            self.post.get(a.index()),
+            self.post.get(b.index()),
+        ) {
+            (Some(&pa), Some(&pb), Some(&qa), Some(&qb)) => {
+                pa != u32::MAX && pb != u32::MAX && pa <= pb && qb <= qa
+            }
+            _ => false,
         }
     }
 }
@@ -882,6 +935,7 @@ fn dominates(idom: &[Option<Block>], a: Block, mut b: Block) -> bool {
 fn check_dominance(cx: &mut Ctx, owner: &[Option<(Block, usize)>]) {
     let f = cx.f;
     let (rpo, idom) = dominators(f);
+    let tree = DomTree::new(&idom);
     for b in rpo {
         let Some(bd) = f.blocks.get(b.index()) else {
             continue;
@@ -893,10 +947,10 @@ fn check_dominance(cx: &mut Ctx, owner: &[Option<(Block, usize)>]) {
             let mut bad = Vec::new();
             d.op.for_each_operand(|v| {
                 let ok = match f.values.get(v.index()).map(|vd| vd.def) {
-                    Some(ValueDef::Param(pb, _)) => dominates(&idom, pb, b),
+                    Some(ValueDef::Param(pb, _)) => tree.dominates(pb, b),
                     Some(ValueDef::Inst(di)) => match owner.get(di.index()).copied().flatten() {
                         Some((db, dpos)) if db == b => dpos < pos,
-                        Some((db, _)) => dominates(&idom, db, b),
+                        Some((db, _)) => tree.dominates(db, b),
                         None => false,
                     },
                     None => false,

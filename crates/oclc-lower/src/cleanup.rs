@@ -21,56 +21,62 @@ fn calls_mut(op: &mut Op) -> Vec<&mut oclc_ir::BlockCall> {
 pub fn simplify(f: &mut Function, reachable: &[bool]) {
     empty_unreachable(f, reachable);
     loop {
-        // Incoming arguments of every parameter: (block, index) -> values.
+        // Incoming arguments of every parameter: (block, index) -> values; and the
+        // parameters each value is passed to.
         let mut incoming: FxHashMap<(Block, usize), Vec<Value>> = FxHashMap::default();
+        let mut users: FxHashMap<Value, Vec<(Block, usize)>> = FxHashMap::default();
         for d in &f.insts {
             for c in d.op.successors() {
                 for (i, a) in c.args.iter().enumerate() {
                     incoming.entry((c.block, i)).or_default().push(*a);
+                    users.entry(*a).or_default().push((c.block, i));
                 }
             }
         }
+        // A work list, not rounds: a parameter is looked at again when one it receives is
+        // replaced, so a chain of them (an `else if` chain's joins) takes linear time.
         let mut repl: FxHashMap<Value, Value> = FxHashMap::default();
-        for (bi, bd) in f.blocks.iter().enumerate() {
-            if bi == 0 {
+        let mut work: Vec<(Block, usize)> = Vec::new();
+        for (bi, bd) in f.blocks.iter().enumerate().skip(1).rev() {
+            work.extend((0..bd.params.len()).rev().map(|pi| (Block(bi as u32), pi)));
+        }
+        while let Some((b, pi)) = work.pop() {
+            let Some(&p) = f.blocks.get(b.index()).and_then(|bd| bd.params.get(pi)) else {
+                continue;
+            };
+            if repl.contains_key(&p) {
                 continue;
             }
-            let b = Block(bi as u32);
-            for (pi, p) in bd.params.iter().enumerate() {
-                let Some(args) = incoming.get(&(b, pi)) else {
+            let Some(args) = incoming.get(&(b, pi)) else {
+                continue;
+            };
+            let mut same: Option<Value> = None;
+            let mut trivial = true;
+            for &a in args {
+                let a = resolve_in(&repl, a);
+                if a == p || Some(a) == same {
                     continue;
-                };
-                let mut same: Option<Value> = None;
-                let mut trivial = true;
-                for a in args {
-                    if a == p || Some(*a) == same {
-                        continue;
-                    }
-                    if same.is_some() {
-                        trivial = false;
-                        break;
-                    }
-                    same = Some(*a);
                 }
-                if let (true, Some(v)) = (trivial, same) {
-                    repl.insert(*p, v);
+                if same.is_some() {
+                    trivial = false;
+                    break;
+                }
+                same = Some(a);
+            }
+            if let (true, Some(v)) = (trivial, same) {
+                repl.insert(p, v);
+                // Whatever received `p` now receives `v`: look at it again, and again when
+                // `v` is replaced.
+                if let Some(us) = users.remove(&p) {
+                    work.extend(us.iter().copied());
+                    users.entry(v).or_default().extend(us);
                 }
             }
         }
         if repl.is_empty() {
             return;
         }
-        let resolve = |mut v: Value| {
-            let mut n = 0;
-            while let Some(r) = repl.get(&v) {
-                v = *r;
-                n += 1;
-                if n > repl.len() {
-                    break;
-                }
-            }
-            v
-        };
+        let resolve = |v: Value| resolve_in(&repl, v);
         // Drop the arguments of removed parameters, then the parameters themselves.
         let removed: Vec<(Block, Vec<usize>)> = f
             .blocks
@@ -111,6 +117,19 @@ pub fn simplify(f: &mut Function, reachable: &[bool]) {
             }
         }
     }
+}
+
+/// `v` after the replacements in `repl` (followed to the end).
+fn resolve_in(repl: &FxHashMap<Value, Value>, mut v: Value) -> Value {
+    let mut n = 0;
+    while let Some(r) = repl.get(&v) {
+        v = *r;
+        n += 1;
+        if n > repl.len() {
+            break;
+        }
+    }
+    v
 }
 
 /// Replaces the body of every unreachable block with `unreachable`, so dead code neither

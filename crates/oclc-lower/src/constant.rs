@@ -435,70 +435,23 @@ impl Ctx<'_> {
                     _ => return None,
                 }
             }
-            ExprKind::Binary(op, a, b) => {
+            ExprKind::Binary(op, a, b) if !matches!(a.kind, ExprKind::Binary(..)) => {
                 let av = self.const_eval_depth(a, d)?;
-                if matches!(op, BinOp::LogAnd | BinOp::LogOr) && !matches!(av, CVal::Vec(_)) {
-                    let at = av.is_true();
-                    if (*op == BinOp::LogAnd && !at) || (*op == BinOp::LogOr && at) {
-                        return Some(CVal::Int(u64::from(at)));
-                    }
-                    let bv = self.const_eval_depth(b, d)?;
-                    return Some(CVal::Int(u64::from(bv.is_true())));
+                return self.const_binary(e, *op, a, av, b, d);
+            }
+            ExprKind::Binary(..) => {
+                // A chain (`1 + 2 + 3 ...`) is folded in a loop: its length is not nesting.
+                let mut links = Vec::new();
+                let mut leaf = e;
+                while let ExprKind::Binary(op, a, b) = &leaf.kind {
+                    links.push((leaf, *op, &**a, &**b));
+                    leaf = a;
                 }
-                let bv = self.const_eval_depth(b, d)?;
-                match op {
-                    BinOp::PtrAdd | BinOp::PtrSub => {
-                        let CVal::Addr { g, off, space } = av else {
-                            return None;
-                        };
-                        let CVal::Int(i) = bv else { return None };
-                        let es = types
-                            .pointee(a.ty)
-                            .map_or(1, |p| ty::size_of(types, p).max(1))
-                            as i64;
-                        // Integers are held sign-extended when signed, so the bits are the
-                        // index either way.
-                        let delta = (i as i64).wrapping_mul(es);
-                        let off = if *op == BinOp::PtrAdd {
-                            off.wrapping_add(delta)
-                        } else {
-                            off.wrapping_sub(delta)
-                        };
-                        CVal::Addr { g, off, space }
-                    }
-                    BinOp::PtrDiff => match (av, bv) {
-                        (CVal::Addr { g, off, .. }, CVal::Addr { g: g2, off: o2, .. })
-                            if g == g2 =>
-                        {
-                            let es = types
-                                .pointee(a.ty)
-                                .map_or(1, |p| ty::size_of(types, p).max(1))
-                                as i64;
-                            norm(CVal::Int((off.wrapping_sub(o2) / es) as u64))
-                        }
-                        _ => return None,
-                    },
-                    _ => {
-                        let os = ty::is_signed(types, a.ty);
-                        let is_cmp = matches!(
-                            op,
-                            BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
-                        );
-                        let r = zip_lanes(av, bv, &|x, y| bin_lane(*op, x, y, os))?;
-                        if is_cmp {
-                            match r {
-                                CVal::Vec(vs) => CVal::Vec(
-                                    vs.into_iter()
-                                        .map(|l| CVal::Int(if l.is_true() { u64::MAX } else { 0 }))
-                                        .collect(),
-                                ),
-                                v => v,
-                            }
-                        } else {
-                            norm(r)
-                        }
-                    }
+                let mut v = self.const_eval_depth(leaf, d)?;
+                for (node, op, a, b) in links.into_iter().rev() {
+                    v = self.const_binary(node, op, a, v, b, d)?;
                 }
+                v
             }
             ExprKind::Cond(c, t, f) => {
                 let cv = self.const_eval_depth(c, d)?;
@@ -533,6 +486,85 @@ impl Ctx<'_> {
                 CVal::Addr { g, off, space }
             }
             _ => return None,
+        })
+    }
+
+    /// `e` (the binary operator `op` on `a` and `b`) once `a`'s value `av` is known.
+    fn const_binary(
+        &mut self,
+        e: &Expr,
+        op: BinOp,
+        a: &Expr,
+        av: CVal,
+        b: &Expr,
+        d: u32,
+    ) -> Option<CVal> {
+        let types = self.types;
+        let vt = match ty::shape(types, e.ty) {
+            Shape::Value(t) => Some(t),
+            _ => None,
+        };
+        let signed = ty::is_signed(types, e.ty);
+        let norm = |v: CVal| -> CVal { normalize(v, vt, signed) };
+        let op = &op;
+        if matches!(op, BinOp::LogAnd | BinOp::LogOr) && !matches!(av, CVal::Vec(_)) {
+            let at = av.is_true();
+            if (*op == BinOp::LogAnd && !at) || (*op == BinOp::LogOr && at) {
+                return Some(CVal::Int(u64::from(at)));
+            }
+            let bv = self.const_eval_depth(b, d)?;
+            return Some(CVal::Int(u64::from(bv.is_true())));
+        }
+        let bv = self.const_eval_depth(b, d)?;
+        Some(match op {
+            BinOp::PtrAdd | BinOp::PtrSub => {
+                let CVal::Addr { g, off, space } = av else {
+                    return None;
+                };
+                let CVal::Int(i) = bv else { return None };
+                let es = types
+                    .pointee(a.ty)
+                    .map_or(1, |p| ty::size_of(types, p).max(1)) as i64;
+                // Integers are held sign-extended when signed, so the bits are the
+                // index either way.
+                let delta = (i as i64).wrapping_mul(es);
+                let off = if *op == BinOp::PtrAdd {
+                    off.wrapping_add(delta)
+                } else {
+                    off.wrapping_sub(delta)
+                };
+                CVal::Addr { g, off, space }
+            }
+            BinOp::PtrDiff => match (av, bv) {
+                (CVal::Addr { g, off, .. }, CVal::Addr { g: g2, off: o2, .. }) if g == g2 => {
+                    let es = types
+                        .pointee(a.ty)
+                        .map_or(1, |p| ty::size_of(types, p).max(1))
+                        as i64;
+                    norm(CVal::Int((off.wrapping_sub(o2) / es) as u64))
+                }
+                _ => return None,
+            },
+            _ => {
+                let os = ty::is_signed(types, a.ty);
+                let is_cmp = matches!(
+                    op,
+                    BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
+                );
+                let r = zip_lanes(av, bv, &|x, y| bin_lane(*op, x, y, os))?;
+                if is_cmp {
+                    match r {
+                        CVal::Vec(vs) => CVal::Vec(
+                            vs.into_iter()
+                                .map(|l| CVal::Int(if l.is_true() { u64::MAX } else { 0 }))
+                                .collect(),
+                        ),
+                        v => v,
+                    }
+                } else {
+                    norm(r)
+                }
+            }
         })
     }
 

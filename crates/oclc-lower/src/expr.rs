@@ -147,6 +147,9 @@ impl FnCx<'_, '_> {
                 RV::Void
             }
             ExprKind::Unary(op, x) => self.unary(*op, x, e),
+            ExprKind::Binary(_, a, _) | ExprKind::Comma(a, _) if is_link(a) => {
+                self.spine(e, Mode::Value).rv()
+            }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e),
             ExprKind::Assign { op, lhs, rhs } => self.assign(*op, lhs, rhs, e),
             ExprKind::Cond(c, t, f) => self.conditional(c, t, f, e),
@@ -239,6 +242,7 @@ impl FnCx<'_, '_> {
 
     fn place_inner(&mut self, e: &Expr) -> Place {
         if self.depth > MAX_DEPTH {
+            self.too_deep(e.span, "expression");
             let u = self.undef(Type::Ptr(AddrSpace::Private));
             return Place::Obj(Loc::Mem(u));
         }
@@ -426,7 +430,8 @@ impl FnCx<'_, '_> {
                     let src = self.rv_ptr(r, qt);
                     let size = ty::size_of(types, qt);
                     if src != dst {
-                        self.b().memcpy(dst, src, size as u32);
+                        let n = self.byte_count(size);
+                        self.b().memcpy(dst, src, n);
                     }
                 }
                 (Shape::Value(t), RV::V(v), loc) => {
@@ -754,6 +759,9 @@ impl FnCx<'_, '_> {
     fn cond_inner(&mut self, e: &Expr) -> Value {
         let types = self.cx.types;
         match &e.kind {
+            ExprKind::Binary(_, a, _) | ExprKind::Comma(a, _) if is_link(a) => {
+                self.spine(e, Mode::Cond).cond()
+            }
             ExprKind::Binary(op, a, b)
                 if is_cmp(*op) && types.as_vector(a.ty).is_none() && self.depth < MAX_DEPTH =>
             {
@@ -822,6 +830,11 @@ impl FnCx<'_, '_> {
 
     fn short_circuit(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Value {
         let ca = self.cond(a);
+        self.short_circuit_rest(op, ca, b)
+    }
+
+    /// [`Self::short_circuit`] once the left operand's condition `ca` is known.
+    fn short_circuit_rest(&mut self, op: BinOp, ca: Value, b: &Expr) -> Value {
         let rhs = self.new_block();
         let (join, ps) = self.new_block_with(&[Type::I1]);
         if op == BinOp::LogAnd {
@@ -840,8 +853,13 @@ impl FnCx<'_, '_> {
 
     /// A scalar comparison as an `i1`.
     fn compare(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Value {
-        let types = self.cx.types;
         let ra = self.rvalue(a);
+        self.compare_rest(op, ra, a, b)
+    }
+
+    /// [`Self::compare`] once the left operand's value `ra` is known.
+    fn compare_rest(&mut self, op: BinOp, ra: RV, a: &Expr, b: &Expr) -> Value {
+        let types = self.cx.types;
         let rb = self.rvalue(b);
         let va = self.rv_value(ra, Type::I32);
         let vb = self.rv_value(rb, Type::I32);
@@ -996,15 +1014,32 @@ impl FnCx<'_, '_> {
     }
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, e: &Expr) -> RV {
+        let lhs = if self.lhs_is_cond(op, e) {
+            Done::Cond(self.cond(a))
+        } else {
+            Done::Value(self.rvalue(a))
+        };
+        self.binary_rest(op, lhs, a, b, e)
+    }
+
+    /// Whether [`Self::binary`] takes its left operand as a condition (scalar `&&`, `||`).
+    fn lhs_is_cond(&self, op: BinOp, e: &Expr) -> bool {
+        matches!(op, BinOp::LogAnd | BinOp::LogOr) && self.cx.types.as_vector(e.ty).is_none()
+    }
+
+    /// [`Self::binary`] once its left operand is lowered: a condition when
+    /// [`Self::lhs_is_cond`], else a value.
+    fn binary_rest(&mut self, op: BinOp, lhs: Done, a: &Expr, b: &Expr, e: &Expr) -> RV {
         let types = self.cx.types;
         let vector = types.as_vector(e.ty).is_some();
         match op {
             BinOp::LogAnd | BinOp::LogOr if !vector => {
-                let c = self.short_circuit(op, a, b);
+                let ca = lhs.cond();
+                let c = self.short_circuit_rest(op, ca, b);
                 RV::V(self.bool_result(c, e.ty))
             }
             BinOp::LogAnd | BinOp::LogOr => {
-                let ra = self.rvalue(a);
+                let ra = lhs.rv();
                 let rb = self.rvalue(b);
                 let va = self.rv_value(ra, Type::I32);
                 let vb = self.rv_value(rb, Type::I32);
@@ -1020,7 +1055,7 @@ impl FnCx<'_, '_> {
                 RV::V(self.bool_result(c, e.ty))
             }
             _ if is_cmp(op) => {
-                let ra = self.rvalue(a);
+                let ra = lhs.rv();
                 let rb = self.rvalue(b);
                 let va = self.rv_value(ra, Type::I32);
                 let vb = self.rv_value(rb, Type::I32);
@@ -1029,13 +1064,13 @@ impl FnCx<'_, '_> {
                 RV::V(self.bool_result(c, e.ty))
             }
             BinOp::PtrAdd | BinOp::PtrSub => {
-                let ra = self.rvalue(a);
+                let ra = lhs.rv();
                 let p = self.rv_value(ra, Type::Ptr(AddrSpace::Private));
                 let i = self.index_i64(b);
                 RV::V(self.ptr_offset(p, i, a.ty, op == BinOp::PtrSub))
             }
             BinOp::PtrDiff => {
-                let ra = self.rvalue(a);
+                let ra = lhs.rv();
                 let rb = self.rvalue(b);
                 let pa = self.rv_value(ra, Type::Ptr(AddrSpace::Private));
                 let pb = self.rv_value(rb, Type::Ptr(AddrSpace::Private));
@@ -1058,7 +1093,7 @@ impl FnCx<'_, '_> {
                 RV::V(self.int_cast(q, t, true))
             }
             _ => {
-                let ra = self.rvalue(a);
+                let ra = lhs.rv();
                 let rb = self.rvalue(b);
                 let t = self.vt(e.ty).unwrap_or(Type::I32);
                 let va = self.rv_value(ra, t);
@@ -1069,6 +1104,72 @@ impl FnCx<'_, '_> {
                 RV::V(self.arith(op, va, vb, signed))
             }
         }
+    }
+
+    /// Lowers `e`, the root of a left spine of binary operators and commas (`a + b + c`,
+    /// any length), in `mode`: the innermost operand first, then each link outwards, with
+    /// the instructions, spans and order recursion would give. A chain's length is not
+    /// nesting, so it takes no stack and counts against no depth limit.
+    fn spine(&mut self, e: &Expr, mode: Mode) -> Done {
+        // Down the spine: each link and how it is lowered; how the leaf is wanted.
+        let mut links: Vec<(&Expr, Link)> = Vec::new();
+        let (mut node, mut want) = (e, mode);
+        let leaf_mode = loop {
+            let link = match (&node.kind, want) {
+                (ExprKind::Binary(op, a, _), Mode::Cond)
+                    if is_cmp(*op) && self.cx.types.as_vector(a.ty).is_none() =>
+                {
+                    Link::Compare
+                }
+                (ExprKind::Binary(op, _, _), Mode::Cond) if self.lhs_is_cond(*op, node) => {
+                    Link::ShortCircuit
+                }
+                (ExprKind::Binary(..) | ExprKind::Comma(..), Mode::Cond) => Link::Truth,
+                (ExprKind::Binary(..) | ExprKind::Comma(..), Mode::Value) => Link::Value,
+                _ => break want,
+            };
+            let (ExprKind::Binary(_, a, _) | ExprKind::Comma(a, _)) = &node.kind else {
+                break want;
+            };
+            links.push((node, link));
+            want = match (&node.kind, link) {
+                (_, Link::ShortCircuit) => Mode::Cond,
+                (ExprKind::Binary(op, _, _), Link::Value | Link::Truth)
+                    if self.lhs_is_cond(*op, node) =>
+                {
+                    Mode::Cond
+                }
+                _ => Mode::Value,
+            };
+            node = a;
+        };
+        let mut done = match leaf_mode {
+            Mode::Value => Done::Value(self.rvalue(node)),
+            Mode::Cond => Done::Cond(self.cond(node)),
+        };
+        let saved = self.span;
+        for (n, link) in links.into_iter().rev() {
+            self.span = n.span;
+            done = match (&n.kind, link) {
+                (ExprKind::Binary(op, a, b), Link::Compare) => {
+                    Done::Cond(self.compare_rest(*op, done.rv(), a, b))
+                }
+                (ExprKind::Binary(op, _, b), Link::ShortCircuit) => {
+                    Done::Cond(self.short_circuit_rest(*op, done.cond(), b))
+                }
+                (ExprKind::Binary(op, a, b), Link::Value | Link::Truth) => {
+                    Done::Value(self.binary_rest(*op, done, a, b, n))
+                }
+                (ExprKind::Comma(_, b), _) => Done::Value(self.rvalue(b)),
+                _ => done,
+            };
+            if link == Link::Truth {
+                let v = self.rv_value(done.rv(), Type::I1);
+                done = Done::Cond(self.truth(v));
+            }
+        }
+        self.span = saved;
+        done
     }
 
     /// Brings two `i1` shapes together (a scalar against a vector is splatted).
@@ -1271,7 +1372,8 @@ impl FnCx<'_, '_> {
                 (Shape::Value(rt), _, _) => vec![self.undef(rt)],
                 (Shape::Aggregate, r, Some((tmp, size))) => {
                     let src = self.rv_ptr(r, arm.ty);
-                    self.b().memcpy(tmp, src, size as u32);
+                    let n = self.byte_count(size);
+                    self.b().memcpy(tmp, src, n);
                     Vec::new()
                 }
                 _ => Vec::new(),
@@ -1369,7 +1471,8 @@ impl FnCx<'_, '_> {
                 RV::Agg(p) => {
                     let size = ty::size_of(types, a.ty);
                     let t = self.temp(size, ty::align_of(types, a.ty));
-                    self.b().memcpy(t, p, size as u32);
+                    let n = self.byte_count(size);
+                    self.b().memcpy(t, p, n);
                     t
                 }
                 RV::V(v) => match want {
@@ -1420,6 +1523,52 @@ fn fold_int(op: BinOp, x: u64, y: u64, s: IrScalar, signed: bool) -> Option<u64>
         _ => return None,
     };
     Some(norm_int(r, s, false))
+}
+
+/// Whether `e` is a link of a left spine (a binary operator or a comma).
+fn is_link(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Binary(..) | ExprKind::Comma(..))
+}
+
+/// How a spine's node is wanted: its value ([`FnCx::rvalue`]) or an `i1` ([`FnCx::cond`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Value,
+    Cond,
+}
+
+/// How one link of a spine is lowered, as recursion would: `rvalue`'s [`FnCx::binary`] or
+/// comma, or one of `cond`'s cases (a comparison, `&&`/`||`, or the value tested against 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Link {
+    Value,
+    Compare,
+    ShortCircuit,
+    Truth,
+}
+
+/// A lowered operand: a value, or an `i1` condition.
+#[derive(Clone, Copy, Debug)]
+enum Done {
+    Value(RV),
+    Cond(Value),
+}
+
+impl Done {
+    fn rv(self) -> RV {
+        match self {
+            Done::Value(r) => r,
+            // Not reached: each link is given the form it asked for.
+            Done::Cond(c) => RV::V(c),
+        }
+    }
+
+    fn cond(self) -> Value {
+        match self {
+            Done::Cond(c) => c,
+            Done::Value(r) => r.value(),
+        }
+    }
 }
 
 fn is_cmp(op: BinOp) -> bool {

@@ -78,6 +78,10 @@ pub struct FnCx<'c, 'a> {
     pub underaligned: FxHashMap<Value, u32>,
     /// The scratch slot of those byte copies (one per function, made on first use).
     scratch: Option<Value>,
+    /// [`FnCx::byte_count`] reported an object too large.
+    too_large_reported: bool,
+    /// [`FnCx::too_deep`] reported.
+    too_deep_reported: bool,
 }
 
 /// Whether a variable in memory is addressed through its IR global (else it is a stack slot
@@ -117,6 +121,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
             undefs: FxHashMap::default(),
             sret: None,
             depth: 0,
+            too_large_reported: false,
+            too_deep_reported: false,
             params: None,
             underaligned: FxHashMap::default(),
             scratch: None,
@@ -353,9 +359,12 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let types = self.cx.types;
                 let size = ty::size_of(types, var.ty).max(1);
                 let align = ty::align_of(types, var.ty);
+                let saved = std::mem::replace(&mut self.span, var.span);
+                let size = self.byte_count(size);
+                self.span = saved;
                 let p = self.entry_inst(
                     Op::StackAlloc {
-                        size: u32::try_from(size).unwrap_or(u32::MAX),
+                        size,
                         align: u32::try_from(align).unwrap_or(1),
                         name: var.name,
                     },
@@ -387,14 +396,46 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     /// A private temporary of `size` bytes.
     pub fn temp(&mut self, size: u64, align: u64) -> Value {
+        let size = self.byte_count(size.max(1));
         self.entry_inst(
             Op::StackAlloc {
-                size: u32::try_from(size.max(1)).unwrap_or(u32::MAX),
+                size,
                 align: u32::try_from(align.max(1).next_power_of_two()).unwrap_or(1),
                 name: Symbol::intern(""),
             },
             Type::Ptr(AddrSpace::Private),
         )
+    }
+
+    /// Reports (once per function) a `what` nested past [`MAX_DEPTH`]: it is not lowered, and
+    /// must not go missing from the code silently.
+    pub fn too_deep(&mut self, span: Span, what: &str) {
+        if !self.too_deep_reported {
+            self.too_deep_reported = true;
+            self.cx.error(span, format!("{what} is nested too deeply"));
+        }
+    }
+
+    /// `size` as the IR's 32-bit byte count of a stack slot, copy or fill. A larger object
+    /// is an error here (reported once per function), never a wrapped or clamped count.
+    pub fn byte_count(&mut self, size: u64) -> u32 {
+        match u32::try_from(size) {
+            Ok(n) => n,
+            Err(_) => {
+                if !self.too_large_reported {
+                    self.too_large_reported = true;
+                    self.cx.error(
+                        self.span,
+                        format!(
+                            "object of {size} bytes is too large to be held in private memory \
+                             or copied (at most {} bytes)",
+                            u32::MAX
+                        ),
+                    );
+                }
+                u32::MAX
+            }
+        }
     }
 
     /// Appends an instruction to the entry block, before its terminator.
@@ -626,6 +667,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     pub fn stmt(&mut self, s: &Stmt) {
         if self.depth > MAX_DEPTH {
+            self.too_deep(s.span, "statement");
             return;
         }
         self.depth += 1;
@@ -636,6 +678,55 @@ impl<'c, 'a> FnCx<'c, 'a> {
         self.depth -= 1;
     }
 
+    /// `if`, with an `else if` chain lowered in a loop (its length is not nesting), giving
+    /// the blocks, spans and order lowering each `else` statement in turn would.
+    fn if_chain(&mut self, s: &Stmt) {
+        // The join block of each `if` whose `else` is the next `if`, and that `if`'s span.
+        let mut outer: Vec<(Block, Span)> = Vec::new();
+        let mut cur = s;
+        while let StmtKind::If { cond, then, else_ } = &cur.kind {
+            let c = self.cond(cond);
+            let t = self.new_block();
+            let join = self.new_block();
+            let e = if else_.is_some() {
+                self.new_block()
+            } else {
+                join
+            };
+            self.cond_br(c, t, Vec::new(), e, Vec::new());
+            self.seal(t);
+            self.switch_to(t);
+            self.stmt(then);
+            self.br(join, Vec::new());
+            match else_ {
+                Some(el) if matches!(el.kind, StmtKind::If { .. }) => {
+                    self.seal(e);
+                    self.switch_to(e);
+                    outer.push((join, cur.span));
+                    self.span = el.span;
+                    cur = el;
+                    continue;
+                }
+                Some(el) => {
+                    self.seal(e);
+                    self.switch_to(e);
+                    self.stmt(el);
+                    self.br(join, Vec::new());
+                }
+                None => {}
+            }
+            self.seal(join);
+            self.switch_to(join);
+            break;
+        }
+        while let Some((join, span)) = outer.pop() {
+            self.span = span;
+            self.br(join, Vec::new());
+            self.seal(join);
+            self.switch_to(join);
+        }
+    }
+
     fn stmt_kind(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Expr(e) => {
@@ -643,29 +734,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
             StmtKind::Decl(v) => self.decl(*v),
             StmtKind::Block(b) => self.block(b),
-            StmtKind::If { cond, then, else_ } => {
-                let c = self.cond(cond);
-                let t = self.new_block();
-                let join = self.new_block();
-                let e = if else_.is_some() {
-                    self.new_block()
-                } else {
-                    join
-                };
-                self.cond_br(c, t, Vec::new(), e, Vec::new());
-                self.seal(t);
-                self.switch_to(t);
-                self.stmt(then);
-                self.br(join, Vec::new());
-                if let Some(el) = else_ {
-                    self.seal(e);
-                    self.switch_to(e);
-                    self.stmt(el);
-                    self.br(join, Vec::new());
-                }
-                self.seal(join);
-                self.switch_to(join);
-            }
+            StmtKind::If { .. } => self.if_chain(s),
             StmtKind::While { cond, body } => {
                 let head = self.new_block();
                 self.br(head, Vec::new());
@@ -812,7 +881,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
         if let Some(dst) = self.sret {
             let size = ty::size_of(self.cx.types, e.ty);
             let src = self.rv_ptr(v, e.ty);
-            self.b().memcpy(dst, src, size as u32);
+            let n = self.byte_count(size);
+            self.b().memcpy(dst, src, n);
             self.terminate(Op::Ret(None), &[]);
             return;
         }
@@ -975,6 +1045,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         zeroed: bool,
     ) {
         if self.depth > MAX_DEPTH {
+            self.too_deep(self.span, "initializer");
             return;
         }
         self.depth += 1;
@@ -1003,7 +1074,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     let src = self.b().global_addr(g, AddrSpace::Constant);
                     let n = (bytes.len() as u64 + 1).min(size);
                     if n < size && !zeroed {
-                        self.b().memset(p, 0, size as u32);
+                        let n = self.byte_count(size);
+                        self.b().memset(p, 0, n);
                     }
                     self.b().memcpy(p, src, n as u32);
                 }
@@ -1011,7 +1083,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 _ => {
                     let v = self.rvalue(e);
                     let src = self.rv_ptr(v, e.ty);
-                    self.b().memcpy(p, src, size as u32);
+                    let n = self.byte_count(size);
+                    self.b().memcpy(p, src, n);
                 }
             },
             (
@@ -1021,7 +1094,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 },
             ) => {
                 if !zeroed {
-                    self.b().memset(p, 0, size as u32);
+                    let n = self.byte_count(size);
+                    self.b().memset(p, 0, n);
                 }
                 if let Some((elem, _)) = ty::array_elem(types, qt) {
                     let es = ty::size_of(types, elem);
@@ -1082,10 +1156,12 @@ fn case_labels(s: &Stmt, out: &mut Vec<Option<i64>>, depth: u32) {
             case_labels(body, out, d);
         }
         StmtKind::Block(b) => b.stmts.iter().for_each(|s| case_labels(s, out, d)),
-        StmtKind::If { then, else_, .. } => {
-            case_labels(then, out, d);
-            if let Some(e) = else_ {
-                case_labels(e, out, d);
+        StmtKind::If { .. } => {
+            for (_, then, else_) in s.if_links() {
+                case_labels(then, out, d);
+                if let Some(e) = else_ {
+                    case_labels(e, out, d);
+                }
             }
         }
         StmtKind::While { body, .. }
@@ -1109,10 +1185,12 @@ fn decls_stmt(s: &Stmt, out: &mut Vec<VarId>, depth: u32) {
     match &s.kind {
         StmtKind::Decl(v) => out.push(*v),
         StmtKind::Block(b) => decls_block(b, out, d),
-        StmtKind::If { then, else_, .. } => {
-            decls_stmt(then, out, d);
-            if let Some(e) = else_ {
-                decls_stmt(e, out, d);
+        StmtKind::If { .. } => {
+            for (_, then, else_) in s.if_links() {
+                decls_stmt(then, out, d);
+                if let Some(e) = else_ {
+                    decls_stmt(e, out, d);
+                }
             }
         }
         StmtKind::For { init, body, .. } => {
@@ -1149,11 +1227,13 @@ fn vars_stmt(prog: &Program, s: &Stmt, f: &mut dyn FnMut(VarId), depth: u32) {
             }
         }
         StmtKind::Block(b) => vars_block(prog, b, f, d),
-        StmtKind::If { cond, then, else_ } => {
-            vars_expr(cond, f, d);
-            vars_stmt(prog, then, f, d);
-            if let Some(e) = else_ {
-                vars_stmt(prog, e, f, d);
+        StmtKind::If { .. } => {
+            for (cond, then, else_) in s.if_links() {
+                vars_expr(cond, f, d);
+                vars_stmt(prog, then, f, d);
+                if let Some(e) = else_ {
+                    vars_stmt(prog, e, f, d);
+                }
             }
         }
         StmtKind::While { cond, body }
@@ -1212,10 +1292,8 @@ fn vars_expr(e: &Expr, f: &mut dyn FnMut(VarId), depth: u32) {
         | ExprKind::ToAddrSpace { arg: x, .. }
         | ExprKind::Member { base: x, .. }
         | ExprKind::Swizzle { base: x, .. } => vars_expr(x, f, d),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Index { base: a, index: b }
-        | ExprKind::Assign { lhs: a, rhs: b, .. } => {
+        ExprKind::Binary(..) | ExprKind::Comma(..) => e.for_each_operand(|x| vars_expr(x, f, d)),
+        ExprKind::Index { base: a, index: b } | ExprKind::Assign { lhs: a, rhs: b, .. } => {
             vars_expr(a, f, d);
             vars_expr(b, f, d);
         }
@@ -1248,11 +1326,13 @@ fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut FxHashSet<VarId>, depth: 
     let mut ex = |e: &Expr| addr_taken_expr(e, out, d);
     match &s.kind {
         StmtKind::Expr(e) => ex(e),
-        StmtKind::If { cond, then, else_ } => {
-            ex(cond);
-            addr_taken_stmt(prog, then, out, d);
-            if let Some(e) = else_ {
-                addr_taken_stmt(prog, e, out, d);
+        StmtKind::If { .. } => {
+            for (cond, then, else_) in s.if_links() {
+                addr_taken_expr(cond, out, d);
+                addr_taken_stmt(prog, then, out, d);
+                if let Some(e) = else_ {
+                    addr_taken_stmt(prog, e, out, d);
+                }
             }
         }
         StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
@@ -1312,10 +1392,10 @@ pub fn addr_taken_expr(e: &Expr, out: &mut FxHashSet<VarId>, depth: u32) {
         | ExprKind::ToAddrSpace { arg: x, .. }
         | ExprKind::Member { base: x, .. }
         | ExprKind::Swizzle { base: x, .. } => addr_taken_expr(x, out, d),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Index { base: a, index: b }
-        | ExprKind::Assign { lhs: a, rhs: b, .. } => {
+        ExprKind::Binary(..) | ExprKind::Comma(..) => {
+            e.for_each_operand(|x| addr_taken_expr(x, out, d))
+        }
+        ExprKind::Index { base: a, index: b } | ExprKind::Assign { lhs: a, rhs: b, .. } => {
             addr_taken_expr(a, out, d);
             addr_taken_expr(b, out, d);
         }

@@ -303,7 +303,9 @@ impl<'a> Ctx<'a> {
                 Shape::Aggregate if f.is_kernel => (
                     Type::Ptr(AddrSpace::Private),
                     ParamKind::Aggregate {
-                        size: ty::size_of(types, v.ty) as u32,
+                        // Sema keeps objects under 2^61 bytes; a kernel argument of 4 GiB
+                        // or more is refused at launch (its bytes never fit).
+                        size: u32::try_from(ty::size_of(types, v.ty)).unwrap_or(u32::MAX),
                         align: ty::align_of(types, v.ty) as u32,
                     },
                 ),
@@ -348,7 +350,7 @@ impl<'a> Ctx<'a> {
             let g = self.m.add_global(GlobalVar {
                 name: v.name.as_str().to_string(),
                 space,
-                size: u32::try_from(size).unwrap_or(u32::MAX),
+                size,
                 align: ty::align_of(types, v.ty) as u32,
                 init: Vec::new(),
                 relocs: Vec::new(),
@@ -400,7 +402,7 @@ impl<'a> Ctx<'a> {
         let l = self.m.add_local(LocalVar {
             name,
             kernel,
-            size: u32::try_from(size).unwrap_or(u32::MAX),
+            size,
             align: align as u32,
             span,
         });
@@ -418,7 +420,7 @@ impl<'a> Ctx<'a> {
         let g = self.m.add_global(GlobalVar {
             name: format!(".str{}", self.strings.len()),
             space: AddrSpace::Constant,
-            size: init.len() as u32,
+            size: init.len() as u64,
             align: 1,
             init,
             relocs: Vec::new(),

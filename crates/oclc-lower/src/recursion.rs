@@ -164,11 +164,13 @@ fn calls_stmt(prog: &Program, s: &Stmt, out: &mut Vec<(FuncId, Span)>, depth: u3
             }
         }
         StmtKind::Block(b) => calls_block(prog, b, out, d),
-        StmtKind::If { cond, then, else_ } => {
-            calls_expr(cond, out, d);
-            calls_stmt(prog, then, out, d);
-            if let Some(e) = else_ {
-                calls_stmt(prog, e, out, d);
+        StmtKind::If { .. } => {
+            for (cond, then, else_) in s.if_links() {
+                calls_expr(cond, out, d);
+                calls_stmt(prog, then, out, d);
+                if let Some(e) = else_ {
+                    calls_stmt(prog, e, out, d);
+                }
             }
         }
         StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
@@ -237,10 +239,8 @@ fn calls_expr(e: &Expr, out: &mut Vec<(FuncId, Span)>, depth: u32) {
         | ExprKind::ToAddrSpace { arg: x, .. }
         | ExprKind::Member { base: x, .. }
         | ExprKind::Swizzle { base: x, .. } => calls_expr(x, out, d),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Index { base: a, index: b }
-        | ExprKind::Assign { lhs: a, rhs: b, .. } => {
+        ExprKind::Binary(..) | ExprKind::Comma(..) => e.for_each_operand(|x| calls_expr(x, out, d)),
+        ExprKind::Index { base: a, index: b } | ExprKind::Assign { lhs: a, rhs: b, .. } => {
             calls_expr(a, out, d);
             calls_expr(b, out, d);
         }

@@ -214,11 +214,13 @@ impl Scan<'_> {
                 }
             }
             StmtKind::Block(b) => self.stmts(&b.stmts, d),
-            StmtKind::If { cond, then, else_ } => {
-                self.expr(cond, None, d);
-                self.stmt(then, d);
-                if let Some(e) = else_ {
-                    self.stmt(e, d);
+            StmtKind::If { .. } => {
+                for (cond, then, else_) in s.if_links() {
+                    self.expr(cond, None, d);
+                    self.stmt(then, d);
+                    if let Some(e) = else_ {
+                        self.stmt(e, d);
+                    }
                 }
             }
             StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
@@ -335,10 +337,29 @@ impl Scan<'_> {
             | ExprKind::Deref(x)
             | ExprKind::Member { base: x, .. }
             | ExprKind::Swizzle { base: x, .. } => self.expr(x, t, d),
-            ExprKind::Binary(_, a, b)
-            | ExprKind::Assign { lhs: a, rhs: b, .. }
-            | ExprKind::Comma(a, b)
-            | ExprKind::Index { base: a, index: b } => {
+            ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => match e.chain() {
+                None => {
+                    self.expr(a, t, d);
+                    self.expr(b, t, d);
+                }
+                // A chain, in a loop (its length is not nesting), in the order recursion
+                // takes: each link flows into its parent, then the leaf and the right operands.
+                Some((links, leaf)) => {
+                    for w in links.windows(2) {
+                        let (tp, tc) = (self.vt(w[0]), self.vt(w[1]));
+                        self.flows(tc, tp);
+                    }
+                    let tl = links.last().map_or(t, |l| self.vt(l));
+                    self.expr(leaf, tl, d);
+                    for l in links.iter().rev() {
+                        let tl = self.vt(l);
+                        if let Some((_, b)) = l.link_operands() {
+                            self.expr(b, tl, d);
+                        }
+                    }
+                }
+            },
+            ExprKind::Assign { lhs: a, rhs: b, .. } | ExprKind::Index { base: a, index: b } => {
                 self.expr(a, t, d);
                 self.expr(b, t, d);
             }

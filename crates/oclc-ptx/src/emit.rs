@@ -227,7 +227,9 @@ fn layout_locals(m: &Module, wg: &[bool]) -> HashMap<u32, u32> {
             .or_insert_with(|| shared_base(wg, l.kernel.index()));
         let off = align_up(*cur, l.align.max(1));
         out.insert(i as u32, off);
-        *cur = off + l.size;
+        // Saturating: a `__local` variable past 4 GiB is far beyond any shared memory, which
+        // the launch checks against the device.
+        *cur = off.saturating_add(u32::try_from(l.size).unwrap_or(u32::MAX));
     }
     out
 }
@@ -243,16 +245,16 @@ fn shared_base(wg: &[bool], kernel: usize) -> u32 {
 }
 
 fn shared_static(m: &Module, wg: &[bool], kernel: usize) -> u32 {
-    m.locals
-        .iter()
-        .filter(|l| l.kernel.index() == kernel)
-        .fold(shared_base(wg, kernel), |cur, l| {
-            align_up(cur, l.align.max(1)) + l.size
-        })
+    m.locals.iter().filter(|l| l.kernel.index() == kernel).fold(
+        shared_base(wg, kernel),
+        |cur, l| {
+            align_up(cur, l.align.max(1)).saturating_add(u32::try_from(l.size).unwrap_or(u32::MAX))
+        },
+    )
 }
 
 pub fn align_up(x: u32, a: u32) -> u32 {
-    x.div_ceil(a.max(1)) * a.max(1)
+    x.div_ceil(a.max(1)).saturating_mul(a.max(1))
 }
 
 fn sanitize(name: &str) -> String {

@@ -375,4 +375,178 @@ impl Expr {
     pub fn is_error(&self) -> bool {
         matches!(self.kind, ExprKind::Error)
     }
+
+    /// The operands of a binary operator or comma: a link of a chain.
+    pub fn link_operands(&self) -> Option<(&Expr, &Expr)> {
+        match &self.kind {
+            ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => Some((a, b)),
+            _ => None,
+        }
+    }
+
+    /// For a chain (a binary operator or comma whose left operand is one too: `a + b + c`,
+    /// any length), its links from `self` down and the innermost left operand; `None` for
+    /// anything else. A chain's length is not nesting, so walkers take it in a loop rather
+    /// than by recursion: in pre-order, the links top-down, the leaf, then the links' right
+    /// operands from the innermost out.
+    pub fn chain(&self) -> Option<(Vec<&Expr>, &Expr)> {
+        let (a, _) = self.link_operands()?;
+        a.link_operands()?;
+        let mut links = vec![self];
+        let mut leaf = a;
+        while leaf.link_operands().is_some() {
+            links.push(leaf);
+            leaf = leaf.link_operands().map_or(leaf, |(a, _)| a);
+        }
+        Some((links, leaf))
+    }
+}
+
+impl Expr {
+    /// Calls `f` on the operands of a binary operator or comma in evaluation order, a
+    /// chain's included (for `a + b + c`: `a`, `b`, `c`): a loop, see [`Expr::chain`].
+    /// Nothing for other expressions.
+    pub fn for_each_operand<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
+        let Some((a, b)) = self.link_operands() else {
+            return;
+        };
+        match self.chain() {
+            None => {
+                f(a);
+                f(b);
+            }
+            Some((links, leaf)) => {
+                f(leaf);
+                for l in links.iter().rev() {
+                    if let Some((_, b)) = l.link_operands() {
+                        f(b);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Stmt {
+    /// For an `if` statement, each `if` of its `else if` chain (see
+    /// [`Stmt::else_if_chain`]): its condition, its `then`, and its `else` unless that is the
+    /// next `if` of the chain.
+    pub fn if_links(&self) -> impl Iterator<Item = (&Expr, &Stmt, Option<&Stmt>)> {
+        self.else_if_chain().filter_map(|s| match &s.kind {
+            StmtKind::If { cond, then, else_ } => Some((
+                cond,
+                &**then,
+                else_
+                    .as_deref()
+                    .filter(|e| !matches!(e.kind, StmtKind::If { .. })),
+            )),
+            _ => None,
+        })
+    }
+
+    /// The `else if` chain that starts at `self`: the `if` statements in order, each the
+    /// `else` of the one before (just `self` for any other statement). Walkers take it in a
+    /// loop: its length is not nesting. The last one's `else`, if any, is not an `if`.
+    pub fn else_if_chain(&self) -> impl Iterator<Item = &Stmt> {
+        std::iter::successors(Some(self), |s| match &s.kind {
+            StmtKind::If { else_: Some(e), .. } if matches!(e.kind, StmtKind::If { .. }) => {
+                Some(&**e)
+            }
+            _ => None,
+        })
+    }
+}
+
+/// A part of a function body owned by [`free_iteratively`]'s work list.
+enum Owned {
+    Expr(Expr),
+    Stmt(Stmt),
+    Init(Init),
+}
+
+/// Frees a tree with a work list instead of recursion: a chain (`a + b + ...`, an `else if`
+/// chain) may be far deeper than the stack of the thread that drops the program.
+fn free_iteratively(root: Owned) {
+    let mut todo = vec![root];
+    while let Some(node) = todo.pop() {
+        match node {
+            Owned::Expr(e) => match e.kind {
+                ExprKind::Unary(_, x)
+                | ExprKind::Cast(_, x)
+                | ExprKind::GetFence(x)
+                | ExprKind::AddrOf(x)
+                | ExprKind::Deref(x)
+                | ExprKind::ToAddrSpace { arg: x, .. }
+                | ExprKind::Member { base: x, .. }
+                | ExprKind::Swizzle { base: x, .. } => todo.push(Owned::Expr(*x)),
+                ExprKind::Binary(_, a, b)
+                | ExprKind::Comma(a, b)
+                | ExprKind::Assign { lhs: a, rhs: b, .. }
+                | ExprKind::Index { base: a, index: b } => {
+                    todo.push(Owned::Expr(*a));
+                    todo.push(Owned::Expr(*b));
+                }
+                ExprKind::Cond(a, b, c) => {
+                    todo.extend([*a, *b, *c].map(Owned::Expr));
+                }
+                ExprKind::Call { args, .. }
+                | ExprKind::BuiltinCall { args, .. }
+                | ExprKind::VectorLit(args) => todo.extend(args.into_iter().map(Owned::Expr)),
+                ExprKind::InitList(i) => todo.push(Owned::Init(*i)),
+                _ => {}
+            },
+            Owned::Init(Init::Expr(e)) => todo.push(Owned::Expr(e)),
+            Owned::Init(Init::List { items, .. }) => {
+                todo.extend(items.into_iter().flatten().map(Owned::Init));
+            }
+            Owned::Stmt(s) => match s.kind {
+                StmtKind::Expr(e) | StmtKind::Return(Some(e)) => todo.push(Owned::Expr(e)),
+                StmtKind::Block(b) => todo.extend(b.stmts.into_iter().map(Owned::Stmt)),
+                StmtKind::If { cond, then, else_ } => {
+                    todo.push(Owned::Expr(cond));
+                    todo.push(Owned::Stmt(*then));
+                    todo.extend(else_.map(|e| Owned::Stmt(*e)));
+                }
+                StmtKind::While { cond, body }
+                | StmtKind::DoWhile { body, cond }
+                | StmtKind::Switch { cond, body } => {
+                    todo.push(Owned::Expr(cond));
+                    todo.push(Owned::Stmt(*body));
+                }
+                StmtKind::For {
+                    init,
+                    cond,
+                    step,
+                    body,
+                } => {
+                    todo.extend(init.into_iter().map(Owned::Stmt));
+                    todo.extend(cond.into_iter().chain(step).map(Owned::Expr));
+                    todo.push(Owned::Stmt(*body));
+                }
+                StmtKind::Case { body, .. }
+                | StmtKind::Default { body }
+                | StmtKind::Label { body, .. } => todo.push(Owned::Stmt(*body)),
+                _ => {}
+            },
+        }
+    }
+}
+
+impl Drop for Function {
+    fn drop(&mut self) {
+        if let Some(body) = self.body.take() {
+            free_iteratively(Owned::Stmt(Stmt {
+                span: body.span,
+                kind: StmtKind::Block(body),
+            }));
+        }
+    }
+}
+
+impl Drop for Var {
+    fn drop(&mut self) {
+        if let Some(init) = self.init.take() {
+            free_iteratively(Owned::Init(init));
+        }
+    }
 }

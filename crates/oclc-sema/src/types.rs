@@ -889,6 +889,25 @@ impl TypeTable {
         self.pointer_size
     }
 
+    /// clang's `ConstantArrayType::getMaxSizeBits`: the bits of `size_t`, at most 61 (so a
+    /// size in bits fits 64 bits). An object needs fewer than this many bits of bytes.
+    pub fn max_size_bits(&self) -> u32 {
+        (self.pointer_size * 8).min(61) as u32
+    }
+
+    /// Whether an array of `n` elements of `elem_size` bytes is too large for the target:
+    /// clang's `getNumAddressingBits` (the bits of its size in bytes) above
+    /// [`TypeTable::max_size_bits`], exactly as clang computes it.
+    pub fn array_too_large(&self, elem_size: u64, n: u64) -> bool {
+        let bits = if elem_size.is_power_of_two() {
+            (64 - n.leading_zeros()) + elem_size.trailing_zeros()
+        } else {
+            let total = u128::from(n) * u128::from(elem_size);
+            128 - total.leading_zeros()
+        };
+        bits > self.max_size_bits()
+    }
+
     /// `sizeof` in bytes (3-vectors take the space of 4). `None` when incomplete.
     pub fn size_of(&self, qt: QualType) -> Option<u64> {
         match self.ckind(qt) {

@@ -918,3 +918,70 @@ pub struct StrLit {
     /// Prefix of the pieces (`L`, `u`, `U`, `u8`), if any has one.
     pub prefix: Option<Symbol>,
 }
+
+impl Drop for Expr {
+    /// A chain's left spine (`a + b + c ...`, any length) is freed in a loop rather than by
+    /// recursion: its length is not nesting, and may be more than a thread's stack takes.
+    fn drop(&mut self) {
+        let ExprKind::Binary { lhs, .. } = &mut self.kind else {
+            return;
+        };
+        if !matches!(lhs.kind, ExprKind::Binary { .. }) {
+            return;
+        }
+        let mut next = std::mem::replace(&mut **lhs, Expr::placeholder());
+        loop {
+            let inner = match &mut next.kind {
+                ExprKind::Binary { lhs, .. } if matches!(lhs.kind, ExprKind::Binary { .. }) => {
+                    Some(std::mem::replace(&mut **lhs, Expr::placeholder()))
+                }
+                _ => None,
+            };
+            // `next` now holds no chain: dropping it recurses no deeper than its nesting.
+            drop(next);
+            match inner {
+                Some(n) => next = n,
+                None => return,
+            }
+        }
+    }
+}
+
+impl Expr {
+    /// An `Error` expression that owns nothing, left where a chain link was taken out.
+    fn placeholder() -> Expr {
+        Expr {
+            id: ExprId(u32::MAX),
+            span: Span::DUMMY,
+            kind: ExprKind::Error,
+        }
+    }
+}
+
+impl Drop for Stmt {
+    /// An `else if` chain is freed in a loop rather than by recursion, as a chain of
+    /// operators is (see `Drop for Expr`).
+    fn drop(&mut self) {
+        let mut next = take_else_if(self);
+        while let Some(mut s) = next {
+            next = take_else_if(&mut s);
+        }
+    }
+}
+
+/// The `else` of an `if` statement when it is another `if`, taken out (a `Null` statement is
+/// left in its place).
+fn take_else_if(s: &mut Stmt) -> Option<Stmt> {
+    let StmtKind::If { else_: Some(e), .. } = &mut s.kind else {
+        return None;
+    };
+    if !matches!(e.kind, StmtKind::If { .. }) {
+        return None;
+    }
+    let null = Stmt {
+        id: e.id,
+        span: Span::DUMMY,
+        kind: StmtKind::Null,
+    };
+    Some(std::mem::replace(&mut **e, null))
+}

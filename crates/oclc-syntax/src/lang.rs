@@ -141,7 +141,13 @@ pub struct LangOptions {
     pub target: Target,
     /// Enabled extensions and features, by macro name.
     enabled: BTreeSet<String>,
+    /// Deepest nesting of `(`, `[` and `{` the parser accepts (`-fbracket-depth=N`, default
+    /// 256 as in clang).
+    pub bracket_depth: u32,
 }
+
+/// clang's default `-fbracket-depth`.
+pub const DEFAULT_BRACKET_DEPTH: u32 = 256;
 
 impl Default for LangOptions {
     fn default() -> Self {
@@ -163,6 +169,7 @@ impl LangOptions {
             std,
             target: Target::default(),
             enabled,
+            bracket_depth: DEFAULT_BRACKET_DEPTH,
         }
     }
 

@@ -4,16 +4,17 @@
 //! Line splices (backslash-newline) may appear anywhere; token spans always cover the original
 //! bytes, and spellings have the splices removed.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::intern::Symbol;
 use crate::source::{FileId, Span};
 use crate::token::{Punct, Token, TokenKind};
 
-/// Lexes one file's text into preprocessing tokens.
+/// Lexes one file's bytes into preprocessing tokens. The bytes need not be UTF-8: string and
+/// character literals keep invalid ones (as clang does), elsewhere they are an error.
 pub struct Lexer {
-    text: Rc<str>,
+    text: Arc<[u8]>,
     pos: usize,
     file: FileId,
     at_line_start: bool,
@@ -59,7 +60,7 @@ fn is_unicode_ident(c: char) -> bool {
 }
 
 impl Lexer {
-    pub fn new(file: FileId, text: Rc<str>) -> Lexer {
+    pub fn new(file: FileId, text: Arc<[u8]>) -> Lexer {
         let text_len = text.len();
         Lexer {
             text,
@@ -76,7 +77,7 @@ impl Lexer {
 
     /// A lexer whose spelling cache has `entries` slots (rounded to a power of two), for
     /// text of which only a few tokens are read.
-    pub fn with_cache(file: FileId, text: Rc<str>, entries: usize) -> Lexer {
+    pub fn with_cache(file: FileId, text: Arc<[u8]>, entries: usize) -> Lexer {
         let mut l = Lexer::new(file, text);
         l.cache_len = entries.next_power_of_two().clamp(1, CACHE_SIZE);
         l
@@ -92,7 +93,20 @@ impl Lexer {
 
     #[inline]
     fn src(&self) -> &[u8] {
-        self.text.as_bytes()
+        &self.text
+    }
+
+    /// The character at byte `p`; `None` where the bytes there are not UTF-8.
+    fn char_at(&self, p: usize) -> Option<char> {
+        let b = *self.text.get(p)?;
+        if b < 0x80 {
+            return Some(char::from(b));
+        }
+        let end = (p + utf8_len(b)).min(self.text.len());
+        std::str::from_utf8(self.text.get(p..end)?)
+            .ok()?
+            .chars()
+            .next()
     }
 
     /// Skips whitespace and comments; true when the next token starts a new line (or at EOF).
@@ -185,10 +199,14 @@ impl Lexer {
         }
     }
 
+    /// The spelling of `lo..hi` with splices removed; bytes that are not UTF-8 (only in
+    /// tokens that are errors already) become U+FFFD.
     fn spelling(&mut self, lo: usize, hi: usize) -> Symbol {
-        let raw = self.text.get(lo..hi).unwrap_or("");
-        if !raw.contains('\\') {
-            return intern_cached(&mut self.cache, self.cache_len, raw);
+        let raw = self.text.get(lo..hi).unwrap_or(b"");
+        if !raw.contains(&b'\\')
+            && let Ok(t) = std::str::from_utf8(raw)
+        {
+            return intern_cached(&mut self.cache, self.cache_len, t);
         }
         let mut s = String::with_capacity(raw.len());
         let mut p = lo;
@@ -200,9 +218,82 @@ impl Lexer {
                 p += n;
                 continue;
             }
-            let ch_len = utf8_len(self.byte(p));
-            s.push_str(self.text.get(p..(p + ch_len).min(hi)).unwrap_or(""));
-            p += ch_len;
+            match self.char_at(p) {
+                Some(c) => {
+                    s.push(c);
+                    p += c.len_utf8();
+                }
+                None => {
+                    s.push(char::REPLACEMENT_CHARACTER);
+                    p += 1;
+                }
+            }
+        }
+        Symbol::intern(&s)
+    }
+
+    /// The spelling of the literal `lo..hi` (splices removed). Bytes that are not UTF-8 are
+    /// kept, as clang keeps them: each becomes an octal escape (`\\377`), which decodes to
+    /// the same byte; clang's warning (an error for `L` literals) names the first in each
+    /// run of characters between escapes.
+    fn literal_spelling(&mut self, lo: usize, hi: usize, diags: &mut Diagnostics) -> Symbol {
+        let raw = self.text.get(lo..hi).unwrap_or(b"");
+        if let Ok(t) = std::str::from_utf8(raw)
+            && !t.contains('\\')
+        {
+            return intern_cached(&mut self.cache, self.cache_len, t);
+        }
+        let wide = raw.first() == Some(&b'L');
+        let string = raw.starts_with(b"\"") || raw.starts_with(b"L\"");
+        let what = if string { "string" } else { "character" };
+        let mut s = String::with_capacity(raw.len() + 8);
+        // After an escaping backslash (its escaped character comes next); whether the run
+        // since the last escape was diagnosed.
+        let (mut escaping, mut run_reported) = (false, false);
+        let mut p = lo;
+        while p < hi {
+            if self.byte(p) == b'\\'
+                && let Some(n) = self.splice_len(p)
+            {
+                self.check_splice_space(p, n);
+                p += n;
+                continue;
+            }
+            match self.char_at(p) {
+                Some(c) => {
+                    // An escape ends a run of a string (clang diagnoses each run).
+                    if c == '\\' && !escaping && string {
+                        run_reported = false;
+                    }
+                    escaping = c == '\\' && !escaping;
+                    s.push(c);
+                    p += c.len_utf8();
+                }
+                None => {
+                    let b = self.byte(p);
+                    if escaping {
+                        // `\<FF>`: the escape's character is the byte itself.
+                        s.push_str(&format!("{b:03o}"));
+                    } else {
+                        s.push_str(&format!("\\{b:03o}"));
+                    }
+                    escaping = false;
+                    // clang reports a character literal once, at its start.
+                    let at = if string { p } else { lo };
+                    if !run_reported {
+                        run_reported = true;
+                        let msg = format!("illegal character encoding in {what} literal");
+                        let d = if wide {
+                            Diagnostic::error(self.span(at, at + 1), msg)
+                        } else {
+                            Diagnostic::warning(self.span(at, at + 1), msg)
+                                .with_group("invalid-source-encoding")
+                        };
+                        self.diag(diags, d);
+                    }
+                    p += 1;
+                }
+            }
         }
         Symbol::intern(&s)
     }
@@ -400,19 +491,16 @@ impl Lexer {
             return Some(self.lex_quoted(lo, lo + 1, b, diags));
         }
         if b >= 0x80 {
-            let c = self
-                .text
-                .get(lo..)
-                .and_then(|s| s.chars().next())
-                .unwrap_or('\u{FFFD}');
-            self.pos = lo + c.len_utf8();
-            if c == '\u{FFFD}' {
+            let Some(c) = self.char_at(lo) else {
+                // As clang: the byte is reported and dropped.
+                self.pos = lo + 1;
                 self.diag(
                     diags,
                     Diagnostic::error(self.span(lo, self.pos), "source file is not valid UTF-8"),
                 );
                 return None;
-            }
+            };
+            self.pos = lo + c.len_utf8();
             self.diag(
                 diags,
                 Diagnostic::error(
@@ -431,16 +519,13 @@ impl Lexer {
     }
 
     fn unicode_ident_at(&self, p: usize) -> bool {
-        self.text
-            .get(p..)
-            .and_then(|s| s.chars().next())
-            .is_some_and(is_unicode_ident)
+        self.char_at(p).is_some_and(is_unicode_ident)
     }
 
     fn lex_ident(&mut self, lo: usize) -> TokenKind {
         // Most identifiers are plain ASCII ending before a byte that cannot continue them: one
         // pass finds the end and hashes the spelling.
-        let src = self.text.as_bytes();
+        let src = &*self.text;
         let mut p = lo;
         let mut h = FNV_START;
         while let Some(&b) = src.get(p).filter(|&&b| is_ident_cont(b)) {
@@ -450,7 +535,7 @@ impl Lexer {
         let next = src.get(p).copied().unwrap_or(0);
         if next != b'\\'
             && next < 0x80
-            && let Some(s) = self.text.get(lo..p)
+            && let Some(s) = src.get(lo..p).and_then(|b| std::str::from_utf8(b).ok())
         {
             self.pos = p;
             return TokenKind::Ident(intern_hashed(&mut self.cache, self.cache_len, s, h));
@@ -478,7 +563,7 @@ impl Lexer {
     fn lex_number(&mut self, lo: usize) -> TokenKind {
         // As identifiers: a plain ASCII number ending before anything but a splice is
         // scanned and hashed in one pass.
-        let src = self.text.as_bytes();
+        let src = &*self.text;
         let mut p = lo;
         let mut h = FNV_START;
         let mut prev = 0u8;
@@ -495,7 +580,7 @@ impl Lexer {
         if p > lo
             && next != b'\\'
             && next < 0x80
-            && let Some(s) = self.text.get(lo..p)
+            && let Some(s) = src.get(lo..p).and_then(|b| std::str::from_utf8(b).ok())
         {
             self.pos = p;
             return TokenKind::Number(intern_hashed(&mut self.cache, self.cache_len, s, h));
@@ -574,7 +659,7 @@ impl Lexer {
                 .with_group("null-character"),
             );
         }
-        let sym = self.spelling(lo, p);
+        let sym = self.literal_spelling(lo, p, diags);
         if quote == b'"' {
             TokenKind::Str(sym)
         } else {
@@ -744,8 +829,8 @@ impl Lexer {
                 self.at_line_start = false;
                 return Some((name, self.span(lo, r + 1)));
             }
-            let l = utf8_len(b);
-            name.push_str(self.text.get(r..r + l).unwrap_or(""));
+            let (c, l) = self.char_or_replacement(r);
+            name.push(c);
             q = r + l;
         }
     }
@@ -762,9 +847,17 @@ impl Lexer {
                 self.pos = q;
                 return s;
             }
-            let l = utf8_len(b);
-            s.push_str(self.text.get(q..q + l).unwrap_or(""));
+            let (c, l) = self.char_or_replacement(q);
+            s.push(c);
             p = q + l;
+        }
+    }
+
+    /// The character at `p` and its length; U+FFFD and 1 for a byte that is not UTF-8.
+    fn char_or_replacement(&self, p: usize) -> (char, usize) {
+        match self.char_at(p) {
+            Some(c) => (c, c.len_utf8()),
+            None => (char::REPLACEMENT_CHARACTER, 1),
         }
     }
 
@@ -804,7 +897,7 @@ fn memchr2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
 
 /// Lexes a whole string as one file (no preprocessing); used for pasting and `_Pragma`.
 pub fn lex_str(file: FileId, text: &str, diags: &mut Diagnostics) -> Vec<Token> {
-    let mut lx = Lexer::new(file, Rc::from(text));
+    let mut lx = Lexer::new(file, Arc::from(text.as_bytes()));
     let mut out = Vec::new();
     loop {
         let t = lx.next_token(diags);
@@ -939,22 +1032,80 @@ mod tests {
         assert_eq!(d.list[1].group, Some("invalid-pp-token"));
     }
 
+    /// Lexes bytes that need not be UTF-8.
+    fn byte_kinds(src: &[u8]) -> (Vec<Token>, Diagnostics) {
+        let mut d = Diagnostics::default();
+        let mut lx = Lexer::new(FileId(0), Arc::from(src));
+        let mut toks = Vec::new();
+        loop {
+            let t = lx.next_token(&mut d);
+            if t.kind == TokenKind::Eof {
+                return (toks, d);
+            }
+            toks.push(t);
+        }
+    }
+
     #[test]
     fn odd_bytes() {
-        let (t, d) = kinds("a\0b @ \u{FFFD} $x é");
+        // Each byte that is not UTF-8 is reported and dropped, as clang does.
+        let (t, d) = byte_kinds(b"a\0b @ \xff\xfe $x \xc3\xa9");
         let names: Vec<String> = t.iter().map(Token::text).collect();
         assert_eq!(names, ["a", "b", "@", "$x", "é"]);
         assert!(matches!(t[2].kind, TokenKind::Unknown(_)));
         assert_eq!(d.list[0].message, "null character ignored");
         assert_eq!(d.list[1].message, "source file is not valid UTF-8");
-        let (_, d) = kinds("\u{2028}");
+        assert_eq!((d.list[1].span.lo, d.list[1].span.hi), (6, 7));
+        assert_eq!(d.list[2].message, "source file is not valid UTF-8");
+        assert_eq!(d.list[2].span.lo, 7);
+        // Columns count bytes: `$x` starts at byte 9.
+        assert_eq!(t[3].span.lo, 9);
+        let (_, d) = kinds("\u{2028} \u{FFFD}");
         assert_eq!(d.list[0].message, "unexpected character <U+2028>");
+        assert_eq!(d.list[1].message, "unexpected character <U+FFFD>");
+    }
+
+    #[test]
+    fn literals_keep_bytes_that_are_not_utf8() {
+        let (t, d) = byte_kinds(b"\"a\xff\" '\xfe' \"\\\xfd\" L\"\xff\" \"\\n\xfc\\t\xfb\"");
+        let texts: Vec<String> = t.iter().map(Token::text).collect();
+        assert_eq!(
+            texts,
+            [
+                "\"a\\377\"",
+                "'\\376'",
+                "\"\\375\"",
+                "L\"\\377\"",
+                "\"\\n\\374\\t\\373\""
+            ]
+        );
+        let msgs: Vec<(&str, u32)> = d
+            .list
+            .iter()
+            .map(|m| (m.message.as_str(), m.span.lo))
+            .collect();
+        assert_eq!(
+            msgs,
+            [
+                ("illegal character encoding in string literal", 2),
+                ("illegal character encoding in character literal", 5),
+                ("illegal character encoding in string literal", 11),
+                ("illegal character encoding in string literal", 16),
+                ("illegal character encoding in string literal", 22),
+                ("illegal character encoding in string literal", 25),
+            ]
+        );
+        assert_eq!(d.list[3].level, crate::diag::Level::Error);
+        assert_eq!(d.list[0].group, Some("invalid-source-encoding"));
     }
 
     #[test]
     fn angled_header_and_rest_of_line() {
         let mut d = Diagnostics::default();
-        let mut lx = Lexer::new(FileId(0), Rc::from(" <a/b.h> x\n#error  hi \\\nthere\n"));
+        let mut lx = Lexer::new(
+            FileId(0),
+            Arc::from(&b" <a/b.h> x\n#error  hi \\\nthere\n"[..]),
+        );
         assert_eq!(
             lx.lex_angled_header().map(|h| h.0),
             Some("a/b.h".to_string())

@@ -69,21 +69,24 @@ impl Span {
     }
 }
 
-/// One loaded file: its name as given, its text (invalid UTF-8 replaced), and line starts.
+/// One loaded file: its name as given, its bytes exactly as read (as clang, which keeps a
+/// source's bytes: they need not be UTF-8; string literals keep invalid ones, columns count
+/// bytes), and line starts.
 #[derive(Debug)]
 pub struct SourceFile {
     pub name: String,
-    pub text: String,
+    /// Shared with the lexers that read it.
+    pub text: std::sync::Arc<[u8]>,
     /// Computed when first asked for: most files (the predefined macros' text, a clean
     /// input) never need a line number.
     line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
-    pub fn new(name: String, text: String) -> SourceFile {
+    pub fn new(name: String, text: impl Into<std::sync::Arc<[u8]>>) -> SourceFile {
         SourceFile {
             name,
-            text,
+            text: text.into(),
             line_starts: std::sync::OnceLock::new(),
         }
     }
@@ -93,7 +96,13 @@ impl SourceFile {
         self.line_starts.get_or_init(|| {
             let mut starts = Vec::with_capacity(self.text.len() / 32 + 1);
             starts.push(0u32);
-            starts.extend(self.text.match_indices('\n').map(|(i, _)| i as u32 + 1));
+            starts.extend(
+                self.text
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            );
             starts
         })
     }
@@ -108,19 +117,155 @@ impl SourceFile {
         (line as u32 + 1, offset - starts[line] + 1)
     }
 
-    /// The text of 1-based `line`, without its line terminator.
-    pub fn line_text(&self, line: u32) -> &str {
+    /// The bytes of 1-based `line`, without its line terminator.
+    pub fn line_bytes(&self, line: u32) -> &[u8] {
         let starts = self.line_starts();
         let i = (line.max(1) - 1) as usize;
         let Some(&start) = starts.get(i) else {
-            return "";
+            return b"";
         };
         let end = starts.get(i + 1).map_or(self.text.len(), |&e| e as usize);
-        self.text[start as usize..end].trim_end_matches(['\n', '\r'])
+        let mut l = self.text.get(start as usize..end).unwrap_or(b"");
+        while let Some((b'\n' | b'\r', rest)) = l.split_last() {
+            l = rest;
+        }
+        l
+    }
+
+    /// The text of 1-based `line` up to its first byte that is not UTF-8 (all of it, in
+    /// almost every file; [`SourceFile::line_bytes`] has every byte).
+    pub fn line_text(&self, line: u32) -> &str {
+        let b = self.line_bytes(line);
+        match std::str::from_utf8(b) {
+            Ok(t) => t,
+            Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap_or(""),
+        }
     }
 
     pub fn line_count(&self) -> u32 {
         self.line_starts().len() as u32
+    }
+}
+
+/// Largest source file (or standard input) read when nothing else is asked for: 256 MiB.
+pub const DEFAULT_MAX_SOURCE_BYTES: u64 = 256 << 20;
+
+/// The environment variable that sets the source size limit (bytes, or with a `K`, `M` or
+/// `G` suffix: powers of 1024).
+pub const MAX_SOURCE_BYTES_VAR: &str = "OCLC_MAX_SOURCE_BYTES";
+
+/// Highest source size limit: spans are 32-bit byte offsets, so no file may be longer.
+pub const MAX_SOURCE_BYTES_CEILING: u64 = u32::MAX as u64;
+
+/// Why a source could not be read.
+#[derive(Debug)]
+pub enum ReadSourceError {
+    Io(std::io::Error),
+    /// The source has more than `limit` bytes (only `limit + 1` of them were read).
+    TooLarge {
+        limit: u64,
+    },
+}
+
+impl ReadSourceError {
+    /// The message for the source `what` (a quoted file name, or "standard input").
+    pub fn message(&self, what: &str) -> String {
+        match self {
+            ReadSourceError::Io(e) => format!("cannot read {what}: {e}"),
+            ReadSourceError::TooLarge { limit } => format!(
+                "{what} is larger than the {} source limit ({MAX_SOURCE_BYTES_VAR})",
+                format_size(*limit)
+            ),
+        }
+    }
+}
+
+impl From<std::io::Error> for ReadSourceError {
+    fn from(e: std::io::Error) -> Self {
+        ReadSourceError::Io(e)
+    }
+}
+
+/// Reads the file at `path`, at most `limit` bytes of it: a longer file (or a device such as
+/// `/dev/zero`) is an error after `limit + 1` bytes, never a read without end.
+pub fn read_source(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, ReadSourceError> {
+    let mut f = std::fs::File::open(path)?;
+    // A regular file's size is a good first reservation; devices and pipes say 0.
+    let size = f.metadata().map_or(0, |m| m.len());
+    read_source_from(&mut f, limit, size)
+}
+
+/// [`read_source`] from any reader (standard input); `size_hint` is what the caller expects
+/// (reserved up front, never more than the limit allows).
+pub fn read_source_from(
+    r: &mut dyn std::io::Read,
+    limit: u64,
+    size_hint: u64,
+) -> Result<Vec<u8>, ReadSourceError> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    let reserve = size_hint.min(limit).saturating_add(1);
+    // Only a hint: a failed reservation leaves the buffer to grow as it reads.
+    let _ = buf.try_reserve_exact(usize::try_from(reserve).unwrap_or(0));
+    r.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(ReadSourceError::TooLarge { limit });
+    }
+    Ok(buf)
+}
+
+/// The source size limit [`MAX_SOURCE_BYTES_VAR`] asks for, or the default when it is not
+/// set; an error message when its value is not a positive size.
+pub fn max_source_bytes_from_env() -> Result<u64, String> {
+    match std::env::var_os(MAX_SOURCE_BYTES_VAR) {
+        None => Ok(DEFAULT_MAX_SOURCE_BYTES),
+        Some(v) => {
+            let v = v.to_string_lossy();
+            parse_size(&v)
+                .filter(|&n| n <= MAX_SOURCE_BYTES_CEILING)
+                .ok_or_else(|| {
+                    format!(
+                        "invalid {MAX_SOURCE_BYTES_VAR} value '{v}' (expected a number of bytes \
+                         from 1 to {MAX_SOURCE_BYTES_CEILING}, optionally with a K, M or G suffix)"
+                    )
+                })
+        }
+    }
+}
+
+/// The limit to use where no caller chose one: [`max_source_bytes_from_env`], or the default
+/// when the variable's value is invalid (the command-line driver reports that case).
+pub fn max_source_bytes() -> u64 {
+    max_source_bytes_from_env().unwrap_or(DEFAULT_MAX_SOURCE_BYTES)
+}
+
+/// `123`, `64K`, `256M`, `1G` (also `KiB`, `MiB`, `GiB`): a positive byte count.
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let (num, unit) = s.split_at(digits);
+    let n: u64 = num.parse().ok()?;
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        _ => return None,
+    };
+    n.checked_mul(1u64 << shift).filter(|&b| b > 0)
+}
+
+/// `256 MiB`, `64 KiB`, `1000 bytes`: a size as limits are described to users.
+pub fn format_size(bytes: u64) -> String {
+    for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")] {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
+            return format!("{} {unit}", bytes >> shift);
+        }
+    }
+    if bytes == 1 {
+        "1 byte".to_string()
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
@@ -155,19 +300,20 @@ impl SourceMap {
         }
     }
 
-    /// Adds a file; bytes that are not UTF-8 are replaced with U+FFFD.
+    /// Adds a file: its bytes as they are (not necessarily UTF-8).
     pub fn add_file(&mut self, name: impl Into<String>, bytes: &[u8]) -> FileId {
-        // `from_utf8` checks ASCII a word at a time; the lossy path only for invalid input.
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => t.to_owned(),
-            Err(_) => String::from_utf8_lossy(bytes).into_owned(),
-        };
-        self.add_text(name, text)
+        self.files.push(SourceFile::new(name.into(), bytes));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// [`SourceMap::add_file`] taking the bytes.
+    pub fn add_bytes(&mut self, name: impl Into<String>, bytes: Vec<u8>) -> FileId {
+        self.files.push(SourceFile::new(name.into(), bytes));
+        FileId(self.files.len() as u32 - 1)
     }
 
     pub fn add_text(&mut self, name: impl Into<String>, text: String) -> FileId {
-        self.files.push(SourceFile::new(name.into(), text));
-        FileId(self.files.len() as u32 - 1)
+        self.add_bytes(name, text.into_bytes())
     }
 
     pub fn file(&self, id: FileId) -> Option<&SourceFile> {
@@ -236,8 +382,48 @@ mod tests {
     use super::*;
 
     #[test]
+    fn read_source_stops_after_the_limit() {
+        let mut zeros = std::io::repeat(0);
+        match read_source_from(&mut zeros, 1000, u64::MAX) {
+            Err(e @ ReadSourceError::TooLarge { limit: 1000 }) => assert_eq!(
+                e.message("'z.cl'"),
+                "'z.cl' is larger than the 1000 bytes source limit (OCLC_MAX_SOURCE_BYTES)"
+            ),
+            other => panic!("{other:?}"),
+        }
+        let mut exact: &[u8] = &[b'x'; 1000];
+        assert_eq!(read_source_from(&mut exact, 1000, 0).unwrap().len(), 1000);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn read_source_of_dev_zero_ends() {
+        match read_source(std::path::Path::new("/dev/zero"), 256 << 20) {
+            Err(e) => assert_eq!(
+                e.message("'/dev/zero'"),
+                "'/dev/zero' is larger than the 256 MiB source limit (OCLC_MAX_SOURCE_BYTES)"
+            ),
+            Ok(b) => panic!("read {} bytes", b.len()),
+        }
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("256M"), Some(256 << 20));
+        assert_eq!(parse_size("64 KiB"), Some(64 << 10));
+        assert_eq!(parse_size("1000"), Some(1000));
+        assert_eq!(parse_size("0"), None);
+        assert_eq!(parse_size("-1"), None);
+        assert_eq!(parse_size("9999999999999G"), None);
+        assert_eq!(parse_size("12X"), None);
+        assert_eq!(format_size(256 << 20), "256 MiB");
+        assert_eq!(format_size(3 << 30), "3 GiB");
+        assert_eq!(format_size(1536), "1536 bytes");
+    }
+
+    #[test]
     fn line_col_and_text() {
-        let f = SourceFile::new("a.cl".into(), "ab\ncd\r\n\nx".into());
+        let f = SourceFile::new("a.cl".into(), b"ab\ncd\r\n\nx".to_vec());
         assert_eq!(f.line_col(0), (1, 1));
         assert_eq!(f.line_col(3), (2, 1));
         assert_eq!(f.line_col(4), (2, 2));

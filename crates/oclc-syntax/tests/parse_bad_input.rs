@@ -107,8 +107,9 @@ fn truncated_kernels() {
 
 #[test]
 fn long_operator_chains_are_bounded() {
+    // A flat chain is not nesting: clang accepts any length, and so does the parser.
     let d = check(format!("int x = 1{};", " + 1".repeat(200_000)).as_bytes());
-    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d.is_empty(), "{d:?}");
     let d = check(format!("int x = {}1;", "-".repeat(200_000)).as_bytes());
     assert_eq!(d.len(), 1, "{d:?}");
     let d = check(format!("void f(void) {{ {} ; }}", "if (1)".repeat(100_000)).as_bytes());

@@ -59,6 +59,7 @@ where
     let mut target = oclc_syntax::Target::default();
     let mut cl_ext: Vec<String> = Vec::new();
     let mut verify_arg: Option<Option<String>> = None;
+    let mut bracket_depth: Option<u32> = None;
     let mut i = 0;
     // The value of a flag given joined (`-Ifoo`) or as the next argument (`-I foo`).
     let take = |i: &mut usize, flag: &str, joined: &str| -> Result<String, ArgError> {
@@ -149,6 +150,16 @@ where
                 target = t;
                 out.target_given = true;
             }
+        } else if a == "-fbracket-depth" || a.starts_with("-fbracket-depth=") {
+            let v = match a.strip_prefix("-fbracket-depth=") {
+                Some(v) => v.to_string(),
+                None => take(&mut i, a, "")?,
+            };
+            bracket_depth = Some(v.parse::<u32>().map_err(|_| {
+                ArgError(format!(
+                    "invalid integral value '{v}' in '-fbracket-depth={v}'"
+                ))
+            })?);
         } else if IGNORED_FLAGS.contains(&a) {
         } else if a == "-w" || a.starts_with("-W") || a == "-pedantic" || a == "-pedantic-errors" {
             out.options.warnings.parse_flag(a);
@@ -160,6 +171,9 @@ where
 
     let mut lang = LangOptions::new(std);
     lang.target = target;
+    if let Some(d) = bracket_depth {
+        lang.bracket_depth = d;
+    }
     for list in &cl_ext {
         for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             if lang.apply_cl_ext(item).is_err() {
@@ -199,6 +213,12 @@ Output:
   --format text|json  clang's text format on stderr (default), or one JSON document on stdout
   -verify[=p1,p2]     check diagnostics against 'expected-*' comments, as clang -verify;
                       exit 0 when they all match (its report is always text)
+
+Limits:
+  -fbracket-depth=N   deepest nesting of (), [] and {} (default 256, as clang); any
+                      construct nested deeper than 4096 levels is an error whatever N is
+  OCLC_MAX_SOURCE_BYTES (environment): largest source file or #include read (default 256M;
+                      K, M, G suffixes)
 
 Target:
   -triple <triple>    spir-unknown-unknown (32-bit size_t; the default of `oclc check`, as in

@@ -175,9 +175,9 @@ fn bench_job(
     mode: CacheMode,
 ) -> Result<(BenchRow, usize), String> {
     let job = RunFile::load(path).map_err(|e| e.to_string())?;
-    let source = job.source_text().map_err(|e| e.to_string())?;
+    let source = job.source_bytes().map_err(|e| e.to_string())?;
     let opts = BuildOptions::parse(&job.options).map_err(|e| format!("options: {e}"))?;
-    let program = match Program::build_with(&path.display().to_string(), source.as_bytes(), &opts) {
+    let program = match Program::build_with(&path.display().to_string(), &source, &opts) {
         Ok(p) => p,
         Err(BuildError::Compile { log, .. }) => return Err(format!("does not build:\n{log}")),
         Err(e) => return Err(e.to_string()),

@@ -11,13 +11,19 @@ pub enum Emit {
     Ptx,
 }
 
+/// The PTX targets `--target=` accepts: those of the `.version 7.8` PTX the emitter writes
+/// (sm_90a needs PTX 8.0) whose atomics (`atom.relaxed`, `fence.sc`) need sm_70 or later.
+pub const PTX_TARGETS: &[&str] = &[
+    "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90",
+];
+
 /// `oclc build --help`.
 pub const BUILD_HELP: &str = "\
 Usage: oclc build --emit ir|ptx [FLAGS] FILE
 
 Compiles FILE ('-' for standard input) and prints the IR after the passes (before them with
 -O0 or -cl-opt-disable), or PTX (--emit ptx; --target=sm_XY picks the PTX target, default
-sm_80). FLAGS are those of 'oclc check' (-cl-std=, -D, -U, -I, -W...) and
+sm_80: one of sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90). FLAGS are those of 'oclc check' (-cl-std=, -D, -U, -I, -W...) and
 OpenCL build options (-cl-mad-enable, -cl-fast-relaxed-math, ...).
 
 Exit status: 0 on success, 1 on errors.
@@ -63,10 +69,38 @@ pub fn build_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOut
                 out.stdout.push_str(BUILD_HELP);
                 return out;
             }
-            None => match a.strip_prefix("--target=") {
-                Some(t) if t.starts_with("sm_") => target = t.to_string(),
-                _ => rest.push(a),
-            },
+            None if a == "--target" || a.starts_with("--target=") => {
+                let v = match a.strip_prefix("--target=") {
+                    Some(v) => v.to_string(),
+                    None => match it.next() {
+                        Some(v) => v,
+                        None => {
+                            error(
+                                &mut out,
+                                "argument to '--target' is missing (expected 1 value)".into(),
+                            );
+                            return out;
+                        }
+                    },
+                };
+                if PTX_TARGETS.contains(&v.as_str()) {
+                    target = v;
+                } else if oclc_syntax::Target::parse(&v).is_some() {
+                    // A spir triple, as `oclc check` takes it.
+                    rest.push(format!("--target={v}"));
+                } else {
+                    error(
+                        &mut out,
+                        format!(
+                            "invalid value '{v}' in '--target={v}' (expected a PTX target: {}; \
+                             or spir-unknown-unknown, spir64-unknown-unknown)",
+                            PTX_TARGETS.join(", ")
+                        ),
+                    );
+                    return out;
+                }
+            }
+            None => rest.push(a),
         }
     }
     let (opts, files) = match BuildOptions::parse_args(rest) {
@@ -87,24 +121,13 @@ pub fn build_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOut
             return out;
         }
     };
-    let (name, bytes) = if file == "-" {
-        let mut b = Vec::new();
-        if let Err(e) = stdin.read_to_end(&mut b) {
-            error(&mut out, format!("cannot read standard input: {e}"));
+    let read = oclc_syntax::source::max_source_bytes_from_env()
+        .and_then(|limit| crate::cli::read_input(&file, stdin, limit));
+    let (name, bytes) = match read {
+        Ok(x) => x,
+        Err(e) => {
+            error(&mut out, e);
             return out;
-        }
-        ("<stdin>".to_string(), b)
-    } else {
-        match std::fs::read(&file) {
-            Ok(b) => (file.clone(), b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                error(&mut out, format!("no such file or directory: '{file}'"));
-                return out;
-            }
-            Err(e) => {
-                error(&mut out, format!("cannot read '{file}': {e}"));
-                return out;
-            }
         }
     };
     match Program::build_with(&name, &bytes, &opts) {

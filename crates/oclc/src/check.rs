@@ -134,7 +134,9 @@ fn with_warm_front_end(
             .name("oclc-check".into())
             .stack_size(FRONT_END_STACK_SIZE)
             .spawn_scoped(s, move || {
-                oclc_syntax::heap::prefault(source_bytes * WARM_UP_BYTES_PER_SOURCE_BYTE);
+                oclc_syntax::heap::prefault(
+                    source_bytes.saturating_mul(WARM_UP_BYTES_PER_SOURCE_BYTE),
+                );
                 // A closed channel: the preprocessor panicked (resumed on join).
                 let (out, sm, mut diags) = rx.recv().ok()?;
                 let fe = after_preprocess(&out, &sm, opts, &mut diags);

@@ -58,32 +58,23 @@ pub fn check_command(args: Vec<String>, stdin: &mut dyn Read) -> CliOutput {
         return out;
     }
 
+    let limit = match oclc_syntax::source::max_source_bytes_from_env() {
+        Ok(l) => l,
+        Err(e) => {
+            out.stderr.push_str(&format!("oclc: error: {e}\n"));
+            out.code = 1;
+            return out;
+        }
+    };
     // Read inputs first (stdin once), then check them in parallel.
     let mut inputs: Vec<Result<(String, Vec<u8>), String>> = Vec::new();
-    let mut stdin_bytes: Option<Vec<u8>> = None;
+    let mut stdin_read: Option<Result<(String, Vec<u8>), String>> = None;
     for f in &parsed.files {
         if f == "-" {
-            let bytes = match &stdin_bytes {
-                Some(b) => b.clone(),
-                None => {
-                    let mut b = Vec::new();
-                    if let Err(e) = stdin.read_to_end(&mut b) {
-                        inputs.push(Err(format!("cannot read standard input: {e}")));
-                        continue;
-                    }
-                    stdin_bytes = Some(b.clone());
-                    b
-                }
-            };
-            inputs.push(Ok(("<stdin>".to_string(), bytes)));
+            let read = stdin_read.get_or_insert_with(|| read_input(f, stdin, limit));
+            inputs.push(read.clone());
         } else {
-            match std::fs::read(f) {
-                Ok(b) => inputs.push(Ok((f.clone(), b))),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    inputs.push(Err(format!("no such file or directory: '{f}'")))
-                }
-                Err(e) => inputs.push(Err(format!("cannot read '{f}': {e}"))),
-            }
+            inputs.push(read_input(f, stdin, limit));
         }
     }
 
@@ -126,6 +117,28 @@ pub fn check_command(args: Vec<String>, stdin: &mut dyn Read) -> CliOutput {
         }
     }
     out
+}
+
+/// Reads one input of a command, `file` or (for `-`) standard input, named `<stdin>`: at most
+/// `limit` bytes (the source limit); the message of the error otherwise.
+pub(crate) fn read_input(
+    file: &str,
+    stdin: &mut dyn Read,
+    limit: u64,
+) -> Result<(String, Vec<u8>), String> {
+    use oclc_syntax::source::{ReadSourceError, read_source, read_source_from};
+    if file == "-" {
+        return read_source_from(stdin, limit, 0)
+            .map(|b| ("<stdin>".to_string(), b))
+            .map_err(|e| e.message("standard input"));
+    }
+    match read_source(std::path::Path::new(file), limit) {
+        Ok(b) => Ok((file.to_string(), b)),
+        Err(ReadSourceError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(format!("no such file or directory: '{file}'"))
+        }
+        Err(e) => Err(e.message(&format!("'{file}'"))),
+    }
 }
 
 enum FileResult {

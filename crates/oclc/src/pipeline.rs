@@ -56,8 +56,11 @@ pub fn parse_and_check(
         std::mem::forget(tu);
     } else if tu.items.len() >= BACKGROUND_DROP_ITEMS {
         // (Not on a rayon pool, whose workers a caller may keep busy.)
+        // Its stack takes what the front end's does: dropping a tree recurses as it nests
+        // (and along operator chains, which are not nesting).
         let _ = std::thread::Builder::new()
             .name("oclc-free".into())
+            .stack_size(crate::check::FRONT_END_STACK_SIZE)
             .spawn(move || drop(tu));
     }
     FrontEnd {

@@ -249,11 +249,12 @@ impl<'a> TextRenderer<'a> {
         }
         for line_no in lines.0..=lines.1 {
             // clang prints nothing for the empty "line" at the end of the buffer.
-            let at_eof = line_no == f.line_count() && (f.text.is_empty() || f.text.ends_with('\n'));
+            let at_eof =
+                line_no == f.line_count() && (f.text.is_empty() || f.text.ends_with(b"\n"));
             if line_no > f.line_count() || at_eof {
                 break;
             }
-            let full = f.line_text(line_no).as_bytes();
+            let full = f.line_bytes(line_no);
             let cut = full.iter().position(|&b| b == b'\r').unwrap_or(full.len());
             let mut src = &full[..cut];
             if src.len() > MAX_LINE_LENGTH_TO_PRINT {

@@ -123,7 +123,7 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
         return fail(out, "--repeat must be at least 1");
     }
 
-    let source = match job.source_text() {
+    let source = match job.source_bytes() {
         Ok(s) => s,
         Err(e) => {
             out.stderr.push_str(&format!("{e}\n"));
@@ -141,7 +141,7 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
     if let Some(o) = optimize {
         opts.optimize = o;
     }
-    let program = match Program::build_with(&name, source.as_bytes(), &opts) {
+    let program = match Program::build_with(&name, &source, &opts) {
         Ok(p) => p,
         Err(BuildError::Compile { log, .. }) => {
             out.stderr.push_str(&log);

@@ -76,24 +76,13 @@ pub fn spaces_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOu
             return out;
         }
     };
-    let (name, bytes) = if file == "-" {
-        let mut b = Vec::new();
-        if let Err(e) = stdin.read_to_end(&mut b) {
-            error(&mut out, format!("cannot read standard input: {e}"));
+    let read = oclc_syntax::source::max_source_bytes_from_env()
+        .and_then(|limit| crate::cli::read_input(&file, stdin, limit));
+    let (name, bytes) = match read {
+        Ok(x) => x,
+        Err(e) => {
+            error(&mut out, e);
             return out;
-        }
-        ("<stdin>".to_string(), b)
-    } else {
-        match std::fs::read(&file) {
-            Ok(b) => (file.clone(), b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                error(&mut out, format!("no such file or directory: '{file}'"));
-                return out;
-            }
-            Err(e) => {
-                error(&mut out, format!("cannot read '{file}': {e}"));
-                return out;
-            }
         }
     };
 
@@ -341,10 +330,14 @@ fn collect_decls(
 fn for_each_child_stmt(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
     match &s.kind {
         StmtKind::Block(b) => b.stmts.iter().for_each(f),
-        StmtKind::If { then, else_, .. } => {
-            f(then);
-            if let Some(e) = else_ {
-                f(e);
+        // An `else if` chain in a loop (its length is not nesting): each `then`, and the
+        // last `else`.
+        StmtKind::If { .. } => {
+            for (_, then, else_) in s.if_links() {
+                f(then);
+                if let Some(e) = else_ {
+                    f(e);
+                }
             }
         }
         StmtKind::While { body, .. }
@@ -398,8 +391,18 @@ impl Walker<'_> {
                         self.init(init, depth);
                     }
                 }
-                StmtKind::If { cond, .. }
-                | StmtKind::While { cond, .. }
+                StmtKind::If { .. } => {
+                    // Each condition before its `then`, as recursion down the chain would.
+                    for (cond, then, else_) in s.if_links() {
+                        self.expr(cond, depth);
+                        self.stmts(std::slice::from_ref(then), depth + 1);
+                        if let Some(e) = else_ {
+                            self.stmts(std::slice::from_ref(e), depth + 1);
+                        }
+                    }
+                    continue;
+                }
+                StmtKind::While { cond, .. }
                 | StmtKind::DoWhile { cond, .. }
                 | StmtKind::Switch { cond, .. } => self.expr(cond, depth),
                 StmtKind::For { cond, step, .. } => {
@@ -445,10 +448,28 @@ impl Walker<'_> {
             | ExprKind::Swizzle { base: a, .. }
             | ExprKind::Cast(_, a)
             | ExprKind::ToAddrSpace { arg: a, .. } => self.expr(a, d),
-            ExprKind::Binary(_, a, b)
-            | ExprKind::Assign { lhs: a, rhs: b, .. }
-            | ExprKind::Comma(a, b)
-            | ExprKind::Index { base: a, index: b } => {
+            ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => match e.chain() {
+                None => {
+                    self.expr(a, d);
+                    self.expr(b, d);
+                }
+                // A chain in a loop (its length is not nesting), in pre-order.
+                Some((links, leaf)) => {
+                    for l in links.iter().skip(1) {
+                        if !(self.visit)(l) {
+                            self.stop = true;
+                            return;
+                        }
+                    }
+                    self.expr(leaf, d);
+                    for l in links.iter().rev() {
+                        if let Some((_, b)) = l.link_operands() {
+                            self.expr(b, d);
+                        }
+                    }
+                }
+            },
+            ExprKind::Assign { lhs: a, rhs: b, .. } | ExprKind::Index { base: a, index: b } => {
                 self.expr(a, d);
                 self.expr(b, d);
             }

@@ -151,14 +151,14 @@ pub fn verify(
         if f.name.starts_with('<') && f.name.ends_with('>') && f.name != "<stdin>" {
             continue;
         }
-        for (start, end) in comments(f.text.as_bytes()) {
+        for (start, end) in comments(&f.text) {
             let in_skipped = skipped
                 .iter()
                 .any(|s| s.file == fid && s.lo as usize <= start && start < s.hi as usize);
             if in_skipped {
                 continue;
             }
-            let raw = &f.text.as_bytes()[start..end];
+            let raw = &f.text[start..end];
             let folded = fold_line_splices(raw);
             let (line, col) = f.line_col(start as u32);
             let mut ctx = ParseCtx {
@@ -902,7 +902,7 @@ mod tests {
     fn at(sm: &SourceMap, level: Level, line: u32, msg: &str) -> Reported {
         let f = sm.file(FileId(0)).unwrap();
         let mut off = 0u32;
-        for (i, l) in f.text.split('\n').enumerate() {
+        for (i, l) in f.text.split(|&b| b == b'\n').enumerate() {
             if i as u32 + 1 == line {
                 break;
             }

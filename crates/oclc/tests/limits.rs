@@ -496,7 +496,7 @@ fn a_run_file_that_never_ends_is_an_error() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o.stderr),
-        "/dev/zero: error: the run file is larger than 67108864 bytes, the limit for run files\n"
+        "/dev/zero: error: the run file is larger than the 64 MiB limit on run files\n"
     );
 }
 

@@ -28,10 +28,10 @@ fn clang() -> Option<String> {
 }
 
 /// The byte offset of 1-based `line`:`col` in `text`.
-fn offset(text: &str, line: u32, col: u32) -> u32 {
+fn offset(text: &[u8], line: u32, col: u32) -> u32 {
     let mut l = 1;
     let mut off = 0usize;
-    for (i, b) in text.bytes().enumerate() {
+    for (i, &b) in text.iter().enumerate() {
         if l == line {
             off = i;
             break;
@@ -83,8 +83,8 @@ fn parse_clang(out: &str, sm: &mut SourceMap) -> Vec<Reported> {
                         sm.add_file(file.clone(), &bytes)
                     }
                 };
-                let text = sm.file(fid).map(|f| f.text.clone()).unwrap_or_default();
-                let o = offset(&text, l, c);
+                let text = sm.file(fid).map(|f| f.text.clone());
+                let o = offset(text.as_deref().unwrap_or_default(), l, c);
                 Span::new(fid, o, o)
             }
             None => Span::DUMMY,

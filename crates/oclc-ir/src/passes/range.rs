@@ -15,6 +15,9 @@ use crate::ir::*;
 use crate::types::Type;
 use crate::verify::dominators;
 
+/// Dominators whose guards [`Analysis::block_facts`] looks at, nearest first.
+const MAX_DOMINATOR_STEPS: usize = 128;
+
 /// An inclusive unsigned interval `[lo, hi]` of a value's bits (zero-extended to 64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Range {
@@ -435,7 +438,8 @@ impl Analysis<'_> {
         }
     }
 
-    /// Refined operand intervals in `b`: the guards of `b` and of its dominators.
+    /// Refined operand intervals in `b`: the guards of `b` and of its nearest
+    /// [`MAX_DOMINATOR_STEPS`] dominators.
     fn block_facts(
         &self,
         b: Block,
@@ -445,7 +449,10 @@ impl Analysis<'_> {
         let mut cur = Some(b);
         let mut steps = 0;
         while let Some(x) = cur {
-            if steps > self.f.blocks.len() {
+            // The nearest dominators only: every guard refines, so fewer give wider (still
+            // sound) ranges, and a deep dominator tree (a long `else if` chain) then costs
+            // linear time rather than its depth per block.
+            if steps > self.f.blocks.len() || steps >= MAX_DOMINATOR_STEPS {
                 break;
             }
             if let Some(Some(g)) = self.guards.get(x.index()) {

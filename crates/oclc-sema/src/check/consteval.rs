@@ -67,7 +67,7 @@ impl Checker<'_> {
                     _ => return None,
                 }
             }
-            ExprKind::Binary(op, a, b) => {
+            ExprKind::Binary(op, a, b) if !matches!(a.kind, ExprKind::Binary(..)) => {
                 if self.prog.types.as_vector(e.ty).is_some() {
                     return None;
                 }
@@ -78,67 +78,30 @@ impl Checker<'_> {
                     .types
                     .as_scalar(a.ty)
                     .is_some_and(|s| !s.is_signed());
-                match op {
-                    BinOp::Add => x.wrapping_add(y),
-                    BinOp::Sub => x.wrapping_sub(y),
-                    BinOp::Mul => x.wrapping_mul(y),
-                    BinOp::Div => {
-                        if y == 0 {
-                            return None;
-                        }
-                        if unsigned {
-                            ((x as u64) / (y as u64)) as i64
-                        } else {
-                            x.wrapping_div(y)
-                        }
+                int_binop(*op, x, y, unsigned)?
+            }
+            ExprKind::Binary(..) => {
+                // A chain (`1 + 2 + 3 ...`) is folded in a loop: its length is not nesting.
+                let mut links = Vec::new();
+                let mut leaf = e;
+                while let ExprKind::Binary(op, a, b) = &leaf.kind {
+                    if self.prog.types.as_vector(leaf.ty).is_some() {
+                        return None;
                     }
-                    BinOp::Rem => {
-                        if y == 0 {
-                            return None;
-                        }
-                        if unsigned {
-                            ((x as u64) % (y as u64)) as i64
-                        } else {
-                            x.wrapping_rem(y)
-                        }
-                    }
-                    BinOp::Shl => x.wrapping_shl(y as u32),
-                    BinOp::Shr => {
-                        if unsigned {
-                            ((x as u64).wrapping_shr(y as u32)) as i64
-                        } else {
-                            x.wrapping_shr(y as u32)
-                        }
-                    }
-                    BinOp::BitAnd => x & y,
-                    BinOp::BitOr => x | y,
-                    BinOp::BitXor => x ^ y,
-                    BinOp::Lt => i64::from(if unsigned {
-                        (x as u64) < (y as u64)
-                    } else {
-                        x < y
-                    }),
-                    BinOp::Gt => i64::from(if unsigned {
-                        (x as u64) > (y as u64)
-                    } else {
-                        x > y
-                    }),
-                    BinOp::Le => i64::from(if unsigned {
-                        (x as u64) <= (y as u64)
-                    } else {
-                        x <= y
-                    }),
-                    BinOp::Ge => i64::from(if unsigned {
-                        (x as u64) >= (y as u64)
-                    } else {
-                        x >= y
-                    }),
-                    BinOp::Eq => i64::from(x == y),
-                    BinOp::Ne => i64::from(x != y),
-                    BinOp::LogAnd => i64::from(x != 0 && y != 0),
-                    BinOp::LogOr => i64::from(x != 0 || y != 0),
-                    BinOp::PtrAdd | BinOp::PtrSub | BinOp::PtrDiff => return None,
+                    links.push((leaf, *op, &**a, &**b));
+                    leaf = a;
                 }
+                let mut x = self.eval_int(leaf, d)?;
+                for (node, op, a, b) in links.into_iter().rev() {
+                    let y = self.eval_int(b, d)?;
+                    let unsigned = self
+                        .prog
+                        .types
+                        .as_scalar(a.ty)
+                        .is_some_and(|s| !s.is_signed());
+                    x = self.wrap(int_binop(op, x, y, unsigned)?, node);
+                }
+                x
             }
             ExprKind::Cond(c, t, f) => {
                 if self.eval_int(c, d)? != 0 {
@@ -181,17 +144,97 @@ impl Checker<'_> {
             ExprKind::Unary(UnOp::Neg, x) => self.const_float(x).map(|f| -f),
             ExprKind::Cast(CastKind::Float | CastKind::NoOp, x) => self.const_float(x),
             ExprKind::Cast(CastKind::IntToFloat, x) => self.const_int(x).map(|v| v as f64),
-            ExprKind::Binary(op, a, b) if self.prog.types.as_vector(e.ty).is_none() => {
-                let (x, y) = (self.const_float(a)?, self.const_float(b)?);
-                Some(match op {
-                    BinOp::Add => x + y,
-                    BinOp::Sub => x - y,
-                    BinOp::Mul => x * y,
-                    BinOp::Div => x / y,
-                    _ => return None,
-                })
+            ExprKind::Binary(..) => {
+                // A chain is folded in a loop, as in `eval_int`.
+                let mut links = Vec::new();
+                let mut leaf = e;
+                while let ExprKind::Binary(op, a, b) = &leaf.kind {
+                    if self.prog.types.as_vector(leaf.ty).is_some() {
+                        return None;
+                    }
+                    links.push((*op, &**b));
+                    leaf = a;
+                }
+                let mut x = self.const_float(leaf)?;
+                for (op, b) in links.into_iter().rev() {
+                    let y = self.const_float(b)?;
+                    x = match op {
+                        BinOp::Add => x + y,
+                        BinOp::Sub => x - y,
+                        BinOp::Mul => x * y,
+                        BinOp::Div => x / y,
+                        _ => return None,
+                    };
+                }
+                Some(x)
             }
             _ => None,
         }
     }
+}
+
+/// `x op y` on integer constants (`unsigned`: the operands' type is unsigned); `None` for a
+/// division by zero or an operator that is not an integer constant operation.
+fn int_binop(op: BinOp, x: i64, y: i64, unsigned: bool) -> Option<i64> {
+    Some(match op {
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::Div => {
+            if y == 0 {
+                return None;
+            }
+            if unsigned {
+                ((x as u64) / (y as u64)) as i64
+            } else {
+                x.wrapping_div(y)
+            }
+        }
+        BinOp::Rem => {
+            if y == 0 {
+                return None;
+            }
+            if unsigned {
+                ((x as u64) % (y as u64)) as i64
+            } else {
+                x.wrapping_rem(y)
+            }
+        }
+        BinOp::Shl => x.wrapping_shl(y as u32),
+        BinOp::Shr => {
+            if unsigned {
+                ((x as u64).wrapping_shr(y as u32)) as i64
+            } else {
+                x.wrapping_shr(y as u32)
+            }
+        }
+        BinOp::BitAnd => x & y,
+        BinOp::BitOr => x | y,
+        BinOp::BitXor => x ^ y,
+        BinOp::Lt => i64::from(if unsigned {
+            (x as u64) < (y as u64)
+        } else {
+            x < y
+        }),
+        BinOp::Gt => i64::from(if unsigned {
+            (x as u64) > (y as u64)
+        } else {
+            x > y
+        }),
+        BinOp::Le => i64::from(if unsigned {
+            (x as u64) <= (y as u64)
+        } else {
+            x <= y
+        }),
+        BinOp::Ge => i64::from(if unsigned {
+            (x as u64) >= (y as u64)
+        } else {
+            x >= y
+        }),
+        BinOp::Eq => i64::from(x == y),
+        BinOp::Ne => i64::from(x != y),
+        BinOp::LogAnd => i64::from(x != 0 && y != 0),
+        BinOp::LogOr => i64::from(x != 0 || y != 0),
+        BinOp::PtrAdd | BinOp::PtrSub | BinOp::PtrDiff => return None,
+    })
 }

@@ -517,8 +517,19 @@ impl Checker<'_> {
                                 invalid = true;
                                 ArrayLen::Fixed(1)
                             } else {
+                                // The value in the size expression's type (an unsigned
+                                // one is never negative).
+                                let signed = self
+                                    .prog
+                                    .types
+                                    .as_scalar(he.ty)
+                                    .is_none_or(|s| s.is_signed());
                                 match self.const_int(&he) {
-                                    Some(v) if v < 0 => {
+                                    Some(v) if self.array_too_large(ty, v, signed, e.span) => {
+                                        invalid = true;
+                                        ArrayLen::Fixed(1)
+                                    }
+                                    Some(v) if v < 0 && signed => {
                                         let msg = match name {
                                             Some(n) => format!(
                                                 "'{n}' declared as an array with a negative size"
@@ -1323,23 +1334,50 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// clang's "array is too large (N elements)" for `v` (of a signed or unsigned size type)
+    /// elements of `elem`: reported at `at`; true when it was.
+    fn array_too_large(&mut self, elem: QualType, v: i64, signed: bool, at: Span) -> bool {
+        if signed && v < 0 {
+            return false;
+        }
+        let n = v as u64;
+        let Some(elem_size) = self.prog.types.size_of(elem) else {
+            return false;
+        };
+        if !self.prog.types.array_too_large(elem_size, n) {
+            return false;
+        }
+        let shown = if signed { v.to_string() } else { n.to_string() };
+        self.err(at, format!("array is too large ({shown} elements)"));
+        true
+    }
+}
+
 /// Why a bound like `&x + 3 - &x` is not constant (clang's note): pointer arithmetic that steps
 /// more than one element past a non-array object. Returns the span and the element index.
 fn past_object_offset(e: &crate::hir::Expr) -> Option<(Span, u64)> {
     use crate::hir::{BinOp, ExprKind};
-    match &e.kind {
-        ExprKind::Binary(BinOp::PtrAdd, p, i) => {
-            if let (ExprKind::AddrOf(_), ExprKind::IntLit(n)) = (&p.kind, &strip_casts(i).kind)
-                && *n > 1
-            {
-                return Some((e.span, *n));
+    // Depth first, left to right, with a stack of its own (a chain can be long).
+    let mut todo = vec![e];
+    while let Some(e) = todo.pop() {
+        match &e.kind {
+            ExprKind::Binary(op, a, b) => {
+                if *op == BinOp::PtrAdd
+                    && let (ExprKind::AddrOf(_), ExprKind::IntLit(n)) =
+                        (&a.kind, &strip_casts(b).kind)
+                    && *n > 1
+                {
+                    return Some((e.span, *n));
+                }
+                todo.push(b);
+                todo.push(a);
             }
-            past_object_offset(p).or_else(|| past_object_offset(i))
+            ExprKind::Cast(_, x) | ExprKind::Unary(_, x) => todo.push(x),
+            _ => {}
         }
-        ExprKind::Binary(_, a, b) => past_object_offset(a).or_else(|| past_object_offset(b)),
-        ExprKind::Cast(_, x) | ExprKind::Unary(_, x) => past_object_offset(x),
-        _ => None,
     }
+    None
 }
 
 fn strip_casts(e: &crate::hir::Expr) -> &crate::hir::Expr {

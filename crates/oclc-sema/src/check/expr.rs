@@ -601,19 +601,45 @@ impl Checker<'_> {
         rhs: &ast::Expr,
         span: Span,
     ) -> Expr {
-        if op == AB::Comma {
+        if !matches!(lhs.kind, AK::Binary { .. }) {
             let l = self.rexpr(lhs);
-            let r = self.rexpr(rhs);
-            if l.is_error() || r.is_error() {
-                return Expr::error(span);
-            }
-            let ty = r.ty;
-            return self.mk(ExprKind::Comma(Box::new(l), Box::new(r)), ty, span);
+            return self.binary_step(op, op_span, l, rhs, span);
         }
-        let l = self.rexpr(lhs);
+        // A chain (`a + b + c ...`, a left spine of any length) is checked in a loop, leftmost
+        // operand first, as recursion would: its length is not nesting.
+        let mut links = vec![(op, op_span, rhs, span)];
+        let mut leaf = lhs;
+        while let AK::Binary {
+            op,
+            op_span,
+            lhs,
+            rhs,
+        } = &leaf.kind
+        {
+            links.push((*op, *op_span, &**rhs, leaf.span));
+            leaf = lhs;
+        }
+        let mut acc = self.rexpr(leaf);
+        let mut first = true;
+        for (op, op_span, rhs, span) in links.into_iter().rev() {
+            if !first {
+                acc = self.rvalue(acc);
+            }
+            first = false;
+            acc = self.binary_step(op, op_span, acc, rhs, span);
+        }
+        acc
+    }
+
+    /// One link of a chain: `l` (already an rvalue) `op` the operand `rhs`.
+    fn binary_step(&mut self, op: AB, op_span: Span, l: Expr, rhs: &ast::Expr, span: Span) -> Expr {
         let r = self.rexpr(rhs);
         if l.is_error() || r.is_error() {
             return Expr::error(span);
+        }
+        if op == AB::Comma {
+            let ty = r.ty;
+            return self.mk(ExprKind::Comma(Box::new(l), Box::new(r)), ty, span);
         }
         self.binary_values(op, op_span, l, r, span)
     }

@@ -336,8 +336,16 @@ impl Checker<'_> {
             ExprKind::Cast(CastKind::ArrayToPointer, x) => self.is_static_object(x),
             ExprKind::Cast(_, x) => self.is_constant_initializer(x),
             ExprKind::AddrOf(x) => self.is_static_object(x),
-            ExprKind::Binary(BinOp::PtrAdd | BinOp::PtrSub, a, b) => {
-                self.is_constant_initializer(a) && self.const_int(b).is_some()
+            ExprKind::Binary(BinOp::PtrAdd | BinOp::PtrSub, ..) => {
+                // `p + 1 + 1 ...`: a loop down the chain.
+                let mut x = e;
+                while let ExprKind::Binary(BinOp::PtrAdd | BinOp::PtrSub, a, b) = &x.kind {
+                    if self.const_int(b).is_none() {
+                        return false;
+                    }
+                    x = a;
+                }
+                self.is_constant_initializer(x)
             }
             ExprKind::VectorLit(parts) => parts.iter().all(|p| self.is_constant_initializer(p)),
             ExprKind::InitList(_) => true,

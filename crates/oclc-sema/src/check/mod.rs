@@ -246,17 +246,8 @@ impl<'a> Checker<'a> {
         let Some(f) = self.sm.file(s.file) else {
             return String::new();
         };
-        if span.expn != s.expn || s.hi < s.lo {
-            return f
-                .text
-                .get(s.lo as usize..s.hi as usize)
-                .unwrap_or("")
-                .to_string();
-        }
-        f.text
-            .get(s.lo as usize..s.hi as usize)
-            .unwrap_or("")
-            .to_string()
+        let bytes = f.text.get(s.lo as usize..s.hi as usize).unwrap_or(b"");
+        String::from_utf8_lossy(bytes).into_owned()
     }
 
     fn static_assert(&mut self, sa: &ast::StaticAssert) {

@@ -167,6 +167,22 @@ impl Checker<'_> {
             d.fields = fields;
         }
         self.prog.types.layout_record(rid);
+        // Fields each small enough can still add up to more than an object may have (the
+        // layout saturates rather than wraps): clang's "structure is too large".
+        let max_bits = self.prog.types.max_size_bits();
+        if let Some(d) = self.prog.types.record(rid)
+            && 64 - d.layout.size.leading_zeros() > max_bits
+        {
+            let (span, name) = (d.span, d.name.map_or(String::new(), |n| n.to_string()));
+            let max = (1u64 << max_bits) - 1;
+            self.err(
+                span,
+                format!(
+                    "structure '{name}' is too large, which exceeds maximum allowed size of \
+                     {max} bytes"
+                ),
+            );
+        }
     }
 
     /// Image, sampler, event and other OpenCL object types that cannot be struct fields.

@@ -182,16 +182,7 @@ impl Checker<'_> {
                 StmtKind::Expr(x)
             }
             SK::Null | SK::Error => StmtKind::Empty,
-            SK::If { cond, then, else_ } => {
-                let c = self.cond_expr(cond);
-                let t = self.sub_stmt(then);
-                let e = else_.as_ref().map(|e| self.sub_stmt(e));
-                StmtKind::If {
-                    cond: c,
-                    then: t,
-                    else_: e,
-                }
-            }
+            SK::If { cond, then, else_ } => self.if_chain(cond, then, else_.as_deref()),
             SK::While { cond, body } => {
                 let c = self.cond_expr(cond);
                 self.loop_depth += 1;
@@ -364,6 +355,55 @@ impl Checker<'_> {
         };
         self.leave();
         Stmt { kind, span }
+    }
+
+    /// `if`, with an `else if` chain checked in a loop (its length is not nesting), in the
+    /// order recursion would take, and built back to front.
+    fn if_chain(
+        &mut self,
+        cond: &ast::Expr,
+        then: &ast::Stmt,
+        else_: Option<&ast::Stmt>,
+    ) -> StmtKind {
+        // Each `if` but the last: its condition, `then`, and the span of its `else` (the
+        // next `if`).
+        let mut links: Vec<(Expr, Box<Stmt>, oclc_syntax::Span)> = Vec::new();
+        let (mut cond, mut then, mut else_) = (cond, then, else_);
+        let last = loop {
+            let c = self.cond_expr(cond);
+            let t = self.sub_stmt(then);
+            match else_ {
+                Some(ast::Stmt {
+                    kind:
+                        SK::If {
+                            cond: c2,
+                            then: t2,
+                            else_: e2,
+                        },
+                    span: s2,
+                    ..
+                }) => {
+                    links.push((c, t, *s2));
+                    (cond, then, else_) = (c2, t2, e2.as_deref());
+                }
+                _ => {
+                    break StmtKind::If {
+                        cond: c,
+                        then: t,
+                        else_: else_.map(|e| self.sub_stmt(e)),
+                    };
+                }
+            }
+        };
+        let mut kind = last;
+        for (c, t, span) in links.into_iter().rev() {
+            kind = StmtKind::If {
+                cond: c,
+                then: t,
+                else_: Some(Box::new(Stmt { kind, span })),
+            };
+        }
+        kind
     }
 
     /// At the end of a function body: every `goto` must name a label of the function.

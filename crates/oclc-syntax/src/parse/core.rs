@@ -2,7 +2,7 @@
 //! bracket tracking with clang's depth limit, and clang's skip-based error recovery.
 
 use super::keywords::{IdMap, Kw, keyword};
-use super::{MAX_BRACKET_DEPTH, MAX_NESTING, TokPragma, names};
+use super::{MAX_NESTING, TokPragma, names};
 use crate::ast::{DeclId, ExprId, PragmaItem, StmtId, TranslationUnit};
 use crate::diag::{Diagnostic, Diagnostics, Level};
 use crate::intern::Symbol;
@@ -390,13 +390,13 @@ impl<'a> Parser<'a> {
     fn invocation_end(&self, span: Span) -> Option<u32> {
         let outer = *self.sm.expansion_chain(span).last()?;
         let call = outer.call_site;
-        let def_text = self.sm.file(outer.def_site.file).map(|f| f.text.as_bytes());
+        let def_text = self.sm.file(outer.def_site.file).map(|f| &f.text[..]);
         let function_like = !outer.def_site.is_dummy()
             && def_text.and_then(|t| t.get(outer.def_site.hi as usize)) == Some(&b'(');
         if !function_like {
             return Some(call.hi);
         }
-        let text = self.sm.file(call.file)?.text.as_bytes();
+        let text = &self.sm.file(call.file)?.text[..];
         let mut i = call.hi as usize;
         let mut depth = 0u32;
         while let Some(&c) = text.get(i) {
@@ -477,13 +477,14 @@ impl<'a> Parser<'a> {
     /// Consumes an opening delimiter, enforcing clang's bracket depth limit. Returns its span,
     /// or None after the fatal depth error (parsing is then cut off).
     pub fn open(&mut self) -> Option<Span> {
-        if self.depth >= MAX_BRACKET_DEPTH {
+        let max = self.lang.bracket_depth;
+        if self.depth >= max {
             let at = self.span();
             self.emit(
                 Diagnostic::new(
                     Level::Fatal,
                     at,
-                    format!("bracket nesting level exceeded maximum of {MAX_BRACKET_DEPTH}"),
+                    format!("bracket nesting level exceeded maximum of {max}"),
                 )
                 .with_note(
                     at,

@@ -122,7 +122,10 @@ impl Parser<'_> {
             if prec < min_prec || self.cut_off {
                 return lhs;
             }
-            if !self.chain_link(&mut links) {
+            // A chain of binary operators (`a + b + c ...`) is a loop here and downstream, as
+            // in clang: its length is not nesting. Assignments and `?:` count.
+            let counts = !matches!(op, Op::Bin(_));
+            if counts && !self.chain_link(&mut links) {
                 return lhs;
             }
             let op_span = self.bump();

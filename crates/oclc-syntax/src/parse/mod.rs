@@ -34,8 +34,9 @@ use crate::token::Token;
 pub use dump::dump;
 pub use names::{builtin_type_names, is_builtin_type_name};
 
-/// Maximum nesting of `(`, `[` and `{`, as clang's default `-fbracket-depth`.
-pub const MAX_BRACKET_DEPTH: u32 = 256;
+/// Maximum nesting of `(`, `[` and `{` unless `-fbracket-depth` says otherwise
+/// ([`LangOptions::bracket_depth`]).
+pub const MAX_BRACKET_DEPTH: u32 = crate::lang::DEFAULT_BRACKET_DEPTH;
 
 /// Maximum nesting of other recursive constructs (casts, unary operators, statements without
 /// braces, right-associative operators, operator chains) so later stages never meet an AST

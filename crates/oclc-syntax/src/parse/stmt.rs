@@ -331,21 +331,54 @@ impl Parser<'_> {
         Some(cond)
     }
 
+    /// `if`, with an `else if` chain parsed in a loop: its length is not nesting (clang
+    /// accepts any length), so it counts against no limit and takes no stack. The inner `if`
+    /// statements get the spans and ids (innermost first) that parsing each as the `else`
+    /// statement would give them.
     fn parse_if(&mut self) -> StmtKind {
-        self.bump();
-        let Some(cond) = self.parse_paren_cond("if") else {
-            return self.stmt_error();
+        // Each `if` of the chain but the last: its start, condition and `then` statement.
+        let mut links: Vec<(Span, Expr, Stmt)> = Vec::new();
+        let mut start = self.span();
+        let last = loop {
+            self.bump();
+            let Some(cond) = self.parse_paren_cond("if") else {
+                break self.stmt_error();
+            };
+            let then = self.parse_stmt();
+            if self.eat_kw(Kw::Else).is_none() {
+                break StmtKind::If {
+                    cond,
+                    then: Box::new(then),
+                    else_: None,
+                };
+            }
+            if !self.cut_off && self.kw() == Some(Kw::If) {
+                links.push((start, cond, then));
+                start = self.span();
+                continue;
+            }
+            break StmtKind::If {
+                cond,
+                then: Box::new(then),
+                else_: Some(Box::new(self.parse_stmt())),
+            };
         };
-        let then = self.parse_stmt();
-        let mut else_ = None;
-        if self.eat_kw(Kw::Else).is_some() {
-            else_ = Some(Box::new(self.parse_stmt()));
+        let mut kind = last;
+        for (outer_start, cond, then) in links.into_iter().rev() {
+            let id = self.stmt_id();
+            let span = if self.prev_span().lo >= start.lo && self.prev_span().file == start.file {
+                start.to(self.prev_span())
+            } else {
+                start
+            };
+            kind = StmtKind::If {
+                cond,
+                then: Box::new(then),
+                else_: Some(Box::new(Stmt { id, span, kind })),
+            };
+            start = outer_start;
         }
-        StmtKind::If {
-            cond,
-            then: Box::new(then),
-            else_,
-        }
+        kind
     }
 
     fn parse_switch(&mut self) -> StmtKind {

@@ -529,7 +529,7 @@ impl Pp<'_> {
 
     /// Offset of the newline ending the logical line that contains `pos` (splices followed).
     pub(super) fn line_end(&self, file: FileId, pos: usize) -> usize {
-        let text = self.sm.file(file).map_or(&b""[..], |f| f.text.as_bytes());
+        let text = self.sm.file(file).map_or(&b""[..], |f| &f.text[..]);
         let mut p = pos.min(text.len());
         while p < text.len() {
             if text[p] == b'\n' {
@@ -547,7 +547,7 @@ impl Pp<'_> {
     }
 
     fn line_start(&self, file: FileId, pos: usize) -> usize {
-        let text = self.sm.file(file).map_or(&b""[..], |f| f.text.as_bytes());
+        let text = self.sm.file(file).map_or(&b""[..], |f| &f.text[..]);
         let p = pos.min(text.len());
         text[..p]
             .iter()
@@ -614,7 +614,11 @@ impl Pp<'_> {
                 candidates.push(d.join(&name));
             }
         }
-        let Some(path) = candidates.into_iter().find(|c| c.is_file()) else {
+        // Any file but a directory, as clang: a device or a pipe is read up to the limit.
+        let Some(path) = candidates
+            .into_iter()
+            .find(|c| c.metadata().is_ok_and(|m| !m.is_dir()))
+        else {
             self.fatal(span, format!("'{name}' file not found"));
             return After::Nothing;
         };
@@ -626,9 +630,16 @@ impl Pp<'_> {
         if let Some(&id) = self.loaded.get(&canon) {
             return After::Include(id, Some(path));
         }
-        let Ok(bytes) = std::fs::read(&path) else {
-            self.fatal(span, format!("'{name}' file not found"));
-            return After::Nothing;
+        let bytes = match crate::source::read_source(&path, crate::source::max_source_bytes()) {
+            Ok(b) => b,
+            Err(e @ crate::source::ReadSourceError::TooLarge { .. }) => {
+                self.fatal(span, e.message(&format!("'{name}'")));
+                return After::Nothing;
+            }
+            Err(_) => {
+                self.fatal(span, format!("'{name}' file not found"));
+                return After::Nothing;
+            }
         };
         let id = self
             .sm

@@ -7,6 +7,93 @@ use crate::intern::Symbol;
 use crate::source::{ExpnData, Span};
 use crate::token::{Punct, Token, TokenKind};
 
+/// Whether `m` pre-expands argument `arg` (it names the parameter outside `#` and `##`).
+fn pre_expands(m: &Macro, arg: usize) -> bool {
+    let n = m.body.len();
+    (0..n).any(|i| {
+        m.param_of[i].is_some_and(|p| usize::from(p) == arg)
+            && !(i > 0
+                && (m.body[i - 1].is_punct(Punct::Hash) || m.body[i - 1].is_punct(Punct::HashHash)))
+            && !(i + 1 < n && m.body[i + 1].is_punct(Punct::HashHash))
+    })
+}
+
+/// The argument a parameter index takes: the variadic parameter collects the rest.
+fn param_index(m: &Macro, arg: usize) -> usize {
+    if m.variadic {
+        arg.min(m.params.len().saturating_sub(1))
+    } else {
+        arg
+    }
+}
+
+/// Tracks, while the arguments of one invocation are collected, the macro invocations
+/// nested in them whose arguments will be pre-expanded: a macro name met inside `k` of them
+/// is expanded at argument nesting (current + `k`), so past [`MAX_ARG_NESTING`] the fatal
+/// error can be given at once, at the same token `pre_expand` would name, instead of after
+/// one copy of the rest of the input per level (quadratic time and memory). Invocations
+/// through object-like macros are not seen here; `pre_expand` still bounds those.
+struct ArgNesting {
+    /// The invoked macro.
+    outer: std::rc::Rc<Macro>,
+    /// One entry per open `(` inside the arguments: the macro it invokes (if it follows the
+    /// name of a function-like macro), that macro's current argument, and whether that
+    /// argument is pre-expanded.
+    open: Vec<(Option<std::rc::Rc<Macro>>, usize, bool)>,
+    /// Entries of `open` whose argument is pre-expanded.
+    nested: u32,
+    /// The previous token named a function-like macro (its `(` starts an invocation).
+    pending: Option<std::rc::Rc<Macro>>,
+}
+
+impl ArgNesting {
+    fn new(outer: &std::rc::Rc<Macro>) -> ArgNesting {
+        ArgNesting {
+            outer: std::rc::Rc::clone(outer),
+            open: Vec::new(),
+            nested: 0,
+            pending: None,
+        }
+    }
+
+    /// Takes the next token of argument `arg` of the outer invocation; the span to report
+    /// when a macro name there would be expanded past the nesting limit.
+    fn too_deep(&mut self, pp: &mut Pp<'_>, t: &PTok, arg: usize) -> Option<Span> {
+        let pending = self.pending.take();
+        match t.tok.kind {
+            TokenKind::Punct(Punct::LParen) => {
+                let pre = pending
+                    .as_ref()
+                    .is_some_and(|m| pre_expands(m, param_index(m, 0)));
+                self.nested += u32::from(pre);
+                self.open.push((pending, 0, pre));
+            }
+            TokenKind::Punct(Punct::RParen) => {
+                if let Some((_, _, pre)) = self.open.pop() {
+                    self.nested -= u32::from(pre);
+                }
+            }
+            TokenKind::Punct(Punct::Comma) => {
+                if let Some((Some(m), a, pre)) = self.open.last_mut() {
+                    *a += 1;
+                    let now = pre_expands(m, param_index(m, *a));
+                    self.nested = self.nested - u32::from(*pre) + u32::from(now);
+                    *pre = now;
+                }
+            }
+            TokenKind::Ident(s) if !t.no_expand && pp.macros.contains(s) => {
+                let outer_pre = pre_expands(&self.outer, param_index(&self.outer, arg));
+                if outer_pre && pp.arg_nesting.saturating_add(self.nested) >= MAX_ARG_NESTING {
+                    return Some(t.tok.span);
+                }
+                self.pending = pp.macros.get(s).filter(|m| m.function_like);
+            }
+            _ => {}
+        }
+        None
+    }
+}
+
 /// An element of a macro's substituted body before pasting.
 #[derive(Clone, Copy)]
 enum Item {
@@ -98,7 +185,11 @@ impl Pp<'_> {
 
     /// Reads the parenthesized arguments of a function-like macro (the `(` is next), and the
     /// closing `)`. `None` after an error (the invocation's tokens are dropped, as clang does).
-    fn collect_args(&mut self, m: &Macro, name: Token) -> Option<(Vec<Vec<PTok>>, Span)> {
+    fn collect_args(
+        &mut self,
+        m: &std::rc::Rc<Macro>,
+        name: Token,
+    ) -> Option<(Vec<Vec<PTok>>, Span)> {
         let lp = self.raw_next();
         self.arg_macros.push((m.name, name.span));
         let nparams = m.params.len();
@@ -107,9 +198,24 @@ impl Pp<'_> {
         let mut arg_start_span = lp.tok.span;
         let mut too_many_at: Option<Span> = None;
         let mut depth = 0u32;
+        let mut nesting = ArgNesting::new(m);
         let close;
         loop {
             let mut t = self.raw_next();
+            if let TokenKind::Ident(s) = t.tok.kind
+                && self.macros.contains(s)
+                && self.is_disabled(s)
+            {
+                t.no_expand = true;
+            }
+            if let Some(at) = nesting.too_deep(self, &t, args.len()) {
+                self.arg_macros.pop();
+                self.fatal(
+                    at,
+                    format!("macro arguments nested too deeply (limit {MAX_ARG_NESTING})"),
+                );
+                return None;
+            }
             match t.tok.kind {
                 TokenKind::Eof => {
                     self.arg_macros.pop();
@@ -136,9 +242,6 @@ impl Pp<'_> {
                     args.push(std::mem::take(&mut cur));
                     arg_start_span = t.tok.span;
                     continue;
-                }
-                TokenKind::Ident(s) if self.macros.contains(s) && self.is_disabled(s) => {
-                    t.no_expand = true;
                 }
                 _ => {}
             }
@@ -193,7 +296,10 @@ impl Pp<'_> {
         Some((args, close.span))
     }
 
-    /// Fully macro-expands one argument in isolation (C99 6.10.3.1).
+    /// Fully macro-expands one argument in isolation (C99 6.10.3.1). Each macro invocation
+    /// in it is collected and its own arguments pre-expanded one level deeper, a copy of the
+    /// rest of the argument per level: [`ArgNesting`] reports nesting past the limit while
+    /// the outermost arguments are collected, before any of that work.
     fn pre_expand(&mut self, arg: &[PTok]) -> Vec<PTok> {
         let needs = arg.iter().any(|t| match t.tok.kind {
             TokenKind::Ident(s) => {

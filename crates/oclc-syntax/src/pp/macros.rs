@@ -82,7 +82,7 @@ impl MacroTable {
     pub fn add_lazy(
         &mut self,
         file: FileId,
-        text: Rc<str>,
+        text: std::sync::Arc<[u8]>,
         origin: Origin,
         lines: &[(&'static str, u32)],
     ) {

@@ -270,8 +270,6 @@ struct Pp<'s> {
     expn_end: HashMap<ExpnId, Span>,
     /// Included files by canonical path, loaded once.
     loaded: HashMap<PathBuf, FileId>,
-    /// The text of each file on (or once on) the include stack, shared by its lexers.
-    texts: HashMap<FileId, Rc<str>>,
     main_name: String,
     sym_pragma: Symbol,
     /// End of the last token read on the current directive line (for end-of-line locations).
@@ -327,7 +325,6 @@ impl<'s> Pp<'s> {
             pragma_once: Vec::new(),
             expn_end: HashMap::new(),
             loaded: HashMap::new(),
-            texts: HashMap::new(),
             main_name: String::new(),
             sym_pragma: Symbol::intern("_Pragma"),
             dir_last_hi: 0,
@@ -350,8 +347,11 @@ impl<'s> Pp<'s> {
                 Origin::DefaultHeader,
             ),
         ] {
-            let text: Rc<str> = Rc::from(defines.text.as_str());
             let id = self.sm.add_text(name, defines.text);
+            let text = self
+                .sm
+                .file(id)
+                .map_or_else(|| std::sync::Arc::from(&b""[..]), |f| f.text.clone());
             self.macros.add_lazy(id, text, origin, &defines.lines);
         }
         let mut cmdline = String::new();
@@ -376,9 +376,10 @@ impl<'s> Pp<'s> {
             .file(main)
             .map(|f| f.name.clone())
             .unwrap_or_default();
-        // Typical sources have a token every 3-4 bytes; reserving avoids regrowing the output.
+        // Typical sources have a token every 3-4 bytes; reserving avoids regrowing the output
+        // (only a hint: a reservation the allocator refuses is no error).
         let len = self.sm.file(main).map_or(0, |f| f.text.len());
-        self.out.tokens.reserve(len / 4 + 16);
+        let _ = self.out.tokens.try_reserve(len / 4 + 16);
         self.run_file(main, true);
         self.finish(main)
     }
@@ -417,14 +418,7 @@ impl<'s> Pp<'s> {
         let Some(f) = self.sm.file(id) else {
             return false;
         };
-        let text: Rc<str> = match self.texts.get(&id) {
-            Some(t) => Rc::clone(t),
-            None => {
-                let t: Rc<str> = Rc::from(f.text.as_str());
-                self.texts.insert(id, Rc::clone(&t));
-                t
-            }
-        };
+        let text = std::sync::Arc::clone(&f.text);
         let dir = match &path {
             Some(p) => p.parent().map(PathBuf::from),
             None => std::path::Path::new(&f.name).parent().map(PathBuf::from),
@@ -518,8 +512,8 @@ impl<'s> Pp<'s> {
     /// Closes the current file: reports its unterminated conditionals and pops it.
     fn end_of_file(&mut self) {
         if let Some(f) = self.files.last() {
-            let text = self.sm.file(f.id).map_or("", |sf| sf.text.as_str());
-            if !text.is_empty() && !text.ends_with(['\n', '\r']) {
+            let text = self.sm.file(f.id).map_or(&b""[..], |sf| &sf.text[..]);
+            if !text.is_empty() && !text.ends_with(b"\n") && !text.ends_with(b"\r") {
                 let end = Span::new(f.id, text.len() as u32, text.len() as u32);
                 self.diags.push(
                     Diagnostic::warning(end, "no newline at end of file")

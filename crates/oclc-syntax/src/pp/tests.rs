@@ -143,8 +143,12 @@ fn lazy_predefined_macros_equal_directives() {
         let mut lazy = Pp::new(&mut sm_lazy, &opts, &mut dl);
         for (d, origin) in &sets {
             let id = lazy.sm.add_text("v", d.text.clone());
-            lazy.macros
-                .add_lazy(id, Rc::from(d.text.as_str()), *origin, &d.lines);
+            lazy.macros.add_lazy(
+                id,
+                std::sync::Arc::from(d.text.as_bytes()),
+                *origin,
+                &d.lines,
+            );
         }
         let mut count = 0;
         for (d, _) in &sets {

@@ -116,22 +116,17 @@ impl RunFile {
     /// Reads and parses the run file at `path` (at most [`MAX_RUN_FILE_BYTES`]: a device such
     /// as `/dev/zero` is an error, not an endless read).
     pub fn load(path: &Path) -> Result<RunFile, JobErrors> {
-        use std::io::Read as _;
-        let cannot = |m: String| RunFileError::new(path, None, "", m);
-        let file = std::fs::File::open(path)
-            .map_err(|e| cannot(format!("cannot read the run file: {e}")))?;
-        let mut bytes = Vec::new();
-        file.take(MAX_RUN_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| cannot(format!("cannot read the run file: {e}")))?;
-        if bytes.len() as u64 > MAX_RUN_FILE_BYTES {
-            return Err(cannot(format!(
-                "the run file is larger than {MAX_RUN_FILE_BYTES} bytes, the limit for run files"
-            ))
-            .into());
-        }
+        use oclc_syntax::source::{ReadSourceError, format_size, read_source};
+        let error = |msg: String| RunFileError::new(path, None, "", msg);
+        let bytes = read_source(path, MAX_RUN_FILE_BYTES).map_err(|e| match e {
+            ReadSourceError::Io(e) => error(format!("cannot read the run file: {e}")),
+            ReadSourceError::TooLarge { limit } => error(format!(
+                "the run file is larger than the {} limit on run files",
+                format_size(limit)
+            )),
+        })?;
         let text = String::from_utf8(bytes).map_err(|_| {
-            cannot("cannot read the run file: stream did not contain valid UTF-8".into())
+            error("cannot read the run file: stream did not contain valid UTF-8".to_string())
         })?;
         RunFile::parse(&text, path)
     }
@@ -174,19 +169,34 @@ impl RunFile {
         }
     }
 
-    /// The program's text: the inline code, or the source file read from disk.
-    pub fn source_text(&self) -> Result<String, RunFileError> {
+    /// The program's bytes: the inline code, or the source file read from disk (at most the
+    /// source limit, `OCLC_MAX_SOURCE_BYTES`; its bytes need not be UTF-8, as for clang).
+    pub fn source_bytes(&self) -> Result<Vec<u8>, RunFileError> {
         match &self.program {
-            ProgramSource::Inline(code) => Ok(code.clone()),
-            ProgramSource::File { path, written } => std::fs::read_to_string(path).map_err(|e| {
-                RunFileError::new(
-                    &self.path,
-                    None,
-                    "source",
-                    format!("cannot read '{written}': {e}"),
-                )
-            }),
+            ProgramSource::Inline(code) => Ok(code.clone().into_bytes()),
+            ProgramSource::File { path, written } => {
+                let error = |msg: String| RunFileError::new(&self.path, None, "source", msg);
+                let limit = oclc_syntax::source::max_source_bytes_from_env().map_err(error)?;
+                oclc_syntax::source::read_source(path, limit)
+                    .map_err(|e| error(e.message(&format!("'{written}'"))))
+            }
         }
+    }
+
+    /// [`RunFile::source_bytes`] as text (an error when they are not UTF-8).
+    pub fn source_text(&self) -> Result<String, RunFileError> {
+        String::from_utf8(self.source_bytes()?).map_err(|_| {
+            let written = match &self.program {
+                ProgramSource::File { written, .. } => written.as_str(),
+                ProgramSource::Inline(_) => "code",
+            };
+            RunFileError::new(
+                &self.path,
+                None,
+                "source",
+                format!("cannot read '{written}': stream did not contain valid UTF-8"),
+            )
+        })
     }
 
     /// The error for a program that has no kernel named `self.kernel`; `available` lists the
