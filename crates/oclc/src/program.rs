@@ -95,6 +95,9 @@ pub enum Error {
     BufferSize { bytes: usize, elem_size: usize },
     #[error("device not available: {0}")]
     DeviceUnavailable(String),
+    /// An environment variable that sets a device limit (`OCLC_*`) has an invalid value.
+    #[error("invalid device setting: {0}")]
+    Setting(String),
     #[error("launch failed: {0}")]
     Launch(String),
     /// The program could not be compiled for the device (PTX generation or ptxas).
@@ -521,9 +524,7 @@ fn byte_size<T: Element>(len: usize) -> Result<usize, Error> {
 fn cpu_error(e: oclc_cpu::DeviceError) -> Error {
     match e {
         oclc_cpu::DeviceError::Memory(m) => Error::Memory(m),
-        oclc_cpu::DeviceError::Setting(m) => {
-            Error::DeviceUnavailable(format!("the cpu device: {m}"))
-        }
+        oclc_cpu::DeviceError::Setting(m) => Error::Setting(m),
         e => Error::Launch(e.to_string()),
     }
 }

@@ -420,7 +420,7 @@ fn printf_buffer_from_the_environment_and_the_cli_warning() {
     assert_eq!(code, 2);
     assert_eq!(
         stderr,
-        "oclc: error: launch failed: invalid device setting: OCLC_PRINTF_BUFFER_SIZE='lots' is not a number of bytes (the default is 1048576)\n"
+        "oclc: error: invalid device setting: OCLC_PRINTF_BUFFER_SIZE='lots' is not a number of bytes (the default is 1048576)\n"
     );
 
     // `for (;;) printf(...)`: 1 MiB of output, the warning, then the step limit.
