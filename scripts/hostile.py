@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Hostile inputs for the oclc CLI: every case must end cleanly -- no signal, no abort, no
-panic, no internal compiler error -- within 30 s and 4 GiB of address space.
+panic, no internal compiler error -- within 30 s and 4 GiB of address space; the cases of
+issue 12's table must also give the wanted error text and exit status (WANT).
 
     cargo build --release && scripts/hostile.py [--oclc target/release/oclc] [-k SUBSTRING] [-v]
 
@@ -18,7 +19,7 @@ def k(body, params="global int *o"):
 def job(code=None, source=None, kernel="k", glob="[1]", local=None, args=None, extra="", options=None):
     lines = []
     if source is not None: lines.append(f'source = "{source}"')
-    if code is not None: lines.append('code = """\n' + code + '"""')
+    if code is not None: lines.append("code = '''\n" + code + "'''")
     if options is not None: lines.append(f'options = "{options}"')
     lines.append(f'kernel = "{kernel}"')
     lines.append(f"global = {glob}")
@@ -95,7 +96,7 @@ def cases():
     check("control chars", "".join(chr(i) for i in range(1, 32)) + "\n")
     # --- parser nesting
     check("deep parens 10k", "int x = " + "(" * 10000 + "1" + ")" * 10000 + ";\n")
-    check("deep parens -fbracket-depth", "int x = " + "(" * 1000 + "1" + ")" * 1000 + ";\n", "-fbracket-depth=2000")
+    check("deep parens -fbracket-depth", "constant int x = " + "(" * 1000 + "1" + ")" * 1000 + ";\n", "-fbracket-depth=2000")
     check("deep braces", k("{" * 10000 + "}" * 10000))
     check("deep unary", "int x = " + "-" * 100000 + "1;\n")
     check("deep casts", "int x = " + "(int)" * 50000 + "1;\n")
@@ -252,6 +253,54 @@ def cases():
         run("fault " + name, job(code=k(body, params), glob="[4]", local="[4]", args=args, options="-cl-std=CL2.0"))
     return c
 
+# What the issue's rows want, beyond ending cleanly: (text the output must contain, exit status).
+WANT = {
+    "check /dev/zero": ("larger than the 256 MiB source limit (OCLC_MAX_SOURCE_BYTES)", 1),
+    "check /dev/urandom": ("larger than the 256 MiB source limit", 1),
+    "include /dev/zero": ("fatal error: '/dev/zero' is larger than the 256 MiB source limit", 1),
+    "run source /dev/zero": ("larger than the 256 MiB source limit", 2),
+    "run init /dev/zero": (None, 0),
+    "run init /dev/urandom": (None, 0),
+    "run job /dev/zero": ("the run file is larger than the 64 MiB limit on run files", 2),
+    "nested macro calls 100k": ("macro arguments nested too deeply (limit 256)", 1),
+    "flat sum 4097": (None, 0),
+    "flat sum 100k": (None, 0),
+    "else-if 5000": (None, 0),
+    "deep parens -fbracket-depth": (None, 0),
+    "array too large 2^63": ("array is too large (9223372036854775807 elements)", 1),
+    "array too large 2^40 local": ("array is too large (1099511627776 elements)", 1),
+    "invalid utf8": ("illegal character encoding in string literal", 1),
+    "bad -fbracket-depth": ("invalid integral value", 1),
+    "build bad target": ("invalid value 'sm_9999' in '--target=sm_9999'", 1),
+    "threads 10000": ("--threads 10000 capped at", 0),
+    "printf/ptx": ("the cuda device does not support printf", 1),
+    "sub_group_size/ptx": ("the cuda device does not support", 1),
+    "run chain 2000": (None, 0),
+    "run -O0 chain 2000": (None, 0),
+    "run chain 10000": (None, 0),
+    "run -O0 chain 10000": (None, 0),
+    "chain 10000/ptx": (None, 0),
+    "run diamond 40": ("error: ", 3),  # 2^40 calls: the step limit stops it, at its line
+    "nd 3 x 2^32": ("invalid ND-range", 2),
+    "nd local 2^32 x 2^32": ("invalid ND-range", 2),
+    "nd 2^40 groups": ("invalid ND-range", 2),
+    "nd 2^32 local 1": ("invalid ND-range", 2),
+    "nd offset overflow": (None, 2),  # 2^64 - 1 is no TOML integer: rejected as such
+    "arg init /dev/zero": (None, 0),
+    "local arg huge": ("exceed the largest buffer", 2),
+    "local arg 1 GiB": ("CL_DEVICE_LOCAL_MEM_SIZE", 2),
+    "two 1 GiB buffers": (None, 0),
+    "eight 1 GiB buffers": ("out of memory", 2),
+    "constant too big": ("CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE", 2),
+    "fault printf loop": ("printf output of kernel 'k' was cut at 1048576 bytes", 3),
+    "fault printf then fault": ("before", 3),
+    "fault misaligned int": ("misaligned write of 4 bytes", 3),
+    "fault misaligned atomic": ("misaligned atomic operation of 4 bytes", 3),
+    "fault misaligned float4": ("misaligned write of 16 bytes", 3),
+    "fault private of another": ("private memory of another work-item", 3),
+    "fault oob": ("out-of-bounds write", 3),
+}
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--oclc", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "oclc"))
@@ -283,6 +332,10 @@ def main():
                 elif "panicked" in out: why = "panic"
                 elif "internal compiler error" in out: why = "internal compiler error"
                 elif "memory allocation of" in out: why = "allocation abort"
+                elif name in WANT:
+                    text, code = WANT[name]
+                    if text is not None and text not in out: why = f"output lacks {text!r}"
+                    elif code is not None and p.returncode != code: why = f"exit {p.returncode}, want {code}"
             except subprocess.TimeoutExpired:
                 dt, why, out = LIMIT_S, "timeout", ""
         if why:
