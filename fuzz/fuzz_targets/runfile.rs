@@ -37,9 +37,15 @@ fuzz_target!(|data: &[u8]| {
     let Some(sig) = program().signature("k") else { return };
     let Ok(launch) = job.prepare(&run_signature(sig)) else { return };
     for e in &launch.expectations {
-        let _ = e.check(&e.want).to_string();
         let _ = e.check(&[0; 8]).to_string();
-        let _ = format_dump(&e.name, e.elem, e.len, &e.want);
-        let _ = npy_bytes(e.elem, e.len, &e.want);
+        // Materializing is bounded by the run file's buffer limit; skip what the fuzzer's
+        // memory limit would not hold.
+        if e.len > 1 << 20 {
+            continue;
+        }
+        let Ok(want) = e.want.materialize(e.elem, e.len) else { continue };
+        let _ = e.check(&want).to_string();
+        let _ = format_dump(&e.name, e.elem, e.len, &want);
+        let _ = npy_bytes(e.elem, e.len, &want);
     }
 });

@@ -12,6 +12,7 @@ use crate::error::{CheckKind, DeviceError, RuntimeError};
 use crate::exec::{self, BoundArg, Group, Item, LaunchCtx, Nd, Stop};
 use crate::memory::{GlobalMem, Storage};
 use crate::ops;
+use crate::printf::{self, PrintfBuffer};
 use crate::ptr::{self, Tag};
 use crate::races::GlobalRaces;
 use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind};
@@ -291,6 +292,9 @@ impl NdRange {
 pub struct LaunchOutput {
     /// Everything `printf` wrote, in work-group order.
     pub printf: String,
+    /// Whether the printf buffer filled up and later output was dropped (see
+    /// [`Device::with_printf_buffer`]; [`printf::cut_message`] words the warning).
+    pub printf_truncated: bool,
     /// The work-group size used (the device's choice when the range gave none), one entry
     /// per dimension.
     pub local_size: Vec<u64>,
@@ -305,6 +309,8 @@ pub struct Device {
     limits: Limits,
     /// An invalid limit in the environment: reported by every load, allocation and launch.
     setting_error: Option<String>,
+    /// The printf buffer size in bytes, or why `OCLC_PRINTF_BUFFER_SIZE` is invalid.
+    printf_buffer: Result<usize, String>,
 }
 
 impl std::fmt::Debug for Device {
@@ -344,6 +350,7 @@ impl Device {
             echo_printf: true,
             limits,
             setting_error,
+            printf_buffer: printf::buffer_size_from_env(),
         }
     }
 
@@ -465,6 +472,19 @@ impl Device {
         let b = self.buffer(bytes.len())?;
         b.write(bytes);
         Ok(b)
+    }
+
+    /// Bytes of `printf` output one launch may hold (CL_DEVICE_PRINTF_BUFFER_SIZE; default
+    /// 1 MiB, or `OCLC_PRINTF_BUFFER_SIZE`); later output is dropped, printf returns -1 and
+    /// the launch reports `printf_truncated`.
+    pub fn with_printf_buffer(mut self, bytes: usize) -> Device {
+        self.printf_buffer = Ok(bytes);
+        self
+    }
+
+    /// The printf buffer size (bytes) launches use, or why the environment's is invalid.
+    pub fn printf_buffer_size(&self) -> Result<usize, DeviceError> {
+        self.printf_buffer.clone().map_err(DeviceError::Setting)
     }
 
     /// Verifies and decodes `module` and creates its program-scope variables (each checked
@@ -604,6 +624,7 @@ impl Device {
         self.check_local(kernel, &local_layout)?;
         self.check_constant(prog, kernel, kf.params.iter().zip(args))?;
         let group_races = GlobalRaces::default();
+        let printf_buffer = PrintfBuffer::new(self.printf_buffer_size()?);
         let ctx = LaunchCtx {
             prog: &prog.code,
             kernel: kid.0,
@@ -615,6 +636,7 @@ impl Device {
             races: self.races,
             group_races: self.races.then_some(&group_races),
             groups_linear: |id, n| (id[2] * n[1] + id[1]) * n[0] + id[0],
+            printf: &printf_buffer,
         };
         let has_barrier = prog
             .code
@@ -632,6 +654,7 @@ impl Device {
         };
         let mut out = LaunchOutput {
             printf: String::new(),
+            printf_truncated: printf_buffer.truncated(),
             local_size: nd.local[..nd.dims as usize].to_vec(),
         };
         for s in printed.into_values() {
@@ -639,7 +662,12 @@ impl Device {
         }
         self.echo(&out.printf);
         match failed {
-            Some(e) => Err(DeviceError::Runtime(e)),
+            // The output before the fault: earlier groups', then the failing one's.
+            Some(mut e) => {
+                e.printf = out.printf;
+                e.printf_truncated = out.printf_truncated;
+                Err(DeviceError::Runtime(e))
+            }
             None => Ok(out),
         }
     }
@@ -898,10 +926,10 @@ fn run_groups(ctx: &LaunchCtx, total: u64, has_barrier: bool) -> GroupsOutcome {
                         let mut p = printed.lock().unwrap_or_else(|e| e.into_inner());
                         p.insert(gi, s);
                     }
-                    Err(e) => {
+                    Err(mut e) => {
                         first_err.fetch_min(gi, Ordering::Relaxed);
                         // What the failing group printed before its fault is kept.
-                        let partial = std::mem::take(&mut scratch.group.out);
+                        let partial = std::mem::take(&mut e.printf);
                         if !partial.is_empty() {
                             let mut p = printed.lock().unwrap_or_else(|e| e.into_inner());
                             p.insert(gi, partial);
@@ -1057,6 +1085,7 @@ fn run_group(
                 local_id: [0; 3],
                 group_id: gid3,
                 note: None,
+                ..RuntimeError::default()
             }));
         }
     }
@@ -1094,7 +1123,9 @@ fn run_group(
         let first = items.first().and_then(|it| it.stop).unwrap_or(Stop::Done);
         let diverged = items.iter().find(|it| it.stop != Some(first));
         if let Some(other) = diverged {
-            return Err(divergence(ctx, g, &items[0], other));
+            let mut e = divergence(ctx, g, &items[0], other);
+            e.printf = std::mem::take(&mut g.out);
+            return Err(e);
         }
         match first {
             Stop::Done => return Ok(std::mem::take(&mut g.out)),
@@ -1175,6 +1206,7 @@ fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Box<Run
         local_id: other.lid,
         group_id: g.id,
         note,
+        ..RuntimeError::default()
     })
 }
 

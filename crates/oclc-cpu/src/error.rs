@@ -4,7 +4,7 @@
 use oclc_syntax::Span;
 
 /// Which runtime check failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CheckKind {
     OutOfBounds,
     NullDereference,
@@ -16,12 +16,18 @@ pub enum CheckKind {
     DataRace,
     /// A pointer to an allocation that does not exist (freed private memory, forged bits).
     InvalidPointer,
+    /// An access at an address not aligned for its type (an atomic, `*(float4 *)p` with `p`
+    /// not 16-byte aligned, an `int` at an odd offset): undefined, and a fault on GPUs.
+    Misaligned,
+    /// A dereferenced pointer to the private memory of another work-item.
+    OtherPrivate,
     /// `unreachable` reached, an unsupported builtin, resource exhaustion.
+    #[default]
     Other,
 }
 
 /// A kernel fault found while running, located at a source span and a work-item.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, Default, PartialEq, thiserror::Error)]
 #[error("{message}")]
 pub struct RuntimeError {
     pub kind: CheckKind,
@@ -32,6 +38,12 @@ pub struct RuntimeError {
     pub group_id: [u64; 3],
     /// A second location that explains the error (the other barrier, the other access).
     pub note: Option<(Span, String)>,
+    /// What `printf` wrote before the fault: the output of the work-groups before the
+    /// failing one, then the failing group's up to the fault (as a launch orders it).
+    pub printf: String,
+    /// Whether the launch's printf buffer filled up before the fault, so that some output
+    /// was dropped.
+    pub printf_truncated: bool,
 }
 
 impl RuntimeError {
@@ -92,7 +104,7 @@ pub enum DeviceError {
     #[error("{0}")]
     Resources(String),
     /// An environment variable that sets a device limit has an invalid value.
-    #[error("{0}")]
+    #[error("invalid device setting: {0}")]
     Setting(String),
     #[error(transparent)]
     Runtime(Box<RuntimeError>),

@@ -7,6 +7,7 @@ use crate::decode::{DFunc, I, Program};
 use crate::error::{CheckKind, RuntimeError};
 use crate::memory::{Arena, Fault, GlobalMem, Mem};
 use crate::ops::{self, mask, sext};
+use crate::printf::PrintfBuffer;
 use crate::ptr;
 use crate::races::{GlobalRaces, GroupRace, Race, Races};
 use oclc_ir::{AddrSpace, BinOp, RmwOp, Scalar, Type, WorkItemQuery};
@@ -51,6 +52,8 @@ pub struct LaunchCtx<'a> {
     pub group_races: Option<&'a GlobalRaces>,
     /// Linear id of each work-group is `group_linear(group id)`; used for race messages.
     pub groups_linear: fn([u64; 3], [u64; 3]) -> u64,
+    /// The launch's printf buffer, shared by its work-groups.
+    pub printf: &'a PrintfBuffer,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -127,6 +130,7 @@ impl Item {
         self.wg_out = None;
         self.frames.clear();
         self.private.clear();
+        self.private.key = ptr::PrivKey::new(index, ctx.nd.local.iter().product());
         self.cur = Frame {
             func: ctx.kernel,
             ..Frame::default()
@@ -158,7 +162,7 @@ impl Item {
                         dst.copy_from_slice(bytes);
                     }
                     if let Some(r) = self.regs.get_mut(slot) {
-                        *r = ptr::make(ptr::Tag::Private, id as u32, 0);
+                        *r = self.private.key.make(id as u32, 0);
                     }
                 }
             }
@@ -184,8 +188,14 @@ fn space_label(s: AddrSpace) -> &'static str {
     s.clang_name()
 }
 
-/// The message for a memory fault on a `what` ("read", "write", "atomic operation").
-pub fn fault_message(f: &Fault, what: &str) -> (CheckKind, String) {
+/// The message for a memory fault on a `what` ("read", "write", "atomic operation");
+/// `owner_ids` gives the ids of a work-item of the group by its local linear index (`None`
+/// when there is no such work-item).
+pub fn fault_message(
+    f: &Fault,
+    what: &str,
+    owner_ids: &dyn Fn(u32) -> Option<[u64; 3]>,
+) -> (CheckKind, String) {
     match f {
         Fault::Null => (
             CheckKind::NullDereference,
@@ -225,7 +235,83 @@ pub fn fault_message(f: &Fault, what: &str) -> (CheckKind, String) {
                 space_label(*space)
             ),
         ),
+        Fault::OtherPrivate { owner } => match owner_ids(*owner) {
+            Some(g) => (
+                CheckKind::OtherPrivate,
+                format!(
+                    "{what} of the private memory of another work-item (global id ({}, {}, {})): a __private pointer is valid only in the work-item that made it",
+                    g[0], g[1], g[2]
+                ),
+            ),
+            None => fault_message(
+                &Fault::Dangling {
+                    space: AddrSpace::Private,
+                },
+                what,
+                owner_ids,
+            ),
+        },
     }
+}
+
+/// A memory access as alignment messages describe it.
+struct Access<'s> {
+    len: usize,
+    /// The alignment it needs.
+    align: u64,
+    write: bool,
+    /// "read", "write", "atomic operation", ...
+    what: &'s str,
+    /// The lane count of a vector access; 0 for others.
+    vector: u32,
+}
+
+/// The message for an access at `p` that lacks the alignment it needs; an access that is
+/// invalid anyway (out of bounds, NULL, ...) gets that fault's message instead.
+#[cold]
+#[inline(never)]
+fn misaligned(
+    mem: &mut Mem,
+    p: u64,
+    acc: Access,
+    owner_ids: &dyn Fn(u32) -> Option<[u64; 3]>,
+) -> (CheckKind, String) {
+    let Access {
+        len,
+        align,
+        write,
+        what,
+        vector,
+    } = acc;
+    if let Err(f) = mem.place(p, len, write) {
+        return fault_message(&f, what, owner_ids);
+    }
+    let space = ptr::tag(p).map_or(AddrSpace::Global, |t| t.space());
+    let name = match ptr::tag(p) {
+        Some(ptr::Tag::Local) => mem.local.allocs.get(ptr::alloc(p)).map(|a| a.name),
+        Some(ptr::Tag::Private) => mem
+            .private
+            .allocs
+            .get(mem.private.key.id(p))
+            .map(|a| a.name),
+        _ => mem.globals.get(ptr::alloc(p)).map(|g| g.name),
+    }
+    .map_or_else(|| "memory".to_string(), |s| s.as_str().to_string());
+    let why = if vector > 1 {
+        format!(
+            "a {vector}-element vector requires {align}-byte alignment; vload{vector}/vstore{vector} need only element alignment"
+        )
+    } else {
+        format!("requires {align}-byte alignment")
+    };
+    (
+        CheckKind::Misaligned,
+        format!(
+            "misaligned {what} of {len} bytes at offset {} of {} {name} ({why})",
+            ptr::offset(p),
+            space_label(space)
+        ),
+    )
 }
 
 fn rmw(op: RmwOp, s: Scalar, old: u64, v: u64) -> u64 {
@@ -319,8 +405,19 @@ fn query(
     }
 }
 
-/// Runs `it` until it returns or reaches a barrier.
+/// Runs `it` until it returns or reaches a barrier. A fault carries the group's printf
+/// output up to it.
 pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<RuntimeError>> {
+    match run_item(ctx, g, it) {
+        Err(mut e) => {
+            e.printf = std::mem::take(&mut g.out);
+            Err(e)
+        }
+        ok => ok,
+    }
+}
+
+fn run_item(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<RuntimeError>> {
     let (lid, gid, index) = (it.lid, it.gid, it.index);
     let group_view = GroupView {
         id: g.id,
@@ -345,6 +442,15 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
         local,
         private,
     };
+    // The ids of the group's work-item with local linear index `k`.
+    let owner_ids = |k: u32| -> Option<[u64; 3]> {
+        let n = group_view.size;
+        let k = k as u64;
+        (k < n[0] * n[1] * n[2]).then(|| {
+            let l = [k % n[0], (k / n[0]) % n[1], k / (n[0] * n[1])];
+            [0, 1, 2].map(|d| ctx.nd.offset[d] + group_view.id[d] * ctx.nd.local[d] + l[d])
+        })
+    };
     let funcs = &ctx.prog.funcs;
     let mut func = cur.func;
     let mut pc = cur.pc as usize;
@@ -363,6 +469,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
             local_id: lid,
             group_id: group_view.id,
             note: None,
+            ..RuntimeError::default()
         })
     };
     loop {
@@ -375,6 +482,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                 local_id: lid,
                 group_id: group_view.id,
                 note: None,
+                ..RuntimeError::default()
             }));
         };
         let code = &f.code[..];
@@ -388,9 +496,25 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                 match $e {
                     Ok(v) => v,
                     Err(fault) => {
-                        let (k, m) = fault_message(&fault, $what);
+                        let (k, m) = fault_message(&fault, $what, &owner_ids);
                         break Action::Fail(k, m);
                     }
+                }
+            };
+        }
+        // An access of `$len` bytes at `$a` needing `$align`-byte alignment.
+        macro_rules! check_align {
+            ($a:expr, $len:expr, $align:expr, $write:expr, $what:expr, $vector:expr) => {
+                if $a & ($align - 1) != 0 {
+                    let acc = Access {
+                        len: $len,
+                        align: $align,
+                        write: $write,
+                        what: $what,
+                        vector: $vector,
+                    };
+                    let (k, m) = misaligned(&mut mem, $a, acc, &owner_ids);
+                    break Action::Fail(k, m);
                 }
             };
         }
@@ -608,17 +732,20 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                         continue;
                     }
                     if !ctx.races
+                        && a & 3 == 0
                         && let Some(b) = mem.arena_fast(a, 4)
                     {
                         r[d as usize] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
                         continue;
                     }
+                    check_align!(a, 4, 4, false, "read", 0);
                     race!(read, a, 4, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 4), "read");
                 }
                 I::Load8 { d, p } => {
                     let a = r[p as usize];
                     if !ctx.races
+                        && a & 7 == 0
                         && let Some(b) = mem.arena_fast(a, 8)
                     {
                         let mut w = [0u8; 8];
@@ -626,6 +753,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                         r[d as usize] = u64::from_le_bytes(w);
                         continue;
                     }
+                    check_align!(a, 8, 8, false, "read", 0);
                     race!(read, a, 8, "read");
                     r[d as usize] = mem_try!(mem.read_scalar(a, 8), "read");
                 }
@@ -639,22 +767,26 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                         continue;
                     }
                     if !ctx.races
+                        && a & 3 == 0
                         && let Some(b) = mem.arena_fast(a, 4)
                     {
                         b.copy_from_slice(&(r[v as usize] as u32).to_le_bytes());
                         continue;
                     }
+                    check_align!(a, 4, 4, true, "write", 0);
                     race_w!(a, &(r[v as usize] as u32).to_le_bytes());
                     mem_try!(mem.write_scalar(a, 4, r[v as usize]), "write");
                 }
                 I::Store8 { p, v } => {
                     let a = r[p as usize];
                     if !ctx.races
+                        && a & 7 == 0
                         && let Some(b) = mem.arena_fast(a, 8)
                     {
                         b.copy_from_slice(&r[v as usize].to_le_bytes());
                         continue;
                     }
+                    check_align!(a, 8, 8, true, "write", 0);
                     race_w!(a, &r[v as usize].to_le_bytes());
                     mem_try!(mem.write_scalar(a, 8, r[v as usize]), "write");
                 }
@@ -663,6 +795,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     let len = t.access_size() as usize;
                     let mut bytes = [0u8; 128];
                     let a = r[p as usize];
+                    check_align!(a, len, t.align() as u64, false, "read", n as u32);
                     mem_try!(mem.read(a, &mut bytes[..len]), "read");
                     race!(read, a, len, "read");
                     unpack(
@@ -677,6 +810,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     let mut bytes = [0u8; 128];
                     pack(t, &r[v as usize..v as usize + n as usize], &mut bytes);
                     let a = r[p as usize];
+                    check_align!(a, len, t.align() as u64, true, "write", n as u32);
                     race_w!(a, &bytes[..len]);
                     mem_try!(mem.write(a, &bytes[..len]), "write");
                 }
@@ -718,10 +852,22 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                 I::GetFence { d, a } => r[d as usize] = ptr::get_fence(r[a as usize]),
                 I::StackAlloc { d, info } => {
                     let (size, align, label) = f.allocs[info as usize];
-                    if mem.private.bytes.len() + size as usize > PRIVATE_LIMIT
-                        || mem.private.allocs.len() >= ptr::MAX_ALLOCS
-                    {
-                        break Action::Fail(CheckKind::Other, "private memory exhausted".into());
+                    if mem.private.bytes.len() + size as usize > PRIVATE_LIMIT {
+                        break Action::Fail(
+                            CheckKind::Other,
+                            format!(
+                                "private memory exhausted (a work-item may use {PRIVATE_LIMIT} bytes)"
+                            ),
+                        );
+                    }
+                    let most = mem.private.key.max_allocs();
+                    if mem.private.allocs.len() >= most {
+                        break Action::Fail(
+                            CheckKind::Other,
+                            format!(
+                                "private memory exhausted (a work-item may have {most} variables in memory at once in a work-group of this size)"
+                            ),
+                        );
                     }
                     let Ok(id) = mem.private.try_alloc(size as usize, align as usize, label) else {
                         break Action::Fail(
@@ -729,7 +875,7 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                             format!("private memory exhausted: cannot allocate {size} bytes"),
                         );
                     };
-                    r[d as usize] = ptr::make(ptr::Tag::Private, id as u32, 0);
+                    r[d as usize] = mem.private.key.make(id as u32, 0);
                 }
                 I::Call { d, info } => {
                     step!();
@@ -740,7 +886,11 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     match builtins::call(c, r, d, &mut mem) {
                         Ok(()) => {}
                         Err(CallFault::Mem(fault)) => {
-                            let (k, m) = fault_message(&fault, &format!("access by `{}`", c.name));
+                            let (k, m) = fault_message(
+                                &fault,
+                                &format!("access by `{}`", c.name),
+                                &owner_ids,
+                            );
                             break Action::Fail(k, m);
                         }
                         Err(CallFault::Runtime(m)) => {
@@ -759,6 +909,8 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                 }
                 I::Rmw { op, s, d, p, v } => {
                     let (a, x) = (r[p as usize], r[v as usize]);
+                    let n = s.bytes() as usize;
+                    check_align!(a, n, n as u64, true, "atomic operation", 0);
                     r[d as usize] = mem_try!(
                         mem.atomic(a, s.bytes() as usize, |old| rmw(op, s, old, x)),
                         "atomic operation"
@@ -767,6 +919,8 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                 I::CmpXchg { s, d, info } => {
                     let (p, e, v) = f.cmpxchgs[info as usize];
                     let (a, want, new) = (r[p as usize], r[e as usize], r[v as usize]);
+                    let n = s.bytes() as usize;
+                    check_align!(a, n, n as u64, true, "atomic operation", 0);
                     r[d as usize] = mem_try!(
                         mem.atomic(a, s.bytes() as usize, |old| if old == want {
                             new
@@ -778,10 +932,14 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                 }
                 I::AtomicLoad { s, d, p } => {
                     let a = r[p as usize];
+                    let n = s.bytes() as usize;
+                    check_align!(a, n, n as u64, false, "atomic load", 0);
                     r[d as usize] = mem_try!(mem.read_scalar(a, s.bytes() as usize), "atomic load");
                 }
                 I::AtomicStore { s, p, v } => {
                     let (a, x) = (r[p as usize], r[v as usize]);
+                    let n = s.bytes() as usize;
+                    check_align!(a, n, n as u64, true, "atomic store", 0);
                     mem_try!(mem.atomic(a, s.bytes() as usize, |_| x), "atomic store");
                 }
                 I::Barrier { .. } => break Action::Barrier(pc - 1),
@@ -805,6 +963,11 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                     r[d as usize] = query(q, dv, ctx, &group_view, lid, gid);
                 }
                 I::Printf { d, info } => {
+                    if ctx.printf.truncated() {
+                        // The buffer is full: the call is dropped unformatted.
+                        r[d as usize] = 0xffff_ffff;
+                        continue;
+                    }
                     let pi = &f.printfs[info as usize];
                     let fmt = mem_try!(
                         mem.read_cstr(r[pi.fmt as usize], 1 << 16),
@@ -819,12 +982,14 @@ pub fn run(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<Ru
                         crate::printf::format(&fmt, &args, &mut mem),
                         "printf %s read"
                     );
+                    // 0 on success; -1 for a malformed format or output the full printf
+                    // buffer drops (OpenCL C 6.15.14.3).
                     r[d as usize] = match text {
-                        Some(t) => {
+                        Some(t) if ctx.printf.reserve(t.len()) => {
                             out.push_str(&t);
                             0
                         }
-                        None => 0xffff_ffff,
+                        _ => 0xffff_ffff,
                     };
                 }
                 I::Ret { v, n } => break Action::Ret { v, n },

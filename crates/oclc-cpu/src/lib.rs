@@ -11,9 +11,12 @@
 //!   fall-through and jump threading) and interpreted ([`exec`]) with fast paths for aligned
 //!   scalar access. Work-items of a group run one at a time until each reaches a barrier (or a
 //!   work-group collective) or returns; groups run in parallel with rayon ([`device`]).
-//! - Faults (out of bounds, NULL, wrong-space casts, writes to `__constant`, barrier
-//!   divergence, runaway loops, opt-in data races) are [`RuntimeError`]s with the source span
-//!   and the work-item's ids.
+//! - Faults (out of bounds, NULL, wrong-space casts, writes to `__constant`, misaligned
+//!   atomics and loads/stores, another work-item's private memory, barrier divergence,
+//!   runaway loops, opt-in data races) are [`RuntimeError`]s with the source span and the
+//!   work-item's ids, and the printf output written before them.
+//! - `printf` output goes to a bounded per-launch buffer ([`printf::PrintfBuffer`], 1 MiB
+//!   unless `OCLC_PRINTF_BUFFER_SIZE` or [`Device::with_printf_buffer`] says otherwise).
 
 pub mod builtins;
 pub mod decode;

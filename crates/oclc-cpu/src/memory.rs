@@ -231,6 +231,8 @@ pub struct Alloc {
 pub struct Arena {
     pub bytes: Vec<u8>,
     pub allocs: Vec<Alloc>,
+    /// A private arena's owner, as its pointers carry it (unused for local memory).
+    pub key: ptr::PrivKey,
 }
 
 impl Arena {
@@ -314,6 +316,10 @@ pub enum Fault {
     Dangling {
         space: AddrSpace,
     },
+    /// A `__private` pointer of another work-item of the group (its local linear index).
+    OtherPrivate {
+        owner: u32,
+    },
 }
 
 /// Everything one work-item can address.
@@ -362,12 +368,15 @@ impl Mem<'_> {
     /// (the fast path of scalar loads and stores).
     #[inline(always)]
     pub fn arena_fast(&mut self, p: u64, len: usize) -> Option<&mut [u8]> {
-        let arena = match p >> ptr::BAD_SHIFT {
-            x if x == (Tag::Local as u64) << 3 => &mut *self.local,
-            x if x == (Tag::Private as u64) << 3 => &mut *self.private,
+        let (arena, id) = match p >> ptr::BAD_SHIFT {
+            x if x == (Tag::Local as u64) << 3 => (&mut *self.local, ptr::alloc(p)),
+            x if x == (Tag::Private as u64) << 3 && self.private.key.owns(p) => {
+                let id = self.private.key.id(p);
+                (&mut *self.private, id)
+            }
             _ => return None,
         };
-        let al = arena.allocs.get(ptr::alloc(p))?;
+        let al = arena.allocs.get(id)?;
         let off = ptr::offset(p) as usize;
         if off + len > al.size {
             return None;
@@ -401,10 +410,16 @@ impl Mem<'_> {
                 Ok(Place::Global(&g.storage, off as usize))
             }
             Tag::Local | Tag::Private => {
-                let arena = if t == Tag::Local {
-                    &mut *self.local
+                let (arena, a) = if t == Tag::Local {
+                    (&mut *self.local, a)
                 } else {
-                    &mut *self.private
+                    let key = self.private.key;
+                    if !key.owns(p) {
+                        return Err(Fault::OtherPrivate {
+                            owner: key.owner_of(p),
+                        });
+                    }
+                    (&mut *self.private, key.id(p))
                 };
                 let al = *arena
                     .allocs

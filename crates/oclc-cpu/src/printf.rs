@@ -4,6 +4,80 @@
 use crate::memory::{Fault, Mem};
 use crate::ops::{fget, sext};
 use oclc_ir::{Scalar, Type};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+
+/// Default size of a launch's printf buffer (CL_DEVICE_PRINTF_BUFFER_SIZE): 1 MiB.
+pub const DEFAULT_PRINTF_BUFFER_SIZE: usize = 1 << 20;
+
+/// The environment variable that sets the printf buffer size in bytes.
+pub const PRINTF_BUFFER_ENV: &str = "OCLC_PRINTF_BUFFER_SIZE";
+
+/// The printf buffer of one launch, shared by all its work-groups: a count of the bytes
+/// written, reserved atomically by each `printf` call, so the output held in memory stays
+/// under the limit whatever the number of threads. A call whose output does not fit is
+/// dropped (printf returns -1) and so is every later one: the buffer is full.
+#[derive(Debug)]
+pub struct PrintfBuffer {
+    limit: usize,
+    used: AtomicUsize,
+    cut: AtomicBool,
+}
+
+impl PrintfBuffer {
+    pub fn new(limit: usize) -> PrintfBuffer {
+        PrintfBuffer {
+            limit,
+            used: AtomicUsize::new(0),
+            cut: AtomicBool::new(false),
+        }
+    }
+
+    /// Reserves `n` bytes of output; false if they do not fit (the buffer is then full).
+    pub fn reserve(&self, n: usize) -> bool {
+        let limit = self.limit;
+        let fits = self
+            .used
+            .fetch_update(Relaxed, Relaxed, |u| {
+                u.checked_add(n).filter(|end| *end <= limit)
+            })
+            .is_ok();
+        if !fits {
+            self.used.fetch_max(limit, Relaxed);
+            self.cut.store(true, Relaxed);
+        }
+        fits
+    }
+
+    /// Whether some output was dropped because the buffer was full.
+    pub fn truncated(&self) -> bool {
+        self.cut.load(Relaxed)
+    }
+
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+}
+
+/// The printf buffer size that `OCLC_PRINTF_BUFFER_SIZE` sets (a number of bytes), the
+/// default if it is unset, or an error naming the bad value.
+pub fn buffer_size_from_env() -> Result<usize, String> {
+    match std::env::var(PRINTF_BUFFER_ENV) {
+        Err(std::env::VarError::NotPresent) => Ok(DEFAULT_PRINTF_BUFFER_SIZE),
+        Err(std::env::VarError::NotUnicode(v)) => Err(format!(
+            "{PRINTF_BUFFER_ENV}={v:?} is not a number of bytes"
+        )),
+        Ok(v) => v.trim().parse::<usize>().map_err(|_| {
+            format!("{PRINTF_BUFFER_ENV}='{v}' is not a number of bytes (the default is {DEFAULT_PRINTF_BUFFER_SIZE})")
+        }),
+    }
+}
+
+/// The warning (without a `warning:` prefix) for a launch whose printf output was cut.
+pub fn cut_message(kernel: &str, limit: usize) -> String {
+    format!(
+        "printf output of kernel '{kernel}' was cut at {limit} bytes: the printf buffer is full (set {PRINTF_BUFFER_ENV} to enlarge it)"
+    )
+}
 
 #[derive(Clone, Copy)]
 struct Spec {
@@ -395,6 +469,18 @@ mod tests {
         );
         assert_eq!(run("%c%c %%", vec![i(72), i(105)]).as_deref(), Some("Hi %"));
         assert_eq!(run("%f", vec![f(f64::INFINITY)]).as_deref(), Some("inf"));
+    }
+
+    #[test]
+    fn buffer_reserves_up_to_its_limit_then_stays_full() {
+        let b = PrintfBuffer::new(10);
+        assert!(b.reserve(4) && b.reserve(6) && !b.truncated());
+        assert!(!b.reserve(1) && b.truncated());
+        let b = PrintfBuffer::new(10);
+        assert!(b.reserve(8) && !b.reserve(3));
+        // Full: later output that would have fit is dropped too.
+        assert!(!b.reserve(2) && b.reserve(0));
+        assert!(!PrintfBuffer::new(4).reserve(usize::MAX));
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! ```text
 //! 63..61 space tag | 60..58 wrong-cast tag | 57..40 allocation | 39..0 offset
 //! ```
-//! NULL is 0 in every space.
+//! NULL is 0 in every space. The allocation field of a `__private` pointer also names the
+//! work-item that owns the memory ([`PrivKey`]).
 
 use oclc_ir::AddrSpace;
 
@@ -16,6 +17,8 @@ pub const OFFSET_MASK: u64 = (1 << ALLOC_SHIFT) - 1;
 pub const ALLOC_MASK: u64 = (1 << (BAD_SHIFT - ALLOC_SHIFT)) - 1;
 /// Most allocations one space can hold at once.
 pub const MAX_ALLOCS: usize = ALLOC_MASK as usize + 1;
+/// Bits of the allocation field.
+const ALLOC_BITS: u32 = BAD_SHIFT - ALLOC_SHIFT;
 
 /// Where a pointer points: the space tags stored in pointer bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +82,76 @@ pub fn alloc(p: u64) -> usize {
 
 pub fn offset(p: u64) -> u64 {
     p & OFFSET_MASK
+}
+
+/// The owner of a work-item's private memory as its pointers carry it: the allocation field
+/// of a `__private` pointer holds the owner's local linear index in its high bits and the
+/// allocation id in the low ones, split by the work-group size (a group of 256 leaves 10 id
+/// bits: 1024 live allocations per work-item), so that a private pointer handed to another
+/// work-item of the group (through local or global memory) is caught when dereferenced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrivKey {
+    owner: u32,
+    id_bits: u32,
+}
+
+impl Default for PrivKey {
+    /// Work-item 0 of a one-item group: every bit of the field is the allocation id.
+    fn default() -> PrivKey {
+        PrivKey {
+            owner: 0,
+            id_bits: ALLOC_BITS,
+        }
+    }
+}
+
+impl PrivKey {
+    /// The key of the work-item with local linear index `owner` in a group of `items`.
+    pub fn new(owner: u32, items: u64) -> PrivKey {
+        let owner_bits = 64 - items.saturating_sub(1).leading_zeros();
+        PrivKey {
+            owner,
+            id_bits: ALLOC_BITS.saturating_sub(owner_bits),
+        }
+    }
+
+    /// A pointer to byte `offset` of this work-item's private allocation `id`.
+    pub fn make(self, id: u32, offset: u64) -> u64 {
+        let field = ((self.owner as u64) << self.id_bits) | (id as u64 & self.id_mask());
+        make(Tag::Private, field as u32, offset)
+    }
+
+    #[inline(always)]
+    fn id_mask(self) -> u64 {
+        (1u64 << self.id_bits) - 1
+    }
+
+    /// The allocation id of a private pointer (its owner bits dropped).
+    #[inline(always)]
+    pub fn id(self, p: u64) -> usize {
+        (((p >> ALLOC_SHIFT) & ALLOC_MASK) & self.id_mask()) as usize
+    }
+
+    /// Whether the private pointer `p` points into this work-item's memory.
+    #[inline(always)]
+    pub fn owns(self, p: u64) -> bool {
+        ((p >> ALLOC_SHIFT) & ALLOC_MASK) >> self.id_bits == self.owner as u64
+    }
+
+    /// The local linear index of the work-item that owns the private pointer `p`.
+    pub fn owner_of(self, p: u64) -> u32 {
+        (((p >> ALLOC_SHIFT) & ALLOC_MASK) >> self.id_bits) as u32
+    }
+
+    /// The local linear index of this key's work-item.
+    pub fn owner(self) -> u32 {
+        self.owner
+    }
+
+    /// Most live private allocations one work-item may have.
+    pub fn max_allocs(self) -> usize {
+        1 << self.id_bits
+    }
 }
 
 /// An offset field read as signed (pointer arithmetic below an allocation wraps the field).
@@ -183,6 +256,32 @@ mod tests {
         assert_eq!(get_fence(make(Tag::Local, 0, 0)), CLK_LOCAL_MEM_FENCE);
         assert_eq!(get_fence(make(Tag::Private, 0, 0)), 0);
         assert_eq!(get_fence(0), 0);
+    }
+}
+
+#[cfg(test)]
+mod priv_key_tests {
+    use super::*;
+
+    #[test]
+    fn private_pointers_name_their_owner() {
+        let (a, b) = (PrivKey::new(3, 256), PrivKey::new(200, 256));
+        assert_eq!(a.max_allocs(), 1024);
+        let p = a.make(7, 12);
+        assert_eq!(tag(p), Some(Tag::Private));
+        assert_eq!((a.id(p), offset(p)), (7, 12));
+        assert!(a.owns(p) && !b.owns(p));
+        assert_eq!(b.owner_of(p), 3);
+        // Arithmetic keeps the owner.
+        assert!(a.owns(add(p, -100)) && !b.owns(add(p, 100)));
+        let one = PrivKey::new(0, 1);
+        assert_eq!(one, PrivKey::default());
+        assert_eq!(one.max_allocs(), MAX_ALLOCS);
+        let big = PrivKey::new(1023, 1024);
+        assert_eq!(big.max_allocs(), 256);
+        let q = big.make(255, 0);
+        assert_eq!((big.id(q), big.owner_of(q)), (255, 1023));
+        assert!(big.owns(q) && !PrivKey::new(511, 1024).owns(q));
     }
 }
 

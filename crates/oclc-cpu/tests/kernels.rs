@@ -1274,6 +1274,7 @@ fn runtime_errors_become_diagnostics() {
         local_id: [1, 0, 0],
         group_id: [2, 0, 0],
         note: Some((sp(4), "work-item (0, 0, 0) waits at this barrier".into())),
+        ..RuntimeError::default()
     };
     let d = e.to_diagnostic();
     assert_eq!(d.level, oclc_syntax::Level::Error);

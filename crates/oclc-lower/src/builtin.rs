@@ -345,6 +345,26 @@ impl FnCx<'_, '_> {
         };
         let order_at = |i: usize| if explicit { Some(i) } else { None };
         let t = vt.unwrap_or(Type::I32);
+        // Atomics are 32 or 64 bits wide on every device (cl_ext_float_atomics also declares
+        // `atomic_half` ones): a located error, never IR the devices reject.
+        if base.starts_with("atomic_")
+            && !matches!(base, "atomic_work_item_fence" | "atomic_init")
+            && t.elem().is_some_and(|s| s.bits() < 32)
+        {
+            let what = if t.is_float() {
+                "half"
+            } else {
+                "narrow integer"
+            };
+            self.cx.error(
+                self.span,
+                format!("`{base}` on a {what} value is not supported (atomics are 32 or 64 bits)"),
+            );
+            return Some(match ret {
+                Some(rt) => RV::V(self.undef(rt)),
+                None => RV::Void,
+            });
+        }
         match base {
             "atomic_init" => {
                 let vals = self.arg_values(args);
@@ -415,6 +435,20 @@ impl FnCx<'_, '_> {
             }
             _ => {
                 let op = base.strip_prefix("atomic_fetch_")?;
+                if t.is_float() && matches!(op, "sub" | "min" | "max") {
+                    let vals = self.arg_values(args);
+                    let (p, v) = (*vals.first()?, *vals.get(1)?);
+                    let v = self.coerce(v, t);
+                    let (o, s) = self.order_scope(args, order_at(2), order_at(3));
+                    let r = if op == "sub" {
+                        // x - v is x + (-v) exactly, signed zeros and NaNs included.
+                        let neg = self.b().un(oclc_ir::UnOp::FNeg, v);
+                        self.b().atomic_rmw(RmwOp::FAdd, p, neg, o, s)
+                    } else {
+                        self.float_min_max_loop(op == "min", p, v, t, o, s)
+                    };
+                    return Some(self.fit(r, ret));
+                }
                 let rmw = match op {
                     "add" if t.is_float() => RmwOp::FAdd,
                     "add" => RmwOp::Add,
@@ -436,6 +470,42 @@ impl FnCx<'_, '_> {
                 Some(self.fit(r, ret))
             }
         }
+    }
+
+    /// `atomic_fetch_min`/`max` on a float: a compare-exchange loop on the value's bits
+    /// (as `fmin`/`fmax`: a NaN operand loses). Returns the value before.
+    fn float_min_max_loop(
+        &mut self,
+        min: bool,
+        p: Value,
+        v: Value,
+        t: Type,
+        o: Order,
+        s: Scope,
+    ) -> Value {
+        let it = Type::vec(int_of(t), 1);
+        let first = self.b().atomic_load(it, p, Order::Relaxed, s);
+        let (lp, ps) = self.new_block_with(&[it]);
+        let (done, rs) = self.new_block_with(&[it]);
+        self.br(lp, vec![first]);
+        self.switch_to(lp);
+        let old = ps.first().copied().unwrap_or(first);
+        let cur = self.b().bitcast(old, t);
+        let better = self
+            .b()
+            .cmp(if min { CmpOp::FOlt } else { CmpOp::FOgt }, v, cur);
+        let nan = self.b().cmp(CmpOp::FUne, cur, cur);
+        let take = self.b().bin(oclc_ir::BinOp::Or, better, nan);
+        let new = self.b().select(take, v, cur);
+        let new_bits = self.b().bitcast(new, it);
+        let seen = self.b().atomic_cmpxchg(p, old, new_bits, o, s);
+        let same = self.b().cmp(CmpOp::Eq, seen, old);
+        self.cond_br(same, done, vec![seen], lp, vec![seen]);
+        self.seal(lp);
+        self.seal(done);
+        self.switch_to(done);
+        let before = rs.first().copied().unwrap_or(first);
+        self.b().bitcast(before, t)
     }
 
     fn order_scope(

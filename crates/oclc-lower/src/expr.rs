@@ -268,7 +268,9 @@ impl FnCx<'_, '_> {
                 let es = ty::size_of(types, e.ty).max(1);
                 let i = self.index_i64(index);
                 let off = self.scale(i, es);
-                Place::Obj(Loc::Mem(self.b().ptr_add(p, off)))
+                let q = self.b().ptr_add(p, off);
+                self.derive_align(p, q, es, false);
+                Place::Obj(Loc::Mem(q))
             }
             ExprKind::Index { base, index } => {
                 let vt = self.vt(base.ty).unwrap_or(Type::I32);
@@ -285,12 +287,15 @@ impl FnCx<'_, '_> {
                     .record(*record)
                     .and_then(|r| r.layout.offsets.get(*field as usize).copied())
                     .unwrap_or(0);
+                let packed = types.record(*record).is_some_and(|r| r.packed);
                 let p = self.object_addr(base);
-                if off == 0 {
-                    Place::Obj(Loc::Mem(p))
+                let q = if off == 0 {
+                    p
                 } else {
-                    Place::Obj(Loc::Mem(self.b().ptr_add_const(p, off as i64)))
-                }
+                    self.b().ptr_add_const(p, off as i64)
+                };
+                self.derive_align(p, q, off, packed);
+                Place::Obj(Loc::Mem(q))
             }
             ExprKind::Swizzle { base, comps } => {
                 let vt = self.vt(base.ty).unwrap_or(Type::I32);
@@ -372,16 +377,14 @@ impl FnCx<'_, '_> {
 
     fn load_loc(&mut self, loc: Loc, t: Type) -> Value {
         match loc {
-            Loc::Mem(p) => self.b().load(t, p),
+            Loc::Mem(p) => self.load_mem(t, p),
             Loc::Ssa(v) => self.read_var(v),
         }
     }
 
     fn store_loc(&mut self, loc: Loc, v: Value) {
         match loc {
-            Loc::Mem(p) => {
-                self.b().store(p, v);
-            }
+            Loc::Mem(p) => self.store_mem(p, v),
             Loc::Ssa(var) => self.write_var(var, v),
         }
     }
@@ -404,7 +407,8 @@ impl FnCx<'_, '_> {
                     let es = vt.elem().unwrap_or(IrScalar::I32);
                     let off = self.scale(*i, u64::from(es.bytes()));
                     let q = self.b().ptr_add(a, off);
-                    RV::V(self.b().load(Type::Scalar(es), q))
+                    self.derive_align(a, q, u64::from(es.bytes()), false);
+                    RV::V(self.load_mem(Type::Scalar(es), q))
                 }
                 Loc::Ssa(var) => {
                     let v = self.read_var(var);
@@ -456,7 +460,8 @@ impl FnCx<'_, '_> {
                         let es = vt.elem().unwrap_or(IrScalar::I32);
                         let off = self.scale(*i, u64::from(es.bytes()));
                         let q = self.b().ptr_add(a, off);
-                        self.b().store(q, x);
+                        self.derive_align(a, q, u64::from(es.bytes()), false);
+                        self.store_mem(q, x);
                     }
                     Loc::Ssa(var) => {
                         let v = self.read_var(var);
@@ -662,10 +667,13 @@ impl FnCx<'_, '_> {
             }
             CastKind::ArrayToPointer => {
                 let a = self.object_addr(x);
-                match self.vt(e.ty) {
-                    Some(t) => RV::V(self.coerce(a, t)),
-                    None => RV::V(a),
-                }
+                let r = match self.vt(e.ty) {
+                    Some(t) => self.coerce(a, t),
+                    None => a,
+                };
+                // An array inside a packed record decays to an under-aligned pointer.
+                self.derive_align(a, r, 0, false);
+                RV::V(r)
             }
             CastKind::FunctionToPointer => {
                 self.cx

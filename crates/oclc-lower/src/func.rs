@@ -72,6 +72,12 @@ pub struct FnCx<'c, 'a> {
     pub depth: u32,
     /// [`FnCx::effective_params`], once [`FnCx::plan_vars`] computed them.
     params: Option<Vec<VarId>>,
+    /// Addresses inside packed records, with the alignment they are known to have (below
+    /// their type's): loads and stores through them copy bytes ([`FnCx::load_mem`]), as an
+    /// `align 1` access would, since the IR's accesses assume natural alignment.
+    pub underaligned: FxHashMap<Value, u32>,
+    /// The scratch slot of those byte copies (one per function, made on first use).
+    scratch: Option<Value>,
 }
 
 /// Whether a variable in memory is addressed through its IR global (else it is a stack slot
@@ -112,6 +118,8 @@ impl<'c, 'a> FnCx<'c, 'a> {
             sret: None,
             depth: 0,
             params: None,
+            underaligned: FxHashMap::default(),
+            scratch: None,
         };
         // Block 0 holds only stack slots and constants that must dominate everything; the body
         // starts in block 1.
@@ -399,6 +407,62 @@ impl<'c, 'a> FnCx<'c, 'a> {
             }
         }
         v.unwrap_or(Value(u32::MAX))
+    }
+
+    /// Records the alignment of `q` = `p + off` (`off` a constant, or the stride of a
+    /// run-time index) when it is below natural: `p` is such an address, or `q` is a field
+    /// of the packed record at `p`.
+    pub fn derive_align(&mut self, p: Value, q: Value, off: u64, packed: bool) {
+        let base = match self.underaligned.get(&p) {
+            Some(a) => *a,
+            None if packed => 1,
+            None => return,
+        };
+        let a = if off == 0 {
+            base
+        } else {
+            base.min(1 << off.trailing_zeros().min(31))
+        };
+        self.underaligned.insert(q, a);
+    }
+
+    /// Loads a `t` from `p`; byte by byte through a scratch slot when `p` is under-aligned.
+    pub fn load_mem(&mut self, t: Type, p: Value) -> Value {
+        match self.underaligned.get(&p) {
+            Some(a) if *a < t.align() => {
+                let tmp = self.scratch_slot();
+                self.b().memcpy(tmp, p, t.access_size());
+                self.b().load(t, tmp)
+            }
+            _ => self.b().load(t, p),
+        }
+    }
+
+    /// Stores `v` at `p`; byte by byte through a scratch slot when `p` is under-aligned.
+    pub fn store_mem(&mut self, p: Value, v: Value) {
+        let t = self.f.value_type(v).unwrap_or(Type::I32);
+        match self.underaligned.get(&p) {
+            Some(a) if *a < t.align() => {
+                let tmp = self.scratch_slot();
+                self.b().store(tmp, v);
+                self.b().memcpy(p, tmp, t.access_size());
+            }
+            _ => {
+                self.b().store(p, v);
+            }
+        }
+    }
+
+    /// Room for any value type (the largest, `double16`, is 128 bytes), naturally aligned.
+    fn scratch_slot(&mut self) -> Value {
+        match self.scratch {
+            Some(v) => v,
+            None => {
+                let v = self.temp(128, 128);
+                self.scratch = Some(v);
+                v
+            }
+        }
     }
 
     pub fn undef(&mut self, t: Type) -> Value {
@@ -931,7 +995,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             (Shape::Value(t), _) => {
                 let v = self.init_value(qt, t, init);
                 let v = self.coerce(v, t);
-                self.b().store(p, v);
+                self.store_mem(p, v);
             }
             (Shape::Aggregate, Init::Expr(e)) => match &e.kind {
                 ExprKind::StrLit(bytes) if types.is_array(qt) => {
@@ -963,7 +1027,9 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     let es = ty::size_of(types, elem);
                     for (i, it) in items.iter().enumerate() {
                         if let Some(it) = it {
-                            let q = self.b().ptr_add_const(p, (es * i as u64) as i64);
+                            let off = es * i as u64;
+                            let q = self.b().ptr_add_const(p, off as i64);
+                            self.derive_align(p, q, off, false);
                             self.init_mem(q, elem, it, true);
                         }
                     }
@@ -980,12 +1046,14 @@ impl<'c, 'a> FnCx<'c, 'a> {
                             (fields.get(fi), crate::constant::union_item(items, fi))
                         {
                             let q = self.b().ptr_add_const(p, *fo as i64);
+                            self.derive_align(p, q, *fo, def.packed);
                             self.init_mem(q, *fty, it, true);
                         }
                     } else {
                         for ((fo, fty), it) in fields.iter().zip(items) {
                             if let Some(it) = it {
                                 let q = self.b().ptr_add_const(p, *fo as i64);
+                                self.derive_align(p, q, *fo, def.packed);
                                 self.init_mem(q, *fty, it, true);
                             }
                         }

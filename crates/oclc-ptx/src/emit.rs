@@ -166,31 +166,33 @@ fn wg_users(m: &Module) -> Vec<bool> {
     transitive_users(m, |op| matches!(op, Op::WorkGroup { .. }))
 }
 
-/// Functions with an instruction matching `direct`, or calling such a function.
+/// Functions with an instruction matching `direct`, or calling such a function: a worklist
+/// over the callers, linear in the module (rounds over every function were quadratic on long
+/// call chains).
 fn transitive_users(m: &Module, direct: impl Fn(&Op) -> bool) -> Vec<bool> {
+    let n = m.functions.len();
     let mut needs: Vec<bool> = m
         .functions
         .iter()
         .map(|f| f.insts.iter().any(|i| direct(&i.op)))
         .collect();
-    // The call graph is acyclic, so as many rounds as functions reach the fixed point.
-    for _ in 0..m.functions.len() {
-        let mut changed = false;
-        for (i, f) in m.functions.iter().enumerate() {
-            if needs[i] {
-                continue;
-            }
-            let calls_user = f.insts.iter().any(|d| match d.op {
-                Op::Call(c, _) => needs.get(c.index()).copied().unwrap_or(false),
-                _ => false,
-            });
-            if calls_user {
-                needs[i] = true;
-                changed = true;
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, f) in m.functions.iter().enumerate() {
+        for d in &f.insts {
+            if let Op::Call(c, _) = d.op
+                && let Some(v) = callers.get_mut(c.index())
+            {
+                v.push(i);
             }
         }
-        if !changed {
-            break;
+    }
+    let mut todo: Vec<usize> = (0..n).filter(|&i| needs[i]).collect();
+    while let Some(c) = todo.pop() {
+        for &caller in &callers[c] {
+            if !needs[caller] {
+                needs[caller] = true;
+                todo.push(caller);
+            }
         }
     }
     needs
@@ -1184,7 +1186,14 @@ impl<'a> FnEmitter<'a> {
                     .get(b.index())
                     .cloned()
                     .ok_or_else(|| self.invalid(format!("unknown builtin {b}")))?;
-                crate::builtins::emit(self, &decl, args, d.result)?;
+                // Sema resolved the call against the builtin's declaration, so arguments the
+                // emitter finds wrong mean a builtin (or overload) it does not know.
+                crate::builtins::emit(self, &decl, args, d.result).map_err(|e| match e {
+                    PtxError::Invalid { .. } => {
+                        self.unsupported(format!("builtin `{}`", decl.name))
+                    }
+                    e => e,
+                })?;
             }
             Op::AtomicRmw {
                 op,
@@ -1944,6 +1953,16 @@ impl<'a> FnEmitter<'a> {
         }
         if bits != 32 && bits != 64 {
             return Err(self.unsupported(format!("atomic `{}` on {}", op.name(), s.name())));
+        }
+        if op == RmwOp::Xchg && s.is_float() {
+            // `atomic_xchg` of a float: an exchange of its bits.
+            let rc = if bits == 64 { Rc::B64 } else { Rc::B32 };
+            let (bv, bd) = (self.tmp(rc), self.tmp(rc));
+            let sem = self.sem(order, scope);
+            self.ins(format!("mov.b{bits} {bv}, {vr}"));
+            self.ins(format!("atom{sem}{sp}.exch.b{bits} {bd}, [{pr}], {bv}"));
+            self.ins(format!("mov.b{bits} {dr}, {bd}"));
+            return Ok(());
         }
         let (o, ty, v) = match (op, s.is_float()) {
             (RmwOp::FAdd, true) => ("add", float_ty(s).to_string(), vr.clone()),

@@ -114,6 +114,10 @@ pub fn build_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOut
                 Emit::Ir => out.stdout.push_str(&p.ir_text()),
                 Emit::Ptx => match p.ptx_text(&target, opts.fast_math) {
                     Ok(text) => out.stdout.push_str(&text),
+                    Err(BuildError::Compile { log, .. }) => {
+                        out.stderr.push_str(&log);
+                        out.code = 1;
+                    }
                     Err(e) => error(&mut out, e.to_string()),
                 },
             }

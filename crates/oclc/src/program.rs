@@ -135,6 +135,10 @@ pub struct RuntimeFault {
     /// clang-style text: `file:line:col: error: ...`, the source line and caret, the work-item
     /// ids as a note, and the device's explaining note if any.
     pub rendered: String,
+    /// What `printf` wrote before the fault (earlier work-groups', then the failing one's).
+    pub printf: String,
+    /// Whether the printf buffer filled up before the fault and output was dropped.
+    pub printf_truncated: bool,
 }
 
 /// A built program: the checked source, its IR after the passes, the kernels' signatures, and
@@ -367,7 +371,23 @@ impl Program {
         oclc_ir::passes::optimize_for_device(&mut module);
         oclc_ptx::emit_module(&module, Some(&self.sm), &opts)
             .map(|m| m.text)
-            .map_err(|e| BuildError::Internal(format!("PTX: {e}")))
+            .map_err(|e| match e {
+                // Valid OpenCL C the backend lacks: a located error, as for the source's own.
+                oclc_ptx::PtxError::Unsupported { what, span, .. } => {
+                    let diag = Diagnostic::error(
+                        span,
+                        format!("the cuda device does not support {what} yet"),
+                    );
+                    BuildError::Compile {
+                        log: crate::render::render_text(
+                            &self.sm,
+                            &[Reported { diag, option: None }],
+                        ),
+                        errors: 1,
+                    }
+                }
+                e => BuildError::Internal(format!("PTX: {e}")),
+            })
     }
 
     /// Names of the kernels, in declaration order.
@@ -425,6 +445,8 @@ impl Program {
             local_id: e.local_id,
             group_id: e.group_id,
             rendered: r.finish(),
+            printf: e.printf.clone(),
+            printf_truncated: e.printf_truncated,
         }
     }
 }
@@ -824,6 +846,9 @@ fn fit_arg(index: usize, p: &KernelParam, arg: KernelArg) -> Result<KernelArg, E
 pub struct LaunchOutput {
     /// Everything `printf` wrote (the cuda device has no `printf`: always empty there).
     pub printf: String,
+    /// Whether the printf buffer (cpu device: `OCLC_PRINTF_BUFFER_SIZE`, default 1 MiB)
+    /// filled up and later output was dropped.
+    pub printf_truncated: bool,
     /// The kernel's own run time, measured with CUDA events on the cuda device; `None` on the
     /// cpu device, where only the wall-clock time around [`Device::launch`] is meaningful.
     pub kernel_time: Option<Duration>,
@@ -952,6 +977,13 @@ impl Device {
         }
     }
 
+    /// Bytes of `printf` output one launch may hold (default 1 MiB, or the environment's
+    /// `OCLC_PRINTF_BUFFER_SIZE`); later output is dropped, `printf` returns -1 and the
+    /// launch reports `printf_truncated`. Cpu device only.
+    pub fn with_printf_buffer(self, bytes: usize) -> Device {
+        self.map_cpu(|d| d.with_printf_buffer(bytes))
+    }
+
     /// A buffer holding `values`.
     pub fn buffer_from_slice<T: Element>(&self, values: &[T]) -> Result<Buffer, Error> {
         match &self.backend {
@@ -1059,6 +1091,7 @@ fn launch_cpu(
     match cpu.launch(&prog.cpu, &kernel.sig.name, &args, range) {
         Ok(out) => Ok(LaunchOutput {
             printf: out.printf,
+            printf_truncated: out.printf_truncated,
             kernel_time: None,
         }),
         Err(oclc_cpu::DeviceError::Runtime(e)) => Err(Error::Runtime(Box::new(prog.fault(&e)))),
@@ -1196,6 +1229,7 @@ mod cuda {
             match self.dev.launch(&module, kernel.name(), &args, &nd) {
                 Ok(t) => Ok(LaunchOutput {
                     printf: String::new(),
+                    printf_truncated: false,
                     kernel_time: Some(Duration::from_secs_f64(
                         f64::from(t.kernel_ms.max(0.0)) / 1e3,
                     )),

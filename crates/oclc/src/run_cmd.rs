@@ -236,9 +236,22 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
         let start = Instant::now();
         let r = device.launch(&kernel, &range);
         let wall = start.elapsed();
+        let cut = |out: &mut CliOutput| {
+            let limit = oclc_cpu::printf::buffer_size_from_env().unwrap_or_default();
+            let msg = oclc_cpu::printf::cut_message(&job.kernel, limit);
+            out.stderr.push_str(&format!("oclc: warning: {msg}\n"));
+        };
         match r {
-            Ok(o) => times.push(o.kernel_time.unwrap_or(wall)),
+            Ok(o) => {
+                if o.printf_truncated {
+                    cut(out);
+                }
+                times.push(o.kernel_time.unwrap_or(wall))
+            }
             Err(Error::Runtime(fault)) => {
+                if fault.printf_truncated {
+                    cut(out);
+                }
                 out.stderr.push_str(&fault.rendered);
                 return RunStatus::RuntimeCheck;
             }

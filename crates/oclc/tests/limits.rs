@@ -377,7 +377,7 @@ fn local_memory_limit_from_the_environment() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o.stderr),
-        "oclc: error: OCLC_LOCAL_MEM_SIZE must be a size in bytes such as 65536, 64K, 512M or \
+        "oclc: error: invalid device setting: OCLC_LOCAL_MEM_SIZE must be a size in bytes such as 65536, 64K, 512M or \
          2G, not `lots`\n"
     );
     std::fs::remove_dir_all(&dir).ok();

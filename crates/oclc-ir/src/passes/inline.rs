@@ -1,17 +1,71 @@
-//! Inlining of calls to ordinary (non-kernel) functions, bottom-up over the call graph, so a
-//! device runs helpers without call overhead and the space inference sees the caller's
-//! pointers in the helper's accesses. Functions on a call cycle (recursion, which OpenCL C
-//! forbids but the passes must survive) are never inlined; callees above a size budget are
-//! inlined only at their single call site.
+//! Inlining of calls to ordinary (non-kernel) functions, so a device runs helpers without
+//! call overhead and the space inference sees the caller's pointers in the helper's accesses.
+//!
+//! Top-down: the functions that stay (kernels first, then their callees in call-graph order)
+//! take their callees' original bodies, and then the calls inside those copies, breadth first.
+//! Each instruction is copied once per place it ends up in, so a chain of N one-line helpers
+//! costs O(N) time and memory (bottom-up, every helper would first absorb the whole chain
+//! below it: O(N²)). An [`InlineBudget`] bounds the growth: small callees are inlined at every
+//! call site and a callee's last remaining call takes its body (moved, not copied), while the
+//! caller stays under a size limit and the module under a growth limit; calls past the budget
+//! stay calls (so a diamond call graph, 2^N code if inlined fully, stays small). Functions on
+//! a call cycle (recursion, which OpenCL C forbids but the passes must survive) are never
+//! inlined.
 
 use super::util::*;
 use crate::ir::*;
-use std::collections::HashMap;
+use std::collections::VecDeque;
 
 /// Callees with at most this many instructions are inlined at every call site.
 pub const SMALL_CALLEE: usize = 200;
-/// A caller stops growing by inlining (other than of single-call-site callees) past this.
+/// A function receives no inlined body that would take it past this many instructions.
 pub const CALLER_LIMIT: usize = 20_000;
+/// Instructions inlining may add to a module (copies only; a moved body adds nothing), or the
+/// module's own size when that is larger.
+pub const MODULE_GROWTH: usize = 100_000;
+
+/// Limits of [`inline_module_with`], in instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InlineBudget {
+    /// Callees at most this large are inlined at every call site; larger ones only at
+    /// their last remaining one.
+    pub small_callee: usize,
+    /// No function grows past this by inlining (0: nothing is inlined).
+    pub caller_limit: usize,
+    /// Instructions copies may add to the module (at least the module's own size).
+    pub module_growth: usize,
+}
+
+impl Default for InlineBudget {
+    fn default() -> InlineBudget {
+        InlineBudget {
+            small_callee: SMALL_CALLEE,
+            caller_limit: CALLER_LIMIT,
+            module_growth: MODULE_GROWTH,
+        }
+    }
+}
+
+impl InlineBudget {
+    /// The device pipeline's budget: `OCLC_INLINE_LIMIT=N` sets the caller limit to N
+    /// instructions (0 turns inlining off) and the module growth to 5 N; else the defaults.
+    pub fn from_env() -> InlineBudget {
+        Self::from_setting(std::env::var("OCLC_INLINE_LIMIT").ok().as_deref())
+    }
+
+    /// [`from_env`](Self::from_env) for the variable's value (`None`, or not a number: the
+    /// defaults).
+    pub fn from_setting(v: Option<&str>) -> InlineBudget {
+        match v.and_then(|v| v.trim().parse::<usize>().ok()) {
+            Some(n) => InlineBudget {
+                small_callee: SMALL_CALLEE.min(n),
+                caller_limit: n,
+                module_growth: n.saturating_mul(5),
+            },
+            None => InlineBudget::default(),
+        }
+    }
+}
 
 /// What [`inline_module`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,54 +76,50 @@ pub struct InlineStats {
     pub removed: usize,
     /// Indices (after removal) of the functions that received inlined bodies.
     pub changed: Vec<usize>,
+    /// Call sites the budget left as calls.
+    pub over_budget: usize,
 }
 
-/// Inlines calls to non-kernel functions in every function of `m` and deletes the functions
-/// left without callers by it.
+/// [`inline_module_with`] the default budget.
 pub fn inline_module(m: &mut Module) -> InlineStats {
+    inline_module_with(m, &InlineBudget::default())
+}
+
+/// Inlines calls to non-kernel functions in every function of `m`, within `budget`, and
+/// deletes the functions whose every call was inlined.
+pub fn inline_module_with(m: &mut Module, budget: &InlineBudget) -> InlineStats {
     let n = m.functions.len();
     let callees: Vec<Vec<usize>> = m.functions.iter().map(|f| callees_of(f, n)).collect();
-    let reach = reachability(&callees);
-    let mut sites = vec![0usize; n];
-    for cs in m.functions.iter().map(|f| call_sites(f, n)) {
-        for (_, _, c) in cs {
-            sites[c] += 1;
-        }
+    let cyclic = on_cycles(&callees);
+    let mut st = State {
+        // Call sites of each function in the functions still alive.
+        live_sites: vec![0; n],
+        dead: vec![false; n],
+        growth: 0,
+        growth_limit: budget.module_growth.max(module_size(m)),
+        cyclic,
+        stats: InlineStats::default(),
+        inlined_into: vec![false; n],
+    };
+    for f in &m.functions {
+        for_each_call(f, n, |c| st.live_sites[c] += 1);
     }
-    let mut stats = InlineStats::default();
-    let mut inlined_into = vec![false; n];
-    let mut was_inlined = vec![false; n];
-    for fi in post_order(&callees) {
-        loop {
-            // One call site at a time: positions move as blocks split.
-            let size = placed_insts(&m.functions[fi]).len();
-            let next = call_sites(&m.functions[fi], n)
-                .into_iter()
-                .find(|&(_, _, c)| {
-                    let callee = &m.functions[c];
-                    let csize = placed_insts(callee).len();
-                    !callee.is_kernel()
-                        && !reach[c][c]
-                        && !reach[c][fi]
-                        && (sites[c] == 1
-                            || (csize <= SMALL_CALLEE && size + csize <= CALLER_LIMIT))
-                });
-            let Some((b, pos, c)) = next else { break };
-            let callee = m.functions[c].clone();
-            if !inline_call(&mut m.functions[fi], b, pos, &callee) {
-                break;
+    if budget.caller_limit > 0 {
+        // Callers before callees: a callee is still its original body when it is copied.
+        for fi in post_order(&callees).into_iter().rev() {
+            if !st.dead[fi] {
+                inline_into(m, fi, budget, &mut st);
             }
-            stats.inlined += 1;
-            inlined_into[fi] = true;
-            was_inlined[c] = true;
         }
     }
-    let removed = remove_dead(m, &was_inlined);
-    stats.removed = removed.iter().filter(|&&r| r).count();
-    stats.changed = inlined_into
+    let mut stats = std::mem::take(&mut st.stats);
+    remove_dead(m, &st.dead);
+    stats.removed = st.dead.iter().filter(|&&d| d).count();
+    stats.changed = st
+        .inlined_into
         .iter()
-        .zip(&removed)
-        .filter(|&(_, &r)| !r)
+        .zip(&st.dead)
+        .filter(|&(_, &d)| !d)
         .enumerate()
         .filter(|&(_, (&c, _))| c)
         .map(|(i, _)| i)
@@ -77,43 +127,173 @@ pub fn inline_module(m: &mut Module) -> InlineStats {
     stats
 }
 
+/// The inliner's bookkeeping over the whole module.
+struct State {
+    live_sites: Vec<usize>,
+    /// Functions whose body moved into their last caller (deleted at the end).
+    dead: Vec<bool>,
+    growth: usize,
+    growth_limit: usize,
+    cyclic: Vec<bool>,
+    stats: InlineStats,
+    inlined_into: Vec<bool>,
+}
+
+/// Instructions placed in blocks of `f`.
+fn size_of(f: &Function) -> usize {
+    f.blocks.iter().map(|b| b.insts.len()).sum()
+}
+
+/// Instructions placed in blocks of every function of `m`.
+fn module_size(m: &Module) -> usize {
+    m.functions.iter().map(size_of).sum()
+}
+
+/// Calls `visit` with the callee of every placed call of `f` to a function below `n`.
+fn for_each_call(f: &Function, n: usize, mut visit: impl FnMut(usize)) {
+    for bd in &f.blocks {
+        for i in &bd.insts {
+            if let Some(Op::Call(c, _)) = f.insts.get(i.index()).map(|d| &d.op)
+                && c.index() < n
+            {
+                visit(c.index());
+            }
+        }
+    }
+}
+
+/// Inlines, breadth first, the calls of function `fi` and then those of the bodies it
+/// receives, as long as the budget allows.
+fn inline_into(m: &mut Module, fi: usize, budget: &InlineBudget, st: &mut State) {
+    let n = m.functions.len();
+    let Some(slot) = m.functions.get_mut(fi) else {
+        return;
+    };
+    let placeholder = Function::placeholder(slot.span);
+    let mut f = std::mem::replace(slot, placeholder);
+    let mut size = size_of(&f);
+    let mut hoisted: Vec<Inst> = Vec::new();
+    let mut queue: VecDeque<Block> = (0..f.blocks.len() as u32).map(Block).collect();
+    while let Some(b) = queue.pop_front() {
+        let Some(bd) = f.blocks.get(b.index()) else {
+            continue;
+        };
+        let sites: Vec<(usize, usize)> = bd
+            .insts
+            .iter()
+            .enumerate()
+            .filter_map(|(pos, i)| match f.insts.get(i.index()).map(|d| &d.op) {
+                Some(Op::Call(c, _)) if c.index() < n => Some((pos, c.index())),
+                _ => None,
+            })
+            .collect();
+        // Last first: inlining splits the block after the call, so the positions of the
+        // earlier calls stay valid and the instructions after it move only once.
+        for (pos, c) in sites.into_iter().rev() {
+            if c == fi || st.cyclic[c] || st.dead[c] || m.functions[c].is_kernel() {
+                continue;
+            }
+            let csize = size_of(&m.functions[c]);
+            let last = st.live_sites[c] == 1;
+            if size + csize > budget.caller_limit
+                || (!last && (csize > budget.small_callee || st.growth + csize > st.growth_limit))
+            {
+                st.stats.over_budget += 1;
+                continue;
+            }
+            let done = if last {
+                // The last call takes the body itself: no copy stays behind.
+                let span = m.functions[c].span;
+                let callee = std::mem::replace(&mut m.functions[c], Function::placeholder(span));
+                let done = inline_body(&mut f, b, pos, &callee);
+                if done.is_some() {
+                    st.dead[c] = true;
+                } else {
+                    m.functions[c] = callee;
+                }
+                done
+            } else {
+                let callee = &m.functions[c];
+                let done = inline_body(&mut f, b, pos, callee);
+                if done.is_some() {
+                    // The copy's calls are new call sites of their callees.
+                    for_each_call(callee, n, |d| st.live_sites[d] += 1);
+                    st.growth += csize;
+                }
+                done
+            };
+            let Some((blocks, slots)) = done else {
+                continue;
+            };
+            st.live_sites[c] = st.live_sites[c].saturating_sub(1);
+            size += csize;
+            hoisted.extend(slots);
+            queue.extend(blocks.map(Block));
+            st.stats.inlined += 1;
+            st.inlined_into[fi] = true;
+        }
+    }
+    place_first(&mut f, hoisted);
+    m.functions[fi] = f;
+}
+
+/// Puts `insts` first in `f`'s entry block, in their order.
+fn place_first(f: &mut Function, insts: Vec<Inst>) {
+    if insts.is_empty() {
+        return;
+    }
+    let Some(entry) = f.blocks.first_mut() else {
+        return;
+    };
+    let rest = std::mem::take(&mut entry.insts);
+    entry.insts = insts;
+    entry.insts.extend(rest);
+}
+
 /// The distinct callees of `f` (indices below `n`).
 fn callees_of(f: &Function, n: usize) -> Vec<usize> {
-    let mut c: Vec<usize> = call_sites(f, n).into_iter().map(|(_, _, c)| c).collect();
+    let mut c = Vec::new();
+    for_each_call(f, n, |x| c.push(x));
     c.sort_unstable();
     c.dedup();
     c
 }
 
-/// Every call of `f` to a function below `n`: its block, position and callee.
-fn call_sites(f: &Function, n: usize) -> Vec<(Block, usize, usize)> {
-    let mut out = Vec::new();
-    for (b, bd) in f.blocks.iter().enumerate() {
-        for (pos, i) in bd.insts.iter().enumerate() {
-            if let Some(Op::Call(c, _)) = f.insts.get(i.index()).map(|d| &d.op)
-                && c.index() < n
-            {
-                out.push((Block(b as u32), pos, c.index()));
-            }
-        }
-    }
-    out
-}
-
-/// `reach[a][b]`: `b` can be reached from `a` by one or more calls.
-fn reachability(callees: &[Vec<usize>]) -> Vec<Vec<bool>> {
+/// Whether each function lies on a call cycle (a strongly connected component of more than
+/// one function, or a function calling itself): Kosaraju's algorithm, without recursion.
+fn on_cycles(callees: &[Vec<usize>]) -> Vec<bool> {
     let n = callees.len();
-    let mut reach = vec![vec![false; n]; n];
-    for (a, row) in reach.iter_mut().enumerate() {
-        let mut stack: Vec<usize> = callees[a].clone();
-        while let Some(x) = stack.pop() {
-            if x < n && !row[x] {
-                row[x] = true;
-                stack.extend(callees[x].iter().copied());
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (a, cs) in callees.iter().enumerate() {
+        for &c in cs {
+            if let Some(v) = callers.get_mut(c) {
+                v.push(a);
             }
         }
     }
-    reach
+    let mut comp = vec![usize::MAX; n];
+    let mut comp_size: Vec<usize> = Vec::new();
+    for root in post_order(callees).into_iter().rev() {
+        if comp[root] != usize::MAX {
+            continue;
+        }
+        let id = comp_size.len();
+        comp_size.push(0);
+        comp[root] = id;
+        let mut stack = vec![root];
+        while let Some(x) = stack.pop() {
+            comp_size[id] += 1;
+            for &p in &callers[x] {
+                if comp[p] == usize::MAX {
+                    comp[p] = id;
+                    stack.push(p);
+                }
+            }
+        }
+    }
+    (0..n)
+        .map(|f| comp_size[comp[f]] > 1 || callees[f].binary_search(&f).is_ok())
+        .collect()
 }
 
 /// Functions in callees-first order (a depth-first post-order; cycles are cut anywhere).
@@ -149,19 +329,32 @@ fn post_order(callees: &[Vec<usize>]) -> Vec<usize> {
 /// a loop does not allocate a slot per iteration. Returns false (changing nothing) when the
 /// call does not match the callee or the callee uses a value it does not define.
 pub fn inline_call(f: &mut Function, b: Block, pos: usize, callee: &Function) -> bool {
-    let Some(&call) = f.blocks.get(b.index()).and_then(|bd| bd.insts.get(pos)) else {
-        return false;
-    };
-    let Some(cd) = f.insts.get(call.index()) else {
-        return false;
-    };
+    match inline_body(f, b, pos, callee) {
+        Some((_, slots)) => {
+            place_first(f, slots);
+            true
+        }
+        None => false,
+    }
+}
+
+/// [`inline_call`] without placing the callee's `stack_alloc`s: returns the indices of the
+/// blocks copied from the callee and those instructions, still in no block.
+fn inline_body(
+    f: &mut Function,
+    b: Block,
+    pos: usize,
+    callee: &Function,
+) -> Option<(std::ops::Range<u32>, Vec<Inst>)> {
+    let &call = f.blocks.get(b.index())?.insts.get(pos)?;
+    let cd = f.insts.get(call.index())?;
     let Op::Call(_, args) = &cd.op else {
-        return false;
+        return None;
     };
     let (args, result, call_span) = (args.clone(), cd.result, cd.span);
     let entry_params = callee.params_of(Block(0));
     if callee.blocks.is_empty() || args.len() != entry_params.len() {
-        return false;
+        return None;
     }
     // Every value the callee uses must be defined by a placed instruction or a parameter.
     let mut defined = vec![false; callee.values.len()];
@@ -179,7 +372,7 @@ pub fn inline_call(f: &mut Function, b: Block, pos: usize, callee: &Function) ->
             }
         }
     }
-    let mut complete = callee.values.len() == defined.len();
+    let mut complete = true;
     for bd in &callee.blocks {
         for i in &bd.insts {
             match callee.insts.get(i.index()) {
@@ -191,7 +384,7 @@ pub fn inline_call(f: &mut Function, b: Block, pos: usize, callee: &Function) ->
         }
     }
     if !complete {
-        return false;
+        return None;
     }
 
     // Split: the instructions after the call move to `join`, whose parameter is the result.
@@ -211,10 +404,12 @@ pub fn inline_call(f: &mut Function, b: Block, pos: usize, callee: &Function) ->
         f.blocks[join.index()].params.push(r);
     }
 
-    // Blocks and values of the copy.
-    let mut vmap: HashMap<Value, Value> = HashMap::new();
+    // Blocks and values of the copy: `vmap[v]` is the caller's value for callee value `v`.
+    let mut vmap: Vec<Option<Value>> = vec![None; callee.values.len()];
     for (p, a) in entry_params.iter().zip(&args) {
-        vmap.insert(*p, *a);
+        if let Some(slot) = vmap.get_mut(p.index()) {
+            *slot = Some(*a);
+        }
     }
     let base = f.blocks.len() as u32;
     let bmap = |cb: Block| Block(base + cb.0);
@@ -224,13 +419,15 @@ pub fn inline_call(f: &mut Function, b: Block, pos: usize, callee: &Function) ->
             for p in &bd.params {
                 if let Some(ty) = callee.value_type(*p) {
                     let np = f.add_block_param(nb, ty);
-                    vmap.insert(*p, np);
+                    if let Some(slot) = vmap.get_mut(p.index()) {
+                        *slot = Some(np);
+                    }
                 }
             }
         }
     }
     let mut hoisted: Vec<Inst> = Vec::new();
-    let mut copied: Vec<Inst> = Vec::new();
+    let first_copied = f.insts.len();
     for (cb, bd) in callee.blocks.iter().enumerate() {
         let nb = bmap(Block(cb as u32));
         for i in &bd.insts {
@@ -239,36 +436,36 @@ pub fn inline_call(f: &mut Function, b: Block, pos: usize, callee: &Function) ->
             };
             let ty = d.result.and_then(|r| callee.value_type(r));
             let op = d.op.clone();
-            let (ni, nv) = if matches!(op, Op::StackAlloc { .. }) {
+            let (_, nv) = if matches!(op, Op::StackAlloc { .. }) {
                 let (ni, nv) = new_inst(f, op, ty, d.span);
                 hoisted.push(ni);
                 (ni, nv)
             } else {
                 f.push_inst(nb, op, ty, d.span)
             };
-            if let (Some(r), Some(nv)) = (d.result, nv) {
-                vmap.insert(r, nv);
+            if let (Some(r), Some(nv)) = (d.result, nv)
+                && let Some(slot) = vmap.get_mut(r.index())
+            {
+                *slot = Some(nv);
             }
-            copied.push(ni);
         }
     }
-    for ni in copied {
-        if let Some(d) = f.insts.get_mut(ni.index()) {
-            for_each_operand_mut(&mut d.op, |v| {
-                if let Some(&n) = vmap.get(v) {
-                    *v = n;
-                }
-            });
-            for s in successors_mut(&mut d.op) {
-                s.block = bmap(s.block);
+    // The copied instructions are the ones created since `first_copied`.
+    for d in f.insts.iter_mut().skip(first_copied) {
+        for_each_operand_mut(&mut d.op, |v| {
+            if let Some(Some(n)) = vmap.get(v.index()) {
+                *v = *n;
             }
-            if let Op::Ret(v) = &d.op {
-                let args = match (v, result) {
-                    (Some(v), Some(_)) => vec![*v],
-                    _ => Vec::new(),
-                };
-                d.op = Op::Br(BlockCall { block: join, args });
-            }
+        });
+        for s in successors_mut(&mut d.op) {
+            s.block = bmap(s.block);
+        }
+        if let Op::Ret(v) = &d.op {
+            let args = match (v, result) {
+                (Some(v), Some(_)) => vec![*v],
+                _ => Vec::new(),
+            };
+            d.op = Op::Br(BlockCall { block: join, args });
         }
     }
     f.push_inst(
@@ -280,47 +477,20 @@ pub fn inline_call(f: &mut Function, b: Block, pos: usize, callee: &Function) ->
         None,
         call_span,
     );
-    // Hoisted slots go first in the entry block, in their original order.
-    let entry = &mut f.blocks[0].insts;
-    let rest = std::mem::take(entry);
-    entry.extend(hoisted);
-    entry.extend(rest);
-    true
+    let end = base + callee.blocks.len() as u32;
+    Some((base..end, hoisted))
 }
 
-/// Deletes non-kernel functions that were inlined somewhere and have no call left
-/// (repeatedly); renumbers calls and local variables. Returns the removed flags.
-fn remove_dead(m: &mut Module, was_inlined: &[bool]) -> Vec<bool> {
+/// Deletes the functions marked `dead`; renumbers calls and local variables.
+fn remove_dead(m: &mut Module, dead: &[bool]) {
+    if !dead.iter().any(|&r| r) {
+        return;
+    }
     let n = m.functions.len();
-    let mut removed = vec![false; n];
-    loop {
-        let mut called = vec![false; n];
-        for (fi, f) in m.functions.iter().enumerate() {
-            if removed[fi] {
-                continue;
-            }
-            for (_, _, c) in call_sites(f, n) {
-                called[c] = true;
-            }
-        }
-        let mut any = false;
-        for fi in 0..n {
-            if !removed[fi] && !called[fi] && was_inlined[fi] && !m.functions[fi].is_kernel() {
-                removed[fi] = true;
-                any = true;
-            }
-        }
-        if !any {
-            break;
-        }
-    }
-    if !removed.iter().any(|&r| r) {
-        return removed;
-    }
     let mut new_id = vec![u32::MAX; n];
     let mut next = 0;
     for (i, slot) in new_id.iter_mut().enumerate() {
-        if !removed[i] {
+        if !dead.get(i).copied().unwrap_or(false) {
             *slot = next;
             next += 1;
         }
@@ -329,7 +499,7 @@ fn remove_dead(m: &mut Module, was_inlined: &[bool]) -> Vec<bool> {
     m.functions = old
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| !removed[*i])
+        .filter(|(i, _)| !dead.get(*i).copied().unwrap_or(false))
         .map(|(_, f)| f)
         .collect();
     for f in m.functions.iter_mut() {
@@ -346,7 +516,6 @@ fn remove_dead(m: &mut Module, was_inlined: &[bool]) -> Vec<bool> {
             l.kernel = FuncId(nid);
         }
     }
-    removed
 }
 
 /// Cleans up function `fi` after inlining and infers its pointers' spaces again: a generic

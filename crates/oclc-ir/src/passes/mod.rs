@@ -255,15 +255,21 @@ fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
 /// SSA values, fold constants, drop dead code; then inline helpers (inferring the spaces of
 /// the pointers they received again) and unroll small counted loops. It runs after
 /// [`run_default`], so the `oclc spaces` report and the printed IR describe the source
-/// functions, and the specialised clones are what gets inlined.
+/// functions, and the specialised clones are what gets inlined. The inlining budget is
+/// [`inline::InlineBudget::from_env`] (`OCLC_INLINE_LIMIT`).
 pub fn optimize_for_device(m: &mut Module) {
+    optimize_for_device_with(m, &inline::InlineBudget::from_env());
+}
+
+/// [`optimize_for_device`] with the inlining budget `budget`; calls past it stay calls.
+pub fn optimize_for_device_with(m: &mut Module, budget: &inline::InlineBudget) {
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
         dce::dce(f);
         fold::fold(f);
         dce::dce(f);
     }
-    let stats = inline::inline_module(m);
+    let stats = inline::inline_module_with(m, budget);
     for fi in stats.changed {
         inline::simplify_inlined(m, fi);
     }

@@ -141,6 +141,8 @@ pub fn analyze_module(m: &Module, bounds: &WorkItemBounds) -> Vec<Ranges> {
     // Call sites by callee: (caller, block, arguments).
     let mut sites: Vec<Vec<(usize, Block, Vec<Value>)>> = vec![Vec::new(); n];
     let mut callers_left = vec![0usize; n];
+    // Each function's callees, once per call site (a callee is ready when all are done).
+    let mut callees: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (fi, f) in m.functions.iter().enumerate() {
         for (bi, bd) in f.blocks.iter().enumerate() {
             for i in &bd.insts {
@@ -149,6 +151,7 @@ pub fn analyze_module(m: &Module, bounds: &WorkItemBounds) -> Vec<Ranges> {
                 {
                     s.push((fi, Block(bi as u32), args.clone()));
                     callers_left[c.index()] += 1;
+                    callees[fi].push(c.index());
                 }
             }
         }
@@ -176,13 +179,10 @@ pub fn analyze_module(m: &Module, bounds: &WorkItemBounds) -> Vec<Ranges> {
             joined
         };
         out[fi] = Some(analyze_with_params(f, bounds, &params));
-        for (ci, s) in sites.iter().enumerate() {
-            let calls = s.iter().filter(|(c, ..)| *c == fi).count();
-            if calls > 0 {
-                callers_left[ci] -= calls;
-                if callers_left[ci] == 0 {
-                    ready.push(ci);
-                }
+        for &ci in &callees[fi] {
+            callers_left[ci] -= 1;
+            if callers_left[ci] == 0 {
+                ready.push(ci);
             }
         }
     }

@@ -20,6 +20,13 @@ use std::rc::Rc;
 /// Space signature of a call: for each parameter, the named space passed to it, if any.
 type Signature = Vec<Option<AddrSpace>>;
 
+/// Instructions clones may add to a module, counting each one's parameters and 8 for its
+/// header (or the module's own size twice, when larger):
+/// past it a call keeps its generic callee. Each function has at most one clone per space
+/// signature, but signatures can multiply level by level (a helper passing its pointer
+/// parameters on permuted), so without a bound a 40-line program made 1.4 GB of clones.
+pub const CLONE_GROWTH: usize = 100_000;
+
 /// Specializes and rewrites every function of `m`; `vars[i]` are function `i`'s source
 /// pointer variables (kept in step with the function list). Returns the report entries and
 /// warnings, and the number of clones made.
@@ -80,6 +87,11 @@ fn run(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>, mode: Mode) -> (SpacesRep
     let mut queue: BinaryHeap<Reverse<(usize, usize)>> =
         (0..n0).map(|i| Reverse((rank[i], i))).collect();
     let mut names: HashSet<String> = m.functions.iter().map(|f| f.name.clone()).collect();
+    // A function's size: its instructions, plus its parameters and a few for its header.
+    let placed =
+        |f: &Function| f.blocks.iter().map(|b| b.insts.len()).sum::<usize>() + f.params.len() + 8;
+    let clone_budget = CLONE_GROWTH.max(m.functions.iter().map(placed).sum::<usize>() * 2);
+    let mut cloned = 0usize;
     while let Some(Reverse((_, id))) = queue.pop() {
         if processed[id] {
             continue;
@@ -150,7 +162,23 @@ fn run(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>, mode: Mode) -> (SpacesRep
             }
             let target = match clones.get(&(c.index(), sig.clone())) {
                 Some(t) => *t,
+                None if cloned + placed(callee) > clone_budget => {
+                    // Over the budget: the call keeps the generic callee (its pointers
+                    // generic, as from a caller that does not know their spaces).
+                    for (k, p) in callee.params.iter().enumerate() {
+                        if p.ty == Type::Ptr(AddrSpace::Generic)
+                            && sig.get(k).is_some_and(Option::is_some)
+                        {
+                            generic_callers
+                                .entry((c.index(), k))
+                                .or_default()
+                                .push(span);
+                        }
+                    }
+                    continue;
+                }
                 None => {
+                    cloned += placed(callee);
                     let t = make_clone(m, c.index(), &sig, &mut names);
                     queue.push(Reverse((
                         rank.get(c.index()).copied().unwrap_or(usize::MAX),
