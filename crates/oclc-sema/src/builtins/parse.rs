@@ -80,6 +80,8 @@ pub enum Special {
     KernelNDRangeQuery,
     /// `as_T(x)`: reinterpret `x` as `T`, which must have the same size.
     AsType(BTy),
+    /// A GNU `__builtin_*` function of clang's `Builtins.td` (C prototypes in plain C types).
+    Gnu,
 }
 
 /// One table line for one name (and one section alternative).
@@ -392,6 +394,7 @@ fn parse_sig(sig: &str, cx: &Cx<'_>) -> Result<Decl, String> {
             "kernel_query" => Special::KernelQuery,
             "kernel_ndrange_query" => Special::KernelNDRangeQuery,
             "as_type" => Special::AsType(BTy::Void),
+            "gnu" => Special::Gnu,
             other => return Err(format!("bad special {other}")),
         });
         decl.variadic = true;

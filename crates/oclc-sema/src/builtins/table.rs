@@ -411,6 +411,18 @@ ndrange_2D ndrange_3D = ndrange_t(private const size_t *)
 ndrange_2D ndrange_3D = ndrange_t(private const size_t *, private const size_t *)
 ndrange_2D ndrange_3D = ndrange_t(private const size_t *, private const size_t *, private const size_t *)
 
+# ---- GNU builtins (clang's Builtins.td): every mode, C prototypes, checked by hand ----
+@ lang
+__builtin_expect __builtin_expect_with_probability __builtin_inff __builtin_inf __builtin_huge_valf __builtin_huge_val __builtin_nanf __builtin_nan = special(gnu)
+__builtin_popcount __builtin_popcountl __builtin_popcountll __builtin_clz __builtin_clzl __builtin_clzll __builtin_ctz __builtin_ctzl __builtin_ctzll = special(gnu)
+__builtin_bswap16 __builtin_bswap32 __builtin_bswap64 = special(gnu)
+__builtin_rotateleft8 __builtin_rotateleft16 __builtin_rotateleft32 __builtin_rotateleft64 = special(gnu)
+__builtin_rotateright8 __builtin_rotateright16 __builtin_rotateright32 __builtin_rotateright64 = special(gnu)
+__builtin_constant_p __builtin_isnan __builtin_isinf __builtin_isfinite __builtin_fabsf __builtin_fabs __builtin_sqrtf __builtin_sqrt __builtin_abs = special(gnu)
+__builtin_unreachable __builtin_trap __builtin_assume __builtin_assume_aligned = special(gnu)
+# The keyword `__builtin_bit_cast(T, x)` reaches lowering as a call of this name.
+__builtin_bit_cast = special(gnu)
+
 # ---- printf (opencl-c-base.h, OpenCL C 1.2 and later) ----
 @ since=1.2
 printf = int(constant const char *, ...)

@@ -286,6 +286,9 @@ impl Checker<'_> {
             self.err(name_span, format!("use of undeclared identifier '{name}'"));
             return Expr::error(span);
         };
+        if self.builtins.special(id) == Some(Special::Gnu) {
+            return self.gnu_builtin_call(id, name, name_span, args, span);
+        }
         let bargs: Vec<Arg> = args
             .iter()
             .map(|a| {
