@@ -145,8 +145,13 @@ impl Checker<'_> {
             G::Float => TypeTable::FLOAT,
             G::Double => TypeTable::DOUBLE,
             G::ConstCharPtr => {
+                // A pointer argument (or an array, which decays to one) lends its space.
                 let space = arg.and_then(|a| {
-                    let p = self.prog.types.pointee(a.ty)?;
+                    let p = self
+                        .prog
+                        .types
+                        .pointee(a.ty)
+                        .or_else(|| self.prog.types.array_elem(a.ty).map(|(e, _)| e))?;
                     self.prog.types.object_space(p)
                 });
                 return self.const_pointer(TypeTable::CHAR, space);
@@ -394,10 +399,22 @@ impl Checker<'_> {
                 }
                 let zero = self.const_float(b) == Some(0.0) || self.const_int(b) == Some(0);
                 if matches!(op, BinOp::Div | BinOp::Rem) && zero {
-                    let at = Span {
+                    // clang points at the operator, between the operands.
+                    let gap = Span {
                         lo: a.span.hi,
                         hi: b.span.lo,
                         ..a.span
+                    };
+                    let ws = self
+                        .snippet(gap)
+                        .bytes()
+                        .take_while(u8::is_ascii_whitespace)
+                        .count() as u32;
+                    let lo = gap.lo.saturating_add(ws).min(gap.hi);
+                    let at = Span {
+                        lo,
+                        hi: (lo + 1).min(gap.hi.max(lo)),
+                        ..gap
                     };
                     return (at, "division by zero");
                 }
