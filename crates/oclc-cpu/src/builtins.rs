@@ -219,10 +219,12 @@ fn gnu_call(
         GnuOp::AssumeAligned { to_bool } => {
             let p = a[0];
             let align = a[1].max(1);
-            if p != 0 && ptr::offset(p).wrapping_sub(a[2]) % align != 0 {
+            if p != 0 && !ptr::offset(p).wrapping_sub(a[2]).is_multiple_of(align) {
                 return Err(CallFault::Check(
                     CheckKind::Misaligned,
-                    format!("the pointer given to __builtin_assume_aligned is not {align}-byte aligned"),
+                    format!(
+                        "the pointer given to __builtin_assume_aligned is not {align}-byte aligned"
+                    ),
                 ));
             }
             if to_bool { u64::from(p != 0) } else { p }

@@ -533,7 +533,13 @@ impl FnCx<'_, '_> {
     /// reinterprets bytes; the rest stay calls of their own name, which each device
     /// implements (the cpu device reports `__builtin_trap`, a reached `__builtin_unreachable`,
     /// a false `__builtin_assume` and `__builtin_clz(0)`). `None`: not one of them.
-    fn gnu_builtin(&mut self, name: &str, args: &[Expr], e: &Expr, ret: Option<Type>) -> Option<RV> {
+    fn gnu_builtin(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        e: &Expr,
+        ret: Option<Type>,
+    ) -> Option<RV> {
         let twin = match name {
             "__builtin_isnan" => Some("isnan"),
             "__builtin_isinf" => Some("isinf"),
@@ -582,7 +588,10 @@ impl FnCx<'_, '_> {
                 let (RV::V(r), Some(t)) = (r, ret) else {
                     return Some(r);
                 };
-                if !args.first().is_some_and(|a| signed_source(self.cx.types, a)) {
+                if !args
+                    .first()
+                    .is_some_and(|a| signed_source(self.cx.types, a))
+                {
                     return Some(RV::V(r));
                 }
                 let vt = self.ty_of(v);
@@ -625,7 +634,8 @@ impl FnCx<'_, '_> {
             }
             (Shape::Aggregate, RV::Agg(p)) => {
                 let tmp = self.temp(size, align);
-                self.b().memcpy(tmp, p, u32::try_from(size).unwrap_or(u32::MAX));
+                self.b()
+                    .memcpy(tmp, p, u32::try_from(size).unwrap_or(u32::MAX));
                 Some(RV::Agg(tmp))
             }
             _ => Some(RV::Void),
@@ -692,17 +702,20 @@ fn has_side_effects(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Assign { .. } | ExprKind::Call { .. } | ExprKind::BuiltinCall { .. } => true,
         ExprKind::Unary(op, x) => {
-            matches!(op, UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec)
-                || has_side_effects(x)
+            matches!(
+                op,
+                UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec
+            ) || has_side_effects(x)
         }
         ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
             has_side_effects(a) || has_side_effects(b)
         }
-        ExprKind::Cond(a, b, c) => has_side_effects(a) || has_side_effects(b) || has_side_effects(c),
-        ExprKind::Cast(_, x)
-        | ExprKind::AddrOf(x)
-        | ExprKind::Deref(x)
-        | ExprKind::GetFence(x) => has_side_effects(x),
+        ExprKind::Cond(a, b, c) => {
+            has_side_effects(a) || has_side_effects(b) || has_side_effects(c)
+        }
+        ExprKind::Cast(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) | ExprKind::GetFence(x) => {
+            has_side_effects(x)
+        }
         ExprKind::Index { base, index } => has_side_effects(base) || has_side_effects(index),
         ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } => has_side_effects(base),
         ExprKind::ToAddrSpace { arg, .. } => has_side_effects(arg),

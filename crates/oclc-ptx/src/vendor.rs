@@ -84,7 +84,11 @@ fn gnu(e: &mut FnEmitter, rest: &str, args: &[Value], result: Option<Value>) -> 
                 }
                 "bswap16" | "bswap32" => {
                     let z = zero(e);
-                    let sel = if rest == "bswap16" { "0x4401" } else { "0x0123" };
+                    let sel = if rest == "bswap16" {
+                        "0x4401"
+                    } else {
+                        "0x0123"
+                    };
                     e.ins(format!("prmt.b32 {d}, {x}, {z}, {sel}"));
                 }
                 "bswap64" => {
@@ -126,11 +130,7 @@ fn rotate(e: &mut FnEmitter, w: u32, d: &str, x: &str, n: &str, right: bool) {
     } else {
         e.ins(format!("mov.b32 {left}, {k}"));
     }
-    let z = if wide {
-        x.to_string()
-    } else {
-        e.zext32(x, w)
-    };
+    let z = if wide { x.to_string() } else { e.zext32(x, w) };
     let (l, r, back) = (e.tmp(rc), e.tmp(rc), e.tmp(Rc::B32));
     e.ins(format!("sub.s32 {back}, {w}, {left}"));
     e.ins(format!("shl.b{sz} {l}, {z}, {left}"));

@@ -307,7 +307,7 @@ fn r_sad(a: u32, b: u32, c: u32, shift: u32, masked: bool) -> u32 {
         if masked && y == 0 {
             continue;
         }
-        let d = if x > y { x - y } else { y - x };
+        let d = x.abs_diff(y);
         s = s.wrapping_add(d << shift);
     }
     s
@@ -436,7 +436,9 @@ fn amd_media_ops_on_the_cpu_device() {
             .and_then(|k| k.set_arg(7, &f))
             .and_then(|k| k.set_arg(8, &q))
             .expect("args");
-        device.launch(&k, &NdRange::new(&[N as u64])).expect("launch");
+        device
+            .launch(&k, &NdRange::new(&[N as u64]))
+            .expect("launch");
         let (u, s, f, q) = (
             u.read::<u32>().expect("u"),
             s.read::<i32>().expect("s"),

@@ -24,7 +24,9 @@ pub fn sad(a: u32, b: u32, acc: u32) -> u32 {
 
 /// `amd_sadhi`: as [`sad`], each difference shifted left by 16.
 pub fn sadhi(a: u32, b: u32, acc: u32) -> u32 {
-    (0..4).fold(acc, |s, i| s.wrapping_add(byte(a, i).abs_diff(byte(b, i)) << 16))
+    (0..4).fold(acc, |s, i| {
+        s.wrapping_add(byte(a, i).abs_diff(byte(b, i)) << 16)
+    })
 }
 
 /// `amd_msad`: as [`sad`], skipping the bytes where `b` is 0 (masked SAD).
@@ -205,7 +207,11 @@ fn lane(b: Builtin, x: Scalar, y: Scalar, z: Scalar) -> Result<Scalar, BuiltinEr
 
 /// Calls a media builtin on scalar or vector arguments.
 pub fn call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
-    let arg = |i: usize| args.get(i).copied().unwrap_or(Lanes::scalar(Scalar::U32(0)));
+    let arg = |i: usize| {
+        args.get(i)
+            .copied()
+            .unwrap_or(Lanes::scalar(Scalar::U32(0)))
+    };
     let one = |v: Scalar| Output {
         value: Lanes::scalar(v),
         out: None,
@@ -291,11 +297,11 @@ mod tests {
         assert_eq!(sad4([1, 0, 0, 0], [0, 0, 0, 2], 0), 3);
         // Windows 0..3, 1..4, 2..5, 3..6 of the bytes 1, 2, ..., 8 against 1, 1, 1, 1.
         let a = 0x0807_0605_0403_0201u64;
-        let q = qsad(a, 0x0101_0101, 0);
+        let q = qsad(a, 0x0101_0101, 0, false);
         assert_eq!(q & 0xffff, 6);
         assert_eq!((q >> 16) & 0xffff, 10);
         assert_eq!((q >> 48) & 0xffff, 18);
-        assert_eq!(qsad(a, 0x0101_0101, 0xffff) & 0xffff, 5);
+        assert_eq!(qsad(a, 0x0101_0101, 0xffff, false) & 0xffff, 5);
         assert_eq!(qsad(a, 0x0000_0001, 0, true) & 0xffff, 0);
     }
 }

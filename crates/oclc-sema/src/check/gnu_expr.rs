@@ -65,8 +65,11 @@ impl Checker<'_> {
         for (i, part) in path.iter().enumerate() {
             match part {
                 OffsetOfPart::Field { name, span: pspan } => {
-                    if i == 0 && !self.prog.types.is_complete(cur) {
-                        if let Some(rid) = self.prog.types.as_record(cur) {
+                    if i == 0
+                        && !self.prog.types.is_complete(cur)
+                        && let Some(rid) = self.prog.types.as_record(cur)
+                    {
+                        {
                             let q = self.prog.types.quoted(cur);
                             let decl = self.prog.types.record(rid).map(|d| d.span);
                             let mut d =

@@ -593,12 +593,9 @@ pub(crate) fn inline(e: &Expr) -> String {
         ExprKind::BitCast { ty, expr } => {
             format!("(bit_cast {} {})", type_name(ty), inline(expr))
         }
-        ExprKind::ChooseExpr { cond, then, els } => format!(
-            "(choose {} {} {})",
-            inline(cond),
-            inline(then),
-            inline(els)
-        ),
+        ExprKind::ChooseExpr { cond, then, els } => {
+            format!("(choose {} {} {})", inline(cond), inline(then), inline(els))
+        }
         ExprKind::Error => "<error>".into(),
     }
 }
