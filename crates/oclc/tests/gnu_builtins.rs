@@ -462,3 +462,14 @@ fn undefined_behaviour_is_reported_with_line_and_work_item() {
     );
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn ptx_for_the_cuda_device() {
+    let program = Program::build(VALUES, "").expect("build");
+    let ptx = program.ptx_text("sm_80", false).expect("ptx");
+    for ins in [
+        "popc.b32", "clz.b32", "brev.b32", "prmt.b32", "clz.b64", "trap;",
+    ] {
+        assert!(ptx.contains(ins), "no {ins} in\n{ptx}");
+    }
+}

@@ -534,3 +534,29 @@ fn repro_runs_amd_bfe_and_reports_the_intel_shuffle() {
         "{err}"
     );
 }
+
+#[test]
+fn ptx_for_the_cuda_device() {
+    let program = Program::build(MEDIA, "").expect("build");
+    let ptx = program.ptx_text("sm_80", false).expect("ptx");
+    for ins in [
+        "shf.r.wrap.b32",
+        "sad.u32",
+        "bfe.s32",
+        "bfi.b32",
+        "cvt.rzi.u32.f32",
+        "min.f32",
+    ] {
+        assert!(ptx.contains(ins), "no {ins} in\n{ptx}");
+    }
+    // Sub-group shuffles are a located error for the cuda device too.
+    let err = Program::build(REPRO, "")
+        .expect("build repro")
+        .ptx_text("sm_80", false)
+        .expect_err("no sub-groups on the cuda device")
+        .to_string();
+    assert!(
+        err.contains(":1:40: error: the cuda device does not support builtin `intel_sub_group_shuffle`"),
+        "{err}"
+    );
+}
