@@ -199,6 +199,18 @@ absval.cl:10:24: error: incompatible pointer to integer conversion passing '__gl
 absval.cl:10:10: warning: taking the absolute value of pointer type '__global int *__private' is suspicious [-Wabsolute-value]
 "#,
     ),
+    (
+        "assume",
+        r#"kernel void k(global int *q) {
+  __builtin_assume(q[0]++ > 0);
+  __builtin_assume(q[1] > 0 && __builtin_isnan((float)q[2]) == 0);
+  q[2] = __builtin_popcnt(q[0]);
+}
+"#,
+        r#"assume.cl:2:20: warning: assumption is ignored because it contains (potential) side-effects [-Wassume]
+assume.cl:4:10: error: use of undeclared identifier '__builtin_popcnt'
+"#,
+    ),
 ];
 
 /// The diagnostic lines (not snippets or carets) of `oclc check` on `src`.

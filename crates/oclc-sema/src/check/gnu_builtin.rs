@@ -332,6 +332,17 @@ impl Checker<'_> {
                     return self.mk(ExprKind::FloatLit(v), ret_ty, span);
                 }
             }
+            "__builtin_assume" => {
+                if let Some(x) = out.first()
+                    && self.may_have_side_effects(x)
+                {
+                    self.warn(
+                        x.span,
+                        "assumption is ignored because it contains (potential) side-effects",
+                        "assume",
+                    );
+                }
+            }
             "__builtin_expect_with_probability" => {
                 if let Some(p) = out.get(2)
                     && !self.probability_ok(p)
@@ -349,6 +360,53 @@ impl Checker<'_> {
             ret_ty,
             span,
         )
+    }
+
+    /// Whether evaluating `e` may change something (clang's `HasSideEffects`): assignments,
+    /// `++`/`--`, calls of functions other than `const`/`pure` builtins.
+    fn may_have_side_effects(&self, e: &Expr) -> bool {
+        let any = |xs: &[Expr]| xs.iter().any(|x| self.may_have_side_effects(x));
+        match &e.kind {
+            ExprKind::Assign { .. } | ExprKind::Call { .. } | ExprKind::InitList(_) => true,
+            ExprKind::BuiltinCall { builtin, args } => {
+                let a = self.builtins.attrs(builtin.overload);
+                let gnu_pure = builtin.name.as_str().starts_with("__builtin_")
+                    && !matches!(
+                        builtin.name.as_str(),
+                        "__builtin_trap" | "__builtin_unreachable" | "__builtin_assume"
+                    );
+                !(a.is_const || a.is_pure || gnu_pure) || any(args)
+            }
+            ExprKind::Unary(op, x) => {
+                matches!(
+                    op,
+                    crate::hir::UnOp::PreInc
+                        | crate::hir::UnOp::PreDec
+                        | crate::hir::UnOp::PostInc
+                        | crate::hir::UnOp::PostDec
+                ) || self.may_have_side_effects(x)
+            }
+            ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
+                self.may_have_side_effects(a) || self.may_have_side_effects(b)
+            }
+            ExprKind::Cond(a, b, c) => {
+                self.may_have_side_effects(a)
+                    || self.may_have_side_effects(b)
+                    || self.may_have_side_effects(c)
+            }
+            ExprKind::Cast(_, x)
+            | ExprKind::AddrOf(x)
+            | ExprKind::Deref(x)
+            | ExprKind::GetFence(x)
+            | ExprKind::Member { base: x, .. }
+            | ExprKind::Swizzle { base: x, .. }
+            | ExprKind::ToAddrSpace { arg: x, .. } => self.may_have_side_effects(x),
+            ExprKind::Index { base, index } => {
+                self.may_have_side_effects(base) || self.may_have_side_effects(index)
+            }
+            ExprKind::VectorLit(parts) => any(parts),
+            _ => false,
+        }
     }
 
     /// clang's checks of the probability of `__builtin_expect_with_probability`: a constant
