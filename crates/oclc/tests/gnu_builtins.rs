@@ -211,6 +211,28 @@ absval.cl:10:10: warning: taking the absolute value of pointer type '__global in
 assume.cl:4:10: error: use of undeclared identifier '__builtin_popcnt'
 "#,
     ),
+    // What clang-19's constant evaluator folds (and what it does not).
+    (
+        "constants",
+        r#"__constant uint X = __builtin_bswap32(0x12345678u);
+__constant long E = __builtin_expect(5, 1);
+__constant int P = __builtin_popcount(7) + __builtin_clzll(1ul) + __builtin_ctz(8u);
+__constant float F = __builtin_fabsf(-2.0f) + __builtin_isnan(1.0f) + INFINITY;
+__constant uint R = __builtin_rotateright32(1u, 1);
+__constant int Z = __builtin_clz(0);
+__constant int A = __builtin_abs(-3);
+__constant float S = __builtin_sqrtf(4.0f);
+kernel void k(global int *q) {
+  int a[__builtin_popcount(7)];
+  switch (q[0]) { case __builtin_expect(3, 1): break; case __builtin_bswap16(1): break; }
+  q[0] = sizeof(a);
+}
+"#,
+        r#"constants.cl:6:20: error: initializer element is not a compile-time constant
+constants.cl:7:20: error: initializer element is not a compile-time constant
+constants.cl:8:22: error: initializer element is not a compile-time constant
+"#,
+    ),
 ];
 
 /// The diagnostic lines (not snippets or carets) of `oclc check` on `src`.

@@ -556,7 +556,9 @@ fn ptx_for_the_cuda_device() {
         .expect_err("no sub-groups on the cuda device")
         .to_string();
     assert!(
-        err.contains(":1:40: error: the cuda device does not support builtin `intel_sub_group_shuffle`"),
+        err.contains(
+            ":1:40: error: the cuda device does not support builtin `intel_sub_group_shuffle`"
+        ),
         "{err}"
     );
 }

@@ -256,6 +256,14 @@ impl Checker<'_> {
                     return Expr::error(span);
                 }
                 let ty = QualType::new(TypeTable::INT);
+                if let Some(v) = self.const_float(&a) {
+                    let r = match name.as_str() {
+                        "__builtin_isnan" => v.is_nan(),
+                        "__builtin_isinf" => v.is_infinite(),
+                        _ => v.is_finite(),
+                    };
+                    return self.mk(ExprKind::IntLit(u64::from(r)), ty, span);
+                }
                 self.mk(
                     ExprKind::BuiltinCall {
                         builtin: bref,
@@ -322,6 +330,9 @@ impl Checker<'_> {
             return Expr::error(span);
         }
         let ret_ty = self.g_type(ret, None);
+        if let Some(k) = self.fold_gnu(name, &out) {
+            return self.mk(k, ret_ty, span);
+        }
         match name {
             "__builtin_inff" | "__builtin_huge_valf" | "__builtin_inf" | "__builtin_huge_val" => {
                 return self.mk(ExprKind::FloatLit(f64::INFINITY), ret_ty, span);
@@ -407,6 +418,72 @@ impl Checker<'_> {
             ExprKind::VectorLit(parts) => any(parts),
             _ => false,
         }
+    }
+
+    /// The constant a call folds to where clang's constant evaluator folds it (so it may
+    /// initialize `__constant` data and size arrays): `__builtin_expect` of a constant, bit
+    /// counts of a non-zero constant, byte swaps and rotates of constants, `fabs` of a
+    /// constant. Not `__builtin_abs` or `__builtin_sqrt`, which clang-19 does not fold.
+    fn fold_gnu(&self, name: &str, args: &[Expr]) -> Option<ExprKind> {
+        let int = |i: usize| args.get(i).and_then(|a| self.const_int(a));
+        let rest = name.strip_prefix("__builtin_")?;
+        match rest {
+            // Folded only without side effects in the expected value, as clang's codegen.
+            "expect" | "expect_with_probability" => {
+                return int(1).and(int(0)).map(ExprKind::Const);
+            }
+            "fabsf" | "fabs" => {
+                return args
+                    .first()
+                    .and_then(|a| self.const_float(a))
+                    .map(|v| ExprKind::FloatLit(v.abs()));
+            }
+            _ => {}
+        }
+        let a = args.first()?;
+        let bits = self.prog.types.size_of(a.ty)? as u32 * 8;
+        if bits == 0 || bits > 64 {
+            return None;
+        }
+        let mask = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
+        let x = int(0)? as u64 & mask;
+        // `unsigned long long` is 128-bit on SPIR in clang: a negative signed operand fills
+        // the high half with ones.
+        let ll = rest.ends_with("ll");
+        let high_ones = ll
+            && matches!(&a.kind, ExprKind::Cast(_, src)
+                if self.prog.types.is_integer(src.ty)
+                    && self.prog.types.as_scalar(src.ty).is_some_and(Scalar::is_signed))
+            && (x as i64) < 0;
+        let v: u64 = match rest {
+            "popcount" | "popcountl" | "popcountll" => {
+                u64::from(x.count_ones()) + if high_ones { 64 } else { 0 }
+            }
+            "clz" | "clzl" | "clzll" if x != 0 => {
+                if high_ones {
+                    0
+                } else {
+                    u64::from(x.leading_zeros() - (64 - bits)) + if ll { 64 } else { 0 }
+                }
+            }
+            "ctz" | "ctzl" | "ctzll" if x != 0 => u64::from(x.trailing_zeros()),
+            "bswap16" | "bswap32" | "bswap64" => x.swap_bytes() >> (64 - bits),
+            r if r.starts_with("rotateleft") || r.starts_with("rotateright") => {
+                let n = (int(1)? as u64 % u64::from(bits)) as u32;
+                let n = if r.starts_with("rotateright") {
+                    (bits - n) % bits
+                } else {
+                    n
+                };
+                if n == 0 {
+                    x
+                } else {
+                    ((x << n) | (x >> (bits - n))) & mask
+                }
+            }
+            _ => return None,
+        };
+        Some(ExprKind::IntLit(v))
     }
 
     /// clang's checks of the probability of `__builtin_expect_with_probability`: a constant
