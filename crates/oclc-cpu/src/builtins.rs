@@ -87,6 +87,11 @@ pub enum GnuOp {
         extra: u32,
     },
     Ctz,
+    /// `__builtin_ffs`: one plus the index of the lowest set bit, 0 for 0.
+    Ffs,
+    Parity,
+    /// `__builtin_clrsb`: leading redundant sign bits.
+    Clrsb,
     Bswap,
     RotateLeft,
     RotateRight,
@@ -117,6 +122,9 @@ fn gnu(b: &BuiltinDecl, name: &str) -> Option<Builtin> {
         "clz" | "clzl" => GnuOp::Clz { extra: 0 },
         "clzll" => GnuOp::Clz { extra: 64 },
         "ctz" | "ctzl" | "ctzll" => GnuOp::Ctz,
+        "ffs" => GnuOp::Ffs,
+        "parity" => GnuOp::Parity,
+        "clrsb" => GnuOp::Clrsb,
         "bswap16" | "bswap32" | "bswap64" => GnuOp::Bswap,
         "trap" => GnuOp::Trap,
         "unreachable" => GnuOp::Unreachable,
@@ -163,6 +171,19 @@ fn gnu_call(
                 return Err(undefined("of 0 is undefined"));
             }
             u64::from(x.trailing_zeros())
+        }
+        GnuOp::Ffs => {
+            if x == 0 {
+                0
+            } else {
+                u64::from(x.trailing_zeros() + 1)
+            }
+        }
+        GnuOp::Parity => u64::from(x.count_ones() & 1),
+        GnuOp::Clrsb => {
+            // Sign-extend from `bits`, then count the leading bits equal to the sign.
+            let v = ((x << (64 - bits)) as i64) >> (64 - bits);
+            u64::from((v ^ (v >> 63)).leading_zeros() - (64 - bits) - 1)
         }
         GnuOp::Bswap => x.swap_bytes() >> (64 - bits),
         GnuOp::RotateLeft | GnuOp::RotateRight => {

@@ -544,10 +544,34 @@ impl FnCx<'_, '_> {
             "__builtin_isnan" => Some("isnan"),
             "__builtin_isinf" => Some("isinf"),
             "__builtin_isfinite" => Some("isfinite"),
-            "__builtin_fabsf" | "__builtin_fabs" => Some("fabs"),
-            "__builtin_sqrtf" | "__builtin_sqrt" => Some("sqrt"),
-            "__builtin_abs" => Some("abs"),
-            _ => None,
+            "__builtin_isnormal" => Some("isnormal"),
+            "__builtin_signbit" => Some("signbit"),
+            "__builtin_abs" | "__builtin_labs" => Some("abs"),
+            _ => name.strip_prefix("__builtin_").and_then(|m| {
+                // The C math functions: their OpenCL twin drops the `f` of the float form.
+                let base = m.strip_suffix('f').unwrap_or(m);
+                matches!(
+                    base,
+                    "fabs"
+                        | "sqrt"
+                        | "floor"
+                        | "ceil"
+                        | "trunc"
+                        | "round"
+                        | "exp"
+                        | "log"
+                        | "exp2"
+                        | "log2"
+                        | "sin"
+                        | "cos"
+                        | "pow"
+                        | "fmin"
+                        | "fmax"
+                        | "copysign"
+                        | "fma"
+                )
+                .then_some(base)
+            }),
         };
         if let Some(t) = twin {
             return Some(self.generic_builtin(t, args, e, ret));
@@ -579,6 +603,11 @@ impl FnCx<'_, '_> {
                 self.generic_builtin(name, args, e, ret)
             }
             "__builtin_bit_cast" => return self.bit_cast(args.first()?, e),
+            // A hint: only the pointer operand is evaluated.
+            "__builtin_prefetch" => {
+                self.arg_values(args);
+                RV::Void
+            }
             "__builtin_clzll" | "__builtin_popcountll" => {
                 // `unsigned long long` is 128-bit on SPIR in clang: a negative signed operand
                 // is sign-extended (clz 0, 64 more ones), a non-negative one zero-extended.

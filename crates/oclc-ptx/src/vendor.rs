@@ -82,6 +82,26 @@ fn gnu(e: &mut FnEmitter, rest: &str, args: &[Value], result: Option<Value>) -> 
                     e.ins(format!("brev.{b} {t}, {x}"));
                     e.ins(format!("clz.{b} {d}, {t}"));
                 }
+                "ffs" => {
+                    // brev + clz gives the trailing zeros (32 for 0); 0 stays 0.
+                    let (t, p) = (e.tmp(Rc::B32), e.tmp(Rc::Pred));
+                    e.ins(format!("brev.b32 {t}, {x}"));
+                    e.ins(format!("clz.b32 {t}, {t}"));
+                    e.ins(format!("add.s32 {t}, {t}, 1"));
+                    e.ins(format!("setp.eq.u32 {p}, {x}, 0"));
+                    e.ins(format!("selp.b32 {d}, 0, {t}, {p}"));
+                }
+                "parity" => {
+                    e.ins(format!("popc.b32 {d}, {x}"));
+                    e.ins(format!("and.b32 {d}, {d}, 1"));
+                }
+                "clrsb" => {
+                    let t = e.tmp(Rc::B32);
+                    e.ins(format!("shr.s32 {t}, {x}, 31"));
+                    e.ins(format!("xor.b32 {t}, {t}, {x}"));
+                    e.ins(format!("clz.b32 {d}, {t}"));
+                    e.ins(format!("sub.s32 {d}, {d}, 1"));
+                }
                 "bswap16" | "bswap32" => {
                     let z = zero(e);
                     let sel = if rest == "bswap16" {

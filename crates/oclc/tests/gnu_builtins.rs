@@ -233,6 +233,56 @@ constants.cl:7:20: error: initializer element is not a compile-time constant
 constants.cl:8:22: error: initializer element is not a compile-time constant
 "#,
     ),
+    (
+        "prefetch",
+        r#"kernel void k(global float *f, int n) {
+  __builtin_prefetch(f);
+  __builtin_prefetch(f, 1, 3);
+  __builtin_prefetch();
+  __builtin_prefetch(f, 1, 3, 4);
+  __builtin_prefetch(f, n);
+  __builtin_prefetch(f, 2);
+  __builtin_prefetch(f, 0, 4);
+  __builtin_prefetch(1);
+  int x = __builtin_prefetch(f);
+}
+"#,
+        r#"prefetch.cl:4:22: error: too few arguments to function call, expected at least 1, have 0
+prefetch.cl:5:32: error: too many arguments to function call, expected at most 3, have 4
+prefetch.cl:6:22: error: argument to '__builtin_prefetch' must be a constant integer
+prefetch.cl:7:22: error: argument value 2 is outside the valid range [0, 1]
+prefetch.cl:8:22: error: argument value 4 is outside the valid range [0, 3]
+prefetch.cl:9:22: error: incompatible integer to pointer conversion passing 'int' to parameter of type 'const void *' [-Wint-conversion]
+prefetch.cl:10:7: error: initializing '__private int' with an expression of incompatible type 'void'
+"#,
+    ),
+    (
+        "folding",
+        r#"__constant float A = __builtin_fminf(1.0f, 2.0f);
+__constant float B = __builtin_copysignf(1.0f, -2.0f);
+__constant float C = __builtin_floorf(1.5f);
+__constant float D = __builtin_fmaf(1.0f, 2.0f, 3.0f);
+__constant int E = __builtin_isnormal(1.0f);
+__constant int F = __builtin_signbit(-1.0f);
+__constant long G = __builtin_labs(-3);
+__constant int H = __builtin_ffs(8);
+__constant int I = __builtin_parity(7u);
+__constant int J = __builtin_clrsb(1);
+__constant float K = __builtin_roundf(1.5f);
+__constant float L = __builtin_expf(0.0f);
+__constant float M = __builtin_fmaxf(1.0f, 2.0f);
+__constant float N = __builtin_truncf(1.5f);
+kernel void k(global float *f) { f[0] = A + B + C + D + E + F + G + H + I + J + K + L + M + N; }
+"#,
+        r#"folding.cl:3:22: error: initializer element is not a compile-time constant
+folding.cl:4:22: error: initializer element is not a compile-time constant
+folding.cl:6:20: error: initializer element is not a compile-time constant
+folding.cl:7:21: error: initializer element is not a compile-time constant
+folding.cl:11:22: error: initializer element is not a compile-time constant
+folding.cl:12:22: error: initializer element is not a compile-time constant
+folding.cl:14:22: error: initializer element is not a compile-time constant
+"#,
+    ),
 ];
 
 /// The diagnostic lines (not snippets or carets) of `oclc check` on `src`.
@@ -293,6 +343,21 @@ const CLEAN: &str = r#"kernel void k(global float *p, global int *q, global uint
 }
 "#;
 
+/// The other C library builtins real kernels use (clang-19: no diagnostic).
+const CLEAN_MORE: &str = r#"kernel void k(global float *f, global double *d, global int *q, global long *l) {
+  f[0] = __builtin_floorf(f[1]) + __builtin_ceilf(f[1]) + __builtin_truncf(f[1]) + __builtin_roundf(f[1]);
+  d[0] = __builtin_floor(d[1]) + __builtin_ceil(d[1]) + __builtin_trunc(d[1]) + __builtin_round(d[1]);
+  f[2] = __builtin_fminf(f[1], f[2]) + __builtin_fmaxf(f[1], f[2]) + __builtin_copysignf(f[1], f[2]) + __builtin_fmaf(f[1], f[2], f[3]);
+  d[2] = __builtin_fmin(d[1], d[2]) + __builtin_fmax(d[1], d[2]) + __builtin_copysign(d[1], d[2]) + __builtin_fma(d[1], d[2], d[3]);
+  f[4] = __builtin_expf(f[1]) + __builtin_logf(f[1]) + __builtin_powf(f[1], f[2]) + __builtin_sinf(f[1]) + __builtin_cosf(f[1]) + __builtin_exp2f(f[1]) + __builtin_log2f(f[1]);
+  d[4] = __builtin_exp(d[1]) + __builtin_log(d[1]) + __builtin_pow(d[1], d[2]) + __builtin_sin(d[1]) + __builtin_cos(d[1]) + __builtin_exp2(d[1]) + __builtin_log2(d[1]);
+  l[0] = __builtin_labs(l[1]);
+  q[0] = __builtin_isnormal(f[1]) + __builtin_signbit(f[1]) + __builtin_signbit(d[1]);
+  q[1] = __builtin_ffs(q[2]) + __builtin_parity(q[2]) + __builtin_clrsb(q[2]);
+  __builtin_prefetch(f);
+}
+"#;
+
 #[test]
 fn every_builtin_checks_clean_in_every_mode() {
     let dir = temp_dir("clean");
@@ -300,9 +365,11 @@ fn every_builtin_checks_clean_in_every_mode() {
         for triple in ["spir-unknown-unknown", "spir64-unknown-unknown"] {
             let cl_std = format!("-cl-std={std}");
             let file = "clean.cl";
-            std::fs::write(dir.join(file), CLEAN).expect("write source");
-            let (code, _, err) = oclc(&dir, &["check", "-triple", triple, &cl_std, file]);
-            assert_eq!((code, err.as_str()), (0, ""), "{std} {triple}");
+            for src in [CLEAN, CLEAN_MORE] {
+                std::fs::write(dir.join(file), src).expect("write source");
+                let (code, _, err) = oclc(&dir, &["check", "-triple", triple, &cl_std, file]);
+                assert_eq!((code, err.as_str()), (0, ""), "{std} {triple}");
+            }
         }
     }
     // The macros of the default header expand to them.
@@ -423,6 +490,56 @@ fn values_on_the_cpu_device() {
             "{opts}"
         );
     }
+}
+
+const MATH: &str = r#"
+kernel void k(global float *f, global int *q, global long *l) {
+  float x = f[0], y = f[1];
+  f[2] = __builtin_floorf(x);
+  f[3] = __builtin_ceilf(x);
+  f[4] = __builtin_truncf(x);
+  f[5] = __builtin_roundf(x);
+  f[6] = __builtin_fminf(x, y);
+  f[7] = __builtin_fmaxf(x, y);
+  f[8] = __builtin_copysignf(3.0f, x);
+  f[9] = __builtin_fmaf(x, y, 1.0f);
+  f[10] = __builtin_exp2f(3.0f) + __builtin_log2f(8.0f);
+  f[11] = (float)__builtin_floor((double)x) + (float)__builtin_pow(2.0, 3.0);
+  __builtin_prefetch(f);
+  q[0] = __builtin_ffs(q[4]);
+  q[1] = __builtin_parity((uint)q[4]);
+  q[2] = __builtin_clrsb(q[4]);
+  q[3] = __builtin_isnormal(x) + 2 * __builtin_signbit(x) + 4 * __builtin_isnormal(f[12]);
+  l[0] = __builtin_labs(l[1]);
+}
+"#;
+
+#[test]
+fn math_and_bit_builtins_on_the_cpu_device() {
+    let program = Program::build(MATH, "").expect("build");
+    let device = Device::cpu();
+    let mut init = vec![0f32; 13];
+    init[0] = -2.5;
+    init[1] = 4.0;
+    init[12] = 1e-40;
+    let f = device.buffer_from_slice(&init).expect("f");
+    let q = device.buffer_from_slice(&[0i32, 0, 0, 0, -24]).expect("q");
+    let l = device.buffer_from_slice(&[0i64, i64::MIN + 1]).expect("l");
+    let mut k = program.kernel("k").expect("kernel");
+    k.set_arg(0, &f)
+        .and_then(|k| k.set_arg(1, &q))
+        .and_then(|k| k.set_arg(2, &l))
+        .expect("args");
+    device.launch(&k, &NdRange::new(&[1])).expect("launch");
+    let f = f.read::<f32>().expect("f");
+    assert_eq!(
+        &f[2..12],
+        &[-3.0, -2.0, -2.0, -3.0, -2.5, 4.0, -3.0, -9.0, 11.0, 5.0]
+    );
+    // ffs(-24) = 4, parity(0xffffffe8) = 0 (28 ones), clrsb(-24) = 26; -2.5 is normal and
+    // negative, 1e-40f is subnormal.
+    assert_eq!(q.read::<i32>().expect("q"), vec![4, 0, 26, 3, -24]);
+    assert_eq!(l.read::<i64>().expect("l"), vec![i64::MAX, i64::MIN + 1]);
 }
 
 /// Runs `body` in a one-work-item kernel through `oclc run`; returns exit status and stderr.

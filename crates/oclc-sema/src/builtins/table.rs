@@ -423,6 +423,11 @@ __builtin_rotateleft8 __builtin_rotateleft16 __builtin_rotateleft32 __builtin_ro
 __builtin_rotateright8 __builtin_rotateright16 __builtin_rotateright32 __builtin_rotateright64 = special(gnu)
 __builtin_constant_p __builtin_isnan __builtin_isinf __builtin_isfinite __builtin_fabsf __builtin_fabs __builtin_sqrtf __builtin_sqrt __builtin_abs = special(gnu)
 __builtin_unreachable __builtin_trap __builtin_assume __builtin_assume_aligned = special(gnu)
+__builtin_prefetch __builtin_isnormal __builtin_signbit __builtin_labs __builtin_ffs __builtin_parity __builtin_clrsb = special(gnu)
+__builtin_floorf __builtin_floor __builtin_ceilf __builtin_ceil __builtin_truncf __builtin_trunc __builtin_roundf __builtin_round = special(gnu)
+__builtin_expf __builtin_exp __builtin_logf __builtin_log __builtin_exp2f __builtin_exp2 __builtin_log2f __builtin_log2 = special(gnu)
+__builtin_sinf __builtin_sin __builtin_cosf __builtin_cos __builtin_powf __builtin_pow = special(gnu)
+__builtin_fminf __builtin_fmin __builtin_fmaxf __builtin_fmax __builtin_copysignf __builtin_copysign __builtin_fmaf __builtin_fma = special(gnu)
 # The keyword `__builtin_bit_cast(T, x)` reaches lowering as a call of this name.
 __builtin_bit_cast = special(gnu)
 

@@ -43,6 +43,8 @@ enum Kind {
     Classify,
     /// `void *__builtin_assume_aligned(const void *, size_t, ...)`.
     AssumeAligned,
+    /// `void __builtin_prefetch(const void *, ...)`: up to two constant hints.
+    Prefetch,
 }
 
 /// The prototype or checking kind of a GNU builtin (`None`: not one).
@@ -50,10 +52,12 @@ fn kind(name: &str) -> Option<Kind> {
     use G::*;
     let (ret, params): (G, &'static [G]) = match name {
         "__builtin_constant_p" => return Some(Kind::ConstantP),
-        "__builtin_isnan" | "__builtin_isinf" | "__builtin_isfinite" => {
+        "__builtin_isnan" | "__builtin_isinf" | "__builtin_isfinite" | "__builtin_isnormal"
+        | "__builtin_signbit" => {
             return Some(Kind::Classify);
         }
         "__builtin_assume_aligned" => return Some(Kind::AssumeAligned),
+        "__builtin_prefetch" => return Some(Kind::Prefetch),
         "__builtin_expect" => (Long, &[Long, Long]),
         "__builtin_expect_with_probability" => (Long, &[Long, Long, Double]),
         "__builtin_inff" | "__builtin_huge_valf" => (Float, &[]),
@@ -72,7 +76,23 @@ fn kind(name: &str) -> Option<Kind> {
         "__builtin_rotateleft64" | "__builtin_rotateright64" => (ULong, &[ULong, ULong]),
         "__builtin_fabsf" | "__builtin_sqrtf" => (Float, &[Float]),
         "__builtin_fabs" | "__builtin_sqrt" => (Double, &[Double]),
-        "__builtin_abs" => (Int, &[Int]),
+        "__builtin_abs" | "__builtin_ffs" | "__builtin_clrsb" => (Int, &[Int]),
+        "__builtin_parity" => (Int, &[UInt]),
+        "__builtin_labs" => (Long, &[Long]),
+        "__builtin_floorf" | "__builtin_ceilf" | "__builtin_truncf" | "__builtin_roundf"
+        | "__builtin_expf" | "__builtin_logf" | "__builtin_sinf" | "__builtin_cosf"
+        | "__builtin_exp2f" | "__builtin_log2f" => (Float, &[Float]),
+        "__builtin_floor" | "__builtin_ceil" | "__builtin_trunc" | "__builtin_round"
+        | "__builtin_exp" | "__builtin_log" | "__builtin_sin" | "__builtin_cos"
+        | "__builtin_exp2" | "__builtin_log2" => (Double, &[Double]),
+        "__builtin_fminf" | "__builtin_fmaxf" | "__builtin_copysignf" | "__builtin_powf" => {
+            (Float, &[Float, Float])
+        }
+        "__builtin_fmin" | "__builtin_fmax" | "__builtin_copysign" | "__builtin_pow" => {
+            (Double, &[Double, Double])
+        }
+        "__builtin_fmaf" => (Float, &[Float, Float, Float]),
+        "__builtin_fma" => (Double, &[Double, Double, Double]),
         "__builtin_unreachable" | "__builtin_trap" => (Void, &[]),
         "__builtin_assume" => (Void, &[Bool]),
         _ => return None,
@@ -196,7 +216,7 @@ impl Checker<'_> {
         };
         let arg_spans: Vec<Span> = args.iter().map(|a| a.span).collect();
         // Custom-checked builtins take rvalues; prototyped ones convert their arguments.
-        let args: Vec<Expr> = if matches!(k, Kind::Proto(..)) {
+        let args: Vec<Expr> = if matches!(k, Kind::Proto(..) | Kind::Prefetch) {
             args
         } else {
             args.into_iter().map(|a| self.rvalue(a)).collect()
@@ -212,6 +232,10 @@ impl Checker<'_> {
         let arity_err = match &k {
             Kind::Proto(_, params) => arity(params.len(), None),
             Kind::ConstantP | Kind::Classify => arity(1, None),
+            // Reported at the `)`, as for other custom-checked builtins.
+            Kind::Prefetch => {
+                arity(1, Some(3)).map(|(_, m)| (super::call::arity_at(&[], 0, span), m))
+            }
             Kind::AssumeAligned => {
                 let few = args.len() < 2;
                 arity(2, Some(3)).map(|(at, m)| {
@@ -257,12 +281,22 @@ impl Checker<'_> {
                 }
                 let ty = QualType::new(TypeTable::INT);
                 if let Some(v) = self.const_float(&a) {
-                    let r = match name.as_str() {
-                        "__builtin_isnan" => v.is_nan(),
-                        "__builtin_isinf" => v.is_infinite(),
-                        _ => v.is_finite(),
+                    let normal = match self.prog.types.as_scalar(a.ty) {
+                        Some(Scalar::Float) => (v as f32).is_normal(),
+                        Some(Scalar::Half) => v.is_finite() && v.abs() >= 6.103_515_625e-5,
+                        _ => v.is_normal(),
                     };
-                    return self.mk(ExprKind::IntLit(u64::from(r)), ty, span);
+                    let r = match name.as_str() {
+                        "__builtin_isnan" => Some(v.is_nan()),
+                        "__builtin_isinf" => Some(v.is_infinite()),
+                        "__builtin_isfinite" => Some(v.is_finite()),
+                        "__builtin_isnormal" => Some(normal),
+                        // clang-19 does not fold __builtin_signbit.
+                        _ => None,
+                    };
+                    if let Some(r) = r {
+                        return self.mk(ExprKind::IntLit(u64::from(r)), ty, span);
+                    }
                 }
                 self.mk(
                     ExprKind::BuiltinCall {
@@ -274,6 +308,7 @@ impl Checker<'_> {
                 )
             }
             Kind::AssumeAligned => self.assume_aligned(bref, name_span, args, span),
+            Kind::Prefetch => self.prefetch(bref, name_span, args, span),
             Kind::Proto(ret, params) => {
                 self.gnu_proto_call(bref, name_span, ret, params, args, span)
             }
@@ -438,6 +473,15 @@ impl Checker<'_> {
                     .and_then(|a| self.const_float(a))
                     .map(|v| ExprKind::FloatLit(v.abs()));
             }
+            "fminf" | "fmin" | "fmaxf" | "fmax" | "copysignf" | "copysign" => {
+                let f = |i: usize| args.get(i).and_then(|a| self.const_float(a));
+                let (x, y) = (f(0)?, f(1)?);
+                return Some(ExprKind::FloatLit(match rest {
+                    "fminf" | "fmin" => x.min(y),
+                    "fmaxf" | "fmax" => x.max(y),
+                    _ => x.copysign(y),
+                }));
+            }
             _ => {}
         }
         let a = args.first()?;
@@ -445,7 +489,11 @@ impl Checker<'_> {
         if bits == 0 || bits > 64 {
             return None;
         }
-        let mask = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
+        let mask = if bits == 64 {
+            u64::MAX
+        } else {
+            (1 << bits) - 1
+        };
         let x = int(0)? as u64 & mask;
         // `unsigned long long` is 128-bit on SPIR in clang: a negative signed operand fills
         // the high half with ones.
@@ -467,6 +515,18 @@ impl Checker<'_> {
                 }
             }
             "ctz" | "ctzl" | "ctzll" if x != 0 => u64::from(x.trailing_zeros()),
+            "ffs" => {
+                if x == 0 {
+                    0
+                } else {
+                    u64::from(x.trailing_zeros() + 1)
+                }
+            }
+            "parity" => u64::from(x.count_ones() & 1),
+            "clrsb" => {
+                let v = x as u32 as i32;
+                u64::from((v ^ (v >> 31)).leading_zeros() - 1)
+            }
             "bswap16" | "bswap32" | "bswap64" => x.swap_bytes() >> (64 - bits),
             r if r.starts_with("rotateleft") || r.starts_with("rotateright") => {
                 let n = (int(1)? as u64 % u64::from(bits)) as u32;
@@ -618,6 +678,50 @@ impl Checker<'_> {
             return;
         };
         self.emit(d);
+    }
+
+    /// `__builtin_prefetch(p[, rw[, locality]])`: like `__builtin_assume_aligned`, the
+    /// parameter takes a pointer argument's space; the hints are constants in [0, 1] and
+    /// [0, 3].
+    fn prefetch(&mut self, bref: BuiltinRef, name_span: Span, args: Vec<Expr>, span: Span) -> Expr {
+        let mut it = args.into_iter();
+        let Some(p) = it.next() else {
+            return Expr::error(span);
+        };
+        let space = self
+            .prog
+            .types
+            .pointee(p.ty)
+            .or_else(|| self.prog.types.array_elem(p.ty).map(|(e, _)| e))
+            .and_then(|t| self.prog.types.object_space(t));
+        let call_start = if space.is_some() { p.span } else { name_span };
+        let pt = self.const_pointer(TypeTable::VOID, space);
+        let at = p.span;
+        let p = self.assign_convert(pt, pt, p, Action::Passing, at);
+        if p.is_error() {
+            return Expr::error(span);
+        }
+        for (hint, max) in it.zip([1i64, 3]) {
+            let hint = self.rvalue(hint);
+            let msg = match self.const_int(&hint) {
+                None => "argument to '__builtin_prefetch' must be a constant integer".to_string(),
+                Some(v) if !(0..=max).contains(&v) => {
+                    format!("argument value {v} is outside the valid range [0, {max}]")
+                }
+                Some(_) => continue,
+            };
+            self.emit(Diagnostic::error(call_start, msg).with_range(hint.span));
+            return Expr::error(span);
+        }
+        let ty = QualType::new(TypeTable::VOID);
+        self.mk(
+            ExprKind::BuiltinCall {
+                builtin: bref,
+                args: vec![p],
+            },
+            ty,
+            span,
+        )
     }
 
     /// `__builtin_assume_aligned(p, align[, offset])`. In OpenCL C clang gives a pointer
