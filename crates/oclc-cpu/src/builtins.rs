@@ -3,6 +3,7 @@
 //! [`crate::runtime`].
 
 use crate::decode::BuiltinCall;
+use crate::error::CheckKind;
 use crate::memory::{Fault, Mem};
 use crate::ops::{f16_to_f64, f64_to_f16, fget, fput};
 use crate::ptr;
@@ -66,7 +67,205 @@ pub enum Builtin {
         ret: Option<(rt::ScalarType, u32)>,
         out: Option<(usize, rt::ScalarType)>,
     },
+    /// One of clang's GNU builtins that the device runs itself, on an integer operand of
+    /// `bits` bits (the parameter's width).
+    Gnu {
+        op: GnuOp,
+        bits: u32,
+    },
     Unsupported,
+}
+
+/// The GNU builtins ([`Builtin::Gnu`]): the undefined cases (`__builtin_clz(0)`, a false
+/// `__builtin_assume`, a reached `__builtin_unreachable`) are reported, as the device
+/// reports every undefined access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GnuOp {
+    Popcount,
+    /// Leading zeros, plus `extra` (64 for `__builtin_clzll`: `long long` is 128-bit on SPIR).
+    Clz {
+        extra: u32,
+    },
+    Ctz,
+    /// `__builtin_ffs`: one plus the index of the lowest set bit, 0 for 0.
+    Ffs,
+    Parity,
+    /// `__builtin_clrsb`: leading redundant sign bits.
+    Clrsb,
+    Bswap,
+    RotateLeft,
+    RotateRight,
+    /// `__builtin_nan[f]` of a string in memory (literals are folded by sema).
+    Nan {
+        double: bool,
+    },
+    Trap,
+    Unreachable,
+    Assume,
+    /// `__builtin_assume_aligned(p, align[, offset])`: `p`, or `p != NULL` where clang types
+    /// the call `bool`; a misaligned `p` is reported.
+    AssumeAligned {
+        to_bool: bool,
+    },
+}
+
+/// The GNU builtin `name` of declaration `b`, if it is one the device runs.
+fn gnu(b: &BuiltinDecl, name: &str) -> Option<Builtin> {
+    let rest = name.strip_prefix("__builtin_")?;
+    let bits = b
+        .params
+        .first()
+        .and_then(|t| t.elem())
+        .map_or(32, |s| s.bits());
+    let op = match rest {
+        "popcount" | "popcountl" | "popcountll" => GnuOp::Popcount,
+        "clz" | "clzl" => GnuOp::Clz { extra: 0 },
+        "clzll" => GnuOp::Clz { extra: 64 },
+        "ctz" | "ctzl" | "ctzll" => GnuOp::Ctz,
+        "ffs" => GnuOp::Ffs,
+        "parity" => GnuOp::Parity,
+        "clrsb" => GnuOp::Clrsb,
+        "bswap16" | "bswap32" | "bswap64" => GnuOp::Bswap,
+        "trap" => GnuOp::Trap,
+        "unreachable" => GnuOp::Unreachable,
+        "assume" => GnuOp::Assume,
+        "nanf" => GnuOp::Nan { double: false },
+        "nan" => GnuOp::Nan { double: true },
+        "assume_aligned" => GnuOp::AssumeAligned {
+            to_bool: !b.ret.is_some_and(|t| t.is_ptr()),
+        },
+        r if r.starts_with("rotateleft") => GnuOp::RotateLeft,
+        r if r.starts_with("rotateright") => GnuOp::RotateRight,
+        _ => return None,
+    };
+    Some(Builtin::Gnu { op, bits })
+}
+
+/// A GNU builtin on its operands (raw register bits): the result bits, or why the call
+/// cannot go on.
+fn gnu_call(
+    name: &str,
+    op: GnuOp,
+    bits: u32,
+    a: [u64; 3],
+    mem: &mut Mem,
+) -> Result<u64, CallFault> {
+    let bits = bits.clamp(1, 64);
+    let mask = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let x = a[0] & mask;
+    let undefined = |what: &str| CallFault::Check(CheckKind::Other, format!("`{name}` {what}"));
+    Ok(match op {
+        GnuOp::Popcount => u64::from(x.count_ones()),
+        GnuOp::Clz { extra } => {
+            if x == 0 {
+                return Err(undefined("of 0 is undefined"));
+            }
+            u64::from(x.leading_zeros() - (64 - bits) + extra)
+        }
+        GnuOp::Ctz => {
+            if x == 0 {
+                return Err(undefined("of 0 is undefined"));
+            }
+            u64::from(x.trailing_zeros())
+        }
+        GnuOp::Ffs => {
+            if x == 0 {
+                0
+            } else {
+                u64::from(x.trailing_zeros() + 1)
+            }
+        }
+        GnuOp::Parity => u64::from(x.count_ones() & 1),
+        GnuOp::Clrsb => {
+            // Sign-extend from `bits`, then count the leading bits equal to the sign.
+            let v = ((x << (64 - bits)) as i64) >> (64 - bits);
+            u64::from((v ^ (v >> 63)).leading_zeros() - (64 - bits) - 1)
+        }
+        GnuOp::Bswap => x.swap_bytes() >> (64 - bits),
+        GnuOp::RotateLeft | GnuOp::RotateRight => {
+            let s = (a[1] % u64::from(bits)) as u32;
+            let s = if op == GnuOp::RotateRight {
+                (bits - s) % bits
+            } else {
+                s
+            };
+            if s == 0 {
+                x
+            } else {
+                ((x << s) | (x >> (bits - s))) & mask
+            }
+        }
+        GnuOp::Nan { double } => {
+            let mut text = Vec::new();
+            let mut byte = [0u8; 1];
+            while text.len() < 64 {
+                mem.read(ptr::add(a[0], text.len() as i64), &mut byte)?;
+                if byte[0] == 0 {
+                    break;
+                }
+                text.push(byte[0]);
+            }
+            let payload = nan_payload(&text).unwrap_or(0);
+            if double {
+                0x7ff8_0000_0000_0000 | (payload & 0x7_ffff_ffff_ffff)
+            } else {
+                0x7fc0_0000 | (payload & 0x3f_ffff)
+            }
+        }
+        GnuOp::Trap => {
+            return Err(CallFault::Check(
+                CheckKind::Other,
+                "kernel called __builtin_trap".into(),
+            ));
+        }
+        GnuOp::Unreachable => {
+            return Err(CallFault::Check(
+                CheckKind::Other,
+                "reached __builtin_unreachable".into(),
+            ));
+        }
+        GnuOp::Assume => {
+            if a[0] & 1 == 0 {
+                return Err(CallFault::Check(
+                    CheckKind::Other,
+                    "the assumption of __builtin_assume is false".into(),
+                ));
+            }
+            0
+        }
+        GnuOp::AssumeAligned { to_bool } => {
+            let p = a[0];
+            let align = a[1].max(1);
+            if p != 0 && !ptr::offset(p).wrapping_sub(a[2]).is_multiple_of(align) {
+                return Err(CallFault::Check(
+                    CheckKind::Misaligned,
+                    format!(
+                        "the pointer given to __builtin_assume_aligned is not {align}-byte aligned"
+                    ),
+                ));
+            }
+            if to_bool { u64::from(p != 0) } else { p }
+        }
+    })
+}
+
+/// The payload `__builtin_nan("...")` reads from its string: a C integer (`0x` hex, leading
+/// `0` octal, else decimal), `None` if it is none.
+fn nan_payload(s: &[u8]) -> Option<u64> {
+    let s = std::str::from_utf8(s).ok()?;
+    if s.is_empty() {
+        return Some(0);
+    }
+    let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None if s.len() > 1 && s.starts_with('0') => (&s[1..], 8),
+        None => (s, 10),
+    };
+    u64::from_str_radix(digits, radix).ok()
 }
 
 /// The runtime's C scalar type for an IR element type and signedness.
@@ -182,6 +381,7 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
             })
         }
         "wait_group_events" | "prefetch" => Builtin::NoOp,
+        n if n.starts_with("__builtin_") => gnu(b, n).unwrap_or(Builtin::Unsupported),
         "shuffle" => Builtin::Shuffle { two: false },
         "shuffle2" => Builtin::Shuffle { two: true },
         _ => rt::Builtin::from_name(name).map_or(Builtin::Unsupported, |rb| numeric(b, rb)),
@@ -194,6 +394,9 @@ pub enum CallFault {
     Unsupported,
     /// The runtime rejected the argument types (a lowering bug).
     Runtime(String),
+    /// The call is a fault the device reports as such (`__builtin_trap`, undefined
+    /// operands of a GNU builtin).
+    Check(CheckKind, String),
 }
 
 impl From<Fault> for CallFault {
@@ -401,6 +604,15 @@ pub fn call(c: &BuiltinCall, regs: &mut [u64], d: u32, mem: &mut Mem) -> Result<
                 if let Some(r) = regs.get_mut(d + k) {
                     *r = *t;
                 }
+            }
+        }
+        Builtin::Gnu { op, bits } => {
+            let a = [arg(regs, 0), arg(regs, 1), arg(regs, 2)];
+            let r = gnu_call(&c.name, *op, *bits, a, mem)?;
+            if c.ret.is_some()
+                && let Some(slot) = regs.get_mut(d)
+            {
+                *slot = r;
             }
         }
         Builtin::Unsupported => return Err(CallFault::Unsupported),

@@ -899,6 +899,7 @@ fn run_item(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<R
                                 format!("builtin `{}`: {m}", c.name),
                             );
                         }
+                        Err(CallFault::Check(k, m)) => break Action::Fail(k, m),
                         Err(CallFault::Unsupported) => {
                             break Action::Fail(
                                 CheckKind::Other,

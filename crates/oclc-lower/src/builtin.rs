@@ -103,6 +103,11 @@ impl FnCx<'_, '_> {
             Shape::Value(t) => Some(t),
             _ => None,
         };
+        if name.starts_with("__builtin_")
+            && let Some(r) = self.gnu_builtin(name, args, e, ret)
+        {
+            return r;
+        }
         if let Some(q) = work_item(name) {
             let vals = self.arg_values(args);
             let dim = if q.takes_dim() {
@@ -523,21 +528,170 @@ impl FnCx<'_, '_> {
         (o, s)
     }
 
+    /// clang's GNU `__builtin_*` functions. Those with an OpenCL twin become it (`isnan`,
+    /// `fabs`, `sqrt`, `abs`); `__builtin_expect` is its first argument; `__builtin_bit_cast`
+    /// reinterprets bytes; the rest stay calls of their own name, which each device
+    /// implements (the cpu device reports `__builtin_trap`, a reached `__builtin_unreachable`,
+    /// a false `__builtin_assume` and `__builtin_clz(0)`). `None`: not one of them.
+    fn gnu_builtin(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        e: &Expr,
+        ret: Option<Type>,
+    ) -> Option<RV> {
+        let twin = match name {
+            "__builtin_isnan" => Some("isnan"),
+            "__builtin_isinf" => Some("isinf"),
+            "__builtin_isfinite" => Some("isfinite"),
+            "__builtin_isnormal" => Some("isnormal"),
+            "__builtin_signbit" => Some("signbit"),
+            "__builtin_abs" | "__builtin_labs" => Some("abs"),
+            _ => name.strip_prefix("__builtin_").and_then(|m| {
+                // The C math functions: their OpenCL twin drops the `f` of the float form.
+                let base = m.strip_suffix('f').unwrap_or(m);
+                matches!(
+                    base,
+                    "fabs"
+                        | "sqrt"
+                        | "floor"
+                        | "ceil"
+                        | "trunc"
+                        | "round"
+                        | "exp"
+                        | "log"
+                        | "exp2"
+                        | "log2"
+                        | "sin"
+                        | "cos"
+                        | "pow"
+                        | "fmin"
+                        | "fmax"
+                        | "copysign"
+                        | "fma"
+                )
+                .then_some(base)
+            }),
+        };
+        if let Some(t) = twin {
+            return Some(self.generic_builtin(t, args, e, ret));
+        }
+        Some(match name {
+            "__builtin_expect" | "__builtin_expect_with_probability" => {
+                let vals = self.arg_values(args);
+                match (vals.first(), ret) {
+                    (Some(&v), Some(t)) => RV::V(self.coerce(v, t)),
+                    _ => RV::Void,
+                }
+            }
+            "__builtin_inff" | "__builtin_huge_valf" | "__builtin_inf" | "__builtin_huge_val" => {
+                RV::V(self.b().fconst(ret?, f64::INFINITY))
+            }
+            "__builtin_trap" | "__builtin_unreachable" => {
+                let r = self.generic_builtin(name, args, e, ret);
+                if !self.is_terminated() {
+                    self.b().unreachable();
+                }
+                self.dead_block();
+                r
+            }
+            "__builtin_assume" => {
+                // clang never evaluates the operand (side effects are dropped).
+                if args.iter().any(has_side_effects) {
+                    return Some(RV::Void);
+                }
+                self.generic_builtin(name, args, e, ret)
+            }
+            "__builtin_bit_cast" => return self.bit_cast(args.first()?, e),
+            // A hint: only the pointer operand is evaluated.
+            "__builtin_prefetch" => {
+                self.arg_values(args);
+                RV::Void
+            }
+            "__builtin_clzll" | "__builtin_popcountll" => {
+                // `unsigned long long` is 128-bit on SPIR in clang: a negative signed operand
+                // is sign-extended (clz 0, 64 more ones), a non-negative one zero-extended.
+                let vals = self.arg_values(args);
+                let v = *vals.first()?;
+                let r = self.builtin_with_values(name, args, vals, e, ret);
+                let (RV::V(r), Some(t)) = (r, ret) else {
+                    return Some(r);
+                };
+                if !args
+                    .first()
+                    .is_some_and(|a| signed_source(self.cx.types, a))
+                {
+                    return Some(RV::V(r));
+                }
+                let vt = self.ty_of(v);
+                let zero = self.b().iconst(vt, 0);
+                let neg = self.b().cmp(CmpOp::Slt, v, zero);
+                let alt = if name == "__builtin_clzll" {
+                    self.b().iconst(t, 0)
+                } else {
+                    let k = self.b().iconst(t, 64);
+                    self.b().bin(IrBin::Add, r, k)
+                };
+                RV::V(self.b().select(neg, alt, r))
+            }
+            _ => self.generic_builtin(name, args, e, ret),
+        })
+    }
+
+    /// `__builtin_bit_cast(T, x)`: the bytes of `x` read as `T` (sema checked the sizes).
+    fn bit_cast(&mut self, x: &Expr, e: &Expr) -> Option<RV> {
+        let types = self.cx.types;
+        let src = self.rvalue(x);
+        let size = ty::size_of(types, e.ty);
+        let align = ty::size_of(types, e.ty).clamp(1, 128);
+        match (ty::shape(types, e.ty), src) {
+            (Shape::Value(t), RV::V(v)) => {
+                let from = self.ty_of(v);
+                Some(RV::V(if from == t {
+                    v
+                } else if from.is_ptr() || t.is_ptr() || from.store_size() != t.store_size() {
+                    self.conv_raw(v, t, false, false)
+                } else {
+                    self.b().bitcast(v, t)
+                }))
+            }
+            (Shape::Value(t), RV::Agg(p)) => Some(RV::V(self.load_mem(t, p))),
+            (Shape::Aggregate, RV::V(v)) => {
+                let tmp = self.temp(size, align);
+                self.b().store(tmp, v);
+                Some(RV::Agg(tmp))
+            }
+            (Shape::Aggregate, RV::Agg(p)) => {
+                let tmp = self.temp(size, align);
+                self.b()
+                    .memcpy(tmp, p, u32::try_from(size).unwrap_or(u32::MAX));
+                Some(RV::Agg(tmp))
+            }
+            _ => Some(RV::Void),
+        }
+    }
+
     /// Any other builtin: the IR builtin call with the argument types sema converted to.
     fn generic_builtin(&mut self, name: &str, args: &[Expr], e: &Expr, ret: Option<Type>) -> RV {
+        let vals = self.arg_values(args);
+        self.builtin_with_values(name, args, vals, e, ret)
+    }
+
+    /// The IR builtin call `name` on the lowered values of `args`.
+    fn builtin_with_values(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        vals: Vec<Value>,
+        e: &Expr,
+        ret: Option<Type>,
+    ) -> RV {
         let types = self.cx.types;
-        let mut vals = Vec::new();
         let mut params = Vec::new();
         let mut pointee = Vec::new();
         let mut unsigned = Vec::new();
-        for a in args {
-            let r = self.rvalue(a);
-            let v = match r {
-                RV::V(v) | RV::Agg(v) => v,
-                RV::Void => continue,
-            };
+        for (a, &v) in args.iter().zip(&vals) {
             let t = self.ty_of(v);
-            vals.push(v);
             params.push(t);
             let pt = types.pointee(a.ty);
             pointee.push(pt.and_then(|p| ty::value_type(types, p)));
@@ -559,6 +713,44 @@ impl FnCx<'_, '_> {
             Some(v) => RV::V(v),
             None => RV::Void,
         }
+    }
+}
+
+/// Whether an argument converted to `unsigned long long` came from a signed integer (clang
+/// sign-extends it to the 128 bits `long long` has on SPIR).
+fn signed_source(types: &oclc_sema::types::TypeTable, a: &Expr) -> bool {
+    match &a.kind {
+        ExprKind::Cast(_, x) => ty::is_signed(types, x.ty) && types.is_integer(x.ty),
+        _ => false,
+    }
+}
+
+/// Whether evaluating `e` could change anything (assignments, `++`/`--`, calls).
+fn has_side_effects(e: &Expr) -> bool {
+    use oclc_sema::hir::UnOp;
+    match &e.kind {
+        ExprKind::Assign { .. } | ExprKind::Call { .. } | ExprKind::BuiltinCall { .. } => true,
+        ExprKind::Unary(op, x) => {
+            matches!(
+                op,
+                UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec
+            ) || has_side_effects(x)
+        }
+        ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
+            has_side_effects(a) || has_side_effects(b)
+        }
+        ExprKind::Cond(a, b, c) => {
+            has_side_effects(a) || has_side_effects(b) || has_side_effects(c)
+        }
+        ExprKind::Cast(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) | ExprKind::GetFence(x) => {
+            has_side_effects(x)
+        }
+        ExprKind::Index { base, index } => has_side_effects(base) || has_side_effects(index),
+        ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } => has_side_effects(base),
+        ExprKind::ToAddrSpace { arg, .. } => has_side_effects(arg),
+        ExprKind::VectorLit(parts) => parts.iter().any(has_side_effects),
+        ExprKind::InitList(_) => true,
+        _ => false,
     }
 }
 

@@ -10,6 +10,9 @@ use oclc_ir::{AddrSpace, BuiltinDecl, Scalar, Type, Value};
 
 pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Option<Value>) -> R<()> {
     let name = decl.name.as_str();
+    if let Some(r) = crate::vendor::emit(e, decl, args, result) {
+        return r;
+    }
     if let Some(rest) = name.strip_prefix("convert_") {
         let r = result.ok_or_else(|| e.invalid("conversion without a result"))?;
         return convert(e, decl, rest, args, r);

@@ -51,6 +51,7 @@ mod narrow;
 pub mod readonly;
 mod regs;
 mod variant;
+mod vendor;
 
 pub use emit::emit_module;
 pub use error::PtxError;

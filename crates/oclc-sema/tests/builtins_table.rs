@@ -246,10 +246,19 @@ fn feature_gates() {
             .is_none()
     );
     assert!(cl30.lookup_str("sub_group_reduce_add").is_some());
+    // cl_intel_subgroups alone still declares them (clang-19 agrees).
     assert!(
         mode(ClStd::Cl30, "-cl_khr_subgroups,-__opencl_c_subgroups")
             .lookup_str("get_sub_group_size")
-            .is_none()
+            .is_some()
+    );
+    assert!(
+        mode(
+            ClStd::Cl30,
+            "-cl_khr_subgroups,-__opencl_c_subgroups,-cl_intel_subgroups"
+        )
+        .lookup_str("get_sub_group_size")
+        .is_none()
     );
     // Pipes and device enqueue are language builtins gated by their features.
     assert!(cl30.lookup_str("read_pipe").is_some());

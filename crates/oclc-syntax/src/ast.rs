@@ -773,8 +773,33 @@ pub enum ExprKind {
         expr: Box<Expr>,
         ty: Box<TypeName>,
     },
+    /// `__builtin_offsetof(type, member-designator)`: `path` starts with a field name.
+    OffsetOf {
+        ty: Box<TypeName>,
+        path: Vec<OffsetOfPart>,
+    },
+    /// `__builtin_bit_cast(type, expr)`.
+    BitCast {
+        ty: Box<TypeName>,
+        expr: Box<Expr>,
+    },
+    /// `__builtin_choose_expr(cond, a, b)`: `a` or `b` by the constant `cond`.
+    ChooseExpr {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        els: Box<Expr>,
+    },
     /// A placeholder after a syntax error (already diagnosed).
     Error,
+}
+
+/// One step of an `offsetof` member designator.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OffsetOfPart {
+    /// `.name` (or the leading name); `span` covers the `.` too where there is one.
+    Field { name: Ident, span: Span },
+    /// `[index]`; `close` is the `]`.
+    Index { index: Expr, close: Span },
 }
 
 /// Prefix and postfix unary operators.

@@ -92,6 +92,13 @@ pub const EXTENSIONS: &[&str] = &[
     "cl_khr_integer_dot_product",
     "cl_khr_kernel_clock",
     "cl_ext_float_atomics",
+    // Vendor extensions clang's SPIR target supports (`SPIRTargetInfo`, OpenCLExtensions.def).
+    "cl_amd_media_ops",
+    "cl_amd_media_ops2",
+    "cl_clang_storage_class_specifiers",
+    "cl_intel_subgroups",
+    "cl_intel_subgroups_short",
+    "cl_intel_device_side_avc_motion_estimation",
 ];
 
 /// Clang's `__cl_clang_*` extensions: supported, but off until `-cl-ext=+name` or enabled

@@ -25,6 +25,9 @@ pub enum Family {
     Conversion,
     /// 6.15.12 `shuffle`/`shuffle2`: whole vectors in, a vector as long as the mask out.
     Vector,
+    /// `cl_amd_media_ops`/`cl_amd_media_ops2`: component-wise, except `amd_pack` and
+    /// `amd_sad4` (whole vectors in, a scalar out).
+    Media,
 }
 
 macro_rules! builtins {
@@ -150,6 +153,16 @@ builtins! {
     }
     Vector {
         Shuffle = "shuffle" / 2, Shuffle2 = "shuffle2" / 3,
+    }
+    Media {
+        AmdBitalign = "amd_bitalign" / 3, AmdBytealign = "amd_bytealign" / 3,
+        AmdLerp = "amd_lerp" / 3, AmdPack = "amd_pack" / 1, AmdSad4 = "amd_sad4" / 3,
+        AmdSadhi = "amd_sadhi" / 3, AmdSad = "amd_sad" / 3, AmdUnpack0 = "amd_unpack0" / 1,
+        AmdUnpack1 = "amd_unpack1" / 1, AmdUnpack2 = "amd_unpack2" / 1,
+        AmdUnpack3 = "amd_unpack3" / 1, AmdBfe = "amd_bfe" / 3, AmdBfm = "amd_bfm" / 2,
+        AmdMax3 = "amd_max3" / 3, AmdMedian3 = "amd_median3" / 3, AmdMin3 = "amd_min3" / 3,
+        AmdMqsad = "amd_mqsad" / 3, AmdQsad = "amd_qsad" / 3, AmdMsad = "amd_msad" / 3,
+        AmdSadd = "amd_sadd" / 3, AmdSadw = "amd_sadw" / 3,
     }
 }
 

@@ -11,7 +11,7 @@ use super::builtin::{Builtin, Family};
 use super::float::Fp;
 use super::half::Half;
 use super::scalar::{Lanes, Scalar, ScalarType};
-use super::{common, convert, geometric, integer, math, relational};
+use super::{common, convert, geometric, integer, math, media, relational};
 
 /// Why a builtin call could not be evaluated. These are type errors the front end should
 /// have rejected; the interpreter reports them as internal errors.
@@ -57,6 +57,7 @@ pub fn call(b: Builtin, args: &[Lanes]) -> Result<Output, BuiltinError> {
         Family::Geometric => geometric_call(b, args),
         Family::Relational => relational_call(b, args),
         Family::Vector => shuffle(b, args),
+        Family::Media => media::call(b, args),
         _ => lanewise(b, args),
     }
 }
@@ -117,7 +118,7 @@ pub fn call_scalar(b: Builtin, args: &[Scalar]) -> Result<ScalarOutput, BuiltinE
     }
     match b.family() {
         Family::Relational => relational_scalar(b, args),
-        Family::Geometric | Family::Vector => {
+        Family::Geometric | Family::Vector | Family::Media => {
             let mut lanes = [Lanes::scalar(first); 3];
             for (d, &s) in lanes.iter_mut().zip(args) {
                 *d = Lanes::scalar(s);

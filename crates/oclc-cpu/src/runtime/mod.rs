@@ -42,6 +42,7 @@ pub mod geometric;
 pub mod half;
 pub mod integer;
 pub mod math;
+pub mod media;
 pub mod relational;
 pub mod round;
 pub mod scalar;

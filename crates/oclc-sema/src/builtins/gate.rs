@@ -18,7 +18,11 @@ pub(super) struct TypeAvail {
 /// defined (clang's `OpenCLExtensions.def` "avail" column).
 fn ext_available_from(name: &str) -> u32 {
     match name {
-        "cl_khr_depth_images" | "cl_khr_gl_msaa_sharing" | "cl_intel_subgroups" => 120,
+        "cl_khr_depth_images"
+        | "cl_khr_gl_msaa_sharing"
+        | "cl_intel_subgroups"
+        | "cl_intel_subgroups_short"
+        | "cl_intel_device_side_avc_motion_estimation" => 120,
         "cl_ext_float_atomics"
         | "cl_khr_extended_bit_ops"
         | "cl_khr_integer_dot_product"
@@ -43,11 +47,6 @@ pub fn macro_defined(lang: &LangOptions, name: &str) -> bool {
             macro_defined(lang, "cl_intel_subgroups")
                 || macro_defined(lang, "cl_khr_subgroups")
                 || macro_defined(lang, "__opencl_c_subgroups")
-        }
-        // The spir target supports cl_intel_subgroups from OpenCL C 1.2; `LangOptions` does
-        // not list it, so it follows cl_khr_subgroups' switch (both go with `-cl-ext=-all`).
-        "cl_intel_subgroups" if !oclc_syntax::lang::EXTENSIONS.contains(&name) => {
-            lang.std.version() >= 120 && lang.has("cl_khr_subgroups")
         }
         "cl_khr_fp64" => lang.fp64(),
         "cl_khr_fp16" => lang.fp16(),

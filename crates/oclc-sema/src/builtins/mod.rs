@@ -409,6 +409,14 @@ impl Builtins {
             .unwrap_or_default()
     }
 
+    /// The name the header gives the overload's lone parameter, if any (clang's arity
+    /// errors then name it).
+    pub fn param_name(&self, o: OverloadId) -> Option<&'static str> {
+        self.decls(o.builtin)
+            .get(o.decl as usize)
+            .and_then(|d| d.param_name)
+    }
+
     /// The overload's prototype.
     pub fn signature(&self, o: OverloadId) -> Signature {
         let mut sig = Signature {

@@ -80,6 +80,8 @@ pub enum Special {
     KernelNDRangeQuery,
     /// `as_T(x)`: reinterpret `x` as `T`, which must have the same size.
     AsType(BTy),
+    /// A GNU `__builtin_*` function of clang's `Builtins.td` (C prototypes in plain C types).
+    Gnu,
 }
 
 /// One table line for one name (and one section alternative).
@@ -91,6 +93,9 @@ pub(crate) struct Decl {
     pub gate: u16,
     pub attrs: Attrs,
     pub special: Option<Special>,
+    /// The name of a lone parameter where the header names it (`$v` in the table): clang
+    /// then says "single argument 'v' was not specified".
+    pub param_name: Option<&'static str>,
 }
 
 /// The table, shared by every language mode: gentypes and gates parsed up front, each name's
@@ -365,7 +370,7 @@ struct Cx<'a> {
     acc: Option<Access>,
 }
 
-fn parse_sig(sig: &str, cx: &Cx<'_>) -> Result<Decl, String> {
+fn parse_sig(sig: &'static str, cx: &Cx<'_>) -> Result<Decl, String> {
     let open = sig.find('(').ok_or("signature without '('")?;
     let ret_text = sig.get(..open).unwrap_or("").trim();
     let inner = sig
@@ -379,6 +384,7 @@ fn parse_sig(sig: &str, cx: &Cx<'_>) -> Result<Decl, String> {
         gate: 0,
         attrs: Attrs::default(),
         special: None,
+        param_name: None,
     };
     if ret_text == "special" {
         decl.special = Some(match inner.trim() {
@@ -392,6 +398,7 @@ fn parse_sig(sig: &str, cx: &Cx<'_>) -> Result<Decl, String> {
             "kernel_query" => Special::KernelQuery,
             "kernel_ndrange_query" => Special::KernelNDRangeQuery,
             "as_type" => Special::AsType(BTy::Void),
+            "gnu" => Special::Gnu,
             other => return Err(format!("bad special {other}")),
         });
         decl.variadic = true;
@@ -399,6 +406,13 @@ fn parse_sig(sig: &str, cx: &Cx<'_>) -> Result<Decl, String> {
     }
     decl.ret = parse_ty(ret_text, cx)?;
     for p in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let p = match p.rsplit_once(" $") {
+            Some((ty, name)) => {
+                decl.param_name = Some(name);
+                ty
+            }
+            None => p,
+        };
         if p == "..." {
             decl.variadic = true;
         } else {

@@ -13,7 +13,8 @@
 //!   placeholder), `acc=RO,WO` (values of the `ACC` image placeholder), `attr=const|pure|conv`.
 //! - `name1 name2 = RET(P1, P2, ...)` declares one signature per name. Types are
 //!   `[AS|global|...] [ACC|RO|WO|RW] [const] [volatile] BASE [*]`; `...` makes it variadic.
-//!   `name = special(KIND)` declares a builtin sema checks by hand.
+//!   `name = special(KIND)` declares a builtin sema checks by hand. A lone parameter may end
+//!   with `$name`, the name the header gives it (clang's arity errors quote it).
 //!
 //! Gentypes in one signature combine as in clang: after dropping element types whose extension
 //! is off, overload `i` takes entry `i % len` of every gentype.
@@ -42,6 +43,8 @@ gen ConvSrc = float double half char uchar short ushort int uint long ulong : 1
 gen Coord = int float : 1
 gen ShufT = char uchar short ushort int uint long ulong float double half : 1
 gen ShufM = uchar uchar ushort ushort uint uint ulong ulong uint ulong ushort : 1
+gen Short5 = short : 1 2 3 4 8
+gen UShort5 = ushort : 1 2 3 4 8
 
 # ---- 6.15.1 work-item functions ----
 @ attr=const
@@ -411,6 +414,23 @@ ndrange_2D ndrange_3D = ndrange_t(private const size_t *)
 ndrange_2D ndrange_3D = ndrange_t(private const size_t *, private const size_t *)
 ndrange_2D ndrange_3D = ndrange_t(private const size_t *, private const size_t *, private const size_t *)
 
+# ---- GNU builtins (clang's Builtins.td): every mode, C prototypes, checked by hand ----
+@ lang
+__builtin_expect __builtin_expect_with_probability __builtin_inff __builtin_inf __builtin_huge_valf __builtin_huge_val __builtin_nanf __builtin_nan = special(gnu)
+__builtin_popcount __builtin_popcountl __builtin_popcountll __builtin_clz __builtin_clzl __builtin_clzll __builtin_ctz __builtin_ctzl __builtin_ctzll = special(gnu)
+__builtin_bswap16 __builtin_bswap32 __builtin_bswap64 = special(gnu)
+__builtin_rotateleft8 __builtin_rotateleft16 __builtin_rotateleft32 __builtin_rotateleft64 = special(gnu)
+__builtin_rotateright8 __builtin_rotateright16 __builtin_rotateright32 __builtin_rotateright64 = special(gnu)
+__builtin_constant_p __builtin_isnan __builtin_isinf __builtin_isfinite __builtin_fabsf __builtin_fabs __builtin_sqrtf __builtin_sqrt __builtin_abs = special(gnu)
+__builtin_unreachable __builtin_trap __builtin_assume __builtin_assume_aligned = special(gnu)
+__builtin_prefetch __builtin_isnormal __builtin_signbit __builtin_labs __builtin_ffs __builtin_parity __builtin_clrsb = special(gnu)
+__builtin_floorf __builtin_floor __builtin_ceilf __builtin_ceil __builtin_truncf __builtin_trunc __builtin_roundf __builtin_round = special(gnu)
+__builtin_expf __builtin_exp __builtin_logf __builtin_log __builtin_exp2f __builtin_exp2 __builtin_log2f __builtin_log2 = special(gnu)
+__builtin_sinf __builtin_sin __builtin_cosf __builtin_cos __builtin_powf __builtin_pow = special(gnu)
+__builtin_fminf __builtin_fmin __builtin_fmaxf __builtin_fmax __builtin_copysignf __builtin_copysign __builtin_fmaf __builtin_fma = special(gnu)
+# The keyword `__builtin_bit_cast(T, x)` reaches lowering as a call of this name.
+__builtin_bit_cast = special(gnu)
+
 # ---- printf (opencl-c-base.h, OpenCL C 1.2 and later) ----
 @ since=1.2
 printf = int(constant const char *, ...)
@@ -576,6 +596,146 @@ dot_4x8packed_uu_uint = uint(uint, uint)
 dot_4x8packed_ss_int dot_4x8packed_us_int dot_4x8packed_su_int = int(uint, uint)
 dot_acc_sat_4x8packed_uu_uint = uint(uint, uint, uint)
 dot_acc_sat_4x8packed_ss_int dot_acc_sat_4x8packed_us_int dot_acc_sat_4x8packed_su_int = int(uint, uint, int)
+
+# ---- vendor extensions of clang's SPIR target, as clang-19's opencl-c.h declares them ----
+@ attr=conv ext=cl_intel_subgroups
+intel_sub_group_shuffle intel_sub_group_shuffle_xor = floatN(floatN, uint)
+intel_sub_group_shuffle intel_sub_group_shuffle_xor = intN(intN, uint)
+intel_sub_group_shuffle intel_sub_group_shuffle_xor = uintN(uintN, uint)
+intel_sub_group_shuffle intel_sub_group_shuffle_xor = long(long, uint)
+intel_sub_group_shuffle intel_sub_group_shuffle_xor = ulong(ulong, uint)
+intel_sub_group_shuffle_down intel_sub_group_shuffle_up = floatN(floatN, floatN, uint)
+intel_sub_group_shuffle_down intel_sub_group_shuffle_up = intN(intN, intN, uint)
+intel_sub_group_shuffle_down intel_sub_group_shuffle_up = uintN(uintN, uintN, uint)
+intel_sub_group_shuffle_down intel_sub_group_shuffle_up = long(long, long, uint)
+intel_sub_group_shuffle_down intel_sub_group_shuffle_up = ulong(ulong, ulong, uint)
+@ attr=conv ext=cl_intel_subgroups+__opencl_c_images
+intel_sub_group_block_read = uint(RO image2d_t, int2)
+intel_sub_group_block_read2 = uint2(RO image2d_t, int2)
+intel_sub_group_block_read4 = uint4(RO image2d_t, int2)
+intel_sub_group_block_read8 = uint8(RO image2d_t, int2)
+@ attr=conv ext=cl_intel_subgroups+__opencl_c_read_write_images
+intel_sub_group_block_read = uint(RW image2d_t, int2)
+intel_sub_group_block_read2 = uint2(RW image2d_t, int2)
+intel_sub_group_block_read4 = uint4(RW image2d_t, int2)
+intel_sub_group_block_read8 = uint8(RW image2d_t, int2)
+@ attr=conv ext=cl_intel_subgroups
+intel_sub_group_block_read = uint(global const uint * $p)
+intel_sub_group_block_read2 = uint2(global const uint * $p)
+intel_sub_group_block_read4 = uint4(global const uint * $p)
+intel_sub_group_block_read8 = uint8(global const uint * $p)
+@ attr=conv ext=cl_intel_subgroups+__opencl_c_images
+intel_sub_group_block_write = void(WO image2d_t, int2, uint)
+intel_sub_group_block_write2 = void(WO image2d_t, int2, uint2)
+intel_sub_group_block_write4 = void(WO image2d_t, int2, uint4)
+intel_sub_group_block_write8 = void(WO image2d_t, int2, uint8)
+@ attr=conv ext=cl_intel_subgroups+__opencl_c_read_write_images
+intel_sub_group_block_write = void(RW image2d_t, int2, uint)
+intel_sub_group_block_write2 = void(RW image2d_t, int2, uint2)
+intel_sub_group_block_write4 = void(RW image2d_t, int2, uint4)
+intel_sub_group_block_write8 = void(RW image2d_t, int2, uint8)
+@ attr=conv ext=cl_intel_subgroups
+intel_sub_group_block_write = void(global uint *, uint)
+intel_sub_group_block_write2 = void(global uint *, uint2)
+intel_sub_group_block_write4 = void(global uint *, uint4)
+intel_sub_group_block_write8 = void(global uint *, uint8)
+@ attr=conv ext=cl_intel_subgroups+cl_khr_fp16
+intel_sub_group_shuffle intel_sub_group_shuffle_xor = half(half, uint)
+intel_sub_group_shuffle_down intel_sub_group_shuffle_up = half(half, half, uint)
+@ attr=conv ext=cl_intel_subgroups+cl_khr_fp64
+intel_sub_group_shuffle intel_sub_group_shuffle_xor = double(double, uint)
+intel_sub_group_shuffle_down intel_sub_group_shuffle_up = double(double, double, uint)
+
+@ attr=conv ext=cl_intel_subgroups_short
+intel_sub_group_broadcast = Short5(Short5, uint)
+intel_sub_group_broadcast = UShort5(UShort5, uint)
+intel_sub_group_shuffle intel_sub_group_shuffle_xor = shortN(shortN, uint)
+intel_sub_group_shuffle intel_sub_group_shuffle_xor = ushortN(ushortN, uint)
+intel_sub_group_shuffle_down intel_sub_group_shuffle_up = shortN(shortN, shortN, uint)
+intel_sub_group_shuffle_down intel_sub_group_shuffle_up = ushortN(ushortN, ushortN, uint)
+intel_sub_group_reduce_add intel_sub_group_reduce_min intel_sub_group_reduce_max = short(short)
+intel_sub_group_reduce_add intel_sub_group_reduce_min intel_sub_group_reduce_max = ushort(ushort)
+intel_sub_group_scan_exclusive_add intel_sub_group_scan_exclusive_min intel_sub_group_scan_exclusive_max = short(short)
+intel_sub_group_scan_exclusive_add intel_sub_group_scan_exclusive_min intel_sub_group_scan_exclusive_max = ushort(ushort)
+intel_sub_group_scan_inclusive_add intel_sub_group_scan_inclusive_min intel_sub_group_scan_inclusive_max = short(short)
+intel_sub_group_scan_inclusive_add intel_sub_group_scan_inclusive_min intel_sub_group_scan_inclusive_max = ushort(ushort)
+@ attr=conv ext=cl_intel_subgroups_short+__opencl_c_images
+intel_sub_group_block_read_ui = uint(RO image2d_t, int2)
+intel_sub_group_block_read_ui2 = uint2(RO image2d_t, int2)
+intel_sub_group_block_read_ui4 = uint4(RO image2d_t, int2)
+intel_sub_group_block_read_ui8 = uint8(RO image2d_t, int2)
+@ attr=conv ext=cl_intel_subgroups_short+__opencl_c_read_write_images
+intel_sub_group_block_read_ui = uint(RW image2d_t, int2)
+intel_sub_group_block_read_ui2 = uint2(RW image2d_t, int2)
+intel_sub_group_block_read_ui4 = uint4(RW image2d_t, int2)
+intel_sub_group_block_read_ui8 = uint8(RW image2d_t, int2)
+@ attr=conv ext=cl_intel_subgroups_short
+intel_sub_group_block_read_ui = uint(global const uint * $p)
+intel_sub_group_block_read_ui2 = uint2(global const uint * $p)
+intel_sub_group_block_read_ui4 = uint4(global const uint * $p)
+intel_sub_group_block_read_ui8 = uint8(global const uint * $p)
+# (sic) clang-19's header declares these image writes on read_only images.
+@ attr=conv ext=cl_intel_subgroups_short+__opencl_c_images
+intel_sub_group_block_write_ui = void(RO image2d_t, int2, uint)
+intel_sub_group_block_write_ui2 = void(RO image2d_t, int2, uint2)
+intel_sub_group_block_write_ui4 = void(RO image2d_t, int2, uint4)
+intel_sub_group_block_write_ui8 = void(RO image2d_t, int2, uint8)
+@ attr=conv ext=cl_intel_subgroups_short+__opencl_c_read_write_images
+intel_sub_group_block_write_ui = void(RW image2d_t, int2, uint)
+intel_sub_group_block_write_ui2 = void(RW image2d_t, int2, uint2)
+intel_sub_group_block_write_ui4 = void(RW image2d_t, int2, uint4)
+intel_sub_group_block_write_ui8 = void(RW image2d_t, int2, uint8)
+@ attr=conv ext=cl_intel_subgroups_short
+intel_sub_group_block_write_ui = void(global uint *, uint)
+intel_sub_group_block_write_ui2 = void(global uint *, uint2)
+intel_sub_group_block_write_ui4 = void(global uint *, uint4)
+intel_sub_group_block_write_ui8 = void(global uint *, uint8)
+@ attr=conv ext=cl_intel_subgroups_short+__opencl_c_images
+intel_sub_group_block_read_us = ushort(RO image2d_t, int2)
+intel_sub_group_block_read_us2 = ushort2(RO image2d_t, int2)
+intel_sub_group_block_read_us4 = ushort4(RO image2d_t, int2)
+intel_sub_group_block_read_us8 = ushort8(RO image2d_t, int2)
+@ attr=conv ext=cl_intel_subgroups_short+__opencl_c_read_write_images
+intel_sub_group_block_read_us = ushort(RW image2d_t, int2)
+intel_sub_group_block_read_us2 = ushort2(RW image2d_t, int2)
+intel_sub_group_block_read_us4 = ushort4(RW image2d_t, int2)
+intel_sub_group_block_read_us8 = ushort8(RW image2d_t, int2)
+@ attr=conv ext=cl_intel_subgroups_short
+intel_sub_group_block_read_us = ushort(global const ushort * $p)
+intel_sub_group_block_read_us2 = ushort2(global const ushort * $p)
+intel_sub_group_block_read_us4 = ushort4(global const ushort * $p)
+intel_sub_group_block_read_us8 = ushort8(global const ushort * $p)
+@ attr=conv ext=cl_intel_subgroups_short+__opencl_c_images
+intel_sub_group_block_write_us = void(WO image2d_t, int2, ushort)
+intel_sub_group_block_write_us2 = void(WO image2d_t, int2, ushort2)
+intel_sub_group_block_write_us4 = void(WO image2d_t, int2, ushort4)
+intel_sub_group_block_write_us8 = void(WO image2d_t, int2, ushort8)
+@ attr=conv ext=cl_intel_subgroups_short+__opencl_c_read_write_images
+intel_sub_group_block_write_us = void(RW image2d_t, int2, ushort)
+intel_sub_group_block_write_us2 = void(RW image2d_t, int2, ushort2)
+intel_sub_group_block_write_us4 = void(RW image2d_t, int2, ushort4)
+intel_sub_group_block_write_us8 = void(RW image2d_t, int2, ushort8)
+@ attr=conv ext=cl_intel_subgroups_short
+intel_sub_group_block_write_us = void(global ushort *, ushort)
+intel_sub_group_block_write_us2 = void(global ushort *, ushort2)
+intel_sub_group_block_write_us4 = void(global ushort *, ushort4)
+intel_sub_group_block_write_us8 = void(global ushort *, ushort8)
+
+@ ext=cl_amd_media_ops
+amd_bitalign amd_bytealign amd_lerp = uintN(uintN, uintN, uintN)
+amd_pack = uint(float4 $v)
+amd_sad4 = uint(uint4, uint4, uint)
+amd_sadhi amd_sad = uintN(uintN, uintN, uintN)
+amd_unpack0 amd_unpack1 amd_unpack2 amd_unpack3 = floatN(uintN)
+@ ext=cl_amd_media_ops2
+amd_bfe = intN(intN, uintN, uintN)
+amd_bfe = uintN(uintN, uintN, uintN)
+amd_bfm = uintN(uintN, uintN)
+amd_max3 amd_median3 amd_min3 = floatN(floatN, floatN, floatN)
+amd_max3 amd_median3 amd_min3 = intN(intN, intN, intN)
+amd_max3 amd_median3 amd_min3 = uintN(uintN, uintN, uintN)
+amd_mqsad amd_qsad = ulongN(ulongN, uintN, ulongN)
+amd_msad amd_sadd amd_sadw = uintN(uintN, uintN, uintN)
 "#;
 
 /// The per-type gentypes (`floatN`, `intNS`, `half1234`, ...), parsed before the table.

@@ -286,6 +286,9 @@ impl Checker<'_> {
             self.err(name_span, format!("use of undeclared identifier '{name}'"));
             return Expr::error(span);
         };
+        if self.builtins.special(id) == Some(Special::Gnu) {
+            return self.gnu_builtin_call(id, name, name_span, args, span);
+        }
         let bargs: Vec<Arg> = args
             .iter()
             .map(|a| {
@@ -315,15 +318,22 @@ impl Checker<'_> {
                             n,
                             span,
                         );
-                        self.err(
-                            at,
-                            format!(
+                        let msg = match self.builtins.param_name(r.overload) {
+                            Some(p) if n == 1 && few => format!(
+                                "too few arguments to function call, single argument '{p}' was not specified"
+                            ),
+                            Some(p) if n == 1 && !r.sig.variadic => format!(
+                                "too many arguments to function call, expected single argument '{p}', have {} arguments",
+                                args.len()
+                            ),
+                            _ => format!(
                                 "too {} arguments to function call, expected {}{n}, have {}",
                                 if few { "few" } else { "many" },
                                 if r.sig.variadic { "at least " } else { "" },
                                 args.len()
                             ),
-                        );
+                        };
+                        self.err(at, msg);
                         return Expr::error(span);
                     }
                 }
@@ -336,8 +346,22 @@ impl Checker<'_> {
                             let c = if r.overloaded {
                                 self.implicit_to(a, pt)
                             } else {
+                                // As a C call: an lvalue argument is named by its own type
+                                // ('__private uint2'), and checking stops at the first
+                                // argument that does not convert.
+                                let a = match a.kind {
+                                    ExprKind::Cast(
+                                        CastKind::LValueToRValue | CastKind::ArrayToPointer,
+                                        x,
+                                    ) => *x,
+                                    _ => a,
+                                };
                                 let at = a.span;
-                                self.assign_convert(pt, pt, a, Action::Passing, at)
+                                let c = self.assign_convert(pt, pt, a, Action::Passing, at);
+                                if c.is_error() {
+                                    return Expr::error(span);
+                                }
+                                c
                             };
                             failed |= c.is_error();
                             out.push(c);

@@ -163,7 +163,16 @@ impl Checker<'_> {
             }
             return self.space_fn_call(s, args, span);
         }
-        let checked: Vec<Expr> = args.iter().map(|a| self.rexpr(a)).collect();
+        // GNU builtins convert their arguments as C calls do, which name an lvalue argument
+        // by its own type ('__global int *__private'); the others take rvalues.
+        let gnu = self
+            .builtins
+            .lookup(name)
+            .is_some_and(|id| self.builtins.special(id) == Some(crate::builtins::Special::Gnu));
+        let checked: Vec<Expr> = args
+            .iter()
+            .map(|a| if gnu { self.expr(a) } else { self.rexpr(a) })
+            .collect();
         if checked.iter().any(Expr::is_error) {
             // Still report an unknown name.
             if !self.is_builtin_name(name) {

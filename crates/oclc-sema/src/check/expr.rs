@@ -187,6 +187,9 @@ impl Checker<'_> {
                 };
                 self.mk(ExprKind::IntLit(n), self.int_ty(), span)
             }
+            AK::OffsetOf { ty, path } => self.offsetof(ty, path, span),
+            AK::BitCast { ty, expr } => self.bit_cast(ty, expr, span),
+            AK::ChooseExpr { cond, then, els } => self.choose_expr(cond, then, els, span),
             AK::AsType { expr, ty } => {
                 let to = self.type_name(ty);
                 let x = self.rexpr(expr);
@@ -1371,7 +1374,7 @@ impl Checker<'_> {
     }
 
     /// Finds a field by name, looking into anonymous struct/union members.
-    fn find_field(
+    pub(crate) fn find_field(
         &self,
         rid: crate::types::RecordId,
         name: Symbol,

@@ -15,6 +15,8 @@ pub mod consteval;
 pub mod conv;
 pub mod decl;
 pub mod expr;
+pub mod gnu_builtin;
+pub mod gnu_expr;
 pub mod init;
 pub mod kernel;
 pub mod predef;

@@ -218,6 +218,9 @@ impl Parser<'_> {
                     | Kw::True
                     | Kw::False
                     | Kw::BuiltinAstype
+                    | Kw::BuiltinOffsetof
+                    | Kw::BuiltinBitCast
+                    | Kw::BuiltinChooseExpr
             ),
             None => self.is_type_name(t),
         }

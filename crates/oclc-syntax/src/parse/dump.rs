@@ -580,6 +580,22 @@ pub(crate) fn inline(e: &Expr) -> String {
         ExprKind::VecStep(a) => format!("(vec_step {})", type_or_expr(a)),
         ExprKind::AlignOf { arg, .. } => format!("(alignof {})", type_or_expr(arg)),
         ExprKind::AsType { expr, ty } => format!("(astype {} {})", inline(expr), type_name(ty)),
+        ExprKind::OffsetOf { ty, path } => {
+            let parts: Vec<String> = path
+                .iter()
+                .map(|p| match p {
+                    OffsetOfPart::Field { name, .. } => format!(".{}", name.name),
+                    OffsetOfPart::Index { index, .. } => format!("[{}]", inline(index)),
+                })
+                .collect();
+            format!("(offsetof {} {})", type_name(ty), parts.concat())
+        }
+        ExprKind::BitCast { ty, expr } => {
+            format!("(bit_cast {} {})", type_name(ty), inline(expr))
+        }
+        ExprKind::ChooseExpr { cond, then, els } => {
+            format!("(choose {} {} {})", inline(cond), inline(then), inline(els))
+        }
         ExprKind::Error => "<error>".into(),
     }
 }

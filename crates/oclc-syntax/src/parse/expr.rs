@@ -320,6 +320,12 @@ impl Parser<'_> {
                     let e = self.parse_astype();
                     return self.parse_postfix(e);
                 }
+                Kw::BuiltinOffsetof | Kw::BuiltinBitCast | Kw::BuiltinChooseExpr => {
+                    return match self.parse_gnu_builtin(k) {
+                        Some(e) => self.parse_postfix(e),
+                        None => self.error_expr(start),
+                    };
+                }
                 _ => {}
             }
         }

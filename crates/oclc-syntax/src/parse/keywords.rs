@@ -72,6 +72,9 @@ pub(crate) enum Kw {
     /// Only a keyword from OpenCL C 2.0 on (checked by the parser).
     Pipe,
     BuiltinAstype,
+    BuiltinOffsetof,
+    BuiltinBitCast,
+    BuiltinChooseExpr,
 }
 
 /// Hasher for `u32`-like keys (symbols): one multiply, no SipHash.
@@ -182,6 +185,9 @@ const TABLE: &[(&str, Kw)] = &[
     ("false", Kw::False),
     ("pipe", Kw::Pipe),
     ("__builtin_astype", Kw::BuiltinAstype),
+    ("__builtin_offsetof", Kw::BuiltinOffsetof),
+    ("__builtin_bit_cast", Kw::BuiltinBitCast),
+    ("__builtin_choose_expr", Kw::BuiltinChooseExpr),
 ];
 
 /// The keyword `sym` spells, if any (`pipe` included regardless of language mode).

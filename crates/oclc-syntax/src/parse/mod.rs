@@ -9,6 +9,7 @@
 //! does not support.
 
 mod attr;
+mod builtin_expr;
 mod core;
 mod decl;
 mod declarator;

@@ -8,7 +8,11 @@ use crate::lang::{ClStd, LangOptions, Target};
 /// macro (`OpenCLExtensions.def`, "avail").
 fn available_from(name: &str) -> u32 {
     match name {
-        "cl_khr_depth_images" | "cl_khr_gl_msaa_sharing" => 120,
+        "cl_khr_depth_images"
+        | "cl_khr_gl_msaa_sharing"
+        | "cl_intel_subgroups"
+        | "cl_intel_subgroups_short"
+        | "cl_intel_device_side_avc_motion_estimation" => 120,
         "__opencl_c_3d_image_writes" | "__opencl_c_fp64" | "__opencl_c_subgroups" => 300,
         n if n.starts_with("__opencl_c_") => 200,
         "cl_khr_mipmap_image"
@@ -261,7 +265,10 @@ pub(super) fn default_header_defines(lang: &LangOptions) -> Defines {
     if !defined("__opencl_c_generic_address_space") {
         def("__opencl_c_named_address_space_builtins", "1");
     }
-    if defined("cl_khr_subgroups") || defined("__opencl_c_subgroups") {
+    if defined("cl_intel_subgroups")
+        || defined("cl_khr_subgroups")
+        || defined("__opencl_c_subgroups")
+    {
         def("__opencl_subgroup_builtins", "1");
     }
     if defined("cl_khr_depth_images") || v >= 200 {
