@@ -1,0 +1,69 @@
+//! Issue 13's real-world repros: constructs clang-19 accepts in real kernels. Each check
+//! output is compared with clang-19's exact text (`-cc1 -triple spir64-unknown-unknown
+//! -finclude-default-header -fsyntax-only`); the constructs that run are run on the cpu device.
+
+use oclc::cli::check_command;
+use oclc::{Device, NdRange, Program};
+
+/// `oclc check` on `src` (as `<stdin>`), returning exit code and stderr.
+fn check(src: &str) -> (i32, String) {
+    let out = check_command(vec!["-".to_string()], &mut src.as_bytes());
+    (out.code, out.stderr)
+}
+
+/// Builds `src`, runs kernel `k` once with `bufs` (u32 buffers, one work-item) and returns them.
+fn run_u32(src: &str, bufs: &[Vec<u32>]) -> Vec<Vec<u32>> {
+    let p = Program::build(src, "").expect("builds");
+    let d = Device::cpu().with_printf_echo(false);
+    let buffers: Vec<_> = bufs
+        .iter()
+        .map(|b| d.buffer_from_slice(b).expect("buffer"))
+        .collect();
+    let mut k = p.kernel("k").expect("kernel");
+    for (i, b) in buffers.iter().enumerate() {
+        k.set_arg(i, b).expect("arg");
+    }
+    d.launch(&k, &NdRange::new(&[1])).expect("launch");
+    buffers
+        .iter()
+        .map(|b| b.read::<u32>().expect("read"))
+        .collect()
+}
+
+// Cause 1: a cast of a parenthesized expression followed by a postfix operator.
+
+#[test]
+fn cast_operand_takes_postfix_operators() {
+    let src = "kernel void k(global uint *o, global const uchar *b) { o[0] = (uint) (b)[1]; }\n";
+    assert_eq!(check(src), (0, String::new()));
+}
+
+#[test]
+fn cast_operand_postfix_values_and_vector_literals() {
+    let src = "typedef float4 V;\n\
+        typedef float __attribute__((ext_vector_type(2))) F2;\n\
+        kernel void k(global uint *o, global const uint *b) {\n\
+          o[0] = (uint) (b)[1];\n\
+          o[1] = (uchar) (b)[2] + 1;\n\
+          o[2] = (uint) ((float4)(1.0f, 2.0f, 3.0f, 4.0f).y);\n\
+          o[3] = (uint) (float4)((float)b[0]).z;\n\
+          o[4] = (uint) (V)((float)b[1]).w;\n\
+          o[5] = (uint) (F2)(5.0f, 6.0f).y;\n\
+          o[6] = (ushort) -(b)[0];\n\
+        }\n";
+    assert_eq!(check(src), (0, String::new()));
+    let out = run_u32(src, &[vec![0; 7], vec![7, 300, 511]]);
+    assert_eq!(out[0], vec![300, 256, 2, 7, 300, 6, 65529]);
+}
+
+#[test]
+fn cast_of_a_non_vector_keeps_the_subscript_on_the_pointer() {
+    // `(uint)(b)[1]` is `(uint)((b)[1])`; a subscript on the cast would be an error.
+    let src = "kernel void k(global uint *o, global const uchar *b) { o[0] = ((uint) (b))[1]; }\n";
+    let (code, err) = check(src);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("error: subscripted value is not an array, pointer, or vector"),
+        "{err}"
+    );
+}
