@@ -67,3 +67,36 @@ fn cast_of_a_non_vector_keeps_the_subscript_on_the_pointer() {
         "{err}"
     );
 }
+
+// Causes 4 and 5: incompatible pointer types: clang-19's text (no aka for a vector typedef,
+// the source range, the parameter note; a pointer to an array is an incompatible pointer, not
+// an address-space change). The severity stays an error: clang-19 warns, but the SemaOpenCL
+// conformance corpus (newer clang) expects an error (address-spaces.cl:147).
+
+#[test]
+fn incompatible_pointer_types_match_clang_text() {
+    let src = concat!(
+        "void f(const float4 *v);\n",
+        "kernel void k(global ulong *o) {\n",
+        "  ulong8 d = 0; ulong *p = &d; o[0] = *p;\n",
+        "  float4 v[3]; f(&v);\n",
+        "  int i; float *q; q = &i;\n",
+        "}\n",
+    );
+    let expected = concat!(
+        "<stdin>:3:24: error: incompatible pointer types initializing '__private ulong *__private' (aka '__private unsigned long *__private') with an expression of type '__private ulong8 *' [-Wincompatible-pointer-types]\n",
+        "    3 |   ulong8 d = 0; ulong *p = &d; o[0] = *p;\n",
+        "      |                        ^   ~~\n",
+        "<stdin>:4:18: error: incompatible pointer types passing '__private float4 (*)[3]' to parameter of type 'const __private float4 *' [-Wincompatible-pointer-types]\n",
+        "    4 |   float4 v[3]; f(&v);\n",
+        "      |                  ^~\n",
+        "<stdin>:1:22: note: passing argument to parameter 'v' here\n",
+        "    1 | void f(const float4 *v);\n",
+        "      |                      ^\n",
+        "<stdin>:5:22: error: incompatible pointer types assigning to '__private float *__private' from '__private int *' [-Wincompatible-pointer-types]\n",
+        "    5 |   int i; float *q; q = &i;\n",
+        "      |                      ^ ~~\n",
+        "3 errors generated.\n",
+    );
+    assert_eq!(check(src), (1, expected.to_string()));
+}
