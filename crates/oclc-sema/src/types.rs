@@ -818,9 +818,18 @@ impl TypeTable {
         matches!(self.ckind(qt), TypeKind::Pointer(_))
     }
 
+    /// The element type and length of an array; qualifiers on the array (through a typedef:
+    /// `const T10 v`, `__private` on a `T10` variable) belong to the element, as in clang.
     pub fn array_elem(&self, qt: QualType) -> Option<(QualType, ArrayLen)> {
-        match self.ckind(qt) {
-            TypeKind::Array(e, n) => Some((*e, *n)),
+        let c = self.canonical(qt);
+        match self.kind(c.id) {
+            TypeKind::Array(e, n) => Some((
+                QualType {
+                    id: e.id,
+                    quals: e.quals.merge(c.quals),
+                },
+                *n,
+            )),
             _ => None,
         }
     }

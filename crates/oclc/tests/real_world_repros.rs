@@ -100,3 +100,28 @@ fn incompatible_pointer_types_match_clang_text() {
     );
     assert_eq!(check(src), (1, expected.to_string()));
 }
+
+// Cause 6: an array typedef parameter decays to a pointer to `const __private` elements, and
+// a `T10` variable decays to `__private uint *` (the typedef's qualifiers go to the element).
+
+#[test]
+fn array_typedef_parameter_keeps_private() {
+    let src = "typedef uint T10[10]; void g(const T10 b) { } kernel void k(global uint *o) { T10 v; v[0] = o[0]; g(v); }\n";
+    assert_eq!(check(src), (0, String::new()));
+}
+
+#[test]
+fn array_typedef_parameter_runs_and_stays_read_only() {
+    let src = "typedef uint T10[10];\n\
+        uint sum(const T10 b) { uint s = 0; for (int i = 0; i < 10; i++) s += b[i]; return s; }\n\
+        kernel void k(global uint *o) { T10 v; for (int i = 0; i < 10; i++) v[i] = o[i]; o[0] = sum(v); }\n";
+    assert_eq!(check(src), (0, String::new()));
+    let out = run_u32(src, &[(1..=10).collect()]);
+    assert_eq!(out[0][0], 55);
+    let (code, err) = check("typedef uint T10[10];\nvoid g(const T10 b) { b[0] = 1; }\n");
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("<stdin>:2:28: error: read-only variable is not assignable\n"),
+        "{err}"
+    );
+}
