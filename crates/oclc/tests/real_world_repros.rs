@@ -125,3 +125,44 @@ fn array_typedef_parameter_runs_and_stays_read_only() {
         "{err}"
     );
 }
+
+// Cause 8: a `__constant` variable read in another's initializer is a constant, as clang folds
+// it; a non-constant global stays an error.
+
+#[test]
+fn constant_variables_fold_in_constant_initializers() {
+    let src = "__constant float A = 16.0f; __constant float B = 255.0f; __constant float C = A / B;\n\
+        __constant int I = 3; __constant int J = I * 2; __constant float D = -C * 2.0f + J;\n\
+        kernel void k(global float *o) { o[0] = C; o[1] = J; o[2] = D; }\n";
+    assert_eq!(check(src), (0, String::new()));
+    let p = Program::build(src, "").expect("builds");
+    let d = Device::cpu().with_printf_echo(false);
+    let o = d.buffer::<f32>(3).expect("buffer");
+    let mut k = p.kernel("k").expect("kernel");
+    k.set_arg(0, &o).expect("arg");
+    d.launch(&k, &NdRange::new(&[1])).expect("launch");
+    let v = o.read::<f32>().expect("read");
+    assert_eq!(
+        v,
+        vec![16.0f32 / 255.0, 6.0, -(16.0f32 / 255.0) * 2.0 + 6.0]
+    );
+}
+
+#[test]
+fn a_global_variable_is_still_not_a_constant_initializer() {
+    let src = "global float G = 1.0f; global float H = G;\n__constant float C = 2.0f; global float K = C;\n";
+    let out = check_command(
+        vec!["-cl-std=CL2.0".to_string(), "-".to_string()],
+        &mut src.as_bytes(),
+    );
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stderr,
+        concat!(
+            "<stdin>:1:41: error: initializer element is not a compile-time constant\n",
+            "    1 | global float G = 1.0f; global float H = G;\n",
+            "      |                                         ^\n",
+            "1 error generated.\n",
+        )
+    );
+}
