@@ -166,3 +166,40 @@ fn a_global_variable_is_still_not_a_constant_initializer() {
         )
     );
 }
+
+// Cause 9: plain assignment of an event is valid (clang); `e = 0`, samplers and images are not.
+
+#[test]
+fn event_assignment_checks_as_clang() {
+    assert_eq!(
+        check("kernel void k(global int *o) { event_t a, b; a = b; }\n"),
+        (0, String::new())
+    );
+    let (code, err) = check("kernel void k(global int *o) { event_t a; a = 0; }\n");
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(
+            "<stdin>:1:45: error: assigning to '__private event_t' from incompatible type 'int'\n"
+        ),
+        "{err}"
+    );
+    let (code, err) = check("kernel void k(global int *o) { sampler_t s = 0, t = 0; s = t; }\n");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("error: invalid operands to binary expression ('sampler_t' and 'sampler_t')"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_assigned_event_is_waited_on() {
+    let src = "kernel void k(global uint *o, global const uint *b) {\n\
+        local uint t[4]; event_t a, e;\n\
+        a = async_work_group_copy(t, b, 4, 0); e = a;\n\
+        wait_group_events(1, &e);\n\
+        o[0] = t[0] + t[3];\n\
+        }\n";
+    assert_eq!(check(src), (0, String::new()));
+    let out = run_u32(src, &[vec![0], vec![5, 6, 7, 8]]);
+    assert_eq!(out[0], vec![13]);
+}

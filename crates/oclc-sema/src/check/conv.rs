@@ -440,7 +440,10 @@ impl Checker<'_> {
             }
             (TypeKind::Vector(..), TypeKind::Vector(..)) if dc.id == sc.id => r,
             (TypeKind::Record(a), TypeKind::Record(b)) if a == b => r,
-            (TypeKind::Opaque(Opaque::Event), TypeKind::Scalar(_)) if self.is_null_constant(&r) => {
+            // `event_t e = 0` is an initialization (clang's OCLZeroOpaqueType); `e = 0` is not.
+            (TypeKind::Opaque(Opaque::Event), TypeKind::Scalar(_))
+                if self.is_null_constant(&r) && action != Action::Assigning =>
+            {
                 self.cast(CastKind::NullToPointer, r, dst.unqualified())
             }
             (TypeKind::Opaque(Opaque::Sampler), TypeKind::Scalar(s))
