@@ -349,7 +349,25 @@ impl Ctx<'_> {
                         CVal::Addr { g, off, space }
                     }
                     CastKind::NullToPointer => CVal::Null,
-                    CastKind::LValueToRValue => return None,
+                    // A program-scope `__constant` variable (immutable, initialized earlier in
+                    // definition order), which sema accepts in constant initializers as clang.
+                    CastKind::LValueToRValue => {
+                        let ExprKind::Var(v) = &x.kind else {
+                            return None;
+                        };
+                        let g = self.global_of(*v)?;
+                        let gv = self.m.globals.get(g.index())?;
+                        let Shape::Value(t) = ty::shape(types, from) else {
+                            return None;
+                        };
+                        if gv.space != AddrSpace::Constant
+                            || !gv.relocs.is_empty()
+                            || t.elem().is_none()
+                        {
+                            return None;
+                        }
+                        norm(read_value(&gv.init, t, ty::is_signed(types, from)))
+                    }
                     CastKind::ToVoid => CVal::Int(0),
                     CastKind::BitCast
                     | CastKind::NoOp

@@ -818,9 +818,18 @@ impl TypeTable {
         matches!(self.ckind(qt), TypeKind::Pointer(_))
     }
 
+    /// The element type and length of an array; qualifiers on the array (through a typedef:
+    /// `const T10 v`, `__private` on a `T10` variable) belong to the element, as in clang.
     pub fn array_elem(&self, qt: QualType) -> Option<(QualType, ArrayLen)> {
-        match self.ckind(qt) {
-            TypeKind::Array(e, n) => Some((*e, *n)),
+        let c = self.canonical(qt);
+        match self.kind(c.id) {
+            TypeKind::Array(e, n) => Some((
+                QualType {
+                    id: e.id,
+                    quals: e.quals.merge(c.quals),
+                },
+                *n,
+            )),
             _ => None,
         }
     }
@@ -1004,7 +1013,7 @@ impl TypeTable {
             // No sugar: the canonical type prints the same.
             return format!("'{s}'");
         }
-        let c = self.print(canon);
+        let c = self.print_rec(qt, String::new(), 0, true);
         if s == c {
             format!("'{s}'")
         } else {
@@ -1015,10 +1024,10 @@ impl TypeTable {
     /// Prints `qt` around the declarator text `inner` (clang's TypePrinter: pointers wrap
     /// to the left, arrays and functions to the right, parentheses where they nest).
     pub fn print_decl(&self, qt: QualType, inner: &str) -> String {
-        self.print_rec(qt, inner.to_string(), 0)
+        self.print_rec(qt, inner.to_string(), 0, false)
     }
 
-    fn print_rec(&self, qt: QualType, inner: String, depth: u32) -> String {
+    fn print_rec(&self, qt: QualType, inner: String, depth: u32, aka: bool) -> String {
         if depth > 256 {
             return "...".into();
         }
@@ -1037,7 +1046,7 @@ impl TypeTable {
                 if matches!(pk, TypeKind::Array(..) | TypeKind::Function(_)) {
                     s = format!("({s})");
                 }
-                self.print_rec(*p, s, depth + 1)
+                self.print_rec(*p, s, depth + 1, aka)
             }
             TypeKind::Array(e, n) => {
                 let mut s = inner;
@@ -1052,7 +1061,7 @@ impl TypeTable {
                     id: e.id,
                     quals: e.quals.merge(qt.quals),
                 };
-                self.print_rec(e, s, depth + 1)
+                self.print_rec(e, s, depth + 1, aka)
             }
             TypeKind::Function(sig) => {
                 let mut s = inner;
@@ -1073,7 +1082,20 @@ impl TypeTable {
                     });
                 }
                 s.push(')');
-                self.print_rec(sig.ret, s, depth + 1)
+                self.print_rec(sig.ret, s, depth + 1, aka)
+            }
+            // The `aka` form desugars typedefs, except one naming a vector type directly
+            // (clang prints `'__private ulong8 *'` with no aka).
+            TypeKind::Typedef(td)
+                if aka
+                    && let Some(d) = self.typedef(*td)
+                    && !matches!(self.kind(d.ty.id), TypeKind::Vector(..)) =>
+            {
+                let u = QualType {
+                    id: d.ty.id,
+                    quals: d.ty.quals.merge(qt.quals),
+                };
+                self.print_rec(u, inner, depth + 1, aka)
             }
             _ => {
                 let name = self.base_name(qt.id);

@@ -77,8 +77,23 @@ impl Checker<'_> {
             match sig.params.get(i) {
                 Some(&p) => {
                     let at = a.span;
-                    let dst_print = p.with_space(None);
+                    // The parameter as declared keeps its typedef sugar for the message.
+                    let declared = fid
+                        .and_then(|f| self.prog.function(f))
+                        .and_then(|f| f.params.get(i).copied())
+                        .and_then(|v| self.prog.var(v))
+                        .map(|v| v.ty)
+                        .filter(|&t| {
+                            let ty = &self.prog.types;
+                            ty.canonical(t).with_space(None) == ty.canonical(p).with_space(None)
+                        });
+                    let dst_print = declared.unwrap_or(p).with_space(None);
+                    let before = self.diags.list.len();
                     let c = self.assign_convert(p, dst_print, a, Action::Passing, at);
+                    if !c.is_error() && self.diags.list.len() > before {
+                        // clang notes the parameter after a conversion warning too.
+                        self.param_note(fid, i);
+                    }
                     if c.is_error() {
                         // clang stops checking a call at its first argument that does not
                         // convert (Sema::GatherArgumentsForCall), so later ones get no error.

@@ -139,10 +139,41 @@ impl Checker<'_> {
 
     /// The value of a constant floating expression (literals, negation, conversions).
     pub(crate) fn const_float(&self, e: &Expr) -> Option<f64> {
+        self.eval_float(e, 0)
+    }
+
+    /// [`Self::const_float`] with a recursion bound (chains of `__constant` variables).
+    fn eval_float(&self, e: &Expr, depth: u32) -> Option<f64> {
+        if depth > 256 {
+            return None;
+        }
+        let d = depth + 1;
         match &e.kind {
             ExprKind::FloatLit(f) => Some(*f),
-            ExprKind::Unary(UnOp::Neg, x) => self.const_float(x).map(|f| -f),
-            ExprKind::Cast(CastKind::Float | CastKind::NoOp, x) => self.const_float(x),
+            // A program-scope `__constant` floating variable with a constant initializer, which
+            // clang folds (`__constant float C = A / B;`).
+            ExprKind::Var(id) => {
+                let var = self.prog.var(*id)?;
+                let sp = self.prog.types.object_space(var.ty);
+                if sp != Some(LangAs::CONSTANT)
+                    || var.storage != Storage::Program
+                    || !self
+                        .prog
+                        .types
+                        .as_scalar(var.ty)
+                        .is_some_and(|s| s.is_float())
+                {
+                    return None;
+                }
+                match &var.init {
+                    Some(Init::Expr(x)) => self.eval_float(x, d),
+                    _ => None,
+                }
+            }
+            ExprKind::Unary(UnOp::Neg, x) => self.eval_float(x, d).map(|f| -f),
+            ExprKind::Cast(CastKind::Float | CastKind::NoOp | CastKind::LValueToRValue, x) => {
+                self.eval_float(x, d)
+            }
             ExprKind::Cast(CastKind::IntToFloat, x) => self.const_int(x).map(|v| v as f64),
             ExprKind::Binary(..) => {
                 // A chain is folded in a loop, as in `eval_int`.
@@ -155,9 +186,9 @@ impl Checker<'_> {
                     links.push((*op, &**b));
                     leaf = a;
                 }
-                let mut x = self.const_float(leaf)?;
+                let mut x = self.eval_float(leaf, d)?;
                 for (op, b) in links.into_iter().rev() {
-                    let y = self.const_float(b)?;
+                    let y = self.eval_float(b, d)?;
                     x = match op {
                         BinOp::Add => x + y,
                         BinOp::Sub => x - y,

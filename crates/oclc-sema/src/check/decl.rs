@@ -689,11 +689,17 @@ impl Checker<'_> {
                     elem
                 };
                 let pid = self.prog.types.pointer(elem);
+                // Qualifiers on an array typedef (`const T10 b`) went to the element.
+                let through_typedef = matches!(self.prog.types.kind(ty.id), TypeKind::Typedef(_));
                 ty = QualType {
                     id: pid,
-                    quals: Quals {
-                        space: None,
-                        ..ty.quals
+                    quals: if through_typedef {
+                        Quals::default()
+                    } else {
+                        Quals {
+                            space: None,
+                            ..ty.quals
+                        }
                     },
                 };
             } else if self.prog.types.fn_sig(ty).is_some() {

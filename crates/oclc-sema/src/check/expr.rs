@@ -972,7 +972,11 @@ impl Checker<'_> {
         if l.is_error() || r.is_error() {
             return Expr::error(span);
         }
-        if self.is_opaque_value(l.ty) || (op.is_some() && self.is_opaque_value(r.ty)) {
+        // clang allows plain assignment of an event (`a = b`), not of samplers or images.
+        let plain_event = op.is_none() && self.prog.types.is_opaque(l.ty, Opaque::Event);
+        if (self.is_opaque_value(l.ty) && !plain_event)
+            || (op.is_some() && self.is_opaque_value(r.ty))
+        {
             let rr = self.rvalue(r);
             return self.invalid_binary(op_span, l.ty, rr.ty);
         }

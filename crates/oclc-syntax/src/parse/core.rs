@@ -52,6 +52,9 @@ pub(crate) struct Parser<'a> {
     pub lang: &'a LangOptions,
     pub diags: &'a mut Diagnostics,
     names: IdMap<Symbol, NameKind>,
+    /// Typedef names declared as vector types (`typedef float4 v;`, `ext_vector_type`): a
+    /// parenthesized list after a cast to one is a vector literal (clang checks the type).
+    pub(crate) vector_typedefs: IdMap<Symbol, ()>,
     undo: Vec<(Symbol, Option<NameKind>)>,
     scope_marks: Vec<usize>,
     next_expr: u32,
@@ -134,6 +137,7 @@ impl<'a> Parser<'a> {
         let mut names = IdMap::default();
         names.reserve(256);
         Parser {
+            vector_typedefs: IdMap::default(),
             toks,
             pos: 0,
             pragmas,

@@ -338,6 +338,11 @@ impl Parser<'_> {
         self.check_implicit_int(specs, &declarator);
         if let Some(name) = declarator.name {
             let kind = if specs.is_typedef() {
+                if self.declares_vector(specs, &declarator) {
+                    self.vector_typedefs.insert(name.name, ());
+                } else {
+                    self.vector_typedefs.remove(&name.name);
+                }
                 NameKind::Typedef(name.span)
             } else {
                 NameKind::Value

@@ -1,10 +1,10 @@
 //! Expressions, by operator precedence as clang's `ParseExpr.cpp` does it, including OpenCL's
 //! vector literals `(float4)(a, b, 1, 2)` and `vec_step`.
 
-use super::MAX_NESTING;
 use super::core::{Parser, Skip};
 use super::keywords::Kw;
 use super::literal::{self, LitDiag, Number};
+use super::{MAX_NESTING, names};
 use crate::ast::*;
 use crate::diag::{Diagnostic, Level};
 use crate::intern::Symbol;
@@ -428,6 +428,23 @@ impl Parser<'_> {
         Some(TypeOrExpr::Expr(e))
     }
 
+    /// Whether specifiers plus declarator name a vector type: a builtin vector name or a
+    /// vector typedef with no declarator chunks, or an `ext_vector_type` attribute.
+    pub(crate) fn declares_vector(&self, specs: &DeclSpecs, declarator: &Declarator) -> bool {
+        if !declarator.chunks.is_empty() {
+            return false;
+        }
+        let ext = specs.items.iter().chain(declarator.attrs.iter()).any(|d| {
+            matches!(&d.kind, DeclSpecKind::Attr(a)
+                if a.name.name.as_str().trim_matches('_') == "ext_vector_type")
+        });
+        ext || specs.type_specs().any(|(t, _)| match t {
+            TypeSpec::Builtin(sym) => names::is_vector_type_name(sym.as_str()),
+            TypeSpec::TypedefName(sym) => self.vector_typedefs.contains_key(sym),
+            _ => false,
+        })
+    }
+
     /// Whether the token `n` ahead starts a type name.
     pub(crate) fn token_starts_type_name(&self, n: usize) -> bool {
         let saved = self.nth(n);
@@ -496,9 +513,14 @@ impl Parser<'_> {
                 );
                 return self.parse_postfix(e);
             }
-            if self.is(Punct::LParen) && !self.token_starts_type_name(1) {
-                // OpenCL: a parenthesized list after a cast is kept as a list (a vector
-                // literal if T is a vector); postfix operators then apply to the cast.
+            if self.is(Punct::LParen)
+                && !self.token_starts_type_name(1)
+                && self.declares_vector(&ty.specs, &ty.declarator)
+            {
+                // OpenCL: a parenthesized list after a cast to a vector type is a vector
+                // literal; postfix operators then apply to the cast (clang's
+                // `ParseParenExpression`). Other types take a cast-expression operand, so
+                // `(uint)(b)[1]` is `(uint)((b)[1])`.
                 let list_start = self.span();
                 let Some(lopen) = self.open() else {
                     return self.error_expr(start);

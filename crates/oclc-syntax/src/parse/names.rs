@@ -126,6 +126,14 @@ pub(crate) fn is_builtin_value_name(name: &str) -> bool {
 }
 
 /// Whether `name` is an OpenCL builtin type name (see the module docs).
+/// Whether `name` is a builtin vector type name (`float4`, `uchar16`, ...).
+pub(crate) fn is_vector_type_name(name: &str) -> bool {
+    VECTOR_ELEMENTS.iter().any(|e| {
+        name.strip_prefix(e)
+            .is_some_and(|w| VECTOR_WIDTHS.contains(&w))
+    })
+}
+
 pub fn is_builtin_type_name(name: &str) -> bool {
     if OTHER_NAMES.contains(&name) {
         return true;
