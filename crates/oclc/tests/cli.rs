@@ -1,61 +1,12 @@
 //! The `oclc` binary: exit codes, flags, stdin, output order, and bad input that must end in
 //! diagnostics (never a panic, a hang or a stack overflow).
 
-use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+#[path = "../../../test-support/oclc_bin.rs"]
+mod oclc_bin;
 
-/// Runs `oclc ARGS` with `stdin`, killing it after 120 s.
-fn oclc(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oclc"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("oclc starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    // Drain both pipes while waiting, so a large output cannot block the child.
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = r.read_to_end(&mut v);
-            v
-        })
-    };
-    let out_reader = drain(Box::new(child.stdout.take().expect("stdout")));
-    let err_reader = drain(Box::new(child.stderr.take().expect("stderr")));
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let status = loop {
-        if let Some(st) = child.try_wait().expect("wait") {
-            break st;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("oclc {args:?} did not finish in 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let _ = writer.join();
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    Run {
-        code: status.code(),
-        stdout: String::from_utf8_lossy(&stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&stderr).into_owned(),
-    }
-}
+use oclc_bin::oclc;
 
 fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("oclc-cli-{}", std::process::id()));

@@ -3,64 +3,12 @@
 //! `else if` chains, arrays too large for the target, and source bytes that are not UTF-8.
 //! Big inputs are generated here, never checked in.
 
-use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+#[path = "../../../test-support/oclc_bin.rs"]
+mod oclc_bin;
 
-/// Runs `oclc ARGS` with `stdin` and the environment variables `env`, killing it after 120 s.
-fn oclc_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oclc"))
-        .args(args)
-        .env_remove("OCLC_MAX_SOURCE_BYTES")
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("oclc starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = r.read_to_end(&mut v);
-            v
-        })
-    };
-    let out_reader = drain(Box::new(child.stdout.take().expect("stdout")));
-    let err_reader = drain(Box::new(child.stderr.take().expect("stderr")));
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let status = loop {
-        if let Some(st) = child.try_wait().expect("wait") {
-            break st;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("oclc {args:?} did not finish in 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let _ = writer.join();
-    Run {
-        code: status.code(),
-        stdout: String::from_utf8_lossy(&out_reader.join().unwrap_or_default()).into_owned(),
-        stderr: String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned(),
-    }
-}
-
-fn oclc(args: &[&str], stdin: &[u8]) -> Run {
-    oclc_env(args, stdin, &[])
-}
+use oclc_bin::{oclc, oclc_env};
 
 /// A fresh directory for one test's files.
 fn temp_dir(name: &str) -> PathBuf {
