@@ -5,31 +5,17 @@
 //! budget), verifies, and computes the right values on the cpu device, with or without the
 //! address-space passes (`-O0`) and with calls left over by a small budget.
 
+mod passes_util;
+
 use oclc_cpu::{Arg, Buffer, Device};
 use oclc_ir::passes::inline::{InlineBudget, MODULE_GROWTH, inline_module_with};
 use oclc_ir::passes::{PassOptions, optimize_for_device, optimize_for_device_with, run_default};
 use oclc_ir::*;
-use oclc_syntax::pp::{self, PpOptions};
-use oclc_syntax::{ClStd, Diagnostics, LangOptions, SourceMap};
 
 fn compile(src: &str) -> Module {
-    let lang = LangOptions::new(ClStd::Cl20);
-    let mut sm = SourceMap::new();
-    let main = sm.add_text("gen.cl", src.to_string());
-    let mut diags = Diagnostics::default();
-    let opts = PpOptions {
-        lang: lang.clone(),
-        macros: Vec::new(),
-        include_dirs: Vec::new(),
-    };
-    let out = pp::preprocess(&mut sm, main, &opts, &mut diags);
-    let tu = oclc_syntax::parse::parse(&out, &sm, &lang, &mut diags);
-    let program = oclc_sema::check(&tu, &sm, &lang, &mut diags);
-    assert!(!diags.has_errors(), "{:?}", diags.list.first());
-    oclc_lower::lower(&program, &sm, &mut diags).expect("lowers")
+    passes_util::compile("gen.cl", src).0
 }
 
-/// The module as `oclc run` hands it to a device: after `run_default`, or as lowered (-O0).
 fn module(src: &str, optimize: bool) -> Module {
     let mut m = compile(src);
     if optimize {

@@ -5,31 +5,18 @@
 
 #[path = "../../../test-support/conformance.rs"]
 mod conformance;
+mod passes_util;
+
 use oclc_cpu::{Arg, Buffer, Device, DeviceError, NdRange};
 use oclc_ir::passes::inline::{inline_module, simplify_inlined};
 use oclc_ir::passes::unroll::unroll;
 use oclc_ir::passes::{PassOptions, optimize_for_device, run_default};
 use oclc_ir::*;
-use oclc_syntax::pp::{self, PpOptions};
-use oclc_syntax::{ClStd, Diagnostics, LangOptions, SourceMap};
+use oclc_syntax::SourceMap;
 use std::path::{Path, PathBuf};
 
 fn compile(src: &str) -> (Module, SourceMap) {
-    let lang = LangOptions::new(ClStd::Cl20);
-    let mut sm = SourceMap::new();
-    let main = sm.add_text("k.cl", src.to_string());
-    let mut diags = Diagnostics::default();
-    let opts = PpOptions {
-        lang: lang.clone(),
-        macros: Vec::new(),
-        include_dirs: Vec::new(),
-    };
-    let out = pp::preprocess(&mut sm, main, &opts, &mut diags);
-    let tu = oclc_syntax::parse::parse(&out, &sm, &lang, &mut diags);
-    let program = oclc_sema::check(&tu, &sm, &lang, &mut diags);
-    assert!(!diags.has_errors(), "{:?}", diags.list);
-    let m = oclc_lower::lower(&program, &sm, &mut diags).expect("lowers");
-    (m, sm)
+    passes_util::compile("k.cl", src)
 }
 
 /// The module after `run_default` (what `oclc run` hands a device).

@@ -4,32 +4,14 @@
 //! diamond call graph of 40 levels. Emission stays linear (it was quadratic in the chain
 //! length where functions needing the ND-range were found by rounds over all functions).
 
+mod common;
+
+use common::module;
 use oclc_ir::passes::inline::InlineBudget;
-use oclc_ir::passes::{PassOptions, optimize_for_device_with, run_default};
+use oclc_ir::passes::optimize_for_device_with;
 use oclc_ir::*;
 use oclc_ptx::{PtxOptions, emit_module};
-use oclc_syntax::pp::{self, PpOptions};
-use oclc_syntax::{ClStd, Diagnostics, LangOptions, SourceMap};
-
-fn module(src: &str) -> (Module, SourceMap) {
-    let lang = LangOptions::new(ClStd::Cl20);
-    let mut sm = SourceMap::new();
-    let main = sm.add_text("gen.cl", src.to_string());
-    let mut diags = Diagnostics::default();
-    let opts = PpOptions {
-        lang: lang.clone(),
-        macros: Vec::new(),
-        include_dirs: Vec::new(),
-    };
-    let out = pp::preprocess(&mut sm, main, &opts, &mut diags);
-    let tu = oclc_syntax::parse::parse(&out, &sm, &lang, &mut diags);
-    let program = oclc_sema::check(&tu, &sm, &lang, &mut diags);
-    assert!(!diags.has_errors(), "{:?}", diags.list.first());
-    let mut m = oclc_lower::lower(&program, &sm, &mut diags).expect("lowers");
-    let r = run_default(&mut m, &PassOptions::default());
-    assert!(r.verify_errors.is_empty(), "{:?}", r.verify_errors.first());
-    (m, sm)
-}
+use oclc_syntax::SourceMap;
 
 /// `f0` .. `f{n-1}`, declared first and defined callers first; the last adds its global id.
 fn chain(n: usize) -> String {

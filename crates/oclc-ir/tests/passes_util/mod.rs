@@ -5,7 +5,27 @@
 use oclc_cpu::{Arg, Buffer, Device, NdRange};
 use oclc_ir::passes::{PassOptions, PassReport, run_default};
 use oclc_ir::*;
-use oclc_syntax::{FileId, SourceMap, Span};
+use oclc_syntax::pp::{self, PpOptions};
+use oclc_syntax::{ClStd, Diagnostics, FileId, LangOptions, SourceMap, Span};
+
+/// The unoptimized IR of OpenCL C 2.0 `src` (file `name`); front-end errors fail the test.
+pub fn compile(name: &str, src: &str) -> (Module, SourceMap) {
+    let lang = LangOptions::new(ClStd::Cl20);
+    let mut sm = SourceMap::new();
+    let main = sm.add_text(name, src.to_string());
+    let mut diags = Diagnostics::default();
+    let opts = PpOptions {
+        lang: lang.clone(),
+        macros: Vec::new(),
+        include_dirs: Vec::new(),
+    };
+    let out = pp::preprocess(&mut sm, main, &opts, &mut diags);
+    let tu = oclc_syntax::parse::parse(&out, &sm, &lang, &mut diags);
+    let program = oclc_sema::check(&tu, &sm, &lang, &mut diags);
+    assert!(!diags.has_errors(), "{:?}", diags.list.first());
+    let m = oclc_lower::lower(&program, &sm, &mut diags).expect("lowers");
+    (m, sm)
+}
 
 /// A source map holding one file of 200 two-byte lines, so `line(n)` spans print as line n.
 pub fn source_map() -> SourceMap {
