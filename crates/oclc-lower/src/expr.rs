@@ -51,6 +51,7 @@ impl FnCx<'_, '_> {
             }
             return self.undef_rv(e.ty);
         }
+        self.reject_wide(e);
         self.depth += 1;
         let saved = self.span;
         self.span = e.span;
@@ -58,6 +59,27 @@ impl FnCx<'_, '_> {
         self.span = saved;
         self.depth -= 1;
         r
+    }
+
+    /// `long long` is a 128-bit integer on clang's SPIR targets (as sema lays it out); the
+    /// devices have no 128-bit integers, so a body computing with one is an error at its
+    /// first such expression rather than a program that silently computes in 64 bits.
+    fn reject_wide(&mut self, e: &Expr) {
+        if self.wide_reported {
+            return;
+        }
+        let Some(s) = self.cx.types.as_scalar(e.ty).filter(|s| s.is_wide()) else {
+            return;
+        };
+        self.wide_reported = true;
+        self.cx.error(
+            e.span,
+            format!(
+                "'{}' is a 128-bit integer type on the SPIR target, which oclc's devices do \
+                 not support",
+                s.name()
+            ),
+        );
     }
 
     fn undef_rv(&mut self, qt: QualType) -> RV {
@@ -233,6 +255,7 @@ impl FnCx<'_, '_> {
     // ---- places ----
 
     pub fn place(&mut self, e: &Expr) -> Place {
+        self.reject_wide(e);
         let saved = self.span;
         self.span = e.span;
         let p = self.place_inner(e);

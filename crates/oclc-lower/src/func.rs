@@ -82,6 +82,8 @@ pub struct FnCx<'c, 'a> {
     too_large_reported: bool,
     /// [`FnCx::too_deep`] reported.
     too_deep_reported: bool,
+    /// [`FnCx::reject_wide`] reported (once per function).
+    pub wide_reported: bool,
 }
 
 /// Whether a variable in memory is addressed through its IR global (else it is a stack slot
@@ -123,6 +125,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             depth: 0,
             too_large_reported: false,
             too_deep_reported: false,
+            wide_reported: false,
             params: None,
             underaligned: FxHashMap::default(),
             scratch: None,

@@ -207,18 +207,22 @@ impl Scalar {
         }
     }
 
-    /// Size in bytes (OpenCL C fixes these: long is 64-bit).
+    /// Size in bytes (OpenCL C fixes these: long is 64-bit; `long long`, which OpenCL C
+    /// reserves, is 128-bit on clang's SPIR targets, as clang-19 lays it out).
     pub fn size(self) -> u64 {
         match self {
             Scalar::Bool | Scalar::Char | Scalar::SChar | Scalar::UChar => 1,
             Scalar::Short | Scalar::UShort | Scalar::Half => 2,
             Scalar::Int | Scalar::UInt | Scalar::Float => 4,
-            Scalar::Long
-            | Scalar::ULong
-            | Scalar::LongLong
-            | Scalar::ULongLong
-            | Scalar::Double => 8,
+            Scalar::Long | Scalar::ULong | Scalar::Double => 8,
+            Scalar::LongLong | Scalar::ULongLong => 16,
         }
+    }
+
+    /// Whether this is one of the 128-bit integer types (`long long` on SPIR), which the
+    /// devices cannot run.
+    pub fn is_wide(self) -> bool {
+        matches!(self, Scalar::LongLong | Scalar::ULongLong)
     }
 
     pub fn is_float(self) -> bool {
@@ -511,6 +515,9 @@ pub struct TypeTable {
     pub records: Vec<RecordDef>,
     pub enums: Vec<EnumDef>,
     pub typedefs: Vec<TypedefDef>,
+    /// The alignment a typedef declares with `__attribute__((aligned(N)))`, which replaces
+    /// its type's own (a typedef may raise or lower it, as in clang).
+    typedef_aligns: FxHashMap<TypedefId, u64>,
     /// `sizeof` a pointer on the target: 8 (spir64) or 4 (spir).
     pointer_size: u64,
 }
@@ -551,6 +558,7 @@ impl TypeTable {
             records: Vec::new(),
             enums: Vec::new(),
             typedefs: Vec::new(),
+            typedef_aligns: FxHashMap::default(),
             pointer_size: POINTER_SIZE,
         };
         t.intern(TypeKind::Void);
@@ -940,8 +948,36 @@ impl TypeTable {
         }
     }
 
+    /// Records the alignment typedef `td` declares (`__attribute__((aligned(N)))`).
+    pub fn set_typedef_align(&mut self, td: TypeId, align: u64) {
+        if let TypeKind::Typedef(id) = self.kind(td) {
+            self.typedef_aligns.insert(*id, align);
+        }
+    }
+
+    /// The alignment declared by the outermost typedef of `qt`'s sugar that declares one.
+    pub fn declared_align(&self, qt: QualType) -> Option<u64> {
+        if self.typedef_aligns.is_empty() {
+            return None;
+        }
+        let mut q = qt;
+        for _ in 0..64 {
+            let TypeKind::Typedef(td) = self.kind(q.id) else {
+                return None;
+            };
+            if let Some(&a) = self.typedef_aligns.get(td) {
+                return Some(a);
+            }
+            q = self.typedef(*td)?.ty;
+        }
+        None
+    }
+
     /// Alignment in bytes.
     pub fn align_of(&self, qt: QualType) -> Option<u64> {
+        if let Some(a) = self.declared_align(qt) {
+            return Some(a);
+        }
         match self.ckind(qt) {
             TypeKind::Vector(..) => self.size_of(qt),
             TypeKind::Array(e, _) => self.align_of(*e),

@@ -446,6 +446,30 @@ impl Checker<'_> {
         d.ty
     }
 
+    /// clang's check that an array element's size is a multiple of its alignment (an
+    /// over-aligned typedef, `typedef ulong u64a __attribute__((aligned(128)))`, makes
+    /// arrays of it impossible); reported at the `[`.
+    fn element_misaligned(&mut self, elem: QualType, at: Span) -> bool {
+        let types = &self.prog.types;
+        let Some(align) = types.declared_align(elem) else {
+            return false;
+        };
+        let Some(size) = types.size_of(elem).filter(|&s| s > 0) else {
+            return false;
+        };
+        if size % align == 0 {
+            return false;
+        }
+        let t = types.quoted(elem);
+        self.err(
+            Span { hi: at.lo, ..at },
+            format!(
+                "size of array element of type {t} ({size} bytes) isn't a multiple of its alignment ({align} bytes)"
+            ),
+        );
+        true
+    }
+
     /// Applies a declarator's chunks (innermost last) to `base`.
     pub(crate) fn declarator(
         &mut self,
@@ -559,6 +583,9 @@ impl Checker<'_> {
                             }
                         }
                     };
+                    if self.element_misaligned(ty, chunk.span) {
+                        invalid = true;
+                    }
                     let aid = self.prog.types.array(ty, len);
                     ty = self.t(aid);
                 }
@@ -803,6 +830,9 @@ impl Checker<'_> {
                     ty,
                     span: decl.name_span,
                 });
+                if let Some(a) = self.aligned_attr(&d.specs, &idecl.declarator) {
+                    self.prog.types.set_typedef_align(id, a);
+                }
                 let invalid = decl.invalid || specs.invalid;
                 self.declare_name(name, Binding::Typedef(self.t(id)), decl.name_span, invalid);
                 continue;
@@ -1047,6 +1077,28 @@ impl Checker<'_> {
         }
         let _ = invalid;
         Some(vid)
+    }
+
+    /// The alignment `__attribute__((aligned(N)))` gives a typedef (a constant power of two;
+    /// anything else is left to the attribute checks).
+    fn aligned_attr(&mut self, specs: &ast::DeclSpecs, d: &ast::Declarator) -> Option<u64> {
+        let attrs = specs
+            .attributes()
+            .chain(d.attrs.iter().filter_map(|a| match &a.kind {
+                DeclSpecKind::Attr(x) => Some(x),
+                _ => None,
+            }));
+        let mut e = None;
+        for a in attrs {
+            if a.name.name.as_str().trim_matches('_') == "aligned"
+                && let Some(ast::AttrArg::Expr(x)) = a.args.first()
+            {
+                e = Some(x);
+            }
+        }
+        let he = self.expr(e?);
+        let v = self.const_int(&he)?;
+        u64::try_from(v).ok().filter(|v| v.is_power_of_two())
     }
 
     /// `typedef float float4 __attribute__((ext_vector_type(4)))` makes a vector type.

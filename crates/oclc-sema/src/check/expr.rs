@@ -282,6 +282,10 @@ impl Checker<'_> {
         };
         let fits = |s: Scalar| {
             let bits = s.size() * 8;
+            // A literal's value has 64 bits: a wider type always holds it.
+            if bits > 64 {
+                return true;
+            }
             if s.is_signed() {
                 v < (1u64 << (bits - 1))
             } else {
