@@ -842,6 +842,12 @@ impl Checker<'_> {
                 continue;
             }
             if let Some(v) = self.var_decl(&specs, &decl, idecl.init.as_ref(), place) {
+                let start = if d.specs.span == Span::DUMMY {
+                    d.span
+                } else {
+                    d.specs.span
+                };
+                self.var_starts.insert(v, Span { hi: start.lo, ..start });
                 out.push(v);
             }
         }

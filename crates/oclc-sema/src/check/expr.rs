@@ -302,7 +302,13 @@ impl Checker<'_> {
     }
 
     fn ident(&mut self, name: Symbol, span: Span) -> Expr {
-        match self.scopes.lookup(name).map(|e| e.binding) {
+        let entry = self.scopes.lookup(name);
+        // clang makes no expression of an invalid declaration (`Sema::BuildDeclarationNameExpr`
+        // "only create DeclRefExpr's for valid Decl's"): its uses are silently invalid.
+        if entry.is_some_and(|e| e.invalid && matches!(e.binding, Binding::Var(_))) {
+            return Expr::error(span);
+        }
+        match entry.map(|e| e.binding) {
             Some(Binding::Var(v)) => {
                 let ty = self
                     .prog
@@ -1266,7 +1272,9 @@ impl Checker<'_> {
         if let ExprKind::Var(v) = &b.kind
             && let Some(var) = self.prog.var(*v)
         {
-            let (vs, name) = (var.span, var.name);
+            // clang points at the declaration's start (its first specifier).
+            let vs = self.var_starts.get(v).copied().unwrap_or(var.span);
+            let name = var.name;
             self.note_last(vs, format!("array '{name}' declared here"));
         }
     }

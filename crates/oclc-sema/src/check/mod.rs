@@ -123,6 +123,9 @@ pub(crate) struct Checker<'a> {
     pub in_addr_of: bool,
     /// The builtin function library of this language mode.
     pub builtins: crate::builtins::Builtins,
+    /// Where each variable's declaration starts (its first specifier), for clang's notes
+    /// that point there.
+    pub var_starts: crate::fxhash::FxHashMap<hir::VarId, Span>,
 }
 
 impl<'a> Checker<'a> {
@@ -148,6 +151,7 @@ impl<'a> Checker<'a> {
             labels: HashMap::new(),
             gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
+            var_starts: Default::default(),
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();
