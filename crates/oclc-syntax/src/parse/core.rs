@@ -92,6 +92,15 @@ pub(crate) struct Parser<'a> {
     pub typo_attempts: u32,
     /// Syntax errors reported so far (a type name with one is invalid in clang).
     pub errors: u32,
+    /// Index in the diagnostics of the implicit-int error a type name just reported: clang
+    /// reports it when the type name is complete, after a missing `)` that follows it.
+    pub type_name_diag: Option<usize>,
+    /// Undeclared identifiers (not called) for which typo correction has no candidate: a
+    /// parenthesized expression holding one is invalid in C, where clang corrects typos at
+    /// the `)` (`Parser::ParseParenExpression`).
+    pub hopeless_idents: u32,
+    /// Parenthesized expressions being parsed.
+    pub paren_exprs: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -165,6 +174,9 @@ impl<'a> Parser<'a> {
             switches: 0,
             typo_attempts: 0,
             errors: 0,
+            type_name_diag: None,
+            hopeless_idents: 0,
+            paren_exprs: 0,
         }
     }
 
@@ -519,10 +531,15 @@ impl<'a> Parser<'a> {
             _ => "{",
         };
         let at = self.span();
-        self.emit(
-            Diagnostic::error(at, format!("expected '{}'", close.as_str()))
-                .with_note(open_span, format!("to match this '{open_str}'")),
-        );
+        let d = Diagnostic::error(at, format!("expected '{}'", close.as_str()))
+            .with_note(open_span, format!("to match this '{open_str}'"));
+        match self.type_name_diag.take() {
+            Some(i) if i + 1 == self.diags.list.len() => {
+                self.errors += 1;
+                self.diags.list.insert(i, d);
+            }
+            _ => self.emit(d),
+        }
         if !self.is(Punct::RParen) && !self.is(Punct::RBrace) && !self.is(Punct::RBracket) {
             self.skip_until(
                 &[close],

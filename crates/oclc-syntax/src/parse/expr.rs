@@ -333,6 +333,13 @@ impl Parser<'_> {
             && !self.is_type_name(&t)
         {
             self.bump();
+            if self.paren_exprs > 0
+                && self.lookup(sym).is_none()
+                && !self.is(Punct::LParen)
+                && !self.has_typo_candidate(sym)
+            {
+                self.hopeless_idents += 1;
+            }
             let e = self.mk(start, ExprKind::Ident(sym));
             return self.parse_postfix(e);
         }
@@ -571,7 +578,15 @@ impl Parser<'_> {
         let Some(open) = self.open() else {
             return self.error_expr(start);
         };
+        let hopeless = self.hopeless_idents;
+        self.paren_exprs += 1;
         let inner = self.parse_expr();
+        self.paren_exprs -= 1;
+        if self.hopeless_idents > hopeless {
+            // clang corrects typos at the `)` in C: with no correction the parenthesized
+            // expression is invalid (sema reports the name), and recovery is silent.
+            self.invalid_exprs += 1;
+        }
         if matches!(inner.kind, ExprKind::Error) {
             self.abandon();
             self.skip_until(

@@ -78,7 +78,7 @@ impl Parser<'_> {
     }
 
     /// Parses declaration specifiers in source order (clang's `ParseDeclarationSpecifiers`).
-    pub(crate) fn parse_decl_specs(&mut self, ctx: Ctx) -> DeclSpecs {
+    pub(crate) fn parse_decl_specs(&mut self, _ctx: Ctx) -> DeclSpecs {
         let mut items: Vec<DeclSpec> = Vec::new();
         let mut has_type = false;
         while !self.cut_off {
@@ -115,8 +115,10 @@ impl Parser<'_> {
                     _ => {}
                 }
                 // clang's ParseImplicitInt: a following token that can follow a declarator's
-                // name means this identifier is the name; otherwise it is an unknown type.
-                if ctx == Ctx::TypeName || self.valid_after_declarator_name(1) {
+                // name means this identifier is the name; otherwise it is an unknown type
+                // (in a type name too: `(__global T *)` is "unknown type name 'T'", while
+                // `(const T)` is an implicit int named `T`).
+                if self.valid_after_declarator_name(1) {
                     break;
                 }
                 // clang goes on as if the correction (when it finds one) had been written.
