@@ -63,14 +63,23 @@ impl FnCx<'_, '_> {
 
     /// `long long` is a 128-bit integer on clang's SPIR targets (as sema lays it out); the
     /// devices have no 128-bit integers, so a body computing with one is an error at its
-    /// first such expression rather than a program that silently computes in 64 bits.
+    /// first such expression rather than a program that silently computes in 64 bits. A
+    /// narrower value widened to one is fine where it is only narrowed again or counted by
+    /// `__builtin_clzll`-like builtins (which lowering extends exactly), so the operations
+    /// on wide values are what is rejected.
     fn reject_wide(&mut self, e: &Expr) {
         if self.wide_reported {
             return;
         }
-        let Some(s) = self.cx.types.as_scalar(e.ty).filter(|s| s.is_wide()) else {
-            return;
+        let types = self.cx.types;
+        let wide = |t: QualType| types.as_scalar(t).filter(|s| s.is_wide());
+        let found = match &e.kind {
+            ExprKind::Cast(CastKind::Integral, src) if wide(src.ty).is_none() => None,
+            ExprKind::Cast(CastKind::IntToFloat, src) => wide(src.ty),
+            ExprKind::Binary(_, a, b) => wide(e.ty).or(wide(a.ty)).or(wide(b.ty)),
+            _ => wide(e.ty),
         };
+        let Some(s) = found else { return };
         self.wide_reported = true;
         self.cx.error(
             e.span,

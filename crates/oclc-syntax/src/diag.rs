@@ -55,6 +55,9 @@ pub struct Diagnostic {
     /// The `-W` group (without `-W`) that controls a warning, e.g. `"conversion"` or
     /// `"pedantic"`; `None` for errors and ungrouped warnings.
     pub group: Option<&'static str>,
+    /// Where clang emits it when that is later than its location (at the end of the
+    /// function for -Warray-bounds): what orders it among the other stages' diagnostics.
+    pub order: Option<Span>,
 }
 
 impl Diagnostic {
@@ -67,6 +70,7 @@ impl Diagnostic {
             notes: Vec::new(),
             fixits: Vec::new(),
             group: None,
+            order: None,
         }
     }
 
@@ -102,6 +106,12 @@ impl Diagnostic {
 
     pub fn with_group(mut self, group: &'static str) -> Diagnostic {
         self.group = Some(group);
+        self
+    }
+
+    /// Emitted by clang at `at` (see [`Diagnostic::order`]).
+    pub fn emitted_at(mut self, at: Span) -> Diagnostic {
+        self.order = Some(at);
         self
     }
 

@@ -10,6 +10,7 @@ pub mod build_cmd;
 pub mod check;
 pub mod cli;
 pub mod json;
+mod order;
 mod pipeline;
 pub mod program;
 pub mod regex;

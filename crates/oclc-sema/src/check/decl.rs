@@ -1359,6 +1359,7 @@ impl Checker<'_> {
         let body = self.block(&f.body, false);
         self.check_gotos();
         self.func = None;
+        self.fn_end = std::mem::take(&mut self.deferred);
         self.scopes.pop();
         self.attributes_for(fid, &f.specs);
         if let Some(func) = self.prog.functions.get_mut(fid.0 as usize) {

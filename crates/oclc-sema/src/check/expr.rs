@@ -3,7 +3,7 @@
 //! casts and vector literals, `sizeof`/`vec_step`/`_Alignof`.
 
 use oclc_syntax::ast::{self, BinOp as AB, ExprKind as AK, FloatSuffix, UnaryOp};
-use oclc_syntax::{Span, Symbol};
+use oclc_syntax::{Diagnostic, Span, Symbol};
 
 use super::Checker;
 use super::conv::Action;
@@ -837,10 +837,9 @@ impl Checker<'_> {
             } else {
                 "remainder"
             };
-            self.warn(
-                op_span,
-                format!("{what} by zero is undefined"),
-                "division-by-zero",
+            self.emit_at_function_end(
+                Diagnostic::warning(op_span, format!("{what} by zero is undefined"))
+                    .with_group("division-by-zero"),
             );
         }
     }
@@ -1268,15 +1267,16 @@ impl Checker<'_> {
         } else {
             return;
         };
-        self.warn(span, msg, "array-bounds");
+        let mut d = Diagnostic::warning(span, msg).with_group("array-bounds");
         if let ExprKind::Var(v) = &b.kind
             && let Some(var) = self.prog.var(*v)
         {
             // clang points at the declaration's start (its first specifier).
             let vs = self.var_starts.get(v).copied().unwrap_or(var.span);
             let name = var.name;
-            self.note_last(vs, format!("array '{name}' declared here"));
+            d = d.with_note(vs, format!("array '{name}' declared here"));
         }
+        self.emit_at_function_end(d);
     }
 
     fn member(

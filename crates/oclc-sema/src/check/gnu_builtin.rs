@@ -485,8 +485,10 @@ impl Checker<'_> {
             _ => {}
         }
         let a = args.first()?;
-        let bits = self.prog.types.size_of(a.ty)? as u32 * 8;
-        if bits == 0 || bits > 64 {
+        // A 128-bit operand (`long long` on SPIR) holds a value of 64 bits or fewer here: the
+        // `ll` builtins account for its high half below.
+        let bits = (self.prog.types.size_of(a.ty)? as u32 * 8).min(64);
+        if bits == 0 {
             return None;
         }
         let mask = if bits == 64 {

@@ -61,6 +61,17 @@ pub fn check(
     c.finish()
 }
 
+/// Where a top-level item starts.
+fn item_span(item: &ast::ExternalDecl) -> Span {
+    match item {
+        ast::ExternalDecl::FunctionDef(f) => f.span,
+        ast::ExternalDecl::Decl(d) => d.span,
+        ast::ExternalDecl::StaticAssert(sa) => sa.span,
+        ast::ExternalDecl::Empty(s) => *s,
+        ast::ExternalDecl::Pragma(p) => p.span,
+    }
+}
+
 /// [`check`] over batches of top-level items as they arrive (from a parser running on another
 /// thread); each batch is handed to `done` once checked.
 pub fn check_items(
@@ -126,6 +137,14 @@ pub(crate) struct Checker<'a> {
     /// Where each variable's declaration starts (its first specifier), for clang's notes
     /// that point there.
     pub var_starts: crate::fxhash::FxHashMap<hir::VarId, Span>,
+    /// The function body's "possibly unreachable" warnings (-Warray-bounds,
+    /// -Wdivision-by-zero), which clang emits when the function is finished.
+    pub deferred: Vec<Diagnostic>,
+    /// Those of the last function: clang emits them once it has read the token after the
+    /// body (so after a `#warning` between two functions), i.e. when the next item starts.
+    pub fn_end: Vec<Diagnostic>,
+    /// The last top-level item's span (the end-of-file flush of [`Checker::fn_end`]).
+    pub last_item: Span,
 }
 
 impl<'a> Checker<'a> {
@@ -152,17 +171,50 @@ impl<'a> Checker<'a> {
             gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
             var_starts: Default::default(),
+            deferred: Vec::new(),
+            fn_end: Vec::new(),
+            last_item: Span::DUMMY,
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();
         c
     }
 
-    fn finish(self) -> Program {
+    fn finish(mut self) -> Program {
+        // After everything in the main file (the end of file is read first).
+        let end = Span {
+            lo: u32::MAX,
+            hi: u32::MAX,
+            expn: oclc_syntax::source::ExpnId::NONE,
+            ..self.sm.report_span(self.last_item)
+        };
+        self.flush_fn_end(end);
         self.prog
     }
 
+    /// Emits the last function's end-of-function warnings as emitted at `at`.
+    fn flush_fn_end(&mut self, at: Span) {
+        for d in std::mem::take(&mut self.fn_end) {
+            self.diags.push(d.emitted_at(at));
+        }
+    }
+
+    /// Reports a warning clang emits when the function is finished (`DiagRuntimeBehavior`);
+    /// outside a function it is reported at once.
+    pub(crate) fn emit_at_function_end(&mut self, d: Diagnostic) {
+        if self.func.is_some() {
+            self.deferred.push(d);
+        } else {
+            self.diags.push(d);
+        }
+    }
+
     fn external_decl(&mut self, item: &ast::ExternalDecl) {
+        let start = item_span(item);
+        if !self.fn_end.is_empty() {
+            self.flush_fn_end(start);
+        }
+        self.last_item = start;
         match item {
             ast::ExternalDecl::FunctionDef(f) => self.function_def(f),
             ast::ExternalDecl::Decl(d) => {

@@ -76,6 +76,9 @@ pub struct PpOutput {
     /// Source ranges (whole lines) of groups skipped by `#if`/`#ifdef`/... .
     pub skipped: Vec<Span>,
     pub pragmas: Vec<Pragma>,
+    /// Each included file with the `#include` that first included it (orders diagnostics of
+    /// different stages as the translation unit reads).
+    pub includes: Vec<(FileId, Span)>,
 }
 
 /// Total tokens macro expansion may produce in one translation unit before a fatal error.
