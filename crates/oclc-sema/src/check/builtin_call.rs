@@ -283,7 +283,7 @@ impl Checker<'_> {
         span: Span,
     ) -> Expr {
         let Some(id) = self.builtins.lookup(name) else {
-            self.err(name_span, format!("use of undeclared identifier '{name}'"));
+            let _ = self.undeclared(name, name_span, super::typo::NameUse::Call(args.len()));
             return Expr::error(span);
         };
         if self.builtins.special(id) == Some(Special::Gnu) {

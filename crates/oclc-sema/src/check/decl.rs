@@ -817,6 +817,7 @@ impl Checker<'_> {
             return out;
         }
         for idecl in &d.declarators {
+            self.flush_typos(None);
             let decl = self.declarator(
                 specs.ty,
                 &idecl.declarator,
@@ -847,9 +848,16 @@ impl Checker<'_> {
                 } else {
                     d.specs.span
                 };
-                self.var_starts.insert(v, Span { hi: start.lo, ..start });
+                self.var_starts.insert(
+                    v,
+                    Span {
+                        hi: start.lo,
+                        ..start
+                    },
+                );
                 out.push(v);
             }
+            self.flush_typos(Some(idecl.span));
         }
         out
     }
@@ -1050,7 +1058,9 @@ impl Checker<'_> {
                     return Some(vid);
                 }
                 let static_init = at_file || is_static || space_now == Some(LangAs::CONSTANT);
+                let outer = self.initializing.replace(name);
                 let hinit = self.initializer(ty, i, static_init, span);
+                self.initializing = outer;
                 if let Some(hi) = hinit {
                     // An unsized array takes its size from the initializer.
                     let new_ty = self.complete_array_from_init(ty, &hi);

@@ -86,6 +86,8 @@ impl Checker<'_> {
             AK::Ident(name) => self.ident(*name, span),
             AK::Paren(inner) => {
                 let mut x = self.expr(inner);
+                // C corrects typos at the `)` (clang's `ParseParenExpression`).
+                self.flush_typos(Some(span));
                 x.span = span;
                 x
             }
@@ -342,8 +344,19 @@ impl Checker<'_> {
                 Expr::error(span)
             }
             None => {
-                self.err(span, format!("use of undeclared identifier '{name}'"));
-                Expr::error(span)
+                let fix = self.undeclared(name, span, super::typo::NameUse::Value);
+                match fix {
+                    // clang goes on with the correction.
+                    Some(c) if c.decl.is_some() && self.scopes.lookup(c.name).is_some() => {
+                        self.ident(c.name, span)
+                    }
+                    Some(c) if c.name.as_str() == "true" || c.name.as_str() == "false" => {
+                        let ty = self.predef_named("bool", QualType::new(TypeTable::BOOL));
+                        let v = i64::from(c.name.as_str() == "true");
+                        self.mk(ExprKind::Const(v), ty, span)
+                    }
+                    _ => Expr::error(span),
+                }
             }
         }
     }
@@ -1179,6 +1192,8 @@ impl Checker<'_> {
         let under_addr_of = std::mem::replace(&mut self.in_addr_of, false);
         let b = self.expr(base);
         let i = self.rexpr(index);
+        // Subscripts correct the typos in their operands at once.
+        self.flush_typos(Some(span));
         if b.is_error() || i.is_error() {
             return Expr::error(span);
         }
@@ -1288,6 +1303,8 @@ impl Checker<'_> {
         span: Span,
     ) -> Expr {
         let b = self.expr(base);
+        // Member access corrects the typos in its base at once.
+        self.flush_typos(Some(span));
         if b.is_error() {
             return Expr::error(span);
         }
@@ -1379,11 +1396,38 @@ impl Checker<'_> {
             }
             None => {
                 let rq = QualType::new(self.prog.types.intern(TypeKind::Record(rid)));
-                let t = self.prog.types.print(rq);
-                self.err(
+                // clang names the base's type as written: a typedef of an anonymous record
+                // by the typedef.
+                let named = self
+                    .prog
+                    .types
+                    .record(rid)
+                    .is_some_and(|r| r.name.is_some());
+                let t = match self.prog.types.kind(obj_ty.id) {
+                    TypeKind::Typedef(td) if !named => self
+                        .prog
+                        .types
+                        .typedef(*td)
+                        .map_or_else(|| self.prog.types.print(rq), |d| d.name.to_string()),
+                    _ => self.prog.types.print(rq),
+                };
+                let fix = self.correct_member(name.name, rid);
+                let mut d = Diagnostic::error(
                     name.span,
-                    format!("no member named '{}' in '{t}'", name.name),
+                    match fix {
+                        Some((f, _)) => format!(
+                            "no member named '{}' in '{t}'; did you mean '{f}'?",
+                            name.name
+                        ),
+                        None => format!("no member named '{}' in '{t}'", name.name),
+                    },
                 );
+                if let Some((f, at)) = fix {
+                    d = d
+                        .with_fixit(name.span, f.as_str())
+                        .with_note(at, format!("'{f}' declared here"));
+                }
+                self.emit(d);
                 Expr::error(span)
             }
         }

@@ -23,6 +23,7 @@ pub mod predef;
 pub mod record;
 pub mod scope;
 pub mod stmt;
+pub mod typo;
 
 use std::collections::HashMap;
 
@@ -145,6 +146,13 @@ pub(crate) struct Checker<'a> {
     pub fn_end: Vec<Diagnostic>,
     /// The last top-level item's span (the end-of-file flush of [`Checker::fn_end`]).
     pub last_item: Span,
+    /// Typo corrections attempted (clang stops at `-fspell-checking-limit`).
+    pub typo_attempts: u32,
+    /// The variable whose initializer is being checked (never its own typo correction).
+    pub initializing: Option<Symbol>,
+    /// Undeclared identifiers (name, where, correction) whose errors wait for the end of
+    /// their full expression.
+    pub pending_typos: Vec<(Symbol, Span, Option<typo::Correction>)>,
 }
 
 impl<'a> Checker<'a> {
@@ -174,6 +182,9 @@ impl<'a> Checker<'a> {
             deferred: Vec::new(),
             fn_end: Vec::new(),
             last_item: Span::DUMMY,
+            typo_attempts: 0,
+            initializing: None,
+            pending_typos: Vec::new(),
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();
@@ -181,6 +192,7 @@ impl<'a> Checker<'a> {
     }
 
     fn finish(mut self) -> Program {
+        self.flush_typos(None);
         // After everything in the main file (the end of file is read first).
         let end = Span {
             lo: u32::MAX,
@@ -227,6 +239,7 @@ impl<'a> Checker<'a> {
             }
             ast::ExternalDecl::Pragma(p) => self.pragma(p),
         }
+        self.flush_typos(Some(start));
     }
 
     /// `#pragma OPENCL EXTENSION name : enable|disable` switches an extension from here on.

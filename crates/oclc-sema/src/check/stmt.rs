@@ -76,6 +76,7 @@ impl Checker<'_> {
 
     fn cond_expr(&mut self, e: &ast::Expr) -> Expr {
         let x = self.expr(e);
+        self.flush_typos(Some(e.span));
         if let ast::ExprKind::Assign {
             op: None, op_span, ..
         } = &e.kind
@@ -162,6 +163,8 @@ impl Checker<'_> {
                 span,
             };
         }
+        // What an enclosing statement's condition left is done before this statement.
+        self.flush_typos(None);
         let kind = match &s.kind {
             SK::Compound(b) => StmtKind::Block(self.block(b, true)),
             SK::Decl(d) => {
@@ -177,6 +180,7 @@ impl Checker<'_> {
             }
             SK::Expr(e) => {
                 let x = self.expr(e);
+                self.flush_typos(Some(span));
                 self.unused_result(e, &x);
                 let x = self.rvalue_discard(x);
                 StmtKind::Expr(x)
@@ -353,6 +357,7 @@ impl Checker<'_> {
                 StmtKind::Empty
             }
         };
+        self.flush_typos(Some(span));
         self.leave();
         Stmt { kind, span }
     }

@@ -34,6 +34,7 @@ use crate::token::Token;
 
 pub use dump::dump;
 pub use names::{builtin_type_names, is_builtin_type_name};
+pub use typo::edit_distance;
 
 /// Maximum nesting of `(`, `[` and `{` unless `-fbracket-depth` says otherwise
 /// ([`LangOptions::bracket_depth`]).
