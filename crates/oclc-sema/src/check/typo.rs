@@ -56,7 +56,7 @@ fn delayed_distance(typo: &str, candidate: &str) -> Option<usize> {
     if min > 0 && len / min < 3 {
         return None;
     }
-    edit_distance(typo.as_bytes(), candidate.as_bytes(), (len + 2) / 3)
+    edit_distance(typo.as_bytes(), candidate.as_bytes(), len.div_ceil(3))
 }
 
 /// The distance of `candidate` if clang's immediate correction accepts it: at most a third
