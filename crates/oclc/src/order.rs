@@ -4,7 +4,7 @@
 //! clang's where clang's is not source order, e.g. sema's end-of-function warnings), and the
 //! three stages are merged by where each diagnostic is emitted in the translation unit.
 
-use oclc_syntax::{Diagnostic, FileId, SourceMap, Span};
+use oclc_syntax::{Diagnostic, FileId, Level, SourceMap, Span};
 
 /// Deepest `#include` chain followed for a position (the preprocessor stops far earlier).
 const MAX_CHAIN: usize = 512;
@@ -27,10 +27,35 @@ pub fn merge_stages(
         return;
     }
     let site = |f: FileId| includes.iter().find(|(id, _)| *id == f).map(|&(_, s)| s);
-    let keys: Vec<Vec<u32>> = diags
+    let mut keys: Vec<Vec<u32>> = diags
         .iter()
         .map(|d| position(d.order.unwrap_or(d.span), main, &site, sm))
         .collect();
+    // After a fatal error clang stops: what the later stages report from its line on (the
+    // construct it interrupted) would have come after it, and is dropped with the rest.
+    if let Some(f) = diags[..a].iter().position(|d| d.level == Level::Fatal) {
+        let s = sm.report_span(diags[f].span);
+        let line_start = sm
+            .file(s.file)
+            .and_then(|file| file.text.get(..s.lo as usize))
+            .and_then(|t| t.iter().rposition(|&c| c == b'\n'))
+            .map_or(0, |i| i as u32 + 1);
+        let cut = position(
+            Span {
+                lo: line_start,
+                hi: line_start,
+                ..s
+            },
+            main,
+            &site,
+            sm,
+        );
+        for k in keys.iter_mut().skip(a) {
+            if *k >= cut {
+                *k = vec![u32::MAX; k.len().max(cut.len()) + 1];
+            }
+        }
+    }
     let mut next = stages.clone().map(|r| r.start);
     let mut order = Vec::with_capacity(n);
     loop {
