@@ -33,6 +33,7 @@ pub mod mem2reg;
 pub mod range;
 pub mod report;
 pub mod specialize;
+pub mod sroa;
 pub mod unroll;
 pub mod util;
 pub mod version;
@@ -55,6 +56,9 @@ pub struct VarRecord {
     pub values: Vec<Value>,
     /// Where its address escapes, when it could not be promoted.
     pub escaped: Option<Span>,
+    /// Values among `values` that point to a private object split into fields (a pointer
+    /// parameter whose every caller passes the address of its own private variable).
+    pub private: Vec<Value>,
 }
 
 /// Which passes run.
@@ -124,7 +128,23 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
     } else if opts.opt_level > 0 {
         let mut vars: Vec<Vec<VarRecord>> = Vec::new();
         stage(m, "mem2reg", &mut report, |m| {
+            sroa::sroa_module(m);
             vars = m.functions.iter_mut().map(mem2reg::mem2reg).collect();
+            // Parameters kept in named slots (`all_in_memory`) are SSA values only now: the
+            // pointers to private structs among them can be split in turn.
+            let again = sroa::sroa_module(m);
+            if again.rewrites > 0 {
+                for (fi, value) in again.split_generic {
+                    for r in vars.get_mut(fi).into_iter().flatten() {
+                        if r.values.contains(&value) {
+                            r.private.push(value);
+                        }
+                    }
+                }
+                for (f, v) in m.functions.iter_mut().zip(vars.iter_mut()) {
+                    v.extend(mem2reg::mem2reg(f));
+                }
+            }
             for f in m.functions.iter_mut() {
                 dce::dce(f);
                 fold::fold(f);
@@ -263,8 +283,16 @@ pub fn optimize_for_device(m: &mut Module) {
 
 /// [`optimize_for_device`] with the inlining budget `budget`; calls past it stay calls.
 pub fn optimize_for_device_with(m: &mut Module, budget: &inline::InlineBudget) {
+    sroa::sroa_module(m);
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
+    }
+    if sroa::sroa_module(m).rewrites > 0 {
+        for f in m.functions.iter_mut() {
+            mem2reg::mem2reg(f);
+        }
+    }
+    for f in m.functions.iter_mut() {
         dce::dce(f);
         fold::fold(f);
         dce::dce(f);

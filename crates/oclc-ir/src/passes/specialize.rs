@@ -546,13 +546,13 @@ fn describe(
         pointers.push(PointerInfo {
             name: p.name.clone(),
             span: f.span,
-            resolution: resolve_values(&[v], a),
+            resolution: resolve_values(&[v], &[], f.span, a),
         });
     }
     for var in vars {
         let resolution = match var.escaped {
             Some(at) => Resolution::Generic(vec![GenericReason::AddressEscapes { at }]),
-            None => resolve_values(&var.values, a),
+            None => resolve_values(&var.values, &var.private, f.span, a),
         };
         pointers.push(PointerInfo {
             name: var.name.clone(),
@@ -570,12 +570,19 @@ fn describe(
     }
 }
 
-/// Combines the lattice values a variable took.
-fn resolve_values(values: &[Value], a: &Analysis) -> Resolution {
+/// Combines the lattice values a variable took; those in `private` point to a private object
+/// split into fields (the function's own copy, made at `span`).
+fn resolve_values(values: &[Value], private: &[Value], span: Span, a: &Analysis) -> Resolution {
     let mut reasons: Vec<GenericReason> = Vec::new();
     let mut named: Vec<(AddrSpace, Span)> = Vec::new();
+    let split = Lat::Named(AddrSpace::Private, span);
     for v in values {
-        match a.lat.get(v.index()) {
+        let lat = if private.contains(v) {
+            Some(&split)
+        } else {
+            a.lat.get(v.index())
+        };
+        match lat {
             Some(Lat::Generic(r)) if !reasons.contains(r) => reasons.push(GenericReason::clone(r)),
             Some(Lat::Named(s, at)) if !named.iter().any(|(x, _)| x == s) => named.push((*s, *at)),
             _ => {}
