@@ -24,6 +24,8 @@ pub enum GenericReason {
     IntegerCast { at: Span },
     /// The pointer is returned by a call.
     ReturnedByCall { callee: String, at: Span },
+    /// The pointer is written into a private variable by a function the variable is passed to.
+    StoredByCall { callee: String, at: Span },
     /// A parameter of a function that some call passes an unresolved pointer (at those calls),
     /// or that nothing calls.
     Parameter {
@@ -155,6 +157,9 @@ pub fn reason_text(r: &GenericReason, sm: &SourceMap) -> String {
         ),
         GenericReason::ReturnedByCall { callee, at } => {
             format!("returned by `{callee}` at line {}", line(sm, *at))
+        }
+        GenericReason::StoredByCall { callee, at } => {
+            format!("written by `{callee}` at line {}", line(sm, *at))
         }
         GenericReason::Parameter {
             function,
@@ -289,6 +294,11 @@ fn reason_json(r: &GenericReason, sm: &SourceMap) -> String {
         ),
         GenericReason::ReturnedByCall { callee, at } => format!(
             "{{\"kind\":\"returned_by_call\",\"callee\":{},\"line\":{},\"text\":{text}}}",
+            json_str(callee),
+            json_line(sm, *at)
+        ),
+        GenericReason::StoredByCall { callee, at } => format!(
+            "{{\"kind\":\"stored_by_call\",\"callee\":{},\"line\":{},\"text\":{text}}}",
             json_str(callee),
             json_line(sm, *at)
         ),
