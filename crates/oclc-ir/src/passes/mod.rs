@@ -25,6 +25,7 @@
 
 pub mod casts;
 pub mod dce;
+pub mod explain;
 pub mod fold;
 pub mod gvn;
 pub mod infer_spaces;
@@ -42,8 +43,9 @@ use crate::ir::{FuncId, Module, Op, Value};
 use crate::verify::{VerifyError, debug_verify};
 use oclc_syntax::Span;
 pub use report::{
-    CastKind, FunctionSpaces, GenericReason, ImpossibleCast, KernelAccesses, PointerInfo,
-    Resolution, SpacesReport, render_json, render_text,
+    AccessKind, CastKind, FunctionSpaces, GenericAccess, GenericReason, ImpossibleCast,
+    KernelAccesses, PointerInfo, Resolution, SourcePath, SpacesReport, Step, render_json,
+    render_text,
 };
 
 /// A source variable that held generic pointers, with every SSA value it took after mem2reg.
@@ -118,6 +120,8 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
     let before = kernel_accesses(m);
     let mut report = PassReport::default();
     let mut split: Vec<(String, usize)> = Vec::new();
+    let mut vars: Vec<Vec<VarRecord>> = Vec::new();
+    let mut passes_off = true;
     // The passes index by the module's ids: an invalid module is reported, never transformed.
     if opts.opt_level > 0
         && let Err(errs) = crate::verify::verify_module(m)
@@ -126,7 +130,6 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
             .verify_errors
             .extend(errs.into_iter().map(|e| ("input".to_string(), e)));
     } else if opts.opt_level > 0 {
-        let mut vars: Vec<Vec<VarRecord>> = Vec::new();
         stage(m, "mem2reg", &mut report, |m| {
             sroa::sroa_module(m);
             vars = m.functions.iter_mut().map(mem2reg::mem2reg).collect();
@@ -158,6 +161,7 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
         if let (true, Some((spaces, clones))) = (ok, spec) {
             report.spaces = spaces;
             report.clones = clones;
+            passes_off = false;
         }
         if opts.opt_level >= 2 {
             let mut per_fn = Vec::new();
@@ -182,6 +186,8 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
         });
     }
     let after = kernel_accesses(m);
+    explain_all(m, &vars, passes_off, &mut report.spaces);
+    let reach = reached(m);
     report.spaces.kernels = before
         .into_iter()
         .map(|(kernel, b)| {
@@ -193,11 +199,21 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
                 .iter()
                 .find(|(k, _)| *k == kernel)
                 .map_or(0, |(_, s)| *s);
+            let functions =
+                reach
+                    .iter()
+                    .find(|(k, _)| *k == kernel)
+                    .map_or_else(Vec::new, |(_, fs)| {
+                        fs.iter()
+                            .filter_map(|&i| m.functions.get(i).map(|f| f.name.clone()))
+                            .collect()
+                    });
             KernelAccesses {
                 kernel,
                 before: b,
                 after: a,
                 split: s,
+                functions,
             }
         })
         .collect();
@@ -242,6 +258,17 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
 
 /// Sums a per-function figure over each kernel and the functions it calls (each once).
 fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
+    reached(m)
+        .into_iter()
+        .map(|(k, fs)| {
+            let total = fs.iter().map(|&fi| per.get(fi).copied().unwrap_or(0)).sum();
+            (k, total)
+        })
+        .collect()
+}
+
+/// Each kernel and the functions it reaches through calls (each once, the kernel first).
+fn reached(m: &Module) -> Vec<(String, Vec<usize>)> {
     let mut out = Vec::new();
     for (ki, k) in m.functions.iter().enumerate() {
         if !k.is_kernel() {
@@ -250,9 +277,9 @@ fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
         let mut seen = vec![false; m.functions.len()];
         let mut stack = vec![ki];
         seen[ki] = true;
-        let mut total = 0;
+        let mut list = Vec::new();
         while let Some(fi) = stack.pop() {
-            total += per.get(fi).copied().unwrap_or(0);
+            list.push(fi);
             let f = &m.functions[fi];
             for bd in &f.blocks {
                 for i in &bd.insts {
@@ -266,9 +293,54 @@ fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
                 }
             }
         }
-        out.push((k.name.clone(), total));
+        out.push((k.name.clone(), list));
     }
     out
+}
+
+/// Fills in the generic accesses of every function of `m` (after the passes), adding report
+/// entries for functions the report has none for (all of them with the passes off).
+fn explain_all(m: &Module, vars: &[Vec<VarRecord>], passes_off: bool, r: &mut SpacesReport) {
+    let source_names: std::collections::HashMap<String, String> = r
+        .functions
+        .iter()
+        .map(|f| (f.name.clone(), f.source_name.clone()))
+        .collect();
+    let mut added = false;
+    for (i, f) in m.functions.iter().enumerate() {
+        let entry = r.functions.iter().position(|x| x.name == f.name);
+        let param_reasons = entry.map_or(&[][..], |e| &r.functions[e].param_reasons[..]);
+        let accesses = explain::explain_function(
+            m,
+            f,
+            vars.get(i).map_or(&[][..], |v| &v[..]),
+            param_reasons,
+            &source_names,
+            passes_off,
+        );
+        match entry {
+            Some(e) => r.functions[e].accesses = accesses,
+            None if !accesses.is_empty() => {
+                added = true;
+                r.functions.push(FunctionSpaces {
+                    name: f.name.clone(),
+                    source_name: f.name.clone(),
+                    kernel: f.is_kernel(),
+                    span: f.span,
+                    specialized: Vec::new(),
+                    pointers: Vec::new(),
+                    accesses,
+                    param_reasons: Vec::new(),
+                });
+            }
+            None => {}
+        }
+    }
+    if added {
+        r.functions.sort_by(|a, b| {
+            (a.span.file.0, a.span.lo, &a.name).cmp(&(b.span.file.0, b.span.lo, &b.name))
+        });
+    }
 }
 
 /// The always-safe pipeline a device runs on load (also at `-O0`): promote private slots to

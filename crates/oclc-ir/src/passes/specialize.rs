@@ -137,6 +137,17 @@ fn run(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>, mode: Mode) -> (SpacesRep
                 stored: &stored,
             },
         );
+        let mut param_reasons: Vec<Option<GenericReason>> = func
+            .params
+            .iter()
+            .enumerate()
+            .map(|(k, p)| match param(k) {
+                Lat::Generic(r) if p.ty == Type::Ptr(AddrSpace::Generic) => {
+                    Some(GenericReason::clone(&r))
+                }
+                _ => None,
+            })
+            .collect();
         // Redirect calls to clones for their space signatures.
         for (_, i) in placed_insts(&func) {
             let Some(Op::Call(c, args)) = func.insts.get(i.index()).map(|d| d.op.clone()) else {
@@ -214,7 +225,7 @@ fn run(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>, mode: Mode) -> (SpacesRep
         }
         let found = match mode {
             Mode::Rewrite => {
-                report.functions.push(describe(
+                let mut entry = describe(
                     m,
                     &func,
                     id,
@@ -222,7 +233,9 @@ fn run(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>, mode: Mode) -> (SpacesRep
                     &source_name,
                     vars.get(id).map_or(&[][..], |v| &v[..]),
                     &analysis,
-                ));
+                );
+                entry.param_reasons = std::mem::take(&mut param_reasons);
+                report.functions.push(entry);
                 rewrite(&mut *m, &mut func, &analysis)
             }
             Mode::Verdicts => cast_verdicts(&func, &analysis),
@@ -631,6 +644,8 @@ fn describe(
         span: f.span,
         specialized,
         pointers,
+        accesses: Vec::new(),
+        param_reasons: Vec::new(),
     }
 }
 

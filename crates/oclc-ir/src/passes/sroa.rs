@@ -749,6 +749,12 @@ fn rewrite(
     count
 }
 
+/// Whether parameter `p` is a struct or union passed by value (a private pointer to the
+/// callee's copy), rather than a pointer the source declares.
+pub fn is_object_param(p: &Param) -> bool {
+    p.ty == Type::Ptr(AddrSpace::Private) && !p.c_type.contains('*')
+}
+
 /// Replaces each split parameter by one parameter per field; the old parameter's value
 /// becomes a fresh slot of the same name (or, for a generic parameter, that slot's generic
 /// address), filled from the new parameters on entry.
@@ -769,15 +775,23 @@ fn split_params(f: &mut Function, plan: &Plan) {
         let Some(&old) = old_values.get(k) else {
             continue;
         };
-        let Some((_, fields, size, align, name)) = plan.params.iter().find(|x| x.0 == k) else {
+        let Some((_, fields, size, align, _)) = plan.params.iter().find(|x| x.0 == k) else {
             params.push(p);
             values.push(old);
             continue;
         };
+        // A pointer parameter's fields are those of what it points to (`*p`); a struct passed
+        // by value is the parameter itself.
+        let var = if is_object_param(&p) {
+            p.name.clone()
+        } else {
+            format!("*{}", p.name)
+        };
+        let name = Symbol::intern(&var);
         let alloc = Op::StackAlloc {
             size: *size,
             align: *align,
-            name: *name,
+            name,
         };
         let slot = if p.ty == private {
             let i = Inst(f.insts.len() as u32);
@@ -814,7 +828,7 @@ fn split_params(f: &mut Function, plan: &Plan) {
                 def: ValueDef::Param(Block(0), 0),
             });
             params.push(Param {
-                name: field_name(&p.name, off, ty.store_size(), *size),
+                name: field_name(&var, off, ty.store_size(), *size),
                 ty,
                 kind: ParamKind::Value,
                 c_type: p.c_type.clone(),
