@@ -187,7 +187,16 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
     }
     let after = kernel_accesses(m);
     explain_all(m, &vars, passes_off, &mut report.spaces);
-    let reach = reached(m);
+    report.spaces.reached = reached(m)
+        .into_iter()
+        .map(|(k, fs)| {
+            let names = fs
+                .iter()
+                .filter_map(|&i| m.functions.get(i).map(|f| f.name.clone()))
+                .collect();
+            (k, names)
+        })
+        .collect();
     report.spaces.kernels = before
         .into_iter()
         .map(|(kernel, b)| {
@@ -199,21 +208,11 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
                 .iter()
                 .find(|(k, _)| *k == kernel)
                 .map_or(0, |(_, s)| *s);
-            let functions =
-                reach
-                    .iter()
-                    .find(|(k, _)| *k == kernel)
-                    .map_or_else(Vec::new, |(_, fs)| {
-                        fs.iter()
-                            .filter_map(|&i| m.functions.get(i).map(|f| f.name.clone()))
-                            .collect()
-                    });
             KernelAccesses {
                 kernel,
                 before: b,
                 after: a,
                 split: s,
-                functions,
             }
         })
         .collect();

@@ -202,9 +202,6 @@ pub struct KernelAccesses {
     /// Accesses split into one access per possible space (counted in neither figure's
     /// generic accesses once split).
     pub split: usize,
-    /// The functions (IR names: specialized clones by their own) the kernel reaches, itself
-    /// first: `after` is the sum of their [`FunctionSpaces::accesses`].
-    pub functions: Vec<String>,
 }
 
 /// Which kind of cast a warning is about.
@@ -239,6 +236,19 @@ pub struct SpacesReport {
     pub warnings: Vec<Diagnostic>,
     /// The casts behind [`SpacesReport::warnings`], in the same order.
     pub impossible_casts: Vec<ImpossibleCast>,
+    /// For each kernel, the functions it reaches (IR names: specialized clones by their own),
+    /// itself first: its `after` count is the sum of their [`FunctionSpaces::accesses`].
+    pub reached: Vec<(String, Vec<String>)>,
+}
+
+impl SpacesReport {
+    /// The functions kernel `kernel` reaches (see [`SpacesReport::reached`]).
+    pub fn functions_of(&self, kernel: &str) -> &[String] {
+        self.reached
+            .iter()
+            .find(|(k, _)| k == kernel)
+            .map_or(&[], |(_, f)| &f[..])
+    }
 }
 
 /// `__global`, `__local`, ... as the source spells them.
@@ -552,7 +562,7 @@ pub fn render_json(r: &SpacesReport, sm: &SourceMap) -> String {
         if ki > 0 {
             out.push(',');
         }
-        let fs: Vec<String> = k.functions.iter().map(|f| json_str(f)).collect();
+        let fs: Vec<String> = r.functions_of(&k.kernel).iter().map(|f| json_str(f)).collect();
         let _ = write!(
             out,
             "{{\"kernel\":{},\"generic_accesses_before\":{},\"generic_accesses_after\":{},\"split_by_space\":{},\"functions\":[{}]}}",
