@@ -562,7 +562,11 @@ pub fn render_json(r: &SpacesReport, sm: &SourceMap) -> String {
         if ki > 0 {
             out.push(',');
         }
-        let fs: Vec<String> = r.functions_of(&k.kernel).iter().map(|f| json_str(f)).collect();
+        let fs: Vec<String> = r
+            .functions_of(&k.kernel)
+            .iter()
+            .map(|f| json_str(f))
+            .collect();
         let _ = write!(
             out,
             "{{\"kernel\":{},\"generic_accesses_before\":{},\"generic_accesses_after\":{},\"split_by_space\":{},\"functions\":[{}]}}",

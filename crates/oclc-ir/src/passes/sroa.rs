@@ -297,7 +297,7 @@ impl Layouts {
                         }
                     }
                 }
-                if !ok {
+                if !ok || self.fields[to].len() > MAX_FIELDS {
                     self.spoil(x);
                     break;
                 }
@@ -500,7 +500,8 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
     for (n, node) in nodes.iter().enumerate() {
         let Some(u) = &node.uses else { continue };
         for &(off, ty) in &u.fields {
-            if add_field(&mut lay.fields[n], off, ty).is_none() {
+            if add_field(&mut lay.fields[n], off, ty).is_none() || lay.fields[n].len() > MAX_FIELDS
+            {
                 lay.spoil(n);
                 break;
             }
@@ -630,7 +631,8 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
 fn fill_gaps(layout: &mut Layout, start: u32, stop: u32, cuts: &[u32], align: u32) -> bool {
     let mut pos = start;
     let mut added = false;
-    while pos < stop {
+    // Past MAX_FIELDS the object stays in memory anyway: stop there.
+    while pos < stop && layout.len() <= MAX_FIELDS {
         if let Some((&p, t)) = layout.range(..=pos).next_back()
             && p.saturating_add(t.store_size()) > pos
         {
