@@ -5,10 +5,10 @@ static float at(span s, int i) { return s.p[i % s.n]; }
 static float avg2(span s, int i) { return (at(s, i) + at(s, i + 1)) * 0.5f; }
 
 kernel void k(global float *x, global float *out) {
-  local float t[32];
+  local float t[64];
   size_t l = get_local_id(0);
   t[l] = x[get_global_id(0)];
   barrier(CLK_LOCAL_MEM_FENCE);
-  span g = { x, 1024 }, s = { t, 32 };
+  span g = { x, 1024 }, s = { t, 64 };
   out[get_global_id(0)] = avg2(g, (int)l) + avg2(s, (int)l);
 }
