@@ -468,7 +468,7 @@ fn descend(
             _ if o == 0 => return Some(()),
             _ if *deref => {
                 let es = types.size_of(*t)?.max(1);
-                if o % es != 0 {
+                if !o.is_multiple_of(es) {
                     return None;
                 }
                 expr.push_str(&format!("[{}]", o / es));

@@ -108,7 +108,6 @@ struct Node {
     /// Bytes (a parameter's: the smallest object its callers pass).
     size: u32,
     align: u32,
-    name: Symbol,
     /// `None`: the object stays in memory.
     uses: Option<Uses>,
 }
@@ -316,8 +315,16 @@ struct Plan {
     copies: HashMap<Inst, Vec<(u32, Type)>>,
     /// Zeroing `memset`s to expand.
     sets: HashMap<Inst, Vec<(u32, Type)>>,
-    /// Parameters to split: index, fields, object size, alignment, variable name.
-    params: Vec<(usize, Vec<(u32, Type)>, u32, u32, Symbol)>,
+    /// Parameters to split.
+    params: Vec<SplitParam>,
+}
+
+/// A parameter to split: its index, its fields, and its object's size and alignment.
+struct SplitParam {
+    index: usize,
+    fields: Vec<(u32, Type)>,
+    size: u32,
+    align: u32,
 }
 
 fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
@@ -342,7 +349,7 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
         });
         let split_params = interproc && !f.is_kernel() && !f.is_stub() && !sites[fi].is_empty();
         let splittable = |t: Type| matches!(t, Type::Ptr(AddrSpace::Private | AddrSpace::Generic));
-        if !has_slot && !(split_params && f.params.iter().any(|p| splittable(p.ty))) {
+        if !(has_slot || split_params && f.params.iter().any(|p| splittable(p.ty))) {
             continue;
         }
         let users = Users::new(f);
@@ -350,7 +357,7 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
             let Some(d) = f.insts.get(i.index()) else {
                 continue;
             };
-            let (Op::StackAlloc { size, align, name }, Some(base)) = (&d.op, d.result) else {
+            let (Op::StackAlloc { size, align, .. }, Some(base)) = (&d.op, d.result) else {
                 continue;
             };
             nodes.push(Node {
@@ -358,7 +365,6 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
                 kind: Kind::Slot,
                 size: *size,
                 align: *align,
-                name: *name,
                 uses: walk(f, &users, base, Some(*size), interproc),
             });
         }
@@ -376,7 +382,6 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
                     kind: Kind::Param(k),
                     size: u32::MAX,
                     align: 1,
-                    name: Symbol::intern(&p.name),
                     uses: walk(f, &users, base, None, true),
                 });
             }
@@ -557,7 +562,7 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
             lay.propagate(vec![n]);
         }
     }
-    for n in 0..nodes.len() {
+    for (n, cut_at) in cuts.iter().enumerate() {
         if lay.bad[n] {
             continue;
         }
@@ -565,7 +570,7 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
         let cut = layout.len() > MAX_FIELDS
             || layout.iter().any(|(&p, t)| {
                 let end = p.saturating_add(t.store_size());
-                cuts[n].iter().any(|&c| p < c && c < end)
+                cut_at.iter().any(|&c| p < c && c < end)
             });
         if cut {
             lay.spoil(n);
@@ -600,8 +605,12 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
             {
                 stats.split_generic.push((node.func, v));
             }
-            plan.params
-                .push((k, fields, node.size, node.align, node.name));
+            plan.params.push(SplitParam {
+                index: k,
+                fields,
+                size: node.size,
+                align: node.align,
+            });
         }
     }
     // 6. Rewrite.
@@ -619,7 +628,7 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
         {
             continue;
         }
-        plan.params.sort_by_key(|p| p.0);
+        plan.params.sort_by_key(|p| p.index);
         stats.rewrites += rewrite(&mut funcs[fi], plan, &split);
     }
     stats
@@ -643,7 +652,8 @@ fn fill_gaps(layout: &mut Layout, start: u32, stop: u32, cuts: &[u32], align: u3
         let next_cut = cuts.iter().copied().find(|&c| c > pos).unwrap_or(u32::MAX);
         let end = stop.min(next_field).min(next_cut);
         let mut size = 8u32;
-        while size > 1 && (size > align || (pos - start) % size != 0 || pos + size > end) {
+        while size > 1 && (size > align || !(pos - start).is_multiple_of(size) || pos + size > end)
+        {
             size /= 2;
         }
         let ty = match size {
@@ -777,7 +787,13 @@ fn split_params(f: &mut Function, plan: &Plan) {
         let Some(&old) = old_values.get(k) else {
             continue;
         };
-        let Some((_, fields, size, align, _)) = plan.params.iter().find(|x| x.0 == k) else {
+        let Some(SplitParam {
+            fields,
+            size,
+            align,
+            ..
+        }) = plan.params.iter().find(|x| x.index == k)
+        else {
             params.push(p);
             values.push(old);
             continue;
