@@ -1,5 +1,6 @@
-//! IR passes: mem2reg (with scalar replacement), fold, address-space inference and
-//! per-call-site specialization, dce; and the `oclc spaces` report they produce. The devices
+//! IR passes: scalar replacement of aggregates ([`sroa`]), mem2reg, fold, address-space
+//! inference and per-call-site specialization, dce; and the `oclc spaces` report they produce
+//! ([`explain`] attributes every generic access left to a source expression and a reason). The devices
 //! then run [`optimize_for_device`] on load, which also inlines helpers
 //! ([`inline`](inline::inline_module)), unrolls small counted loops
 //! ([`unroll`](unroll::unroll)) and shares repeated pure computations ([`gvn`](gvn::gvn)).
@@ -15,11 +16,14 @@
 //! diags.list.extend(report.spaces.warnings);                 // also for `oclc check`
 //! ```
 //!
-//! [`run_default`] runs the pipeline: mem2reg → fold → dce on every function, then
-//! [`specialize`](specialize::specialize) (which infers spaces callers first, clones callees
-//! per argument space signature and rewrites each function), then, at `-O2`,
-//! [`version`](version::version) (accesses through pointers merging known spaces are split
-//! per space), then fold → dce again. In debug
+//! [`run_default`] runs the pipeline: [`sroa`] on the whole module (struct copies split by
+//! field, by-value struct and private-pointer parameters split into one parameter per field),
+//! mem2reg (then sroa and mem2reg again, for pointer parameters now in SSA values) → fold →
+//! dce on every function, then [`specialize`](specialize::specialize) (which infers spaces
+//! callers first, clones callees per argument space signature, pointer fields included, and
+//! rewrites each function), then, at `-O2`, [`version`](version::version) (accesses through
+//! pointers merging known spaces are split per space), then fold → dce again, and last the
+//! explanation of the generic accesses left. In debug
 //! builds the module is verified after each stage; a stage whose output fails verification is
 //! undone and the errors are returned in the [`PassReport`].
 
