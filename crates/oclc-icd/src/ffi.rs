@@ -83,11 +83,11 @@ pub unsafe fn vec_or_none<T: Copy>(p: *const T, n: usize) -> Option<Vec<T>> {
     unsafe { slice(p, n, 0) }.ok().map(<[T]>::to_vec)
 }
 
-/// A zero-terminated list (of properties) at `p`: the items before the 0, at most `limit`
-/// of them; `None` when `p` is NULL.
+/// A property list at `p`: (name, value) pairs up to the 0 name, at most `limit` pairs,
+/// flattened; `None` when `p` is NULL.
 ///
 /// # Safety
-/// `p` is NULL or points to a 0-terminated array of `T`.
+/// `p` is NULL or points to pairs ending with a 0 name.
 pub unsafe fn zero_list<T: Copy + Default + PartialEq>(
     p: *const T,
     limit: usize,
@@ -97,12 +97,15 @@ pub unsafe fn zero_list<T: Copy + Default + PartialEq>(
     }
     let mut out = Vec::new();
     for i in 0..limit {
-        // SAFETY: the array is 0-terminated and we stop at its 0.
-        let v = unsafe { p.add(i).read_unaligned() };
-        if v == T::default() {
+        // SAFETY: the list is 0-terminated at a name and we stop at that 0; a name that is
+        // not 0 is followed by its value.
+        let (name, value) = unsafe { (p.add(2 * i).read_unaligned(), p.add(2 * i + 1)) };
+        if name == T::default() {
             break;
         }
-        out.push(v);
+        out.push(name);
+        // SAFETY: as above.
+        out.push(unsafe { value.read_unaligned() });
     }
     Some(out)
 }
@@ -133,6 +136,9 @@ pub unsafe fn write_info(
 ) -> Result<(), cl_int> {
     let info = info?;
     let n = info.0.len();
+    // SAFETY: NULL or writable, by the caller's contract. Set even when `size` is too
+    // small, so the application learns the size it needs.
+    unsafe { put(size_ret, n) };
     if !value.is_null() {
         if size < n {
             return Err(CL_INVALID_VALUE);
@@ -140,8 +146,6 @@ pub unsafe fn write_info(
         // SAFETY: `value` is writable for `size` >= n bytes by the caller's contract.
         unsafe { std::ptr::copy_nonoverlapping(info.0.as_ptr(), value.cast::<u8>(), n) };
     }
-    // SAFETY: NULL or writable, by the caller's contract.
-    unsafe { put(size_ret, n) };
     Ok(())
 }
 

@@ -20,8 +20,9 @@ pub struct Queue {
     /// CL_QUEUE_PROPERTIES_ARRAY as given (empty for clCreateCommandQueue).
     pub props_array: Vec<u64>,
     tx: Mutex<Sender<Command>>,
-    /// The last command's event: a marker with an empty wait list waits for it.
-    last: Mutex<Option<Ref<Event>>>,
+    /// The last command's event, while it lives (a pending command holds its event), for
+    /// clFinish; weak, so that a released, finished event is gone and its handle invalid.
+    last: Mutex<std::sync::Weak<Obj<Event>>>,
 }
 
 impl ClObject for Queue {
@@ -59,7 +60,7 @@ impl Queue {
             props,
             props_array,
             tx: Mutex::new(tx),
-            last: Mutex::new(None),
+            last: Mutex::new(std::sync::Weak::new()),
         })
     }
 
@@ -69,7 +70,11 @@ impl Queue {
 
     /// Waits until every command enqueued so far has finished (clFinish).
     pub fn finish(&self) {
-        let last = self.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let last = self
+            .last
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .upgrade();
         if let Some(e) = last {
             e.wait();
         }
@@ -101,7 +106,7 @@ impl Obj<Queue> {
             .unwrap_or_else(|e| e.into_inner())
             .send(cmd)
             .map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
-        *last = Some(event.clone());
+        *last = Arc::downgrade(&event);
         Ok(event)
     }
 }
