@@ -73,7 +73,7 @@ impl Drop for Context {
                 .unwrap_or_else(|e| e.into_inner()),
         );
         for cb in cbs.iter().rev() {
-            cb.call(h as *mut std::ffi::c_void);
+            cb.call(h);
         }
     }
 }

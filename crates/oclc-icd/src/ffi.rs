@@ -298,9 +298,10 @@ impl ObjCallback {
         }
     }
 
-    pub fn call(&self, handle: *mut c_void) {
+    /// Calls the function with the handle (its address) of the object it is about.
+    pub fn call(&self, handle: usize) {
         // SAFETY: `new`'s contract.
-        unsafe { (self.f)(handle, self.data as *mut c_void) }
+        unsafe { (self.f)(handle as *mut c_void, self.data as *mut c_void) }
     }
 }
 
@@ -324,9 +325,10 @@ impl EventCallback {
         }
     }
 
-    pub fn call(&self, event: *mut c_void, status: cl_int) {
+    /// Calls the function with the event's handle (its address) and status.
+    pub fn call(&self, event: usize, status: cl_int) {
         // SAFETY: `new`'s contract.
-        unsafe { (self.f)(event, status, self.data as *mut c_void) }
+        unsafe { (self.f)(event as *mut c_void, status, self.data as *mut c_void) }
     }
 }
 
@@ -386,12 +388,13 @@ impl SvmFreeCallback {
         }
     }
 
-    pub fn call(&self, queue: *mut c_void, pointers: &[usize]) {
+    /// Calls the function with the queue's handle (its address) and the pointers.
+    pub fn call(&self, queue: usize, pointers: &[usize]) {
         let mut ptrs: Vec<*mut c_void> = pointers.iter().map(|&p| p as *mut c_void).collect();
         // SAFETY: `new`'s contract; the array lives across the call.
         unsafe {
             (self.f)(
-                queue,
+                queue as *mut c_void,
                 ptrs.len() as cl_uint,
                 ptrs.as_mut_ptr(),
                 self.data as *mut c_void,

@@ -54,7 +54,7 @@ impl Info {
         let mut out = Vec::with_capacity(v.len() * 68);
         for (version, name) in v {
             out.extend_from_slice(&version.to_ne_bytes());
-            let mut n = [0u8; CL_NAME_VERSION_MAX_NAME_SIZE as usize];
+            let mut n = [0u8; CL_NAME_VERSION_MAX_NAME_SIZE];
             let b = name.as_bytes();
             let len = b.len().min(n.len() - 1);
             n[..len].copy_from_slice(&b[..len]);

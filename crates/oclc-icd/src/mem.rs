@@ -94,7 +94,7 @@ impl Drop for Mem {
                 .unwrap_or_else(|e| e.into_inner()),
         );
         for cb in cbs.iter().rev() {
-            cb.call(h as *mut std::ffi::c_void);
+            cb.call(h);
         }
     }
 }

@@ -82,6 +82,11 @@ pub fn cl_ext_option() -> String {
     format!("-cl-ext={}", items.join(","))
 }
 
+/// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: any size runs as well on the cpu device;
+/// 8, as CPU implementations commonly report, keeps host programs that size work-groups by
+/// it (and assume an even size, as the CTS's generic_atomics_variant does) on ordinary sizes.
+pub const PREFERRED_MULTIPLE: usize = 8;
+
 /// `CL_DEVICE_MAX_WORK_GROUP_SIZE`.
 pub const MAX_WORK_GROUP: usize = oclc_cpu::MAX_WORK_GROUP_SIZE as usize;
 
@@ -91,9 +96,16 @@ pub fn platform() -> &'static (Ref<Platform>, usize) {
     PLATFORM.get_or_init(|| {
         let cpu = make_cpu();
         let mut devices = Vec::new();
-        if device_choice().allows_cpu() {
+        let choice = device_choice();
+        if choice.allows_cpu() {
             let _ = handle::register(&cpu);
             devices.push(cpu);
+        }
+        if choice == DeviceChoice::Cuda {
+            eprintln!(
+                "oclc: OCLC_DEVICE=cuda: this liboclc_icd.so has no cuda devices (the platform \
+                 offers only the cpu device for now); it lists no device"
+            );
         }
         let (p, h) = handle::create(Platform { devices });
         (p, h as usize)
@@ -198,12 +210,12 @@ fn host_memory() -> u64 {
 }
 
 /// `CL_DEVICE_SINGLE_FP_CONFIG` etc.: round to nearest, denormals, inf/NaN, FMA.
-const FP_CONFIG: u64 = (CL_FP_DENORM
+const FP_CONFIG: u64 = CL_FP_DENORM
     | CL_FP_INF_NAN
     | CL_FP_ROUND_TO_NEAREST
     | CL_FP_ROUND_TO_ZERO
     | CL_FP_ROUND_TO_INF
-    | CL_FP_FMA) as u64;
+    | CL_FP_FMA;
 
 /// `clGetDeviceInfo`.
 pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> {
@@ -255,11 +267,9 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         CL_DEVICE_MAX_PARAMETER_SIZE => Info::usize(1024),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => Info::u32((crate::ffi::HOST_ALIGN * 8) as u32),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => Info::u32(128),
-        CL_DEVICE_SINGLE_FP_CONFIG => {
-            Info::u64(FP_CONFIG | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT as u64)
-        }
+        CL_DEVICE_SINGLE_FP_CONFIG => Info::u64(FP_CONFIG | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT),
         CL_DEVICE_DOUBLE_FP_CONFIG => Info::u64(FP_CONFIG),
-        CL_DEVICE_HALF_FP_CONFIG => Info::u64((CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST) as u64),
+        CL_DEVICE_HALF_FP_CONFIG => Info::u64(CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST),
         CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => Info::u32(CL_READ_WRITE_CACHE),
         CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => Info::u32(64),
         CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => Info::u64(1 << 20),
@@ -349,7 +359,7 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT
         | CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
         | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => Info::bool(true),
-        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Info::usize(1),
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Info::usize(PREFERRED_MULTIPLE),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => Info::str("v0000-01-01-00"),
         _ => return Err(CL_INVALID_VALUE),
     })

@@ -96,7 +96,7 @@ const BINARY_MAGIC: &[u8; 8] = b"OCLCBIN1";
 /// binary carries the source: loading it rebuilds the program.
 pub fn encode_binary(binary_type: cl_program_binary_type, options: &str, source: &str) -> Vec<u8> {
     let mut out = BINARY_MAGIC.to_vec();
-    out.extend_from_slice(&(binary_type as u32).to_le_bytes());
+    out.extend_from_slice(&binary_type.to_le_bytes());
     for part in [options.as_bytes(), source.as_bytes()] {
         out.extend_from_slice(&(part.len() as u64).to_le_bytes());
         out.extend_from_slice(part);

@@ -233,7 +233,7 @@ impl Obj<Event> {
         if status <= CL_COMPLETE {
             self.cv.notify_all();
         }
-        let h = handle::handle(self);
+        let h = handle::handle(self) as usize;
         for (on, cb) in due {
             cb.call(h, if status < 0 { status } else { on });
         }
@@ -252,7 +252,10 @@ impl Obj<Event> {
             }
         };
         if let Some(status) = now {
-            cb.call(handle::handle(self), if status < 0 { status } else { on });
+            cb.call(
+                handle::handle(self) as usize,
+                if status < 0 { status } else { on },
+            );
         }
     }
 }

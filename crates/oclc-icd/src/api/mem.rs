@@ -622,10 +622,10 @@ status_fn!(
         }
         let rows = rect.rows().ok_or(CL_INVALID_VALUE)?;
         if s.root().0 == d.root().0 {
-            if src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch {
-                if Arc::ptr_eq(&s, &d) {
-                    return Err(CL_INVALID_VALUE);
-                }
+            if (src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch)
+                && Arc::ptr_eq(&s, &d)
+            {
+                return Err(CL_INVALID_VALUE);
             }
             let any = rows
                 .iter()
@@ -688,7 +688,7 @@ status_fn!(
         }
         check_pattern(pattern_size)?;
         check_range(&mem, offset, size)?;
-        if offset % pattern_size != 0 || size % pattern_size != 0 {
+        if !offset.is_multiple_of(pattern_size) || !size.is_multiple_of(pattern_size) {
             return Err(CL_INVALID_VALUE);
         }
         // SAFETY: pattern points to pattern_size bytes (copied now: the application may
@@ -818,14 +818,15 @@ status_fn!(
         };
         let m2 = mem.clone();
         let work = Box::new(move || {
-            if write && last {
-                if let Some(a) = &alloc {
-                    let mut bytes = vec![0; len];
-                    a.region().read(0, &mut bytes);
-                    m2.buf
-                        .write_at(offset, &bytes)
-                        .map_err(|_| CL_OUT_OF_RESOURCES)?;
-                }
+            if write
+                && last
+                && let Some(a) = &alloc
+            {
+                let mut bytes = vec![0; len];
+                a.region().read(0, &mut bytes);
+                m2.buf
+                    .write_at(offset, &bytes)
+                    .map_err(|_| CL_OUT_OF_RESOURCES)?;
             }
             drop(alloc);
             Ok(())
@@ -976,7 +977,7 @@ status_fn!(
         let qh = q as usize;
         let work = Box::new(move || {
             match cb {
-                Some(cb) => cb.call(qh as *mut c_void, &list_ptrs),
+                Some(cb) => cb.call(qh, &list_ptrs),
                 None => {
                     let mut map = ctx.svm.lock().unwrap_or_else(|e| e.into_inner());
                     for p in &list_ptrs {
@@ -1056,7 +1057,7 @@ status_fn!(
             return Err(CL_INVALID_VALUE);
         }
         check_pattern(pattern_size)?;
-        if (ptr as usize) % pattern_size != 0 || size % pattern_size != 0 {
+        if !(ptr as usize).is_multiple_of(pattern_size) || !size.is_multiple_of(pattern_size) {
             return Err(CL_INVALID_VALUE);
         }
         // SAFETY: pattern points to pattern_size bytes (copied now); ptr is writable for

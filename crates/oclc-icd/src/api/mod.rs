@@ -343,7 +343,7 @@ fn make_context(
     notify: Option<ContextNotify>,
 ) -> Result<*mut c_void, cl_int> {
     let mut list = props.unwrap_or_default();
-    if list.len() % 2 != 0 {
+    if !list.len().is_multiple_of(2) {
         return Err(CL_INVALID_PROPERTY);
     }
     let mut seen = Vec::new();

@@ -13,7 +13,7 @@ use crate::ffi::{self, ObjCallback};
 use crate::handle::{self, Kind, Ref};
 use crate::info::Info;
 use crate::mem::Mem;
-use crate::platform::{Device, MAX_WORK_GROUP};
+use crate::platform::{Device, MAX_WORK_GROUP, PREFERRED_MULTIPLE};
 use crate::program::{self as prog, ArgValue, Build, HeaderDir, Kernel, Program};
 use crate::queue::Queue;
 
@@ -157,12 +157,11 @@ object_fn!(
         };
         // An executable binary is loaded (rebuilt from the source it carries) now, so that
         // kernels can be made once clBuildProgram has been called, as for any binary.
-        if ty == CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type {
-            if let Ok((lib, log)) = prog::build(&source, &options, &[]) {
+        if ty == CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type
+            && let Ok((lib, log)) = prog::build(&source, &options, &[]) {
                 build.lib = Some(lib);
                 build.log = log;
             }
-        }
         Ok(make_program(ctx, devs, source, true, build))
     }
 );
@@ -212,7 +211,7 @@ status_fn!(
 /// Calls a build's `pfn_notify` (after the build, from the calling thread).
 fn notify(cb: Option<ObjCallback>, p: cl_program) {
     if let Some(cb) = cb {
-        cb.call(p);
+        cb.call(p as usize);
     }
 }
 
@@ -589,7 +588,7 @@ status_fn!(
             CL_PROGRAM_BUILD_STATUS => Ok(Info::i32(st.status)),
             CL_PROGRAM_BUILD_OPTIONS => Ok(Info::str(&st.options)),
             CL_PROGRAM_BUILD_LOG => Ok(Info::str(&st.log)),
-            CL_PROGRAM_BINARY_TYPE => Ok(Info::u32(st.binary_type as u32)),
+            CL_PROGRAM_BINARY_TYPE => Ok(Info::u32(st.binary_type)),
             CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => {
                 Ok(Info::usize(st.lib.as_ref().map_or(0, |l| {
                     l.ir()
@@ -948,7 +947,7 @@ status_fn!(
             CL_KERNEL_LOCAL_MEM_SIZE => Ok(Info::u64(
                 kernel.static_local_bytes() + local_arg_bytes(&kernel),
             )),
-            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Ok(Info::usize(1)),
+            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Ok(Info::usize(PREFERRED_MULTIPLE)),
             CL_KERNEL_PRIVATE_MEM_SIZE => Ok(Info::u64(0)),
             _ => Err(CL_INVALID_VALUE),
         };
@@ -1181,13 +1180,12 @@ status_fn!(
             )
         };
         let glob = glob.ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
-        if let Some(o) = &off {
-            if o.iter()
+        if let Some(o) = &off
+            && o.iter()
                 .zip(&glob)
                 .any(|(o, g)| o.checked_add(*g).is_none())
-            {
-                return Err(CL_INVALID_GLOBAL_OFFSET);
-            }
+        {
+            return Err(CL_INVALID_GLOBAL_OFFSET);
         }
         let range = oclc::NdRange {
             global: glob,
