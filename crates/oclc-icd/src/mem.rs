@@ -184,3 +184,57 @@ impl Rect {
         last.checked_add(self.region[0])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rect(
+        region: [usize; 3],
+        a_row: usize,
+        a_slice: usize,
+        b_row: usize,
+        b_slice: usize,
+    ) -> Rect {
+        Rect {
+            region,
+            a_origin: [1, 1, 0],
+            a_row,
+            a_slice,
+            b_origin: [0, 0, 0],
+            b_row,
+            b_slice,
+        }
+    }
+
+    #[test]
+    fn rect_rows_follow_origins_and_pitches() {
+        let r = rect([4, 2, 2], 10, 100, 0, 0)
+            .normalize()
+            .expect("valid rect");
+        // Side B's pitches default to the region's: rows of 4 bytes, slices of 8.
+        assert_eq!((r.b_row, r.b_slice), (4, 8));
+        assert_eq!(
+            r.rows(),
+            Some(vec![(11, 0, 4), (21, 4, 4), (111, 8, 4), (121, 12, 4)])
+        );
+        assert_eq!(r.a_end(), Some(125));
+        assert_eq!(r.b_end(), Some(16));
+    }
+
+    #[test]
+    fn rect_rejects_empty_regions_and_short_pitches() {
+        assert_eq!(
+            rect([0, 1, 1], 0, 0, 0, 0).normalize().err(),
+            Some(CL_INVALID_VALUE)
+        );
+        assert_eq!(
+            rect([8, 1, 1], 4, 0, 0, 0).normalize().err(),
+            Some(CL_INVALID_VALUE)
+        );
+        assert_eq!(
+            rect([4, 2, 2], 4, 6, 0, 0).normalize().err(),
+            Some(CL_INVALID_VALUE)
+        );
+    }
+}

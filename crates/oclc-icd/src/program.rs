@@ -308,3 +308,67 @@ pub fn type_name_and_qualifier(c_type: &str, kind: &KernelParamKind) -> (String,
     let name = name.replace(" *", "*").replace("* ", "*");
     (name.trim().to_string(), q)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oclc::program::AddrSpace;
+
+    fn ptr(space: AddrSpace) -> KernelParamKind {
+        KernelParamKind::Pointer {
+            space,
+            pointee: None,
+            pointee_size: 4,
+        }
+    }
+
+    #[test]
+    fn arg_type_names_drop_qualifiers_and_spaces() {
+        let (n, q) =
+            type_name_and_qualifier("__global const float *restrict", &ptr(AddrSpace::Global));
+        assert_eq!(n, "float*");
+        assert_eq!(
+            q,
+            (CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT) as u64
+        );
+        let (n, q) =
+            type_name_and_qualifier("__constant unsigned int *", &ptr(AddrSpace::Constant));
+        assert_eq!(n, "uint*");
+        assert_eq!(q, CL_KERNEL_ARG_TYPE_CONST as u64);
+        let (n, q) = type_name_and_qualifier("__global volatile float4 *", &ptr(AddrSpace::Global));
+        assert_eq!(
+            (n.as_str(), q),
+            ("float4*", CL_KERNEL_ARG_TYPE_VOLATILE as u64)
+        );
+        // `const` on the parameter itself is not a type qualifier of the argument.
+        let (n, q) = type_name_and_qualifier("const int", &KernelParamKind::Other);
+        assert_eq!((n.as_str(), q), ("int", 0));
+    }
+
+    #[test]
+    fn binaries_round_trip_and_foreign_bytes_are_refused() {
+        let b = encode_binary(2, "-cl-std=CL2.0", "kernel void k() {}");
+        assert_eq!(
+            decode_binary(&b),
+            Some((
+                2,
+                "-cl-std=CL2.0".to_string(),
+                "kernel void k() {}".to_string()
+            ))
+        );
+        assert_eq!(decode_binary(b"\x7fELF...."), None);
+        assert_eq!(decode_binary(&b[..b.len() - 1]), None);
+        let mut longer = b.clone();
+        longer.push(0);
+        assert_eq!(decode_binary(&longer), None);
+    }
+
+    #[test]
+    fn build_options_put_the_device_extensions_first_and_drop_spec_only_flags() {
+        let o = library_options("-g -cl-std=CL2.0 -create-library -DX=1", &[]);
+        assert!(o.starts_with("-cl-ext=-"), "{o}");
+        assert!(o.contains("-__opencl_c_images"), "{o}");
+        assert!(!o.contains("-cl_khr_fp64"), "{o}");
+        assert!(o.ends_with(" -cl-std=CL2.0 -DX=1"), "{o}");
+    }
+}

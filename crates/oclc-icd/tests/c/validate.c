@@ -197,6 +197,10 @@ int main(int argc, char **argv) {
     EXPECT("NDRange(local 2048)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_WORK_ITEM_SIZE);
     l = 48;
     EXPECT("NDRange(non-uniform, CL2.0)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_SUCCESS);
+    size_t multiple = 0;
+    EXPECT("GetKernelWorkGroupInfo", D->clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple, &multiple, NULL), CL_SUCCESS);
+    EXPECT("preferred work-group size multiple", multiple, 8);
+    EXPECT("GetKernelWorkGroupInfo(bad param)", D->clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_GLOBAL_WORK_SIZE, sizeof multiple, &multiple, NULL), CL_INVALID_VALUE);
     char arg_name[16] = "";
     EXPECT("GetKernelArgInfo", D->clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_NAME, sizeof arg_name, arg_name, NULL), CL_SUCCESS);
     EXPECT("argument name", strcmp(arg_name, "k"), 0);
