@@ -211,6 +211,63 @@ fn api_validation_bad_handles_nulls_sizes_threads() {
     assert!(stdout.ends_with("checks passed, 0 failed\n"), "{stdout}");
 }
 
+/// Runs the validation program in `mode` with the environment `env`.
+fn validate_mode(mode: &str, env: &[(&str, &str)]) -> Option<Output> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/validate.c");
+    let bin = compile_c(&src, &format!("validate-{mode}"), &["-ldl", "-lpthread"])?;
+    oclc_binary();
+    let lib = target_dir().join("liboclc_icd.so");
+    let out = Command::new(&bin)
+        .arg(&lib)
+        .arg(mode)
+        .env_remove("OCLC_RACES")
+        .env_remove("OCLC_MAX_STEPS")
+        .envs(env.iter().copied())
+        .output()
+        .expect("validate runs");
+    Some(out)
+}
+
+#[test]
+fn oclc_max_steps_stops_a_runaway_loop_and_the_host_goes_on() {
+    let Some(out) = validate_mode("steps", &[("OCLC_MAX_STEPS", "1000")]) else {
+        return;
+    };
+    assert_eq!(text(&out.stdout), "spin status: -5\n");
+    assert_eq!(
+        text(&out.stderr),
+        "<source>:3:5: error: work-item exceeded the step limit of 1000 (a runaway loop?); raise it with --max-steps\n    3 |     for (int i = 0; i < n; i++) acc += i;\n      |     ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\nnote: in the work-item with global id (0, 0, 0), local id (0, 0, 0), group id (0, 0, 0)\n"
+    );
+    // An invalid value is named, and the default applies (the loop then ends normally).
+    let Some(out) = validate_mode("steps", &[("OCLC_MAX_STEPS", "many")]) else {
+        return;
+    };
+    assert_eq!(text(&out.stdout), "spin status: 0\n");
+    assert_eq!(
+        text(&out.stderr),
+        "oclc: OCLC_MAX_STEPS='many' is not a positive integer; using the default 268435456\n"
+    );
+}
+
+#[test]
+fn oclc_races_reports_a_local_memory_race() {
+    let Some(out) = validate_mode("race", &[("OCLC_RACES", "1")]) else {
+        return;
+    };
+    assert_eq!(text(&out.stdout), "race status: -5\n");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("<source>:3:5: error: data race on __local variable `x` at offset 0: work-item with local linear id 1 writes a byte that work-item with local linear id 0 wrote since the last barrier\n"),
+        "{stderr}"
+    );
+    // Without OCLC_RACES the same launch completes.
+    let Some(out) = validate_mode("race", &[]) else {
+        return;
+    };
+    assert_eq!(text(&out.stdout), "race status: 0\n");
+    assert_eq!(text(&out.stderr), "");
+}
+
 /// PyOpenCL, installed with pip when missing; `None` (after skipping or failing) when it
 /// cannot be had.
 fn pyopencl() -> Option<()> {

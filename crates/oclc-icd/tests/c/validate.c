@@ -76,6 +76,63 @@ int main(int argc, char **argv) {
     EXPECT("clIcdGetPlatformIDsKHR(0, NULL, NULL)", getids(0, NULL, NULL), CL_INVALID_VALUE);
     D = *(struct _cl_icd_dispatch **)plat;
 
+    if (argc > 2 && strcmp(argv[2], "race") == 0) {
+        /* Every work-item writes the same __local int: a race when OCLC_RACES=1. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue rq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        const char *race =
+            "kernel void race(global int *p) {\n"
+            "    local int x;\n"
+            "    x = (int)get_local_id(0);\n"
+            "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+            "    p[get_global_id(0)] = x;\n"
+            "}\n";
+        cl_program rp = D->clCreateProgramWithSource(ctx, 1, &race, NULL, &e);
+        D->clBuildProgram(rp, 0, NULL, "", NULL, NULL);
+        cl_kernel rk = D->clCreateKernel(rp, "race", &e);
+        cl_mem rm = D->clCreateBuffer(ctx, 0, 64 * sizeof(int), NULL, &e);
+        D->clSetKernelArg(rk, 0, sizeof rm, &rm);
+        size_t g = 64, l = 64;
+        cl_event re;
+        D->clEnqueueNDRangeKernel(rq, rk, 1, NULL, &g, &l, 0, NULL, &re);
+        D->clFinish(rq);
+        cl_int status = 0;
+        D->clGetEventInfo(re, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        printf("race status: %d\n", status);
+        return 0;
+    }
+
+    if (argc > 2 && strcmp(argv[2], "steps") == 0) {
+        /* A runaway loop under OCLC_MAX_STEPS: the launch fails, the host goes on. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue sq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        const char *spin =
+            "kernel void spin(global int *p, int n) {\n"
+            "    int acc = 0;\n"
+            "    for (int i = 0; i < n; i++) acc += i;\n"
+            "    p[get_global_id(0)] = acc;\n"
+            "}\n";
+        cl_program sp = D->clCreateProgramWithSource(ctx, 1, &spin, NULL, &e);
+        D->clBuildProgram(sp, 0, NULL, "-O0", NULL, NULL);
+        cl_kernel sk = D->clCreateKernel(sp, "spin", &e);
+        cl_mem sm = D->clCreateBuffer(ctx, 0, 64, NULL, &e);
+        int big = 1 << 20;
+        D->clSetKernelArg(sk, 0, sizeof sm, &sm);
+        D->clSetKernelArg(sk, 1, sizeof big, &big);
+        size_t one = 1;
+        cl_event se;
+        D->clEnqueueNDRangeKernel(sq, sk, 1, NULL, &one, &one, 0, NULL, &se);
+        D->clFinish(sq);
+        cl_int status = 0;
+        D->clGetEventInfo(se, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        printf("spin status: %d\n", status);
+        return status == CL_OUT_OF_RESOURCES ? 0 : 1;
+    }
+
     char buf[64];
     size_t size_ret = 0;
     cl_int err;
