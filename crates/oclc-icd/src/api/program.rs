@@ -1142,12 +1142,16 @@ fn run_kernel(
     }
     match result {
         Ok(_) => Ok(()),
+        // The report goes to stderr and to the context's pfn_notify, if it has one.
         Err(oclc::Error::Runtime(fault)) => {
             eprint!("{}", fault.rendered);
+            kernel.program.ctx.notify(&fault.rendered);
             Err(CL_OUT_OF_RESOURCES)
         }
         Err(e) => {
-            eprintln!("oclc: kernel '{name}': {e}");
+            let message = format!("oclc: kernel '{name}': {e}");
+            eprintln!("{message}");
+            kernel.program.ctx.notify(&message);
             Err(CL_OUT_OF_RESOURCES)
         }
     }

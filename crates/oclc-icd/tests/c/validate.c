@@ -59,6 +59,13 @@ static void *worker(void *arg) {
 }
 
 static int callbacks = 0;
+static int notified = 0;
+static void CL_CALLBACK on_notify(const char *errinfo, const void *priv, size_t cb, void *data) {
+    (void)priv;
+    (void)cb;
+    (void)data;
+    if (strstr(errinfo, "data race on __local variable `x`")) notified = 1;
+}
 static void CL_CALLBACK on_complete(cl_event e, cl_int status, void *data) {
     (void)e;
     (void)data;
@@ -80,7 +87,7 @@ int main(int argc, char **argv) {
         /* Every work-item writes the same __local int: a race when OCLC_RACES=1. */
         cl_int e;
         D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
-        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        ctx = D->clCreateContext(NULL, 1, &dev, on_notify, NULL, &e);
         cl_command_queue rq = D->clCreateCommandQueue(ctx, dev, 0, &e);
         const char *race =
             "kernel void race(global int *p) {\n"
@@ -100,7 +107,7 @@ int main(int argc, char **argv) {
         D->clFinish(rq);
         cl_int status = 0;
         D->clGetEventInfo(re, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-        printf("race status: %d\n", status);
+        printf("race status: %d\nnotified: %d\n", status, notified);
         return 0;
     }
 
