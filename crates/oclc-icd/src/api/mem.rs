@@ -806,22 +806,21 @@ status_fn!(
         // SAFETY: list is NULL or n events.
         let wait = unsafe { wait_list(n, list) }?;
         let addr = mapped as usize;
-        let (offset, len, write, alloc, last) = {
+        // A map of the application's memory (USE_HOST_PTR) may be mapped several times at
+        // one address; every other map has memory of its own, written back at its unmap.
+        let (offset, len, write, alloc) = {
             let mut maps = mem.maps.lock().unwrap_or_else(|e| e.into_inner());
             let mp = maps.get_mut(&addr).ok_or(CL_INVALID_VALUE)?;
             mp.count -= 1;
-            let t = (mp.offset, mp.len, mp.write, mp.alloc.clone(), mp.count == 0);
-            if last_of(mp.count) {
+            let t = (mp.offset, mp.len, mp.write, mp.alloc.clone());
+            if mp.count == 0 {
                 maps.remove(&addr);
             }
             t
         };
         let m2 = mem.clone();
         let work = Box::new(move || {
-            if write
-                && last
-                && let Some(a) = &alloc
-            {
+            if write && let Some(a) = &alloc {
                 let mut bytes = vec![0; len];
                 a.region().read(0, &mut bytes);
                 m2.buf
@@ -844,10 +843,6 @@ status_fn!(
         }
     }
 );
-
-fn last_of(count: usize) -> bool {
-    count == 0
-}
 
 status_fn!(
     fn enqueue_migrate_mem_objects(
