@@ -131,7 +131,10 @@ const IGNORED_OPTIONS: &[&str] = &["-g", "-enable-link-options", "-cl-no-subgrou
 /// The options the library gets for `user` options: the device's extensions and features
 /// first, then the application's, less the ones that mean nothing to oclc.
 pub fn library_options(user: &str, extra_dirs: &[&std::path::Path]) -> String {
-    let mut out = cl_ext_option();
+    // `__OPENCL_VERSION__` is the device's OpenCL version, which the runtime (not the
+    // compiler, as in clang) defines; the devices have no images, so `__IMAGE_SUPPORT__` is
+    // not defined (OpenCL C 6.13.16).
+    let mut out = cl_ext_option() + " -D__OPENCL_VERSION__=300 -U__IMAGE_SUPPORT__";
     for d in extra_dirs {
         out.push_str(" -I ");
         out.push_str(&d.display().to_string());
@@ -369,6 +372,10 @@ mod tests {
         assert!(o.starts_with("-cl-ext=-"), "{o}");
         assert!(o.contains("-__opencl_c_images"), "{o}");
         assert!(!o.contains("-cl_khr_fp64"), "{o}");
+        assert!(
+            o.contains(" -D__OPENCL_VERSION__=300 -U__IMAGE_SUPPORT__ "),
+            "{o}"
+        );
         assert!(o.ends_with(" -cl-std=CL2.0 -DX=1"), "{o}");
     }
 }

@@ -150,6 +150,9 @@ struct EventState {
     callbacks: Vec<(cl_int, EventCallback)>,
     /// Profiling times: queued, submitted, started, ended.
     times: [u64; 4],
+    /// The thread calling the completion callbacks: waiters on other threads wait for them
+    /// too, so that a callback has run when clWaitForEvents or clFinish returns.
+    notifier: Option<std::thread::ThreadId>,
 }
 
 impl Event {
@@ -172,6 +175,7 @@ impl Event {
                 status,
                 callbacks: Vec::new(),
                 times: [t, t, t, t],
+                notifier: None,
             }),
             cv: Condvar::new(),
         }
@@ -188,8 +192,9 @@ impl Event {
 
     /// Waits until the event has ended; returns its final status.
     pub fn wait(&self) -> cl_int {
+        let me = std::thread::current().id();
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while st.status > CL_COMPLETE {
+        while st.status > CL_COMPLETE || st.notifier.is_some_and(|t| t != me) {
             st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
         }
         st.status
@@ -228,14 +233,21 @@ impl Obj<Event> {
                 .into_iter()
                 .partition(|(on, _)| *on >= reached);
             st.callbacks = keep;
+            if status <= CL_COMPLETE {
+                st.notifier = Some(std::thread::current().id());
+            }
             due
         };
-        if status <= CL_COMPLETE {
-            self.cv.notify_all();
-        }
         let h = handle::handle(self) as usize;
         for (on, cb) in due {
             cb.call(h, if status < 0 { status } else { on });
+        }
+        if status <= CL_COMPLETE {
+            self.state
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .notifier = None;
+            self.cv.notify_all();
         }
     }
 

@@ -35,7 +35,18 @@ static void *worker(void *arg) {
     cl_int err;
     for (int round = 0; round < 4; round++) {
         cl_command_queue q = D->clCreateCommandQueue(ctx, dev, 0, &err);
-        cl_program p = D->clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+        /* The device's macros: its OpenCL version, no images, its extensions and features. */
+    const char *macros =
+        "#if __OPENCL_VERSION__ != 300\n#error version\n#endif\n"
+        "#ifdef __IMAGE_SUPPORT__\n#error images\n#endif\n"
+        "#if !defined(cl_khr_fp64) || defined(cl_khr_3d_image_writes)\n#error extensions\n#endif\n"
+        "#if defined(__opencl_c_images) || defined(__opencl_c_pipes) || !defined(__opencl_c_generic_address_space)\n"
+        "#error features\n#endif\n"
+        "kernel void m(global int *p) {}\n";
+    cl_program mp = D->clCreateProgramWithSource(ctx, 1, &macros, NULL, &err);
+    EXPECT("Build(device macros)", D->clBuildProgram(mp, 0, NULL, "-cl-std=CL3.0", NULL, NULL), CL_SUCCESS);
+    D->clReleaseProgram(mp);
+    cl_program p = D->clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
         if (D->clBuildProgram(p, 0, NULL, "", NULL, NULL) != CL_SUCCESS) { failed++; return NULL; }
         cl_kernel k = D->clCreateKernel(p, "twice", &err);
         int host[256];
@@ -293,7 +304,9 @@ int main(int argc, char **argv) {
     EXPECT("START <= END", t0 <= t1 && t0 > 0, 1);
     EXPECT("ReleaseEvent", D->clReleaseEvent(launched), CL_SUCCESS);
     EXPECT("ReleaseEvent(again)", D->clReleaseEvent(launched), CL_INVALID_EVENT);
-    EXPECT("WaitForEvents(released)", D->clWaitForEvents(1, &launched), CL_INVALID_EVENT);
+    cl_event lone = D->clCreateUserEvent(ctx, &err);
+    EXPECT("ReleaseEvent(user)", D->clReleaseEvent(lone), CL_SUCCESS);
+    EXPECT("WaitForEvents(released)", D->clWaitForEvents(1, &lone), CL_INVALID_EVENT);
 
     /* Images, samplers and pipes are not supported: the specification's codes. */
     cl_image_format fmt = {CL_RGBA, CL_FLOAT};
