@@ -9,6 +9,7 @@ pub mod bench_cmd;
 pub mod build_cmd;
 pub mod check;
 pub mod cli;
+pub mod exec_cmd;
 pub mod json;
 mod order;
 mod pipeline;
