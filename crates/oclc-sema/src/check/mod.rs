@@ -23,6 +23,7 @@ pub mod predef;
 pub mod record;
 pub mod scope;
 pub mod stmt;
+pub mod stmt_expr;
 
 use std::collections::HashMap;
 
@@ -123,6 +124,8 @@ pub(crate) struct Checker<'a> {
     pub in_addr_of: bool,
     /// The builtin function library of this language mode.
     pub builtins: crate::builtins::Builtins,
+    /// Statement expressions, jumps and loops of the function being checked.
+    pub(crate) se: stmt_expr::StmtExprCx,
 }
 
 impl<'a> Checker<'a> {
@@ -148,6 +151,7 @@ impl<'a> Checker<'a> {
             labels: HashMap::new(),
             gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
+            se: Default::default(),
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();
@@ -221,6 +225,7 @@ impl<'a> Checker<'a> {
             d.notes.push(oclc_syntax::Note {
                 span,
                 message: msg.into(),
+                ranges: Vec::new(),
             });
         }
     }

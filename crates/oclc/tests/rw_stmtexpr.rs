@@ -1,0 +1,344 @@
+//! Issue 13, GNU statement expressions (cause 7) and the other front-end features of the
+//! `h-stmtexpr` task: each check output is compared with clang-19's exact text (`-cc1 -triple
+//! spir64-unknown-unknown -finclude-default-header -fsyntax-only`); what runs is run on the
+//! cpu device, and what builds is built to PTX.
+
+use oclc::cli::check_command;
+use oclc::{Device, NdRange, Program};
+
+/// `oclc check` on `src` (as `<stdin>`) with `flags`, returning exit code and stderr.
+fn check_with(flags: &[&str], src: &str) -> (i32, String) {
+    let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+    args.push("-".to_string());
+    let out = check_command(args, &mut src.as_bytes());
+    (out.code, out.stderr)
+}
+
+fn check(src: &str) -> (i32, String) {
+    check_with(&[], src)
+}
+
+/// Builds `src`, runs kernel `k` once with `bufs` (i32 buffers, one work-item) and returns
+/// them.
+fn run_i32(src: &str, bufs: &[Vec<i32>]) -> Vec<Vec<i32>> {
+    let p = Program::build(src, "").expect("builds");
+    let d = Device::cpu().with_printf_echo(false);
+    let buffers: Vec<_> = bufs
+        .iter()
+        .map(|b| d.buffer_from_slice(b).expect("buffer"))
+        .collect();
+    let mut k = p.kernel("k").expect("kernel");
+    for (i, b) in buffers.iter().enumerate() {
+        k.set_arg(i, b).expect("arg");
+    }
+    d.launch(&k, &NdRange::new(&[1])).expect("launch");
+    buffers
+        .iter()
+        .map(|b| b.read::<i32>().expect("read"))
+        .collect()
+}
+
+/// PTX for `src`, or the build error.
+fn ptx(src: &str) -> Result<String, String> {
+    let p = Program::build(src, "").map_err(|e| e.to_string())?;
+    p.ptx_text("sm_80", false).map_err(|e| e.to_string())
+}
+
+// ---- cause 7: statement expressions ----
+
+/// A kernel using statement expressions in most places clang allows them.
+const RUN_SRC: &str = "#define INC(x) ({ int _t = (x); _t + 1; })\n\
+    #define MAX(a, b) ({ int _a = (a), _b = (b); _a > _b ? _a : _b; })\n\
+    typedef struct { int a; float b; } S;\n\
+    int twice(int x) { return ({ int y = x; y * 2; }); }\n\
+    kernel void k(global int *o) {\n\
+      o[0] = ({ int y = o[1]; y + 1; });\n\
+      o[2] = INC(o[3]);\n\
+      o[4] = MAX(o[5], o[6]);\n\
+      int acc = 0;\n\
+      for (int i = 0; i < 10; i++) {\n\
+        acc += ({ if (i == 3) continue; if (i == 6) break; i * 10; });\n\
+      }\n\
+      o[7] = acc;\n\
+      S s = ({ S t = {3, 4.0f}; t.a += 1; t; });\n\
+      o[8] = s.a + (int)s.b;\n\
+      o[9] = ({ int arr[3] = {7, 8, 9}; arr; })[2];\n\
+      o[10] = twice(21);\n\
+      float4 v = ({ float4 q = (float4)(1, 2, 3, 4); q * 2; });\n\
+      o[11] = (int)v.w;\n\
+      int j = 0;\n\
+      while (({ j++; j < 5; })) {}\n\
+      o[12] = j;\n\
+      int w = 0;\n\
+      for (int i = 0; ({ if (i > 7) break; 1; }); i++) w++;\n\
+      o[13] = w;\n\
+      ({ o[14] = 99; });\n\
+      int n = 0;\n\
+      do { n++; } while (({ if (n >= 4) break; 1; }));\n\
+      o[15] = n;\n\
+      o[16] = ({ goto skip; 5; });\n\
+    skip:\n\
+      o[17] = ({ int z = 0; for (int q = 0; q < 4; q++) z += q; z; });\n\
+      int sh = 1;\n\
+      o[18] = ({ int sh = 40; sh + 2; }) + sh;\n\
+      o[19] = ({ int c = 0; switch (o[1]) { case 41: c = 7; break; default: c = 8; } c; });\n\
+    }\n";
+
+#[test]
+fn statement_expressions_check_clean() {
+    assert_eq!(check(RUN_SRC), (0, String::new()));
+}
+
+#[test]
+fn statement_expressions_run_on_the_cpu_device() {
+    let mut o = vec![0i32; 20];
+    o[1] = 41;
+    o[3] = 9;
+    o[5] = -4;
+    o[6] = 12;
+    o[16] = -1;
+    let out = run_i32(RUN_SRC, &[o]);
+    let r = &out[0];
+    assert_eq!(r[0], 42);
+    assert_eq!(r[2], 10);
+    assert_eq!(r[4], 12);
+    // 0 + 10 + 20, then 3 is skipped, 40 + 50, and the loop stops at 6.
+    assert_eq!(r[7], 120);
+    assert_eq!(r[8], 8);
+    assert_eq!(r[9], 9);
+    assert_eq!(r[10], 42);
+    assert_eq!(r[11], 8);
+    assert_eq!(r[12], 5);
+    // The `break` in the condition ends this loop (clang binds it to the current loop).
+    assert_eq!(r[13], 8);
+    assert_eq!(r[14], 99);
+    assert_eq!(r[15], 4);
+    // `goto` out of a statement expression: the store never happens.
+    assert_eq!(r[16], -1);
+    assert_eq!(r[17], 6);
+    assert_eq!(r[18], 43);
+    assert_eq!(r[19], 7);
+}
+
+#[test]
+fn statement_expressions_build_to_ptx() {
+    let text = ptx(RUN_SRC).expect("ptx");
+    assert!(text.contains(".entry k"), "{text}");
+}
+
+#[test]
+fn statement_expression_type_and_value_errors_match_clang() {
+    let src = "kernel void k(global int *o) {\n\
+        int v = ({ });\n\
+        o[4] = ({ if (o[0]) 5; });\n\
+        ({ int z = 1; z; }) = 3;\n\
+        int *p = &({ int z = 1; z; });\n\
+        }\n";
+    let (code, err) = check(src);
+    assert_eq!(code, 1);
+    for line in [
+        "<stdin>:2:5: error: initializing '__private int' with an expression of incompatible type 'void'\n",
+        "<stdin>:3:6: error: assigning to '__global int' from incompatible type 'void'\n",
+        "<stdin>:3:21: warning: expression result unused [-Wunused-value]\n",
+        "<stdin>:4:21: error: expression is not assignable\n",
+        "<stdin>:5:10: error: cannot take the address of an rvalue of type 'int'\n",
+        "1 warning and 4 errors generated.",
+    ] {
+        assert!(err.contains(line), "missing {line:?} in\n{err}");
+    }
+}
+
+#[test]
+fn unused_statement_expression_warns_at_its_last_expression() {
+    let src = "kernel void k(global int *o) {\n\
+        ({ 1; });\n\
+        ({ o; });\n\
+        ({ (void)0; });\n\
+        ({ int w = 2; w += 1; });\n\
+        (void)({ 3; });\n\
+        for (({ 4; }); o[0]; ({ 5; })) {}\n\
+        }\n";
+    let expected = "<stdin>:2:4: warning: expression result unused [-Wunused-value]\n\
+        \x20   2 | ({ 1; });\n\
+        \x20     |    ^\n\
+        <stdin>:3:4: warning: expression result unused [-Wunused-value]\n\
+        \x20   3 | ({ o; });\n\
+        \x20     |    ^\n\
+        <stdin>:7:9: warning: expression result unused [-Wunused-value]\n\
+        \x20   7 | for (({ 4; }); o[0]; ({ 5; })) {}\n\
+        \x20     |         ^\n\
+        <stdin>:7:25: warning: expression result unused [-Wunused-value]\n\
+        \x20   7 | for (({ 4; }); o[0]; ({ 5; })) {}\n\
+        \x20     |                         ^\n\
+        4 warnings generated.\n";
+    assert_eq!(check(src), (0, expected.to_string()));
+}
+
+#[test]
+fn statement_expression_at_file_scope_is_an_error() {
+    let src = "constant int g = ({ 1; });\n\
+        kernel void k(global int *o) { o[0] = g; }\n";
+    let expected = "<stdin>:1:18: error: statement expression not allowed at file scope\n\
+        \x20   1 | constant int g = ({ 1; });\n\
+        \x20     |                  ^\n\
+        1 error generated.\n";
+    assert_eq!(check(src), (1, expected.to_string()));
+}
+
+#[test]
+fn pedantic_statement_expression_extension_warnings() {
+    let src = "#define SE(x) ({ x; })\n\
+        kernel void k(global int *o) { o[0] = ({ 1; }); o[1] = SE(2); }\n";
+    let (code, err) = check_with(&["-pedantic"], src);
+    assert_eq!(code, 0);
+    assert!(
+        err.contains(
+            "<stdin>:2:40: warning: use of GNU statement expression extension [-Wgnu-statement-expression]\n"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:2:56: warning: use of GNU statement expression extension from macro expansion [-Wgnu-statement-expression-from-macro-expansion]\n"),
+        "{err}"
+    );
+    assert_eq!(check(src), (0, String::new()));
+}
+
+#[test]
+fn jumps_into_statement_expressions_are_errors() {
+    let src = "kernel void k(global int *o) {\n\
+        \x20 switch (o[0]) {\n\
+        \x20   case 0: ({ case 1: 2; });\n\
+        \x20 }\n\
+        \x20 int t = ({ goto out; 1; });\n\
+        \x20 ({ inner: 1; });\n\
+        \x20 goto inner;\n\
+        out:\n\
+        \x20 ({ break; });\n\
+        }\n";
+    let (code, err) = check(src);
+    assert_eq!(code, 1);
+    let expected_errors = "<stdin>:9:6: error: 'break' statement not in loop or switch statement\n\
+        \x20   9 |   ({ break; });\n\
+        \x20     |      ^\n\
+        <stdin>:7:3: error: cannot jump from this goto statement to its label\n\
+        \x20   7 |   goto inner;\n\
+        \x20     |   ^\n\
+        <stdin>:6:3: note: jump enters a statement expression\n\
+        \x20   6 |   ({ inner: 1; });\n\
+        \x20     |   ^\n\
+        <stdin>:3:16: error: cannot jump from switch statement to this case label\n\
+        \x20   3 |     case 0: ({ case 1: 2; });\n\
+        \x20     |                ^\n\
+        <stdin>:3:13: note: jump enters a statement expression\n\
+        \x20   3 |     case 0: ({ case 1: 2; });\n\
+        \x20     |             ^\n";
+    assert!(err.contains(expected_errors), "{err}");
+    // The `case 1: 2;` ending a statement expression is its result for clang: not "unused".
+    assert!(!err.contains("<stdin>:3:24"), "{err}");
+    assert!(
+        err.ends_with("1 warning and 3 errors generated.\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn loop_control_in_a_loop_condition_binds_to_that_loop() {
+    let src = "kernel void k(global int *o) {\n\
+        \x20 for (;;) {\n\
+        \x20   for (int i = 0; i < ({ if (o[0]) break; 3; }); i++) {}\n\
+        \x20   while (({ if (o[0]) continue; 1; })) {}\n\
+        \x20   do {} while (({ if (o[0]) break; 1; }));\n\
+        \x20   for (int i = 0; i < 3; i += ({ if (o[0]) continue; 1; })) {}\n\
+        \x20   while (({ switch (o[0]) { case 1: break; } 1; })) {}\n\
+        \x20 }\n\
+        \x20 switch (o[1]) {\n\
+        \x20 case 0:\n\
+        \x20   while (({ if (o[0]) break; 1; })) {}\n\
+        \x20   o[2] = ({ if (o[0]) break; 1; });\n\
+        \x20 }\n\
+        \x20 while (({ if (o[0]) break; 1; })) {}\n\
+        }\n";
+    let (code, err) = check(src);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("warning:")).collect();
+    assert_eq!(
+        lines,
+        [
+            "<stdin>:3:38: warning: 'break' is bound to current loop, GCC binds it to the enclosing loop [-Wgcc-compat]",
+            "<stdin>:4:25: warning: 'continue' is bound to current loop, GCC binds it to the enclosing loop [-Wgcc-compat]",
+            "<stdin>:5:31: warning: 'break' is bound to current loop, GCC binds it to the enclosing loop [-Wgcc-compat]",
+            "<stdin>:6:46: warning: 'continue' is bound to current loop, GCC binds it to the enclosing loop [-Wgcc-compat]",
+            "<stdin>:11:25: warning: 'break' is bound to loop, GCC binds it to switch [-Wgcc-compat]",
+        ]
+    );
+}
+
+/// clang-19's exact output for statement expressions split across macro expansions.
+#[test]
+fn compound_token_split_by_macro_matches_clang() {
+    let src = "#define LP (\n\
+        #define RP )\n\
+        #define BLK(b) (b)\n\
+        #define SE(x) ({ x; })\n\
+        #define ID(x) x\n\
+        kernel void k(global int *o) {\n\
+        \x20 o[0] = BLK({ int y = o[1]; y + 1; });\n\
+        \x20 o[1] = LP{ 2; }RP;\n\
+        \x20 o[2] = SE(3) + ID(({ 4; }));\n\
+        }\n";
+    let expected = "\
+<stdin>:7:10: warning: '(' and '{' tokens introducing statement expression appear in different macro expansion contexts [-Wcompound-token-split-by-macro]
+    7 |   o[0] = BLK({ int y = o[1]; y + 1; });
+      |          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+<stdin>:3:16: note: expanded from macro 'BLK'
+    3 | #define BLK(b) (b)
+      |                ^
+<stdin>:7:14: note: '{' token is here
+    7 |   o[0] = BLK({ int y = o[1]; y + 1; });
+      |              ^
+<stdin>:3:17: note: expanded from macro 'BLK'
+    3 | #define BLK(b) (b)
+      |                 ^
+<stdin>:7:37: warning: '}' and ')' tokens terminating statement expression appear in different macro expansion contexts [-Wcompound-token-split-by-macro]
+    7 |   o[0] = BLK({ int y = o[1]; y + 1; });
+      |                                     ^
+<stdin>:3:17: note: expanded from macro 'BLK'
+    3 | #define BLK(b) (b)
+      |                 ^
+<stdin>:7:10: note: ')' token is here
+    7 |   o[0] = BLK({ int y = o[1]; y + 1; });
+      |          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+<stdin>:3:18: note: expanded from macro 'BLK'
+    3 | #define BLK(b) (b)
+      |                  ^
+<stdin>:8:10: warning: '(' and '{' tokens introducing statement expression appear in different macro expansion contexts [-Wcompound-token-split-by-macro]
+    8 |   o[1] = LP{ 2; }RP;
+      |          ^~
+<stdin>:1:12: note: expanded from macro 'LP'
+    1 | #define LP (
+      |            ^
+<stdin>:8:12: note: '{' token is here
+    8 |   o[1] = LP{ 2; }RP;
+      |            ^
+<stdin>:8:17: warning: '}' and ')' tokens terminating statement expression appear in different macro expansion contexts [-Wcompound-token-split-by-macro]
+    8 |   o[1] = LP{ 2; }RP;
+      |                 ^
+<stdin>:8:18: note: ')' token is here
+    8 |   o[1] = LP{ 2; }RP;
+      |                  ^~
+<stdin>:2:12: note: expanded from macro 'RP'
+    2 | #define RP )
+      |            ^
+4 warnings generated.
+";
+    assert_eq!(check(src), (0, expected.to_string()));
+    // The values are the same as without the macros.
+    let out = run_i32(src, &[vec![0, 5, 0]]);
+    assert_eq!(out[0], vec![6, 2, 7]);
+    // `-Wno-compound-token-split` silences them.
+    assert_eq!(
+        check_with(&["-Wno-compound-token-split"], src),
+        (0, String::new())
+    );
+}
