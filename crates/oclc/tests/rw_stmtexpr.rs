@@ -342,3 +342,91 @@ fn compound_token_split_by_macro_matches_clang() {
         (0, String::new())
     );
 }
+
+// ---- `cl_clang_storage_class_specifiers` ----
+
+/// The error lines (`FILE:L:C: error: ...`) of a check output.
+fn error_lines(err: &str) -> Vec<&str> {
+    err.lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .collect()
+}
+
+/// Storage classes switched on and off by the pragma (clang-19's errors, per OpenCL C version).
+const STORAGE_SRC: &str = "#pragma OPENCL EXTENSION cl_clang_storage_class_specifiers : enable\n\
+    void f(void) { register int r = 1; auto int a = 2; }\n\
+    kernel void k(global int *o) { static constant int z = 4; o[0] = z; register int q = 3; o[1] = q; }\n\
+    #pragma OPENCL EXTENSION cl_clang_storage_class_specifiers : disable\n\
+    void g(void) { register int r2 = 1; static constant int y = 2; }\n";
+
+#[test]
+fn storage_class_pragma_enables_storage_classes_until_disabled() {
+    let (_, err) = check_with(&["-cl-std=CL1.1"], STORAGE_SRC);
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:5:16: error: OpenCL C version 1.1 does not support the 'register' storage class specifier",
+            "<stdin>:5:37: error: OpenCL C version 1.1 does not support the 'static' storage class specifier",
+            "<stdin>:5:57: error: non-kernel function variable cannot be declared in constant address space",
+        ]
+    );
+    let (_, err) = check_with(&["-cl-std=CL1.2"], STORAGE_SRC);
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:5:16: error: OpenCL C version 1.2 does not support the 'register' storage class specifier",
+            "<stdin>:5:57: error: variables in function scope cannot be declared static",
+        ]
+    );
+    for std in ["-cl-std=CL2.0", "-cl-std=CL3.0"] {
+        let (_, err) = check_with(&[std], STORAGE_SRC);
+        assert_eq!(error_lines(&err).len(), 1, "{err}");
+        assert!(
+            err.contains("5:16: error: OpenCL C version ") && err.contains("'register'"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn storage_class_pragma_rules_for_globals_parameters_and_static_locals() {
+    let src = "#pragma OPENCL EXTENSION cl_clang_storage_class_specifiers : enable\n\
+        register int gr;\n\
+        auto constant int ga = 1;\n\
+        static void sf(void) {}\n\
+        extern void ef(void);\n\
+        void f(register int p, auto int q) { static int sl; }\n\
+        kernel void k(global int *o) { extern constant int ec; static local int sl2; }\n";
+    let (_, err) = check_with(&["-cl-std=CL1.2"], src);
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:2:14: error: illegal storage class on file-scoped variable",
+            "<stdin>:3:19: error: illegal storage class on file-scoped variable",
+            "<stdin>:6:24: error: invalid storage class specifier in function declarator",
+            "<stdin>:6:49: error: static local variable must reside in constant address space",
+            "<stdin>:7:73: error: static local variable must reside in constant address space",
+        ]
+    );
+    let (_, err) = check_with(&["-cl-std=CL2.0"], src);
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:2:14: error: illegal storage class on file-scoped variable",
+            "<stdin>:3:19: error: illegal storage class on file-scoped variable",
+            "<stdin>:6:24: error: invalid storage class specifier in function declarator",
+            "<stdin>:7:73: error: static local variable must reside in global or constant address space",
+        ]
+    );
+}
+
+#[test]
+fn storage_class_pragma_static_constant_locals_run() {
+    let src = "#pragma OPENCL EXTENSION cl_clang_storage_class_specifiers : enable\n\
+        int helper(int x) { static constant int tbl[4] = {10, 20, 30, 40}; register int r = tbl[x & 3]; return r + 1; }\n\
+        kernel void k(global int *o) { static constant int z = 4; auto int a = 5; o[0] = z + a; o[1] = helper(2); }\n";
+    assert_eq!(check(src), (0, String::new()));
+    let out = run_i32(src, &[vec![0, 0]]);
+    assert_eq!(out[0], vec![9, 31]);
+    ptx(src).expect("ptx");
+}

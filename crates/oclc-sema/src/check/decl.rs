@@ -818,6 +818,13 @@ impl Checker<'_> {
         out
     }
 
+    /// Whether clang's `cl_clang_storage_class_specifiers` is supported and enabled by a
+    /// pragma (it is not a core feature, so `-cl-ext` alone does not enable it).
+    pub(crate) fn storage_class_ext(&self) -> bool {
+        const NAME: &str = "cl_clang_storage_class_specifiers";
+        self.lang.has(NAME) && self.pragma_ext.get(NAME).copied().unwrap_or(false)
+    }
+
     /// A variable declaration: type rules, address space (deduced or checked), storage and
     /// initializer.
     fn var_decl(
@@ -906,9 +913,20 @@ impl Checker<'_> {
                 invalid = true;
             }
         }
-        // Rule 31: static locals before OpenCL C 2.0.
+        // clang's `cl_clang_storage_class_specifiers` lets `register`/`auto` through the
+        // parser; at file scope they are still illegal.
+        if at_file && matches!(sc, Some(StorageClass::Register | StorageClass::Auto)) && !invalid {
+            self.err(span, "illegal storage class on file-scoped variable");
+            invalid = true;
+        }
+        // Rule 31: static locals in OpenCL C 1.2.
         let mut storage_checked = false;
-        if !at_file && is_static && !space::static_local_allowed(&self.lang) && !invalid {
+        let storage_ext = self.storage_class_ext();
+        if !at_file
+            && is_static
+            && !space::static_local_allowed(&self.lang, storage_ext)
+            && !invalid
+        {
             self.err(
                 span,
                 "variables in function scope cannot be declared static",

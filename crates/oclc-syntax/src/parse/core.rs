@@ -363,6 +363,29 @@ impl<'a> Parser<'a> {
         !self.pragmas.is_empty()
     }
 
+    /// Whether clang's `cl_clang_storage_class_specifiers` is available here: supported
+    /// (`-cl-ext`) and enabled by the last `#pragma OPENCL EXTENSION` for it (or for `all`)
+    /// before the current token. It lets every storage class through the parser.
+    pub fn storage_class_ext(&self) -> bool {
+        const NAME: &str = "cl_clang_storage_class_specifiers";
+        if !self.lang.has(NAME) {
+            return false;
+        }
+        let mut on = false;
+        for p in self
+            .pragmas
+            .iter()
+            .take_while(|p| p.before_token <= self.pos)
+        {
+            if let crate::ast::PragmaKind::OpenclExtension { name, enable } = &p.item.kind
+                && (name == NAME || name == "all")
+            {
+                on = *enable;
+            }
+        }
+        on
+    }
+
     // -- diagnostics --------------------------------------------------------------------------
 
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
