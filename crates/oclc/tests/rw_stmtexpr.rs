@@ -430,3 +430,155 @@ fn storage_class_pragma_static_constant_locals_run() {
     assert_eq!(out[0], vec![9, 31]);
     ptx(src).expect("ptx");
 }
+
+// ---- user functions named like builtins ----
+
+#[test]
+fn redeclaring_a_builtin_needs_overloadable_as_in_clang() {
+    // clang's notes point into opencl-c.h; oclc has no header text, so they have no location.
+    let src = "float dot(float4 a, float4 b) { return a.x * b.x; }\n\
+        int mad24(int a, int b, int c) { return a * b + c + 1; }\n\
+        static float4 normalize(float4 v) { return v; }\n\
+        float fma2(float a) { return a; }\n\
+        int abs(int x) { return x; }\n\
+        float fract(float x, float *p) { return x; }\n\
+        __attribute__((overloadable)) int clz(int x) { return x; }\n";
+    let expected = "<stdin>:1:7: error: redeclaration of 'dot' must have the 'overloadable' attribute\n\
+        \x20   1 | float dot(float4 a, float4 b) { return a.x * b.x; }\n\
+        \x20     |       ^\n\
+        note: previous overload of function is here\n\
+        <stdin>:2:5: error: redeclaration of 'mad24' must have the 'overloadable' attribute\n\
+        \x20   2 | int mad24(int a, int b, int c) { return a * b + c + 1; }\n\
+        \x20     |     ^\n\
+        note: previous overload of function is here\n\
+        <stdin>:3:15: error: static declaration of 'normalize' follows non-static declaration\n\
+        \x20   3 | static float4 normalize(float4 v) { return v; }\n\
+        \x20     |               ^\n\
+        note: previous declaration is here\n\
+        <stdin>:5:5: error: redeclaration of 'abs' must have the 'overloadable' attribute\n\
+        \x20   5 | int abs(int x) { return x; }\n\
+        \x20     |     ^\n\
+        note: previous overload of function is here\n\
+        <stdin>:5:5: error: conflicting types for 'abs'\n\
+        \x20   5 | int abs(int x) { return x; }\n\
+        \x20     |     ^\n\
+        note: previous declaration is here\n\
+        <stdin>:6:7: error: redeclaration of 'fract' must have the 'overloadable' attribute\n\
+        \x20   6 | float fract(float x, float *p) { return x; }\n\
+        \x20     |       ^\n\
+        note: previous overload of function is here\n\
+        6 errors generated.\n";
+    assert_eq!(check(src), (1, expected.to_string()));
+}
+
+#[test]
+fn builtin_name_collisions_match_clang() {
+    for (src, want) in [
+        (
+            "int max(int a, int b, int c) { return a; } int max(float a) { return 1; }\n",
+            vec![
+                "<stdin>:1:48: error: at most one overload for a given name may lack the 'overloadable' attribute",
+                "<stdin>:1:5: note: previous unmarked overload of function is here",
+            ],
+        ),
+        (
+            "int max(int a, int b, int c) { return a; } int max(int a, int b, int c) { return b; }\n",
+            vec![
+                "<stdin>:1:48: error: redefinition of 'max'",
+                "<stdin>:1:5: note: previous definition is here",
+            ],
+        ),
+        (
+            "__attribute__((overloadable)) float max(int a, int b, int c); __attribute__((overloadable)) int max(int a, int b, int c);\n",
+            vec![
+                "<stdin>:1:97: error: conflicting types for 'max'",
+                "<stdin>:1:37: note: previous declaration is here",
+            ],
+        ),
+        (
+            "typedef int dot;\n",
+            vec![
+                "<stdin>:1:13: error: redefinition of 'dot' as different kind of symbol",
+                "note: previous definition is here",
+            ],
+        ),
+        (
+            "constant int mad24 = 1;\n",
+            vec![
+                "<stdin>:1:14: error: redefinition of 'mad24' as different kind of symbol",
+                "note: previous definition is here",
+            ],
+        ),
+        (
+            "kernel void k(global float *o) { int dot(float4 a, float4 b); o[0] = 1; }\n",
+            vec![
+                "<stdin>:1:38: error: redeclaration of 'dot' must have the 'overloadable' attribute",
+                "note: previous overload of function is here",
+                "<stdin>:1:38: error: conflicting types for 'dot'",
+                "note: previous declaration is here",
+            ],
+        ),
+    ] {
+        let (_, err) = check(src);
+        let got: Vec<&str> = err
+            .lines()
+            .filter(|l| l.contains("error: ") || l.contains("note: "))
+            .collect();
+        assert_eq!(got, want, "{src}");
+    }
+    // Accepted by clang: new overloads, definitions of builtin overloads, shadowing locals.
+    for src in [
+        "int to_global(int x) { return x; }\n",
+        "int get_global_id(int x) { return x; }\n",
+        "static int max(int a, int b, int c) { return a; }\n",
+        "__attribute__((overloadable)) float4 normalize(float4 v); __attribute__((overloadable)) float4 normalize(float4 v) { return v; }\n",
+        "int max(int a, int b, int c) { return a; } int max(int a, int b, int c);\n",
+        "kernel void k(global int *o) { int dot = 3; o[0] = dot; }\n",
+        "enum { dot };\n",
+        // A prototype repeating a builtin exactly declares the builtin (clang's tests, run
+        // without the default header, do this; with it clang wants `overloadable`).
+        "float4 read_imagef(read_only image1d_t, sampler_t, float);\n",
+    ] {
+        assert_eq!(check(src), (0, String::new()), "{src}");
+    }
+}
+
+/// Which function a call runs when the program declares functions named like builtins.
+const OVERLOAD_SRC: &str = "__attribute__((overloadable)) float4 normalize(float4 v) { return v * 2.0f; }\n\
+    int max(int a, int b, int c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }\n\
+    int get_global_id(int x) { return 100 + x; }\n\
+    __attribute__((overloadable)) float dot(float8 a, float8 b) { return a.s0 * b.s0 + 1000.0f; }\n\
+    __attribute__((overloadable)) uint abs(int x) { return 7; }\n\
+    kernel void k(global float *o) {\n\
+      o[0] = normalize((float4)(3, 0, 0, 0)).x;\n\
+      o[1] = normalize((float3)(3, 0, 4)).z;\n\
+      o[2] = max(1, 5, 3);\n\
+      o[3] = max(2, 9);\n\
+      o[4] = get_global_id(0);\n\
+      o[5] = get_global_id(0u);\n\
+      o[6] = dot((float8)(2), (float8)(3));\n\
+      o[7] = dot((float4)(1, 2, 3, 4), (float4)(1, 1, 1, 1));\n\
+      o[8] = abs(-3);\n\
+      o[9] = abs(-3l);\n\
+    }\n";
+
+#[test]
+fn calls_pick_the_program_function_or_the_builtin_as_clang_resolves_them() {
+    assert_eq!(check(OVERLOAD_SRC), (0, String::new()));
+    let p = Program::build(OVERLOAD_SRC, "").expect("builds");
+    let d = Device::cpu().with_printf_echo(false);
+    let o = d.buffer::<f32>(10).expect("buffer");
+    let mut k = p.kernel("k").expect("kernel");
+    k.set_arg(0, &o).expect("arg");
+    d.launch(&k, &NdRange::new(&[1])).expect("launch");
+    let r = o.read::<f32>().expect("read");
+    // The program's normalize(float4), the builtin normalize(float3); the 3-argument max,
+    // the builtin max; get_global_id(int) for an int, the builtin for a uint; the program's
+    // dot(float8) and the builtin dot(float4); the program's definition of abs(int), the
+    // builtin abs(long).
+    assert_eq!(
+        r,
+        vec![6.0, 0.8, 5.0, 9.0, 100.0, 0.0, 1006.0, 10.0, 7.0, 3.0]
+    );
+    ptx(OVERLOAD_SRC).expect("ptx");
+}

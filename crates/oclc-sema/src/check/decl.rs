@@ -768,6 +768,17 @@ impl Checker<'_> {
                 self.err(span, msg);
                 self.note_last(prev.span, "previous definition is here");
             }
+        } else if self.scopes.depth() <= 1
+            && !invalid
+            && matches!(binding, Binding::Typedef(_) | Binding::Var(_))
+            && self.is_header_builtin(name)
+        {
+            // The builtin functions of opencl-c.h are declared at file scope.
+            self.err(
+                span,
+                format!("redefinition of '{name}' as different kind of symbol"),
+            );
+            self.note_last(Span::DUMMY, "previous definition is here");
         }
         self.scopes.insert(
             name,
@@ -808,7 +819,8 @@ impl Checker<'_> {
                 continue;
             }
             if self.prog.types.fn_sig(decl.ty).is_some() {
-                self.function_decl(&specs, &decl, None, idecl.span);
+                let ovl = super::builtin_redecl::has_overloadable(&d.specs, &idecl.declarator);
+                self.function_decl(&specs, &decl, None, ovl);
                 continue;
             }
             if let Some(v) = self.var_decl(&specs, &decl, idecl.init.as_ref(), place) {
@@ -1131,7 +1143,7 @@ impl Checker<'_> {
         specs: &Specs,
         d: &Declared,
         def_span: Option<Span>,
-        _span: Span,
+        overloadable: bool,
     ) -> Option<FuncId> {
         let name = d.name?;
         let span = d.name_span;
@@ -1166,6 +1178,35 @@ impl Checker<'_> {
                     invalid = true;
                 }
             }
+        }
+        // A function named like an opencl-c.h builtin overloads it (clang's rules in
+        // `builtin_redecl`); it is not bound in scope.
+        if !invalid && sig.has_proto && !sig.variadic && self.is_header_builtin(name) {
+            let pids = params
+                .iter()
+                .map(|p| {
+                    self.new_var(hir::Var {
+                        name: p.name.unwrap_or(self.empty_sym),
+                        ty: p.ty,
+                        space: AddrSpace::Private,
+                        storage: Storage::Param,
+                        init: None,
+                        span: p.span,
+                        is_extern: false,
+                    })
+                })
+                .collect();
+            return self.builtin_named_function(super::builtin_redecl::FnDecl {
+                name,
+                span,
+                sig: &sig,
+                ty: d.ty,
+                overloadable,
+                is_static: matches!(specs.storage, Some((StorageClass::Static, _))),
+                is_kernel,
+                definition: def_span.is_some(),
+                params: pids,
+            });
         }
         // Redeclaration. A compatible redeclaration shares the first one's FuncId, so calls
         // made before the definition reach the definition's body.
@@ -1292,7 +1333,8 @@ impl Checker<'_> {
             self.err(d.name_span, "expected ';' after top level declarator");
             return;
         }
-        let Some(fid) = self.function_decl(&specs, &d, Some(f.span), f.span) else {
+        let ovl = super::builtin_redecl::has_overloadable(&f.specs, &f.declarator);
+        let Some(fid) = self.function_decl(&specs, &d, Some(f.span), ovl) else {
             return;
         };
         let sig = self.prog.types.fn_sig(d.ty).cloned();

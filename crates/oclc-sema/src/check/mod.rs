@@ -10,6 +10,7 @@
 //! names), [`scope`] (name lookup).
 
 pub mod builtin_call;
+pub mod builtin_redecl;
 pub mod call;
 pub mod consteval;
 pub mod conv;
@@ -126,6 +127,8 @@ pub(crate) struct Checker<'a> {
     pub builtins: crate::builtins::Builtins,
     /// Statement expressions, jumps and loops of the function being checked.
     pub(crate) se: stmt_expr::StmtExprCx,
+    /// User functions named like builtins.
+    pub(crate) user_overloads: builtin_redecl::UserOverloads,
 }
 
 impl<'a> Checker<'a> {
@@ -152,6 +155,7 @@ impl<'a> Checker<'a> {
             gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
             se: Default::default(),
+            user_overloads: Default::default(),
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();
