@@ -54,11 +54,13 @@ impl RuntimeError {
         d.notes.push(oclc_syntax::Note {
             span: Span::DUMMY,
             message: format!("in the work-item with {}", self.ids()),
+            ranges: Vec::new(),
         });
         if let Some((span, message)) = &self.note {
             d.notes.push(oclc_syntax::Note {
                 span: *span,
                 message: message.clone(),
+                ranges: Vec::new(),
             });
         }
         d

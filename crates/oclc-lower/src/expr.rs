@@ -237,6 +237,13 @@ impl FnCx<'_, '_> {
                     Shape::Void => RV::Void,
                 }
             }
+            ExprKind::StmtExpr { body, value } => {
+                self.block(body);
+                match value {
+                    Some(v) => self.rvalue(v),
+                    None => RV::Void,
+                }
+            }
             ExprKind::Error => self.undef_rv(e.ty),
         }
     }

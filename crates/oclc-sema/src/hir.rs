@@ -358,6 +358,13 @@ pub enum ExprKind {
     Cast(CastKind, Box<Expr>),
     /// A compound literal or a braced initializer in expression position.
     InitList(Box<Init>),
+    /// A GNU statement expression: `body` runs in order, then `value` (an rvalue of the
+    /// expression's type) gives the result; `None` when the type is `void`. A label on the
+    /// last statement is the body's last statement.
+    StmtExpr {
+        body: Block,
+        value: Option<Box<Expr>>,
+    },
     /// An expression that failed to check (already diagnosed).
     Error,
 }
@@ -493,6 +500,10 @@ fn free_iteratively(root: Owned) {
                 | ExprKind::BuiltinCall { args, .. }
                 | ExprKind::VectorLit(args) => todo.extend(args.into_iter().map(Owned::Expr)),
                 ExprKind::InitList(i) => todo.push(Owned::Init(*i)),
+                ExprKind::StmtExpr { body, value } => {
+                    todo.extend(body.stmts.into_iter().map(Owned::Stmt));
+                    todo.extend(value.map(|v| Owned::Expr(*v)));
+                }
                 _ => {}
             },
             Owned::Init(Init::Expr(e)) => todo.push(Owned::Expr(e)),

@@ -789,6 +789,13 @@ pub enum ExprKind {
         then: Box<Expr>,
         els: Box<Expr>,
     },
+    /// A GNU statement expression `({ stmts; last-expr; })`: its value is the last
+    /// expression statement's (trailing `;`s skipped), `void` when the last statement is not
+    /// an expression. `parens` covers `(` to `)`; `body` is the braces.
+    StmtExpr {
+        body: Block,
+        parens: Span,
+    },
     /// A placeholder after a syntax error (already diagnosed).
     Error,
 }

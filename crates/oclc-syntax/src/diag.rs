@@ -39,6 +39,8 @@ pub struct Note {
     /// DUMMY when the note has no location (printed as `note: ...`).
     pub span: Span,
     pub message: String,
+    /// Ranges underlined with `~` in the note's caret line (clang gives a few notes one).
+    pub ranges: Vec<Span>,
 }
 
 /// One diagnostic.
@@ -87,6 +89,22 @@ impl Diagnostic {
         self.notes.push(Note {
             span,
             message: message.into(),
+            ranges: Vec::new(),
+        });
+        self
+    }
+
+    /// Attaches a located note that underlines `range` too.
+    pub fn with_note_range(
+        mut self,
+        span: Span,
+        message: impl Into<String>,
+        range: Span,
+    ) -> Diagnostic {
+        self.notes.push(Note {
+            span,
+            message: message.into(),
+            ranges: vec![range],
         });
         self
     }

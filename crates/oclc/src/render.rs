@@ -57,7 +57,14 @@ impl<'a> TextRenderer<'a> {
             &d.fixits,
         );
         for note in &d.notes {
-            self.emit_one(Level::Note, &note.message, None, note.span, &[], &[]);
+            self.emit_one(
+                Level::Note,
+                &note.message,
+                None,
+                note.span,
+                &note.ranges,
+                &[],
+            );
         }
     }
 

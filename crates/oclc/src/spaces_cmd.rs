@@ -664,6 +664,12 @@ impl Walker<'_> {
                 }
             }
             ExprKind::InitList(i) => self.init(i, d),
+            ExprKind::StmtExpr { body, value } => {
+                self.stmts(&body.stmts, d);
+                if let Some(v) = value {
+                    self.expr(v, d);
+                }
+            }
             _ => {}
         }
     }

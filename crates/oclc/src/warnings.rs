@@ -104,6 +104,11 @@ pub const GROUPS: &[GroupInfo] = &[
     ),
     g("gnu-statement-expression", Pedantic, &["pedantic", "gnu"]),
     g(
+        "gnu-statement-expression-from-macro-expansion",
+        Pedantic,
+        &["gnu-statement-expression", "pedantic", "gnu"],
+    ),
+    g(
         "gnu-conditional-omitted-operand",
         Pedantic,
         &["pedantic", "gnu"],
@@ -145,6 +150,11 @@ pub const GROUPS: &[GroupInfo] = &[
     g("extern-initializer", ExtWarn, &[]),
     g("int-conversion", ExtWarn, &["conversion"]),
     g("empty-body", On, &["extra"]),
+    g(
+        "compound-token-split-by-macro",
+        On,
+        &["compound-token-split"],
+    ),
 ];
 
 /// The table entry for `name`, if listed.

@@ -95,6 +95,7 @@ fn parse_clang(out: &str, sm: &mut SourceMap) -> Vec<Reported> {
             last.diag.notes.push(Note {
                 span,
                 message: msg.to_string(),
+                ranges: Vec::new(),
             });
             continue;
         }

@@ -289,6 +289,10 @@ impl Checker<'_> {
         if self.builtins.special(id) == Some(Special::Gnu) {
             return self.gnu_builtin_call(id, name, name_span, args, span);
         }
+        // A user function taking the name whose parameters the arguments match exactly.
+        if let Some(fid) = self.user_overload_exact(name, &args) {
+            return self.call_user_function(fid, args, span);
+        }
         let bargs: Vec<Arg> = args
             .iter()
             .map(|a| {
@@ -373,6 +377,17 @@ impl Checker<'_> {
                     return Expr::error(span);
                 }
                 let ret = self.bty_to_qt(r.sig.ret);
+                // An overload the program defines runs the program's body.
+                if let Some(fid) = self.user_definition_of(name, r.overload) {
+                    return self.mk(
+                        ExprKind::Call {
+                            callee: fid,
+                            args: out,
+                        },
+                        ret,
+                        span,
+                    );
+                }
                 self.mk(
                     ExprKind::BuiltinCall {
                         builtin: bref(r.overload),
@@ -383,6 +398,14 @@ impl Checker<'_> {
                 )
             }
             Err(NoMatch::Special(sp)) => self.special_builtin(sp, name, args, span),
+            Err(NoMatch::NoViable(_))
+                if self.user_overload_by_arity(name, args.len()).is_some() =>
+            {
+                match self.user_overload_by_arity(name, args.len()) {
+                    Some(fid) => self.call_user_function(fid, args, span),
+                    None => Expr::error(span),
+                }
+            }
             Err(NoMatch::NoViable(cands)) => {
                 let mut d =
                     Diagnostic::error(span, format!("no matching function for call to '{name}'"));

@@ -795,6 +795,17 @@ impl Checker<'_> {
                 self.err(span, msg);
                 self.note_last(prev.span, "previous definition is here");
             }
+        } else if self.scopes.depth() <= 1
+            && !invalid
+            && matches!(binding, Binding::Typedef(_) | Binding::Var(_))
+            && self.is_header_builtin(name)
+        {
+            // The builtin functions of opencl-c.h are declared at file scope.
+            self.err(
+                span,
+                format!("redefinition of '{name}' as different kind of symbol"),
+            );
+            self.note_last(Span::DUMMY, "previous definition is here");
         }
         self.scopes.insert(
             name,
@@ -839,7 +850,8 @@ impl Checker<'_> {
                 continue;
             }
             if self.prog.types.fn_sig(decl.ty).is_some() {
-                self.function_decl(&specs, &decl, None, idecl.span);
+                let ovl = super::builtin_redecl::has_overloadable(&d.specs, &idecl.declarator);
+                self.function_decl(&specs, &decl, None, ovl);
                 continue;
             }
             if let Some(v) = self.var_decl(&specs, &decl, idecl.init.as_ref(), place) {
@@ -860,6 +872,13 @@ impl Checker<'_> {
             self.flush_typos(Some(idecl.span));
         }
         out
+    }
+
+    /// Whether clang's `cl_clang_storage_class_specifiers` is supported and enabled by a
+    /// pragma (it is not a core feature, so `-cl-ext` alone does not enable it).
+    pub(crate) fn storage_class_ext(&self) -> bool {
+        const NAME: &str = "cl_clang_storage_class_specifiers";
+        self.lang.has(NAME) && self.pragma_ext.get(NAME).copied().unwrap_or(false)
     }
 
     /// A variable declaration: type rules, address space (deduced or checked), storage and
@@ -950,9 +969,20 @@ impl Checker<'_> {
                 invalid = true;
             }
         }
-        // Rule 31: static locals before OpenCL C 2.0.
+        // clang's `cl_clang_storage_class_specifiers` lets `register`/`auto` through the
+        // parser; at file scope they are still illegal.
+        if at_file && matches!(sc, Some(StorageClass::Register | StorageClass::Auto)) && !invalid {
+            self.err(span, "illegal storage class on file-scoped variable");
+            invalid = true;
+        }
+        // Rule 31: static locals in OpenCL C 1.2.
         let mut storage_checked = false;
-        if !at_file && is_static && !space::static_local_allowed(&self.lang) && !invalid {
+        let storage_ext = self.storage_class_ext();
+        if !at_file
+            && is_static
+            && !space::static_local_allowed(&self.lang, storage_ext)
+            && !invalid
+        {
             self.err(
                 span,
                 "variables in function scope cannot be declared static",
@@ -1181,7 +1211,7 @@ impl Checker<'_> {
         specs: &Specs,
         d: &Declared,
         def_span: Option<Span>,
-        _span: Span,
+        overloadable: bool,
     ) -> Option<FuncId> {
         let name = d.name?;
         let span = d.name_span;
@@ -1216,6 +1246,35 @@ impl Checker<'_> {
                     invalid = true;
                 }
             }
+        }
+        // A function named like an opencl-c.h builtin overloads it (clang's rules in
+        // `builtin_redecl`); it is not bound in scope.
+        if !invalid && sig.has_proto && !sig.variadic && self.is_header_builtin(name) {
+            let pids = params
+                .iter()
+                .map(|p| {
+                    self.new_var(hir::Var {
+                        name: p.name.unwrap_or(self.empty_sym),
+                        ty: p.ty,
+                        space: AddrSpace::Private,
+                        storage: Storage::Param,
+                        init: None,
+                        span: p.span,
+                        is_extern: false,
+                    })
+                })
+                .collect();
+            return self.builtin_named_function(super::builtin_redecl::FnDecl {
+                name,
+                span,
+                sig: &sig,
+                ty: d.ty,
+                overloadable,
+                is_static: matches!(specs.storage, Some((StorageClass::Static, _))),
+                is_kernel,
+                definition: def_span.is_some(),
+                params: pids,
+            });
         }
         // Redeclaration. A compatible redeclaration shares the first one's FuncId, so calls
         // made before the definition reach the definition's body.
@@ -1342,7 +1401,8 @@ impl Checker<'_> {
             self.err(d.name_span, "expected ';' after top level declarator");
             return;
         }
-        let Some(fid) = self.function_decl(&specs, &d, Some(f.span), f.span) else {
+        let ovl = super::builtin_redecl::has_overloadable(&f.specs, &f.declarator);
+        let Some(fid) = self.function_decl(&specs, &d, Some(f.span), ovl) else {
             return;
         };
         let sig = self.prog.types.fn_sig(d.ty).cloned();

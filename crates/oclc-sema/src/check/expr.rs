@@ -192,6 +192,7 @@ impl Checker<'_> {
             AK::OffsetOf { ty, path } => self.offsetof(ty, path, span),
             AK::BitCast { ty, expr } => self.bit_cast(ty, expr, span),
             AK::ChooseExpr { cond, then, els } => self.choose_expr(cond, then, els, span),
+            AK::StmtExpr { body, parens } => self.stmt_expr(body, *parens, span),
             AK::AsType { expr, ty } => {
                 let to = self.type_name(ty);
                 let x = self.rexpr(expr);

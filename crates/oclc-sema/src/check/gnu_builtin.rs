@@ -413,7 +413,10 @@ impl Checker<'_> {
     fn may_have_side_effects(&self, e: &Expr) -> bool {
         let any = |xs: &[Expr]| xs.iter().any(|x| self.may_have_side_effects(x));
         match &e.kind {
-            ExprKind::Assign { .. } | ExprKind::Call { .. } | ExprKind::InitList(_) => true,
+            ExprKind::Assign { .. }
+            | ExprKind::Call { .. }
+            | ExprKind::InitList(_)
+            | ExprKind::StmtExpr { .. } => true,
             ExprKind::BuiltinCall { builtin, args } => {
                 let a = self.builtins.attrs(builtin.overload);
                 let gnu_pure = builtin.name.as_str().starts_with("__builtin_")

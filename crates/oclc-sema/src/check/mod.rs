@@ -10,6 +10,7 @@
 //! names), [`scope`] (name lookup).
 
 pub mod builtin_call;
+pub mod builtin_redecl;
 pub mod call;
 pub mod consteval;
 pub mod conv;
@@ -24,6 +25,7 @@ pub mod record;
 pub mod scope;
 pub mod stmt;
 pub mod typo;
+pub mod stmt_expr;
 
 use std::collections::HashMap;
 
@@ -153,6 +155,10 @@ pub(crate) struct Checker<'a> {
     /// Undeclared identifiers (name, where, correction) whose errors wait for the end of
     /// their full expression.
     pub pending_typos: Vec<(Symbol, Span, Option<typo::Correction>)>,
+    /// Statement expressions, jumps and loops of the function being checked.
+    pub(crate) se: stmt_expr::StmtExprCx,
+    /// User functions named like builtins.
+    pub(crate) user_overloads: builtin_redecl::UserOverloads,
 }
 
 impl<'a> Checker<'a> {
@@ -185,6 +191,8 @@ impl<'a> Checker<'a> {
             typo_attempts: 0,
             initializing: None,
             pending_typos: Vec::new(),
+            se: Default::default(),
+            user_overloads: Default::default(),
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();
@@ -290,6 +298,7 @@ impl<'a> Checker<'a> {
             d.notes.push(oclc_syntax::Note {
                 span,
                 message: msg.into(),
+                ranges: Vec::new(),
             });
         }
     }

@@ -43,7 +43,7 @@ impl Checker<'_> {
     }
 
     /// Checks a statement, appending its HIR (a declaration may produce several).
-    fn stmt_into(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+    pub(crate) fn stmt_into(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
         if let SK::Decl(d) = &s.kind {
             for v in self.declaration(d, DeclPlace::Block) {
                 out.push(Stmt {
@@ -103,12 +103,21 @@ impl Checker<'_> {
     /// clang's `-Wunused-value`/`-Wunused-comparison` for an expression statement whose value
     /// is computed for nothing.
     fn unused_result(&mut self, e: &ast::Expr, x: &Expr) {
-        if x.is_error() {
+        if x.is_error() || self.is_stmt_expr_result(e) {
             return;
         }
         let mut a = e;
         while let ast::ExprKind::Paren(i) = &a.kind {
             a = i;
+        }
+        if let ast::ExprKind::StmtExpr { body, .. } = &a.kind {
+            // clang looks at the statement expression's last expression.
+            if let (crate::hir::ExprKind::StmtExpr { value: Some(v), .. }, Some(last)) =
+                (&x.kind, super::stmt_expr::result_expr(body))
+            {
+                self.unused_result(last, v);
+            }
+            return;
         }
         let (at, msg, group) = match &a.kind {
             ast::ExprKind::Binary { op, op_span, .. } => match op {
@@ -188,17 +197,25 @@ impl Checker<'_> {
             SK::Null | SK::Error => StmtKind::Empty,
             SK::If { cond, then, else_ } => self.if_chain(cond, then, else_.as_deref()),
             SK::While { cond, body } => {
-                let c = self.cond_expr(cond);
+                // The condition is part of the loop: a `break` or `continue` in a statement
+                // expression there binds to it (clang).
                 self.loop_depth += 1;
+                self.se_loop(true);
+                let c = self.cond_expr(cond);
+                self.se_loop_control(cond);
                 let b = self.sub_stmt(body);
+                self.se_loop(false);
                 self.loop_depth -= 1;
                 StmtKind::While { cond: c, body: b }
             }
             SK::DoWhile { body, cond } => {
                 self.loop_depth += 1;
+                self.se_loop(true);
                 let b = self.sub_stmt(body);
-                self.loop_depth -= 1;
                 let c = self.cond_expr(cond);
+                self.se_loop_control(cond);
+                self.se_loop(false);
+                self.loop_depth -= 1;
                 StmtKind::DoWhile { body: b, cond: c }
             }
             SK::For {
@@ -220,6 +237,7 @@ impl Checker<'_> {
                     }
                     Some(ast::ForInit::Expr(e)) => {
                         let x = self.expr(e);
+                        self.unused_result(e, &x);
                         let x = self.rvalue_discard(x);
                         init_stmts.push(Stmt {
                             kind: StmtKind::Expr(x),
@@ -228,13 +246,26 @@ impl Checker<'_> {
                     }
                     None => {}
                 }
-                let c = cond.as_ref().map(|c| self.cond_expr(c));
+                self.loop_depth += 1;
+                self.se_loop(true);
+                let c = cond.as_ref().map(|c| {
+                    let x = self.cond_expr(c);
+                    self.se_loop_control(c);
+                    x
+                });
+                // clang warns only where the step is reachable: not after a false constant
+                // condition.
+                let step_dead = c.as_ref().is_some_and(|c| self.const_int(c) == Some(0));
                 let st = step.as_ref().map(|e| {
                     let x = self.expr(e);
+                    if !step_dead {
+                        self.unused_result(e, &x);
+                    }
+                    self.se_loop_control(e);
                     self.rvalue_discard(x)
                 });
-                self.loop_depth += 1;
                 let b = self.sub_stmt(body);
+                self.se_loop(false);
                 self.loop_depth -= 1;
                 self.scopes.pop();
                 StmtKind::For {
@@ -260,7 +291,9 @@ impl Checker<'_> {
                 };
                 self.switch_depth += 1;
                 self.switch_cases.push(SwitchCases::default());
+                self.se_switch_enter();
                 let b = self.sub_stmt(body);
+                self.se_switch_leave();
                 self.switch_cases.pop();
                 self.switch_depth -= 1;
                 StmtKind::Switch { cond: c, body: b }
@@ -269,6 +302,7 @@ impl Checker<'_> {
                 if self.switch_depth == 0 {
                     self.err(span, "'case' statement not in switch statement");
                 }
+                self.se_case(span);
                 let v = self.expr(value);
                 let n = if v.is_error() {
                     0
@@ -301,6 +335,7 @@ impl Checker<'_> {
                 if self.switch_depth == 0 {
                     self.err(span, "'default' statement not in switch statement");
                 }
+                self.se_case(span);
                 if let Some(cases) = self.switch_cases.last_mut() {
                     match cases.default {
                         // clang reports at the first `default` and notes the second.
@@ -330,15 +365,11 @@ impl Checker<'_> {
             SK::Return(e) => self.return_stmt(e.as_ref(), span),
             SK::Goto(l) => {
                 self.gotos.push(*l);
+                self.se_goto(span.start(), l.name);
                 StmtKind::Goto(l.name)
             }
             SK::Label { name, body } => {
-                if let Some(&prev) = self.labels.get(&name.name) {
-                    self.err(name.span, format!("redefinition of label '{}'", name.name));
-                    self.note_last(prev, "previous definition is here");
-                } else {
-                    self.labels.insert(name.name, name.span);
-                }
+                self.define_label(name);
                 StmtKind::Label {
                     name: name.name,
                     body: self.sub_stmt(body),
@@ -419,6 +450,7 @@ impl Checker<'_> {
                 self.err(g.span, format!("use of undeclared label '{}'", g.name));
             }
         }
+        self.se_finish_function();
         self.labels.clear();
     }
 

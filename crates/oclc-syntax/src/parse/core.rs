@@ -10,6 +10,9 @@ use crate::lang::{ClStd, LangOptions};
 use crate::source::{SourceMap, Span};
 use crate::token::{Punct, Token, TokenKind};
 
+/// No token came from a macro argument.
+static NO_ARGS: crate::pp::ArgMap = crate::pp::ArgMap::EMPTY;
+
 /// What `sym` names when nothing in the source declares it: an OpenCL builtin type name
 /// (`uint`, `float4`) or an enumerator of clang's OpenCL headers (`memory_order_relaxed`).
 fn builtin_name(sym: Symbol) -> Option<NameKind> {
@@ -45,10 +48,15 @@ pub(crate) struct Skip {
 
 pub(crate) struct Parser<'a> {
     toks: std::borrow::Cow<'a, [Token]>,
+    /// Which tokens came from macro arguments (for clang's compound-token warnings).
+    pub args: &'a crate::pp::ArgMap,
+    /// Function bodies being parsed (0: file scope, where statement expressions are not
+    /// allowed).
+    pub in_body: u32,
     pub pos: usize,
     pragmas: &'a [TokPragma],
     next_pragma: usize,
-    sm: &'a SourceMap,
+    pub(crate) sm: &'a SourceMap,
     pub lang: &'a LangOptions,
     pub diags: &'a mut Diagnostics,
     names: IdMap<Symbol, NameKind>,
@@ -148,6 +156,8 @@ impl<'a> Parser<'a> {
         Parser {
             vector_typedefs: IdMap::default(),
             toks,
+            args: &NO_ARGS,
+            in_body: 0,
             pos: 0,
             pragmas,
             next_pragma: 0,
@@ -178,6 +188,12 @@ impl<'a> Parser<'a> {
             hopeless_idents: 0,
             paren_exprs: 0,
         }
+    }
+
+    /// The preprocessor's record of the tokens that came from macro arguments.
+    pub fn with_args(mut self, args: &'a crate::pp::ArgMap) -> Parser<'a> {
+        self.args = args;
+        self
     }
 
     pub fn run(mut self) -> TranslationUnit {
@@ -228,6 +244,11 @@ impl<'a> Parser<'a> {
 
     pub fn tok(&self) -> &Token {
         self.toks.get(self.pos).unwrap_or_else(|| self.last())
+    }
+
+    /// The token at index `i`, if there is one.
+    pub fn toks_at(&self, i: usize) -> Option<&Token> {
+        self.toks.get(i)
     }
 
     pub fn nth(&self, n: usize) -> &Token {
@@ -354,6 +375,29 @@ impl<'a> Parser<'a> {
         !self.pragmas.is_empty()
     }
 
+    /// Whether clang's `cl_clang_storage_class_specifiers` is available here: supported
+    /// (`-cl-ext`) and enabled by the last `#pragma OPENCL EXTENSION` for it (or for `all`)
+    /// before the current token. It lets every storage class through the parser.
+    pub fn storage_class_ext(&self) -> bool {
+        const NAME: &str = "cl_clang_storage_class_specifiers";
+        if !self.lang.has(NAME) {
+            return false;
+        }
+        let mut on = false;
+        for p in self
+            .pragmas
+            .iter()
+            .take_while(|p| p.before_token <= self.pos)
+        {
+            if let crate::ast::PragmaKind::OpenclExtension { name, enable } = &p.item.kind
+                && (name == NAME || name == "all")
+            {
+                on = *enable;
+            }
+        }
+        on
+    }
+
     // -- diagnostics --------------------------------------------------------------------------
 
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
@@ -403,7 +447,7 @@ impl<'a> Parser<'a> {
     /// Where the outermost macro invocation that produced `span` ends in its file: after the
     /// name for an object-like macro, after the closing `)` of the arguments for a
     /// function-like one (found by scanning the source text).
-    fn invocation_end(&self, span: Span) -> Option<u32> {
+    pub(crate) fn invocation_end(&self, span: Span) -> Option<u32> {
         let outer = *self.sm.expansion_chain(span).last()?;
         let call = outer.call_site;
         let def_text = self.sm.file(outer.def_site.file).map(|f| &f.text[..]);

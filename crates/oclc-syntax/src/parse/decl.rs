@@ -472,7 +472,9 @@ impl Parser<'_> {
                 self.declare(n.name, NameKind::Value);
             }
         }
+        self.in_body += 1;
         let body = self.parse_compound_body();
+        self.in_body -= 1;
         self.pop_scope();
         Some(ExternalDecl::FunctionDef(FunctionDef {
             id,

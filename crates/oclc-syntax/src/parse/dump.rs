@@ -272,6 +272,9 @@ impl Printer {
 
     fn expr(&mut self, e: &Expr) {
         self.line(inline(e));
+        if let ExprKind::StmtExpr { body, .. } = &e.kind {
+            self.nested(|p| p.block(body));
+        }
     }
 }
 
@@ -596,6 +599,7 @@ pub(crate) fn inline(e: &Expr) -> String {
         ExprKind::ChooseExpr { cond, then, els } => {
             format!("(choose {} {} {})", inline(cond), inline(then), inline(els))
         }
+        ExprKind::StmtExpr { body, .. } => format!("(stmt-expr {} stmts)", body.stmts.len()),
         ExprKind::Error => "<error>".into(),
     }
 }

@@ -137,7 +137,9 @@ impl Parser<'_> {
                 continue;
             };
             let kind = match k {
-                Kw::Extern | Kw::Static if self.lang.std < ClStd::Cl12 => {
+                Kw::Extern | Kw::Static
+                    if self.lang.std < ClStd::Cl12 && !self.storage_class_ext() =>
+                {
                     self.bump();
                     let v = version_string(self.lang.std);
                     self.error(
@@ -152,8 +154,13 @@ impl Parser<'_> {
                 Kw::Typedef => DeclSpecKind::Storage(StorageClass::Typedef),
                 Kw::Extern => DeclSpecKind::Storage(StorageClass::Extern),
                 Kw::Static => DeclSpecKind::Storage(StorageClass::Static),
+                Kw::Auto if self.storage_class_ext() => DeclSpecKind::Storage(StorageClass::Auto),
+                Kw::Register if self.storage_class_ext() => {
+                    DeclSpecKind::Storage(StorageClass::Register)
+                }
                 Kw::Auto | Kw::Register => {
-                    // OpenCL C supports neither (clang's `SetStorageClassSpec`).
+                    // OpenCL C supports neither (clang's `SetStorageClassSpec`) unless
+                    // `cl_clang_storage_class_specifiers` is enabled.
                     self.bump();
                     let v = version_string(self.lang.std);
                     self.error(

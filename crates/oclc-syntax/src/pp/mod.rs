@@ -79,6 +79,64 @@ pub struct PpOutput {
     /// Each included file with the `#include` that first included it (orders diagnostics of
     /// different stages as the translation unit reads).
     pub includes: Vec<(FileId, Span)>,
+    /// Which output tokens came from macro arguments (their spans are where they are
+    /// written, so this is the only record of it).
+    pub args: ArgMap,
+}
+
+/// One substitution of a macro argument's tokens into the macro's body (clang's macro
+/// argument expansion). Tokens of one argument that came from one place (the file, or one
+/// expansion) share one; clang reports tokens of different ones as from different macro
+/// expansion contexts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgExpansion {
+    /// The parameter's name in the macro body, with the macro's expansion.
+    pub param: Span,
+    /// The substitution the tokens came through before (into an enclosing macro's body),
+    /// 0 for none.
+    pub parent: u32,
+}
+
+/// The output tokens that came from macro arguments, and through which substitutions.
+#[derive(Clone, Debug, Default)]
+pub struct ArgMap {
+    /// Index 0 is unused (0 means "not from an argument").
+    pub expansions: Vec<ArgExpansion>,
+    /// (output token index, innermost substitution), by token index.
+    pub tokens: Vec<(u32, u32)>,
+}
+
+impl ArgMap {
+    /// An empty map (for tokens that did not come through the preprocessor).
+    pub const EMPTY: ArgMap = ArgMap {
+        expansions: Vec::new(),
+        tokens: Vec::new(),
+    };
+
+    /// The innermost substitution output token `index` came through (0: none).
+    pub fn arg_of(&self, index: usize) -> u32 {
+        let Ok(i) = u32::try_from(index) else {
+            return 0;
+        };
+        match self.tokens.binary_search_by_key(&i, |&(t, _)| t) {
+            Ok(k) => self.tokens[k].1,
+            Err(_) => 0,
+        }
+    }
+
+    /// The substitutions of `arg` from the innermost out (bounded, in case of a cycle).
+    pub fn chain(&self, arg: u32) -> Vec<ArgExpansion> {
+        let mut out = Vec::new();
+        let mut a = arg;
+        while a != 0 && out.len() < 10_000 {
+            let Some(e) = self.expansions.get(a as usize) else {
+                break;
+            };
+            out.push(*e);
+            a = e.parent;
+        }
+        out
+    }
 }
 
 /// Total tokens macro expansion may produce in one translation unit before a fatal error.
@@ -121,11 +179,13 @@ impl Hasher for SymHasher {
 
 type SymMap<V> = HashMap<Symbol, V, BuildHasherDefault<SymHasher>>;
 
-/// A token inside the preprocessor: `no_expand` is clang's "painted blue" flag.
+/// A token inside the preprocessor: `no_expand` is clang's "painted blue" flag; `arg` the
+/// innermost macro-argument substitution it came through ([`ArgMap`], 0: none).
 #[derive(Clone, Copy, Debug)]
 struct PTok {
     tok: Token,
     no_expand: bool,
+    arg: u32,
 }
 
 impl PTok {
@@ -133,6 +193,7 @@ impl PTok {
         PTok {
             tok,
             no_expand: false,
+            arg: 0,
         }
     }
     fn is_eof(&self) -> bool {
@@ -409,6 +470,10 @@ impl<'s> Pp<'s> {
                 break;
             }
             if emit {
+                if t.arg != 0 {
+                    let i = self.out.tokens.len() as u32;
+                    self.out.args.tokens.push((i, t.arg));
+                }
                 self.out.tokens.push(t.tok);
             }
         }
