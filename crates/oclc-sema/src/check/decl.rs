@@ -423,7 +423,9 @@ impl Checker<'_> {
                 return Some(match &**te {
                     ast::TypeOrExpr::Type(tn) => self.type_name(tn),
                     ast::TypeOrExpr::Expr(e) => {
+                        self.unevaluated += 1;
                         let he = self.expr(e);
+                        self.unevaluated -= 1;
                         he.ty.unqualified()
                     }
                 });
@@ -808,7 +810,13 @@ impl Checker<'_> {
                 continue;
             }
             if self.prog.types.fn_sig(decl.ty).is_some() {
-                self.function_decl(&specs, &decl, None, idecl.span);
+                if let Some(fid) = self.function_decl(&specs, &decl, None, idecl.span) {
+                    let attrs = d
+                        .specs
+                        .attributes()
+                        .chain(declarator_attrs(&idecl.declarator));
+                    self.record_call_attrs(fid, attrs);
+                }
                 continue;
             }
             if let Some(v) = self.var_decl(&specs, &decl, idecl.init.as_ref(), place) {
@@ -1015,6 +1023,7 @@ impl Checker<'_> {
                 }
                 let static_init = at_file || is_static || space_now == Some(LangAs::CONSTANT);
                 let hinit = self.initializer(ty, i, static_init, span);
+                self.end_full_expr();
                 if let Some(hi) = hinit {
                     // An unsized array takes its size from the initializer.
                     let new_ty = self.complete_array_from_init(ty, &hi);
@@ -1277,6 +1286,8 @@ impl Checker<'_> {
         let Some(fid) = self.function_decl(&specs, &d, Some(f.span), f.span) else {
             return;
         };
+        let attrs = f.specs.attributes().chain(declarator_attrs(&f.declarator));
+        self.record_call_attrs(fid, attrs);
         let sig = self.prog.types.fn_sig(d.ty).cloned();
         let ret = sig.as_ref().map_or(self.t(TypeTable::VOID), |s| s.ret);
         let is_kernel = specs.is_kernel;
@@ -1298,8 +1309,10 @@ impl Checker<'_> {
             ret,
             block_depth: 0,
         });
+        self.flow = super::flow::Flow::default();
         let body = self.block(&f.body, false);
         self.check_gotos();
+        self.flush_runtime_warnings();
         self.func = None;
         self.scopes.pop();
         self.attributes_for(fid, &f.specs);
@@ -1384,6 +1397,14 @@ fn past_object_offset(e: &crate::hir::Expr) -> Option<(Span, u64)> {
         }
     }
     None
+}
+
+/// The attributes written after a declarator.
+fn declarator_attrs(d: &ast::Declarator) -> impl Iterator<Item = &ast::Attribute> {
+    d.attrs.iter().filter_map(|a| match &a.kind {
+        DeclSpecKind::Attr(x) => Some(x),
+        _ => None,
+    })
 }
 
 fn strip_casts(e: &crate::hir::Expr) -> &crate::hir::Expr {

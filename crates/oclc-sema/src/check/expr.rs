@@ -8,6 +8,7 @@ use oclc_syntax::{Span, Symbol};
 use super::Checker;
 use super::conv::Action;
 use super::scope::Binding;
+use super::unused::Unused;
 use crate::hir::{BinOp, CastKind, Expr, ExprKind, UnOp};
 use crate::space::{self, PointerOp};
 use crate::types::{ArrayLen, LangAs, Opaque, QualType, Quals, Scalar, TypeKind, TypeTable};
@@ -247,10 +248,17 @@ impl Checker<'_> {
         QualType::new(self.prog.types.array(c, ArrayLen::Fixed(n)))
     }
 
+    /// The type of a `sizeof`/`vec_step`/`_Alignof` operand; an expression operand is not
+    /// evaluated (no run-time warnings in it).
     fn type_or_expr_type(&mut self, arg: &ast::TypeOrExpr) -> QualType {
         match arg {
             ast::TypeOrExpr::Type(tn) => self.type_name(tn),
-            ast::TypeOrExpr::Expr(e) => self.expr(e).ty,
+            ast::TypeOrExpr::Expr(e) => {
+                self.unevaluated += 1;
+                let t = self.expr(e).ty;
+                self.unevaluated -= 1;
+                t
+            }
         }
     }
 
@@ -340,7 +348,7 @@ impl Checker<'_> {
 
     fn comma_list(&mut self, items: &[ast::Expr], span: Span) -> Expr {
         let mut acc: Option<Expr> = None;
-        for it in items {
+        for (i, it) in items.iter().enumerate() {
             let x = self.rexpr(it);
             acc = Some(match acc {
                 None => x,
@@ -348,6 +356,21 @@ impl Checker<'_> {
                     if prev.is_error() || x.is_error() {
                         Expr::error(span)
                     } else {
+                        if i > 0 {
+                            // `(a, b, c)` is `((a, b), c)`: the left operand is the last item
+                            // before this one as far as the unused-value check goes.
+                            let left = &items[i - 1];
+                            let lh = match &prev.kind {
+                                ExprKind::Comma(_, r) => &**r,
+                                _ => &prev,
+                            };
+                            let kind = if i == 1 {
+                                Unused::CommaLeft
+                            } else {
+                                Unused::CommaLeftTail
+                            };
+                            self.diagnose_unused(left, Some(lh), kind);
+                        }
                         let ty = x.ty;
                         self.mk(ExprKind::Comma(Box::new(prev), Box::new(x)), ty, span)
                     }
@@ -606,11 +629,11 @@ impl Checker<'_> {
     ) -> Expr {
         if !matches!(lhs.kind, AK::Binary { .. }) {
             let l = self.rexpr(lhs);
-            return self.binary_step(op, op_span, l, rhs, span);
+            return self.binary_step(op, op_span, lhs, l, rhs, span);
         }
         // A chain (`a + b + c ...`, a left spine of any length) is checked in a loop, leftmost
         // operand first, as recursion would: its length is not nesting.
-        let mut links = vec![(op, op_span, rhs, span)];
+        let mut links = vec![(op, op_span, lhs, rhs, span)];
         let mut leaf = lhs;
         while let AK::Binary {
             op,
@@ -619,28 +642,47 @@ impl Checker<'_> {
             rhs,
         } = &leaf.kind
         {
-            links.push((*op, *op_span, &**rhs, leaf.span));
+            links.push((*op, *op_span, &**lhs, &**rhs, leaf.span));
             leaf = lhs;
         }
         let mut acc = self.rexpr(leaf);
         let mut first = true;
-        for (op, op_span, rhs, span) in links.into_iter().rev() {
+        for (op, op_span, lhs, rhs, span) in links.into_iter().rev() {
             if !first {
                 acc = self.rvalue(acc);
             }
             first = false;
-            acc = self.binary_step(op, op_span, acc, rhs, span);
+            acc = self.binary_step(op, op_span, lhs, acc, rhs, span);
         }
         acc
     }
 
-    /// One link of a chain: `l` (already an rvalue) `op` the operand `rhs`.
-    fn binary_step(&mut self, op: AB, op_span: Span, l: Expr, rhs: &ast::Expr, span: Span) -> Expr {
-        let r = self.rexpr(rhs);
+    /// One link of a chain: `l` (already an rvalue, checked from `lhs`) `op` the operand
+    /// `rhs`. The right operand of `&&`/`||` runs only when the left one lets it.
+    fn binary_step(
+        &mut self,
+        op: AB,
+        op_span: Span,
+        lhs: &ast::Expr,
+        l: Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Expr {
+        let r = if matches!(op, AB::LogAnd | AB::LogOr) {
+            let truth = self.known_truth(&l);
+            let here = self.flow.reach.clone();
+            self.flow.reach = here.when(truth, op == AB::LogAnd);
+            let r = self.rexpr(rhs);
+            self.flow.reach = here;
+            r
+        } else {
+            self.rexpr(rhs)
+        };
         if l.is_error() || r.is_error() {
             return Expr::error(span);
         }
         if op == AB::Comma {
+            self.diagnose_unused(lhs, Some(&l), Unused::CommaLeft);
             let ty = r.ty;
             return self.mk(ExprKind::Comma(Box::new(l), Box::new(r)), ty, span);
         }
@@ -827,10 +869,9 @@ impl Checker<'_> {
             } else {
                 "remainder"
             };
-            self.warn(
-                op_span,
-                format!("{what} by zero is undefined"),
-                "division-by-zero",
+            self.warn_runtime(
+                oclc_syntax::Diagnostic::warning(op_span, format!("{what} by zero is undefined"))
+                    .with_group("division-by-zero"),
             );
         }
     }
@@ -1039,8 +1080,13 @@ impl Checker<'_> {
     ) -> Expr {
         let c = self.expr(cond);
         let c = self.condition(c);
+        let truth = self.known_truth(&c);
+        let here = self.flow.reach.clone();
+        self.flow.reach = here.when(truth, true);
         let t = self.rexpr(then);
+        self.flow.reach = here.when(truth, false);
         let e = self.rexpr(else_);
+        self.flow.reach = here;
         if c.is_error() || t.is_error() || e.is_error() {
             return Expr::error(span);
         }
@@ -1258,13 +1304,14 @@ impl Checker<'_> {
         } else {
             return;
         };
-        self.warn(span, msg, "array-bounds");
+        let mut d = oclc_syntax::Diagnostic::warning(span, msg).with_group("array-bounds");
         if let ExprKind::Var(v) = &b.kind
             && let Some(var) = self.prog.var(*v)
         {
             let (vs, name) = (var.span, var.name);
-            self.note_last(vs, format!("array '{name}' declared here"));
+            d = d.with_note(vs, format!("array '{name}' declared here"));
         }
+        self.warn_runtime(d);
     }
 
     fn member(

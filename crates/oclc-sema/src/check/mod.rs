@@ -15,6 +15,7 @@ pub mod consteval;
 pub mod conv;
 pub mod decl;
 pub mod expr;
+pub mod flow;
 pub mod gnu_builtin;
 pub mod gnu_expr;
 pub mod init;
@@ -23,6 +24,7 @@ pub mod predef;
 pub mod record;
 pub mod scope;
 pub mod stmt;
+pub mod unused;
 
 use std::collections::HashMap;
 
@@ -123,6 +125,15 @@ pub(crate) struct Checker<'a> {
     pub in_addr_of: bool,
     /// The builtin function library of this language mode.
     pub builtins: crate::builtins::Builtins,
+    /// Reachability of the function body being checked, and its held warnings.
+    pub(crate) flow: flow::Flow,
+    /// Conversion warnings of the full expression being checked (see
+    /// [`Checker::warn_conversion`]).
+    pub(crate) full_expr_warnings: Vec<(Diagnostic, Option<flow::Reach>)>,
+    /// `const`/`pure`/`warn_unused_result` attributes of declared functions.
+    pub(crate) func_attrs: crate::fxhash::FxHashMap<hir::FuncId, unused::CallAttrs>,
+    /// Nesting of unevaluated operands (`sizeof`, `vec_step`, `_Alignof`, `typeof`).
+    pub unevaluated: u32,
 }
 
 impl<'a> Checker<'a> {
@@ -148,6 +159,10 @@ impl<'a> Checker<'a> {
             labels: HashMap::new(),
             gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
+            flow: flow::Flow::default(),
+            full_expr_warnings: Vec::new(),
+            func_attrs: Default::default(),
+            unevaluated: 0,
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();
@@ -159,6 +174,11 @@ impl<'a> Checker<'a> {
     }
 
     fn external_decl(&mut self, item: &ast::ExternalDecl) {
+        self.external_decl_inner(item);
+        self.end_full_expr();
+    }
+
+    fn external_decl_inner(&mut self, item: &ast::ExternalDecl) {
         match item {
             ast::ExternalDecl::FunctionDef(f) => self.function_def(f),
             ast::ExternalDecl::Decl(d) => {
@@ -218,10 +238,7 @@ impl<'a> Checker<'a> {
     /// Attaches a note to the last diagnostic (clang prints notes after their diagnostic).
     pub(crate) fn note_last(&mut self, span: Span, msg: impl Into<String>) {
         if let Some(d) = self.diags.list.last_mut() {
-            d.notes.push(oclc_syntax::Note {
-                span,
-                message: msg.into(),
-            });
+            d.notes.push(oclc_syntax::Note::new(span, msg));
         }
     }
 
