@@ -145,6 +145,12 @@ pub const GROUPS: &[GroupInfo] = &[
     g("extern-initializer", ExtWarn, &[]),
     g("int-conversion", ExtWarn, &["conversion"]),
     g("empty-body", On, &["extra"]),
+    // -Wparentheses (in -Wall, not -Wmost) and its members; two are off by default.
+    g("parentheses", On, &["all"]),
+    g("bitwise-conditional-parentheses", On, &["parentheses"]),
+    g("shift-op-parentheses", On, &["parentheses"]),
+    g("logical-op-parentheses", Off, &["parentheses"]),
+    g("bitwise-op-parentheses", Off, &["parentheses"]),
 ];
 
 /// The table entry for `name`, if listed.

@@ -686,7 +686,10 @@ impl Checker<'_> {
             let ty = r.ty;
             return self.mk(ExprKind::Comma(Box::new(l), Box::new(r)), ty, span);
         }
-        self.binary_values(op, op_span, l, r, span)
+        self.binop_precedence(op, op_span, lhs, rhs, &l);
+        let x = self.binary_values(op, op_span, l, r, span);
+        self.consecutive_comparison(op, op_span, lhs);
+        x
     }
 
     /// A binary operator on two rvalues (shared with compound assignment).
@@ -791,6 +794,8 @@ impl Checker<'_> {
                 self.binary_warnings(op, op_span, &l, &r);
                 match self.arith_convert(l, r) {
                     Ok((l, r, common)) => {
+                        self.check_constant_conversion(&l, op_span);
+                        self.check_constant_conversion(&r, op_span);
                         let ty =
                             if matches!(op, AB::Lt | AB::Gt | AB::Le | AB::Ge | AB::Eq | AB::Ne) {
                                 self.logical_result(common)
@@ -1078,6 +1083,21 @@ impl Checker<'_> {
         question: Span,
         span: Span,
     ) -> Expr {
+        let x = self.conditional_operands(cond, then, else_, question, span);
+        if let ExprKind::Cond(c, ..) = &x.kind {
+            self.conditional_precedence(question, cond, c, else_);
+        }
+        x
+    }
+
+    fn conditional_operands(
+        &mut self,
+        cond: &ast::Expr,
+        then: &ast::Expr,
+        else_: &ast::Expr,
+        question: Span,
+        span: Span,
+    ) -> Expr {
         let c = self.expr(cond);
         let c = self.condition(c);
         let truth = self.known_truth(&c);
@@ -1088,6 +1108,24 @@ impl Checker<'_> {
         let e = self.rexpr(else_);
         self.flow.reach = here;
         if c.is_error() || t.is_error() || e.is_error() {
+            return Expr::error(span);
+        }
+        // OpenCL: a floating-point condition is an error (clang's
+        // err_typecheck_cond_expect_nonfloat).
+        if self
+            .prog
+            .types
+            .as_scalar(c.ty)
+            .is_some_and(|s| s.is_float())
+        {
+            let t = self.prog.types.quoted(c.ty);
+            self.emit(
+                oclc_syntax::Diagnostic::error(
+                    question,
+                    format!("used type {t} where floating point type is not allowed"),
+                )
+                .with_range(cond.span),
+            );
             return Expr::error(span);
         }
         let types = &self.prog.types;
@@ -1182,7 +1220,11 @@ impl Checker<'_> {
                 let arith = |x: &Expr| types.elem_scalar(x.ty).is_some();
                 if arith(&t) && arith(&e) {
                     return match self.arith_convert(t, e) {
-                        Ok((t, e, ty)) => result(self, c, t, e, ty),
+                        Ok((t, e, ty)) => {
+                            self.check_constant_conversion(&t, question);
+                            self.check_constant_conversion(&e, question);
+                            result(self, c, t, e, ty)
+                        }
                         Err(b) => {
                             let (t, e) = *b;
                             let (x, y) =

@@ -11,6 +11,7 @@
 
 pub mod builtin_call;
 pub mod call;
+pub mod constconv;
 pub mod consteval;
 pub mod conv;
 pub mod decl;
@@ -20,6 +21,7 @@ pub mod gnu_builtin;
 pub mod gnu_expr;
 pub mod init;
 pub mod kernel;
+pub mod parens;
 pub mod predef;
 pub mod record;
 pub mod scope;
@@ -130,6 +132,10 @@ pub(crate) struct Checker<'a> {
     /// Conversion warnings of the full expression being checked (see
     /// [`Checker::warn_conversion`]).
     pub(crate) full_expr_warnings: Vec<(Diagnostic, Option<flow::Reach>)>,
+    /// The context clang underlines for a conversion of an argument (the callee) or of a
+    /// `return` value (the keyword), and of an initializer-list element (its `{`).
+    pub(crate) conv_cc: Option<Span>,
+    pub(crate) list_cc: Option<Span>,
     /// `const`/`pure`/`warn_unused_result` attributes of declared functions.
     pub(crate) func_attrs: crate::fxhash::FxHashMap<hir::FuncId, unused::CallAttrs>,
     /// Nesting of unevaluated operands (`sizeof`, `vec_step`, `_Alignof`, `typeof`).
@@ -162,6 +168,8 @@ impl<'a> Checker<'a> {
             flow: flow::Flow::default(),
             full_expr_warnings: Vec::new(),
             func_attrs: Default::default(),
+            conv_cc: None,
+            list_cc: None,
             unevaluated: 0,
         };
         c.prog.types.set_target(lang.target);

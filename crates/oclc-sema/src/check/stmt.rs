@@ -530,7 +530,13 @@ impl Checker<'_> {
                     return StmtKind::Return(None);
                 }
                 let ret = f.ret.unqualified();
+                let kw = oclc_syntax::Span {
+                    hi: span.lo + 6,
+                    ..span
+                };
+                let saved = self.conv_cc.replace(kw);
                 let c = self.assign_convert(ret, ret, x, Action::Returning, e.span);
+                self.conv_cc = saved;
                 self.end_full_expr();
                 StmtKind::Return(Some(c))
             }

@@ -51,6 +51,11 @@ fn in_macro_body(span: Span) -> bool {
     span.expn != ExpnId::NONE
 }
 
+/// `e` without the parentheses around it.
+pub(crate) fn strip_parens_pub(e: &ast::Expr) -> &ast::Expr {
+    strip_parens(e)
+}
+
 fn strip_parens(e: &ast::Expr) -> &ast::Expr {
     let mut x = e;
     while let AK::Paren(i) = &x.kind {
