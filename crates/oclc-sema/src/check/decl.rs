@@ -797,6 +797,7 @@ impl Checker<'_> {
                 &idecl.declarator,
                 specs.storage.is_some_and(|s| s.0 == StorageClass::Typedef),
             );
+            self.warn_unknown_decl_attrs(&d.specs, &idecl.declarator);
             let Some(name) = decl.name else { continue };
             if specs.storage.is_some_and(|s| s.0 == StorageClass::Typedef) {
                 let ty = self.ext_vector_attr(&d.specs, &idecl.declarator, decl.ty);
@@ -1279,6 +1280,7 @@ impl Checker<'_> {
     pub(crate) fn function_def(&mut self, f: &ast::FunctionDef) {
         let specs = self.specs(&f.specs, DeclPlace::File);
         let d = self.declarator(specs.ty, &f.declarator, false);
+        self.warn_unknown_decl_attrs(&f.specs, &f.declarator);
         if self.prog.types.fn_sig(d.ty).is_none() {
             self.err(d.name_span, "expected ';' after top level declarator");
             return;

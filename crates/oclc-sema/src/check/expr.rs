@@ -305,7 +305,7 @@ impl Checker<'_> {
         self.mk(ExprKind::IntLit(v), ty, span)
     }
 
-    fn ident(&mut self, name: Symbol, span: Span) -> Expr {
+    pub(crate) fn ident(&mut self, name: Symbol, span: Span) -> Expr {
         match self.scopes.lookup(name).map(|e| e.binding) {
             Some(Binding::Var(v)) => {
                 let ty = self

@@ -400,8 +400,9 @@ impl Checker<'_> {
                     body: self.sub_stmt(body),
                 }
             }
-            SK::Attributed { body, .. } => {
+            SK::Attributed { body, attrs } => {
                 let inner = self.stmt(body);
+                self.warn_unknown_attrs(attrs);
                 return self.leave_with(inner);
             }
             SK::StaticAssert(sa) => {
