@@ -817,6 +817,7 @@ impl Checker<'_> {
                         .attributes()
                         .chain(declarator_attrs(&idecl.declarator));
                     self.record_call_attrs(fid, attrs);
+                    self.record_fn_link(fid, &d.specs, &idecl.declarator, decl.name_span);
                 }
                 continue;
             }
@@ -915,6 +916,10 @@ impl Checker<'_> {
                 invalid = true;
             }
         }
+        if !at_file && is_static && !self.prog.types.canonical(ty).quals.is_const() {
+            let at = specs.storage.map_or(span, |s| s.1);
+            self.static_local_in_inline(at);
+        }
         // Rule 31: static locals before OpenCL C 2.0.
         let mut storage_checked = false;
         if !at_file && is_static && !space::static_local_allowed(&self.lang) && !invalid {
@@ -984,6 +989,9 @@ impl Checker<'_> {
         });
         if at_file {
             self.prog.globals.push(vid);
+            if is_static {
+                self.record_internal_var(vid);
+            }
         }
         // Declare before the initializer (C scope rules), replacing a compatible file-scope
         // redeclaration quietly.
@@ -1290,6 +1298,7 @@ impl Checker<'_> {
         };
         let attrs = f.specs.attributes().chain(declarator_attrs(&f.declarator));
         self.record_call_attrs(fid, attrs);
+        self.record_fn_link(fid, &f.specs, &f.declarator, d.name_span);
         let sig = self.prog.types.fn_sig(d.ty).cloned();
         let ret = sig.as_ref().map_or(self.t(TypeTable::VOID), |s| s.ret);
         let is_kernel = specs.is_kernel;
@@ -1310,6 +1319,7 @@ impl Checker<'_> {
             is_kernel,
             ret,
             block_depth: 0,
+            id: Some(fid),
         });
         self.flow = super::flow::Flow::default();
         let body = self.block(&f.body, false);

@@ -306,7 +306,11 @@ impl Checker<'_> {
     }
 
     pub(crate) fn ident(&mut self, name: Symbol, span: Span) -> Expr {
-        match self.scopes.lookup(name).map(|e| e.binding) {
+        let binding = self.scopes.lookup(name).map(|e| e.binding);
+        if let Some(b) = &binding {
+            self.check_internal_use(b, span);
+        }
+        match binding {
             Some(Binding::Var(v)) => {
                 let ty = self
                     .prog

@@ -22,6 +22,7 @@ pub mod gnu_builtin;
 pub mod gnu_expr;
 pub mod init;
 pub mod kernel;
+pub mod linkage;
 pub mod parens;
 pub mod predef;
 pub mod record;
@@ -93,6 +94,8 @@ pub(crate) struct FnCtx {
     pub ret: QualType,
     /// Block nesting inside the body: 1 is the outermost compound statement.
     pub block_depth: u32,
+    /// The function's id (none after an invalid declaration).
+    pub id: Option<hir::FuncId>,
 }
 
 /// State of one check.
@@ -136,6 +139,9 @@ pub(crate) struct Checker<'a> {
     /// The context clang underlines for a conversion of an argument (the callee) or of a
     /// `return` value (the keyword), and of an initializer-list element (its `{`).
     pub(crate) conv_cc: Option<Span>,
+    /// Linkage facts of declared functions, and the program-scope `static` variables.
+    pub(crate) fn_links: crate::fxhash::FxHashMap<hir::FuncId, linkage::FnLink>,
+    pub(crate) internal_vars: std::collections::HashSet<hir::VarId>,
     pub(crate) list_cc: Option<Span>,
     /// `const`/`pure`/`warn_unused_result` attributes of declared functions.
     pub(crate) func_attrs: crate::fxhash::FxHashMap<hir::FuncId, unused::CallAttrs>,
@@ -170,6 +176,8 @@ impl<'a> Checker<'a> {
             full_expr_warnings: Vec::new(),
             func_attrs: Default::default(),
             conv_cc: None,
+            fn_links: Default::default(),
+            internal_vars: Default::default(),
             list_cc: None,
             unevaluated: 0,
         };
