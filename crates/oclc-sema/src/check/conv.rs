@@ -91,7 +91,7 @@ impl Checker<'_> {
             return e;
         }
         let types = &self.prog.types;
-        if let Some((elem, _)) = types.array_elem(e.ty) {
+        if let Some((elem, _)) = types.array_elem_sugared(e.ty) {
             let pid = self.prog.types.pointer(elem);
             return self.cast(CastKind::ArrayToPointer, e, QualType::new(pid));
         }
@@ -346,41 +346,63 @@ impl Checker<'_> {
                         let sp = if src_is_array { q(self, r.ty) } else { sp };
                         let msg =
                             format!("{} changes address space of pointer", action.rev(&sp, &dp));
-                        self.err(at, msg);
+                        self.emit(Diagnostic::error(at, msg).with_range(r.span));
                         self.implicit_space_note(dst_print);
                         return Expr::error(r.span);
                     }
                     PtrAssign::NestedAddressSpace => {
-                        self.err(
-                            at,
-                            format!(
-                                "{} changes address space of nested pointer",
-                                action.rev(&sp, &dp)
-                            ),
+                        let msg = format!(
+                            "{} changes address space of nested pointer",
+                            action.rev(&sp, &dp)
                         );
+                        self.emit(Diagnostic::error(at, msg).with_range(r.span));
                         return Expr::error(r.span);
                     }
-                    PtrAssign::DiscardsQualifiers => self.warn(
-                        at,
-                        format!("{} discards qualifiers", action.to_from(&sp, &dp)),
-                        "incompatible-pointer-types-discards-qualifiers",
+                    PtrAssign::DiscardsQualifiers => self.emit(
+                        Diagnostic::warning(
+                            at,
+                            format!("{} discards qualifiers", action.to_from(&sp, &dp)),
+                        )
+                        .with_group("incompatible-pointer-types-discards-qualifiers")
+                        .with_range(r.span),
                     ),
-                    PtrAssign::NestedQualifiers => self.warn(
-                        at,
-                        format!(
-                            "{} discards qualifiers in nested pointer types",
-                            action.to_from(&sp, &dp)
-                        ),
-                        "incompatible-pointer-types-discards-qualifiers",
+                    PtrAssign::NestedQualifiers => self.emit(
+                        Diagnostic::warning(
+                            at,
+                            format!(
+                                "{} discards qualifiers in nested pointer types",
+                                action.to_from(&sp, &dp)
+                            ),
+                        )
+                        .with_group("incompatible-pointer-types-discards-qualifiers")
+                        .with_range(r.span),
                     ),
-                    PtrAssign::Sign => self.warn(
-                        at,
-                        format!(
-                            "{} converts between pointers to integer types with different sign",
-                            action.to_from(&sp, &dp)
-                        ),
-                        "pointer-sign",
-                    ),
+                    PtrAssign::Sign => {
+                        // clang-19 names plain `char` (neither signed nor unsigned) apart.
+                        let types = &self.prog.types;
+                        let plain_char = [dc, sc].iter().any(|&t| {
+                            types
+                                .pointee(t)
+                                .and_then(|p| types.as_scalar(p))
+                                .is_some_and(|s| s == Scalar::Char)
+                        });
+                        let how = if plain_char {
+                            "where one is of the unique plain 'char' type and the other is not"
+                        } else {
+                            "with different sign"
+                        };
+                        self.emit(
+                            Diagnostic::warning(
+                                at,
+                                format!(
+                                    "{} converts between pointers to integer types {how}",
+                                    action.to_from(&sp, &dp)
+                                ),
+                            )
+                            .with_group("pointer-sign")
+                            .with_range(r.span),
+                        )
+                    }
                     PtrAssign::Incompatible => {
                         let msg =
                             format!("incompatible pointer types {}", action.to_from(&sp, &dp));
