@@ -842,6 +842,32 @@ impl TypeTable {
         }
     }
 
+    /// [`Self::array_elem`] keeping the element's typedef sugar (`u8` of `u8 b[4]`), for
+    /// the type of a decayed array, which clang prints as written (`'__private u8 *'`).
+    pub fn array_elem_sugared(&self, qt: QualType) -> Option<(QualType, ArrayLen)> {
+        let mut q = qt;
+        let mut quals = qt.quals;
+        for _ in 0..64 {
+            match self.kind(q.id) {
+                TypeKind::Array(e, n) => {
+                    return Some((
+                        QualType {
+                            id: e.id,
+                            quals: e.quals.merge(quals),
+                        },
+                        *n,
+                    ));
+                }
+                TypeKind::Typedef(td) => {
+                    q = self.typedef(*td)?.ty;
+                    quals = quals.merge(q.quals);
+                }
+                _ => return self.array_elem(qt),
+            }
+        }
+        self.array_elem(qt)
+    }
+
     pub fn is_array(&self, qt: QualType) -> bool {
         matches!(self.ckind(qt), TypeKind::Array(..))
     }

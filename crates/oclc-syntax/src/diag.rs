@@ -39,8 +39,34 @@ pub struct Note {
     /// DUMMY when the note has no location (printed as `note: ...`).
     pub span: Span,
     pub message: String,
-    /// Ranges underlined with `~` in the note's caret line (clang gives a few notes one).
+    /// Ranges underlined with `~`, as for a diagnostic.
     pub ranges: Vec<Span>,
+    /// Fix-its printed under the note's snippet (`static `, `(`, `)`, `=`).
+    pub fixits: Vec<FixIt>,
+}
+
+impl Note {
+    pub fn new(span: Span, message: impl Into<String>) -> Note {
+        Note {
+            span,
+            message: message.into(),
+            ranges: Vec::new(),
+            fixits: Vec::new(),
+        }
+    }
+
+    pub fn with_range(mut self, span: Span) -> Note {
+        self.ranges.push(span);
+        self
+    }
+
+    pub fn with_fixit(mut self, span: Span, text: impl Into<String>) -> Note {
+        self.fixits.push(FixIt {
+            span,
+            text: text.into(),
+        });
+        self
+    }
 }
 
 /// One diagnostic.
@@ -86,11 +112,7 @@ impl Diagnostic {
 
     /// Attaches a located note.
     pub fn with_note(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.notes.push(Note {
-            span,
-            message: message.into(),
-            ranges: Vec::new(),
-        });
+        self.notes.push(Note::new(span, message));
         self
     }
 
@@ -101,11 +123,13 @@ impl Diagnostic {
         message: impl Into<String>,
         range: Span,
     ) -> Diagnostic {
-        self.notes.push(Note {
-            span,
-            message: message.into(),
-            ranges: vec![range],
-        });
+        self.notes.push(Note::new(span, message).with_range(range));
+        self
+    }
+
+    /// Attaches a note built with its ranges and fix-its.
+    pub fn with_full_note(mut self, note: Note) -> Diagnostic {
+        self.notes.push(note);
         self
     }
 

@@ -57,13 +57,15 @@ impl<'a> TextRenderer<'a> {
             &d.fixits,
         );
         for note in &d.notes {
+            let mut ranges: Vec<Span> = note.ranges.clone();
+            ranges.extend(note.fixits.iter().map(|f| f.span));
             self.emit_one(
                 Level::Note,
                 &note.message,
                 None,
                 note.span,
-                &note.ranges,
-                &[],
+                &ranges,
+                &note.fixits,
             );
         }
     }

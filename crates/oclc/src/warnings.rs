@@ -155,7 +155,38 @@ pub const GROUPS: &[GroupInfo] = &[
         On,
         &["compound-token-split"],
     ),
+    // -Wparentheses (in -Wall, not -Wmost) and its members; two are off by default.
+    g("parentheses", On, &["all"]),
+    g("bitwise-conditional-parentheses", On, &["parentheses"]),
+    g("shift-op-parentheses", On, &["parentheses"]),
+    g("logical-op-parentheses", Off, &["parentheses"]),
+    g("bitwise-op-parentheses", Off, &["parentheses"]),
+    // Diagnostics whose default differs from the rest of their group (see VARIANTS).
+    g(
+        "static-in-inline-quiet",
+        Pedantic,
+        &["static-in-inline", "pedantic"],
+    ),
+    g("unknown-pragmas-off", Off, &["unknown-pragmas"]),
+    g("unknown-pragmas", On, &["most"]),
 ];
+
+/// Diagnostics that clang puts in a group with a different default than the group's other
+/// members: (the name sema gives them, the group clang prints). `static-in-inline-quiet` is
+/// clang's `ext_internal_in_extern_inline_quiet` (an extension, shown with -pedantic);
+/// `unknown-pragmas-off` is "unknown pragma ignored" (off by default, on with -Wall).
+pub const VARIANTS: &[(&str, &str)] = &[
+    ("static-in-inline-quiet", "static-in-inline"),
+    ("unknown-pragmas-off", "unknown-pragmas"),
+];
+
+/// The group name clang prints for `group`.
+fn shown(group: &'static str) -> &'static str {
+    VARIANTS
+        .iter()
+        .find(|(v, _)| *v == group)
+        .map_or(group, |(_, g)| g)
+}
 
 /// The table entry for `name`, if listed.
 pub fn group_info(name: &str) -> Option<&'static GroupInfo> {
@@ -315,16 +346,17 @@ impl WarningPolicy {
                 if self.ignore_all || !self.enabled(group) {
                     return None;
                 }
+                let name = shown(group);
                 if self.is_error(group) {
                     d.level = Level::Error;
                     return Some(Reported {
                         diag: d,
-                        option: Some(format!("-Werror,-W{group}")),
+                        option: Some(format!("-Werror,-W{name}")),
                     });
                 }
                 Some(Reported {
                     diag: d,
-                    option: Some(format!("-W{group}")),
+                    option: Some(format!("-W{name}")),
                 })
             }
             Level::Error => {

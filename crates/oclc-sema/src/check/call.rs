@@ -13,6 +13,18 @@ use crate::types::{LangAs, QualType, Scalar, TypeTable};
 
 impl Checker<'_> {
     pub(crate) fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Expr {
+        // clang underlines the callee's first token for the conversion of an argument.
+        let cc = match &super::unused::strip_parens_pub(callee).kind {
+            AK::Ident(_) => super::unused::strip_parens_pub(callee).span,
+            _ => callee.span.start(),
+        };
+        let saved = self.conv_cc.replace(cc);
+        let r = self.call_inner(callee, args, span);
+        self.conv_cc = saved;
+        r
+    }
+
+    fn call_inner(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Expr {
         // A name that is not declared may be a builtin function.
         let mut inner = callee;
         while let AK::Paren(x) = &inner.kind {

@@ -423,7 +423,9 @@ impl Checker<'_> {
                 return Some(match &**te {
                     ast::TypeOrExpr::Type(tn) => self.type_name(tn),
                     ast::TypeOrExpr::Expr(e) => {
+                        self.unevaluated += 1;
                         let he = self.expr(e);
+                        self.unevaluated -= 1;
                         he.ty.unqualified()
                     }
                 });
@@ -834,6 +836,7 @@ impl Checker<'_> {
                 &idecl.declarator,
                 specs.storage.is_some_and(|s| s.0 == StorageClass::Typedef),
             );
+            self.warn_unknown_decl_attrs(&d.specs, &idecl.declarator);
             let Some(name) = decl.name else { continue };
             if specs.storage.is_some_and(|s| s.0 == StorageClass::Typedef) {
                 let ty = self.ext_vector_attr(&d.specs, &idecl.declarator, decl.ty);
@@ -851,7 +854,14 @@ impl Checker<'_> {
             }
             if self.prog.types.fn_sig(decl.ty).is_some() {
                 let ovl = super::builtin_redecl::has_overloadable(&d.specs, &idecl.declarator);
-                self.function_decl(&specs, &decl, None, ovl);
+                if let Some(fid) = self.function_decl(&specs, &decl, None, ovl) {
+                    let attrs = d
+                        .specs
+                        .attributes()
+                        .chain(declarator_attrs(&idecl.declarator));
+                    self.record_call_attrs(fid, attrs);
+                    self.record_fn_link(fid, &d.specs, &idecl.declarator, decl.name_span);
+                }
                 continue;
             }
             if let Some(v) = self.var_decl(&specs, &decl, idecl.init.as_ref(), place) {
@@ -975,7 +985,11 @@ impl Checker<'_> {
             self.err(span, "illegal storage class on file-scoped variable");
             invalid = true;
         }
-        // Rule 31: static locals in OpenCL C 1.2.
+        if !at_file && is_static && !self.prog.types.canonical(ty).quals.is_const() {
+            let at = specs.storage.map_or(span, |s| s.1);
+            self.static_local_in_inline(at);
+        }
+        // Rule 31: static locals before OpenCL C 2.0.
         let mut storage_checked = false;
         let storage_ext = self.storage_class_ext();
         if !at_file
@@ -1049,6 +1063,9 @@ impl Checker<'_> {
         });
         if at_file {
             self.prog.globals.push(vid);
+            if is_static {
+                self.record_internal_var(vid);
+            }
         }
         // Declare before the initializer (C scope rules), replacing a compatible file-scope
         // redeclaration quietly.
@@ -1091,6 +1108,7 @@ impl Checker<'_> {
                 let outer = self.initializing.replace(name);
                 let hinit = self.initializer(ty, i, static_init, span);
                 self.initializing = outer;
+                self.end_full_expr();
                 if let Some(hi) = hinit {
                     // An unsized array takes its size from the initializer.
                     let new_ty = self.complete_array_from_init(ty, &hi);
@@ -1397,6 +1415,7 @@ impl Checker<'_> {
     pub(crate) fn function_def(&mut self, f: &ast::FunctionDef) {
         let specs = self.specs(&f.specs, DeclPlace::File);
         let d = self.declarator(specs.ty, &f.declarator, false);
+        self.warn_unknown_decl_attrs(&f.specs, &f.declarator);
         if self.prog.types.fn_sig(d.ty).is_none() {
             self.err(d.name_span, "expected ';' after top level declarator");
             return;
@@ -1405,6 +1424,9 @@ impl Checker<'_> {
         let Some(fid) = self.function_decl(&specs, &d, Some(f.span), ovl) else {
             return;
         };
+        let attrs = f.specs.attributes().chain(declarator_attrs(&f.declarator));
+        self.record_call_attrs(fid, attrs);
+        self.record_fn_link(fid, &f.specs, &f.declarator, d.name_span);
         let sig = self.prog.types.fn_sig(d.ty).cloned();
         let ret = sig.as_ref().map_or(self.t(TypeTable::VOID), |s| s.ret);
         let is_kernel = specs.is_kernel;
@@ -1425,9 +1447,12 @@ impl Checker<'_> {
             is_kernel,
             ret,
             block_depth: 0,
+            id: Some(fid),
         });
+        self.flow = super::flow::Flow::default();
         let body = self.block(&f.body, false);
         self.check_gotos();
+        self.flush_runtime_warnings();
         self.func = None;
         self.fn_end = std::mem::take(&mut self.deferred);
         self.scopes.pop();
@@ -1513,6 +1538,14 @@ fn past_object_offset(e: &crate::hir::Expr) -> Option<(Span, u64)> {
         }
     }
     None
+}
+
+/// The attributes written after a declarator.
+fn declarator_attrs(d: &ast::Declarator) -> impl Iterator<Item = &ast::Attribute> {
+    d.attrs.iter().filter_map(|a| match &a.kind {
+        DeclSpecKind::Attr(x) => Some(x),
+        _ => None,
+    })
 }
 
 fn strip_casts(e: &crate::hir::Expr) -> &crate::hir::Expr {

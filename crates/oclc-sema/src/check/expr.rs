@@ -8,6 +8,7 @@ use oclc_syntax::{Diagnostic, Span, Symbol};
 use super::Checker;
 use super::conv::Action;
 use super::scope::Binding;
+use super::unused::Unused;
 use crate::hir::{BinOp, CastKind, Expr, ExprKind, UnOp};
 use crate::space::{self, PointerOp};
 use crate::types::{ArrayLen, LangAs, Opaque, QualType, Quals, Scalar, TypeKind, TypeTable};
@@ -250,10 +251,17 @@ impl Checker<'_> {
         QualType::new(self.prog.types.array(c, ArrayLen::Fixed(n)))
     }
 
+    /// The type of a `sizeof`/`vec_step`/`_Alignof` operand; an expression operand is not
+    /// evaluated (no run-time warnings in it).
     fn type_or_expr_type(&mut self, arg: &ast::TypeOrExpr) -> QualType {
         match arg {
             ast::TypeOrExpr::Type(tn) => self.type_name(tn),
-            ast::TypeOrExpr::Expr(e) => self.expr(e).ty,
+            ast::TypeOrExpr::Expr(e) => {
+                self.unevaluated += 1;
+                let t = self.expr(e).ty;
+                self.unevaluated -= 1;
+                t
+            }
         }
     }
 
@@ -304,14 +312,18 @@ impl Checker<'_> {
         self.mk(ExprKind::IntLit(v), ty, span)
     }
 
-    fn ident(&mut self, name: Symbol, span: Span) -> Expr {
+    pub(crate) fn ident(&mut self, name: Symbol, span: Span) -> Expr {
         let entry = self.scopes.lookup(name);
         // clang makes no expression of an invalid declaration (`Sema::BuildDeclarationNameExpr`
         // "only create DeclRefExpr's for valid Decl's"): its uses are silently invalid.
         if entry.is_some_and(|e| e.invalid && matches!(e.binding, Binding::Var(_))) {
             return Expr::error(span);
         }
-        match entry.map(|e| e.binding) {
+        let binding = entry.map(|e| e.binding);
+        if let Some(b) = &binding {
+            self.check_internal_use(b, span);
+        }
+        match binding {
             Some(Binding::Var(v)) => {
                 let ty = self
                     .prog
@@ -364,7 +376,7 @@ impl Checker<'_> {
 
     fn comma_list(&mut self, items: &[ast::Expr], span: Span) -> Expr {
         let mut acc: Option<Expr> = None;
-        for it in items {
+        for (i, it) in items.iter().enumerate() {
             let x = self.rexpr(it);
             acc = Some(match acc {
                 None => x,
@@ -372,6 +384,21 @@ impl Checker<'_> {
                     if prev.is_error() || x.is_error() {
                         Expr::error(span)
                     } else {
+                        if i > 0 {
+                            // `(a, b, c)` is `((a, b), c)`: the left operand is the last item
+                            // before this one as far as the unused-value check goes.
+                            let left = &items[i - 1];
+                            let lh = match &prev.kind {
+                                ExprKind::Comma(_, r) => &**r,
+                                _ => &prev,
+                            };
+                            let kind = if i == 1 {
+                                Unused::CommaLeft
+                            } else {
+                                Unused::CommaLeftTail
+                            };
+                            self.diagnose_unused(left, Some(lh), kind);
+                        }
                         let ty = x.ty;
                         self.mk(ExprKind::Comma(Box::new(prev), Box::new(x)), ty, span)
                     }
@@ -630,11 +657,11 @@ impl Checker<'_> {
     ) -> Expr {
         if !matches!(lhs.kind, AK::Binary { .. }) {
             let l = self.rexpr(lhs);
-            return self.binary_step(op, op_span, l, rhs, span);
+            return self.binary_step(op, op_span, lhs, l, rhs, span);
         }
         // A chain (`a + b + c ...`, a left spine of any length) is checked in a loop, leftmost
         // operand first, as recursion would: its length is not nesting.
-        let mut links = vec![(op, op_span, rhs, span)];
+        let mut links = vec![(op, op_span, lhs, rhs, span)];
         let mut leaf = lhs;
         while let AK::Binary {
             op,
@@ -643,32 +670,54 @@ impl Checker<'_> {
             rhs,
         } = &leaf.kind
         {
-            links.push((*op, *op_span, &**rhs, leaf.span));
+            links.push((*op, *op_span, &**lhs, &**rhs, leaf.span));
             leaf = lhs;
         }
         let mut acc = self.rexpr(leaf);
         let mut first = true;
-        for (op, op_span, rhs, span) in links.into_iter().rev() {
+        for (op, op_span, lhs, rhs, span) in links.into_iter().rev() {
             if !first {
                 acc = self.rvalue(acc);
             }
             first = false;
-            acc = self.binary_step(op, op_span, acc, rhs, span);
+            acc = self.binary_step(op, op_span, lhs, acc, rhs, span);
         }
         acc
     }
 
-    /// One link of a chain: `l` (already an rvalue) `op` the operand `rhs`.
-    fn binary_step(&mut self, op: AB, op_span: Span, l: Expr, rhs: &ast::Expr, span: Span) -> Expr {
-        let r = self.rexpr(rhs);
+    /// One link of a chain: `l` (already an rvalue, checked from `lhs`) `op` the operand
+    /// `rhs`. The right operand of `&&`/`||` runs only when the left one lets it.
+    fn binary_step(
+        &mut self,
+        op: AB,
+        op_span: Span,
+        lhs: &ast::Expr,
+        l: Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Expr {
+        let r = if matches!(op, AB::LogAnd | AB::LogOr) {
+            let truth = self.known_truth(&l);
+            let here = self.flow.reach.clone();
+            self.flow.reach = here.when(truth, op == AB::LogAnd);
+            let r = self.rexpr(rhs);
+            self.flow.reach = here;
+            r
+        } else {
+            self.rexpr(rhs)
+        };
         if l.is_error() || r.is_error() {
             return Expr::error(span);
         }
         if op == AB::Comma {
+            self.diagnose_unused(lhs, Some(&l), Unused::CommaLeft);
             let ty = r.ty;
             return self.mk(ExprKind::Comma(Box::new(l), Box::new(r)), ty, span);
         }
-        self.binary_values(op, op_span, l, r, span)
+        self.binop_precedence(op, op_span, lhs, rhs, &l);
+        let x = self.binary_values(op, op_span, l, r, span);
+        self.consecutive_comparison(op, op_span, lhs);
+        x
     }
 
     /// A binary operator on two rvalues (shared with compound assignment).
@@ -773,6 +822,8 @@ impl Checker<'_> {
                 self.binary_warnings(op, op_span, &l, &r);
                 match self.arith_convert(l, r) {
                     Ok((l, r, common)) => {
+                        self.check_constant_conversion(&l, op_span);
+                        self.check_constant_conversion(&r, op_span);
                         let ty =
                             if matches!(op, AB::Lt | AB::Gt | AB::Le | AB::Ge | AB::Eq | AB::Ne) {
                                 self.logical_result(common)
@@ -851,7 +902,7 @@ impl Checker<'_> {
             } else {
                 "remainder"
             };
-            self.emit_at_function_end(
+            self.warn_runtime(
                 Diagnostic::warning(op_span, format!("{what} by zero is undefined"))
                     .with_group("division-by-zero"),
             );
@@ -1060,11 +1111,49 @@ impl Checker<'_> {
         question: Span,
         span: Span,
     ) -> Expr {
+        let x = self.conditional_operands(cond, then, else_, question, span);
+        if let ExprKind::Cond(c, ..) = &x.kind {
+            self.conditional_precedence(question, cond, c, else_);
+        }
+        x
+    }
+
+    fn conditional_operands(
+        &mut self,
+        cond: &ast::Expr,
+        then: &ast::Expr,
+        else_: &ast::Expr,
+        question: Span,
+        span: Span,
+    ) -> Expr {
         let c = self.expr(cond);
         let c = self.condition(c);
+        let truth = self.known_truth(&c);
+        let here = self.flow.reach.clone();
+        self.flow.reach = here.when(truth, true);
         let t = self.rexpr(then);
+        self.flow.reach = here.when(truth, false);
         let e = self.rexpr(else_);
+        self.flow.reach = here;
         if c.is_error() || t.is_error() || e.is_error() {
+            return Expr::error(span);
+        }
+        // OpenCL: a floating-point condition is an error (clang's
+        // err_typecheck_cond_expect_nonfloat).
+        if self
+            .prog
+            .types
+            .as_scalar(c.ty)
+            .is_some_and(|s| s.is_float())
+        {
+            let t = self.prog.types.quoted(c.ty);
+            self.emit(
+                oclc_syntax::Diagnostic::error(
+                    question,
+                    format!("used type {t} where floating point type is not allowed"),
+                )
+                .with_range(cond.span),
+            );
             return Expr::error(span);
         }
         let types = &self.prog.types;
@@ -1159,7 +1248,11 @@ impl Checker<'_> {
                 let arith = |x: &Expr| types.elem_scalar(x.ty).is_some();
                 if arith(&t) && arith(&e) {
                     return match self.arith_convert(t, e) {
-                        Ok((t, e, ty)) => result(self, c, t, e, ty),
+                        Ok((t, e, ty)) => {
+                            self.check_constant_conversion(&t, question);
+                            self.check_constant_conversion(&e, question);
+                            result(self, c, t, e, ty)
+                        }
                         Err(b) => {
                             let (t, e) = *b;
                             let (x, y) =
@@ -1292,7 +1385,7 @@ impl Checker<'_> {
             let name = var.name;
             d = d.with_note(vs, format!("array '{name}' declared here"));
         }
-        self.emit_at_function_end(d);
+        self.warn_runtime(d);
     }
 
     fn member(

@@ -410,7 +410,7 @@ impl Checker<'_> {
 
     /// Whether evaluating `e` may change something (clang's `HasSideEffects`): assignments,
     /// `++`/`--`, calls of functions other than `const`/`pure` builtins.
-    fn may_have_side_effects(&self, e: &Expr) -> bool {
+    pub(crate) fn may_have_side_effects(&self, e: &Expr) -> bool {
         let any = |xs: &[Expr]| xs.iter().any(|x| self.may_have_side_effects(x));
         match &e.kind {
             ExprKind::Assign { .. }

@@ -9,23 +9,29 @@
 //! (statements), [`consteval`] (integer constant expressions), [`predef`] (predeclared OpenCL
 //! names), [`scope`] (name lookup).
 
+pub mod attrs;
 pub mod builtin_call;
 pub mod builtin_redecl;
 pub mod call;
+pub mod constconv;
 pub mod consteval;
 pub mod conv;
 pub mod decl;
 pub mod expr;
+pub mod flow;
 pub mod gnu_builtin;
 pub mod gnu_expr;
 pub mod init;
 pub mod kernel;
+pub mod linkage;
+pub mod parens;
 pub mod predef;
 pub mod record;
 pub mod scope;
 pub mod stmt;
 pub mod typo;
 pub mod stmt_expr;
+pub mod unused;
 
 use std::collections::HashMap;
 
@@ -102,6 +108,8 @@ pub(crate) struct FnCtx {
     pub ret: QualType,
     /// Block nesting inside the body: 1 is the outermost compound statement.
     pub block_depth: u32,
+    /// The function's id (none after an invalid declaration).
+    pub id: Option<hir::FuncId>,
 }
 
 /// State of one check.
@@ -159,6 +167,22 @@ pub(crate) struct Checker<'a> {
     pub(crate) se: stmt_expr::StmtExprCx,
     /// User functions named like builtins.
     pub(crate) user_overloads: builtin_redecl::UserOverloads,
+    /// Reachability of the function body being checked, and its held warnings.
+    pub(crate) flow: flow::Flow,
+    /// Conversion warnings of the full expression being checked (see
+    /// [`Checker::warn_conversion`]).
+    pub(crate) full_expr_warnings: Vec<(Diagnostic, Option<flow::Reach>)>,
+    /// The context clang underlines for a conversion of an argument (the callee) or of a
+    /// `return` value (the keyword), and of an initializer-list element (its `{`).
+    pub(crate) conv_cc: Option<Span>,
+    /// Linkage facts of declared functions, and the program-scope `static` variables.
+    pub(crate) fn_links: crate::fxhash::FxHashMap<hir::FuncId, linkage::FnLink>,
+    pub(crate) internal_vars: std::collections::HashSet<hir::VarId>,
+    pub(crate) list_cc: Option<Span>,
+    /// `const`/`pure`/`warn_unused_result` attributes of declared functions.
+    pub(crate) func_attrs: crate::fxhash::FxHashMap<hir::FuncId, unused::CallAttrs>,
+    /// Nesting of unevaluated operands (`sizeof`, `vec_step`, `_Alignof`, `typeof`).
+    pub unevaluated: u32,
 }
 
 impl<'a> Checker<'a> {
@@ -193,6 +217,14 @@ impl<'a> Checker<'a> {
             pending_typos: Vec::new(),
             se: Default::default(),
             user_overloads: Default::default(),
+            flow: flow::Flow::default(),
+            full_expr_warnings: Vec::new(),
+            func_attrs: Default::default(),
+            conv_cc: None,
+            fn_links: Default::default(),
+            internal_vars: Default::default(),
+            list_cc: None,
+            unevaluated: 0,
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();
@@ -219,22 +251,18 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Reports a warning clang emits when the function is finished (`DiagRuntimeBehavior`);
-    /// outside a function it is reported at once.
-    pub(crate) fn emit_at_function_end(&mut self, d: Diagnostic) {
-        if self.func.is_some() {
-            self.deferred.push(d);
-        } else {
-            self.diags.push(d);
-        }
-    }
-
     fn external_decl(&mut self, item: &ast::ExternalDecl) {
         let start = item_span(item);
         if !self.fn_end.is_empty() {
             self.flush_fn_end(start);
         }
         self.last_item = start;
+        self.external_decl_inner(item);
+        self.flush_typos(Some(start));
+        self.end_full_expr();
+    }
+
+    fn external_decl_inner(&mut self, item: &ast::ExternalDecl) {
         match item {
             ast::ExternalDecl::FunctionDef(f) => self.function_def(f),
             ast::ExternalDecl::Decl(d) => {
@@ -247,7 +275,6 @@ impl<'a> Checker<'a> {
             }
             ast::ExternalDecl::Pragma(p) => self.pragma(p),
         }
-        self.flush_typos(Some(start));
     }
 
     /// `#pragma OPENCL EXTENSION name : enable|disable` switches an extension from here on.
@@ -295,11 +322,7 @@ impl<'a> Checker<'a> {
     /// Attaches a note to the last diagnostic (clang prints notes after their diagnostic).
     pub(crate) fn note_last(&mut self, span: Span, msg: impl Into<String>) {
         if let Some(d) = self.diags.list.last_mut() {
-            d.notes.push(oclc_syntax::Note {
-                span,
-                message: msg.into(),
-                ranges: Vec::new(),
-            });
+            d.notes.push(oclc_syntax::Note::new(span, msg));
         }
     }
 

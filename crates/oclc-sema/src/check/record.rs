@@ -13,6 +13,7 @@ use crate::types::{
 
 impl Checker<'_> {
     pub(crate) fn record_spec(&mut self, r: &ast::RecordSpec, place: DeclPlace) -> QualType {
+        self.warn_unknown_attrs(&r.attrs);
         let is_union = r.kind == ast::RecordKind::Union;
         let name = r.name.map(|i| i.name);
         let decl_span = r.name.map_or(r.kw_span, |i| i.span);
@@ -110,6 +111,7 @@ impl Checker<'_> {
                     }
                     for f in &g.fields {
                         let d = self.declarator(specs.ty, &f.declarator, false);
+                        self.warn_unknown_decl_attrs(&g.specs, &f.declarator);
                         let span = d.name.map_or(f.span, |_| d.name_span);
                         let mut ty = d.ty;
                         let own = self.prog.types.object_space(ty);
@@ -194,6 +196,7 @@ impl Checker<'_> {
     }
 
     pub(crate) fn enum_spec(&mut self, e: &ast::EnumSpec) -> QualType {
+        self.warn_unknown_attrs(&e.attrs);
         let name = e.name.map(|i| i.name);
         let span = e.name.map_or(e.kw_span, |i| i.span);
         if e.body.is_none()
@@ -217,6 +220,7 @@ impl Checker<'_> {
             let mut next: i64 = 0;
             let mut values = Vec::new();
             for en in list {
+                self.warn_unknown_attrs(&en.attrs);
                 let v = match &en.value {
                     Some(x) => {
                         let he = self.expr(x);

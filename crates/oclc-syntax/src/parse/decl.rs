@@ -269,7 +269,17 @@ impl Parser<'_> {
         let first = self.finish_init_declarator(&specs, declarator, ctx);
         declarators.push(first);
         while self.eat(Punct::Comma).is_some() {
-            let (d, ok) = self.parse_declarator(ctx);
+            // GNU attributes before a later declarator belong to it alone (clang's
+            // `ParseDeclGroup`): `int x, __attribute__((aligned(8))) y;`.
+            let mut lead = Vec::new();
+            while self.kw() == Some(Kw::Attribute) && !self.cut_off {
+                self.parse_gnu_attr(&mut lead);
+            }
+            let (mut d, ok) = self.parse_declarator(ctx);
+            if !lead.is_empty() {
+                lead.append(&mut d.attrs);
+                d.attrs = lead;
+            }
             if !ok {
                 self.skip_malformed_decl();
                 return Some(ExternalDecl::Decl(Declaration {
