@@ -51,7 +51,7 @@ impl FnCx<'_, '_> {
             }
             return self.undef_rv(e.ty);
         }
-        self.reject_wide(e);
+        self.warn_wide(e);
         self.depth += 1;
         let saved = self.span;
         self.span = e.span;
@@ -61,13 +61,12 @@ impl FnCx<'_, '_> {
         r
     }
 
-    /// `long long` is a 128-bit integer on clang's SPIR targets (as sema lays it out); the
-    /// devices have no 128-bit integers, so a body computing with one is an error at its
-    /// first such expression rather than a program that silently computes in 64 bits. A
-    /// narrower value widened to one is fine where it is only narrowed again or counted by
-    /// `__builtin_clzll`-like builtins (which lowering extends exactly), so the operations
-    /// on wide values are what is rejected.
-    fn reject_wide(&mut self, e: &Expr) {
+    /// `long long` is a 128-bit integer on clang's SPIR targets (as sema lays it out, so
+    /// `oclc check` agrees with clang), but 64-bit for the GPU compilers real kernels are
+    /// written for (NVIDIA's, AMD's), and the devices have no 128-bit integers: a body
+    /// computing with one computes in 64 bits, with a warning at its first such expression.
+    /// A narrower value widened and narrowed again needs no warning.
+    fn warn_wide(&mut self, e: &Expr) {
         if self.wide_reported {
             return;
         }
@@ -81,13 +80,16 @@ impl FnCx<'_, '_> {
         };
         let Some(s) = found else { return };
         self.wide_reported = true;
-        self.cx.error(
-            e.span,
-            format!(
-                "'{}' is a 128-bit integer type on the SPIR target, which oclc's devices do \
-                 not support",
-                s.name()
-            ),
+        self.cx.diags.push(
+            oclc_syntax::Diagnostic::warning(
+                e.span,
+                format!(
+                    "'{}' is a 128-bit integer type on the SPIR target; oclc's devices compute \
+                     it in 64 bits, as GPU OpenCL compilers do",
+                    s.name()
+                ),
+            )
+            .with_group("long-long-64"),
         );
     }
 
@@ -271,7 +273,7 @@ impl FnCx<'_, '_> {
     // ---- places ----
 
     pub fn place(&mut self, e: &Expr) -> Place {
-        self.reject_wide(e);
+        self.warn_wide(e);
         let saved = self.span;
         self.span = e.span;
         let p = self.place_inner(e);

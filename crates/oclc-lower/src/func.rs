@@ -82,7 +82,7 @@ pub struct FnCx<'c, 'a> {
     too_large_reported: bool,
     /// [`FnCx::too_deep`] reported.
     too_deep_reported: bool,
-    /// [`FnCx::reject_wide`] reported (once per function).
+    /// [`FnCx::warn_wide`] warned (once per function).
     pub wide_reported: bool,
 }
 
