@@ -31,9 +31,11 @@ pub fn merge_stages(
         .iter()
         .map(|d| position(d.order.unwrap_or(d.span), main, &site, sm))
         .collect();
-    // After a fatal error clang stops: what the later stages report from its line on (the
-    // construct it interrupted) would have come after it, and is dropped with the rest.
-    if let Some(f) = diags[..a].iter().position(|d| d.level == Level::Fatal) {
+    // After a fatal error (the preprocessor's or the parser's) clang stops: what the later
+    // stages report from its line on (the construct it interrupted) would have come after
+    // it, and is dropped with the rest.
+    if let Some(f) = diags[..b].iter().position(|d| d.level == Level::Fatal) {
+        let later = if f < a { a } else { b };
         let s = sm.report_span(diags[f].span);
         let line_start = sm
             .file(s.file)
@@ -50,7 +52,7 @@ pub fn merge_stages(
             &site,
             sm,
         );
-        for k in keys.iter_mut().skip(a) {
+        for k in keys.iter_mut().skip(later) {
             if *k >= cut {
                 *k = vec![u32::MAX; k.len().max(cut.len()) + 1];
             }
