@@ -279,8 +279,9 @@ impl<'p> CastSites<'p> {
 /// first used, so a pointer whose declaration the HIR knows by name in the same function gets
 /// that line instead.
 fn fix_declaration_lines(report: &mut SpacesReport, program: &hir::Program) {
+    let by_name = functions_by_name(program);
     for f in &mut report.functions {
-        let Some((_, hf)) = program.function_by_name(&f.source_name) else {
+        let Some(hf) = by_name.get(f.source_name.as_str()) else {
             continue;
         };
         let Some(body) = &hf.body else { continue };
@@ -313,8 +314,9 @@ fn fix_declaration_lines(report: &mut SpacesReport, program: &hir::Program) {
 /// knows a field by its byte offset (`a+16`), the source by its path (`a.inner.p`, `v[1].p`,
 /// `s->p`, `ptrs[...]`).
 fn name_fields(report: &mut SpacesReport, program: &hir::Program) {
+    let by_name = functions_by_name(program);
     for f in &mut report.functions {
-        let vars = var_types(program, &f.source_name);
+        let vars = var_types(program, by_name.get(f.source_name.as_str()).copied());
         let render = |p: &SourcePath| render_path(program, &vars, p);
         for p in &mut f.pointers {
             p.name = render(&SourcePath::from_var(&p.name));
@@ -328,16 +330,32 @@ fn name_fields(report: &mut SpacesReport, program: &hir::Program) {
     }
 }
 
-/// The variables a function can name (parameters, locals, program-scope variables) with their
-/// types; inner declarations last, so the last match is the innermost.
-fn var_types(program: &hir::Program, function: &str) -> Vec<(String, QualType)> {
+/// Each function by name, as [`hir::Program::function_by_name`] finds it (its definition, else
+/// its last declaration), for many look-ups.
+fn functions_by_name(program: &hir::Program) -> std::collections::HashMap<&str, &hir::Function> {
+    let mut map: std::collections::HashMap<&str, &hir::Function> = Default::default();
+    for f in &program.functions {
+        let name = f.name.as_str();
+        match map.get(name) {
+            Some(old) if old.body.is_some() && f.body.is_none() => {}
+            _ => {
+                map.insert(name, f);
+            }
+        }
+    }
+    map
+}
+
+/// The variables function `hf` can name (parameters, locals, program-scope variables) with
+/// their types; inner declarations last, so the last match is the innermost.
+fn var_types(program: &hir::Program, hf: Option<&hir::Function>) -> Vec<(String, QualType)> {
     let mut out: Vec<(String, QualType)> = program
         .globals
         .iter()
         .filter_map(|g| program.var(*g))
         .map(|v| (v.name.as_str().to_string(), v.ty))
         .collect();
-    let Some((_, hf)) = program.function_by_name(function) else {
+    let Some(hf) = hf else {
         return out;
     };
     for p in &hf.params {
