@@ -401,7 +401,8 @@ fn render_path(program: &hir::Program, vars: &[(String, QualType)], path: &Sourc
     let mut expr = path.root.clone();
     let mut t = ty;
     let mut deref = false;
-    for step in &path.steps {
+    for (si, step) in path.steps.iter().enumerate() {
+        let indexed_next = matches!(path.steps.get(si + 1), Some(Step::Index));
         match step {
             Step::Deref => {
                 let Some(p) = types.pointee(t) else {
@@ -414,6 +415,14 @@ fn render_path(program: &hir::Program, vars: &[(String, QualType)], path: &Sourc
                 t = p;
             }
             Step::Index => {
+                // A run-time index into the array at the start of a struct: that array.
+                if !deref
+                    && types.array_elem(t).is_none()
+                    && types.pointee(t).is_none()
+                    && descend(types, &mut expr, &mut t, &mut deref, 0, true).is_none()
+                {
+                    return fallback();
+                }
                 if deref {
                     deref = false;
                 } else if let Some((e, _)) = types.array_elem(t) {
@@ -426,14 +435,16 @@ fn render_path(program: &hir::Program, vars: &[(String, QualType)], path: &Sourc
                 expr.push_str("[...]");
             }
             Step::Offset(o) => {
-                if descend(types, &mut expr, &mut t, &mut deref, u64::from(*o)).is_none() {
+                if descend(types, &mut expr, &mut t, &mut deref, u64::from(*o), indexed_next)
+                    .is_none()
+                {
                     return fallback();
                 }
             }
         }
     }
     // A pointer read from the start of a struct or array: its first field.
-    if descend(types, &mut expr, &mut t, &mut deref, 0).is_none() {
+    if descend(types, &mut expr, &mut t, &mut deref, 0, false).is_none() {
         return fallback();
     }
     if deref {
@@ -442,17 +453,22 @@ fn render_path(program: &hir::Program, vars: &[(String, QualType)], path: &Sourc
     expr
 }
 
-/// Descends from an object of type `t` to the scalar or pointer at byte `o` of it, naming
-/// fields and constant indices on `expr` (`->` right after a pointer was followed).
+/// Descends from an object of type `t` to the scalar or pointer at byte `o` of it (with
+/// `to_array`, to the array starting there, which a run-time index follows), naming fields and
+/// constant indices on `expr` (`->` right after a pointer was followed).
 fn descend(
     types: &oclc_sema::types::TypeTable,
     expr: &mut String,
     t: &mut QualType,
     deref: &mut bool,
     mut o: u64,
+    to_array: bool,
 ) -> Option<()> {
     use oclc_sema::types::TypeKind;
     for _ in 0..MAX_DEPTH {
+        if to_array && o == 0 && types.array_elem(*t).is_some() {
+            return Some(());
+        }
         match types.ckind(*t) {
             TypeKind::Record(id) => {
                 let rec = types.record(*id)?;
