@@ -279,8 +279,9 @@ impl<'p> CastSites<'p> {
 /// first used, so a pointer whose declaration the HIR knows by name in the same function gets
 /// that line instead.
 fn fix_declaration_lines(report: &mut SpacesReport, program: &hir::Program) {
+    let by_name = functions_by_name(program);
     for f in &mut report.functions {
-        let Some((_, hf)) = program.function_by_name(&f.source_name) else {
+        let Some(hf) = by_name.get(f.source_name.as_str()) else {
             continue;
         };
         let Some(body) = &hf.body else { continue };
@@ -313,8 +314,9 @@ fn fix_declaration_lines(report: &mut SpacesReport, program: &hir::Program) {
 /// knows a field by its byte offset (`a+16`), the source by its path (`a.inner.p`, `v[1].p`,
 /// `s->p`, `ptrs[...]`).
 fn name_fields(report: &mut SpacesReport, program: &hir::Program) {
+    let by_name = functions_by_name(program);
     for f in &mut report.functions {
-        let vars = var_types(program, &f.source_name);
+        let vars = var_types(program, by_name.get(f.source_name.as_str()).copied());
         let render = |p: &SourcePath| render_path(program, &vars, p);
         for p in &mut f.pointers {
             p.name = render(&SourcePath::from_var(&p.name));
@@ -328,16 +330,32 @@ fn name_fields(report: &mut SpacesReport, program: &hir::Program) {
     }
 }
 
-/// The variables a function can name (parameters, locals, program-scope variables) with their
-/// types; inner declarations last, so the last match is the innermost.
-fn var_types(program: &hir::Program, function: &str) -> Vec<(String, QualType)> {
+/// Each function by name, as [`hir::Program::function_by_name`] finds it (its definition, else
+/// its last declaration), for many look-ups.
+fn functions_by_name(program: &hir::Program) -> std::collections::HashMap<&str, &hir::Function> {
+    let mut map: std::collections::HashMap<&str, &hir::Function> = Default::default();
+    for f in &program.functions {
+        let name = f.name.as_str();
+        match map.get(name) {
+            Some(old) if old.body.is_some() && f.body.is_none() => {}
+            _ => {
+                map.insert(name, f);
+            }
+        }
+    }
+    map
+}
+
+/// The variables function `hf` can name (parameters, locals, program-scope variables) with
+/// their types; inner declarations last, so the last match is the innermost.
+fn var_types(program: &hir::Program, hf: Option<&hir::Function>) -> Vec<(String, QualType)> {
     let mut out: Vec<(String, QualType)> = program
         .globals
         .iter()
         .filter_map(|g| program.var(*g))
         .map(|v| (v.name.as_str().to_string(), v.ty))
         .collect();
-    let Some((_, hf)) = program.function_by_name(function) else {
+    let Some(hf) = hf else {
         return out;
     };
     for p in &hf.params {
@@ -383,7 +401,8 @@ fn render_path(program: &hir::Program, vars: &[(String, QualType)], path: &Sourc
     let mut expr = path.root.clone();
     let mut t = ty;
     let mut deref = false;
-    for step in &path.steps {
+    for (si, step) in path.steps.iter().enumerate() {
+        let indexed_next = matches!(path.steps.get(si + 1), Some(Step::Index));
         match step {
             Step::Deref => {
                 let Some(p) = types.pointee(t) else {
@@ -396,6 +415,14 @@ fn render_path(program: &hir::Program, vars: &[(String, QualType)], path: &Sourc
                 t = p;
             }
             Step::Index => {
+                // A run-time index into the array at the start of a struct: that array.
+                if !deref
+                    && types.array_elem(t).is_none()
+                    && types.pointee(t).is_none()
+                    && descend(types, &mut expr, &mut t, &mut deref, 0, true).is_none()
+                {
+                    return fallback();
+                }
                 if deref {
                     deref = false;
                 } else if let Some((e, _)) = types.array_elem(t) {
@@ -408,14 +435,16 @@ fn render_path(program: &hir::Program, vars: &[(String, QualType)], path: &Sourc
                 expr.push_str("[...]");
             }
             Step::Offset(o) => {
-                if descend(types, &mut expr, &mut t, &mut deref, u64::from(*o)).is_none() {
+                if descend(types, &mut expr, &mut t, &mut deref, u64::from(*o), indexed_next)
+                    .is_none()
+                {
                     return fallback();
                 }
             }
         }
     }
     // A pointer read from the start of a struct or array: its first field.
-    if descend(types, &mut expr, &mut t, &mut deref, 0).is_none() {
+    if descend(types, &mut expr, &mut t, &mut deref, 0, false).is_none() {
         return fallback();
     }
     if deref {
@@ -424,17 +453,22 @@ fn render_path(program: &hir::Program, vars: &[(String, QualType)], path: &Sourc
     expr
 }
 
-/// Descends from an object of type `t` to the scalar or pointer at byte `o` of it, naming
-/// fields and constant indices on `expr` (`->` right after a pointer was followed).
+/// Descends from an object of type `t` to the scalar or pointer at byte `o` of it (with
+/// `to_array`, to the array starting there, which a run-time index follows), naming fields and
+/// constant indices on `expr` (`->` right after a pointer was followed).
 fn descend(
     types: &oclc_sema::types::TypeTable,
     expr: &mut String,
     t: &mut QualType,
     deref: &mut bool,
     mut o: u64,
+    to_array: bool,
 ) -> Option<()> {
     use oclc_sema::types::TypeKind;
     for _ in 0..MAX_DEPTH {
+        if to_array && o == 0 && types.array_elem(*t).is_some() {
+            return Some(());
+        }
         match types.ckind(*t) {
             TypeKind::Record(id) => {
                 let rec = types.record(*id)?;

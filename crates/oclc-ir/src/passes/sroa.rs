@@ -403,51 +403,74 @@ fn run(funcs: &mut [Function], interproc: bool) -> SroaStats {
     // to a call only if the parameter splits (and, where the callee writes it, only if the
     // object is a temporary the caller never reads). Parameter sizes shrink to the smallest
     // object passed, so this settles.
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for n in 0..nodes.len() {
-            let Some(u) = &nodes[n].uses else { continue };
-            let fi = nodes[n].func;
-            let (mut ok, mut size, mut align) = (true, nodes[n].size, nodes[n].align);
-            if let Kind::Param(k) = nodes[n].kind {
-                size = u32::MAX;
-                align = 1;
-                for &(caller, i) in &sites[fi] {
-                    let arg = match funcs[caller].insts.get(i.index()).map(|d| &d.op) {
-                        Some(Op::Call(_, args)) => args.get(k).copied(),
-                        _ => None,
-                    };
-                    match arg.and_then(|a| derived.get(&(caller, a))) {
-                        Some(&(s, 0)) if nodes[s].uses.is_some() => {
-                            size = size.min(nodes[s].size);
-                            align = align.max(nodes[s].align);
-                        }
-                        _ => ok = false,
-                    }
-                }
-                ok &= u.extent <= size;
+    // What each object's verdict depends on: a parameter on the objects its callers pass, an
+    // object passed to a call on the parameter (each is the other's dependent).
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (n, node) in nodes.iter().enumerate() {
+        let Some(u) = &node.uses else { continue };
+        for &(i, k) in &u.calls {
+            if let Some(Op::Call(c, _)) = funcs[node.func].insts.get(i.index()).map(|d| &d.op)
+                && let Some(&p) = param_node.get(&(c.index(), k))
+            {
+                dependents[n].push(p);
+                dependents[p].push(n);
             }
-            ok &= u.calls.iter().all(|&(i, k)| {
-                let callee = match funcs[fi].insts.get(i.index()).map(|d| &d.op) {
-                    Some(Op::Call(c, _)) => c.index(),
-                    _ => return false,
+        }
+    }
+    let mut work: Vec<usize> = (0..nodes.len()).rev().collect();
+    let mut queued = vec![true; nodes.len()];
+    while let Some(n) = work.pop() {
+        queued[n] = false;
+        let Some(u) = &nodes[n].uses else { continue };
+        let fi = nodes[n].func;
+        let (mut ok, mut size, mut align) = (true, nodes[n].size, nodes[n].align);
+        if let Kind::Param(k) = nodes[n].kind {
+            size = u32::MAX;
+            align = 1;
+            for &(caller, i) in &sites[fi] {
+                let arg = match funcs[caller].insts.get(i.index()).map(|d| &d.op) {
+                    Some(Op::Call(_, args)) => args.get(k).copied(),
+                    _ => None,
                 };
-                match param_node
-                    .get(&(callee, k))
-                    .and_then(|&p| nodes[p].uses.as_ref())
-                {
-                    Some(pu) => !pu.writes || (!u.reads && u.calls.len() == 1),
-                    None => false,
+                match arg.and_then(|a| derived.get(&(caller, a))) {
+                    Some(&(s, 0)) if nodes[s].uses.is_some() => {
+                        size = size.min(nodes[s].size);
+                        align = align.max(nodes[s].align);
+                    }
+                    _ => ok = false,
                 }
-            });
-            if !ok {
-                nodes[n].uses = None;
-                changed = true;
-            } else if (size, align) != (nodes[n].size, nodes[n].align) {
-                nodes[n].size = size;
-                nodes[n].align = align;
-                changed = true;
+            }
+            ok &= u.extent <= size;
+        }
+        ok &= u.calls.iter().all(|&(i, k)| {
+            let callee = match funcs[fi].insts.get(i.index()).map(|d| &d.op) {
+                Some(Op::Call(c, _)) => c.index(),
+                _ => return false,
+            };
+            match param_node
+                .get(&(callee, k))
+                .and_then(|&p| nodes[p].uses.as_ref())
+            {
+                Some(pu) => !pu.writes || (!u.reads && u.calls.len() == 1),
+                None => false,
+            }
+        });
+        let changed = if !ok {
+            nodes[n].uses = None;
+            true
+        } else if (size, align) != (nodes[n].size, nodes[n].align) {
+            nodes[n].size = size;
+            nodes[n].align = align;
+            true
+        } else {
+            false
+        };
+        if changed {
+            for &d in &dependents[n] {
+                if !queued[d] {
+                    queued[d] = true;
+                    work.push(d);
+                }
             }
         }
     }
