@@ -626,8 +626,8 @@ status_fn!(
         _v: *const c_void,
     ) {
         handle::get::<Program>(p)?;
-        // Specialization constants need an IL program; none can be made.
-        Err(CL_INVALID_PROGRAM)
+        // Specialization constants need an IL program, which no device takes.
+        Err(CL_INVALID_OPERATION)
     }
 );
 
@@ -1046,6 +1046,13 @@ unsafe fn launch(
         .cloned()
         .collect::<Option<Vec<_>>>()
         .ok_or(CL_INVALID_KERNEL_ARGS)?;
+    // Without a local size, a kernel's required work-group size is the local size.
+    let mut range = range;
+    if range.local.is_none()
+        && let Some(r) = kernel.sig.reqd_work_group_size
+    {
+        range.local = Some(r[..range.global.len()].to_vec());
+    }
     if let Some(local) = &range.local {
         let mut product: u64 = 1;
         for (k, (&l, &g)) in local.iter().zip(&range.global).enumerate() {
@@ -1065,8 +1072,6 @@ unsafe fn launch(
         if product > MAX_WORK_GROUP as u64 {
             return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
-    } else if kernel.sig.reqd_work_group_size.is_some() {
-        return Err(CL_INVALID_WORK_GROUP_SIZE);
     }
     let local_bytes = kernel.static_local_bytes() + local_arg_bytes(&kernel);
     if local_bytes > queue.device.limits.local_mem_size {
@@ -1183,7 +1188,8 @@ status_fn!(
                 dims_of(local, dims),
             )
         };
-        let glob = glob.ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+        // A NULL global size, like a 0 in it, is an empty launch (OpenCL 2.1 on).
+        let glob = glob.unwrap_or_else(|| vec![0; dims]);
         if let Some(o) = &off
             && o.iter()
                 .zip(&glob)

@@ -308,6 +308,13 @@ int main(int argc, char **argv) {
     EXPECT("ReleaseEvent(user)", D->clReleaseEvent(lone), CL_SUCCESS);
     EXPECT("WaitForEvents(released)", D->clWaitForEvents(1, &lone), CL_INVALID_EVENT);
 
+    /* OpenCL 3.0 rules: an empty launch (NULL global size) succeeds; no device queues. */
+    EXPECT("NDRange(NULL global size)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, NULL, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("SetDefaultDeviceCommandQueue", D->clSetDefaultDeviceCommandQueue(ctx, dev, NULL), CL_INVALID_OPERATION);
+    cl_context_properties sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    D->clCreateContext(sync, 1, &dev, NULL, NULL, &err);
+    EXPECT("CreateContext(bad INTEROP_USER_SYNC)", err, CL_INVALID_PROPERTY);
+
     /* Images, samplers and pipes are not supported: the specification's codes. */
     cl_image_format fmt = {CL_RGBA, CL_FLOAT};
     cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0, 0, 0, 0, {NULL}};
