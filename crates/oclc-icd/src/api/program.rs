@@ -745,7 +745,7 @@ status_fn!(
                     if !Arc::ptr_eq(&m.ctx, &kernel.program.ctx) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
-                    ArgValue::Mem(m)
+                    ArgValue::Mem(Arc::downgrade(&m))
                 }
             }
             KernelParamKind::Value { elem, size: want } => {
@@ -1043,7 +1043,11 @@ unsafe fn launch(
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .iter()
-        .cloned()
+        .map(|a| match a {
+            // A launch holds its buffers until it has run; a released one cannot be used.
+            Some(ArgValue::Mem(w)) => w.upgrade().map(ArgValue::Held),
+            a => a.clone(),
+        })
         .collect::<Option<Vec<_>>>()
         .ok_or(CL_INVALID_KERNEL_ARGS)?;
     // Without a local size, a kernel's required work-group size is the local size.
@@ -1110,10 +1114,11 @@ fn run_kernel(
     let mut mems: Vec<&Ref<Mem>> = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let ka = match a {
-            ArgValue::Mem(m) => {
+            ArgValue::Held(m) => {
                 mems.push(m);
                 oclc::KernelArg::Buffer(m.buf.clone())
             }
+            ArgValue::Mem(_) => return Err(CL_INVALID_KERNEL_ARGS),
             ArgValue::Null => oclc::KernelArg::Null,
             ArgValue::Local(n) => oclc::KernelArg::Local(*n),
             ArgValue::Bytes(b) => oclc::KernelArg::Value(b.clone()),
