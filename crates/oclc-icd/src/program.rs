@@ -191,7 +191,11 @@ pub fn compile(
 /// A kernel argument as `clSetKernelArg` gave it.
 #[derive(Clone)]
 pub enum ArgValue {
-    Mem(Ref<Mem>),
+    /// A buffer, as `clSetKernelArg` set it: not a reference that keeps it alive (the
+    /// application may release it; the kernel then cannot be enqueued until it is set again).
+    Mem(std::sync::Weak<crate::handle::Obj<Mem>>),
+    /// A buffer held by an enqueued launch until it has run.
+    Held(Ref<Mem>),
     /// A NULL buffer.
     Null,
     /// `__local` bytes.

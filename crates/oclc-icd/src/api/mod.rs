@@ -359,7 +359,11 @@ fn make_context(
                     .map_err(|_| CL_INVALID_PLATFORM)?;
                 drop(plat);
             }
-            CL_CONTEXT_INTEROP_USER_SYNC => {}
+            CL_CONTEXT_INTEROP_USER_SYNC => {
+                if v != CL_TRUE as isize && v != CL_FALSE as isize {
+                    return Err(CL_INVALID_PROPERTY);
+                }
+            }
             _ => return Err(CL_INVALID_PROPERTY),
         }
     }
@@ -619,10 +623,11 @@ status_fn!(
 
 status_fn!(
     fn set_default_device_command_queue(c: cl_context, d: cl_device_id, q: cl_command_queue) {
+        let _ = q;
         handle::get::<Context>(c)?;
         handle::get::<Device>(d)?;
-        handle::get::<Queue>(q)?;
-        // No device-side queues (CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0).
+        // No device-side queues (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is 0): refused
+        // whatever the queue, as OpenCL 3.0 says.
         Err(CL_INVALID_OPERATION)
     }
 );

@@ -626,8 +626,8 @@ status_fn!(
         _v: *const c_void,
     ) {
         handle::get::<Program>(p)?;
-        // Specialization constants need an IL program; none can be made.
-        Err(CL_INVALID_PROGRAM)
+        // Specialization constants need an IL program, which no device takes.
+        Err(CL_INVALID_OPERATION)
     }
 );
 
@@ -745,7 +745,7 @@ status_fn!(
                     if !Arc::ptr_eq(&m.ctx, &kernel.program.ctx) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
-                    ArgValue::Mem(m)
+                    ArgValue::Mem(Arc::downgrade(&m))
                 }
             }
             KernelParamKind::Value { elem, size: want } => {
@@ -1043,9 +1043,20 @@ unsafe fn launch(
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .iter()
-        .cloned()
+        .map(|a| match a {
+            // A launch holds its buffers until it has run; a released one cannot be used.
+            Some(ArgValue::Mem(w)) => w.upgrade().map(ArgValue::Held),
+            a => a.clone(),
+        })
         .collect::<Option<Vec<_>>>()
         .ok_or(CL_INVALID_KERNEL_ARGS)?;
+    // Without a local size, a kernel's required work-group size is the local size.
+    let mut range = range;
+    if range.local.is_none()
+        && let Some(r) = kernel.sig.reqd_work_group_size
+    {
+        range.local = Some(r[..range.global.len()].to_vec());
+    }
     if let Some(local) = &range.local {
         let mut product: u64 = 1;
         for (k, (&l, &g)) in local.iter().zip(&range.global).enumerate() {
@@ -1065,8 +1076,6 @@ unsafe fn launch(
         if product > MAX_WORK_GROUP as u64 {
             return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
-    } else if kernel.sig.reqd_work_group_size.is_some() {
-        return Err(CL_INVALID_WORK_GROUP_SIZE);
     }
     let local_bytes = kernel.static_local_bytes() + local_arg_bytes(&kernel);
     if local_bytes > queue.device.limits.local_mem_size {
@@ -1105,10 +1114,11 @@ fn run_kernel(
     let mut mems: Vec<&Ref<Mem>> = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let ka = match a {
-            ArgValue::Mem(m) => {
+            ArgValue::Held(m) => {
                 mems.push(m);
                 oclc::KernelArg::Buffer(m.buf.clone())
             }
+            ArgValue::Mem(_) => return Err(CL_INVALID_KERNEL_ARGS),
             ArgValue::Null => oclc::KernelArg::Null,
             ArgValue::Local(n) => oclc::KernelArg::Local(*n),
             ArgValue::Bytes(b) => oclc::KernelArg::Value(b.clone()),
@@ -1183,7 +1193,8 @@ status_fn!(
                 dims_of(local, dims),
             )
         };
-        let glob = glob.ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+        // A NULL global size, like a 0 in it, is an empty launch (OpenCL 2.1 on).
+        let glob = glob.unwrap_or_else(|| vec![0; dims]);
         if let Some(o) = &off
             && o.iter()
                 .zip(&glob)

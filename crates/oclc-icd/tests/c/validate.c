@@ -71,6 +71,12 @@ static void *worker(void *arg) {
 
 static int callbacks = 0;
 static int notified = 0;
+static int destroyed = 0;
+static void CL_CALLBACK on_destroy(cl_mem m, void *data) {
+    (void)m;
+    (void)data;
+    __atomic_add_fetch(&destroyed, 1, __ATOMIC_SEQ_CST);
+}
 static void CL_CALLBACK on_notify(const char *errinfo, const void *priv, size_t cb, void *data) {
     (void)priv;
     (void)cb;
@@ -307,6 +313,22 @@ int main(int argc, char **argv) {
     cl_event lone = D->clCreateUserEvent(ctx, &err);
     EXPECT("ReleaseEvent(user)", D->clReleaseEvent(lone), CL_SUCCESS);
     EXPECT("WaitForEvents(released)", D->clWaitForEvents(1, &lone), CL_INVALID_EVENT);
+
+    /* A kernel argument does not keep a buffer alive (clSetKernelArg does not retain). */
+    cl_mem tmp = D->clCreateBuffer(ctx, 0, 64, NULL, &err);
+    EXPECT("SetMemObjectDestructorCallback", D->clSetMemObjectDestructorCallback(tmp, on_destroy, NULL), CL_SUCCESS);
+    EXPECT("SetKernelArg(tmp)", D->clSetKernelArg(k, 0, sizeof tmp, &tmp), CL_SUCCESS);
+    EXPECT("ReleaseMemObject(tmp)", D->clReleaseMemObject(tmp), CL_SUCCESS);
+    EXPECT("destructor called at release", destroyed, 1);
+    EXPECT("NDRange(released buffer argument)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    EXPECT("SetKernelArg", D->clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+
+    /* OpenCL 3.0 rules: an empty launch (NULL global size) succeeds; no device queues. */
+    EXPECT("NDRange(NULL global size)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, NULL, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("SetDefaultDeviceCommandQueue", D->clSetDefaultDeviceCommandQueue(ctx, dev, NULL), CL_INVALID_OPERATION);
+    cl_context_properties sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    D->clCreateContext(sync, 1, &dev, NULL, NULL, &err);
+    EXPECT("CreateContext(bad INTEROP_USER_SYNC)", err, CL_INVALID_PROPERTY);
 
     /* Images, samplers and pipes are not supported: the specification's codes. */
     cl_image_format fmt = {CL_RGBA, CL_FLOAT};
