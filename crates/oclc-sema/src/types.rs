@@ -355,6 +355,75 @@ pub enum Opaque {
     ClkEvent,
     Queue,
     ReserveId,
+    /// A `cl_intel_device_side_avc_motion_estimation` type.
+    Avc(Avc),
+}
+
+/// The opaque types of `cl_intel_device_side_avc_motion_estimation` (clang's
+/// `OpenCLExtensionTypes.def`), each named `intel_sub_group_avc_<suffix>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Avc {
+    McePayload,
+    ImePayload,
+    RefPayload,
+    SicPayload,
+    MceResult,
+    ImeResult,
+    RefResult,
+    SicResult,
+    ImeResultSingleReferenceStreamout,
+    ImeResultDualReferenceStreamout,
+    ImeSingleReferenceStreamin,
+    ImeDualReferenceStreamin,
+}
+
+impl Avc {
+    pub const ALL: [Avc; 12] = [
+        Avc::McePayload,
+        Avc::ImePayload,
+        Avc::RefPayload,
+        Avc::SicPayload,
+        Avc::MceResult,
+        Avc::ImeResult,
+        Avc::RefResult,
+        Avc::SicResult,
+        Avc::ImeResultSingleReferenceStreamout,
+        Avc::ImeResultDualReferenceStreamout,
+        Avc::ImeSingleReferenceStreamin,
+        Avc::ImeDualReferenceStreamin,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Avc::McePayload => "intel_sub_group_avc_mce_payload_t",
+            Avc::ImePayload => "intel_sub_group_avc_ime_payload_t",
+            Avc::RefPayload => "intel_sub_group_avc_ref_payload_t",
+            Avc::SicPayload => "intel_sub_group_avc_sic_payload_t",
+            Avc::MceResult => "intel_sub_group_avc_mce_result_t",
+            Avc::ImeResult => "intel_sub_group_avc_ime_result_t",
+            Avc::RefResult => "intel_sub_group_avc_ref_result_t",
+            Avc::SicResult => "intel_sub_group_avc_sic_result_t",
+            Avc::ImeResultSingleReferenceStreamout => {
+                "intel_sub_group_avc_ime_result_single_reference_streamout_t"
+            }
+            Avc::ImeResultDualReferenceStreamout => {
+                "intel_sub_group_avc_ime_result_dual_reference_streamout_t"
+            }
+            Avc::ImeSingleReferenceStreamin => {
+                "intel_sub_group_avc_ime_single_reference_streamin_t"
+            }
+            Avc::ImeDualReferenceStreamin => "intel_sub_group_avc_ime_dual_reference_streamin_t",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Avc> {
+        Avc::ALL.into_iter().find(|a| a.name() == s)
+    }
+
+    /// clang lets `0` initialize every AVC type but these two.
+    pub fn zero_initializable(self) -> bool {
+        !matches!(self, Avc::McePayload | Avc::MceResult)
+    }
 }
 
 impl Opaque {
@@ -365,6 +434,7 @@ impl Opaque {
             Opaque::ClkEvent => "clk_event_t",
             Opaque::Queue => "queue_t",
             Opaque::ReserveId => "reserve_id_t",
+            Opaque::Avc(a) => a.name(),
         }
     }
 }

@@ -582,3 +582,117 @@ fn calls_pick_the_program_function_or_the_builtin_as_clang_resolves_them() {
     );
     ptx(OVERLOAD_SRC).expect("ptx");
 }
+
+// ---- cl_intel_device_side_avc_motion_estimation ----
+
+/// Uses of the AVC types and builtins clang-19 accepts (the image ones need
+/// `__opencl_c_images`: OpenCL C 2.0 on).
+const AVC_SRC: &str = "#pragma OPENCL EXTENSION cl_intel_device_side_avc_motion_estimation : enable\n\
+    kernel void k(global uint *o, read_only image2d_t src, read_only image2d_t ref, sampler_t s) {\n\
+      intel_sub_group_avc_ime_result_t r0 = CLK_AVC_IME_RESULT_INITIALIZE_INTEL;\n\
+      o[0] = CLK_AVC_ME_PARTITION_MASK_8x8_INTEL + CLK_AVC_ME_SKIP_BLOCK_8x8_DUAL_ENABLE_INTEL;\n\
+      if (o[1] == 0) return;\n\
+      intel_sub_group_avc_ime_payload_t p = intel_sub_group_avc_ime_initialize((ushort2)(0, 0), CLK_AVC_ME_PARTITION_MASK_ALL_INTEL, CLK_AVC_ME_SAD_ADJUST_MODE_NONE_INTEL);\n\
+      p = intel_sub_group_avc_ime_set_single_reference((short2)(0, 0), CLK_AVC_ME_SEARCH_WINDOW_EXHAUSTIVE_INTEL, p);\n\
+      intel_sub_group_avc_ime_result_t r = intel_sub_group_avc_ime_evaluate_with_single_reference(src, ref, s, p);\n\
+      o[2] = intel_sub_group_avc_ime_get_inter_major_shape(r);\n\
+      intel_sub_group_avc_mce_result_t m = intel_sub_group_avc_ime_convert_to_mce_result(r);\n\
+      o[3] = intel_sub_group_avc_mce_get_best_inter_distortion(m);\n\
+      intel_sub_group_avc_sic_payload_t sp = intel_sub_group_avc_sic_configure_ipe(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, intel_sub_group_avc_sic_initialize((ushort2)(0, 0)));\n\
+    }\n";
+
+#[test]
+fn avc_types_and_builtins_check_clean() {
+    assert_eq!(check_with(&["-cl-std=CL2.0"], AVC_SRC), (0, String::new()));
+    assert_eq!(check_with(&["-cl-std=CL3.0"], AVC_SRC), (0, String::new()));
+    // OpenCL C 1.2 has no `__opencl_c_images`: the image evaluations are not declared.
+    let (code, err) = check_with(&["-cl-std=CL1.2"], AVC_SRC);
+    assert_eq!(code, 1);
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:8:38: error: use of undeclared identifier 'intel_sub_group_avc_ime_evaluate_with_single_reference'"
+        ]
+    );
+    // Before OpenCL C 1.2 the types are not declared at all.
+    let (_, err) = check_with(
+        &["-cl-std=CL1.1"],
+        "kernel void k(global uint *o) { intel_sub_group_avc_ime_payload_t r; }\n",
+    );
+    assert_eq!(
+        error_lines(&err),
+        ["<stdin>:1:33: error: use of undeclared identifier 'intel_sub_group_avc_ime_payload_t'"]
+    );
+}
+
+#[test]
+fn avc_type_misuse_matches_clang() {
+    let src = "#pragma OPENCL EXTENSION cl_intel_device_side_avc_motion_estimation : enable\n\
+        kernel void k(global uint *o) {\n\
+          intel_sub_group_avc_ime_payload_t p = 0;\n\
+          p = 0;\n\
+          intel_sub_group_avc_sic_result_t sr = 0;\n\
+          intel_sub_group_avc_mce_result_t mr = 0;\n\
+          intel_sub_group_avc_ime_payload_t q = (intel_sub_group_avc_ime_payload_t)0;\n\
+          intel_sub_group_avc_mce_payload_t y = p;\n\
+          int z = p + 1;\n\
+        }\n";
+    let (_, err) = check(src);
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:4:3: error: assigning to '__private intel_sub_group_avc_ime_payload_t' from incompatible type 'int'",
+            "<stdin>:6:34: error: initializing '__private intel_sub_group_avc_mce_result_t' with an expression of incompatible type 'int'",
+            "<stdin>:7:39: error: used type 'intel_sub_group_avc_ime_payload_t' where arithmetic or pointer type is required",
+            "<stdin>:8:35: error: initializing '__private intel_sub_group_avc_mce_payload_t' with an expression of incompatible type '__private intel_sub_group_avc_ime_payload_t'",
+            "<stdin>:9:11: error: invalid operands to binary expression ('intel_sub_group_avc_ime_payload_t' and 'int')",
+        ]
+    );
+    // Without the pragma, `0` initializes none of them (clang's isAvailableOption).
+    let (_, err) =
+        check("kernel void k(global uint *o) { intel_sub_group_avc_ime_payload_t p = 0; }\n");
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:1:67: error: initializing '__private intel_sub_group_avc_ime_payload_t' with an expression of incompatible type 'int'"
+        ]
+    );
+}
+
+#[test]
+fn avc_builtins_are_located_errors_on_the_devices() {
+    let src = "#pragma OPENCL EXTENSION cl_intel_device_side_avc_motion_estimation : enable\n\
+        kernel void k(global uint *o) {\n\
+          intel_sub_group_avc_sic_payload_t z = CLK_AVC_SIC_PAYLOAD_INITIALIZE_INTEL;\n\
+          o[0] = CLK_AVC_ME_PARTITION_MASK_8x8_INTEL;\n\
+          if (o[1] == 0) return;\n\
+          intel_sub_group_avc_ime_payload_t p = intel_sub_group_avc_ime_initialize((ushort2)(0, 0), 0, 0);\n\
+          o[2] = intel_sub_group_avc_mce_get_default_inter_base_multi_reference_penalty(0, 0);\n\
+        }\n";
+    assert_eq!(check(src), (0, String::new()));
+    let p = Program::build(src, "").expect("builds");
+    let d = Device::cpu().with_printf_echo(false);
+    let o = d.buffer_from_slice(&[0u32, 0, 0]).expect("buffer");
+    let mut k = p.kernel("k").expect("kernel");
+    k.set_arg(0, &o).expect("arg");
+    // Not reaching the builtins, the kernel runs.
+    d.launch(&k, &NdRange::new(&[1])).expect("launch");
+    assert_eq!(o.read::<u32>().expect("read"), vec![0x77, 0, 0]);
+    let o = d.buffer_from_slice(&[0u32, 1, 0]).expect("buffer");
+    k.set_arg(0, &o).expect("arg");
+    let err = d
+        .launch(&k, &NdRange::new(&[1]))
+        .expect_err("the cpu device has no AVC engine")
+        .to_string();
+    assert!(
+        err.contains(":6:39: error: builtin `intel_sub_group_avc_ime_initialize` is not supported by the cpu device"),
+        "{err}"
+    );
+    let err = ptx(src).expect_err("nor the cuda device");
+    assert!(
+        err.contains(
+            ":6:39: error: the cuda device does not support builtin `intel_sub_group_avc_ime_initialize`"
+        ),
+        "{err}"
+    );
+}

@@ -159,6 +159,7 @@ impl Checker<'_> {
             TypeKind::Opaque(Opaque::ClkEvent) => BTy::ClkEvent,
             TypeKind::Opaque(Opaque::Queue) => BTy::Queue,
             TypeKind::Opaque(Opaque::ReserveId) => BTy::ReserveId,
+            TypeKind::Opaque(Opaque::Avc(a)) => BTy::Avc(*a),
             TypeKind::Atomic(inner) => {
                 let flag = self.typedef_named(qt, "atomic_flag");
                 let value = self.sugar_scalar(*inner).unwrap_or_else(|| {
@@ -253,6 +254,7 @@ impl Checker<'_> {
             BTy::ReserveId => {
                 QualType::new(self.prog.types.intern(TypeKind::Opaque(Opaque::ReserveId)))
             }
+            BTy::Avc(a) => QualType::new(self.prog.types.intern(TypeKind::Opaque(Opaque::Avc(a)))),
             BTy::MemoryOrder => self.typedef_or("memory_order", QualType::new(TypeTable::INT)),
             BTy::MemoryScope => self.typedef_or("memory_scope", QualType::new(TypeTable::INT)),
             BTy::Atomic(a) => {

@@ -473,6 +473,17 @@ impl Checker<'_> {
             {
                 self.cast(CastKind::NullToPointer, r, dst.unqualified())
             }
+            // clang's OCLZeroOpaqueType for the AVC types (but the MCE payload and result),
+            // with `cl_intel_device_side_avc_motion_estimation` enabled by its pragma.
+            (TypeKind::Opaque(Opaque::Avc(a)), TypeKind::Scalar(s))
+                if s.is_integer()
+                    && action == Action::Initializing
+                    && a.zero_initializable()
+                    && self.avc_enabled()
+                    && self.const_int(&r) == Some(0) =>
+            {
+                self.cast(CastKind::NullToPointer, r, dst.unqualified())
+            }
             (TypeKind::Opaque(Opaque::Sampler), TypeKind::Scalar(s))
                 if s.is_integer() && action == Action::Initializing =>
             {
@@ -728,7 +739,10 @@ impl Checker<'_> {
                 }
             }
             (_, _) if tc.id == fc.id => out(self, CastKind::NoOp, r),
-            (TypeKind::Record(_), _) | (TypeKind::Array(..), _) | (TypeKind::Function(_), _) => {
+            (TypeKind::Record(_), _)
+            | (TypeKind::Array(..), _)
+            | (TypeKind::Function(_), _)
+            | (TypeKind::Opaque(Opaque::Avc(_)), _) => {
                 let d = self.prog.types.quoted(to);
                 self.err(
                     lparen,

@@ -150,7 +150,7 @@ impl Checker<'_> {
             "clk_event_t" => Opaque::ClkEvent,
             "queue_t" => Opaque::Queue,
             "reserve_id_t" => Opaque::ReserveId,
-            _ => return None,
+            _ => Opaque::Avc(crate::types::Avc::from_name(s)?),
         };
         let id = self.prog.types.intern(TypeKind::Opaque(o));
         Some(self.t(id))
@@ -174,8 +174,8 @@ impl Checker<'_> {
         for item in &specs.items {
             match &item.kind {
                 DeclSpecKind::Storage(sc) => {
-                    // `auto`/`register` are rejected by the parser (clang's
-                    // SetStorageClassSpec); they do not reach here.
+                    // `auto`/`register` reach here only with clang's
+                    // `cl_clang_storage_class_specifiers` (the parser rejects them otherwise).
                     if storage.is_some() {
                         self.err(
                             item.span,
@@ -882,6 +882,16 @@ impl Checker<'_> {
             self.flush_typos(Some(idecl.span));
         }
         out
+    }
+
+    /// Whether `cl_intel_device_side_avc_motion_estimation` is supported and enabled by a
+    /// pragma (clang's `isAvailableOption`: its types exist without the pragma, but only
+    /// with it may `0` initialize them).
+    pub(crate) fn avc_enabled(&self) -> bool {
+        const NAME: &str = "cl_intel_device_side_avc_motion_estimation";
+        self.lang.has(NAME)
+            && self.lang.std >= oclc_syntax::ClStd::Cl12
+            && self.pragma_ext.get(NAME).copied().unwrap_or(false)
     }
 
     /// Whether clang's `cl_clang_storage_class_specifiers` is supported and enabled by a

@@ -26,6 +26,17 @@ fn builtin_name(sym: Symbol) -> Option<NameKind> {
     }
 }
 
+/// Whether clang declares the `cl_intel_device_side_avc_motion_estimation` types here (the
+/// extension is supported, from OpenCL C 1.2 on).
+fn avc_available(lang: &LangOptions) -> bool {
+    lang.has("cl_intel_device_side_avc_motion_estimation") && lang.std >= ClStd::Cl12
+}
+
+/// [`builtin_name`] where the AVC types are declared only when `avc`.
+fn builtin_name_in(sym: Symbol, avc: bool) -> Option<NameKind> {
+    builtin_name(sym).filter(|_| avc || !names::is_avc_type_name(sym.as_str()))
+}
+
 /// What an ordinary identifier names, for telling declarations from expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NameKind {
@@ -138,6 +149,7 @@ impl<'a> Parser<'a> {
         };
         let mut sym_kw: Vec<Option<Option<Kw>>> = Vec::new();
         let mut sym_builtin: Vec<Option<Option<NameKind>>> = Vec::new();
+        let avc = avc_available(lang);
         for t in toks.iter() {
             if let TokenKind::Ident(sym) = t.kind {
                 let i = sym.0 as usize;
@@ -147,7 +159,7 @@ impl<'a> Parser<'a> {
                 }
                 if sym_kw[i].is_none() {
                     sym_kw[i] = Some(keyword(sym));
-                    sym_builtin[i] = Some(builtin_name(sym));
+                    sym_builtin[i] = Some(builtin_name_in(sym, avc));
                 }
             }
         }
@@ -738,7 +750,7 @@ impl<'a> Parser<'a> {
             && slot.is_none()
         {
             *slot = Some(keyword(sym));
-            self.sym_builtin[i] = Some(builtin_name(sym));
+            self.sym_builtin[i] = Some(builtin_name_in(sym, avc_available(self.lang)));
         }
         let pos = self.pos;
         if let Some(t) = self.toks.to_mut().get_mut(pos)
@@ -752,9 +764,12 @@ impl<'a> Parser<'a> {
     /// then the builtin names they do not shadow (spelled once per process, not on every
     /// attempt).
     pub fn typo_candidates(&self) -> impl Iterator<Item = (Symbol, &'static str, NameKind)> + '_ {
+        let avc = avc_available(self.lang);
         let builtins = names::builtin_spellings()
             .iter()
-            .filter(|(s, _, _)| !self.names.contains_key(s))
+            .filter(move |(s, n, _)| {
+                !self.names.contains_key(s) && (avc || !names::is_avc_type_name(n))
+            })
             .copied();
         self.names
             .iter()
@@ -769,7 +784,7 @@ impl<'a> Parser<'a> {
         }
         match self.sym_builtin.get(sym.0 as usize) {
             Some(Some(k)) => *k,
-            _ => builtin_name(sym),
+            _ => builtin_name_in(sym, avc_available(self.lang)),
         }
     }
 
