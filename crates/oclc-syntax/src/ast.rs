@@ -84,14 +84,8 @@ pub struct PragmaItem {
     pub kind: PragmaKind,
 }
 
-/// What a pragma says (mirrors the preprocessor's classification).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PragmaKind {
-    /// `#pragma OPENCL EXTENSION name : enable|disable`.
-    OpenclExtension { name: String, enable: bool },
-    /// Any other pragma: its text after `#pragma`.
-    Other(String),
-}
+/// What a pragma says: the preprocessor's classification.
+pub use crate::pp::PragmaKind;
 
 /// A function definition: `specs declarator body`.
 #[derive(Clone, Debug, PartialEq)]

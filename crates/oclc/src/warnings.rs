@@ -168,7 +168,19 @@ pub const GROUPS: &[GroupInfo] = &[
         &["static-in-inline", "pedantic"],
     ),
     g("unknown-pragmas-off", Off, &["unknown-pragmas"]),
-    g("unknown-pragmas", On, &["most"]),
+    g("unknown-pragmas", On, &["most", "pragmas"]),
+    g("ignored-pragmas", On, &["pragmas"]),
+    g("unused-value", On, &["unused"]),
+    g("unused-comparison", On, &["unused-value"]),
+    g("unused-result", On, &["unused-value"]),
+    g(
+        "implicit-const-int-float-conversion",
+        On,
+        &["implicit-int-float-conversion"],
+    ),
+    g("unknown-attributes", On, &["attributes"]),
+    g("ignored-attributes", On, &["attributes"]),
+    g("pedantic-core-features", Off, &[]),
 ];
 
 /// Diagnostics that clang puts in a group with a different default than the group's other
@@ -529,6 +541,49 @@ mod tests {
             outcome(&["-Wno-error=return-mismatch"], e).map(|x| x.0),
             Some(Level::Warning)
         );
+    }
+
+    #[test]
+    fn variants_print_their_group_and_keep_their_default() {
+        // clang's quiet -Wstatic-in-inline: an extension, printed as -Wstatic-in-inline.
+        let q = warn(Some("static-in-inline-quiet"));
+        assert_eq!(outcome(&[], q.clone()), None);
+        assert_eq!(
+            outcome(&["-pedantic"], q.clone()),
+            Some((Level::Warning, Some("-Wstatic-in-inline".into())))
+        );
+        assert_eq!(
+            outcome(&["-Wstatic-in-inline"], q.clone()),
+            Some((Level::Warning, Some("-Wstatic-in-inline".into())))
+        );
+        assert_eq!(outcome(&["-pedantic", "-Wno-static-in-inline"], q), None);
+        // "unknown pragma ignored": off, on with -Wall, printed as -Wunknown-pragmas.
+        let u = warn(Some("unknown-pragmas-off"));
+        assert_eq!(outcome(&[], u.clone()), None);
+        assert_eq!(
+            outcome(&["-Wall"], u.clone()),
+            Some((Level::Warning, Some("-Wunknown-pragmas".into())))
+        );
+        assert_eq!(outcome(&["-Wall", "-Wno-pragmas"], u), None);
+    }
+
+    #[test]
+    fn parentheses_and_unused_families() {
+        assert!(outcome(&[], warn(Some("logical-op-parentheses"))).is_none());
+        assert!(outcome(&["-Wall"], warn(Some("logical-op-parentheses"))).is_some());
+        assert!(outcome(&["-Wparentheses"], warn(Some("bitwise-op-parentheses"))).is_some());
+        assert!(outcome(&["-Wno-parentheses"], warn(Some("shift-op-parentheses"))).is_none());
+        assert!(outcome(&["-Wno-all"], warn(Some("bitwise-conditional-parentheses"))).is_none());
+        assert!(outcome(&["-Wno-unused"], warn(Some("unused-comparison"))).is_none());
+        assert!(
+            outcome(
+                &["-Wno-implicit-int-float-conversion"],
+                warn(Some("implicit-const-int-float-conversion"))
+            )
+            .is_none()
+        );
+        assert!(outcome(&["-Wno-attributes"], warn(Some("unknown-attributes"))).is_none());
+        assert!(outcome(&[], warn(Some("pedantic-core-features"))).is_none());
     }
 
     #[test]

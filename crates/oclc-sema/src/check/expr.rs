@@ -904,7 +904,8 @@ impl Checker<'_> {
             };
             self.warn_runtime(
                 Diagnostic::warning(op_span, format!("{what} by zero is undefined"))
-                    .with_group("division-by-zero"),
+                    .with_group("division-by-zero")
+                    .with_range(r.span),
             );
         }
     }

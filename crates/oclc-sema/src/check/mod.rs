@@ -25,6 +25,7 @@ pub mod init;
 pub mod kernel;
 pub mod linkage;
 pub mod parens;
+pub mod pragmas;
 pub mod predef;
 pub mod record;
 pub mod scope;
@@ -43,10 +44,17 @@ use crate::types::QualType;
 use scope::Scopes;
 
 /// Warning groups sema emits that clang leaves off by default (`-W<group>` turns one on).
-pub const DEFAULT_OFF_GROUPS: &[&str] = &["conversion", "spir-compat"];
+pub const DEFAULT_OFF_GROUPS: &[&str] = &[
+    "conversion",
+    "spir-compat",
+    "pedantic-core-features",
+    "logical-op-parentheses",
+    "bitwise-op-parentheses",
+    "unknown-pragmas-off",
+];
 
 /// Warning groups of language extensions that clang shows only with `-pedantic`.
-pub const PEDANTIC_GROUPS: &[&str] = &["extra-semi"];
+pub const PEDANTIC_GROUPS: &[&str] = &["extra-semi", "static-in-inline-quiet"];
 
 /// Deepest expression/statement nesting checked before giving up with a diagnostic: above the
 /// parser's own limit (4096), so it only bounds recursion on ASTs built by other means.
@@ -178,6 +186,8 @@ pub(crate) struct Checker<'a> {
     /// Linkage facts of declared functions, and the program-scope `static` variables.
     pub(crate) fn_links: crate::fxhash::FxHashMap<hir::FuncId, linkage::FnLink>,
     pub(crate) internal_vars: std::collections::HashSet<hir::VarId>,
+    /// Names `#pragma OPENCL EXTENSION name : begin` made known.
+    pub(crate) begun_exts: std::collections::HashSet<String>,
     pub(crate) list_cc: Option<Span>,
     /// `const`/`pure`/`warn_unused_result` attributes of declared functions.
     pub(crate) func_attrs: crate::fxhash::FxHashMap<hir::FuncId, unused::CallAttrs>,
@@ -223,6 +233,7 @@ impl<'a> Checker<'a> {
             conv_cc: None,
             fn_links: Default::default(),
             internal_vars: Default::default(),
+            begun_exts: Default::default(),
             list_cc: None,
             unevaluated: 0,
         };
@@ -279,7 +290,8 @@ impl<'a> Checker<'a> {
 
     /// `#pragma OPENCL EXTENSION name : enable|disable` switches an extension from here on.
     pub(crate) fn pragma(&mut self, p: &ast::PragmaItem) {
-        if let ast::PragmaKind::OpenclExtension { name, enable } = &p.kind {
+        self.opencl_extension_pragma(p);
+        if let ast::PragmaKind::OpenclExtension { name, enable, .. } = &p.kind {
             if name == "all" {
                 for e in oclc_syntax::lang::EXTENSIONS {
                     self.pragma_ext.insert((*e).to_string(), *enable);

@@ -93,7 +93,10 @@ impl Checker<'_> {
         let mut fields: Vec<Field> = Vec::new();
         for m in &body.members {
             match m {
-                ast::MemberDecl::Pragma(p) => self.pragma(p),
+                ast::MemberDecl::Pragma(p) => {
+                    let is_union = self.prog.types.record(rid).is_some_and(|r| r.is_union);
+                    self.member_pragma(p, is_union)
+                }
                 ast::MemberDecl::StaticAssert(sa) => self.static_assert(sa),
                 ast::MemberDecl::Fields(g) => {
                     let specs = self.specs(&g.specs, place);

@@ -126,7 +126,10 @@ impl Checker<'_> {
             if self.prog.types.is_void(h.ty) {
                 return;
             }
-            let attrs = self.call_attrs(h);
+            let attrs = match &node.kind {
+                AK::Call { callee, .. } => self.call_node_attrs(callee, h),
+                _ => self.call_attrs(h),
+            };
             let which = if attrs.warn_unused_result {
                 let d = Diagnostic::warning(
                     found.loc,
@@ -286,8 +289,17 @@ impl Checker<'_> {
                     Some(ExprKind::Cond(_, t, f)) => (Some(&**t), Some(&**f)),
                     _ => (None, None),
                 };
-                self.unused_result_warning(then, t, d)?;
-                self.unused_result_warning(else_, f, d)
+                let first = self.unused_result_warning(then, t, d)?;
+                let mut second = self.unused_result_warning(else_, f, d)?;
+                // clang's second range is left over from the first branch when the second
+                // sets none.
+                if second.ranges.len() < 2
+                    && let Some(&r2) = first.ranges.get(1)
+                {
+                    second.ranges.truncate(1);
+                    second.ranges.push(r2);
+                }
+                Some(second)
             }
             // A vector swizzle is no member access for clang.
             AK::Member { .. } if x.is_some_and(|h| matches!(h.kind, ExprKind::Swizzle { .. })) => {
@@ -307,7 +319,7 @@ impl Checker<'_> {
             }
             AK::Call { callee, args, .. } => {
                 let h = x.map(strip_implicit)?;
-                let a = self.call_attrs(h);
+                let a = self.call_node_attrs(callee, h);
                 if !(a.is_const || a.is_pure || a.warn_unused_result) {
                     return None;
                 }
@@ -358,6 +370,17 @@ impl Checker<'_> {
         }
     }
 
+    /// The attributes of the function a call (callee `callee`, checked as `h`) calls; a GNU
+    /// builtin call folded to its value is still a call of a `const` builtin.
+    fn call_node_attrs(&self, callee: &ast::Expr, h: &Expr) -> CallAttrs {
+        if !matches!(h.kind, ExprKind::Call { .. } | ExprKind::BuiltinCall { .. })
+            && let AK::Ident(n) = &strip_parens(callee).kind
+        {
+            return gnu_builtin_attrs(n.as_str());
+        }
+        self.call_attrs(h)
+    }
+
     /// The attributes of the function a checked call calls.
     pub(crate) fn call_attrs(&self, h: &Expr) -> CallAttrs {
         match &h.kind {
@@ -367,21 +390,7 @@ impl Checker<'_> {
             ExprKind::BuiltinCall { builtin, .. } => {
                 let name = builtin.name.as_str();
                 if name.starts_with("__builtin_") {
-                    // clang's GNU builtins are `const`, but for these.
-                    let not_const = matches!(
-                        name,
-                        "__builtin_trap"
-                            | "__builtin_unreachable"
-                            | "__builtin_assume"
-                            | "__builtin_assume_aligned"
-                            | "__builtin_nan"
-                            | "__builtin_nanf"
-                            | "__builtin_prefetch"
-                    );
-                    return CallAttrs {
-                        is_const: !not_const,
-                        ..CallAttrs::default()
-                    };
+                    return gnu_builtin_attrs(name);
                 }
                 let a = self.builtins.attrs(builtin.overload);
                 CallAttrs {
@@ -439,6 +448,25 @@ fn edge(e: &ast::Expr, first: bool) -> Span {
         x = next;
     }
     x.span
+}
+
+/// clang's GNU builtins are `const`, but for these.
+fn gnu_builtin_attrs(name: &str) -> CallAttrs {
+    let not_const = !name.starts_with("__builtin_")
+        || matches!(
+            name,
+            "__builtin_trap"
+                | "__builtin_unreachable"
+                | "__builtin_assume"
+                | "__builtin_assume_aligned"
+                | "__builtin_nan"
+                | "__builtin_nanf"
+                | "__builtin_prefetch"
+        );
+    CallAttrs {
+        is_const: !not_const,
+        ..CallAttrs::default()
+    }
 }
 
 fn with_ranges(mut d: Diagnostic, ranges: &[Span]) -> Diagnostic {

@@ -401,7 +401,7 @@ impl<'a> Parser<'a> {
             .iter()
             .take_while(|p| p.before_token <= self.pos)
         {
-            if let crate::ast::PragmaKind::OpenclExtension { name, enable } = &p.item.kind
+            if let crate::ast::PragmaKind::OpenclExtension { name, enable, .. } = &p.item.kind
                 && (name == NAME || name == "all")
             {
                 on = *enable;

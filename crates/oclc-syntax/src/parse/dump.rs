@@ -280,10 +280,16 @@ impl Printer {
 
 fn pragma(p: &PragmaItem) -> String {
     match &p.kind {
-        PragmaKind::OpenclExtension { name, enable } => {
+        PragmaKind::OpenclExtension { name, enable, .. } => {
             format!(
                 "Pragma OPENCL EXTENSION {name} : {}",
                 if *enable { "enable" } else { "disable" }
+            )
+        }
+        PragmaKind::OpenclExtensionScope { name, begin, .. } => {
+            format!(
+                "Pragma OPENCL EXTENSION {name} : {}",
+                if *begin { "begin" } else { "end" }
             )
         }
         PragmaKind::Other(s) => format!("Pragma {s}"),

@@ -25,10 +25,10 @@ mod tags;
 mod tests;
 mod typo;
 
-use crate::ast::{PragmaItem, PragmaKind, TranslationUnit};
+use crate::ast::{PragmaItem, TranslationUnit};
 use crate::diag::Diagnostics;
 use crate::lang::LangOptions;
-use crate::pp::{ArgMap, PpOutput, PragmaKind as PpPragmaKind};
+use crate::pp::{ArgMap, PpOutput};
 use crate::source::SourceMap;
 use crate::token::Token;
 
@@ -101,13 +101,7 @@ fn tok_pragmas(out: &PpOutput) -> Vec<TokPragma> {
             before_token: p.before_token,
             item: PragmaItem {
                 span: p.span,
-                kind: match &p.kind {
-                    PpPragmaKind::OpenclExtension { name, enable } => PragmaKind::OpenclExtension {
-                        name: name.clone(),
-                        enable: *enable,
-                    },
-                    PpPragmaKind::Other(s) => PragmaKind::Other(s.clone()),
-                },
+                kind: p.kind.clone(),
             },
         })
         .collect()

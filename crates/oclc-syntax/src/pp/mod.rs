@@ -14,6 +14,7 @@ mod directive;
 mod expand;
 mod expr;
 mod macros;
+mod pragma;
 mod predefined;
 
 use std::collections::HashMap;
@@ -53,8 +54,18 @@ pub struct PpOptions {
 /// What a `#pragma` asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PragmaKind {
-    /// `#pragma OPENCL EXTENSION name : enable|disable`.
-    OpenclExtension { name: String, enable: bool },
+    /// `#pragma OPENCL EXTENSION name : enable|disable`; `name_span` is the name's.
+    OpenclExtension {
+        name: String,
+        enable: bool,
+        name_span: Span,
+    },
+    /// `#pragma OPENCL EXTENSION name : begin|end`.
+    OpenclExtensionScope {
+        name: String,
+        begin: bool,
+        name_span: Span,
+    },
     /// Any other pragma: its text after `#pragma`, tokens separated by single spaces.
     Other(String),
 }
@@ -714,30 +725,6 @@ impl<'s> Pp<'s> {
             .file(s.file)
             .map(|f| f.name.clone())
             .unwrap_or_default()
-    }
-
-    fn record_pragma(&mut self, span: Span, toks: &[Token]) {
-        let texts: Vec<String> = toks.iter().map(Token::text).collect();
-        let kind = match texts.as_slice() {
-            [o, e, name, c, action]
-                if o == "OPENCL"
-                    && e == "EXTENSION"
-                    && c == ":"
-                    && (action == "enable" || action == "disable")
-                    && matches!(toks[2].kind, TokenKind::Ident(_)) =>
-            {
-                PragmaKind::OpenclExtension {
-                    name: name.clone(),
-                    enable: action == "enable",
-                }
-            }
-            _ => PragmaKind::Other(texts.join(" ")),
-        };
-        self.out.pragmas.push(Pragma {
-            before_token: self.out.tokens.len(),
-            span,
-            kind,
-        });
     }
 }
 
