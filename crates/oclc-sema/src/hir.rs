@@ -466,8 +466,22 @@ enum Owned {
 
 /// Frees a tree with a work list instead of recursion: a chain (`a + b + ...`, an `else if`
 /// chain) may be far deeper than the stack of the thread that drops the program.
-fn free_iteratively(root: Owned) {
+///
+/// With `spare`, the boxes of expressions are kept there (emptied) for [`boxed`] to reuse
+/// instead of being freed.
+fn free_iteratively(root: Owned, mut spare: Option<&mut Vec<Box<Expr>>>) {
     let mut todo = vec![root];
+    let mut unbox = |b: Box<Expr>| -> Owned {
+        match spare.as_deref_mut() {
+            Some(spare) if spare.len() < MAX_SPARE_BOXES => {
+                let mut b = b;
+                let e = std::mem::replace(&mut *b, Expr::error(Span::DUMMY));
+                spare.push(b);
+                Owned::Expr(e)
+            }
+            _ => Owned::Expr(*b),
+        }
+    };
     while let Some(node) = todo.pop() {
         match node {
             Owned::Expr(e) => match e.kind {
@@ -478,16 +492,18 @@ fn free_iteratively(root: Owned) {
                 | ExprKind::Deref(x)
                 | ExprKind::ToAddrSpace { arg: x, .. }
                 | ExprKind::Member { base: x, .. }
-                | ExprKind::Swizzle { base: x, .. } => todo.push(Owned::Expr(*x)),
+                | ExprKind::Swizzle { base: x, .. } => todo.push(unbox(x)),
                 ExprKind::Binary(_, a, b)
                 | ExprKind::Comma(a, b)
                 | ExprKind::Assign { lhs: a, rhs: b, .. }
                 | ExprKind::Index { base: a, index: b } => {
-                    todo.push(Owned::Expr(*a));
-                    todo.push(Owned::Expr(*b));
+                    todo.push(unbox(a));
+                    todo.push(unbox(b));
                 }
                 ExprKind::Cond(a, b, c) => {
-                    todo.extend([*a, *b, *c].map(Owned::Expr));
+                    todo.push(unbox(a));
+                    todo.push(unbox(b));
+                    todo.push(unbox(c));
                 }
                 ExprKind::Call { args, .. }
                 | ExprKind::BuiltinCall { args, .. }
@@ -532,13 +548,44 @@ fn free_iteratively(root: Owned) {
     }
 }
 
+/// Frees a statement without recursing (as dropping a [`Function`] frees its body): for a
+/// checker that does not keep bodies.
+pub fn free_stmt(s: Stmt) {
+    SPARE_BOXES.with_borrow_mut(|spare| free_iteratively(Owned::Stmt(s), Some(spare)));
+}
+
+/// Most emptied expression boxes [`free_stmt`] keeps on a thread for [`boxed`].
+const MAX_SPARE_BOXES: usize = 1 << 20;
+
+thread_local! {
+    /// Expression boxes emptied by [`free_stmt`] on this thread.
+    static SPARE_BOXES: std::cell::RefCell<Vec<Box<Expr>>> = const {
+        std::cell::RefCell::new(Vec::new())
+    };
+}
+
+/// `Box::new(e)`, reusing a box [`free_stmt`] emptied on this thread when there is one: a
+/// checker that frees each statement once checked then allocates almost nothing.
+pub fn boxed(e: Expr) -> Box<Expr> {
+    match SPARE_BOXES.with_borrow_mut(|spare| spare.pop()) {
+        Some(mut b) => {
+            *b = e;
+            b
+        }
+        None => Box::new(e),
+    }
+}
+
 impl Drop for Function {
     fn drop(&mut self) {
         if let Some(body) = self.body.take() {
-            free_iteratively(Owned::Stmt(Stmt {
-                span: body.span,
-                kind: StmtKind::Block(body),
-            }));
+            free_iteratively(
+                Owned::Stmt(Stmt {
+                    span: body.span,
+                    kind: StmtKind::Block(body),
+                }),
+                None,
+            );
         }
     }
 }
@@ -546,7 +593,7 @@ impl Drop for Function {
 impl Drop for Var {
     fn drop(&mut self) {
         if let Some(init) = self.init.take() {
-            free_iteratively(Owned::Init(init));
+            free_iteratively(Owned::Init(init), None);
         }
     }
 }

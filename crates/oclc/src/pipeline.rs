@@ -47,7 +47,7 @@ pub fn parse_and_check(
         Some(done) => done,
         None => {
             let tu = oclc_syntax::parse::parse_on_this_thread(out, sm, &opts.lang, diags);
-            let program = oclc_sema::check(&tu, sm, &opts.lang, diags);
+            let program = oclc_sema::check_with(&tu, sm, &opts.lang, diags, opts.bodies());
             (tu, program)
         }
     };
@@ -83,11 +83,11 @@ const PARSE_BYTES_PER_TOKEN: usize = 24;
 const SEMA_BYTES_PER_TOKEN: usize = 96;
 
 /// Top-level items handed from the parser to sema at a time.
-const PIPELINE_BATCH: usize = 32;
+const PIPELINE_BATCH: usize = 2;
 
 /// Batches the parser may be ahead of sema (it waits beyond that): bounds the syntax tree
 /// alive at once.
-const PIPELINE_IN_FLIGHT: usize = 16;
+const PIPELINE_IN_FLIGHT: usize = 4;
 
 /// Parse and sema at once on a large input: the parser runs on its own thread (with the
 /// front end's stack) and sends items to sema, on this thread, in batches as it finishes them;
@@ -153,7 +153,7 @@ fn pipelined(
         let mut sema_diags = Diagnostics::default();
         let program = {
             let back = back_tx;
-            oclc_sema::check_items(rx, sm, lang, &mut sema_diags, |done| {
+            oclc_sema::check_items(rx, sm, lang, &mut sema_diags, opts.bodies(), |done| {
                 // A closed channel means the parser stopped (it panicked): free it here.
                 let _ = back.send(done);
             })

@@ -1298,14 +1298,20 @@ impl Checker<'_> {
             ret,
             block_depth: 0,
         });
-        let body = self.block(&f.body, false);
+        let body = match self.bodies {
+            super::Bodies::Keep => Some(self.block(&f.body, false)),
+            super::Bodies::Discard => {
+                self.body_discarded(&f.body);
+                None
+            }
+        };
         self.check_gotos();
         self.func = None;
         self.scopes.pop();
         self.attributes_for(fid, &f.specs);
         if let Some(func) = self.prog.functions.get_mut(fid.0 as usize) {
             func.params = pids;
-            func.body = Some(body);
+            func.body = body;
         }
     }
 

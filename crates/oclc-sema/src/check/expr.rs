@@ -349,7 +349,11 @@ impl Checker<'_> {
                         Expr::error(span)
                     } else {
                         let ty = x.ty;
-                        self.mk(ExprKind::Comma(Box::new(prev), Box::new(x)), ty, span)
+                        self.mk(
+                            ExprKind::Comma(crate::hir::boxed(prev), crate::hir::boxed(x)),
+                            ty,
+                            span,
+                        )
                     }
                 }
             });
@@ -400,7 +404,7 @@ impl Checker<'_> {
                         }
                         let is_fn = self.prog.types.fn_sig(p).is_some();
                         Expr {
-                            kind: ExprKind::Deref(Box::new(r)),
+                            kind: ExprKind::Deref(crate::hir::boxed(r)),
                             ty: p,
                             span,
                             lvalue: !is_fn,
@@ -443,7 +447,7 @@ impl Checker<'_> {
                 } else {
                     UnOp::BitNot
                 };
-                self.mk(ExprKind::Unary(u, Box::new(r)), ty, span)
+                self.mk(ExprKind::Unary(u, crate::hir::boxed(r)), ty, span)
             }
             UnaryOp::LogNot => {
                 let r = self.rvalue(x);
@@ -454,7 +458,11 @@ impl Checker<'_> {
                     return self.invalid_unary(op_span, r.ty);
                 }
                 let ty = self.logical_result(r.ty);
-                self.mk(ExprKind::Unary(UnOp::LogNot, Box::new(r)), ty, span)
+                self.mk(
+                    ExprKind::Unary(UnOp::LogNot, crate::hir::boxed(r)),
+                    ty,
+                    span,
+                )
             }
             UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
                 if !self.check_modifiable(&x, op_span) {
@@ -471,7 +479,7 @@ impl Checker<'_> {
                     _ => UnOp::PostDec,
                 };
                 let ty = x.ty.unqualified();
-                self.mk(ExprKind::Unary(u, Box::new(x)), ty, span)
+                self.mk(ExprKind::Unary(u, crate::hir::boxed(x)), ty, span)
             }
         }
     }
@@ -484,7 +492,11 @@ impl Checker<'_> {
                 return Expr::error(span);
             }
             let pid = self.prog.types.pointer(x.ty);
-            return self.mk(ExprKind::AddrOf(Box::new(x)), QualType::new(pid), span);
+            return self.mk(
+                ExprKind::AddrOf(crate::hir::boxed(x)),
+                QualType::new(pid),
+                span,
+            );
         }
         if !x.lvalue {
             let t = self.prog.types.quoted(x.ty);
@@ -501,7 +513,11 @@ impl Checker<'_> {
         let sp = space::address_of_space(self.prog.types.object_space(x.ty));
         let pointee = self.prog.types.set_object_space(x.ty, Some(sp));
         let pid = self.prog.types.pointer(pointee);
-        self.mk(ExprKind::AddrOf(Box::new(x)), QualType::new(pid), span)
+        self.mk(
+            ExprKind::AddrOf(crate::hir::boxed(x)),
+            QualType::new(pid),
+            span,
+        )
     }
 
     /// The type of `!x` and of comparisons: `int`, or for vectors a signed integer vector whose
@@ -642,7 +658,11 @@ impl Checker<'_> {
         }
         if op == AB::Comma {
             let ty = r.ty;
-            return self.mk(ExprKind::Comma(Box::new(l), Box::new(r)), ty, span);
+            return self.mk(
+                ExprKind::Comma(crate::hir::boxed(l), crate::hir::boxed(r)),
+                ty,
+                span,
+            );
         }
         self.binary_values(op, op_span, l, r, span)
     }
@@ -667,7 +687,11 @@ impl Checker<'_> {
             }
             let bop = if op == AB::Eq { BinOp::Eq } else { BinOp::Ne };
             let int = self.int_ty();
-            return self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), int, span);
+            return self.mk(
+                ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                int,
+                span,
+            );
         }
         let types = &self.prog.types;
         let (lp, rp) = (types.is_pointer(l.ty), types.is_pointer(r.ty));
@@ -691,7 +715,11 @@ impl Checker<'_> {
                 } else {
                     self.int_ty()
                 };
-                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span)
+                self.mk(
+                    ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                    ty,
+                    span,
+                )
             }
             AB::Eq | AB::Ne | AB::Lt | AB::Gt | AB::Le | AB::Ge if lp || rp => {
                 self.pointer_compare(op, op_span, l, r, span)
@@ -741,7 +769,11 @@ impl Checker<'_> {
                     } else {
                         self.promote(r)
                     };
-                    return self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span);
+                    return self.mk(
+                        ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                        ty,
+                        span,
+                    );
                 }
                 if !self.vector_scalar_rank_ok(&l, &r, op_span) {
                     return Expr::error(span);
@@ -755,7 +787,11 @@ impl Checker<'_> {
                             } else {
                                 common
                             };
-                        self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span)
+                        self.mk(
+                            ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                            ty,
+                            span,
+                        )
                     }
                     Err(b) => self.invalid_binary(op_span, b.0.ty, b.1.ty),
                 }
@@ -875,7 +911,11 @@ impl Checker<'_> {
                         );
                     }
                 }
-                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), int, span)
+                self.mk(
+                    ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                    int,
+                    span,
+                )
             }
             _ => {
                 let (ptr, other) = if lp.is_some() { (&l, &r) } else { (&r, &l) };
@@ -899,7 +939,11 @@ impl Checker<'_> {
                     let l = self.cast(CastKind::NullToPointer, l, pty);
                     (l, r)
                 };
-                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), int, span)
+                self.mk(
+                    ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                    int,
+                    span,
+                )
             }
         }
     }
@@ -929,7 +973,7 @@ impl Checker<'_> {
                 }
                 let ty = self.predef_named("ptrdiff_t", QualType::new(TypeTable::LONG));
                 self.mk(
-                    ExprKind::Binary(BinOp::PtrDiff, Box::new(l), Box::new(r)),
+                    ExprKind::Binary(BinOp::PtrDiff, crate::hir::boxed(l), crate::hir::boxed(r)),
                     ty,
                     span,
                 )
@@ -942,13 +986,17 @@ impl Checker<'_> {
                 } else {
                     BinOp::PtrSub
                 };
-                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span)
+                self.mk(
+                    ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                    ty,
+                    span,
+                )
             }
             (None, Some(_)) if op == AB::Add && types.is_integer(l.ty) => {
                 let ty = r.ty;
                 let l = self.promote(l);
                 self.mk(
-                    ExprKind::Binary(BinOp::PtrAdd, Box::new(r), Box::new(l)),
+                    ExprKind::Binary(BinOp::PtrAdd, crate::hir::boxed(r), crate::hir::boxed(l)),
                     ty,
                     span,
                 )
@@ -994,8 +1042,8 @@ impl Checker<'_> {
                 self.mk(
                     ExprKind::Assign {
                         op: None,
-                        lhs: Box::new(l),
-                        rhs: Box::new(rc),
+                        lhs: crate::hir::boxed(l),
+                        rhs: crate::hir::boxed(rc),
                     },
                     ty,
                     span,
@@ -1017,8 +1065,8 @@ impl Checker<'_> {
                 self.mk(
                     ExprKind::Assign {
                         op: Some(hop),
-                        lhs: Box::new(l),
-                        rhs: Box::new(rhs),
+                        lhs: crate::hir::boxed(l),
+                        rhs: crate::hir::boxed(rhs),
                     },
                     ty,
                     span,
@@ -1048,7 +1096,11 @@ impl Checker<'_> {
         let (tp, ep) = (types.pointee(t.ty), types.pointee(e.ty));
         let result = |c2: &mut Checker, c: Expr, t: Expr, e: Expr, ty: QualType| {
             c2.mk(
-                ExprKind::Cond(Box::new(c), Box::new(t), Box::new(e)),
+                ExprKind::Cond(
+                    crate::hir::boxed(c),
+                    crate::hir::boxed(t),
+                    crate::hir::boxed(e),
+                ),
                 ty,
                 span,
             )
@@ -1188,7 +1240,7 @@ impl Checker<'_> {
             if let Some(k) = self.const_int(&i) {
                 return Expr {
                     kind: ExprKind::Swizzle {
-                        base: Box::new(b),
+                        base: crate::hir::boxed(b),
                         comps: vec![k.clamp(0, 15) as u8],
                     },
                     ty: ety,
@@ -1198,8 +1250,8 @@ impl Checker<'_> {
             }
             return Expr {
                 kind: ExprKind::Index {
-                    base: Box::new(b),
-                    index: Box::new(i),
+                    base: crate::hir::boxed(b),
+                    index: crate::hir::boxed(i),
                 },
                 ty: ety,
                 span,
@@ -1235,8 +1287,8 @@ impl Checker<'_> {
         }
         Expr {
             kind: ExprKind::Index {
-                base: Box::new(b),
-                index: Box::new(i),
+                base: crate::hir::boxed(b),
+                index: crate::hir::boxed(i),
             },
             ty: p,
             span,
@@ -1287,7 +1339,7 @@ impl Checker<'_> {
             match self.prog.types.pointee_sugared(r.ty) {
                 Some(p) => {
                     let d = Expr {
-                        kind: ExprKind::Deref(Box::new(r)),
+                        kind: ExprKind::Deref(crate::hir::boxed(r)),
                         ty: p,
                         span,
                         lvalue: true,
@@ -1354,7 +1406,7 @@ impl Checker<'_> {
                     };
                     cur = Expr {
                         kind: ExprKind::Member {
-                            base: Box::new(cur),
+                            base: crate::hir::boxed(cur),
                             record: r,
                             field: idx,
                         },
@@ -1487,7 +1539,7 @@ impl Checker<'_> {
         let lvalue = base.lvalue;
         Expr {
             kind: ExprKind::Swizzle {
-                base: Box::new(base),
+                base: crate::hir::boxed(base),
                 comps,
             },
             ty,

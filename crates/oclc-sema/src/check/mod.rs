@@ -54,7 +54,29 @@ pub fn check(
     lang: &LangOptions,
     diags: &mut Diagnostics,
 ) -> Program {
+    check_with(tu, sm, lang, diags, Bodies::Keep)
+}
+
+/// Whether the checked program keeps its function bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bodies {
+    /// Every function's [`hir::Function::body`] is kept (to lower or analyse the program).
+    Keep,
+    /// Each body is freed once checked (`body` stays `None`): a caller that only wants the
+    /// diagnostics reuses the memory for the next function instead of growing the heap.
+    Discard,
+}
+
+/// [`check`], keeping or discarding function bodies.
+pub fn check_with(
+    tu: &ast::TranslationUnit,
+    sm: &SourceMap,
+    lang: &LangOptions,
+    diags: &mut Diagnostics,
+    bodies: Bodies,
+) -> Program {
     let mut c = Checker::new(sm, lang, diags);
+    c.bodies = bodies;
     for item in &tu.items {
         c.external_decl(item);
     }
@@ -68,9 +90,11 @@ pub fn check_items(
     sm: &SourceMap,
     lang: &LangOptions,
     diags: &mut Diagnostics,
+    bodies: Bodies,
     mut done: impl FnMut(Vec<ast::ExternalDecl>),
 ) -> Program {
     let mut c = Checker::new(sm, lang, diags);
+    c.bodies = bodies;
     for batch in batches {
         for item in &batch {
             c.external_decl(item);
@@ -123,6 +147,8 @@ pub(crate) struct Checker<'a> {
     pub in_addr_of: bool,
     /// The builtin function library of this language mode.
     pub builtins: crate::builtins::Builtins,
+    /// Whether checked function bodies are kept in the program.
+    pub bodies: Bodies,
 }
 
 impl<'a> Checker<'a> {
@@ -148,6 +174,7 @@ impl<'a> Checker<'a> {
             labels: HashMap::new(),
             gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
+            bodies: Bodies::Keep,
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();

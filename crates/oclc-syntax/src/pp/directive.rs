@@ -431,7 +431,7 @@ impl Pp<'_> {
             f.lexer.raw = true;
             let t = match f.pending.take() {
                 Some(t) => t,
-                None => f.lexer.next_token(self.diags),
+                None => f.lexer.skip_to_line_hash(self.diags),
             };
             if t.kind == TokenKind::Eof {
                 f.lexer.raw = false;
