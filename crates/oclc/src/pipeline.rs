@@ -127,7 +127,7 @@ fn pipelined(
                     &mut |item| {
                         // Checked batches are freed here, where they were allocated.
                         while let Ok(done) = back_rx.try_recv() {
-                            drop(done);
+                            oclc_syntax::ast::recycle(done);
                         }
                         batch.push(item);
                         if batch.len() >= PIPELINE_BATCH {
@@ -144,7 +144,7 @@ fn pipelined(
                 drop(tx);
                 // The rest come back as sema finishes; the channel closes when it is done.
                 for done in back_rx {
-                    drop(done);
+                    oclc_syntax::ast::recycle(done);
                 }
                 (tu, parse_diags)
             })
