@@ -62,9 +62,15 @@ fn is_unicode_ident(c: char) -> bool {
 impl Lexer {
     pub fn new(file: FileId, text: Arc<[u8]>) -> Lexer {
         let text_len = text.len();
+        // A UTF-8 byte order mark is skipped, as clang skips it (columns still count it).
+        let pos = if text.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
         Lexer {
             text,
-            pos: 0,
+            pos,
             file,
             at_line_start: true,
             raw: false,

@@ -3,7 +3,7 @@
 //! casts and vector literals, `sizeof`/`vec_step`/`_Alignof`.
 
 use oclc_syntax::ast::{self, BinOp as AB, ExprKind as AK, FloatSuffix, UnaryOp};
-use oclc_syntax::{Span, Symbol};
+use oclc_syntax::{Diagnostic, Span, Symbol};
 
 use super::Checker;
 use super::conv::Action;
@@ -1347,11 +1347,19 @@ impl Checker<'_> {
                     (d, true, p)
                 }
                 None => {
+                    // clang: at the `->` with a fix-it for a struct or union, else at the
+                    // member name.
                     let t = self.prog.types.quoted(r.ty);
-                    self.err(
-                        op_span,
-                        format!("member reference type {t} is not a pointer"),
-                    );
+                    let msg = format!("member reference type {t} is not a pointer");
+                    let d = if self.prog.types.as_record(r.ty).is_some() {
+                        Diagnostic::error(op_span, format!("{msg}; did you mean to use '.'?"))
+                            .with_range(base.span)
+                            .with_range(op_span)
+                            .with_fixit(op_span, ".")
+                    } else {
+                        Diagnostic::error(name.span, msg).with_range(base.span)
+                    };
+                    self.diags.push(d);
                     return Expr::error(span);
                 }
             }
@@ -1360,16 +1368,9 @@ impl Checker<'_> {
             let lv = b.lvalue;
             (b, lv, ty)
         };
+        // `p->x` on a pointer to a vector is `(*p).x`, as in clang.
         if let Some((s, n)) = self.prog.types.as_vector(obj_ty) {
-            if arrow {
-                let t = self.prog.types.quoted(obj_ty);
-                self.err(
-                    op_span,
-                    format!("member reference base type {t} is not a structure or union"),
-                );
-                return Expr::error(span);
-            }
-            return self.swizzle(obj, s, n, name, span);
+            return self.swizzle(obj, s, n, name, op_span, span);
         }
         let Some(rid) = self.prog.types.as_record(obj_ty) else {
             let t = self.prog.types.quoted(obj_ty);
@@ -1458,7 +1459,17 @@ impl Checker<'_> {
     }
 
     /// Decodes a swizzle (`.xyzw`, `.rgba`, `.s0123`, `.lo`/`.hi`/`.even`/`.odd`).
-    fn swizzle(&mut self, base: Expr, s: Scalar, n: u8, name: ast::Ident, span: Span) -> Expr {
+    /// Vector component selection `base.name`; errors are reported at the `.` or `->`
+    /// (`op_span`), as clang reports them.
+    fn swizzle(
+        &mut self,
+        base: Expr,
+        s: Scalar,
+        n: u8,
+        name: ast::Ident,
+        op_span: Span,
+        span: Span,
+    ) -> Expr {
         let text = name.name.as_str();
         let comps: Option<Vec<u8>> = match text {
             "lo" | "hi" | "even" | "odd" => {
@@ -1477,7 +1488,13 @@ impl Checker<'_> {
                     match ch.to_digit(16) {
                         Some(d) => v.push(d as u8),
                         None => {
-                            self.err(name.span, format!("illegal vector component name '{ch}'"));
+                            self.diags.push(
+                                Diagnostic::error(
+                                    op_span,
+                                    format!("illegal vector component name '{ch}'"),
+                                )
+                                .with_range(name.span),
+                            );
                             return Expr::error(span);
                         }
                     }
@@ -1493,7 +1510,13 @@ impl Checker<'_> {
                         .chars()
                         .find(|c| !"xyzwrgba".contains(*c))
                         .unwrap_or('?');
-                    self.err(name.span, format!("illegal vector component name '{bad}'"));
+                    self.diags.push(
+                        Diagnostic::error(
+                            op_span,
+                            format!("illegal vector component name '{bad}'"),
+                        )
+                        .with_range(name.span),
+                    );
                     return Expr::error(span);
                 }
                 for ch in text.chars() {
@@ -1510,9 +1533,12 @@ impl Checker<'_> {
         let comps = comps.unwrap_or_default();
         if comps.iter().any(|&c| c >= n) {
             let vt = self.prog.types.quoted(base.ty);
-            self.err(
-                name.span,
-                format!("vector component access exceeds type {vt}"),
+            self.diags.push(
+                Diagnostic::error(
+                    op_span,
+                    format!("vector component access exceeds type {vt}"),
+                )
+                .with_range(name.span),
             );
             return Expr::error(span);
         }
@@ -1528,11 +1554,14 @@ impl Checker<'_> {
             let t = self.vector_named(QualType::new(vid));
             t.with_quals(elem_q)
         } else {
-            self.err(
-                name.span,
-                format!(
-                    "vector component access has invalid length {k}.  Supported: 1,2,3,4,8,16."
-                ),
+            self.diags.push(
+                Diagnostic::error(
+                    op_span,
+                    format!(
+                        "vector component access has invalid length {k}; supported lengths are: 1,2,3,4,8,16"
+                    ),
+                )
+                .with_range(name.span),
             );
             return Expr::error(span);
         };

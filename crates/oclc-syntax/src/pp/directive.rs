@@ -758,6 +758,8 @@ impl Pp<'_> {
             .map_or(0, |sf| sf.line_col(name.span.lo).0)
             + 1;
         let keep = f.line_map.as_ref().and_then(|(_, _, n)| n.clone());
+        let id = f.id;
+        self.sm.add_line_directive(id, phys, line, new_name.clone());
         if let Some(f) = self.files.last_mut() {
             f.line_map = Some((phys, line, new_name.or(keep)));
         }
