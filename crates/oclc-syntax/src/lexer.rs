@@ -482,7 +482,8 @@ impl Lexer {
     /// What calling [`Lexer::next_token`] until a `#` that starts a line (or `Eof`) would
     /// return, without building the tokens in between: the lines of a skipped `#if` group are
     /// only scanned for comments, literals and splices, which decide where lines and tokens
-    /// start. Raw mode only (tokens skipped this way report nothing).
+    /// start. Raw mode only (tokens skipped this way report nothing). At the end, the `Eof`
+    /// token's `leading_space` may differ from token lexing's (blanks were skipped as text).
     pub fn skip_to_line_hash(&mut self, diags: &mut Diagnostics) -> Token {
         loop {
             let leading_space = self.skip_trivia(diags) | std::mem::take(&mut self.space_owed);
