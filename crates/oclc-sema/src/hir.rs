@@ -464,92 +464,170 @@ impl Stmt {
     }
 }
 
-/// A part of a function body owned by [`free_iteratively`]'s work list.
-enum Owned {
-    Expr(Expr),
-    Stmt(Stmt),
-    Init(Init),
+/// Frees a tree with work lists instead of recursion: a chain (`a + b + ...`, an `else if`
+/// chain) may be far deeper than the stack of the thread that drops the program. Boxed
+/// expressions are emptied in place (only their 8-byte boxes move).
+///
+/// With `spare`, the emptied boxes are kept there for [`boxed`] to reuse instead of being
+/// freed.
+struct Freer<'a> {
+    spare: Option<&'a mut Vec<Box<Expr>>>,
+    boxes: Vec<Box<Expr>>,
+    exprs: Vec<Expr>,
+    stmts: Vec<Stmt>,
+    inits: Vec<Init>,
 }
 
-/// Frees a tree with a work list instead of recursion: a chain (`a + b + ...`, an `else if`
-/// chain) may be far deeper than the stack of the thread that drops the program.
-fn free_iteratively(root: Owned) {
-    let mut todo = vec![root];
-    while let Some(node) = todo.pop() {
-        match node {
-            Owned::Expr(e) => match e.kind {
-                ExprKind::Unary(_, x)
-                | ExprKind::Cast(_, x)
-                | ExprKind::GetFence(x)
-                | ExprKind::AddrOf(x)
-                | ExprKind::Deref(x)
-                | ExprKind::ToAddrSpace { arg: x, .. }
-                | ExprKind::Member { base: x, .. }
-                | ExprKind::Swizzle { base: x, .. } => todo.push(Owned::Expr(*x)),
-                ExprKind::Binary(_, a, b)
-                | ExprKind::Comma(a, b)
-                | ExprKind::Assign { lhs: a, rhs: b, .. }
-                | ExprKind::Index { base: a, index: b } => {
-                    todo.push(Owned::Expr(*a));
-                    todo.push(Owned::Expr(*b));
+impl Freer<'_> {
+    fn run(&mut self) {
+        loop {
+            if let Some(mut b) = self.boxes.pop() {
+                let kind = std::mem::replace(&mut b.kind, ExprKind::Error);
+                self.expr_kind(kind);
+                if let Some(spare) = self.spare.as_deref_mut()
+                    && spare.len() < MAX_SPARE_BOXES
+                {
+                    spare.push(b);
                 }
-                ExprKind::Cond(a, b, c) => {
-                    todo.extend([*a, *b, *c].map(Owned::Expr));
+            } else if let Some(e) = self.exprs.pop() {
+                self.expr_kind(e.kind);
+            } else if let Some(s) = self.stmts.pop() {
+                self.stmt_kind(s.kind);
+            } else if let Some(i) = self.inits.pop() {
+                match i {
+                    Init::Expr(e) => self.exprs.push(e),
+                    Init::List { items, .. } => self.inits.extend(items.into_iter().flatten()),
                 }
-                ExprKind::Call { args, .. }
-                | ExprKind::BuiltinCall { args, .. }
-                | ExprKind::VectorLit(args) => todo.extend(args.into_iter().map(Owned::Expr)),
-                ExprKind::InitList(i) => todo.push(Owned::Init(*i)),
-                ExprKind::StmtExpr { body, value } => {
-                    todo.extend(body.stmts.into_iter().map(Owned::Stmt));
-                    todo.extend(value.map(|v| Owned::Expr(*v)));
-                }
-                _ => {}
-            },
-            Owned::Init(Init::Expr(e)) => todo.push(Owned::Expr(e)),
-            Owned::Init(Init::List { items, .. }) => {
-                todo.extend(items.into_iter().flatten().map(Owned::Init));
+            } else {
+                return;
             }
-            Owned::Stmt(s) => match s.kind {
-                StmtKind::Expr(e) | StmtKind::Return(Some(e)) => todo.push(Owned::Expr(e)),
-                StmtKind::Block(b) => todo.extend(b.stmts.into_iter().map(Owned::Stmt)),
-                StmtKind::If { cond, then, else_ } => {
-                    todo.push(Owned::Expr(cond));
-                    todo.push(Owned::Stmt(*then));
-                    todo.extend(else_.map(|e| Owned::Stmt(*e)));
-                }
-                StmtKind::While { cond, body }
-                | StmtKind::DoWhile { body, cond }
-                | StmtKind::Switch { cond, body } => {
-                    todo.push(Owned::Expr(cond));
-                    todo.push(Owned::Stmt(*body));
-                }
-                StmtKind::For {
-                    init,
-                    cond,
-                    step,
-                    body,
-                } => {
-                    todo.extend(init.into_iter().map(Owned::Stmt));
-                    todo.extend(cond.into_iter().chain(step).map(Owned::Expr));
-                    todo.push(Owned::Stmt(*body));
-                }
-                StmtKind::Case { body, .. }
-                | StmtKind::Default { body }
-                | StmtKind::Label { body, .. } => todo.push(Owned::Stmt(*body)),
-                _ => {}
-            },
         }
+    }
+
+    /// Queues what an expression owns.
+    fn expr_kind(&mut self, kind: ExprKind) {
+        match kind {
+            ExprKind::Unary(_, x)
+            | ExprKind::Cast(_, x)
+            | ExprKind::GetFence(x)
+            | ExprKind::AddrOf(x)
+            | ExprKind::Deref(x)
+            | ExprKind::ToAddrSpace { arg: x, .. }
+            | ExprKind::Member { base: x, .. }
+            | ExprKind::Swizzle { base: x, .. } => self.boxes.push(x),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::Assign { lhs: a, rhs: b, .. }
+            | ExprKind::Index { base: a, index: b } => {
+                self.boxes.push(a);
+                self.boxes.push(b);
+            }
+            ExprKind::Cond(a, b, c) => {
+                self.boxes.push(a);
+                self.boxes.push(b);
+                self.boxes.push(c);
+            }
+            ExprKind::Call { args, .. }
+            | ExprKind::BuiltinCall { args, .. }
+            | ExprKind::VectorLit(args) => self.exprs.extend(args),
+            ExprKind::InitList(i) => self.inits.push(*i),
+            ExprKind::StmtExpr { body, value } => {
+                self.stmts.extend(body.stmts);
+                self.boxes.extend(value);
+            }
+            _ => {}
+        }
+    }
+
+    /// Queues what a statement owns.
+    fn stmt_kind(&mut self, kind: StmtKind) {
+        match kind {
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.exprs.push(e),
+            StmtKind::Block(b) => self.stmts.extend(b.stmts),
+            StmtKind::If { cond, then, else_ } => {
+                self.exprs.push(cond);
+                self.stmts.push(*then);
+                if let Some(e) = else_ {
+                    self.stmts.push(*e);
+                }
+            }
+            StmtKind::While { cond, body }
+            | StmtKind::DoWhile { body, cond }
+            | StmtKind::Switch { cond, body } => {
+                self.exprs.push(cond);
+                self.stmts.push(*body);
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.stmts.extend(init);
+                self.exprs.extend(cond);
+                self.exprs.extend(step);
+                self.stmts.push(*body);
+            }
+            StmtKind::Case { body, .. }
+            | StmtKind::Default { body }
+            | StmtKind::Label { body, .. } => self.stmts.push(*body),
+            _ => {}
+        }
+    }
+}
+
+/// Frees a statement, function body or initializer without recursing.
+fn free_iteratively(stmt: Option<Stmt>, init: Option<Init>, spare: Option<&mut Vec<Box<Expr>>>) {
+    let mut f = Freer {
+        spare,
+        boxes: Vec::new(),
+        exprs: Vec::new(),
+        stmts: stmt.into_iter().collect(),
+        inits: init.into_iter().collect(),
+    };
+    f.run();
+}
+
+/// Frees a statement without recursing (as dropping a [`Function`] frees its body): for a
+/// checker that does not keep bodies.
+pub fn free_stmt(s: Stmt) {
+    SPARE_BOXES.with_borrow_mut(|spare| free_iteratively(Some(s), None, Some(spare)));
+}
+
+/// Most emptied expression boxes [`free_stmt`] keeps on a thread for [`boxed`].
+const MAX_SPARE_BOXES: usize = 1 << 20;
+
+thread_local! {
+    /// Expression boxes emptied by [`free_stmt`] on this thread.
+    static SPARE_BOXES: std::cell::RefCell<Vec<Box<Expr>>> = const {
+        std::cell::RefCell::new(Vec::new())
+    };
+}
+
+/// `Box::new(e)`, reusing a box [`free_stmt`] emptied on this thread when there is one: a
+/// checker that frees each statement once checked then allocates almost nothing.
+pub fn boxed(e: Expr) -> Box<Expr> {
+    match SPARE_BOXES.with_borrow_mut(|spare| spare.pop()) {
+        Some(mut b) => {
+            *b = e;
+            b
+        }
+        None => Box::new(e),
     }
 }
 
 impl Drop for Function {
     fn drop(&mut self) {
         if let Some(body) = self.body.take() {
-            free_iteratively(Owned::Stmt(Stmt {
-                span: body.span,
-                kind: StmtKind::Block(body),
-            }));
+            let span = body.span;
+            free_iteratively(
+                Some(Stmt {
+                    span,
+                    kind: StmtKind::Block(body),
+                }),
+                None,
+                None,
+            );
         }
     }
 }
@@ -557,7 +635,7 @@ impl Drop for Function {
 impl Drop for Var {
     fn drop(&mut self) {
         if let Some(init) = self.init.take() {
-            free_iteratively(Owned::Init(init));
+            free_iteratively(None, Some(init), None);
         }
     }
 }

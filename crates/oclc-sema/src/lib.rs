@@ -18,5 +18,7 @@ pub mod hir;
 pub mod space;
 pub mod types;
 
-pub use check::{DEFAULT_OFF_GROUPS, MAX_DEPTH, PEDANTIC_GROUPS, check, check_items};
+pub use check::{
+    Bodies, DEFAULT_OFF_GROUPS, MAX_DEPTH, PEDANTIC_GROUPS, check, check_items, check_with,
+};
 pub use space::AddrSpace;

@@ -1011,3 +1011,148 @@ fn take_else_if(s: &mut Stmt) -> Option<Stmt> {
     };
     Some(std::mem::replace(&mut **e, null))
 }
+
+/// Most emptied expression boxes [`recycle`] keeps on a thread for [`boxed`].
+const MAX_SPARE_EXPRS: usize = 1 << 20;
+
+thread_local! {
+    /// Expression boxes emptied by [`recycle`] on this thread.
+    static SPARE_EXPRS: std::cell::RefCell<Vec<Box<Expr>>> = const {
+        std::cell::RefCell::new(Vec::new())
+    };
+}
+
+/// `Box::new(e)`, reusing a box [`recycle`] emptied on this thread when there is one: a parser
+/// that frees what it parsed earlier (the pipelined check) then allocates little.
+pub fn boxed(e: Expr) -> Box<Expr> {
+    match SPARE_EXPRS.with_borrow_mut(|spare| spare.pop()) {
+        Some(mut b) => {
+            *b = e;
+            b
+        }
+        None => Box::new(e),
+    }
+}
+
+/// Frees top-level items, keeping the boxes of the expressions in function bodies for
+/// [`boxed`] on this thread. A work list, not recursion: nesting may be deep.
+pub fn recycle(items: Vec<ExternalDecl>) {
+    SPARE_EXPRS.with_borrow_mut(|spare| {
+        let mut r = Recycler {
+            spare,
+            boxes: Vec::new(),
+            exprs: Vec::new(),
+            stmts: Vec::new(),
+        };
+        for item in items {
+            if let ExternalDecl::FunctionDef(mut f) = item {
+                r.stmts.append(&mut f.body.stmts);
+                r.run();
+            }
+        }
+    });
+}
+
+/// The work lists of [`recycle`].
+struct Recycler<'a> {
+    spare: &'a mut Vec<Box<Expr>>,
+    boxes: Vec<Box<Expr>>,
+    exprs: Vec<Expr>,
+    stmts: Vec<Stmt>,
+}
+
+impl Recycler<'_> {
+    fn run(&mut self) {
+        loop {
+            if let Some(mut b) = self.boxes.pop() {
+                let kind = std::mem::replace(&mut b.kind, ExprKind::Error);
+                self.expr_kind(kind);
+                if self.spare.len() < MAX_SPARE_EXPRS {
+                    self.spare.push(b);
+                }
+            } else if let Some(mut e) = self.exprs.pop() {
+                let kind = std::mem::replace(&mut e.kind, ExprKind::Error);
+                self.expr_kind(kind);
+            } else if let Some(mut s) = self.stmts.pop() {
+                let kind = std::mem::replace(&mut s.kind, StmtKind::Null);
+                self.stmt_kind(kind);
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// Queues the operands of an expression (whatever else it holds is dropped).
+    fn expr_kind(&mut self, kind: ExprKind) {
+        match kind {
+            ExprKind::Paren(x)
+            | ExprKind::Unary { expr: x, .. }
+            | ExprKind::Member { base: x, .. }
+            | ExprKind::Cast { expr: x, .. } => self.boxes.push(x),
+            ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::Assign { lhs, rhs, .. }
+            | ExprKind::Index {
+                base: lhs,
+                index: rhs,
+                ..
+            } => {
+                self.boxes.push(lhs);
+                self.boxes.push(rhs);
+            }
+            ExprKind::Cond {
+                cond, then, else_, ..
+            } => {
+                self.boxes.push(cond);
+                self.boxes.push(then);
+                self.boxes.push(else_);
+            }
+            ExprKind::Call { callee, args, .. } => {
+                self.boxes.push(callee);
+                self.exprs.extend(args);
+            }
+            ExprKind::ParenList(v) => self.exprs.extend(v),
+            _ => {}
+        }
+    }
+
+    /// Queues the parts of a statement that hold expressions.
+    fn stmt_kind(&mut self, kind: StmtKind) {
+        match kind {
+            StmtKind::Compound(mut b) => self.stmts.append(&mut b.stmts),
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.exprs.push(e),
+            StmtKind::If { cond, then, else_ } => {
+                self.exprs.push(cond);
+                self.stmts.push(*then);
+                if let Some(e) = else_ {
+                    self.stmts.push(*e);
+                }
+            }
+            StmtKind::Switch { cond, body }
+            | StmtKind::Case { value: cond, body }
+            | StmtKind::While { cond, body }
+            | StmtKind::DoWhile { body, cond } => {
+                self.exprs.push(cond);
+                self.stmts.push(*body);
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                if let Some(i) = init
+                    && let ForInit::Expr(e) = *i
+                {
+                    self.exprs.push(e);
+                }
+                self.boxes.extend(cond);
+                self.boxes.extend(step);
+                self.stmts.push(*body);
+            }
+            StmtKind::Default { body }
+            | StmtKind::Label { body, .. }
+            | StmtKind::Attributed { body, .. } => self.stmts.push(*body),
+            _ => {}
+        }
+    }
+}

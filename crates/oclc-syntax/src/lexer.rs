@@ -62,9 +62,15 @@ fn is_unicode_ident(c: char) -> bool {
 impl Lexer {
     pub fn new(file: FileId, text: Arc<[u8]>) -> Lexer {
         let text_len = text.len();
+        // A UTF-8 byte order mark is skipped, as clang skips it (columns still count it).
+        let pos = if text.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
         Lexer {
             text,
-            pos: 0,
+            pos,
             file,
             at_line_start: true,
             raw: false,
@@ -470,6 +476,88 @@ impl Lexer {
                 at_line_start,
                 leading_space,
             };
+        }
+    }
+
+    /// What calling [`Lexer::next_token`] until a `#` that starts a line (or `Eof`) would
+    /// return, without building the tokens in between: the lines of a skipped `#if` group are
+    /// only scanned for comments, literals and splices, which decide where lines and tokens
+    /// start. Raw mode only (tokens skipped this way report nothing). At the end, the `Eof`
+    /// token's `leading_space` may differ from token lexing's (blanks were skipped as text).
+    pub fn skip_to_line_hash(&mut self, diags: &mut Diagnostics) -> Token {
+        loop {
+            let leading_space = self.skip_trivia(diags) | std::mem::take(&mut self.space_owed);
+            if !self.deferred.is_empty() {
+                diags.list.append(&mut self.deferred);
+            }
+            let lo = self.pos;
+            if self.at_end(lo) {
+                return Token {
+                    kind: TokenKind::Eof,
+                    span: self.span(lo, lo),
+                    at_line_start: true,
+                    leading_space,
+                };
+            }
+            if self.at_line_start
+                && matches!(self.byte(lo), b'#' | b'%')
+                && let Some((Punct::Hash, after)) = self.lex_punct(lo)
+            {
+                self.pos = after;
+                self.at_line_start = false;
+                return Token {
+                    kind: TokenKind::Punct(Punct::Hash),
+                    span: self.span(lo, after),
+                    at_line_start: true,
+                    leading_space,
+                };
+            }
+            self.at_line_start = false;
+            self.skip_line_tokens();
+        }
+    }
+
+    /// Moves past the tokens that follow on this line, up to a newline, a comment or the end
+    /// (left for [`Lexer::skip_trivia`]); literals are jumped as [`Lexer::lex_quoted`] ends
+    /// them, so a quote or `/*` inside one changes nothing.
+    fn skip_line_tokens(&mut self) {
+        let mut p = self.pos;
+        loop {
+            match self.byte(p) {
+                b'\n' => break,
+                _ if self.at_end(p) => break,
+                b'/' => {
+                    let (c, _) = self.peek(p + 1);
+                    if c == b'/' || c == b'*' {
+                        break;
+                    }
+                    p += 1;
+                }
+                b'\\' => p += self.splice_len(p).unwrap_or(1),
+                q @ (b'\'' | b'"') => p = self.skip_literal(p + 1, q),
+                _ => p += 1,
+            }
+        }
+        self.pos = p;
+    }
+
+    /// The end of a literal whose opening `quote` is just before `p`, as [`Lexer::lex_quoted`]
+    /// finds it: after the closing quote, or at the end of the line when there is none.
+    fn skip_literal(&self, mut p: usize, quote: u8) -> usize {
+        loop {
+            let q = self.splice(p);
+            let b = self.byte(q);
+            if self.at_end(q) || b == b'\n' || b == b'\r' {
+                return q;
+            }
+            if b == b'\\' {
+                p = self.peek(q + 1).1;
+                continue;
+            }
+            p = q + 1;
+            if b == quote {
+                return p;
+            }
         }
     }
 

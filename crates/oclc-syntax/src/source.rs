@@ -280,12 +280,25 @@ pub struct ExpnData {
     pub def_site: Span,
 }
 
+/// A `#line` directive (or GNU line marker) in effect from a physical line on.
+#[derive(Clone, Debug)]
+struct LineDirective {
+    /// The physical line (1-based) that follows the directive.
+    from_line: u32,
+    /// The line number the directive gives that line.
+    line: u32,
+    /// The file name in effect from there (the directive's, or the one before it).
+    name: Option<String>,
+}
+
 /// All files and macro expansions of one compilation.
 #[derive(Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
     /// Index 0 is a placeholder for `ExpnId::NONE`.
     expns: Vec<ExpnData>,
+    /// `#line` directives of each file (by file index), in source order.
+    line_dirs: Vec<Vec<LineDirective>>,
 }
 
 impl SourceMap {
@@ -297,6 +310,7 @@ impl SourceMap {
                 call_site: Span::DUMMY,
                 def_site: Span::DUMMY,
             }],
+            line_dirs: Vec::new(),
         }
     }
 
@@ -368,12 +382,56 @@ impl SourceMap {
         out
     }
 
-    /// File name, 1-based line and column of the start of `span` (after `report_span`).
+    /// File name, 1-based line and column of the start of `span` (after `report_span`), as
+    /// clang reports them: `#line` directives change the name and line.
     pub fn location(&self, span: Span) -> Option<(&str, u32, u32)> {
         let s = self.report_span(span);
         let f = self.file(s.file)?;
         let (l, c) = f.line_col(s.lo);
-        Some((&f.name, l, c))
+        let (name, l) = self.presumed(s.file, l);
+        Some((name, l, c))
+    }
+
+    /// Records a `#line` directive of `file`: physical line `from_line` on is line `line`
+    /// of `name` (the file's own name, or an earlier directive's, when `None`).
+    pub fn add_line_directive(
+        &mut self,
+        file: FileId,
+        from_line: u32,
+        line: u32,
+        name: Option<String>,
+    ) {
+        let i = file.0 as usize;
+        if i >= self.files.len() {
+            return;
+        }
+        if self.line_dirs.len() <= i {
+            self.line_dirs.resize(i + 1, Vec::new());
+        }
+        let name = name.or_else(|| self.line_dirs[i].last().and_then(|d| d.name.clone()));
+        self.line_dirs[i].push(LineDirective {
+            from_line,
+            line,
+            name,
+        });
+    }
+
+    /// The file name and line number clang reports for physical `line` of `file` (its
+    /// "presumed" location): as the last `#line` directive before it says, else unchanged.
+    pub fn presumed(&self, file: FileId, line: u32) -> (&str, u32) {
+        let own = self.file(file).map_or("", |f| f.name.as_str());
+        let dirs = self
+            .line_dirs
+            .get(file.0 as usize)
+            .map_or(&[][..], |d| &d[..]);
+        let i = dirs.partition_point(|d| d.from_line <= line);
+        match i.checked_sub(1).and_then(|i| dirs.get(i)) {
+            Some(d) => (
+                d.name.as_deref().unwrap_or(own),
+                d.line.wrapping_add(line - d.from_line),
+            ),
+            None => (own, line),
+        }
     }
 }
 

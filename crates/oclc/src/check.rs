@@ -28,6 +28,21 @@ pub struct CheckOptions {
     /// Never free the syntax tree: for a process that exits right after the check (freeing a
     /// large file's tree node by node only costs time).
     pub leak_syntax_tree: bool,
+    /// Only the diagnostics are wanted: unless the address-space cast warnings need them
+    /// (generic address space), function bodies are freed as soon as they are checked, and
+    /// [`CheckOutcome::program`] has none.
+    pub diagnostics_only: bool,
+}
+
+impl CheckOptions {
+    /// Whether sema keeps the function bodies it checks.
+    pub(crate) fn bodies(&self) -> oclc_sema::Bodies {
+        if self.diagnostics_only && !self.lang.generic_address_space() {
+            oclc_sema::Bodies::Discard
+        } else {
+            oclc_sema::Bodies::Keep
+        }
+    }
 }
 
 /// The result of checking one translation unit.

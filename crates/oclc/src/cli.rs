@@ -80,6 +80,7 @@ pub fn check_command(args: Vec<String>, stdin: &mut dyn Read) -> CliOutput {
 
     // One input: the process exits after it (see `check_one`'s `leak`).
     parsed.options.leak_syntax_tree = inputs.len() == 1;
+    parsed.options.diagnostics_only = true;
     let results: Vec<FileResult> = run_parallel(&parsed, &inputs);
     let mut json_parts = Vec::new();
     for r in results {

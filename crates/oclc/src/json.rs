@@ -66,7 +66,8 @@ fn loc(sm: &SourceMap, span: Span, expand: bool) -> (Option<String>, Option<u32>
     match sm.file(s.file) {
         Some(f) => {
             let (l, c) = f.line_col(s.lo);
-            (Some(f.name.clone()), Some(l), Some(c))
+            let (name, l) = sm.presumed(s.file, l);
+            (Some(name.to_string()), Some(l), Some(c))
         }
         None => (None, None, None),
     }

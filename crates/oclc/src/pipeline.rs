@@ -52,7 +52,7 @@ pub fn parse_and_check(
         None => {
             let tu = oclc_syntax::parse::parse_on_this_thread(out, sm, &opts.lang, diags);
             let parse_end = diags.list.len();
-            let program = oclc_sema::check(&tu, sm, &opts.lang, diags);
+            let program = oclc_sema::check_with(&tu, sm, &opts.lang, diags, opts.bodies());
             (tu, program, parse_end)
         }
     };
@@ -89,11 +89,11 @@ const PARSE_BYTES_PER_TOKEN: usize = 24;
 const SEMA_BYTES_PER_TOKEN: usize = 96;
 
 /// Top-level items handed from the parser to sema at a time.
-const PIPELINE_BATCH: usize = 32;
+const PIPELINE_BATCH: usize = 2;
 
 /// Batches the parser may be ahead of sema (it waits beyond that): bounds the syntax tree
 /// alive at once.
-const PIPELINE_IN_FLIGHT: usize = 16;
+const PIPELINE_IN_FLIGHT: usize = 4;
 
 /// Parse and sema at once on a large input: the parser runs on its own thread (with the
 /// front end's stack) and sends items to sema, on this thread, in batches as it finishes them;
@@ -133,7 +133,7 @@ fn pipelined(
                     &mut |item| {
                         // Checked batches are freed here, where they were allocated.
                         while let Ok(done) = back_rx.try_recv() {
-                            drop(done);
+                            oclc_syntax::ast::recycle(done);
                         }
                         batch.push(item);
                         if batch.len() >= PIPELINE_BATCH {
@@ -150,7 +150,7 @@ fn pipelined(
                 drop(tx);
                 // The rest come back as sema finishes; the channel closes when it is done.
                 for done in back_rx {
-                    drop(done);
+                    oclc_syntax::ast::recycle(done);
                 }
                 (tu, parse_diags)
             })
@@ -159,7 +159,7 @@ fn pipelined(
         let mut sema_diags = Diagnostics::default();
         let program = {
             let back = back_tx;
-            oclc_sema::check_items(rx, sm, lang, &mut sema_diags, |done| {
+            oclc_sema::check_items(rx, sm, lang, &mut sema_diags, opts.bodies(), |done| {
                 // A closed channel means the parser stopped (it panicked): free it here.
                 let _ = back.send(done);
             })

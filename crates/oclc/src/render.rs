@@ -106,7 +106,8 @@ impl<'a> TextRenderer<'a> {
             return;
         };
         let (line, col) = f.line_col(off);
-        let _ = write!(self.out, "{}:{line}:{col}: {}: ", f.name, level.as_str());
+        let (name, line) = self.sm.presumed(file, line);
+        let _ = write!(self.out, "{name}:{line}:{col}: {}: ", level.as_str());
         self.out.push_str(message);
         if let Some(o) = option {
             self.out.push_str(" [");
@@ -207,7 +208,8 @@ impl<'a> TextRenderer<'a> {
             return;
         };
         let (line, col) = f.line_col(sp.lo);
-        let _ = writeln!(self.out, "{}:{line}:{col}: note: {msg}", f.name);
+        let (name, line) = self.sm.presumed(sp.file, line);
+        let _ = writeln!(self.out, "{name}:{line}:{col}: note: {msg}");
         let repeat = self.last_loc == Some((sp.file, sp.lo));
         if !repeat {
             self.snippet(f, sp.file, sp.lo, &[], &[]);
@@ -237,7 +239,9 @@ impl<'a> TextRenderer<'a> {
             lines = maybe_add_range(lines, (b, e), SNIPPET_LINE_LIMIT);
             display_first = display_first.min(b);
         }
-        let gutter = 4.max(num_width(display_first + SNIPPET_LINE_LIMIT));
+        // Line numbers as `#line` directives give them (as clang prints them).
+        let shown = |l: u32| self.sm.presumed(file, l).1;
+        let gutter = 4.max(num_width(shown(display_first) + SNIPPET_LINE_LIMIT));
         // Ranges split into per-line byte ranges (0-based, end exclusive).
         let mut line_ranges: Vec<(u32, usize, usize)> = Vec::new();
         for r in ranges {
@@ -293,9 +297,13 @@ impl<'a> TextRenderer<'a> {
             let fix_line = fixit_line(f, file, line_no, &map, fixits);
 
             // Source line with gutter.
-            let w = num_width(line_no);
-            push_spaces(&mut self.out, gutter as usize - w as usize + 1);
-            let _ = write!(self.out, "{line_no} | ");
+            let shown_no = shown(line_no);
+            let w = num_width(shown_no);
+            push_spaces(
+                &mut self.out,
+                (gutter as usize + 1).saturating_sub(w as usize),
+            );
+            let _ = write!(self.out, "{shown_no} | ");
             map.push_printable(&mut self.out);
             self.out.push('\n');
             if !caret.is_empty() {
@@ -479,7 +487,7 @@ fn printable(src: &[u8], i: usize) -> (String, usize) {
     match std::str::from_utf8(&src[i..end]) {
         Ok(s) => {
             let c = s.chars().next().unwrap_or('\u{fffd}');
-            if c.is_control() {
+            if c.is_control() || is_format_char(c) {
                 (format!("<U+{:04X}>", c as u32), end)
             } else {
                 (s.to_string(), end)
@@ -487,6 +495,25 @@ fn printable(src: &[u8], i: usize) -> (String, usize) {
         }
         Err(_) => (format!("<{:02X}>", b), i + 1),
     }
+}
+
+/// Unicode format characters and line/paragraph separators, which clang's `isPrintable`
+/// rejects and prints as `<U+XXXX>` (a byte order mark, zero-width spaces, bidi controls).
+fn is_format_char(c: char) -> bool {
+    matches!(
+        c as u32,
+        0xAD | 0x600..=0x605
+            | 0x61C
+            | 0x6DD
+            | 0x70F
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x2028..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+    )
 }
 
 fn display_width(s: &str) -> usize {

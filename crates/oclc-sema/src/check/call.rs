@@ -261,7 +261,7 @@ impl Checker<'_> {
                 return Expr::error(span);
             }
             let ty = self.predef_named("cl_mem_fence_flags", QualType::new(TypeTable::UINT));
-            return self.mk(ExprKind::GetFence(Box::new(a)), ty, span);
+            return self.mk(ExprKind::GetFence(crate::hir::boxed(a)), ty, span);
         }
         let target = space::to_addr_target(name).unwrap_or(AddrSpace::Generic);
         match kind {
@@ -290,7 +290,7 @@ impl Checker<'_> {
         self.mk(
             ExprKind::ToAddrSpace {
                 target,
-                arg: Box::new(a),
+                arg: crate::hir::boxed(a),
             },
             ty,
             span,

@@ -77,7 +77,7 @@ impl Checker<'_> {
     pub(crate) fn cast(&self, kind: CastKind, e: Expr, ty: QualType) -> Expr {
         let span = e.span;
         Expr {
-            kind: ExprKind::Cast(kind, Box::new(e)),
+            kind: ExprKind::Cast(kind, crate::hir::boxed(e)),
             ty,
             span,
             lvalue: false,

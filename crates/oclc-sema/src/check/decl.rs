@@ -28,6 +28,8 @@ pub struct Specs {
     pub ty: QualType,
     pub storage: Option<(StorageClass, Span)>,
     pub is_kernel: bool,
+    /// Where `__kernel` was written, for "only applies to functions" elsewhere.
+    pub kernel_span: Option<Span>,
     pub invalid: bool,
 }
 
@@ -160,6 +162,7 @@ impl Checker<'_> {
     pub(crate) fn specs(&mut self, specs: &ast::DeclSpecs, place: DeclPlace) -> Specs {
         let mut storage: Option<(StorageClass, Span)> = None;
         let mut is_kernel = false;
+        let mut kernel_span = None;
         let mut invalid = false;
         let mut cvr = 0u8;
         let mut access = None;
@@ -246,7 +249,10 @@ impl Checker<'_> {
                         ast::AccessQual::ReadWrite => Access::ReadWrite,
                     })
                 }
-                DeclSpecKind::Func(ast::FuncSpec::Kernel) => is_kernel = true,
+                DeclSpecKind::Func(ast::FuncSpec::Kernel) => {
+                    is_kernel = true;
+                    kernel_span.get_or_insert(item.span);
+                }
                 DeclSpecKind::Func(_) | DeclSpecKind::Attr(_) | DeclSpecKind::Alignas(_) => {}
                 DeclSpecKind::Pipe => is_pipe = true,
                 DeclSpecKind::AddrSpace(_) => {}
@@ -346,6 +352,7 @@ impl Checker<'_> {
             ty,
             storage,
             is_kernel,
+            kernel_span,
             invalid,
         }
     }
@@ -698,6 +705,7 @@ impl Checker<'_> {
         for p in &f.params {
             let specs = self.specs(&p.specs, DeclPlace::Block);
             let d = self.declarator(specs.ty, &p.declarator, false);
+            self.kernel_not_on_function(&specs);
             let mut invalid = d.invalid || specs.invalid;
             let span = d.name.map_or(p.span, |_| d.name_span);
             let written = d.ty;
@@ -838,6 +846,9 @@ impl Checker<'_> {
             );
             self.warn_unknown_decl_attrs(&d.specs, &idecl.declarator);
             let Some(name) = decl.name else { continue };
+            if self.prog.types.fn_sig(decl.ty).is_none() {
+                self.kernel_not_on_function(&specs);
+            }
             if specs.storage.is_some_and(|s| s.0 == StorageClass::Typedef) {
                 let ty = self.ext_vector_attr(&d.specs, &idecl.declarator, decl.ty);
                 let id = self.prog.types.add_typedef(crate::types::TypedefDef {
@@ -899,6 +910,19 @@ impl Checker<'_> {
     pub(crate) fn storage_class_ext(&self) -> bool {
         const NAME: &str = "cl_clang_storage_class_specifiers";
         self.lang.has(NAME) && self.pragma_ext.get(NAME).copied().unwrap_or(false)
+    }
+
+    /// clang's error for `__kernel` on a declaration that is not a function's.
+    pub(crate) fn kernel_not_on_function(&mut self, specs: &Specs) {
+        if let Some(k) = specs.kernel_span {
+            // Named as written: `kernel` or `__kernel`.
+            let name = if k.hi.saturating_sub(k.lo) == 6 {
+                "kernel"
+            } else {
+                "__kernel"
+            };
+            self.err(k, format!("'{name}' attribute only applies to functions"));
+        }
     }
 
     /// A variable declaration: type rules, address space (deduced or checked), storage and
@@ -1460,7 +1484,13 @@ impl Checker<'_> {
             id: Some(fid),
         });
         self.flow = super::flow::Flow::default();
-        let body = self.block(&f.body, false);
+        let body = match self.bodies {
+            super::Bodies::Keep => Some(self.block(&f.body, false)),
+            super::Bodies::Discard => {
+                self.body_discarded(&f.body);
+                None
+            }
+        };
         self.check_gotos();
         self.flush_runtime_warnings();
         self.func = None;
@@ -1469,7 +1499,7 @@ impl Checker<'_> {
         self.attributes_for(fid, &f.specs);
         if let Some(func) = self.prog.functions.get_mut(fid.0 as usize) {
             func.params = pids;
-            func.body = Some(body);
+            func.body = body;
         }
     }
 

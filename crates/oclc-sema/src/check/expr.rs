@@ -400,7 +400,11 @@ impl Checker<'_> {
                             self.diagnose_unused(left, Some(lh), kind);
                         }
                         let ty = x.ty;
-                        self.mk(ExprKind::Comma(Box::new(prev), Box::new(x)), ty, span)
+                        self.mk(
+                            ExprKind::Comma(crate::hir::boxed(prev), crate::hir::boxed(x)),
+                            ty,
+                            span,
+                        )
                     }
                 }
             });
@@ -451,7 +455,7 @@ impl Checker<'_> {
                         }
                         let is_fn = self.prog.types.fn_sig(p).is_some();
                         Expr {
-                            kind: ExprKind::Deref(Box::new(r)),
+                            kind: ExprKind::Deref(crate::hir::boxed(r)),
                             ty: p,
                             span,
                             lvalue: !is_fn,
@@ -494,7 +498,7 @@ impl Checker<'_> {
                 } else {
                     UnOp::BitNot
                 };
-                self.mk(ExprKind::Unary(u, Box::new(r)), ty, span)
+                self.mk(ExprKind::Unary(u, crate::hir::boxed(r)), ty, span)
             }
             UnaryOp::LogNot => {
                 let r = self.rvalue(x);
@@ -505,7 +509,11 @@ impl Checker<'_> {
                     return self.invalid_unary(op_span, r.ty);
                 }
                 let ty = self.logical_result(r.ty);
-                self.mk(ExprKind::Unary(UnOp::LogNot, Box::new(r)), ty, span)
+                self.mk(
+                    ExprKind::Unary(UnOp::LogNot, crate::hir::boxed(r)),
+                    ty,
+                    span,
+                )
             }
             UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
                 if !self.check_modifiable(&x, op_span) {
@@ -522,7 +530,7 @@ impl Checker<'_> {
                     _ => UnOp::PostDec,
                 };
                 let ty = x.ty.unqualified();
-                self.mk(ExprKind::Unary(u, Box::new(x)), ty, span)
+                self.mk(ExprKind::Unary(u, crate::hir::boxed(x)), ty, span)
             }
         }
     }
@@ -535,7 +543,11 @@ impl Checker<'_> {
                 return Expr::error(span);
             }
             let pid = self.prog.types.pointer(x.ty);
-            return self.mk(ExprKind::AddrOf(Box::new(x)), QualType::new(pid), span);
+            return self.mk(
+                ExprKind::AddrOf(crate::hir::boxed(x)),
+                QualType::new(pid),
+                span,
+            );
         }
         if !x.lvalue {
             let t = self.prog.types.quoted(x.ty);
@@ -552,7 +564,11 @@ impl Checker<'_> {
         let sp = space::address_of_space(self.prog.types.object_space(x.ty));
         let pointee = self.prog.types.set_object_space(x.ty, Some(sp));
         let pid = self.prog.types.pointer(pointee);
-        self.mk(ExprKind::AddrOf(Box::new(x)), QualType::new(pid), span)
+        self.mk(
+            ExprKind::AddrOf(crate::hir::boxed(x)),
+            QualType::new(pid),
+            span,
+        )
     }
 
     /// The type of `!x` and of comparisons: `int`, or for vectors a signed integer vector whose
@@ -712,7 +728,11 @@ impl Checker<'_> {
         if op == AB::Comma {
             self.diagnose_unused(lhs, Some(&l), Unused::CommaLeft);
             let ty = r.ty;
-            return self.mk(ExprKind::Comma(Box::new(l), Box::new(r)), ty, span);
+            return self.mk(
+                ExprKind::Comma(crate::hir::boxed(l), crate::hir::boxed(r)),
+                ty,
+                span,
+            );
         }
         self.binop_precedence(op, op_span, lhs, rhs, &l);
         let x = self.binary_values(op, op_span, l, r, span);
@@ -740,7 +760,11 @@ impl Checker<'_> {
             }
             let bop = if op == AB::Eq { BinOp::Eq } else { BinOp::Ne };
             let int = self.int_ty();
-            return self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), int, span);
+            return self.mk(
+                ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                int,
+                span,
+            );
         }
         let types = &self.prog.types;
         let (lp, rp) = (types.is_pointer(l.ty), types.is_pointer(r.ty));
@@ -764,7 +788,11 @@ impl Checker<'_> {
                 } else {
                     self.int_ty()
                 };
-                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span)
+                self.mk(
+                    ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                    ty,
+                    span,
+                )
             }
             AB::Eq | AB::Ne | AB::Lt | AB::Gt | AB::Le | AB::Ge if lp || rp => {
                 self.pointer_compare(op, op_span, l, r, span)
@@ -814,7 +842,11 @@ impl Checker<'_> {
                     } else {
                         self.promote(r)
                     };
-                    return self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span);
+                    return self.mk(
+                        ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                        ty,
+                        span,
+                    );
                 }
                 if !self.vector_scalar_rank_ok(&l, &r, op_span) {
                     return Expr::error(span);
@@ -830,7 +862,11 @@ impl Checker<'_> {
                             } else {
                                 common
                             };
-                        self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span)
+                        self.mk(
+                            ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                            ty,
+                            span,
+                        )
                     }
                     Err(b) => self.invalid_binary(op_span, b.0.ty, b.1.ty),
                 }
@@ -950,7 +986,11 @@ impl Checker<'_> {
                         );
                     }
                 }
-                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), int, span)
+                self.mk(
+                    ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                    int,
+                    span,
+                )
             }
             _ => {
                 let (ptr, other) = if lp.is_some() { (&l, &r) } else { (&r, &l) };
@@ -974,7 +1014,11 @@ impl Checker<'_> {
                     let l = self.cast(CastKind::NullToPointer, l, pty);
                     (l, r)
                 };
-                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), int, span)
+                self.mk(
+                    ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                    int,
+                    span,
+                )
             }
         }
     }
@@ -1004,7 +1048,7 @@ impl Checker<'_> {
                 }
                 let ty = self.predef_named("ptrdiff_t", QualType::new(TypeTable::LONG));
                 self.mk(
-                    ExprKind::Binary(BinOp::PtrDiff, Box::new(l), Box::new(r)),
+                    ExprKind::Binary(BinOp::PtrDiff, crate::hir::boxed(l), crate::hir::boxed(r)),
                     ty,
                     span,
                 )
@@ -1017,13 +1061,17 @@ impl Checker<'_> {
                 } else {
                     BinOp::PtrSub
                 };
-                self.mk(ExprKind::Binary(bop, Box::new(l), Box::new(r)), ty, span)
+                self.mk(
+                    ExprKind::Binary(bop, crate::hir::boxed(l), crate::hir::boxed(r)),
+                    ty,
+                    span,
+                )
             }
             (None, Some(_)) if op == AB::Add && types.is_integer(l.ty) => {
                 let ty = r.ty;
                 let l = self.promote(l);
                 self.mk(
-                    ExprKind::Binary(BinOp::PtrAdd, Box::new(r), Box::new(l)),
+                    ExprKind::Binary(BinOp::PtrAdd, crate::hir::boxed(r), crate::hir::boxed(l)),
                     ty,
                     span,
                 )
@@ -1069,8 +1117,8 @@ impl Checker<'_> {
                 self.mk(
                     ExprKind::Assign {
                         op: None,
-                        lhs: Box::new(l),
-                        rhs: Box::new(rc),
+                        lhs: crate::hir::boxed(l),
+                        rhs: crate::hir::boxed(rc),
                     },
                     ty,
                     span,
@@ -1092,8 +1140,8 @@ impl Checker<'_> {
                 self.mk(
                     ExprKind::Assign {
                         op: Some(hop),
-                        lhs: Box::new(l),
-                        rhs: Box::new(rhs),
+                        lhs: crate::hir::boxed(l),
+                        rhs: crate::hir::boxed(rhs),
                     },
                     ty,
                     span,
@@ -1161,7 +1209,11 @@ impl Checker<'_> {
         let (tp, ep) = (types.pointee(t.ty), types.pointee(e.ty));
         let result = |c2: &mut Checker, c: Expr, t: Expr, e: Expr, ty: QualType| {
             c2.mk(
-                ExprKind::Cond(Box::new(c), Box::new(t), Box::new(e)),
+                ExprKind::Cond(
+                    crate::hir::boxed(c),
+                    crate::hir::boxed(t),
+                    crate::hir::boxed(e),
+                ),
                 ty,
                 span,
             )
@@ -1307,7 +1359,7 @@ impl Checker<'_> {
             if let Some(k) = self.const_int(&i) {
                 return Expr {
                     kind: ExprKind::Swizzle {
-                        base: Box::new(b),
+                        base: crate::hir::boxed(b),
                         comps: vec![k.clamp(0, 15) as u8],
                     },
                     ty: ety,
@@ -1317,8 +1369,8 @@ impl Checker<'_> {
             }
             return Expr {
                 kind: ExprKind::Index {
-                    base: Box::new(b),
-                    index: Box::new(i),
+                    base: crate::hir::boxed(b),
+                    index: crate::hir::boxed(i),
                 },
                 ty: ety,
                 span,
@@ -1354,8 +1406,8 @@ impl Checker<'_> {
         }
         Expr {
             kind: ExprKind::Index {
-                base: Box::new(b),
-                index: Box::new(i),
+                base: crate::hir::boxed(b),
+                index: crate::hir::boxed(i),
             },
             ty: p,
             span,
@@ -1411,7 +1463,7 @@ impl Checker<'_> {
             match self.prog.types.pointee_sugared(r.ty) {
                 Some(p) => {
                     let d = Expr {
-                        kind: ExprKind::Deref(Box::new(r)),
+                        kind: ExprKind::Deref(crate::hir::boxed(r)),
                         ty: p,
                         span,
                         lvalue: true,
@@ -1419,11 +1471,19 @@ impl Checker<'_> {
                     (d, true, p)
                 }
                 None => {
+                    // clang: at the `->` with a fix-it for a struct or union, else at the
+                    // member name.
                     let t = self.prog.types.quoted(r.ty);
-                    self.err(
-                        op_span,
-                        format!("member reference type {t} is not a pointer"),
-                    );
+                    let msg = format!("member reference type {t} is not a pointer");
+                    let d = if self.prog.types.as_record(r.ty).is_some() {
+                        Diagnostic::error(op_span, format!("{msg}; did you mean to use '.'?"))
+                            .with_range(base.span)
+                            .with_range(op_span)
+                            .with_fixit(op_span, ".")
+                    } else {
+                        Diagnostic::error(name.span, msg).with_range(base.span)
+                    };
+                    self.diags.push(d);
                     return Expr::error(span);
                 }
             }
@@ -1432,16 +1492,9 @@ impl Checker<'_> {
             let lv = b.lvalue;
             (b, lv, ty)
         };
+        // `p->x` on a pointer to a vector is `(*p).x`, as in clang.
         if let Some((s, n)) = self.prog.types.as_vector(obj_ty) {
-            if arrow {
-                let t = self.prog.types.quoted(obj_ty);
-                self.err(
-                    op_span,
-                    format!("member reference base type {t} is not a structure or union"),
-                );
-                return Expr::error(span);
-            }
-            return self.swizzle(obj, s, n, name, span);
+            return self.swizzle(obj, s, n, name, op_span, span);
         }
         let Some(rid) = self.prog.types.as_record(obj_ty) else {
             let t = self.prog.types.quoted(obj_ty);
@@ -1478,7 +1531,7 @@ impl Checker<'_> {
                     };
                     cur = Expr {
                         kind: ExprKind::Member {
-                            base: Box::new(cur),
+                            base: crate::hir::boxed(cur),
                             record: r,
                             field: idx,
                         },
@@ -1557,7 +1610,17 @@ impl Checker<'_> {
     }
 
     /// Decodes a swizzle (`.xyzw`, `.rgba`, `.s0123`, `.lo`/`.hi`/`.even`/`.odd`).
-    fn swizzle(&mut self, base: Expr, s: Scalar, n: u8, name: ast::Ident, span: Span) -> Expr {
+    /// Vector component selection `base.name`; errors are reported at the `.` or `->`
+    /// (`op_span`), as clang reports them.
+    fn swizzle(
+        &mut self,
+        base: Expr,
+        s: Scalar,
+        n: u8,
+        name: ast::Ident,
+        op_span: Span,
+        span: Span,
+    ) -> Expr {
         let text = name.name.as_str();
         let comps: Option<Vec<u8>> = match text {
             "lo" | "hi" | "even" | "odd" => {
@@ -1576,7 +1639,13 @@ impl Checker<'_> {
                     match ch.to_digit(16) {
                         Some(d) => v.push(d as u8),
                         None => {
-                            self.err(name.span, format!("illegal vector component name '{ch}'"));
+                            self.diags.push(
+                                Diagnostic::error(
+                                    op_span,
+                                    format!("illegal vector component name '{ch}'"),
+                                )
+                                .with_range(name.span),
+                            );
                             return Expr::error(span);
                         }
                     }
@@ -1592,7 +1661,13 @@ impl Checker<'_> {
                         .chars()
                         .find(|c| !"xyzwrgba".contains(*c))
                         .unwrap_or('?');
-                    self.err(name.span, format!("illegal vector component name '{bad}'"));
+                    self.diags.push(
+                        Diagnostic::error(
+                            op_span,
+                            format!("illegal vector component name '{bad}'"),
+                        )
+                        .with_range(name.span),
+                    );
                     return Expr::error(span);
                 }
                 for ch in text.chars() {
@@ -1609,9 +1684,12 @@ impl Checker<'_> {
         let comps = comps.unwrap_or_default();
         if comps.iter().any(|&c| c >= n) {
             let vt = self.prog.types.quoted(base.ty);
-            self.err(
-                name.span,
-                format!("vector component access exceeds type {vt}"),
+            self.diags.push(
+                Diagnostic::error(
+                    op_span,
+                    format!("vector component access exceeds type {vt}"),
+                )
+                .with_range(name.span),
             );
             return Expr::error(span);
         }
@@ -1627,18 +1705,21 @@ impl Checker<'_> {
             let t = self.vector_named(QualType::new(vid));
             t.with_quals(elem_q)
         } else {
-            self.err(
-                name.span,
-                format!(
-                    "vector component access has invalid length {k}.  Supported: 1,2,3,4,8,16."
-                ),
+            self.diags.push(
+                Diagnostic::error(
+                    op_span,
+                    format!(
+                        "vector component access has invalid length {k}; supported lengths are: 1,2,3,4,8,16"
+                    ),
+                )
+                .with_range(name.span),
             );
             return Expr::error(span);
         };
         let lvalue = base.lvalue;
         Expr {
             kind: ExprKind::Swizzle {
-                base: Box::new(base),
+                base: crate::hir::boxed(base),
                 comps,
             },
             ty,

@@ -71,7 +71,29 @@ pub fn check(
     lang: &LangOptions,
     diags: &mut Diagnostics,
 ) -> Program {
+    check_with(tu, sm, lang, diags, Bodies::Keep)
+}
+
+/// Whether the checked program keeps its function bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bodies {
+    /// Every function's [`hir::Function::body`] is kept (to lower or analyse the program).
+    Keep,
+    /// Each body is freed once checked (`body` stays `None`): a caller that only wants the
+    /// diagnostics reuses the memory for the next function instead of growing the heap.
+    Discard,
+}
+
+/// [`check`], keeping or discarding function bodies.
+pub fn check_with(
+    tu: &ast::TranslationUnit,
+    sm: &SourceMap,
+    lang: &LangOptions,
+    diags: &mut Diagnostics,
+    bodies: Bodies,
+) -> Program {
     let mut c = Checker::new(sm, lang, diags);
+    c.bodies = bodies;
     for item in &tu.items {
         c.external_decl(item);
     }
@@ -96,9 +118,11 @@ pub fn check_items(
     sm: &SourceMap,
     lang: &LangOptions,
     diags: &mut Diagnostics,
+    bodies: Bodies,
     mut done: impl FnMut(Vec<ast::ExternalDecl>),
 ) -> Program {
     let mut c = Checker::new(sm, lang, diags);
+    c.bodies = bodies;
     for batch in batches {
         for item in &batch {
             c.external_decl(item);
@@ -193,6 +217,8 @@ pub(crate) struct Checker<'a> {
     pub(crate) func_attrs: crate::fxhash::FxHashMap<hir::FuncId, unused::CallAttrs>,
     /// Nesting of unevaluated operands (`sizeof`, `vec_step`, `_Alignof`, `typeof`).
     pub unevaluated: u32,
+    /// Whether checked function bodies are kept in the program.
+    pub bodies: Bodies,
 }
 
 impl<'a> Checker<'a> {
@@ -236,6 +262,7 @@ impl<'a> Checker<'a> {
             begun_exts: Default::default(),
             list_cc: None,
             unevaluated: 0,
+            bodies: Bodies::Keep,
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();

@@ -115,6 +115,7 @@ impl Checker<'_> {
                     for f in &g.fields {
                         let d = self.declarator(specs.ty, &f.declarator, false);
                         self.warn_unknown_decl_attrs(&g.specs, &f.declarator);
+                        self.kernel_not_on_function(&specs);
                         let span = d.name.map_or(f.span, |_| d.name_span);
                         let mut ty = d.ty;
                         let own = self.prog.types.object_space(ty);

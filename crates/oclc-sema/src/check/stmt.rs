@@ -43,6 +43,25 @@ impl Checker<'_> {
         }
     }
 
+    /// A function body checked as [`Checker::block`] checks it (no scope of its own), each
+    /// statement's HIR freed as soon as it is checked: for a checker that discards bodies,
+    /// so that the heap reuses the same few blocks rather than growing with the function.
+    pub(crate) fn body_discarded(&mut self, b: &ast::Block) {
+        if let Some(f) = &mut self.func {
+            f.block_depth += 1;
+        }
+        let mut stmts = Vec::new();
+        for s in &b.stmts {
+            self.stmt_into(s, &mut stmts);
+            for st in stmts.drain(..) {
+                crate::hir::free_stmt(st);
+            }
+        }
+        if let Some(f) = &mut self.func {
+            f.block_depth = f.block_depth.saturating_sub(1);
+        }
+    }
+
     /// Checks a statement, appending its HIR (a declaration may produce several).
     pub(crate) fn stmt_into(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
         if let SK::Decl(d) = &s.kind {

@@ -164,14 +164,14 @@ impl Parser<'_> {
                 Op::Bin(op) => ExprKind::Binary {
                     op,
                     op_span,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
+                    lhs: crate::ast::boxed(lhs),
+                    rhs: crate::ast::boxed(rhs),
                 },
                 Op::Assign(op) => ExprKind::Assign {
                     op,
                     op_span,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
+                    lhs: crate::ast::boxed(lhs),
+                    rhs: crate::ast::boxed(rhs),
                 },
                 Op::Cond => {
                     let then = match middle {
@@ -179,9 +179,9 @@ impl Parser<'_> {
                         None => self.error_expr(op_span),
                     };
                     ExprKind::Cond {
-                        cond: Box::new(lhs),
-                        then: Box::new(then),
-                        else_: Box::new(rhs),
+                        cond: crate::ast::boxed(lhs),
+                        then: crate::ast::boxed(then),
+                        else_: crate::ast::boxed(rhs),
                         question: op_span,
                         colon,
                     }
@@ -265,7 +265,7 @@ impl Parser<'_> {
                     ExprKind::Unary {
                         op,
                         op_span,
-                        expr: Box::new(operand),
+                        expr: crate::ast::boxed(operand),
                     },
                 );
             }
@@ -401,7 +401,7 @@ impl Parser<'_> {
         self.mk(
             span,
             ExprKind::AsType {
-                expr: Box::new(expr),
+                expr: crate::ast::boxed(expr),
                 ty: Box::new(ty),
             },
         )
@@ -559,7 +559,7 @@ impl Parser<'_> {
                     ExprKind::Cast {
                         ty: Box::new(ty),
                         parens,
-                        expr: Box::new(list),
+                        expr: crate::ast::boxed(list),
                     },
                 );
                 return self.parse_postfix(cast);
@@ -571,7 +571,7 @@ impl Parser<'_> {
                 ExprKind::Cast {
                     ty: Box::new(ty),
                     parens,
-                    expr: Box::new(operand),
+                    expr: crate::ast::boxed(operand),
                 },
             );
         }
@@ -604,7 +604,7 @@ impl Parser<'_> {
         let close = self.close(Punct::RParen, open);
         let span = open.to(close.unwrap_or(self.prev_span()));
         // A missing `)` is reported; the expression stays valid, as in clang.
-        let e = self.mk(span, ExprKind::Paren(Box::new(inner)));
+        let e = self.mk(span, ExprKind::Paren(crate::ast::boxed(inner)));
         self.parse_postfix(e)
     }
 
@@ -758,8 +758,8 @@ impl Parser<'_> {
                     e = self.mk(
                         span,
                         ExprKind::Index {
-                            base: Box::new(e),
-                            index: Box::new(index),
+                            base: crate::ast::boxed(e),
+                            index: crate::ast::boxed(index),
                             brackets,
                         },
                     );
@@ -810,7 +810,7 @@ impl Parser<'_> {
                     e = self.mk(
                         span,
                         ExprKind::Call {
-                            callee: Box::new(e),
+                            callee: crate::ast::boxed(e),
                             args,
                             parens,
                         },
@@ -836,7 +836,7 @@ impl Parser<'_> {
                     e = self.mk(
                         span,
                         ExprKind::Member {
-                            base: Box::new(e),
+                            base: crate::ast::boxed(e),
                             arrow: p == Punct::Arrow,
                             op_span,
                             name,
@@ -859,7 +859,7 @@ impl Parser<'_> {
                         ExprKind::Unary {
                             op,
                             op_span,
-                            expr: Box::new(e),
+                            expr: crate::ast::boxed(e),
                         },
                     );
                 }

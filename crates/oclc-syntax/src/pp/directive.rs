@@ -431,7 +431,7 @@ impl Pp<'_> {
             f.lexer.raw = true;
             let t = match f.pending.take() {
                 Some(t) => t,
-                None => f.lexer.next_token(self.diags),
+                None => f.lexer.skip_to_line_hash(self.diags),
             };
             if t.kind == TokenKind::Eof {
                 f.lexer.raw = false;
@@ -759,6 +759,8 @@ impl Pp<'_> {
             .map_or(0, |sf| sf.line_col(name.span.lo).0)
             + 1;
         let keep = f.line_map.as_ref().and_then(|(_, _, n)| n.clone());
+        let id = f.id;
+        self.sm.add_line_directive(id, phys, line, new_name.clone());
         if let Some(f) = self.files.last_mut() {
             f.line_map = Some((phys, line, new_name.or(keep)));
         }
