@@ -30,8 +30,8 @@ pub mod predef;
 pub mod record;
 pub mod scope;
 pub mod stmt;
-pub mod typo;
 pub mod stmt_expr;
+pub mod typo;
 pub mod unused;
 
 use std::collections::HashMap;
