@@ -440,6 +440,8 @@ impl Checker<'_> {
                     }
                     ast::AttrArg::Type(_) => {}
                 }
+                // Each argument is a full expression: its undeclared names are errors now.
+                self.flush_typos(None);
             }
             if self.diags.list[before..].iter().any(Diagnostic::is_error) {
                 continue;
