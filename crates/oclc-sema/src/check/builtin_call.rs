@@ -276,27 +276,9 @@ impl Checker<'_> {
         }
     }
 
-    /// Resolves and checks a call of the builtin `name` with checked rvalue arguments.
-    pub(crate) fn resolve_builtin_call(
-        &mut self,
-        name: Symbol,
-        name_span: Span,
-        args: Vec<Expr>,
-        span: Span,
-    ) -> Expr {
-        let Some(id) = self.builtins.lookup(name) else {
-            let _ = self.undeclared(name, name_span, super::typo::NameUse::Call(args.len()));
-            return Expr::error(span);
-        };
-        if self.builtins.special(id) == Some(Special::Gnu) {
-            return self.gnu_builtin_call(id, name, name_span, args, span);
-        }
-        // A user function taking the name whose parameters the arguments match exactly.
-        if let Some(fid) = self.user_overload_exact(name, &args) {
-            return self.call_user_function(fid, args, span);
-        }
-        let bargs: Vec<Arg> = args
-            .iter()
+    /// The builtin resolver's view of checked arguments: type, null constant, constant value.
+    fn builtin_args(&self, args: &[Expr]) -> Vec<Arg> {
+        args.iter()
             .map(|a| {
                 let ty = self.to_bty(a.ty);
                 let int_const = if self.prog.types.is_integer(a.ty) {
@@ -310,7 +292,30 @@ impl Checker<'_> {
                     int_const,
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// Resolves and checks a call of the builtin `name` with checked rvalue arguments.
+    pub(crate) fn resolve_builtin_call(
+        &mut self,
+        name: Symbol,
+        name_span: Span,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Expr {
+        let Some(id) = self.builtins.lookup(name) else {
+            let bargs = self.builtin_args(&args);
+            let _ = self.undeclared(name, name_span, super::typo::NameUse::Call(&bargs));
+            return Expr::error(span);
+        };
+        if self.builtins.special(id) == Some(Special::Gnu) {
+            return self.gnu_builtin_call(id, name, name_span, args, span);
+        }
+        // A user function taking the name whose parameters the arguments match exactly.
+        if let Some(fid) = self.user_overload_exact(name, &args) {
+            return self.call_user_function(fid, args, span);
+        }
+        let bargs = self.builtin_args(&args);
         let bref = |overload: builtins::OverloadId| BuiltinRef { name, overload };
         match self.builtins.resolve(id, &bargs) {
             Ok(r) => {

@@ -20,11 +20,12 @@ pub const MAX_CANDIDATES: usize = 1 << 16;
 
 /// How the undeclared name is used, which decides the candidates that make it valid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NameUse {
+pub(crate) enum NameUse<'a> {
     /// As a value (a variable or enumerator fits).
     Value,
-    /// Called with this many arguments (a function taking them fits).
-    Call(usize),
+    /// Called with these arguments (a function taking them fits; a builtin must accept
+    /// their types, as clang type-checks the corrected call).
+    Call(&'a [crate::builtins::Arg]),
 }
 
 /// The correction chosen for a typo.
@@ -87,7 +88,7 @@ impl Checker<'_> {
         &mut self,
         name: Symbol,
         span: Span,
-        used: NameUse,
+        used: NameUse<'_>,
     ) -> Option<Correction> {
         let fix = self.correct_undeclared(name, span, used);
         self.pending_typos.push((name, span, fix));
@@ -142,7 +143,7 @@ impl Checker<'_> {
         &mut self,
         name: Symbol,
         span: Span,
-        used: NameUse,
+        used: NameUse<'_>,
     ) -> Option<Correction> {
         let typo = name.as_str();
         if typo.len() < 3 || !self.typo_attempt() {
@@ -181,7 +182,7 @@ impl Checker<'_> {
             };
             let fits = match (used, e.binding) {
                 (NameUse::Value, Binding::Var(_) | Binding::EnumConst(..)) => !e.invalid,
-                (NameUse::Call(args), Binding::Func(f)) => self.takes_args(f, args),
+                (NameUse::Call(args), Binding::Func(f)) => self.takes_args(f, args.len()),
                 _ => false,
             };
             let decl = (!e.span.is_dummy()).then_some(e.span);
@@ -206,7 +207,13 @@ impl Checker<'_> {
                     && self.builtins.overload_count(id) == 1
                     && self.builtins.overloads(id).next().is_some_and(|o| {
                         let sig = self.builtins.signature(o);
-                        sig.params().len() == args || (sig.variadic && args >= sig.params().len())
+                        let params = sig.params();
+                        (params.len() == args.len()
+                            || (sig.variadic && args.len() >= params.len()))
+                            && args
+                                .iter()
+                                .zip(params)
+                                .all(|(a, &p)| crate::builtins::convert(a, p).is_ok())
                     });
                 consider(
                     d,
