@@ -822,6 +822,13 @@ impl Checker<'_> {
                 continue;
             }
             if let Some(v) = self.var_decl(&specs, &decl, idecl.init.as_ref(), place) {
+                // Where the declaration starts (its specifiers): clang's notes point there.
+                let begin = if d.specs.span.is_dummy() {
+                    idecl.span.start()
+                } else {
+                    d.specs.span.start()
+                };
+                self.var_begin.insert(v, begin);
                 out.push(v);
             }
         }

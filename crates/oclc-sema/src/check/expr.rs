@@ -1351,12 +1351,14 @@ impl Checker<'_> {
         } else {
             return;
         };
-        let mut d = oclc_syntax::Diagnostic::warning(span, msg).with_group("array-bounds");
+        let mut d = oclc_syntax::Diagnostic::warning(span, msg)
+            .with_group("array-bounds")
+            .with_range(self.unparenthesized(i.span));
         if let ExprKind::Var(v) = &b.kind
             && let Some(var) = self.prog.var(*v)
         {
-            let (vs, name) = (var.span, var.name);
-            d = d.with_note(vs, format!("array '{name}' declared here"));
+            let at = self.var_begin.get(v).copied().unwrap_or(var.span);
+            d = d.with_note(at, format!("array '{}' declared here", var.name));
         }
         self.warn_runtime(d);
     }

@@ -150,6 +150,8 @@ pub(crate) struct Checker<'a> {
     /// Linkage facts of declared functions, and the program-scope `static` variables.
     pub(crate) fn_links: crate::fxhash::FxHashMap<hir::FuncId, linkage::FnLink>,
     pub(crate) internal_vars: std::collections::HashSet<hir::VarId>,
+    /// Where each variable's declaration starts (clang's `getBeginLoc` of the declaration).
+    pub(crate) var_begin: crate::fxhash::FxHashMap<hir::VarId, Span>,
     /// Names `#pragma OPENCL EXTENSION name : begin` made known.
     pub(crate) begun_exts: std::collections::HashSet<String>,
     pub(crate) list_cc: Option<Span>,
@@ -188,6 +190,7 @@ impl<'a> Checker<'a> {
             conv_cc: None,
             fn_links: Default::default(),
             internal_vars: Default::default(),
+            var_begin: Default::default(),
             begun_exts: Default::default(),
             list_cc: None,
             unevaluated: 0,
