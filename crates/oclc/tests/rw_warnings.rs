@@ -1664,3 +1664,38 @@ fn array_bounds_range_and_note() {
 "#;
     assert_eq!(check(src, &[]), expected);
 }
+
+/// Item 5: vendor attributes of real kernels (FPGA, Intel, OpenCL 1.0's `endian(host)`, whose
+/// lone identifier argument is no expression) are unknown to clang-19; GNU ones are known.
+#[test]
+fn unknown_attributes_vendor() {
+    let src = r#"kernel void k(global int *p __attribute__((endian(host))), constant int *c __attribute__((max_constant_size(16)))) {}
+__attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+typedef int v2 __attribute__((vector_size(8)));
+struct __attribute__((aligned(16), packed)) S { int x; };
+"#;
+    let expected = r#"<stdin>:1:44: warning: unknown attribute 'endian' ignored [-Wunknown-attributes]
+    1 | kernel void k(global int *p __attribute__((endian(host))), constant int *c __attribute__((max_constant_size(16)))) {}
+      |                                            ^~~~~~~~~~~~
+<stdin>:1:91: warning: unknown attribute 'max_constant_size' ignored [-Wunknown-attributes]
+    1 | kernel void k(global int *p __attribute__((endian(host))), constant int *c __attribute__((max_constant_size(16)))) {}
+      |                                                                                           ^~~~~~~~~~~~~~~~~~~~~
+<stdin>:2:16: warning: unknown attribute 'num_simd_work_items' ignored [-Wunknown-attributes]
+    2 | __attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+      |                ^~~~~~~~~~~~~~~~~~~~~~
+<stdin>:2:40: warning: unknown attribute 'max_work_group_size' ignored [-Wunknown-attributes]
+    2 | __attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+      |                                        ^~~~~~~~~~~~~~~~~~~~~~~
+<stdin>:2:65: warning: unknown attribute 'xcl_zero_global_work_offset' ignored [-Wunknown-attributes]
+    2 | __attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+      |                                                                 ^~~~~~~~~~~~~~~~~~~~~~~~~~~
+<stdin>:2:142: warning: unknown attribute 'xcl_pipeline_loop' ignored [-Wunknown-attributes]
+    2 | __attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+      |                                                                                                                                              ^~~~~~~~~~~~~~~~~
+<stdin>:2:215: warning: unknown attribute 'nounroll' ignored [-Wunknown-attributes]
+    2 | __attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+      |                                                                                                                                                                                                                       ^~~~~~~~
+7 warnings generated.
+"#;
+    assert_eq!(check(src, &[]), expected);
+}
