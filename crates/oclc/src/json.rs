@@ -135,7 +135,7 @@ pub fn diagnostics(sm: &SourceMap, reported: &[Reported]) -> Vec<JsonDiagnostic>
                 col,
                 severity: d.level.as_str(),
                 message: d.message.clone(),
-                group: d.group,
+                group: d.group.map(crate::warnings::shown),
                 option: r.option.clone(),
                 notes,
                 fixits,

@@ -193,7 +193,7 @@ pub const VARIANTS: &[(&str, &str)] = &[
 ];
 
 /// The group name clang prints for `group`.
-fn shown(group: &'static str) -> &'static str {
+pub(crate) fn shown(group: &'static str) -> &'static str {
     VARIANTS
         .iter()
         .find(|(v, _)| *v == group)

@@ -1618,3 +1618,84 @@ DIR/h.h:1:12: note: 'sf' declared here
     assert_eq!(got, expected);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Run-time warnings held to the end of the function: -Warray-bounds underlines the index
+/// (without its parentheses) and notes the declaration where it starts.
+#[test]
+fn array_bounds_range_and_note() {
+    let src = r#"kernel void k(global int *o) {
+  __local int la[4];
+  int a[3], b[2];
+  static __constant int c[2] = {1,2};
+  la[4] = 0;
+  b[2] = 1;
+  o[0] = a[(3)];
+  for (int z[2], i = 0; i < 1; i++) z[5] = 0;
+}
+"#;
+    let expected = r#"<stdin>:4:25: error: variables in function scope cannot be declared static
+    4 |   static __constant int c[2] = {1,2};
+      |                         ^
+<stdin>:5:3: warning: array index 4 is past the end of the array (that has type '__local int[4]') [-Warray-bounds]
+    5 |   la[4] = 0;
+      |   ^  ~
+<stdin>:2:3: note: array 'la' declared here
+    2 |   __local int la[4];
+      |   ^
+<stdin>:6:3: warning: array index 2 is past the end of the array (that has type '__private int[2]') [-Warray-bounds]
+    6 |   b[2] = 1;
+      |   ^ ~
+<stdin>:3:3: note: array 'b' declared here
+    3 |   int a[3], b[2];
+      |   ^
+<stdin>:7:10: warning: array index 3 is past the end of the array (that has type '__private int[3]') [-Warray-bounds]
+    7 |   o[0] = a[(3)];
+      |          ^  ~
+<stdin>:3:3: note: array 'a' declared here
+    3 |   int a[3], b[2];
+      |   ^
+<stdin>:8:37: warning: array index 5 is past the end of the array (that has type '__private int[2]') [-Warray-bounds]
+    8 |   for (int z[2], i = 0; i < 1; i++) z[5] = 0;
+      |                                     ^ ~
+<stdin>:8:8: note: array 'z' declared here
+    8 |   for (int z[2], i = 0; i < 1; i++) z[5] = 0;
+      |        ^
+4 warnings and 1 error generated.
+"#;
+    assert_eq!(check(src, &[]), expected);
+}
+
+/// Item 5: vendor attributes of real kernels (FPGA, Intel, OpenCL 1.0's `endian(host)`, whose
+/// lone identifier argument is no expression) are unknown to clang-19; GNU ones are known.
+#[test]
+fn unknown_attributes_vendor() {
+    let src = r#"kernel void k(global int *p __attribute__((endian(host))), constant int *c __attribute__((max_constant_size(16)))) {}
+__attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+typedef int v2 __attribute__((vector_size(8)));
+struct __attribute__((aligned(16), packed)) S { int x; };
+"#;
+    let expected = r#"<stdin>:1:44: warning: unknown attribute 'endian' ignored [-Wunknown-attributes]
+    1 | kernel void k(global int *p __attribute__((endian(host))), constant int *c __attribute__((max_constant_size(16)))) {}
+      |                                            ^~~~~~~~~~~~
+<stdin>:1:91: warning: unknown attribute 'max_constant_size' ignored [-Wunknown-attributes]
+    1 | kernel void k(global int *p __attribute__((endian(host))), constant int *c __attribute__((max_constant_size(16)))) {}
+      |                                                                                           ^~~~~~~~~~~~~~~~~~~~~
+<stdin>:2:16: warning: unknown attribute 'num_simd_work_items' ignored [-Wunknown-attributes]
+    2 | __attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+      |                ^~~~~~~~~~~~~~~~~~~~~~
+<stdin>:2:40: warning: unknown attribute 'max_work_group_size' ignored [-Wunknown-attributes]
+    2 | __attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+      |                                        ^~~~~~~~~~~~~~~~~~~~~~~
+<stdin>:2:65: warning: unknown attribute 'xcl_zero_global_work_offset' ignored [-Wunknown-attributes]
+    2 | __attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+      |                                                                 ^~~~~~~~~~~~~~~~~~~~~~~~~~~
+<stdin>:2:142: warning: unknown attribute 'xcl_pipeline_loop' ignored [-Wunknown-attributes]
+    2 | __attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+      |                                                                                                                                              ^~~~~~~~~~~~~~~~~
+<stdin>:2:215: warning: unknown attribute 'nounroll' ignored [-Wunknown-attributes]
+    2 | __attribute__((num_simd_work_items(4), max_work_group_size(64), xcl_zero_global_work_offset)) kernel void k2(global int *p) { __attribute__((xcl_pipeline_loop)) for (int i = 0; i < 4; i++) p[i] = 0; __attribute__((nounroll)) for (int i = 0; i < 4; i++) p[i] = 0; }
+      |                                                                                                                                                                                                                       ^~~~~~~~
+7 warnings generated.
+"#;
+    assert_eq!(check(src, &[]), expected);
+}

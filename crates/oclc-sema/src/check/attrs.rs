@@ -435,10 +435,8 @@ impl Checker<'_> {
                     ast::AttrArg::Expr(e) => {
                         let _ = self.expr(e);
                     }
-                    ast::AttrArg::Ident(i) => {
-                        let _ = self.ident(i.name, i.span);
-                    }
-                    ast::AttrArg::Type(_) => {}
+                    // A lone identifier first argument stays an identifier (`endian(host)`).
+                    ast::AttrArg::Ident(_) | ast::AttrArg::Type(_) => {}
                 }
                 // Each argument is a full expression: its undeclared names are errors now.
                 self.flush_typos(None);

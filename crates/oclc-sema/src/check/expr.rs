@@ -1429,7 +1429,9 @@ impl Checker<'_> {
         } else {
             return;
         };
-        let mut d = Diagnostic::warning(span, msg).with_group("array-bounds");
+        let mut d = Diagnostic::warning(span, msg)
+            .with_group("array-bounds")
+            .with_range(self.unparenthesized(i.span));
         if let ExprKind::Var(v) = &b.kind
             && let Some(var) = self.prog.var(*v)
         {

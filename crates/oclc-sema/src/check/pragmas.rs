@@ -67,6 +67,7 @@ const WITH_PRAGMA: &[(&str, ClStd, Core)] = &[
         Core::Never,
     ),
     ("__cl_clang_bitfields", ClStd::Cl10, Core::Never),
+    // Newer clang's (oclc supports it; the clang-sema corpus enables it with a pragma).
     (
         "__cl_clang_function_scope_local_variables",
         ClStd::Cl10,
