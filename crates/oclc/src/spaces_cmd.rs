@@ -435,8 +435,15 @@ fn render_path(program: &hir::Program, vars: &[(String, QualType)], path: &Sourc
                 expr.push_str("[...]");
             }
             Step::Offset(o) => {
-                if descend(types, &mut expr, &mut t, &mut deref, u64::from(*o), indexed_next)
-                    .is_none()
+                if descend(
+                    types,
+                    &mut expr,
+                    &mut t,
+                    &mut deref,
+                    u64::from(*o),
+                    indexed_next,
+                )
+                .is_none()
                 {
                     return fallback();
                 }
