@@ -1028,35 +1028,13 @@ fn convert(
 }
 
 /// Memory accesses through generic pointers in `f`: loads, stores, atomics, copies and
-/// builtin calls with a generic pointer argument.
+/// builtin calls with a generic pointer argument (each one
+/// [`generic_operand`](super::explain::generic_operand) finds, which the report explains).
 pub fn generic_accesses(m: &Module, f: &Function) -> usize {
-    let generic = Some(Type::Ptr(AddrSpace::Generic));
-    let g = |v: &Value| f.value_type(*v) == generic;
-    let mut n = 0;
-    for bd in &f.blocks {
-        for i in &bd.insts {
-            let Some(d) = f.insts.get(i.index()) else {
-                continue;
-            };
-            let hit = match &d.op {
-                Op::Load(p)
-                | Op::Store { ptr: p, .. }
-                | Op::AtomicRmw { ptr: p, .. }
-                | Op::AtomicCmpXchg { ptr: p, .. }
-                | Op::AtomicLoad { ptr: p, .. }
-                | Op::AtomicStore { ptr: p, .. }
-                | Op::Memset { dst: p, .. } => g(p),
-                Op::Memcpy { dst, src, .. } => g(dst) || g(src),
-                Op::CallBuiltin(b, args) => {
-                    args.iter().any(g)
-                        && m.builtins
-                            .get(b.index())
-                            .is_some_and(|d| d.pointee.iter().any(|p| p.is_some()))
-                }
-                _ => false,
-            };
-            n += hit as usize;
-        }
-    }
-    n
+    f.blocks
+        .iter()
+        .flat_map(|bd| &bd.insts)
+        .filter_map(|i| f.insts.get(i.index()))
+        .filter(|d| super::explain::generic_operand(m, f, &d.op).is_some())
+        .count()
 }

@@ -377,11 +377,20 @@ pub fn optimize_for_device_with(m: &mut Module, budget: &inline::InlineBudget) {
         inline::simplify_inlined(m, fi);
     }
     let factor = unroll::factor_from_env();
-    for f in m.functions.iter_mut() {
+    let mut unrolled = Vec::new();
+    for (fi, f) in m.functions.iter_mut().enumerate() {
         if unroll::unroll_by(f, factor) > 0 {
             fold::fold(f);
             dce::dce(f);
+            unrolled.push(fi);
         }
+    }
+    // Unrolled loops index their arrays with constants: arrays of pointers split into
+    // variables, whose spaces the inference then follows one by one.
+    for fi in unrolled {
+        inline::simplify_inlined(m, fi);
+    }
+    for f in m.functions.iter_mut() {
         if gvn::gvn(f) > 0 {
             dce::dce(f);
         }
