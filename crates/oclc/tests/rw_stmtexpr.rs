@@ -696,3 +696,58 @@ fn avc_builtins_are_located_errors_on_the_devices() {
         "{err}"
     );
 }
+
+// ---- cause 4: -Wincompatible-pointer-types severity ----
+
+#[test]
+fn incompatible_pointer_types_warn_as_clang_19_and_run() {
+    let src = "kernel void k(global ulong *o) {\n\
+        ulong8 d = (ulong8)(1, 2, 3, 4, 5, 6, 7, 8);\n\
+        ulong *p = &d;\n\
+        o[0] = p[0] + p[7];\n\
+        global uint *g = o;\n\
+        o[1] = g[0];\n\
+        }\n";
+    let (code, err) = check(src);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:3:8: warning: incompatible pointer types initializing '__private ulong *__private' (aka '__private unsigned long *__private') with an expression of type '__private ulong8 *' [-Wincompatible-pointer-types]",
+            "<stdin>:5:14: warning: incompatible pointer types initializing '__global uint *__private' (aka '__global unsigned int *__private') with an expression of type '__global ulong *__private' (aka '__global unsigned long *__private') [-Wincompatible-pointer-types]",
+        ]
+    );
+    // `-Werror=incompatible-pointer-types` makes them errors, `-Wno-...` silences them.
+    let (code, err) = check_with(&["-Werror=incompatible-pointer-types"], src);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        check_with(&["-Wno-incompatible-pointer-types"], src),
+        (0, String::new())
+    );
+    let p = Program::build(src, "").expect("builds");
+    let d = Device::cpu().with_printf_echo(false);
+    let o = d.buffer::<u64>(2).expect("buffer");
+    let mut k = p.kernel("k").expect("kernel");
+    k.set_arg(0, &o).expect("arg");
+    d.launch(&k, &NdRange::new(&[1])).expect("launch");
+    assert_eq!(o.read::<u64>().expect("read"), vec![9, 9]);
+}
+
+#[test]
+fn incompatible_pointers_to_pointers_and_to_x_results_stay_errors() {
+    // The SemaOpenCL corpus (newer clang, where the diagnostic defaults to an error) pins
+    // these two shapes; clang-19 warns on them too.
+    let src = "void f(global int *__private *gg, global float *__private *gf) {\n\
+        gg = gf;\n\
+        }\n\
+        kernel void k(global int *o) { global char *c = to_global((generic int *)o); }\n";
+    let (code, err) = check_with(&["-cl-std=CL2.0"], src);
+    assert_eq!(code, 1);
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:2:4: error: incompatible pointer types assigning to '__global int *__private *__private' from '__global float *__private *__private' [-Wincompatible-pointer-types]",
+            "<stdin>:4:45: error: incompatible pointer types initializing '__global char *__private' with an expression of type '__global int *' [-Wincompatible-pointer-types]",
+        ]
+    );
+}
