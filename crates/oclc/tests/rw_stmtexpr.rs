@@ -751,3 +751,20 @@ fn incompatible_pointers_to_pointers_and_to_x_results_stay_errors() {
         ]
     );
 }
+
+#[test]
+fn continue_in_a_loop_condition_or_step_reruns_it_as_clang_does() {
+    // The values are what clang-19 gives for the same loops in C on the host.
+    let src = "kernel void k(global int *o) {\n\
+        int n = 0, i;\n\
+        for (i = 0; i < 10; i += ({ if (i == 3) { i = 5; continue; } 1; })) n++;\n\
+        int m = 0, j = 0;\n\
+        do { m++; j++; } while (({ if (j == 2) { j = 4; continue; } j < 6; }));\n\
+        int w = 0, k = 0;\n\
+        while (({ k++; if (k == 2) continue; k < 5; })) w++;\n\
+        o[0] = n; o[1] = i; o[2] = m; o[3] = j; o[4] = w; o[5] = k;\n\
+        }\n";
+    assert_eq!(check(src), (0, String::new()));
+    let out = run_i32(src, &[vec![0; 6]]);
+    assert_eq!(out[0], vec![8, 10, 4, 6, 3, 5]);
+}
