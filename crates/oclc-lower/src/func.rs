@@ -787,11 +787,15 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 });
                 self.stmt(body);
                 self.br(cond_b, Vec::new());
+                // A `continue` in a statement expression of the condition jumps to it again:
+                // then the condition block is sealed only after it.
+                if !has_stmt_expr(cond, 0) {
+                    self.seal(cond_b);
+                }
                 self.switch_to(cond_b);
                 let c = self.cond(cond);
                 self.jumps.pop();
                 self.cond_br(c, body_b, Vec::new(), exit, Vec::new());
-                // Sealed only now: a `continue` in the condition jumps here.
                 self.seal(cond_b);
                 self.seal(body_b);
                 self.seal(exit);
@@ -829,6 +833,12 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 self.switch_to(body_b);
                 self.stmt(body);
                 self.br(step_b, Vec::new());
+                // A `continue` in a statement expression of the step jumps to the step again:
+                // then the step block is sealed only after it.
+                let step_jumps = step.as_ref().is_some_and(|st| has_stmt_expr(st, 0));
+                if !step_jumps {
+                    self.seal(step_b);
+                }
                 self.switch_to(step_b);
                 if let Some(st) = step {
                     self.rvalue(st);
@@ -1338,6 +1348,42 @@ fn vars_expr(prog: &Program, e: &Expr, f: &mut dyn FnMut(VarId), depth: u32) {
             }
         }
         _ => {}
+    }
+}
+
+/// Whether `e` holds a statement expression (whose statements may jump).
+fn has_stmt_expr(e: &Expr, depth: u32) -> bool {
+    if depth > MAX_DEPTH {
+        return true;
+    }
+    let d = depth + 1;
+    match &e.kind {
+        ExprKind::StmtExpr { .. } => true,
+        ExprKind::Unary(_, x)
+        | ExprKind::Cast(_, x)
+        | ExprKind::Deref(x)
+        | ExprKind::AddrOf(x)
+        | ExprKind::GetFence(x)
+        | ExprKind::ToAddrSpace { arg: x, .. }
+        | ExprKind::Member { base: x, .. }
+        | ExprKind::Swizzle { base: x, .. } => has_stmt_expr(x, d),
+        ExprKind::Binary(..) | ExprKind::Comma(..) => {
+            let mut found = false;
+            e.for_each_operand(|x| found |= has_stmt_expr(x, d));
+            found
+        }
+        ExprKind::Index { base: a, index: b } | ExprKind::Assign { lhs: a, rhs: b, .. } => {
+            has_stmt_expr(a, d) || has_stmt_expr(b, d)
+        }
+        ExprKind::Cond(a, b, c) => {
+            has_stmt_expr(a, d) || has_stmt_expr(b, d) || has_stmt_expr(c, d)
+        }
+        ExprKind::Call { args, .. }
+        | ExprKind::BuiltinCall { args, .. }
+        | ExprKind::VectorLit(args) => args.iter().any(|a| has_stmt_expr(a, d)),
+        // Conservatively: an initializer list may hold one.
+        ExprKind::InitList(_) => true,
+        _ => false,
     }
 }
 

@@ -70,8 +70,8 @@ fn cast_of_a_non_vector_keeps_the_subscript_on_the_pointer() {
 
 // Causes 4 and 5: incompatible pointer types: clang-19's text (no aka for a vector typedef,
 // the source range, the parameter note; a pointer to an array is an incompatible pointer, not
-// an address-space change). The severity stays an error: clang-19 warns, but the SemaOpenCL
-// conformance corpus (newer clang) expects an error (address-spaces.cl:147).
+// an address-space change) and clang-19's severity, a warning (the SemaOpenCL corpus's
+// pointer-to-pointer and `to_X` cases stay errors, as the newer clang it follows gives).
 
 #[test]
 fn incompatible_pointer_types_match_clang_text() {
@@ -84,21 +84,21 @@ fn incompatible_pointer_types_match_clang_text() {
         "}\n",
     );
     let expected = concat!(
-        "<stdin>:3:24: error: incompatible pointer types initializing '__private ulong *__private' (aka '__private unsigned long *__private') with an expression of type '__private ulong8 *' [-Wincompatible-pointer-types]\n",
+        "<stdin>:3:24: warning: incompatible pointer types initializing '__private ulong *__private' (aka '__private unsigned long *__private') with an expression of type '__private ulong8 *' [-Wincompatible-pointer-types]\n",
         "    3 |   ulong8 d = 0; ulong *p = &d; o[0] = *p;\n",
         "      |                        ^   ~~\n",
-        "<stdin>:4:18: error: incompatible pointer types passing '__private float4 (*)[3]' to parameter of type 'const __private float4 *' [-Wincompatible-pointer-types]\n",
+        "<stdin>:4:18: warning: incompatible pointer types passing '__private float4 (*)[3]' to parameter of type 'const __private float4 *' [-Wincompatible-pointer-types]\n",
         "    4 |   float4 v[3]; f(&v);\n",
         "      |                  ^~\n",
         "<stdin>:1:22: note: passing argument to parameter 'v' here\n",
         "    1 | void f(const float4 *v);\n",
         "      |                      ^\n",
-        "<stdin>:5:22: error: incompatible pointer types assigning to '__private float *__private' from '__private int *' [-Wincompatible-pointer-types]\n",
+        "<stdin>:5:22: warning: incompatible pointer types assigning to '__private float *__private' from '__private int *' [-Wincompatible-pointer-types]\n",
         "    5 |   int i; float *q; q = &i;\n",
         "      |                      ^ ~~\n",
-        "3 errors generated.\n",
+        "3 warnings generated.\n",
     );
-    assert_eq!(check(src), (1, expected.to_string()));
+    assert_eq!(check(src), (0, expected.to_string()));
 }
 
 // Cause 6: an array typedef parameter decays to a pointer to `const __private` elements, and

@@ -696,3 +696,75 @@ fn avc_builtins_are_located_errors_on_the_devices() {
         "{err}"
     );
 }
+
+// ---- cause 4: -Wincompatible-pointer-types severity ----
+
+#[test]
+fn incompatible_pointer_types_warn_as_clang_19_and_run() {
+    let src = "kernel void k(global ulong *o) {\n\
+        ulong8 d = (ulong8)(1, 2, 3, 4, 5, 6, 7, 8);\n\
+        ulong *p = &d;\n\
+        o[0] = p[0] + p[7];\n\
+        global uint *g = o;\n\
+        o[1] = g[0];\n\
+        }\n";
+    let (code, err) = check(src);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:3:8: warning: incompatible pointer types initializing '__private ulong *__private' (aka '__private unsigned long *__private') with an expression of type '__private ulong8 *' [-Wincompatible-pointer-types]",
+            "<stdin>:5:14: warning: incompatible pointer types initializing '__global uint *__private' (aka '__global unsigned int *__private') with an expression of type '__global ulong *__private' (aka '__global unsigned long *__private') [-Wincompatible-pointer-types]",
+        ]
+    );
+    // `-Werror=incompatible-pointer-types` makes them errors, `-Wno-...` silences them.
+    let (code, err) = check_with(&["-Werror=incompatible-pointer-types"], src);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        check_with(&["-Wno-incompatible-pointer-types"], src),
+        (0, String::new())
+    );
+    let p = Program::build(src, "").expect("builds");
+    let d = Device::cpu().with_printf_echo(false);
+    let o = d.buffer::<u64>(2).expect("buffer");
+    let mut k = p.kernel("k").expect("kernel");
+    k.set_arg(0, &o).expect("arg");
+    d.launch(&k, &NdRange::new(&[1])).expect("launch");
+    assert_eq!(o.read::<u64>().expect("read"), vec![9, 9]);
+}
+
+#[test]
+fn incompatible_pointers_to_pointers_and_to_x_results_stay_errors() {
+    // The SemaOpenCL corpus (newer clang, where the diagnostic defaults to an error) pins
+    // these two shapes; clang-19 warns on them too.
+    let src = "void f(global int *__private *gg, global float *__private *gf) {\n\
+        gg = gf;\n\
+        }\n\
+        kernel void k(global int *o) { global char *c = to_global((generic int *)o); }\n";
+    let (code, err) = check_with(&["-cl-std=CL2.0"], src);
+    assert_eq!(code, 1);
+    assert_eq!(
+        error_lines(&err),
+        [
+            "<stdin>:2:4: error: incompatible pointer types assigning to '__global int *__private *__private' from '__global float *__private *__private' [-Wincompatible-pointer-types]",
+            "<stdin>:4:45: error: incompatible pointer types initializing '__global char *__private' with an expression of type '__global int *' [-Wincompatible-pointer-types]",
+        ]
+    );
+}
+
+#[test]
+fn continue_in_a_loop_condition_or_step_reruns_it_as_clang_does() {
+    // The values are what clang-19 gives for the same loops in C on the host.
+    let src = "kernel void k(global int *o) {\n\
+        int n = 0, i;\n\
+        for (i = 0; i < 10; i += ({ if (i == 3) { i = 5; continue; } 1; })) n++;\n\
+        int m = 0, j = 0;\n\
+        do { m++; j++; } while (({ if (j == 2) { j = 4; continue; } j < 6; }));\n\
+        int w = 0, k = 0;\n\
+        while (({ k++; if (k == 2) continue; k < 5; })) w++;\n\
+        o[0] = n; o[1] = i; o[2] = m; o[3] = j; o[4] = w; o[5] = k;\n\
+        }\n";
+    assert_eq!(check(src), (0, String::new()));
+    let out = run_i32(src, &[vec![0; 6]]);
+    assert_eq!(out[0], vec![8, 10, 4, 6, 3, 5]);
+}

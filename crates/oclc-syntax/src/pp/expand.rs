@@ -94,6 +94,26 @@ impl ArgNesting {
     }
 }
 
+/// Whether an argument's tokens contain a brace or an unbalanced parenthesis (only such an
+/// argument can split a statement expression's `({` or `})` from its other half).
+fn splits_compound_tokens(toks: &[PTok]) -> bool {
+    let mut depth = 0i64;
+    for t in toks {
+        match t.tok.kind {
+            TokenKind::Punct(Punct::LBrace | Punct::RBrace) => return true,
+            TokenKind::Punct(Punct::LParen) => depth += 1,
+            TokenKind::Punct(Punct::RParen) => {
+                depth -= 1;
+                if depth < 0 {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth != 0
+}
+
 /// An element of a macro's substituted body before pasting.
 #[derive(Clone, Copy)]
 enum Item {
@@ -433,12 +453,19 @@ impl Pp<'_> {
                     items.push(Item::Placemarker);
                 } else {
                     let param = Span { expn, ..b.span };
+                    // Recorded only where a statement expression's `({` or `})` can be split
+                    // across it: an argument with a brace or an unbalanced parenthesis.
+                    let record = splits_compound_tokens(&toks);
                     // One substitution record per run of tokens from one place, as clang
                     // makes one macro-argument expansion per such run.
                     let mut run: Option<((u32, crate::source::ExpnId), u32)> = None;
                     for (k, mut t) in toks.into_iter().enumerate() {
                         if k == 0 {
                             t.tok.leading_space = b.leading_space;
+                        }
+                        if !record {
+                            items.push(Item::Tok(t));
+                            continue;
                         }
                         let key = (t.arg, t.tok.span.expn);
                         let id = match run {

@@ -27,7 +27,7 @@ use crate::intern::Symbol;
 use crate::lang::LangOptions;
 use crate::lexer::Lexer;
 use crate::source::{ExpnId, FileId, SourceMap, Span};
-use crate::token::{Token, TokenKind};
+use crate::token::{Punct, Token, TokenKind};
 use macros::MacroTable;
 
 pub use predefined::{predefined_macro_names, predefined_macros};
@@ -113,7 +113,8 @@ pub struct ArgExpansion {
 pub struct ArgMap {
     /// Index 0 is unused (0 means "not from an argument").
     pub expansions: Vec<ArgExpansion>,
-    /// (output token index, innermost substitution), by token index.
+    /// (output token index, innermost substitution), by token index, for the parentheses
+    /// and braces (the only tokens asked about).
     pub tokens: Vec<(u32, u32)>,
 }
 
@@ -481,7 +482,15 @@ impl<'s> Pp<'s> {
                 break;
             }
             if emit {
-                if t.arg != 0 {
+                // The parser asks only about the tokens of `({` and `})`.
+                if t.arg != 0
+                    && matches!(
+                        t.tok.kind,
+                        TokenKind::Punct(
+                            Punct::LParen | Punct::RParen | Punct::LBrace | Punct::RBrace
+                        )
+                    )
+                {
                     let i = self.out.tokens.len() as u32;
                     self.out.args.tokens.push((i, t.arg));
                 }
