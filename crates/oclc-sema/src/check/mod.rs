@@ -149,6 +149,9 @@ pub(crate) struct Checker<'a> {
     pub builtins: crate::builtins::Builtins,
     /// Whether checked function bodies are kept in the program.
     pub bodies: Bodies,
+    /// While a K&R definition's declarator is checked: the types its parameter declarations
+    /// give (see `decl::kr_params`).
+    pub kr_decls: Option<Vec<(Symbol, QualType)>>,
 }
 
 impl<'a> Checker<'a> {
@@ -175,6 +178,7 @@ impl<'a> Checker<'a> {
             gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
             bodies: Bodies::Keep,
+            kr_decls: None,
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();
