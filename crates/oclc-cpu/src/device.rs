@@ -166,54 +166,93 @@ fn default_max_alloc() -> u64 {
     (total / 2).clamp(128 << 20, MAX_ALLOC_CEILING)
 }
 
-/// A device memory buffer. Clones share the same storage.
+/// A device memory buffer, or a region of one ([`Buffer::region`], OpenCL's sub-buffers).
+/// Clones share the same storage.
 #[derive(Clone, Debug)]
-pub struct Buffer(Arc<Storage>);
+pub struct Buffer {
+    storage: Arc<Storage>,
+    /// Where this buffer starts in `storage`, and its length: the whole storage except for
+    /// a region.
+    offset: usize,
+    len: usize,
+}
 
 impl Buffer {
+    fn whole(storage: Storage) -> Buffer {
+        let len = storage.len();
+        Buffer {
+            storage: Arc::new(storage),
+            offset: 0,
+            len,
+        }
+    }
+
     /// A copy of `bytes`; aborts when the host has no memory for it (devices' checked
     /// [`Device::buffer_from_bytes`] does not).
     pub fn from_bytes(bytes: &[u8]) -> Buffer {
-        Buffer(Arc::new(Storage::from_bytes(bytes)))
+        Buffer::whole(Storage::from_bytes(bytes))
     }
 
     /// `len` zero bytes; aborts when the host has no memory for them (devices' checked
     /// [`Device::buffer`] does not).
     pub fn zeroed(len: usize) -> Buffer {
-        Buffer(Arc::new(Storage::zeroed(len)))
+        Buffer::whole(Storage::zeroed(len))
     }
 
     /// `len` zero bytes, or an error when the host cannot provide them.
     pub fn try_zeroed(len: usize) -> Result<Buffer, DeviceError> {
-        Storage::try_zeroed(len)
-            .map(|s| Buffer(Arc::new(s)))
-            .map_err(|_| {
-                DeviceError::Memory(format!(
-                    "cannot allocate a buffer of {len} bytes: out of memory"
-                ))
-            })
+        Storage::try_zeroed(len).map(Buffer::whole).map_err(|_| {
+            DeviceError::Memory(format!(
+                "cannot allocate a buffer of {len} bytes: out of memory"
+            ))
+        })
+    }
+
+    /// The `len` bytes at `offset` of this buffer as a buffer of their own that shares its
+    /// memory (OpenCL's sub-buffers); `None` when the range is not inside the buffer. A
+    /// kernel given a region is bounds-checked against the whole underlying buffer.
+    pub fn region(&self, offset: usize, len: usize) -> Option<Buffer> {
+        let end = offset.checked_add(len)?;
+        (end <= self.len).then(|| Buffer {
+            storage: self.storage.clone(),
+            offset: self.offset + offset,
+            len,
+        })
+    }
+
+    /// Whether `other` shares memory with this buffer (the same storage, overlapping bytes).
+    pub fn overlaps(&self, other: &Buffer) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+            && self.offset < other.offset + other.len
+            && other.offset < self.offset + self.len
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.len == 0
     }
 
     pub fn read(&self) -> Vec<u8> {
-        self.0.to_vec()
+        let mut v = vec![0; self.len];
+        self.storage.read(self.offset, &mut v);
+        v
     }
 
     /// The contents, or an error when the host has no room for a copy.
     pub fn try_read(&self) -> Result<Vec<u8>, DeviceError> {
-        self.0.try_to_vec().map_err(|_| {
+        let mut v = Vec::new();
+        v.try_reserve_exact(self.len).map_err(|_| {
             DeviceError::Memory(format!(
                 "cannot allocate {} bytes to read a buffer into: out of memory",
-                self.len()
+                self.len
             ))
-        })
+        })?;
+        v.resize(self.len, 0);
+        self.storage.read(self.offset, &mut v);
+        Ok(v)
     }
 
     /// Copies `out.len()` bytes from `offset` into `out`; false (and nothing read) when the
@@ -221,29 +260,29 @@ impl Buffer {
     pub fn read_at(&self, offset: usize, out: &mut [u8]) -> bool {
         if offset
             .checked_add(out.len())
-            .is_none_or(|end| end > self.len())
+            .is_none_or(|end| end > self.len)
         {
             return false;
         }
-        self.0.read(offset, out);
+        self.storage.read(self.offset + offset, out);
         true
     }
 
     /// Overwrites the buffer's start with `bytes` (at most its length).
     pub fn write(&self, bytes: &[u8]) {
-        let n = bytes.len().min(self.len());
-        self.0.write(0, &bytes[..n]);
+        let n = bytes.len().min(self.len);
+        self.storage.write(self.offset, &bytes[..n]);
     }
 
     /// Writes `bytes` at `offset`; false (and nothing written) when they do not fit.
     pub fn write_at(&self, offset: usize, bytes: &[u8]) -> bool {
         if offset
             .checked_add(bytes.len())
-            .is_none_or(|end| end > self.len())
+            .is_none_or(|end| end > self.len)
         {
             return false;
         }
-        self.0.write(offset, bytes);
+        self.storage.write(self.offset + offset, bytes);
         true
     }
 }
@@ -257,6 +296,9 @@ pub enum Arg {
     Local(usize),
     /// For scalars, vectors and by-value structs: the value's bytes (little-endian).
     Bytes(Vec<u8>),
+    /// For `__global` and `__constant` pointer parameters: a NULL pointer (OpenCL's
+    /// `clSetKernelArg` with a NULL buffer).
+    Null,
 }
 
 /// An ND-range: 1 to 3 dimensions; `local` absent lets the device choose.
@@ -1004,14 +1046,18 @@ fn bind_arg(
             let id = globals.len() as u32;
             globals.push(GlobalMem {
                 name: Symbol::intern(&format!("buffer `{}`", p.name)),
-                storage: buf.0.clone(),
+                storage: buf.storage.clone(),
             });
             let tag = if *space == AddrSpace::Constant {
                 Tag::Constant
             } else {
                 Tag::Global
             };
-            Ok(BoundArg::Lanes(vec![ptr::make(tag, id, 0)]))
+            // A region points into its underlying buffer.
+            Ok(BoundArg::Lanes(vec![ptr::make(tag, id, buf.offset as u64)]))
+        }
+        (ParamKind::Buffer(AddrSpace::Global | AddrSpace::Constant), Arg::Null) => {
+            Ok(BoundArg::Lanes(vec![0]))
         }
         (ParamKind::Buffer(AddrSpace::Local), Arg::Local(size)) => {
             if *size == 0 {

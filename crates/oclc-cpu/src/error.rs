@@ -51,15 +51,12 @@ impl RuntimeError {
     /// with the work-item's ids, and the explaining note (the other barrier) if any.
     pub fn to_diagnostic(&self) -> oclc_syntax::Diagnostic {
         let mut d = oclc_syntax::Diagnostic::error(self.span, self.message.clone());
-        d.notes.push(oclc_syntax::Note {
-            span: Span::DUMMY,
-            message: format!("in the work-item with {}", self.ids()),
-        });
+        d.notes.push(oclc_syntax::Note::new(
+            Span::DUMMY,
+            format!("in the work-item with {}", self.ids()),
+        ));
         if let Some((span, message)) = &self.note {
-            d.notes.push(oclc_syntax::Note {
-                span: *span,
-                message: message.clone(),
-            });
+            d.notes.push(oclc_syntax::Note::new(*span, message.clone()));
         }
         d
     }

@@ -576,7 +576,20 @@ fn o0_runs_nothing() {
     assert_eq!(print_module(&m, None), before);
     assert_eq!(r.spaces.kernels[0].before, 2);
     assert_eq!(r.spaces.kernels[0].after, 2);
-    assert!(r.spaces.functions.is_empty());
+    // Nothing is resolved; each access left is explained by the passes being off.
+    let accesses: Vec<_> = r
+        .spaces
+        .functions
+        .iter()
+        .flat_map(|f| &f.accesses)
+        .collect();
+    assert_eq!(accesses.len(), 2);
+    assert!(
+        accesses
+            .iter()
+            .all(|a| a.reasons == [GenericReason::PassesOff])
+    );
+    assert!(r.spaces.functions.iter().all(|f| f.pointers.is_empty()));
 }
 
 /// `int x = 100 + gid; int *p = gid % 3 == 0 ? &x : gid % 3 == 1 ? g + gid : l + lid;

@@ -749,7 +749,7 @@ fn has_side_effects(e: &Expr) -> bool {
         ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } => has_side_effects(base),
         ExprKind::ToAddrSpace { arg, .. } => has_side_effects(arg),
         ExprKind::VectorLit(parts) => parts.iter().any(has_side_effects),
-        ExprKind::InitList(_) => true,
+        ExprKind::InitList(_) | ExprKind::StmtExpr { .. } => true,
         _ => false,
     }
 }

@@ -51,6 +51,7 @@ impl FnCx<'_, '_> {
             }
             return self.undef_rv(e.ty);
         }
+        self.warn_wide(e);
         self.depth += 1;
         let saved = self.span;
         self.span = e.span;
@@ -58,6 +59,38 @@ impl FnCx<'_, '_> {
         self.span = saved;
         self.depth -= 1;
         r
+    }
+
+    /// `long long` is a 128-bit integer on clang's SPIR targets (as sema lays it out, so
+    /// `oclc check` agrees with clang), but 64-bit for the GPU compilers real kernels are
+    /// written for (NVIDIA's, AMD's), and the devices have no 128-bit integers: a body
+    /// computing with one computes in 64 bits, with a warning at its first such expression.
+    /// A narrower value widened and narrowed again needs no warning.
+    fn warn_wide(&mut self, e: &Expr) {
+        if self.wide_reported {
+            return;
+        }
+        let types = self.cx.types;
+        let wide = |t: QualType| types.as_scalar(t).filter(|s| s.is_wide());
+        let found = match &e.kind {
+            ExprKind::Cast(CastKind::Integral, src) if wide(src.ty).is_none() => None,
+            ExprKind::Cast(CastKind::IntToFloat, src) => wide(src.ty),
+            ExprKind::Binary(_, a, b) => wide(e.ty).or(wide(a.ty)).or(wide(b.ty)),
+            _ => wide(e.ty),
+        };
+        let Some(s) = found else { return };
+        self.wide_reported = true;
+        self.cx.diags.push(
+            oclc_syntax::Diagnostic::warning(
+                e.span,
+                format!(
+                    "'{}' is a 128-bit integer type on the SPIR target; oclc's devices compute \
+                     it in 64 bits, as GPU OpenCL compilers do",
+                    s.name()
+                ),
+            )
+            .with_group("long-long-64"),
+        );
     }
 
     fn undef_rv(&mut self, qt: QualType) -> RV {
@@ -206,6 +239,13 @@ impl FnCx<'_, '_> {
                     Shape::Void => RV::Void,
                 }
             }
+            ExprKind::StmtExpr { body, value } => {
+                self.block(body);
+                match value {
+                    Some(v) => self.rvalue(v),
+                    None => RV::Void,
+                }
+            }
             ExprKind::Error => self.undef_rv(e.ty),
         }
     }
@@ -233,6 +273,7 @@ impl FnCx<'_, '_> {
     // ---- places ----
 
     pub fn place(&mut self, e: &Expr) -> Place {
+        self.warn_wide(e);
         let saved = self.span;
         self.span = e.span;
         let p = self.place_inner(e);

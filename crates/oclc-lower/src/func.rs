@@ -82,6 +82,8 @@ pub struct FnCx<'c, 'a> {
     too_large_reported: bool,
     /// [`FnCx::too_deep`] reported.
     too_deep_reported: bool,
+    /// [`FnCx::warn_wide`] warned (once per function).
+    pub wide_reported: bool,
 }
 
 /// Whether a variable in memory is addressed through its IR global (else it is a stack slot
@@ -123,6 +125,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             depth: 0,
             too_large_reported: false,
             too_deep_reported: false,
+            wide_reported: false,
             params: None,
             underaligned: FxHashMap::default(),
             scratch: None,
@@ -317,6 +320,20 @@ impl<'c, 'a> FnCx<'c, 'a> {
         if let Some(body) = &func.body {
             let mut decls = Vec::new();
             decls_block(body, &mut decls, 0);
+            // Variables declared in statement expressions are not among the statements'
+            // declarations: the automatic variables the body refers to include them.
+            vars_block(
+                prog,
+                body,
+                &mut |v| {
+                    if prog.var(v).is_some_and(|x| x.storage == Storage::Automatic) {
+                        decls.push(v);
+                    }
+                },
+                0,
+            );
+            decls.sort_unstable();
+            decls.dedup();
             for v in decls {
                 consider(v, self);
             }
@@ -739,16 +756,18 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 let head = self.new_block();
                 self.br(head, Vec::new());
                 self.switch_to(head);
-                let c = self.cond(cond);
                 let body_b = self.new_block();
                 let exit = self.new_block();
-                self.cond_br(c, body_b, Vec::new(), exit, Vec::new());
-                self.seal(body_b);
-                self.switch_to(body_b);
+                // The condition is part of the loop: a `break`/`continue` in a statement
+                // expression there binds to it.
                 self.jumps.push(Jump {
                     brk: exit,
                     cont: Some(head),
                 });
+                let c = self.cond(cond);
+                self.cond_br(c, body_b, Vec::new(), exit, Vec::new());
+                self.seal(body_b);
+                self.switch_to(body_b);
                 self.stmt(body);
                 self.jumps.pop();
                 self.br(head, Vec::new());
@@ -767,12 +786,13 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     cont: Some(cond_b),
                 });
                 self.stmt(body);
-                self.jumps.pop();
                 self.br(cond_b, Vec::new());
-                self.seal(cond_b);
                 self.switch_to(cond_b);
                 let c = self.cond(cond);
+                self.jumps.pop();
                 self.cond_br(c, body_b, Vec::new(), exit, Vec::new());
+                // Sealed only now: a `continue` in the condition jumps here.
+                self.seal(cond_b);
                 self.seal(body_b);
                 self.seal(exit);
                 self.switch_to(exit);
@@ -791,6 +811,13 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 self.switch_to(head);
                 let body_b = self.new_block();
                 let exit = self.new_block();
+                let step_b = self.new_block();
+                // The condition and the step are part of the loop (a `break`/`continue` in
+                // a statement expression there binds to it).
+                self.jumps.push(Jump {
+                    brk: exit,
+                    cont: Some(step_b),
+                });
                 match cond {
                     Some(c) => {
                         let c = self.cond(c);
@@ -800,19 +827,14 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 }
                 self.seal(body_b);
                 self.switch_to(body_b);
-                let step_b = self.new_block();
-                self.jumps.push(Jump {
-                    brk: exit,
-                    cont: Some(step_b),
-                });
                 self.stmt(body);
-                self.jumps.pop();
                 self.br(step_b, Vec::new());
-                self.seal(step_b);
                 self.switch_to(step_b);
                 if let Some(st) = step {
                     self.rvalue(st);
                 }
+                self.jumps.pop();
+                self.seal(step_b);
                 self.br(head, Vec::new());
                 self.seal(head);
                 self.seal(exit);
@@ -1220,16 +1242,16 @@ fn vars_stmt(prog: &Program, s: &Stmt, f: &mut dyn FnMut(VarId), depth: u32) {
     }
     let d = depth + 1;
     match &s.kind {
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => vars_expr(e, f, d),
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => vars_expr(prog, e, f, d),
         StmtKind::Decl(v) => {
             if let Some(i) = prog.var(*v).and_then(|x| x.init.as_ref()) {
-                vars_init(i, f, d);
+                vars_init(prog, i, f, d);
             }
         }
         StmtKind::Block(b) => vars_block(prog, b, f, d),
         StmtKind::If { .. } => {
             for (cond, then, else_) in s.if_links() {
-                vars_expr(cond, f, d);
+                vars_expr(prog, cond, f, d);
                 vars_stmt(prog, then, f, d);
                 if let Some(e) = else_ {
                     vars_stmt(prog, e, f, d);
@@ -1239,7 +1261,7 @@ fn vars_stmt(prog: &Program, s: &Stmt, f: &mut dyn FnMut(VarId), depth: u32) {
         StmtKind::While { cond, body }
         | StmtKind::DoWhile { body, cond }
         | StmtKind::Switch { cond, body } => {
-            vars_expr(cond, f, d);
+            vars_expr(prog, cond, f, d);
             vars_stmt(prog, body, f, d);
         }
         StmtKind::For {
@@ -1250,10 +1272,10 @@ fn vars_stmt(prog: &Program, s: &Stmt, f: &mut dyn FnMut(VarId), depth: u32) {
         } => {
             init.iter().for_each(|s| vars_stmt(prog, s, f, d));
             if let Some(c) = cond {
-                vars_expr(c, f, d);
+                vars_expr(prog, c, f, d);
             }
             if let Some(c) = step {
-                vars_expr(c, f, d);
+                vars_expr(prog, c, f, d);
             }
             vars_stmt(prog, body, f, d);
         }
@@ -1264,20 +1286,20 @@ fn vars_stmt(prog: &Program, s: &Stmt, f: &mut dyn FnMut(VarId), depth: u32) {
     }
 }
 
-fn vars_init(i: &Init, f: &mut dyn FnMut(VarId), depth: u32) {
+fn vars_init(prog: &Program, i: &Init, f: &mut dyn FnMut(VarId), depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }
     match i {
-        Init::Expr(e) => vars_expr(e, f, depth + 1),
+        Init::Expr(e) => vars_expr(prog, e, f, depth + 1),
         Init::List { items, .. } => items
             .iter()
             .flatten()
-            .for_each(|x| vars_init(x, f, depth + 1)),
+            .for_each(|x| vars_init(prog, x, f, depth + 1)),
     }
 }
 
-fn vars_expr(e: &Expr, f: &mut dyn FnMut(VarId), depth: u32) {
+fn vars_expr(prog: &Program, e: &Expr, f: &mut dyn FnMut(VarId), depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -1291,22 +1313,30 @@ fn vars_expr(e: &Expr, f: &mut dyn FnMut(VarId), depth: u32) {
         | ExprKind::GetFence(x)
         | ExprKind::ToAddrSpace { arg: x, .. }
         | ExprKind::Member { base: x, .. }
-        | ExprKind::Swizzle { base: x, .. } => vars_expr(x, f, d),
-        ExprKind::Binary(..) | ExprKind::Comma(..) => e.for_each_operand(|x| vars_expr(x, f, d)),
+        | ExprKind::Swizzle { base: x, .. } => vars_expr(prog, x, f, d),
+        ExprKind::Binary(..) | ExprKind::Comma(..) => {
+            e.for_each_operand(|x| vars_expr(prog, x, f, d))
+        }
         ExprKind::Index { base: a, index: b } | ExprKind::Assign { lhs: a, rhs: b, .. } => {
-            vars_expr(a, f, d);
-            vars_expr(b, f, d);
+            vars_expr(prog, a, f, d);
+            vars_expr(prog, b, f, d);
         }
         ExprKind::Cond(a, b, c) => {
-            vars_expr(a, f, d);
-            vars_expr(b, f, d);
-            vars_expr(c, f, d);
+            vars_expr(prog, a, f, d);
+            vars_expr(prog, b, f, d);
+            vars_expr(prog, c, f, d);
         }
         ExprKind::Call { args, .. } | ExprKind::BuiltinCall { args, .. } => {
-            args.iter().for_each(|a| vars_expr(a, f, d))
+            args.iter().for_each(|a| vars_expr(prog, a, f, d))
         }
-        ExprKind::VectorLit(parts) => parts.iter().for_each(|a| vars_expr(a, f, d)),
-        ExprKind::InitList(i) => vars_init(i, f, d),
+        ExprKind::VectorLit(parts) => parts.iter().for_each(|a| vars_expr(prog, a, f, d)),
+        ExprKind::InitList(i) => vars_init(prog, i, f, d),
+        ExprKind::StmtExpr { body, value } => {
+            vars_block(prog, body, f, d);
+            if let Some(v) = value {
+                vars_expr(prog, v, f, d);
+            }
+        }
         _ => {}
     }
 }
@@ -1323,12 +1353,12 @@ fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut FxHashSet<VarId>, depth: 
         return;
     }
     let d = depth + 1;
-    let mut ex = |e: &Expr| addr_taken_expr(e, out, d);
+    let mut ex = |e: &Expr| addr_taken_expr(prog, e, out, d);
     match &s.kind {
         StmtKind::Expr(e) => ex(e),
         StmtKind::If { .. } => {
             for (cond, then, else_) in s.if_links() {
-                addr_taken_expr(cond, out, d);
+                addr_taken_expr(prog, cond, out, d);
                 addr_taken_stmt(prog, then, out, d);
                 if let Some(e) = else_ {
                     addr_taken_stmt(prog, e, out, d);
@@ -1365,7 +1395,7 @@ fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut FxHashSet<VarId>, depth: 
         }
         StmtKind::Decl(v) => {
             if let Some(i) = prog.var(*v).and_then(|x| x.init.as_ref()) {
-                addr_taken_init(i, out, d);
+                addr_taken_init(prog, i, out, d);
             }
         }
         _ => {}
@@ -1373,7 +1403,7 @@ fn addr_taken_stmt(prog: &Program, s: &Stmt, out: &mut FxHashSet<VarId>, depth: 
 }
 
 /// Marks `Var`s under `&` and walks every subexpression.
-pub fn addr_taken_expr(e: &Expr, out: &mut FxHashSet<VarId>, depth: u32) {
+pub fn addr_taken_expr(prog: &Program, e: &Expr, out: &mut FxHashSet<VarId>, depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -1383,7 +1413,7 @@ pub fn addr_taken_expr(e: &Expr, out: &mut FxHashSet<VarId>, depth: u32) {
             if let Some(v) = root_var(x, 0) {
                 out.insert(v);
             }
-            addr_taken_expr(x, out, d);
+            addr_taken_expr(prog, x, out, d);
         }
         ExprKind::Unary(_, x)
         | ExprKind::Cast(_, x)
@@ -1391,38 +1421,44 @@ pub fn addr_taken_expr(e: &Expr, out: &mut FxHashSet<VarId>, depth: u32) {
         | ExprKind::GetFence(x)
         | ExprKind::ToAddrSpace { arg: x, .. }
         | ExprKind::Member { base: x, .. }
-        | ExprKind::Swizzle { base: x, .. } => addr_taken_expr(x, out, d),
+        | ExprKind::Swizzle { base: x, .. } => addr_taken_expr(prog, x, out, d),
         ExprKind::Binary(..) | ExprKind::Comma(..) => {
-            e.for_each_operand(|x| addr_taken_expr(x, out, d))
+            e.for_each_operand(|x| addr_taken_expr(prog, x, out, d))
         }
         ExprKind::Index { base: a, index: b } | ExprKind::Assign { lhs: a, rhs: b, .. } => {
-            addr_taken_expr(a, out, d);
-            addr_taken_expr(b, out, d);
+            addr_taken_expr(prog, a, out, d);
+            addr_taken_expr(prog, b, out, d);
         }
         ExprKind::Cond(a, b, c) => {
-            addr_taken_expr(a, out, d);
-            addr_taken_expr(b, out, d);
-            addr_taken_expr(c, out, d);
+            addr_taken_expr(prog, a, out, d);
+            addr_taken_expr(prog, b, out, d);
+            addr_taken_expr(prog, c, out, d);
         }
         ExprKind::Call { args, .. } | ExprKind::BuiltinCall { args, .. } => {
-            args.iter().for_each(|a| addr_taken_expr(a, out, d))
+            args.iter().for_each(|a| addr_taken_expr(prog, a, out, d))
         }
-        ExprKind::VectorLit(parts) => parts.iter().for_each(|a| addr_taken_expr(a, out, d)),
-        ExprKind::InitList(i) => addr_taken_init(i, out, d),
+        ExprKind::VectorLit(parts) => parts.iter().for_each(|a| addr_taken_expr(prog, a, out, d)),
+        ExprKind::InitList(i) => addr_taken_init(prog, i, out, d),
+        ExprKind::StmtExpr { body, value } => {
+            addr_taken_block(prog, body, out, d);
+            if let Some(v) = value {
+                addr_taken_expr(prog, v, out, d);
+            }
+        }
         _ => {}
     }
 }
 
-pub fn addr_taken_init(i: &Init, out: &mut FxHashSet<VarId>, depth: u32) {
+pub fn addr_taken_init(prog: &Program, i: &Init, out: &mut FxHashSet<VarId>, depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }
     match i {
-        Init::Expr(e) => addr_taken_expr(e, out, depth + 1),
+        Init::Expr(e) => addr_taken_expr(prog, e, out, depth + 1),
         Init::List { items, .. } => items
             .iter()
             .flatten()
-            .for_each(|x| addr_taken_init(x, out, depth + 1)),
+            .for_each(|x| addr_taken_init(prog, x, out, depth + 1)),
     }
 }
 

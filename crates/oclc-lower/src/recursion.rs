@@ -157,16 +157,16 @@ fn calls_stmt(prog: &Program, s: &Stmt, out: &mut Vec<(FuncId, Span)>, depth: u3
     }
     let d = depth + 1;
     match &s.kind {
-        StmtKind::Expr(e) => calls_expr(e, out, d),
+        StmtKind::Expr(e) => calls_expr(prog, e, out, d),
         StmtKind::Decl(v) => {
             if let Some(i) = prog.var(*v).and_then(|x| x.init.as_ref()) {
-                calls_init(i, out, d);
+                calls_init(prog, i, out, d);
             }
         }
         StmtKind::Block(b) => calls_block(prog, b, out, d),
         StmtKind::If { .. } => {
             for (cond, then, else_) in s.if_links() {
-                calls_expr(cond, out, d);
+                calls_expr(prog, cond, out, d);
                 calls_stmt(prog, then, out, d);
                 if let Some(e) = else_ {
                     calls_stmt(prog, e, out, d);
@@ -174,7 +174,7 @@ fn calls_stmt(prog: &Program, s: &Stmt, out: &mut Vec<(FuncId, Span)>, depth: u3
             }
         }
         StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-            calls_expr(cond, out, d);
+            calls_expr(prog, cond, out, d);
             calls_stmt(prog, body, out, d);
         }
         StmtKind::For {
@@ -187,39 +187,39 @@ fn calls_stmt(prog: &Program, s: &Stmt, out: &mut Vec<(FuncId, Span)>, depth: u3
                 calls_stmt(prog, s, out, d);
             }
             if let Some(c) = cond {
-                calls_expr(c, out, d);
+                calls_expr(prog, c, out, d);
             }
             if let Some(c) = step {
-                calls_expr(c, out, d);
+                calls_expr(prog, c, out, d);
             }
             calls_stmt(prog, body, out, d);
         }
         StmtKind::Switch { cond, body } => {
-            calls_expr(cond, out, d);
+            calls_expr(prog, cond, out, d);
             calls_stmt(prog, body, out, d);
         }
         StmtKind::Case { body, .. } | StmtKind::Default { body } | StmtKind::Label { body, .. } => {
             calls_stmt(prog, body, out, d)
         }
-        StmtKind::Return(Some(e)) => calls_expr(e, out, d),
+        StmtKind::Return(Some(e)) => calls_expr(prog, e, out, d),
         _ => {}
     }
 }
 
-fn calls_init(i: &Init, out: &mut Vec<(FuncId, Span)>, depth: u32) {
+fn calls_init(prog: &Program, i: &Init, out: &mut Vec<(FuncId, Span)>, depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }
     match i {
-        Init::Expr(e) => calls_expr(e, out, depth + 1),
+        Init::Expr(e) => calls_expr(prog, e, out, depth + 1),
         Init::List { items, .. } => items
             .iter()
             .flatten()
-            .for_each(|x| calls_init(x, out, depth + 1)),
+            .for_each(|x| calls_init(prog, x, out, depth + 1)),
     }
 }
 
-fn calls_expr(e: &Expr, out: &mut Vec<(FuncId, Span)>, depth: u32) {
+fn calls_expr(prog: &Program, e: &Expr, out: &mut Vec<(FuncId, Span)>, depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -227,10 +227,10 @@ fn calls_expr(e: &Expr, out: &mut Vec<(FuncId, Span)>, depth: u32) {
     match &e.kind {
         ExprKind::Call { callee, args } => {
             out.push((*callee, e.span));
-            args.iter().for_each(|a| calls_expr(a, out, d));
+            args.iter().for_each(|a| calls_expr(prog, a, out, d));
         }
-        ExprKind::BuiltinCall { args, .. } => args.iter().for_each(|a| calls_expr(a, out, d)),
-        ExprKind::VectorLit(parts) => parts.iter().for_each(|a| calls_expr(a, out, d)),
+        ExprKind::BuiltinCall { args, .. } => args.iter().for_each(|a| calls_expr(prog, a, out, d)),
+        ExprKind::VectorLit(parts) => parts.iter().for_each(|a| calls_expr(prog, a, out, d)),
         ExprKind::Unary(_, x)
         | ExprKind::Cast(_, x)
         | ExprKind::Deref(x)
@@ -238,18 +238,26 @@ fn calls_expr(e: &Expr, out: &mut Vec<(FuncId, Span)>, depth: u32) {
         | ExprKind::GetFence(x)
         | ExprKind::ToAddrSpace { arg: x, .. }
         | ExprKind::Member { base: x, .. }
-        | ExprKind::Swizzle { base: x, .. } => calls_expr(x, out, d),
-        ExprKind::Binary(..) | ExprKind::Comma(..) => e.for_each_operand(|x| calls_expr(x, out, d)),
+        | ExprKind::Swizzle { base: x, .. } => calls_expr(prog, x, out, d),
+        ExprKind::Binary(..) | ExprKind::Comma(..) => {
+            e.for_each_operand(|x| calls_expr(prog, x, out, d))
+        }
         ExprKind::Index { base: a, index: b } | ExprKind::Assign { lhs: a, rhs: b, .. } => {
-            calls_expr(a, out, d);
-            calls_expr(b, out, d);
+            calls_expr(prog, a, out, d);
+            calls_expr(prog, b, out, d);
         }
         ExprKind::Cond(a, b, c) => {
-            calls_expr(a, out, d);
-            calls_expr(b, out, d);
-            calls_expr(c, out, d);
+            calls_expr(prog, a, out, d);
+            calls_expr(prog, b, out, d);
+            calls_expr(prog, c, out, d);
         }
-        ExprKind::InitList(i) => calls_init(i, out, d),
+        ExprKind::InitList(i) => calls_init(prog, i, out, d),
+        ExprKind::StmtExpr { body, value } => {
+            calls_block(prog, body, out, d);
+            if let Some(v) = value {
+                calls_expr(prog, v, out, d);
+            }
+        }
         _ => {}
     }
 }

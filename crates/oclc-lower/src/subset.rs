@@ -374,6 +374,12 @@ impl Scan<'_> {
                 }
             }
             ExprKind::InitList(i) => self.init(i, None, d),
+            ExprKind::StmtExpr { body, value } => {
+                self.stmts(&body.stmts, d);
+                if let Some(v) = value {
+                    self.expr(v, t, d);
+                }
+            }
         }
     }
 }

@@ -61,15 +61,7 @@ fn main() {
             before_token: p.before_token,
             item: PragmaItem {
                 span: p.span,
-                kind: match &p.kind {
-                    pp::PragmaKind::OpenclExtension { name, enable } => {
-                        oclc_syntax::ast::PragmaKind::OpenclExtension {
-                            name: name.clone(),
-                            enable: *enable,
-                        }
-                    }
-                    pp::PragmaKind::Other(s) => oclc_syntax::ast::PragmaKind::Other(s.clone()),
-                },
+                kind: p.kind.clone(),
             },
         })
         .collect();

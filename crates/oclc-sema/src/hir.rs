@@ -358,6 +358,13 @@ pub enum ExprKind {
     Cast(CastKind, Box<Expr>),
     /// A compound literal or a braced initializer in expression position.
     InitList(Box<Init>),
+    /// A GNU statement expression: `body` runs in order, then `value` (an rvalue of the
+    /// expression's type) gives the result; `None` when the type is `void`. A label on the
+    /// last statement is the body's last statement.
+    StmtExpr {
+        body: Block,
+        value: Option<Box<Expr>>,
+    },
     /// An expression that failed to check (already diagnosed).
     Error,
 }
@@ -524,6 +531,10 @@ impl Freer<'_> {
             | ExprKind::BuiltinCall { args, .. }
             | ExprKind::VectorLit(args) => self.exprs.extend(args),
             ExprKind::InitList(i) => self.inits.push(*i),
+            ExprKind::StmtExpr { body, value } => {
+                self.stmts.extend(body.stmts);
+                self.boxes.extend(value);
+            }
             _ => {}
         }
     }

@@ -347,10 +347,14 @@ pub enum GlobalStorage {
     Extern,
 }
 
-/// Rule 31: `static` on a function-scope variable is an error in OpenCL C 1.x
-/// ("variables in function scope cannot be declared static").
-pub fn static_local_allowed(lang: &LangOptions) -> bool {
-    lang.std >= ClStd::Cl20
+/// Rule 31: `static` on a function-scope variable is an error in OpenCL C 1.2 ("variables in
+/// function scope cannot be declared static"), unless clang's
+/// `cl_clang_storage_class_specifiers` is enabled (`storage_ext`). Before 1.2 the parser
+/// rejects `static` itself without that extension, so a static local reaching here is allowed
+/// (clang checks `OpenCLVersion == 120`); from 2.0 on it is allowed. Where allowed, the
+/// space rule still applies ([`global_storage_space_error`]).
+pub fn static_local_allowed(lang: &LangOptions, storage_ext: bool) -> bool {
+    lang.std != ClStd::Cl12 || storage_ext
 }
 
 /// Where an automatic (function-scope, non-static) variable is declared.
@@ -792,8 +796,10 @@ mod tests {
 
     #[test]
     fn rule31_static_locals() {
-        assert!(!static_local_allowed(&cl(ClStd::Cl12)));
-        assert!(static_local_allowed(&cl(ClStd::Cl20)));
+        assert!(!static_local_allowed(&cl(ClStd::Cl12), false));
+        assert!(static_local_allowed(&cl(ClStd::Cl12), true));
+        assert!(static_local_allowed(&cl(ClStd::Cl11), true));
+        assert!(static_local_allowed(&cl(ClStd::Cl20), false));
     }
 
     #[test]

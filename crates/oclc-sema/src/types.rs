@@ -207,18 +207,22 @@ impl Scalar {
         }
     }
 
-    /// Size in bytes (OpenCL C fixes these: long is 64-bit).
+    /// Size in bytes (OpenCL C fixes these: long is 64-bit; `long long`, which OpenCL C
+    /// reserves, is 128-bit on clang's SPIR targets, as clang-19 lays it out).
     pub fn size(self) -> u64 {
         match self {
             Scalar::Bool | Scalar::Char | Scalar::SChar | Scalar::UChar => 1,
             Scalar::Short | Scalar::UShort | Scalar::Half => 2,
             Scalar::Int | Scalar::UInt | Scalar::Float => 4,
-            Scalar::Long
-            | Scalar::ULong
-            | Scalar::LongLong
-            | Scalar::ULongLong
-            | Scalar::Double => 8,
+            Scalar::Long | Scalar::ULong | Scalar::Double => 8,
+            Scalar::LongLong | Scalar::ULongLong => 16,
         }
+    }
+
+    /// Whether this is one of the 128-bit integer types (`long long` on SPIR), which the
+    /// devices cannot run.
+    pub fn is_wide(self) -> bool {
+        matches!(self, Scalar::LongLong | Scalar::ULongLong)
     }
 
     pub fn is_float(self) -> bool {
@@ -351,6 +355,75 @@ pub enum Opaque {
     ClkEvent,
     Queue,
     ReserveId,
+    /// A `cl_intel_device_side_avc_motion_estimation` type.
+    Avc(Avc),
+}
+
+/// The opaque types of `cl_intel_device_side_avc_motion_estimation` (clang's
+/// `OpenCLExtensionTypes.def`), each named `intel_sub_group_avc_<suffix>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Avc {
+    McePayload,
+    ImePayload,
+    RefPayload,
+    SicPayload,
+    MceResult,
+    ImeResult,
+    RefResult,
+    SicResult,
+    ImeResultSingleReferenceStreamout,
+    ImeResultDualReferenceStreamout,
+    ImeSingleReferenceStreamin,
+    ImeDualReferenceStreamin,
+}
+
+impl Avc {
+    pub const ALL: [Avc; 12] = [
+        Avc::McePayload,
+        Avc::ImePayload,
+        Avc::RefPayload,
+        Avc::SicPayload,
+        Avc::MceResult,
+        Avc::ImeResult,
+        Avc::RefResult,
+        Avc::SicResult,
+        Avc::ImeResultSingleReferenceStreamout,
+        Avc::ImeResultDualReferenceStreamout,
+        Avc::ImeSingleReferenceStreamin,
+        Avc::ImeDualReferenceStreamin,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Avc::McePayload => "intel_sub_group_avc_mce_payload_t",
+            Avc::ImePayload => "intel_sub_group_avc_ime_payload_t",
+            Avc::RefPayload => "intel_sub_group_avc_ref_payload_t",
+            Avc::SicPayload => "intel_sub_group_avc_sic_payload_t",
+            Avc::MceResult => "intel_sub_group_avc_mce_result_t",
+            Avc::ImeResult => "intel_sub_group_avc_ime_result_t",
+            Avc::RefResult => "intel_sub_group_avc_ref_result_t",
+            Avc::SicResult => "intel_sub_group_avc_sic_result_t",
+            Avc::ImeResultSingleReferenceStreamout => {
+                "intel_sub_group_avc_ime_result_single_reference_streamout_t"
+            }
+            Avc::ImeResultDualReferenceStreamout => {
+                "intel_sub_group_avc_ime_result_dual_reference_streamout_t"
+            }
+            Avc::ImeSingleReferenceStreamin => {
+                "intel_sub_group_avc_ime_single_reference_streamin_t"
+            }
+            Avc::ImeDualReferenceStreamin => "intel_sub_group_avc_ime_dual_reference_streamin_t",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Avc> {
+        Avc::ALL.into_iter().find(|a| a.name() == s)
+    }
+
+    /// clang lets `0` initialize every AVC type but these two.
+    pub fn zero_initializable(self) -> bool {
+        !matches!(self, Avc::McePayload | Avc::MceResult)
+    }
 }
 
 impl Opaque {
@@ -361,6 +434,7 @@ impl Opaque {
             Opaque::ClkEvent => "clk_event_t",
             Opaque::Queue => "queue_t",
             Opaque::ReserveId => "reserve_id_t",
+            Opaque::Avc(a) => a.name(),
         }
     }
 }
@@ -511,6 +585,9 @@ pub struct TypeTable {
     pub records: Vec<RecordDef>,
     pub enums: Vec<EnumDef>,
     pub typedefs: Vec<TypedefDef>,
+    /// The alignment a typedef declares with `__attribute__((aligned(N)))`, which replaces
+    /// its type's own (a typedef may raise or lower it, as in clang).
+    typedef_aligns: FxHashMap<TypedefId, u64>,
     /// `sizeof` a pointer on the target: 8 (spir64) or 4 (spir).
     pointer_size: u64,
 }
@@ -551,6 +628,7 @@ impl TypeTable {
             records: Vec::new(),
             enums: Vec::new(),
             typedefs: Vec::new(),
+            typedef_aligns: FxHashMap::default(),
             pointer_size: POINTER_SIZE,
         };
         t.intern(TypeKind::Void);
@@ -834,6 +912,32 @@ impl TypeTable {
         }
     }
 
+    /// [`Self::array_elem`] keeping the element's typedef sugar (`u8` of `u8 b[4]`), for
+    /// the type of a decayed array, which clang prints as written (`'__private u8 *'`).
+    pub fn array_elem_sugared(&self, qt: QualType) -> Option<(QualType, ArrayLen)> {
+        let mut q = qt;
+        let mut quals = qt.quals;
+        for _ in 0..64 {
+            match self.kind(q.id) {
+                TypeKind::Array(e, n) => {
+                    return Some((
+                        QualType {
+                            id: e.id,
+                            quals: e.quals.merge(quals),
+                        },
+                        *n,
+                    ));
+                }
+                TypeKind::Typedef(td) => {
+                    q = self.typedef(*td)?.ty;
+                    quals = quals.merge(q.quals);
+                }
+                _ => return self.array_elem(qt),
+            }
+        }
+        self.array_elem(qt)
+    }
+
     pub fn is_array(&self, qt: QualType) -> bool {
         matches!(self.ckind(qt), TypeKind::Array(..))
     }
@@ -940,8 +1044,36 @@ impl TypeTable {
         }
     }
 
+    /// Records the alignment typedef `td` declares (`__attribute__((aligned(N)))`).
+    pub fn set_typedef_align(&mut self, td: TypeId, align: u64) {
+        if let TypeKind::Typedef(id) = self.kind(td) {
+            self.typedef_aligns.insert(*id, align);
+        }
+    }
+
+    /// The alignment declared by the outermost typedef of `qt`'s sugar that declares one.
+    pub fn declared_align(&self, qt: QualType) -> Option<u64> {
+        if self.typedef_aligns.is_empty() {
+            return None;
+        }
+        let mut q = qt;
+        for _ in 0..64 {
+            let TypeKind::Typedef(td) = self.kind(q.id) else {
+                return None;
+            };
+            if let Some(&a) = self.typedef_aligns.get(td) {
+                return Some(a);
+            }
+            q = self.typedef(*td)?.ty;
+        }
+        None
+    }
+
     /// Alignment in bytes.
     pub fn align_of(&self, qt: QualType) -> Option<u64> {
+        if let Some(a) = self.declared_align(qt) {
+            return Some(a);
+        }
         match self.ckind(qt) {
             TypeKind::Vector(..) => self.size_of(qt),
             TypeKind::Array(e, _) => self.align_of(*e),

@@ -303,11 +303,12 @@ fn clang_default_warnings() {
     let src = "void f(int a) {\n a + 1;\n a == 2;\n char c = 1000;\n if (a = 1) {}\n (void)a;\n a++;\n}\n";
     assert_eq!(
         diags(src, &cl12()),
+        // clang's order: warnings about run-time behaviour come at the end of the function.
         [
-            "2: warning: expression result unused",
             "3: warning: equality comparison result unused",
-            "4: warning: implicit conversion from 'int' to 'char' changes value from 1000 to -24",
             "5: warning: using the result of an assignment as a condition without parentheses",
+            "2: warning: expression result unused",
+            "4: warning: implicit conversion from 'int' to 'char' changes value from 1000 to -24",
         ]
     );
 }
@@ -367,10 +368,11 @@ fn default_on_value_warnings() {
     let src = "void f(int x) {\n int a[3];\n a[3] = 1;\n int *p = &a[3];\n int b = x / 0;\n int c = x == x;\n}\n";
     assert_eq!(
         diags(src, &cl12()),
+        // clang's order: warnings about run-time behaviour come at the end of the function.
         [
+            "6: warning: self-comparison always evaluates to true",
             "3: warning: array index 3 is past the end of the array (that has type '__private int[3]')",
             "5: warning: division by zero is undefined",
-            "6: warning: self-comparison always evaluates to true",
         ]
     );
 }

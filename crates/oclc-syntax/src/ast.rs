@@ -84,14 +84,8 @@ pub struct PragmaItem {
     pub kind: PragmaKind,
 }
 
-/// What a pragma says (mirrors the preprocessor's classification).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PragmaKind {
-    /// `#pragma OPENCL EXTENSION name : enable|disable`.
-    OpenclExtension { name: String, enable: bool },
-    /// Any other pragma: its text after `#pragma`.
-    Other(String),
-}
+/// What a pragma says: the preprocessor's classification.
+pub use crate::pp::PragmaKind;
 
 /// A function definition: `specs declarator body`.
 #[derive(Clone, Debug, PartialEq)]
@@ -788,6 +782,13 @@ pub enum ExprKind {
         cond: Box<Expr>,
         then: Box<Expr>,
         els: Box<Expr>,
+    },
+    /// A GNU statement expression `({ stmts; last-expr; })`: its value is the last
+    /// expression statement's (trailing `;`s skipped), `void` when the last statement is not
+    /// an expression. `parens` covers `(` to `)`; `body` is the braces.
+    StmtExpr {
+        body: Block,
+        parens: Span,
     },
     /// A placeholder after a syntax error (already diagnosed).
     Error,

@@ -39,6 +39,34 @@ pub struct Note {
     /// DUMMY when the note has no location (printed as `note: ...`).
     pub span: Span,
     pub message: String,
+    /// Ranges underlined with `~`, as for a diagnostic.
+    pub ranges: Vec<Span>,
+    /// Fix-its printed under the note's snippet (`static `, `(`, `)`, `=`).
+    pub fixits: Vec<FixIt>,
+}
+
+impl Note {
+    pub fn new(span: Span, message: impl Into<String>) -> Note {
+        Note {
+            span,
+            message: message.into(),
+            ranges: Vec::new(),
+            fixits: Vec::new(),
+        }
+    }
+
+    pub fn with_range(mut self, span: Span) -> Note {
+        self.ranges.push(span);
+        self
+    }
+
+    pub fn with_fixit(mut self, span: Span, text: impl Into<String>) -> Note {
+        self.fixits.push(FixIt {
+            span,
+            text: text.into(),
+        });
+        self
+    }
 }
 
 /// One diagnostic.
@@ -55,6 +83,9 @@ pub struct Diagnostic {
     /// The `-W` group (without `-W`) that controls a warning, e.g. `"conversion"` or
     /// `"pedantic"`; `None` for errors and ungrouped warnings.
     pub group: Option<&'static str>,
+    /// Where clang emits it when that is later than its location (at the end of the
+    /// function for -Warray-bounds): what orders it among the other stages' diagnostics.
+    pub order: Option<Span>,
 }
 
 impl Diagnostic {
@@ -67,6 +98,7 @@ impl Diagnostic {
             notes: Vec::new(),
             fixits: Vec::new(),
             group: None,
+            order: None,
         }
     }
 
@@ -80,10 +112,24 @@ impl Diagnostic {
 
     /// Attaches a located note.
     pub fn with_note(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.notes.push(Note {
-            span,
-            message: message.into(),
-        });
+        self.notes.push(Note::new(span, message));
+        self
+    }
+
+    /// Attaches a located note that underlines `range` too.
+    pub fn with_note_range(
+        mut self,
+        span: Span,
+        message: impl Into<String>,
+        range: Span,
+    ) -> Diagnostic {
+        self.notes.push(Note::new(span, message).with_range(range));
+        self
+    }
+
+    /// Attaches a note built with its ranges and fix-its.
+    pub fn with_full_note(mut self, note: Note) -> Diagnostic {
+        self.notes.push(note);
         self
     }
 
@@ -102,6 +148,12 @@ impl Diagnostic {
 
     pub fn with_group(mut self, group: &'static str) -> Diagnostic {
         self.group = Some(group);
+        self
+    }
+
+    /// Emitted by clang at `at` (see [`Diagnostic::order`]).
+    pub fn emitted_at(mut self, at: Span) -> Diagnostic {
+        self.order = Some(at);
         self
     }
 

@@ -230,7 +230,13 @@ fn after_preprocess(
     opts: &CheckOptions,
     diags: &mut Diagnostics,
 ) -> FrontEnd {
+    let pp_end = diags.list.len();
     let fe = pipeline::parse_and_check(out, sm, opts, diags);
+    // The preprocessor ends its tokens with the main file's end of file.
+    if let Some(eof) = out.tokens.last() {
+        let bounds = [pp_end, fe.parse_end];
+        crate::order::merge_stages(&mut diags.list, bounds, eof.span.file, &out.includes, sm);
+    }
     if let Some(p) = fe.program.as_ref().filter(|_| !diags.has_errors()) {
         diags
             .list

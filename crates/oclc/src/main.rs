@@ -34,6 +34,8 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// Run an OpenCL host program with oclc as its only platform: oclc exec -- PROGRAM ARGS...
+    Exec(oclc::exec_cmd::ExecArgs),
     /// Report where generic pointers point (`oclc spaces --help` for the flags)
     #[command(disable_help_flag = true)]
     Spaces {
@@ -46,7 +48,16 @@ enum Command {
 fn main() -> ExitCode {
     let out = match quick_command() {
         Some(out) => out,
-        None => run(Cli::parse()),
+        None => match Cli::parse() {
+            // The program's output goes straight to the terminal; its status is forwarded.
+            Cli {
+                command: Command::Exec(args),
+            } => {
+                let code = oclc::exec_cmd::exec_command(&args);
+                return ExitCode::from(u8::try_from(code).unwrap_or(1));
+            }
+            cli => run(cli),
+        },
     };
     // Broken pipes on output are not worth a panic.
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());
@@ -81,5 +92,9 @@ fn run(cli: Cli) -> CliOutput {
         Command::Bench(args) => oclc::bench_cmd::bench_command(&args),
         Command::Build { args } => oclc::build_cmd::build_command(args, &mut std::io::stdin()),
         Command::Spaces { args } => oclc::spaces_cmd::spaces_command(args, &mut std::io::stdin()),
+        Command::Exec(args) => CliOutput {
+            code: oclc::exec_cmd::exec_command(&args),
+            ..Default::default()
+        },
     }
 }

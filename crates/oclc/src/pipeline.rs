@@ -16,6 +16,8 @@ const BACKGROUND_DROP_ITEMS: usize = 1024;
 /// What the stages hand back besides diagnostics.
 pub struct FrontEnd {
     pub skipped: Vec<Span>,
+    /// Length of the diagnostics list once the parser was done (sema's follow).
+    pub parse_end: usize,
     pub program: Option<Program>,
 }
 
@@ -43,12 +45,15 @@ pub fn parse_and_check(
     opts: &CheckOptions,
     diags: &mut Diagnostics,
 ) -> FrontEnd {
-    let (tu, program) = match pipelined(out, sm, opts, diags) {
-        Some(done) => done,
+    let before = diags.list.len();
+    let (tu, program, parse_end) = match pipelined(out, sm, opts, diags) {
+        // The pipelined parser reported nothing.
+        Some((tu, program)) => (tu, program, before),
         None => {
             let tu = oclc_syntax::parse::parse_on_this_thread(out, sm, &opts.lang, diags);
+            let parse_end = diags.list.len();
             let program = oclc_sema::check_with(&tu, sm, &opts.lang, diags, opts.bodies());
-            (tu, program)
+            (tu, program, parse_end)
         }
     };
     // Freeing a large file's syntax tree takes a tenth of its check: another thread does it.
@@ -65,6 +70,7 @@ pub fn parse_and_check(
     }
     FrontEnd {
         skipped: out.skipped.clone(),
+        parse_end,
         program: Some(program),
     }
 }

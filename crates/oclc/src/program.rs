@@ -347,6 +347,12 @@ impl Program {
         &self.log
     }
 
+    /// Whether launches must use uniform work-groups (OpenCL C before 2.0, or
+    /// `-cl-uniform-work-group-size`): `clEnqueueNDRangeKernel` checks it before launching.
+    pub fn uniform_work_groups(&self) -> bool {
+        self.uniform_work_groups
+    }
+
     /// The IR after the passes (before them with `-O0`).
     pub fn ir(&self) -> &oclc_ir::Module {
         &self.module
@@ -604,6 +610,88 @@ impl Buffer {
         }
     }
 
+    /// The `len` bytes at `offset` as a buffer sharing this one's memory (OpenCL's
+    /// sub-buffers). Kernels given a region are bounds-checked against the whole buffer.
+    /// Cpu device only; an [`Error::Memory`] when the range is not inside the buffer.
+    pub fn region(&self, offset: usize, len: usize) -> Result<Buffer, Error> {
+        let outside = || {
+            Error::Memory(format!(
+                "region of {len} bytes at offset {offset} is not inside the buffer of {} bytes",
+                self.len()
+            ))
+        };
+        match &self.mem {
+            Mem::Cpu(b) => Ok(Buffer {
+                mem: Mem::Cpu(b.region(offset, len).ok_or_else(outside)?),
+            }),
+            #[cfg(feature = "cuda")]
+            Mem::Cuda { .. } => Err(Error::Memory(
+                "regions of cuda buffers are not supported".into(),
+            )),
+        }
+    }
+
+    /// Copies `out.len()` bytes from byte `offset` into `out`; an [`Error::Memory`] when
+    /// the range is not inside the buffer.
+    pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result<(), Error> {
+        let want = out.len();
+        let outside = || {
+            Error::Memory(format!(
+                "{want} bytes at offset {offset} are not inside the buffer of {} bytes",
+                self.len()
+            ))
+        };
+        match &self.mem {
+            Mem::Cpu(b) => {
+                if b.read_at(offset, out) {
+                    Ok(())
+                } else {
+                    Err(outside())
+                }
+            }
+            #[cfg(feature = "cuda")]
+            Mem::Cuda { buf, .. } => {
+                let all = buf.read().map_err(|e| Error::Memory(e.to_string()))?;
+                let end = offset.checked_add(out.len()).filter(|e| *e <= all.len());
+                let Some(end) = end else {
+                    return Err(outside());
+                };
+                out.copy_from_slice(&all[offset..end]);
+                Ok(())
+            }
+        }
+    }
+
+    /// Writes `bytes` at byte `offset`; an [`Error::Memory`] when they do not fit.
+    pub fn write_at(&self, offset: usize, bytes: &[u8]) -> Result<(), Error> {
+        let outside = || {
+            Error::Memory(format!(
+                "{} bytes at offset {offset} are not inside the buffer of {} bytes",
+                bytes.len(),
+                self.len()
+            ))
+        };
+        match &self.mem {
+            Mem::Cpu(b) => {
+                if b.write_at(offset, bytes) {
+                    Ok(())
+                } else {
+                    Err(outside())
+                }
+            }
+            #[cfg(feature = "cuda")]
+            Mem::Cuda { buf, .. } => {
+                let mut all = buf.read().map_err(|e| Error::Memory(e.to_string()))?;
+                let end = offset.checked_add(bytes.len()).filter(|e| *e <= all.len());
+                let Some(end) = end else {
+                    return Err(outside());
+                };
+                all[offset..end].copy_from_slice(bytes);
+                buf.write(&all).map_err(|e| Error::Memory(e.to_string()))
+            }
+        }
+    }
+
     /// Overwrites the start of the buffer with `bytes` (at most its size).
     pub fn write_bytes(&self, bytes: &[u8]) -> Result<(), Error> {
         match &self.mem {
@@ -640,6 +728,8 @@ pub enum KernelArg {
     /// Bytes of `__local` memory for each work-group.
     Local(usize),
     Value(Vec<u8>),
+    /// A NULL `__global` or `__constant` pointer (OpenCL's `clSetKernelArg` with no buffer).
+    Null,
 }
 
 impl KernelArg {
@@ -659,6 +749,7 @@ impl KernelArg {
             KernelArg::Buffer(_) => "a buffer",
             KernelArg::Local(_) => "a local allocation",
             KernelArg::Value(_) => "a value",
+            KernelArg::Null => "a NULL pointer",
         }
     }
 }
@@ -798,6 +889,13 @@ fn fit_arg(index: usize, p: &KernelParam, arg: KernelArg) -> Result<KernelArg, E
             },
             KernelArg::Buffer(b),
         ) => Ok(KernelArg::Buffer(b)),
+        (
+            KernelParamKind::Pointer {
+                space: AddrSpace::Global | AddrSpace::Constant,
+                ..
+            },
+            KernelArg::Null,
+        ) => Ok(KernelArg::Null),
         (
             KernelParamKind::Pointer {
                 space: AddrSpace::Local,
@@ -1086,6 +1184,7 @@ fn launch_cpu(
             },
             KernelArg::Local(n) => Ok(oclc_cpu::Arg::Local(*n)),
             KernelArg::Value(v) => Ok(oclc_cpu::Arg::Bytes(v.clone())),
+            KernelArg::Null => Ok(oclc_cpu::Arg::Null),
         })
         .collect::<Result<Vec<_>, Error>>()?;
     let prog = kernel.program;
@@ -1219,6 +1318,9 @@ mod cuda {
                     },
                     KernelArg::Local(n) => Ok(Arg::Local(*n)),
                     KernelArg::Value(v) => Ok(Arg::Bytes(v.clone())),
+                    KernelArg::Null => Err(Error::Launch(
+                        "NULL buffer arguments are not supported on the cuda device".into(),
+                    )),
                 })
                 .collect::<Result<Vec<_>, Error>>()?;
             let module = self.loaded(kernel.program)?;

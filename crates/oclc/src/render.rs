@@ -57,7 +57,16 @@ impl<'a> TextRenderer<'a> {
             &d.fixits,
         );
         for note in &d.notes {
-            self.emit_one(Level::Note, &note.message, None, note.span, &[], &[]);
+            let mut ranges: Vec<Span> = note.ranges.clone();
+            ranges.extend(note.fixits.iter().map(|f| f.span));
+            self.emit_one(
+                Level::Note,
+                &note.message,
+                None,
+                note.span,
+                &ranges,
+                &note.fixits,
+            );
         }
     }
 

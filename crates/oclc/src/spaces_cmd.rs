@@ -3,10 +3,13 @@
 //! compile-time warnings for casts that can never succeed, which `oclc check` also prints
 //! (through [`cast_warnings`]).
 
-use oclc_ir::passes::{self, CastKind, ImpossibleCast, PassOptions, SpacesReport};
+use oclc_ir::passes::{
+    self, CastKind, ImpossibleCast, PassOptions, SourcePath, SpacesReport, Step,
+};
 use oclc_ir::types::AddrSpace;
 use oclc_lower::LowerOptions;
 use oclc_sema::hir::{self, Expr, ExprKind, Init, Stmt, StmtKind};
+use oclc_sema::types::QualType;
 use oclc_syntax::{Diagnostic, Diagnostics, LangOptions, Level, SourceMap, Span};
 
 use crate::args::{Format, parse_check_args};
@@ -125,6 +128,7 @@ pub fn spaces_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOu
         .map(|c| warning(c, &sites, &outcome.sm))
         .collect();
     fix_declaration_lines(&mut spaces, program);
+    name_fields(&mut spaces, program);
     match parsed.format {
         Format::Text => {
             if pass_opts.opt_level == 0 {
@@ -275,8 +279,9 @@ impl<'p> CastSites<'p> {
 /// first used, so a pointer whose declaration the HIR knows by name in the same function gets
 /// that line instead.
 fn fix_declaration_lines(report: &mut SpacesReport, program: &hir::Program) {
+    let by_name = functions_by_name(program);
     for f in &mut report.functions {
-        let Some((_, hf)) = program.function_by_name(&f.source_name) else {
+        let Some(hf) = by_name.get(f.source_name.as_str()) else {
             continue;
         };
         let Some(body) = &hf.body else { continue };
@@ -288,8 +293,10 @@ fn fix_declaration_lines(report: &mut SpacesReport, program: &hir::Program) {
         }
         collect_decls(program, &body.stmts, &mut decls, 0);
         for p in &mut f.pointers {
-            // A struct field is reported as `name+offset`: its variable is `name`.
-            let var = p.name.split('+').next().unwrap_or(&p.name);
+            // A struct field is reported as `name+offset` (`*name+offset` behind a pointer):
+            // its variable is `name`.
+            let var = SourcePath::from_var(&p.name).root;
+            let var = var.as_str();
             let candidates: Vec<&Span> = decls
                 .iter()
                 .filter(|(n, s)| n == var && s.file == p.span.file && s.lo <= p.span.lo)
@@ -301,6 +308,218 @@ fn fix_declaration_lines(report: &mut SpacesReport, program: &hir::Program) {
             }
         }
     }
+}
+
+/// Writes the report's pointers as C expressions with the program's field names: the IR
+/// knows a field by its byte offset (`a+16`), the source by its path (`a.inner.p`, `v[1].p`,
+/// `s->p`, `ptrs[...]`).
+fn name_fields(report: &mut SpacesReport, program: &hir::Program) {
+    let by_name = functions_by_name(program);
+    for f in &mut report.functions {
+        let vars = var_types(program, by_name.get(f.source_name.as_str()).copied());
+        let render = |p: &SourcePath| render_path(program, &vars, p);
+        for p in &mut f.pointers {
+            p.name = render(&SourcePath::from_var(&p.name));
+        }
+        for (n, _) in &mut f.specialized {
+            *n = render(&SourcePath::from_var(n));
+        }
+        for a in &mut f.accesses {
+            a.pointer = SourcePath::root(render(&a.pointer));
+        }
+    }
+}
+
+/// Each function by name, as [`hir::Program::function_by_name`] finds it (its definition, else
+/// its last declaration), for many look-ups.
+fn functions_by_name(program: &hir::Program) -> std::collections::HashMap<&str, &hir::Function> {
+    let mut map: std::collections::HashMap<&str, &hir::Function> = Default::default();
+    for f in &program.functions {
+        let name = f.name.as_str();
+        match map.get(name) {
+            Some(old) if old.body.is_some() && f.body.is_none() => {}
+            _ => {
+                map.insert(name, f);
+            }
+        }
+    }
+    map
+}
+
+/// The variables function `hf` can name (parameters, locals, program-scope variables) with
+/// their types; inner declarations last, so the last match is the innermost.
+fn var_types(program: &hir::Program, hf: Option<&hir::Function>) -> Vec<(String, QualType)> {
+    let mut out: Vec<(String, QualType)> = program
+        .globals
+        .iter()
+        .filter_map(|g| program.var(*g))
+        .map(|v| (v.name.as_str().to_string(), v.ty))
+        .collect();
+    let Some(hf) = hf else {
+        return out;
+    };
+    for p in &hf.params {
+        if let Some(v) = program.var(*p) {
+            out.push((v.name.as_str().to_string(), v.ty));
+        }
+    }
+    if let Some(body) = &hf.body {
+        let mut decls = Vec::new();
+        collect_decl_ids(&body.stmts, &mut decls, 0);
+        out.extend(
+            decls
+                .into_iter()
+                .filter_map(|id| program.var(id))
+                .map(|v| (v.name.as_str().to_string(), v.ty)),
+        );
+    }
+    out
+}
+
+fn collect_decl_ids(stmts: &[Stmt], out: &mut Vec<hir::VarId>, depth: u32) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for s in stmts {
+        if let StmtKind::Decl(v) = &s.kind {
+            out.push(*v);
+        }
+        for_each_child_stmt(s, &mut |child| {
+            collect_decl_ids(std::slice::from_ref(child), out, depth + 1)
+        });
+    }
+}
+
+/// `path` as a C expression, from the type of its root variable; the IR's own spelling
+/// (`a+16`) when the root is no variable or the types do not match the offsets.
+fn render_path(program: &hir::Program, vars: &[(String, QualType)], path: &SourcePath) -> String {
+    let fallback = || path.to_string();
+    let Some(&(_, ty)) = vars.iter().rev().find(|(n, _)| *n == path.root) else {
+        return fallback();
+    };
+    let types = &program.types;
+    let mut expr = path.root.clone();
+    let mut t = ty;
+    let mut deref = false;
+    for (si, step) in path.steps.iter().enumerate() {
+        let indexed_next = matches!(path.steps.get(si + 1), Some(Step::Index));
+        match step {
+            Step::Deref => {
+                let Some(p) = types.pointee(t) else {
+                    return fallback();
+                };
+                if deref {
+                    expr = format!("(*{expr})");
+                }
+                deref = true;
+                t = p;
+            }
+            Step::Index => {
+                // A run-time index into the array at the start of a struct: that array.
+                if !deref
+                    && types.array_elem(t).is_none()
+                    && types.pointee(t).is_none()
+                    && descend(types, &mut expr, &mut t, &mut deref, 0, true).is_none()
+                {
+                    return fallback();
+                }
+                if deref {
+                    deref = false;
+                } else if let Some((e, _)) = types.array_elem(t) {
+                    t = e;
+                } else if let Some(p) = types.pointee(t) {
+                    t = p;
+                } else {
+                    return fallback();
+                }
+                expr.push_str("[...]");
+            }
+            Step::Offset(o) => {
+                if descend(
+                    types,
+                    &mut expr,
+                    &mut t,
+                    &mut deref,
+                    u64::from(*o),
+                    indexed_next,
+                )
+                .is_none()
+                {
+                    return fallback();
+                }
+            }
+        }
+    }
+    // A pointer read from the start of a struct or array: its first field.
+    if descend(types, &mut expr, &mut t, &mut deref, 0, false).is_none() {
+        return fallback();
+    }
+    if deref {
+        expr = format!("*{expr}");
+    }
+    expr
+}
+
+/// Descends from an object of type `t` to the scalar or pointer at byte `o` of it (with
+/// `to_array`, to the array starting there, which a run-time index follows), naming fields and
+/// constant indices on `expr` (`->` right after a pointer was followed).
+fn descend(
+    types: &oclc_sema::types::TypeTable,
+    expr: &mut String,
+    t: &mut QualType,
+    deref: &mut bool,
+    mut o: u64,
+    to_array: bool,
+) -> Option<()> {
+    use oclc_sema::types::TypeKind;
+    for _ in 0..MAX_DEPTH {
+        if to_array && o == 0 && types.array_elem(*t).is_some() {
+            return Some(());
+        }
+        match types.ckind(*t) {
+            TypeKind::Record(id) => {
+                let rec = types.record(*id)?;
+                let (field, off) = rec.fields.iter().enumerate().find_map(|(k, fl)| {
+                    let off = *rec.layout.offsets.get(k)?;
+                    let size = types.size_of(fl.ty).unwrap_or(0).max(1);
+                    (off <= o && o < off + size).then_some((fl, off))
+                })?;
+                match field.name {
+                    Some(n) => {
+                        expr.push_str(if *deref { "->" } else { "." });
+                        expr.push_str(n.as_str());
+                    }
+                    None if *deref => *expr = format!("(*{expr})"),
+                    None => {}
+                }
+                *deref = false;
+                o -= off;
+                *t = field.ty;
+            }
+            TypeKind::Array(e, _) => {
+                let es = types.size_of(*e)?.max(1);
+                if *deref {
+                    *expr = format!("(*{expr})");
+                    *deref = false;
+                }
+                expr.push_str(&format!("[{}]", o / es));
+                o %= es;
+                *t = *e;
+            }
+            _ if o == 0 => return Some(()),
+            _ if *deref => {
+                let es = types.size_of(*t)?.max(1);
+                if !o.is_multiple_of(es) {
+                    return None;
+                }
+                expr.push_str(&format!("[{}]", o / es));
+                *deref = false;
+                return Some(());
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// Deepest statement nesting followed (sema has limits of its own; this only bounds the walk).
@@ -486,6 +705,12 @@ impl Walker<'_> {
                 }
             }
             ExprKind::InitList(i) => self.init(i, d),
+            ExprKind::StmtExpr { body, value } => {
+                self.stmts(&body.stmts, d);
+                if let Some(v) = value {
+                    self.expr(v, d);
+                }
+            }
             _ => {}
         }
     }

@@ -104,6 +104,11 @@ pub const GROUPS: &[GroupInfo] = &[
     ),
     g("gnu-statement-expression", Pedantic, &["pedantic", "gnu"]),
     g(
+        "gnu-statement-expression-from-macro-expansion",
+        Pedantic,
+        &["gnu-statement-expression", "pedantic", "gnu"],
+    ),
+    g(
         "gnu-conditional-omitted-operand",
         Pedantic,
         &["pedantic", "gnu"],
@@ -145,7 +150,55 @@ pub const GROUPS: &[GroupInfo] = &[
     g("extern-initializer", ExtWarn, &[]),
     g("int-conversion", ExtWarn, &["conversion"]),
     g("empty-body", On, &["extra"]),
+    g(
+        "compound-token-split-by-macro",
+        On,
+        &["compound-token-split"],
+    ),
+    // -Wparentheses (in -Wall, not -Wmost) and its members; two are off by default.
+    g("parentheses", On, &["all"]),
+    g("bitwise-conditional-parentheses", On, &["parentheses"]),
+    g("shift-op-parentheses", On, &["parentheses"]),
+    g("logical-op-parentheses", Off, &["parentheses"]),
+    g("bitwise-op-parentheses", Off, &["parentheses"]),
+    // Diagnostics whose default differs from the rest of their group (see VARIANTS).
+    g(
+        "static-in-inline-quiet",
+        Pedantic,
+        &["static-in-inline", "pedantic"],
+    ),
+    g("unknown-pragmas-off", Off, &["unknown-pragmas"]),
+    g("unknown-pragmas", On, &["most", "pragmas"]),
+    g("ignored-pragmas", On, &["pragmas"]),
+    g("unused-value", On, &["unused"]),
+    g("unused-comparison", On, &["unused-value"]),
+    g("unused-result", On, &["unused-value"]),
+    g(
+        "implicit-const-int-float-conversion",
+        On,
+        &["implicit-int-float-conversion"],
+    ),
+    g("unknown-attributes", On, &["attributes"]),
+    g("ignored-attributes", On, &["attributes"]),
+    g("pedantic-core-features", Off, &[]),
 ];
+
+/// Diagnostics that clang puts in a group with a different default than the group's other
+/// members: (the name sema gives them, the group clang prints). `static-in-inline-quiet` is
+/// clang's `ext_internal_in_extern_inline_quiet` (an extension, shown with -pedantic);
+/// `unknown-pragmas-off` is "unknown pragma ignored" (off by default, on with -Wall).
+pub const VARIANTS: &[(&str, &str)] = &[
+    ("static-in-inline-quiet", "static-in-inline"),
+    ("unknown-pragmas-off", "unknown-pragmas"),
+];
+
+/// The group name clang prints for `group`.
+fn shown(group: &'static str) -> &'static str {
+    VARIANTS
+        .iter()
+        .find(|(v, _)| *v == group)
+        .map_or(group, |(_, g)| g)
+}
 
 /// The table entry for `name`, if listed.
 pub fn group_info(name: &str) -> Option<&'static GroupInfo> {
@@ -305,16 +358,17 @@ impl WarningPolicy {
                 if self.ignore_all || !self.enabled(group) {
                     return None;
                 }
+                let name = shown(group);
                 if self.is_error(group) {
                     d.level = Level::Error;
                     return Some(Reported {
                         diag: d,
-                        option: Some(format!("-Werror,-W{group}")),
+                        option: Some(format!("-Werror,-W{name}")),
                     });
                 }
                 Some(Reported {
                     diag: d,
-                    option: Some(format!("-W{group}")),
+                    option: Some(format!("-W{name}")),
                 })
             }
             Level::Error => {
@@ -487,6 +541,49 @@ mod tests {
             outcome(&["-Wno-error=return-mismatch"], e).map(|x| x.0),
             Some(Level::Warning)
         );
+    }
+
+    #[test]
+    fn variants_print_their_group_and_keep_their_default() {
+        // clang's quiet -Wstatic-in-inline: an extension, printed as -Wstatic-in-inline.
+        let q = warn(Some("static-in-inline-quiet"));
+        assert_eq!(outcome(&[], q.clone()), None);
+        assert_eq!(
+            outcome(&["-pedantic"], q.clone()),
+            Some((Level::Warning, Some("-Wstatic-in-inline".into())))
+        );
+        assert_eq!(
+            outcome(&["-Wstatic-in-inline"], q.clone()),
+            Some((Level::Warning, Some("-Wstatic-in-inline".into())))
+        );
+        assert_eq!(outcome(&["-pedantic", "-Wno-static-in-inline"], q), None);
+        // "unknown pragma ignored": off, on with -Wall, printed as -Wunknown-pragmas.
+        let u = warn(Some("unknown-pragmas-off"));
+        assert_eq!(outcome(&[], u.clone()), None);
+        assert_eq!(
+            outcome(&["-Wall"], u.clone()),
+            Some((Level::Warning, Some("-Wunknown-pragmas".into())))
+        );
+        assert_eq!(outcome(&["-Wall", "-Wno-pragmas"], u), None);
+    }
+
+    #[test]
+    fn parentheses_and_unused_families() {
+        assert!(outcome(&[], warn(Some("logical-op-parentheses"))).is_none());
+        assert!(outcome(&["-Wall"], warn(Some("logical-op-parentheses"))).is_some());
+        assert!(outcome(&["-Wparentheses"], warn(Some("bitwise-op-parentheses"))).is_some());
+        assert!(outcome(&["-Wno-parentheses"], warn(Some("shift-op-parentheses"))).is_none());
+        assert!(outcome(&["-Wno-all"], warn(Some("bitwise-conditional-parentheses"))).is_none());
+        assert!(outcome(&["-Wno-unused"], warn(Some("unused-comparison"))).is_none());
+        assert!(
+            outcome(
+                &["-Wno-implicit-int-float-conversion"],
+                warn(Some("implicit-const-int-float-conversion"))
+            )
+            .is_none()
+        );
+        assert!(outcome(&["-Wno-attributes"], warn(Some("unknown-attributes"))).is_none());
+        assert!(outcome(&[], warn(Some("pedantic-core-features"))).is_none());
     }
 
     #[test]

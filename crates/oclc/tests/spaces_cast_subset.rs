@@ -228,14 +228,14 @@ const PROGRAMS: &[(&str, &str, Option<usize>)] = &[
         Some(1),
     ),
     (
-        "pointer stored in a struct (loaded from memory: stays generic)",
+        "pointer stored in a struct passed by value (its field followed: always private)",
         "typedef struct { int *p; int n; } box;\n\
          int first(box b) { return to_global(b.p) ? b.p[0] : 0; }\n\
          kernel void k(global int *out) {\n\
          \x20   int x = 4;\n\
          \x20   box b = { &x, 1 };\n\
          \x20   out[0] = first(b);\n}\n",
-        Some(0),
+        Some(1),
     ),
     (
         "casts from one macro body in two kernels",

@@ -139,6 +139,10 @@ fn o0_resolves_nothing() {
         assert_eq!(
             out.stdout,
             "address-space passes off (-O0): no pointer is resolved\n\
+             function GenericXToY_internal (line 7)\n\
+             \x20 generic accesses left: 2\n\
+             \x20   line 11: load through in: the address-space passes are off (-O0)\n\
+             \x20   line 11: store through out: the address-space passes are off (-O0)\n\
              generic memory accesses per kernel (before -> after):\n  copy: 2 -> 2\n"
         );
     }

@@ -92,10 +92,7 @@ fn parse_clang(out: &str, sm: &mut SourceMap) -> Vec<Reported> {
         if level == Level::Note
             && let Some(last) = list.last_mut()
         {
-            last.diag.notes.push(Note {
-                span,
-                message: msg.to_string(),
-            });
+            last.diag.notes.push(Note::new(span, msg));
             continue;
         }
         list.push(Reported {

@@ -27,6 +27,7 @@ pub fn impossible_casts(m: &mut Module) -> Vec<ImpossibleCast> {
             *f = stub(f);
         }
     }
+    super::sroa::sroa_module(m);
     // Functions are independent here: optimize them in parallel (collected in order, so the
     // result does not depend on the scheduling).
     let mut vars: Vec<_> = crate::par::install(|| {

@@ -62,15 +62,22 @@ impl Lat {
 }
 
 /// The result of the analysis of one function: a lattice value and a non-NULL fact per
-/// value (indexed by [`Value::index`]).
+/// value (indexed by [`Value::index`]), and for each parameter the generic pointers the
+/// function stores through it (`Unknown` when none, or when it is no pointer).
 pub struct Analysis {
     pub lat: Vec<Lat>,
     pub nonnull: Vec<bool>,
+    pub param_stored: Vec<Lat>,
 }
 
 /// Gives the lattice value of a call's generic result from the callee, the lattice values of
 /// the arguments and the call's span; `None` treats it as an unknown pointer.
 pub type CallHook<'a> = dyn Fn(FuncId, &[Lat], Span) -> Option<Lat> + 'a;
+
+/// Gives the generic pointers a callee stores through its parameter `k` (the private object
+/// a call passes there), from the callee, `k`, the lattice values of the arguments and the
+/// call's span; `None` treats them as unknown.
+pub type StoredHook<'a> = dyn Fn(FuncId, usize, &[Lat], Span) -> Option<Lat> + 'a;
 
 /// What the analysis of one function assumes about its boundaries.
 pub struct Hooks<'a> {
@@ -78,6 +85,231 @@ pub struct Hooks<'a> {
     pub param: &'a dyn Fn(usize) -> Lat,
     /// The lattice value of a call's generic result.
     pub call: &'a CallHook<'a>,
+    /// What a callee stores into a private object the call passes it.
+    pub stored: &'a StoredHook<'a>,
+}
+
+/// A hook for [`Hooks::stored`] that knows nothing about callees.
+pub fn no_stored(_: FuncId, _: usize, _: &[Lat], _: Span) -> Option<Lat> {
+    None
+}
+
+/// Where what a private object holds comes from, besides the pointers stored into it.
+#[derive(Clone, Debug)]
+enum Source {
+    /// Copied from another followed object.
+    Object(usize),
+    /// Copied from memory the analysis does not follow (or written with something else than a
+    /// pointer that may be read back as one).
+    Memory(Span),
+    /// Written by a callee the object is passed to (as argument `k` of the call `inst`).
+    Call { inst: Inst, k: usize, span: Span },
+}
+
+/// A private object the analysis follows: a slot whose address leaves the function at most as
+/// a call argument (what is loaded from it is what was stored into it), or a pointer
+/// parameter (what the function stores through it is part of its summary).
+#[derive(Clone, Debug)]
+struct Object {
+    /// Declaration (the slot's span; the function's for a parameter).
+    span: Span,
+    /// Where the address escapes: the object is then not followed.
+    escaped: Option<Span>,
+    /// Generic pointers stored into it.
+    stores: Vec<Value>,
+    sources: Vec<Source>,
+}
+
+/// The followed objects of a function.
+struct Objects {
+    /// The object each value points into, by value index (`u32::MAX`: none known).
+    of: Vec<u32>,
+    objs: Vec<Object>,
+    /// The object of each pointer parameter, by parameter index.
+    params: Vec<Option<usize>>,
+}
+
+impl Objects {
+    fn object_of(&self, v: Value) -> Option<usize> {
+        match self.of.get(v.index()) {
+            Some(&o) if o != u32::MAX => Some(o as usize),
+            _ => None,
+        }
+    }
+}
+
+/// Finds the slots and pointer parameters of `f` and how each is used.
+fn objects(f: &Function) -> Objects {
+    let mut of = vec![u32::MAX; f.values.len()];
+    let mut objs = Vec::new();
+    let mut bases: Vec<(Value, Span, Option<usize>)> = Vec::new();
+    for (_, i) in placed_insts(f) {
+        if let Some(d) = f.insts.get(i.index())
+            && let (Op::StackAlloc { .. }, Some(r)) = (&d.op, d.result)
+        {
+            bases.push((r, d.span, None));
+        }
+    }
+    let mut params = vec![None; f.params.len()];
+    for (k, p) in f.params_of(Block(0)).iter().enumerate() {
+        if matches!(
+            f.value_type(*p),
+            Some(Type::Ptr(AddrSpace::Private | AddrSpace::Generic))
+        ) {
+            bases.push((*p, f.span, Some(k)));
+        }
+    }
+    if bases.is_empty() {
+        return Objects { of, objs, params };
+    }
+    let users = crate::lists::FlatLists::from_emitter(f.values.len(), |push| {
+        for &i in f.blocks.iter().flat_map(|bd| &bd.insts) {
+            if let Some(d) = f.insts.get(i.index()) {
+                d.op.for_each_operand(|v| push(v.index(), i));
+            }
+        }
+    });
+    let generic = Type::Ptr(AddrSpace::Generic);
+    let mut memcpy_from: Vec<(usize, Value, Span)> = Vec::new();
+    for (base, span, param) in bases {
+        let o = objs.len();
+        let mut obj = Object {
+            span,
+            escaped: None,
+            stores: Vec::new(),
+            sources: Vec::new(),
+        };
+        let mut work = vec![base];
+        'walk: while let Some(p) = work.pop() {
+            if of.get(p.index()).is_some_and(|&x| x != u32::MAX) {
+                continue;
+            }
+            if let Some(x) = of.get_mut(p.index()) {
+                *x = o as u32;
+            }
+            for &i in users.of(p.index()) {
+                let Some(d) = f.insts.get(i.index()) else {
+                    continue;
+                };
+                let mut count = 0;
+                d.op.for_each_operand(|v| count += u32::from(v == p));
+                let ok = match &d.op {
+                    Op::PtrAdd(b, _) | Op::ToGeneric(b) | Op::FromGeneric(b, _) if *b == p => {
+                        work.extend(d.result);
+                        count == 1
+                    }
+                    Op::Load(_) | Op::Cmp(..) | Op::PtrDiff(..) | Op::GetFence(_) => true,
+                    Op::Store { ptr, value } if *ptr == p && *value != p => {
+                        match f.value_type(*value) {
+                            Some(t) if t == generic => obj.stores.push(*value),
+                            Some(t) if !t.is_ptr() && t.store_size() >= 8 => {
+                                obj.sources.push(Source::Memory(d.span))
+                            }
+                            _ => {}
+                        }
+                        true
+                    }
+                    Op::Memset { dst, byte, .. } if *dst == p => {
+                        if const_int(f, *byte).is_none_or(|b| b & 0xff != 0) {
+                            obj.sources.push(Source::Memory(d.span));
+                        }
+                        count == 1
+                    }
+                    Op::Memcpy { dst, src, .. } => {
+                        if *dst == p && *src != p {
+                            memcpy_from.push((o, *src, d.span));
+                        }
+                        true
+                    }
+                    Op::Call(_, args) if count == 1 => {
+                        if let Some(k) = args.iter().position(|a| *a == p) {
+                            obj.sources.push(Source::Call {
+                                inst: i,
+                                k,
+                                span: d.span,
+                            });
+                        }
+                        true
+                    }
+                    Op::CallBuiltin(..) => true,
+                    _ => false,
+                };
+                if !ok {
+                    obj.escaped = Some(d.span);
+                    break 'walk;
+                }
+            }
+        }
+        if let Some(k) = param
+            && let Some(x) = params.get_mut(k)
+        {
+            *x = Some(o);
+        }
+        objs.push(obj);
+    }
+    for (o, src, span) in memcpy_from {
+        let s = match of.get(src.index()) {
+            Some(&x) if x != u32::MAX => Source::Object(x as usize),
+            _ => Source::Memory(span),
+        };
+        if let Some(obj) = objs.get_mut(o) {
+            obj.sources.push(s);
+        }
+    }
+    Objects { of, objs, params }
+}
+
+/// What object `o` holds, from the current lattice values: `Generic` with the reason when it
+/// is not followed or gets something unknown. Unless `strict`, a call with a generic pointer
+/// argument of no known value yet adds nothing.
+#[allow(clippy::too_many_arguments)]
+fn content(
+    m: &Module,
+    f: &Function,
+    hooks: &Hooks,
+    objs: &Objects,
+    o: usize,
+    lat: &[Lat],
+    held: &[Lat],
+    strict: bool,
+) -> Lat {
+    let Some(obj) = objs.objs.get(o) else {
+        return Lat::Unknown;
+    };
+    if let Some(at) = obj.escaped {
+        return Lat::Generic(Rc::new(GenericReason::AddressEscapes { at }));
+    }
+    let l = |v: &Value| lat.get(v.index()).cloned().unwrap_or(Lat::Unknown);
+    let mut acc = Lat::Unknown;
+    for v in &obj.stores {
+        acc = acc.join(&l(v), obj.span);
+    }
+    for s in &obj.sources {
+        let x = match s {
+            Source::Object(x) => held.get(*x).cloned().unwrap_or(Lat::Unknown),
+            Source::Memory(at) => {
+                Lat::Generic(Rc::new(GenericReason::LoadedFromMemory { at: *at }))
+            }
+            Source::Call { inst, k, span } => {
+                let Some(Op::Call(c, args)) = f.insts.get(inst.index()).map(|d| &d.op) else {
+                    continue;
+                };
+                let lats: Vec<Lat> = args.iter().map(l).collect();
+                let pending = args.iter().zip(&lats).any(|(a, x)| {
+                    *x == Lat::Unknown && f.value_type(*a) == Some(Type::Ptr(AddrSpace::Generic))
+                });
+                if pending && !strict {
+                    continue;
+                }
+                (hooks.stored)(*c, *k, &lats, *span).unwrap_or_else(|| {
+                    let callee = m.function(*c).map_or(String::new(), |cf| cf.name.clone());
+                    Lat::Generic(Rc::new(GenericReason::StoredByCall { callee, at: *span }))
+                })
+            }
+        };
+        acc = acc.join(&x, obj.span);
+    }
+    acc
 }
 
 /// Runs the dataflow to its fixpoint.
@@ -121,55 +353,119 @@ pub fn analyze(m: &Module, f: &Function, hooks: &Hooks) -> Analysis {
         }
     }
     let rpo = reverse_postorder(f);
-    let mut changed = true;
+    let objs = objects(f);
+    let mut held = vec![Lat::Unknown; objs.objs.len()];
     // Every update only raises a value (or lowers a non-NULL fact), so this terminates, and
-    // it must run to the fixpoint: a partial result would be unsound.
-    while changed {
-        changed = false;
-        for &b in &rpo {
-            let Some(bd) = f.blocks.get(b.index()) else {
-                continue;
-            };
-            let join_at = bd
-                .insts
-                .first()
-                .and_then(|i| f.insts.get(i.index()))
-                .map_or(f.span, |d| d.span);
-            if b.index() != 0 {
-                for (k, p) in bd.params.iter().enumerate() {
-                    if f.value_type(*p) != Some(generic) {
-                        if let Some(Type::Ptr(s)) = f.value_type(*p) {
-                            changed |=
-                                update(&mut lat, &mut nonnull, *p, Lat::Named(s, join_at), None);
-                        }
-                        let nn = incoming[b.index()][k].iter().all(|a| nonnull[a.index()]);
-                        changed |= update(&mut lat, &mut nonnull, *p, Lat::Unknown, Some(nn));
-                        continue;
-                    }
-                    let mut acc = Lat::Unknown;
-                    let mut nn = true;
-                    for a in &incoming[b.index()][k] {
-                        acc = acc.join(&lat[a.index()], join_at);
-                        nn &= nonnull[a.index()];
-                    }
-                    changed |= update(&mut lat, &mut nonnull, *p, acc, Some(nn));
-                }
-            }
-            for i in &bd.insts {
-                let Some(d) = f.insts.get(i.index()) else {
+    // it must run to the fixpoint: a partial result would be unsound. The first fixpoint
+    // leaves out what callees store when an argument is not known yet (it would make the
+    // object generic for good); the second one takes everything.
+    let mut strict = false;
+    loop {
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in &rpo {
+                let Some(bd) = f.blocks.get(b.index()) else {
                     continue;
                 };
-                let Some(r) = d.result else { continue };
-                let Some(rt) = f.value_type(r) else { continue };
-                if !rt.is_ptr() {
-                    continue;
+                let join_at = bd
+                    .insts
+                    .first()
+                    .and_then(|i| f.insts.get(i.index()))
+                    .map_or(f.span, |d| d.span);
+                if b.index() != 0 {
+                    for (k, p) in bd.params.iter().enumerate() {
+                        if f.value_type(*p) != Some(generic) {
+                            if let Some(Type::Ptr(s)) = f.value_type(*p) {
+                                changed |= update(
+                                    &mut lat,
+                                    &mut nonnull,
+                                    *p,
+                                    Lat::Named(s, join_at),
+                                    None,
+                                );
+                            }
+                            let nn = incoming[b.index()][k].iter().all(|a| nonnull[a.index()]);
+                            changed |= update(&mut lat, &mut nonnull, *p, Lat::Unknown, Some(nn));
+                            continue;
+                        }
+                        let mut acc = Lat::Unknown;
+                        let mut nn = true;
+                        for a in &incoming[b.index()][k] {
+                            acc = acc.join(&lat[a.index()], join_at);
+                            nn &= nonnull[a.index()];
+                        }
+                        changed |= update(&mut lat, &mut nonnull, *p, acc, Some(nn));
+                    }
                 }
-                let (l, nn) = transfer(m, f, hooks, &d.op, rt, d.span, &lat, &nonnull);
-                changed |= update(&mut lat, &mut nonnull, r, l, Some(nn));
+                for i in &bd.insts {
+                    let Some(d) = f.insts.get(i.index()) else {
+                        continue;
+                    };
+                    let Some(r) = d.result else { continue };
+                    let Some(rt) = f.value_type(r) else { continue };
+                    if !rt.is_ptr() {
+                        continue;
+                    }
+                    let (l, nn) = match &d.op {
+                        Op::Load(p) if rt == generic => (loaded(&objs, &held, *p, d.span), false),
+                        op => transfer(m, f, hooks, op, rt, d.span, &lat, &nonnull),
+                    };
+                    changed |= update(&mut lat, &mut nonnull, r, l, Some(nn));
+                }
+            }
+            for o in 0..objs.objs.len() {
+                let new = content(m, f, hooks, &objs, o, &lat, &held, strict);
+                changed |= raise(&mut held[o], new);
             }
         }
+        if strict {
+            break;
+        }
+        strict = true;
     }
-    Analysis { lat, nonnull }
+    let param_stored = objs
+        .params
+        .iter()
+        .map(|o| o.and_then(|o| held.get(o).cloned()).unwrap_or(Lat::Unknown))
+        .collect();
+    Analysis {
+        lat,
+        nonnull,
+        param_stored,
+    }
+}
+
+/// The lattice value of a generic pointer loaded through `p`: what the object `p` points
+/// into holds, when it is a followed slot; else unknown memory.
+fn loaded(objs: &Objects, held: &[Lat], p: Value, span: Span) -> Lat {
+    match objs.object_of(p) {
+        Some(o) => match objs.objs.get(o) {
+            Some(Object {
+                escaped: Some(at), ..
+            }) => Lat::Generic(Rc::new(GenericReason::AddressEscapes { at: *at })),
+            Some(_) if !objs.params.contains(&Some(o)) => {
+                held.get(o).cloned().unwrap_or(Lat::Unknown)
+            }
+            _ => Lat::Generic(Rc::new(GenericReason::LoadedFromMemory { at: span })),
+        },
+        None => Lat::Generic(Rc::new(GenericReason::LoadedFromMemory { at: span })),
+    }
+}
+
+/// Raises `cur` to `new` as [`update`] does; true if it changed.
+fn raise(cur: &mut Lat, new: Lat) -> bool {
+    if new.rank() > cur.rank() {
+        *cur = new;
+        return true;
+    }
+    if let (Lat::Named(a, _), Lat::Named(b, at)) = (&*cur, &new)
+        && a != b
+    {
+        *cur = cur.join(&new, *at);
+        return true;
+    }
+    false
 }
 
 /// Raises `v`'s lattice value to `new` (never lowers it, so the fixpoint terminates) and
@@ -476,9 +772,63 @@ pub fn rewrite(m: &mut Module, f: &mut Function, a: &Analysis) -> Vec<(Inst, Cas
         }
     }
     replace_uses(f, &map);
-    // 3. Operands whose type no longer fits get a conversion.
+    // 3. Pointers loaded from private objects that only ever hold one named space are cast to
+    // it right after the load.
+    cast_loads(f, &orig_ty, a);
+    // 4. Operands whose type no longer fits get a conversion.
     fixup(m, f, &orig_ops, a);
     verdicts
+}
+
+/// Follows each load of a generic pointer whose value the analysis resolved with a
+/// `from_generic` to its space, used instead of the load's result everywhere.
+fn cast_loads(f: &mut Function, orig_ty: &[Type], a: &Analysis) {
+    let generic = Type::Ptr(AddrSpace::Generic);
+    let mut map = ValueMap::for_function(f);
+    let mut casts: Vec<(Inst, Value)> = Vec::new();
+    for bi in 0..f.blocks.len() {
+        let resolved = |d: &InstData| match (&d.op, d.result) {
+            (Op::Load(_), Some(r)) if orig_ty.get(r.index()) == Some(&generic) => a
+                .lat
+                .get(r.index())
+                .and_then(Lat::space)
+                .map(|s| (r, s, d.span)),
+            _ => None,
+        };
+        let any = f.blocks[bi]
+            .insts
+            .iter()
+            .any(|i| f.insts.get(i.index()).and_then(resolved).is_some());
+        if !any {
+            continue;
+        }
+        let old = std::mem::take(&mut f.blocks[bi].insts);
+        let mut out = Vec::with_capacity(old.len() + 1);
+        for i in old {
+            out.push(i);
+            let Some((r, s, span)) = f.insts.get(i.index()).and_then(resolved) else {
+                continue;
+            };
+            let (c, v) = new_inst(f, Op::FromGeneric(r, s), Some(Type::Ptr(s)), span);
+            out.push(c);
+            if let Some(v) = v {
+                map.insert(r, v);
+                casts.push((c, r));
+            }
+        }
+        f.blocks[bi].insts = out;
+    }
+    if casts.is_empty() {
+        return;
+    }
+    replace_uses(f, &map);
+    for (c, r) in casts {
+        if let Some(d) = f.insts.get_mut(c.index())
+            && let Op::FromGeneric(v, _) = &mut d.op
+        {
+            *v = r;
+        }
+    }
 }
 
 /// The operand types of each instruction with a pointer operand before the rewrite, in one

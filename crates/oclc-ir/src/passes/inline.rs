@@ -521,7 +521,7 @@ fn remove_dead(m: &mut Module, dead: &[bool]) {
 /// Cleans up function `fi` after inlining and infers its pointers' spaces again: a generic
 /// pointer the callee received may now be seen to come from one named space.
 pub fn simplify_inlined(m: &mut Module, fi: usize) {
-    use super::infer_spaces::{Hooks, Lat, analyze, rewrite};
+    use super::infer_spaces::{Hooks, Lat, analyze, no_stored, rewrite};
     use super::report::GenericReason;
     use std::rc::Rc;
     let Some(slot) = m.functions.get_mut(fi) else {
@@ -547,6 +547,7 @@ pub fn simplify_inlined(m: &mut Module, fi: usize) {
         &Hooks {
             param: &param,
             call: &call,
+            stored: &no_stored,
         },
     );
     rewrite(m, &mut f, &analysis);

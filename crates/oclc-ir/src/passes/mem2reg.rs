@@ -50,6 +50,7 @@ struct Var {
 struct Slot {
     name: String,
     span: oclc_syntax::Span,
+    size: u32,
     vars: Vec<usize>,
 }
 
@@ -57,6 +58,7 @@ struct Slot {
 /// pointers, with every SSA value they took.
 pub fn mem2reg(f: &mut Function) -> Vec<VarRecord> {
     remove_unreachable_blocks(f);
+    super::sroa::sroa_function(f);
     // Only slot addresses (and addresses derived from them) are looked up.
     let has_slot = f.blocks.iter().any(|bd| {
         bd.insts.iter().any(|i| {
@@ -89,6 +91,7 @@ pub fn mem2reg(f: &mut Function) -> Vec<VarRecord> {
                         span: d.span,
                         values: Vec::new(),
                         escaped: Some(at),
+                        private: Vec::new(),
                     });
                 }
                 continue;
@@ -133,6 +136,7 @@ pub fn mem2reg(f: &mut Function) -> Vec<VarRecord> {
             slots.push(Slot {
                 name: name.as_str().to_string(),
                 span: d.span,
+                size: *size,
                 vars: var_ids,
             });
         }
@@ -164,9 +168,9 @@ enum SlotUse {
     Addr,
 }
 
-/// The uses of a slot if it can be promoted: every derived address is used only as the
-/// pointer of a load or store, by constant in-bounds `ptradd`s, or by a whole-slot zero
-/// `memset`; fields do not overlap and each is accessed with one type.
+/// The uses of a slot if it can be promoted: every derived address (by constant in-bounds
+/// `ptradd`s and `to_generic`) is used only as the pointer of a load or store, or by a
+/// whole-slot zero `memset`; fields do not overlap and each is accessed with one type.
 fn analyze_slot(
     f: &Function,
     users: &Users,
@@ -212,7 +216,7 @@ fn slot_uses(
                     add_field(&mut fields, off, ty)?;
                 }
                 Op::PtrAdd(base, o) if *base == p => {
-                    let c = const_int(f, *o)? as i64;
+                    let c = const_offset(f, *o)?;
                     let n = (off as i64).checked_add(c)?;
                     if n < 0 || n >= size as i64 {
                         return None;
@@ -221,6 +225,12 @@ fn slot_uses(
                     derived.push(r);
                     out.push((u, SlotUse::Addr));
                     work.push((r, n as u32));
+                }
+                Op::ToGeneric(_) => {
+                    let r = d.result?;
+                    derived.push(r);
+                    out.push((u, SlotUse::Addr));
+                    work.push((r, off));
                 }
                 Op::Memset { dst, byte, len } if *dst == p && off == 0 => {
                     if const_int(f, *byte)? & 0xff != 0 || const_int(f, *len)? != size as u64 {
@@ -433,11 +443,7 @@ fn rename(
             if var.ty != Type::Ptr(AddrSpace::Generic) {
                 continue;
             }
-            let name = if var.offset == 0 && s.vars.len() == 1 {
-                s.name.clone()
-            } else {
-                format!("{}+{}", s.name, var.offset)
-            };
+            let name = super::sroa::field_name(&s.name, var.offset, var.ty.store_size(), s.size);
             let mut values: Vec<Value> = values_of[vi].iter().map(|v| resolve(&map, *v)).collect();
             values.sort();
             values.dedup();
@@ -446,6 +452,7 @@ fn rename(
                 span: s.span,
                 values,
                 escaped: None,
+                private: Vec::new(),
             });
         }
     }

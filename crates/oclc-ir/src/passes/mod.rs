@@ -1,5 +1,6 @@
-//! IR passes: mem2reg (with scalar replacement), fold, address-space inference and
-//! per-call-site specialization, dce; and the `oclc spaces` report they produce. The devices
+//! IR passes: scalar replacement of aggregates ([`sroa`]), mem2reg, fold, address-space
+//! inference and per-call-site specialization, dce; and the `oclc spaces` report they produce
+//! ([`explain`] attributes every generic access left to a source expression and a reason). The devices
 //! then run [`optimize_for_device`] on load, which also inlines helpers
 //! ([`inline`](inline::inline_module)), unrolls small counted loops
 //! ([`unroll`](unroll::unroll)) and shares repeated pure computations ([`gvn`](gvn::gvn)).
@@ -15,16 +16,20 @@
 //! diags.list.extend(report.spaces.warnings);                 // also for `oclc check`
 //! ```
 //!
-//! [`run_default`] runs the pipeline: mem2reg → fold → dce on every function, then
-//! [`specialize`](specialize::specialize) (which infers spaces callers first, clones callees
-//! per argument space signature and rewrites each function), then, at `-O2`,
-//! [`version`](version::version) (accesses through pointers merging known spaces are split
-//! per space), then fold → dce again. In debug
+//! [`run_default`] runs the pipeline: [`sroa`] on the whole module (struct copies split by
+//! field, by-value struct and private-pointer parameters split into one parameter per field),
+//! mem2reg (then sroa and mem2reg again, for pointer parameters now in SSA values) → fold →
+//! dce on every function, then [`specialize`](specialize::specialize) (which infers spaces
+//! callers first, clones callees per argument space signature, pointer fields included, and
+//! rewrites each function), then, at `-O2`, [`version`](version::version) (accesses through
+//! pointers merging known spaces are split per space), then fold → dce again, and last the
+//! explanation of the generic accesses left. In debug
 //! builds the module is verified after each stage; a stage whose output fails verification is
 //! undone and the errors are returned in the [`PassReport`].
 
 pub mod casts;
 pub mod dce;
+pub mod explain;
 pub mod fold;
 pub mod gvn;
 pub mod infer_spaces;
@@ -33,6 +38,7 @@ pub mod mem2reg;
 pub mod range;
 pub mod report;
 pub mod specialize;
+pub mod sroa;
 pub mod unroll;
 pub mod util;
 pub mod version;
@@ -41,8 +47,9 @@ use crate::ir::{FuncId, Module, Op, Value};
 use crate::verify::{VerifyError, debug_verify};
 use oclc_syntax::Span;
 pub use report::{
-    CastKind, FunctionSpaces, GenericReason, ImpossibleCast, KernelAccesses, PointerInfo,
-    Resolution, SpacesReport, render_json, render_text,
+    AccessKind, CastKind, FunctionSpaces, GenericAccess, GenericReason, ImpossibleCast,
+    KernelAccesses, PointerInfo, Resolution, SourcePath, SpacesReport, Step, render_json,
+    render_text,
 };
 
 /// A source variable that held generic pointers, with every SSA value it took after mem2reg.
@@ -55,6 +62,9 @@ pub struct VarRecord {
     pub values: Vec<Value>,
     /// Where its address escapes, when it could not be promoted.
     pub escaped: Option<Span>,
+    /// Values among `values` that point to a private object split into fields (a pointer
+    /// parameter whose every caller passes the address of its own private variable).
+    pub private: Vec<Value>,
 }
 
 /// Which passes run.
@@ -114,6 +124,8 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
     let before = kernel_accesses(m);
     let mut report = PassReport::default();
     let mut split: Vec<(String, usize)> = Vec::new();
+    let mut vars: Vec<Vec<VarRecord>> = Vec::new();
+    let mut passes_off = true;
     // The passes index by the module's ids: an invalid module is reported, never transformed.
     if opts.opt_level > 0
         && let Err(errs) = crate::verify::verify_module(m)
@@ -122,9 +134,24 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
             .verify_errors
             .extend(errs.into_iter().map(|e| ("input".to_string(), e)));
     } else if opts.opt_level > 0 {
-        let mut vars: Vec<Vec<VarRecord>> = Vec::new();
         stage(m, "mem2reg", &mut report, |m| {
+            sroa::sroa_module(m);
             vars = m.functions.iter_mut().map(mem2reg::mem2reg).collect();
+            // Parameters kept in named slots (`all_in_memory`) are SSA values only now: the
+            // pointers to private structs among them can be split in turn.
+            let again = sroa::sroa_module(m);
+            if again.rewrites > 0 {
+                for (fi, value) in again.split_generic {
+                    for r in vars.get_mut(fi).into_iter().flatten() {
+                        if r.values.contains(&value) {
+                            r.private.push(value);
+                        }
+                    }
+                }
+                for (f, v) in m.functions.iter_mut().zip(vars.iter_mut()) {
+                    v.extend(mem2reg::mem2reg(f));
+                }
+            }
             for f in m.functions.iter_mut() {
                 dce::dce(f);
                 fold::fold(f);
@@ -138,6 +165,7 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
         if let (true, Some((spaces, clones))) = (ok, spec) {
             report.spaces = spaces;
             report.clones = clones;
+            passes_off = false;
         }
         if opts.opt_level >= 2 {
             let mut per_fn = Vec::new();
@@ -162,6 +190,17 @@ pub fn run_default(m: &mut Module, opts: &PassOptions) -> PassReport {
         });
     }
     let after = kernel_accesses(m);
+    explain_all(m, &vars, passes_off, &mut report.spaces);
+    report.spaces.reached = reached(m)
+        .into_iter()
+        .map(|(k, fs)| {
+            let names = fs
+                .iter()
+                .filter_map(|&i| m.functions.get(i).map(|f| f.name.clone()))
+                .collect();
+            (k, names)
+        })
+        .collect();
     report.spaces.kernels = before
         .into_iter()
         .map(|(kernel, b)| {
@@ -222,6 +261,17 @@ pub fn kernel_accesses(m: &Module) -> Vec<(String, usize)> {
 
 /// Sums a per-function figure over each kernel and the functions it calls (each once).
 fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
+    reached(m)
+        .into_iter()
+        .map(|(k, fs)| {
+            let total = fs.iter().map(|&fi| per.get(fi).copied().unwrap_or(0)).sum();
+            (k, total)
+        })
+        .collect()
+}
+
+/// Each kernel and the functions it reaches through calls (each once, the kernel first).
+fn reached(m: &Module) -> Vec<(String, Vec<usize>)> {
     let mut out = Vec::new();
     for (ki, k) in m.functions.iter().enumerate() {
         if !k.is_kernel() {
@@ -230,9 +280,9 @@ fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
         let mut seen = vec![false; m.functions.len()];
         let mut stack = vec![ki];
         seen[ki] = true;
-        let mut total = 0;
+        let mut list = Vec::new();
         while let Some(fi) = stack.pop() {
-            total += per.get(fi).copied().unwrap_or(0);
+            list.push(fi);
             let f = &m.functions[fi];
             for bd in &f.blocks {
                 for i in &bd.insts {
@@ -246,9 +296,54 @@ fn per_kernel(m: &Module, per: &[usize]) -> Vec<(String, usize)> {
                 }
             }
         }
-        out.push((k.name.clone(), total));
+        out.push((k.name.clone(), list));
     }
     out
+}
+
+/// Fills in the generic accesses of every function of `m` (after the passes), adding report
+/// entries for functions the report has none for (all of them with the passes off).
+fn explain_all(m: &Module, vars: &[Vec<VarRecord>], passes_off: bool, r: &mut SpacesReport) {
+    let source_names: std::collections::HashMap<String, String> = r
+        .functions
+        .iter()
+        .map(|f| (f.name.clone(), f.source_name.clone()))
+        .collect();
+    let mut added = false;
+    for (i, f) in m.functions.iter().enumerate() {
+        let entry = r.functions.iter().position(|x| x.name == f.name);
+        let param_reasons = entry.map_or(&[][..], |e| &r.functions[e].param_reasons[..]);
+        let accesses = explain::explain_function(
+            m,
+            f,
+            vars.get(i).map_or(&[][..], |v| &v[..]),
+            param_reasons,
+            &source_names,
+            passes_off,
+        );
+        match entry {
+            Some(e) => r.functions[e].accesses = accesses,
+            None if !accesses.is_empty() => {
+                added = true;
+                r.functions.push(FunctionSpaces {
+                    name: f.name.clone(),
+                    source_name: f.name.clone(),
+                    kernel: f.is_kernel(),
+                    span: f.span,
+                    specialized: Vec::new(),
+                    pointers: Vec::new(),
+                    accesses,
+                    param_reasons: Vec::new(),
+                });
+            }
+            None => {}
+        }
+    }
+    if added {
+        r.functions.sort_by(|a, b| {
+            (a.span.file.0, a.span.lo, &a.name).cmp(&(b.span.file.0, b.span.lo, &b.name))
+        });
+    }
 }
 
 /// The always-safe pipeline a device runs on load (also at `-O0`): promote private slots to
@@ -263,8 +358,16 @@ pub fn optimize_for_device(m: &mut Module) {
 
 /// [`optimize_for_device`] with the inlining budget `budget`; calls past it stay calls.
 pub fn optimize_for_device_with(m: &mut Module, budget: &inline::InlineBudget) {
+    sroa::sroa_module(m);
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
+    }
+    if sroa::sroa_module(m).rewrites > 0 {
+        for f in m.functions.iter_mut() {
+            mem2reg::mem2reg(f);
+        }
+    }
+    for f in m.functions.iter_mut() {
         dce::dce(f);
         fold::fold(f);
         dce::dce(f);

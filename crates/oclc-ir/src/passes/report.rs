@@ -24,6 +24,12 @@ pub enum GenericReason {
     IntegerCast { at: Span },
     /// The pointer is returned by a call.
     ReturnedByCall { callee: String, at: Span },
+    /// The pointer is written into a private variable by a function the variable is passed to.
+    StoredByCall { callee: String, at: Span },
+    /// The pointer points to no object the analysis knows (NULL or uninitialized).
+    NoObject { at: Span },
+    /// The address-space passes did not run (`-O0`).
+    PassesOff,
     /// A parameter of a function that some call passes an unresolved pointer (at those calls),
     /// or that nothing calls.
     Parameter {
@@ -54,6 +60,120 @@ pub struct PointerInfo {
     pub resolution: Resolution,
 }
 
+/// One step of a [`SourcePath`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// This many bytes into the object reached so far (a field, or a constant index).
+    Offset(u32),
+    /// An element at an index known only at run time.
+    Index,
+    /// The object the pointer reached so far points to.
+    Deref,
+}
+
+/// A source expression naming a pointer: a variable (or a call, or a global) and the steps
+/// from it, in bytes: `a` `+16` is the field of `a` at byte 16 (`a.inner.p` once the front
+/// end's types name it), `ptrs` `[...]` an element of `ptrs` at a run-time index, `s` `*`
+/// `+8` the field at byte 8 of what `s` points to (`s->n`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourcePath {
+    pub root: String,
+    pub steps: Vec<Step>,
+}
+
+impl SourcePath {
+    /// A path with no steps.
+    pub fn root(root: impl Into<String>) -> SourcePath {
+        SourcePath {
+            root: root.into(),
+            steps: Vec::new(),
+        }
+    }
+
+    /// Parses a variable record's name: `name` or `name+offset`, where a name `*p` is what
+    /// pointer `p` points to.
+    pub fn from_var(name: &str) -> SourcePath {
+        if let Some(inner) = name.strip_prefix('*') {
+            let mut p = SourcePath::from_var(inner);
+            p.steps.insert(0, Step::Deref);
+            return p;
+        }
+        match name.rsplit_once('+') {
+            Some((root, off)) if !root.is_empty() => match off.parse::<u32>() {
+                Ok(o) => SourcePath {
+                    root: root.to_string(),
+                    steps: vec![Step::Offset(o)],
+                },
+                Err(_) => SourcePath::root(name),
+            },
+            _ => SourcePath::root(name),
+        }
+    }
+
+    /// Appends a step, adding up consecutive offsets.
+    pub fn push(&mut self, step: Step) {
+        if let (Step::Offset(b), Some(Step::Offset(a))) = (&step, self.steps.last_mut()) {
+            *a = a.saturating_add(*b);
+            return;
+        }
+        self.steps.push(step);
+    }
+}
+
+impl std::fmt::Display for SourcePath {
+    /// Without types: `a+16`, `ptrs[...]`, `(*s)+8`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = self.root.clone();
+        for st in &self.steps {
+            match st {
+                Step::Offset(o) => s = format!("{s}+{o}"),
+                Step::Index => s.push_str("[...]"),
+                Step::Deref => s = format!("(*{s})"),
+            }
+        }
+        f.write_str(&s)
+    }
+}
+
+/// What a generic memory access does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Load,
+    Store,
+    Atomic,
+    /// A `memcpy` (a by-value copy) from or to generic memory.
+    Copy,
+    /// A `memset` (a zero initialization) of generic memory.
+    Fill,
+    /// A builtin taking a generic pointer (`vload4`, `fract`, ...), by name.
+    Builtin(String),
+}
+
+impl AccessKind {
+    pub fn text(&self) -> String {
+        match self {
+            AccessKind::Load => "load".into(),
+            AccessKind::Store => "store".into(),
+            AccessKind::Atomic => "atomic".into(),
+            AccessKind::Copy => "copy".into(),
+            AccessKind::Fill => "fill".into(),
+            AccessKind::Builtin(b) => format!("call to {b}"),
+        }
+    }
+}
+
+/// One memory access left through a generic pointer, with the pointer it goes through and why
+/// that pointer stays generic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenericAccess {
+    /// The access.
+    pub span: Span,
+    pub kind: AccessKind,
+    /// The source expression the pointer comes from.
+    pub pointer: SourcePath,
+    pub reasons: Vec<GenericReason>,
+}
+
 /// One function (or one specialized clone of it) or kernel.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionSpaces {
@@ -66,6 +186,11 @@ pub struct FunctionSpaces {
     /// For a clone: the space given to each generic parameter, by parameter name.
     pub specialized: Vec<(String, AddrSpace)>,
     pub pointers: Vec<PointerInfo>,
+    /// Every memory access left through a generic pointer, in the function's order.
+    pub accesses: Vec<GenericAccess>,
+    /// Why each parameter that stays generic does (by parameter index; `None` for the
+    /// others): what the accesses through it are explained with.
+    pub param_reasons: Vec<Option<GenericReason>>,
 }
 
 /// Generic memory accesses of a kernel and the functions it calls, before and after.
@@ -111,6 +236,19 @@ pub struct SpacesReport {
     pub warnings: Vec<Diagnostic>,
     /// The casts behind [`SpacesReport::warnings`], in the same order.
     pub impossible_casts: Vec<ImpossibleCast>,
+    /// For each kernel, the functions it reaches (IR names: specialized clones by their own),
+    /// itself first: its `after` count is the sum of their [`FunctionSpaces::accesses`].
+    pub reached: Vec<(String, Vec<String>)>,
+}
+
+impl SpacesReport {
+    /// The functions kernel `kernel` reaches (see [`SpacesReport::reached`]).
+    pub fn functions_of(&self, kernel: &str) -> &[String] {
+        self.reached
+            .iter()
+            .find(|(k, _)| k == kernel)
+            .map_or(&[], |(_, f)| &f[..])
+    }
 }
 
 /// `__global`, `__local`, ... as the source spells them.
@@ -156,6 +294,14 @@ pub fn reason_text(r: &GenericReason, sm: &SourceMap) -> String {
         GenericReason::ReturnedByCall { callee, at } => {
             format!("returned by `{callee}` at line {}", line(sm, *at))
         }
+        GenericReason::StoredByCall { callee, at } => {
+            format!("written by `{callee}` at line {}", line(sm, *at))
+        }
+        GenericReason::NoObject { at } => format!(
+            "points to no object (NULL or uninitialized) at line {}",
+            line(sm, *at)
+        ),
+        GenericReason::PassesOff => "the address-space passes are off (-O0)".into(),
         GenericReason::Parameter {
             function,
             generic_callers,
@@ -191,6 +337,18 @@ fn resolution_text(r: &Resolution, sm: &SourceMap) -> String {
     }
 }
 
+/// One generic access in words: "line 7: load through ptrs[...]: merges ...".
+pub fn access_text(a: &GenericAccess, sm: &SourceMap) -> String {
+    let reasons: Vec<String> = a.reasons.iter().map(|r| reason_text(r, sm)).collect();
+    format!(
+        "line {}: {} through {}: {}",
+        line(sm, a.span),
+        a.kind.text(),
+        a.pointer,
+        reasons.join("; ")
+    )
+}
+
 /// The human-readable report.
 pub fn render_text(r: &SpacesReport, sm: &SourceMap) -> String {
     let mut out = String::new();
@@ -206,7 +364,7 @@ pub fn render_text(r: &SpacesReport, sm: &SourceMap) -> String {
             let _ = write!(out, " [specialized as {}: {}]", f.name, sig.join(", "));
         }
         let _ = writeln!(out, " (line {})", line(sm, f.span));
-        if f.pointers.is_empty() {
+        if f.pointers.is_empty() && f.accesses.is_empty() {
             out.push_str("  no generic pointers\n");
         }
         for p in &f.pointers {
@@ -217,6 +375,12 @@ pub fn render_text(r: &SpacesReport, sm: &SourceMap) -> String {
                 line(sm, p.span),
                 resolution_text(&p.resolution, sm)
             );
+        }
+        if !f.accesses.is_empty() {
+            let _ = writeln!(out, "  generic accesses left: {}", f.accesses.len());
+        }
+        for a in &f.accesses {
+            let _ = writeln!(out, "    {}", access_text(a, sm));
         }
     }
     if !r.kernels.is_empty() {
@@ -292,6 +456,16 @@ fn reason_json(r: &GenericReason, sm: &SourceMap) -> String {
             json_str(callee),
             json_line(sm, *at)
         ),
+        GenericReason::StoredByCall { callee, at } => format!(
+            "{{\"kind\":\"stored_by_call\",\"callee\":{},\"line\":{},\"text\":{text}}}",
+            json_str(callee),
+            json_line(sm, *at)
+        ),
+        GenericReason::NoObject { at } => format!(
+            "{{\"kind\":\"no_object\",\"line\":{},\"text\":{text}}}",
+            json_line(sm, *at)
+        ),
+        GenericReason::PassesOff => format!("{{\"kind\":\"passes_off\",\"text\":{text}}}"),
         GenericReason::Parameter {
             function,
             generic_callers,
@@ -365,6 +539,22 @@ pub fn render_json(r: &SpacesReport, sm: &SourceMap) -> String {
                 json_line(sm, p.span)
             );
         }
+        out.push_str("],\"accesses\":[");
+        for (ai, a) in f.accesses.iter().enumerate() {
+            if ai > 0 {
+                out.push(',');
+            }
+            let rs: Vec<String> = a.reasons.iter().map(|x| reason_json(x, sm)).collect();
+            let _ = write!(
+                out,
+                "{{\"line\":{},\"kind\":{},\"pointer\":{},\"reasons\":[{}],\"text\":{}}}",
+                json_line(sm, a.span),
+                json_str(&a.kind.text()),
+                json_str(&a.pointer.to_string()),
+                rs.join(","),
+                json_str(&access_text(a, sm))
+            );
+        }
         out.push_str("]}");
     }
     out.push_str("],\"kernels\":[");
@@ -372,13 +562,19 @@ pub fn render_json(r: &SpacesReport, sm: &SourceMap) -> String {
         if ki > 0 {
             out.push(',');
         }
+        let fs: Vec<String> = r
+            .functions_of(&k.kernel)
+            .iter()
+            .map(|f| json_str(f))
+            .collect();
         let _ = write!(
             out,
-            "{{\"kernel\":{},\"generic_accesses_before\":{},\"generic_accesses_after\":{},\"split_by_space\":{}}}",
+            "{{\"kernel\":{},\"generic_accesses_before\":{},\"generic_accesses_after\":{},\"split_by_space\":{},\"functions\":[{}]}}",
             json_str(&k.kernel),
             k.before,
             k.after,
-            k.split
+            k.split,
+            fs.join(",")
         );
     }
     out.push_str("],\"warnings\":[");

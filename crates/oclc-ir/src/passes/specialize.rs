@@ -125,14 +125,29 @@ fn run(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>, mode: Mode) -> (SpacesRep
         };
         let call =
             |c: FuncId, lats: &[Lat], span: Span| Some(call_result(m, &memo, c, lats, span, 0));
+        let stored = |c: FuncId, k: usize, lats: &[Lat], span: Span| {
+            Some(stored_by_call(m, &memo, c, k, lats, span, 0))
+        };
         let analysis = analyze(
             m,
             &func,
             &Hooks {
                 param: &param,
                 call: &call,
+                stored: &stored,
             },
         );
+        let mut param_reasons: Vec<Option<GenericReason>> = func
+            .params
+            .iter()
+            .enumerate()
+            .map(|(k, p)| match param(k) {
+                Lat::Generic(r) if p.ty == Type::Ptr(AddrSpace::Generic) => {
+                    Some(GenericReason::clone(&r))
+                }
+                _ => None,
+            })
+            .collect();
         // Redirect calls to clones for their space signatures.
         for (_, i) in placed_insts(&func) {
             let Some(Op::Call(c, args)) = func.insts.get(i.index()).map(|d| d.op.clone()) else {
@@ -210,7 +225,7 @@ fn run(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>, mode: Mode) -> (SpacesRep
         }
         let found = match mode {
             Mode::Rewrite => {
-                report.functions.push(describe(
+                let mut entry = describe(
                     m,
                     &func,
                     id,
@@ -218,7 +233,9 @@ fn run(m: &mut Module, vars: &mut Vec<Vec<VarRecord>>, mode: Mode) -> (SpacesRep
                     &source_name,
                     vars.get(id).map_or(&[][..], |v| &v[..]),
                     &analysis,
-                ));
+                );
+                entry.param_reasons = std::mem::take(&mut param_reasons);
+                report.functions.push(entry);
                 rewrite(&mut *m, &mut func, &analysis)
             }
             Mode::Verdicts => cast_verdicts(&func, &analysis),
@@ -299,8 +316,16 @@ fn cast_warning(c: &ImpossibleCast) -> Diagnostic {
         )
 }
 
-/// Memoized return-space summaries by (function, argument space signature).
-type Memo = RefCell<HashMap<(usize, Signature), Lat>>;
+/// What a function does with pointers, under one argument space signature: the space of
+/// the pointer it returns, and of the generic pointers it stores through each parameter.
+#[derive(Clone)]
+struct Summary {
+    ret: Lat,
+    stored: Vec<Lat>,
+}
+
+/// Memoized summaries by (function, argument space signature).
+type Memo = RefCell<HashMap<(usize, Signature), Summary>>;
 
 /// Deepest chain of calls followed for return summaries.
 const MAX_CALL_DEPTH: u32 = 64;
@@ -308,18 +333,33 @@ const MAX_CALL_DEPTH: u32 = 64;
 /// The space of the pointer function `c` returns when called with `sig` (`Unknown` when it
 /// returns only NULL; `Generic` when not one named space).
 fn ret_space(m: &Module, memo: &Memo, c: usize, sig: &Signature, depth: u32) -> Lat {
+    summary(m, memo, c, sig, depth).ret
+}
+
+/// Function `c`'s [`Summary`] when called with `sig`.
+fn summary(m: &Module, memo: &Memo, c: usize, sig: &Signature, depth: u32) -> Summary {
     let key = (c, sig.clone());
     if let Some(l) = memo.borrow().get(&key) {
         return l.clone();
     }
     let Some(f) = m.functions.get(c) else {
-        return Lat::Unknown;
+        return Summary {
+            ret: Lat::Unknown,
+            stored: Vec::new(),
+        };
     };
     if depth > MAX_CALL_DEPTH || f.blocks.is_empty() {
-        return Lat::Generic(Rc::new(GenericReason::ReturnedByCall {
+        let stored = Lat::Generic(Rc::new(GenericReason::StoredByCall {
             callee: f.name.clone(),
             at: f.span,
         }));
+        return Summary {
+            ret: Lat::Generic(Rc::new(GenericReason::ReturnedByCall {
+                callee: f.name.clone(),
+                at: f.span,
+            })),
+            stored: vec![stored; f.params.len()],
+        };
     }
     let param = |k: usize| match sig.get(k).copied().flatten() {
         Some(s) => Lat::Named(s, f.span),
@@ -331,12 +371,16 @@ fn ret_space(m: &Module, memo: &Memo, c: usize, sig: &Signature, depth: u32) -> 
     let call = |cc: FuncId, lats: &[Lat], span: Span| {
         Some(call_result(m, memo, cc, lats, span, depth + 1))
     };
+    let stored = |cc: FuncId, k: usize, lats: &[Lat], span: Span| {
+        Some(stored_by_call(m, memo, cc, k, lats, span, depth + 1))
+    };
     let a = analyze(
         m,
         f,
         &Hooks {
             param: &param,
             call: &call,
+            stored: &stored,
         },
     );
     let mut acc = Lat::Unknown;
@@ -346,8 +390,52 @@ fn ret_space(m: &Module, memo: &Memo, c: usize, sig: &Signature, depth: u32) -> 
             acc = acc.join(&l, f.span);
         }
     }
-    memo.borrow_mut().insert(key, acc.clone());
-    acc
+    let sum = Summary {
+        ret: acc,
+        stored: a.param_stored,
+    };
+    memo.borrow_mut().insert(key, sum.clone());
+    sum
+}
+
+/// The space signature of a call to `cf` with arguments of lattice values `lats`.
+fn signature_of(cf: &Function, lats: &[Lat]) -> Signature {
+    cf.params
+        .iter()
+        .zip(lats)
+        .map(|(p, l)| {
+            if p.ty == Type::Ptr(AddrSpace::Generic) {
+                l.space()
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// What the callee `c` stores through its parameter `k` when called with arguments of lattice
+/// values `lats` (at `span`).
+fn stored_by_call(
+    m: &Module,
+    memo: &Memo,
+    c: FuncId,
+    k: usize,
+    lats: &[Lat],
+    span: Span,
+    depth: u32,
+) -> Lat {
+    let Some(cf) = m.function(c) else {
+        return Lat::Unknown;
+    };
+    let sig = signature_of(cf, lats);
+    match summary(m, memo, c.index(), &sig, depth).stored.get(k) {
+        Some(Lat::Named(s, at)) => Lat::Named(*s, *at),
+        Some(Lat::Unknown) => Lat::Unknown,
+        _ => Lat::Generic(Rc::new(GenericReason::StoredByCall {
+            callee: cf.name.clone(),
+            at: span,
+        })),
+    }
 }
 
 /// The lattice value of a call's result, from the callee's return summary under the
@@ -367,18 +455,7 @@ fn call_result(m: &Module, memo: &Memo, c: FuncId, lats: &[Lat], span: Span, dep
         Some(Type::Ptr(s)) => return Lat::Named(s, span),
         _ => return reason(),
     }
-    let sig: Signature = cf
-        .params
-        .iter()
-        .zip(lats)
-        .map(|(p, l)| {
-            if p.ty == Type::Ptr(AddrSpace::Generic) {
-                l.space()
-            } else {
-                None
-            }
-        })
-        .collect();
+    let sig = signature_of(cf, lats);
     match ret_space(m, memo, c.index(), &sig, depth) {
         Lat::Named(s, _) => Lat::Named(s, span),
         Lat::Unknown => Lat::Unknown,
@@ -546,13 +623,13 @@ fn describe(
         pointers.push(PointerInfo {
             name: p.name.clone(),
             span: f.span,
-            resolution: resolve_values(&[v], a),
+            resolution: resolve_values(&[v], &[], f.span, a),
         });
     }
     for var in vars {
         let resolution = match var.escaped {
             Some(at) => Resolution::Generic(vec![GenericReason::AddressEscapes { at }]),
-            None => resolve_values(&var.values, a),
+            None => resolve_values(&var.values, &var.private, f.span, a),
         };
         pointers.push(PointerInfo {
             name: var.name.clone(),
@@ -567,15 +644,24 @@ fn describe(
         span: f.span,
         specialized,
         pointers,
+        accesses: Vec::new(),
+        param_reasons: Vec::new(),
     }
 }
 
-/// Combines the lattice values a variable took.
-fn resolve_values(values: &[Value], a: &Analysis) -> Resolution {
+/// Combines the lattice values a variable took; those in `private` point to a private object
+/// split into fields (the function's own copy, made at `span`).
+fn resolve_values(values: &[Value], private: &[Value], span: Span, a: &Analysis) -> Resolution {
     let mut reasons: Vec<GenericReason> = Vec::new();
     let mut named: Vec<(AddrSpace, Span)> = Vec::new();
+    let split = Lat::Named(AddrSpace::Private, span);
     for v in values {
-        match a.lat.get(v.index()) {
+        let lat = if private.contains(v) {
+            Some(&split)
+        } else {
+            a.lat.get(v.index())
+        };
+        match lat {
             Some(Lat::Generic(r)) if !reasons.contains(r) => reasons.push(GenericReason::clone(r)),
             Some(Lat::Named(s, at)) if !named.iter().any(|(x, _)| x == s) => named.push((*s, *at)),
             _ => {}

@@ -530,3 +530,51 @@ pub fn is_removable(op: &Op) -> bool {
             | Op::WorkItem(..)
     )
 }
+
+/// The value of the `i64` offset `v` when it is computed from constants only (`add`, `sub`,
+/// `mul`, `shl` of `i64`s, `sext`/`zext` of narrower integer constants): what the lowering
+/// makes of `a[2]` or `s.f` before constants are folded.
+pub fn const_offset(f: &Function, v: Value) -> Option<i64> {
+    const_offset_depth(f, v, 0)
+}
+
+fn const_offset_depth(f: &Function, v: Value, depth: u32) -> Option<i64> {
+    if depth > 8 {
+        return None;
+    }
+    let ty = f.value_type(v)?;
+    match def_op(f, v)? {
+        Op::Const(Const::Int(x)) if ty == Type::I64 => Some(*x as i64),
+        Op::Bin(op, a, b) if ty == Type::I64 => {
+            let x = const_offset_depth(f, *a, depth + 1)?;
+            let y = const_offset_depth(f, *b, depth + 1)?;
+            match op {
+                BinOp::Add => x.checked_add(y),
+                BinOp::Sub => x.checked_sub(y),
+                BinOp::Mul => x.checked_mul(y),
+                BinOp::Shl if (0..63).contains(&y) => x.checked_mul(1i64 << y),
+                _ => None,
+            }
+        }
+        Op::Conv(op @ (ConvOp::SExt | ConvOp::ZExt), a) if ty == Type::I64 => {
+            let Type::Scalar(s) = f.value_type(*a)? else {
+                return None;
+            };
+            let bits = s.bits();
+            if !s.is_int() || bits >= 64 {
+                return None;
+            }
+            let Op::Const(Const::Int(x)) = def_op(f, *a)? else {
+                return None;
+            };
+            let low = x & ((1u64 << bits) - 1);
+            match op {
+                ConvOp::SExt if bits > 1 && low >> (bits - 1) == 1 => {
+                    Some((low | !((1u64 << bits) - 1)) as i64)
+                }
+                _ => Some(low as i64),
+            }
+        }
+        _ => None,
+    }
+}

@@ -9,8 +9,8 @@ use crate::space::AddrSpace;
 use oclc_syntax::fxhash::FxHashMap;
 use std::sync::OnceLock;
 
-/// Most parameters any builtin has (`atomic_compare_exchange_strong_explicit` has 6).
-pub const MAX_PARAMS: usize = 7;
+/// Most parameters any builtin has (`intel_sub_group_avc_sic_configure_ipe` has 11).
+pub const MAX_PARAMS: usize = 11;
 
 /// A gentype: element types × vector widths.
 #[derive(Debug)]
@@ -524,7 +524,10 @@ fn base_ty(base: &str, acc: Option<Access>) -> Option<BTy> {
         "sampler_t" => BTy::Sampler,
         "memory_order" => BTy::MemoryOrder,
         "memory_scope" => BTy::MemoryScope,
-        _ => return vector_name(base),
+        _ => match crate::types::Avc::from_name(base) {
+            Some(a) => BTy::Avc(a),
+            None => return vector_name(base),
+        },
     })
 }
 

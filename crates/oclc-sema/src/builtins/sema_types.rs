@@ -118,6 +118,7 @@ pub fn to_sema(t: BTy, tt: &mut TypeTable, named: &dyn NamedTypes) -> QualType {
         BTy::ClkEvent => q(tt.intern(TypeKind::Opaque(Opaque::ClkEvent))),
         BTy::Queue => q(tt.intern(TypeKind::Opaque(Opaque::Queue))),
         BTy::ReserveId => q(tt.intern(TypeKind::Opaque(Opaque::ReserveId))),
+        BTy::Avc(a) => q(tt.intern(TypeKind::Opaque(Opaque::Avc(a)))),
         BTy::NDRange => named.named_type("ndrange_t").unwrap_or(q(TypeTable::ERROR)),
         BTy::MemoryOrder => named
             .named_type("memory_order")
@@ -216,6 +217,7 @@ pub fn arg_type(qt: QualType, tt: &TypeTable) -> BTy {
             Opaque::ClkEvent => BTy::ClkEvent,
             Opaque::Queue => BTy::Queue,
             Opaque::ReserveId => BTy::ReserveId,
+            Opaque::Avc(a) => BTy::Avc(*a),
         },
         TypeKind::Atomic(v) => match atomic_value(*v, tt) {
             Some(a) => BTy::Atomic(a),

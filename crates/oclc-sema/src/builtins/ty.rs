@@ -308,6 +308,8 @@ pub enum BTy {
     /// The `memory_scope` enum.
     MemoryScope,
     Atomic(Atomic),
+    /// A `cl_intel_device_side_avc_motion_estimation` type.
+    Avc(crate::types::Avc),
     /// A user enum (argument only): identity and the type it promotes to (`int` or `uint`).
     Enum(u32, Scalar),
     /// Any other argument type (struct, union, pipe, ...): identity for equality.
@@ -342,6 +344,7 @@ impl BTy {
             BTy::Sampler => Some(4),
             BTy::MemoryOrder | BTy::MemoryScope | BTy::Enum(..) => Some(4),
             BTy::Atomic(a) => Some(a.value.size()),
+            BTy::Avc(_) => Some(8),
             _ => None,
         }
     }
@@ -388,6 +391,7 @@ impl fmt::Display for BTy {
             BTy::MemoryOrder => f.write_str("memory_order"),
             BTy::MemoryScope => f.write_str("memory_scope"),
             BTy::Atomic(a) => f.write_str(a.name()),
+            BTy::Avc(a) => f.write_str(a.name()),
             BTy::Enum(id, _) => write!(f, "<enum #{id}>"),
             BTy::Other(id) => write!(f, "<type #{id}>"),
         }

@@ -159,6 +159,7 @@ impl Checker<'_> {
             TypeKind::Opaque(Opaque::ClkEvent) => BTy::ClkEvent,
             TypeKind::Opaque(Opaque::Queue) => BTy::Queue,
             TypeKind::Opaque(Opaque::ReserveId) => BTy::ReserveId,
+            TypeKind::Opaque(Opaque::Avc(a)) => BTy::Avc(*a),
             TypeKind::Atomic(inner) => {
                 let flag = self.typedef_named(qt, "atomic_flag");
                 let value = self.sugar_scalar(*inner).unwrap_or_else(|| {
@@ -253,6 +254,7 @@ impl Checker<'_> {
             BTy::ReserveId => {
                 QualType::new(self.prog.types.intern(TypeKind::Opaque(Opaque::ReserveId)))
             }
+            BTy::Avc(a) => QualType::new(self.prog.types.intern(TypeKind::Opaque(Opaque::Avc(a)))),
             BTy::MemoryOrder => self.typedef_or("memory_order", QualType::new(TypeTable::INT)),
             BTy::MemoryScope => self.typedef_or("memory_scope", QualType::new(TypeTable::INT)),
             BTy::Atomic(a) => {
@@ -283,11 +285,15 @@ impl Checker<'_> {
         span: Span,
     ) -> Expr {
         let Some(id) = self.builtins.lookup(name) else {
-            self.err(name_span, format!("use of undeclared identifier '{name}'"));
+            let _ = self.undeclared(name, name_span, super::typo::NameUse::Call(args.len()));
             return Expr::error(span);
         };
         if self.builtins.special(id) == Some(Special::Gnu) {
             return self.gnu_builtin_call(id, name, name_span, args, span);
+        }
+        // A user function taking the name whose parameters the arguments match exactly.
+        if let Some(fid) = self.user_overload_exact(name, &args) {
+            return self.call_user_function(fid, args, span);
         }
         let bargs: Vec<Arg> = args
             .iter()
@@ -373,6 +379,17 @@ impl Checker<'_> {
                     return Expr::error(span);
                 }
                 let ret = self.bty_to_qt(r.sig.ret);
+                // An overload the program defines runs the program's body.
+                if let Some(fid) = self.user_definition_of(name, r.overload) {
+                    return self.mk(
+                        ExprKind::Call {
+                            callee: fid,
+                            args: out,
+                        },
+                        ret,
+                        span,
+                    );
+                }
                 self.mk(
                     ExprKind::BuiltinCall {
                         builtin: bref(r.overload),
@@ -383,6 +400,14 @@ impl Checker<'_> {
                 )
             }
             Err(NoMatch::Special(sp)) => self.special_builtin(sp, name, args, span),
+            Err(NoMatch::NoViable(_))
+                if self.user_overload_by_arity(name, args.len()).is_some() =>
+            {
+                match self.user_overload_by_arity(name, args.len()) {
+                    Some(fid) => self.call_user_function(fid, args, span),
+                    None => Expr::error(span),
+                }
+            }
             Err(NoMatch::NoViable(cands)) => {
                 let mut d =
                     Diagnostic::error(span, format!("no matching function for call to '{name}'"));

@@ -13,6 +13,18 @@ use crate::types::{LangAs, QualType, Scalar, TypeTable};
 
 impl Checker<'_> {
     pub(crate) fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Expr {
+        // clang underlines the callee's first token for the conversion of an argument.
+        let cc = match &super::unused::strip_parens_pub(callee).kind {
+            AK::Ident(_) => super::unused::strip_parens_pub(callee).span,
+            _ => callee.span.start(),
+        };
+        let saved = self.conv_cc.replace(cc);
+        let r = self.call_inner(callee, args, span);
+        self.conv_cc = saved;
+        r
+    }
+
+    fn call_inner(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Expr {
         // A name that is not declared may be a builtin function.
         let mut inner = callee;
         while let AK::Paren(x) = &inner.kind {
@@ -184,6 +196,7 @@ impl Checker<'_> {
             .builtins
             .lookup(name)
             .is_some_and(|id| self.builtins.special(id) == Some(crate::builtins::Special::Gnu));
+        let mark = self.pending_typos.len();
         let checked: Vec<Expr> = args
             .iter()
             .map(|a| if gnu { self.expr(a) } else { self.rexpr(a) })
@@ -191,11 +204,30 @@ impl Checker<'_> {
         if checked.iter().any(Expr::is_error) {
             // Still report an unknown name.
             if !self.is_builtin_name(name) {
-                self.err(name_span, format!("use of undeclared identifier '{name}'"));
+                self.uncorrect_typos_since(mark);
+                // clang reports the callee first (its typo was seen first).
+                let at = mark.min(self.pending_typos.len());
+                self.pending_typos.insert(at, (name, name_span, None));
             }
             return Expr::error(span);
         }
-        self.resolve_builtin_call(name, name_span, checked, span)
+        let r = self.resolve_builtin_call(name, name_span, checked, span);
+        if let Some(&(n, s, fix)) = self.pending_typos.last()
+            && n == name
+            && s == name_span
+            && mark < self.pending_typos.len()
+        {
+            // clang reports the callee first (its typo was seen first); with no correction
+            // the call cannot be valid, so no typo in its arguments is corrected either.
+            let callee = self.pending_typos.pop();
+            if fix.is_none() {
+                self.uncorrect_typos_since(mark);
+            }
+            if let Some(c) = callee {
+                self.pending_typos.insert(mark, c);
+            }
+        }
+        r
     }
 
     /// `to_global`/`to_local`/`to_private`/`get_fence` (rules 56–59).

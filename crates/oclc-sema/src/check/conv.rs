@@ -91,7 +91,7 @@ impl Checker<'_> {
             return e;
         }
         let types = &self.prog.types;
-        if let Some((elem, _)) = types.array_elem(e.ty) {
+        if let Some((elem, _)) = types.array_elem_sugared(e.ty) {
             let pid = self.prog.types.pointer(elem);
             return self.cast(CastKind::ArrayToPointer, e, QualType::new(pid));
         }
@@ -346,41 +346,63 @@ impl Checker<'_> {
                         let sp = if src_is_array { q(self, r.ty) } else { sp };
                         let msg =
                             format!("{} changes address space of pointer", action.rev(&sp, &dp));
-                        self.err(at, msg);
+                        self.emit(Diagnostic::error(at, msg).with_range(r.span));
                         self.implicit_space_note(dst_print);
                         return Expr::error(r.span);
                     }
                     PtrAssign::NestedAddressSpace => {
-                        self.err(
-                            at,
-                            format!(
-                                "{} changes address space of nested pointer",
-                                action.rev(&sp, &dp)
-                            ),
+                        let msg = format!(
+                            "{} changes address space of nested pointer",
+                            action.rev(&sp, &dp)
                         );
+                        self.emit(Diagnostic::error(at, msg).with_range(r.span));
                         return Expr::error(r.span);
                     }
-                    PtrAssign::DiscardsQualifiers => self.warn(
-                        at,
-                        format!("{} discards qualifiers", action.to_from(&sp, &dp)),
-                        "incompatible-pointer-types-discards-qualifiers",
+                    PtrAssign::DiscardsQualifiers => self.emit(
+                        Diagnostic::warning(
+                            at,
+                            format!("{} discards qualifiers", action.to_from(&sp, &dp)),
+                        )
+                        .with_group("incompatible-pointer-types-discards-qualifiers")
+                        .with_range(r.span),
                     ),
-                    PtrAssign::NestedQualifiers => self.warn(
-                        at,
-                        format!(
-                            "{} discards qualifiers in nested pointer types",
-                            action.to_from(&sp, &dp)
-                        ),
-                        "incompatible-pointer-types-discards-qualifiers",
+                    PtrAssign::NestedQualifiers => self.emit(
+                        Diagnostic::warning(
+                            at,
+                            format!(
+                                "{} discards qualifiers in nested pointer types",
+                                action.to_from(&sp, &dp)
+                            ),
+                        )
+                        .with_group("incompatible-pointer-types-discards-qualifiers")
+                        .with_range(r.span),
                     ),
-                    PtrAssign::Sign => self.warn(
-                        at,
-                        format!(
-                            "{} converts between pointers to integer types with different sign",
-                            action.to_from(&sp, &dp)
-                        ),
-                        "pointer-sign",
-                    ),
+                    PtrAssign::Sign => {
+                        // clang-19 names plain `char` (neither signed nor unsigned) apart.
+                        let types = &self.prog.types;
+                        let plain_char = [dc, sc].iter().any(|&t| {
+                            types
+                                .pointee(t)
+                                .and_then(|p| types.as_scalar(p))
+                                .is_some_and(|s| s == Scalar::Char)
+                        });
+                        let how = if plain_char {
+                            "where one is of the unique plain 'char' type and the other is not"
+                        } else {
+                            "with different sign"
+                        };
+                        self.emit(
+                            Diagnostic::warning(
+                                at,
+                                format!(
+                                    "{} converts between pointers to integer types {how}",
+                                    action.to_from(&sp, &dp)
+                                ),
+                            )
+                            .with_group("pointer-sign")
+                            .with_range(r.span),
+                        )
+                    }
                     PtrAssign::Incompatible => {
                         let msg =
                             format!("incompatible pointer types {}", action.to_from(&sp, &dp));
@@ -429,20 +451,36 @@ impl Checker<'_> {
                 Expr::error(r.span)
             }
             (TypeKind::Scalar(_) | TypeKind::Enum(_), TypeKind::Scalar(_) | TypeKind::Enum(_)) => {
-                self.constant_conversion_warning(&r, dst, at);
-                self.implicit_to(r, dst)
+                let c = self.implicit_to(r, dst);
+                let cc = self.conversion_context(action, at);
+                self.check_constant_conversion(&c, cc);
+                c
             }
             (TypeKind::Scalar(_) | TypeKind::Enum(_), TypeKind::Pointer(_)) => {
                 self.implicit_to(r, dst)
             }
             (TypeKind::Vector(..), TypeKind::Scalar(_) | TypeKind::Enum(_)) => {
-                self.implicit_to(r, dst)
+                let c = self.implicit_to(r, dst);
+                let cc = self.conversion_context(action, at);
+                self.check_constant_conversion(&c, cc);
+                c
             }
             (TypeKind::Vector(..), TypeKind::Vector(..)) if dc.id == sc.id => r,
             (TypeKind::Record(a), TypeKind::Record(b)) if a == b => r,
             // `event_t e = 0` is an initialization (clang's OCLZeroOpaqueType); `e = 0` is not.
             (TypeKind::Opaque(Opaque::Event), TypeKind::Scalar(_))
                 if self.is_null_constant(&r) && action != Action::Assigning =>
+            {
+                self.cast(CastKind::NullToPointer, r, dst.unqualified())
+            }
+            // clang's OCLZeroOpaqueType for the AVC types (but the MCE payload and result),
+            // with `cl_intel_device_side_avc_motion_estimation` enabled by its pragma.
+            (TypeKind::Opaque(Opaque::Avc(a)), TypeKind::Scalar(s))
+                if s.is_integer()
+                    && action == Action::Initializing
+                    && a.zero_initializable()
+                    && self.avc_enabled()
+                    && self.const_int(&r) == Some(0) =>
             {
                 self.cast(CastKind::NullToPointer, r, dst.unqualified())
             }
@@ -467,57 +505,15 @@ impl Checker<'_> {
         }
     }
 
-    /// clang's `-Wconstant-conversion`: an integer constant that does not fit the destination
-    /// integer type ("changes value from 1000 to -24").
-    fn constant_conversion_warning(&mut self, r: &Expr, dst: QualType, at: Span) {
-        let types = &self.prog.types;
-        let (Some(from), Some(to)) = (types.as_scalar(r.ty), types.as_scalar(dst)) else {
-            return;
-        };
-        if from.is_integer() && matches!(to, Scalar::Float | Scalar::Half) {
-            // -Wimplicit-const-int-float-conversion: the constant is not exactly representable.
-            let Some(v) = self.const_int(r) else { return };
-            let f = v as f32;
-            if f64::from(f) != v as f64 {
-                let (a, b) = (types.quoted(r.ty), types.quoted(dst.unqualified()));
-                self.warn(
-                    at,
-                    format!(
-                        "implicit conversion from {a} to {b} changes value from {v} to {}",
-                        f64::from(f)
-                    ),
-                    "implicit-const-int-float-conversion",
-                );
-            }
-            return;
+    /// Where clang says an implicit conversion for `action` happens (the `CC` it underlines):
+    /// the callee of an argument, the `return` keyword, the `{` of an initializer list, else
+    /// `at` (the operator, the declared name).
+    fn conversion_context(&self, action: Action, at: Span) -> Span {
+        match action {
+            Action::Passing | Action::Returning => self.conv_cc.unwrap_or(at),
+            Action::Initializing => self.list_cc.unwrap_or(at),
+            Action::Assigning => at,
         }
-        if !from.is_integer() || !to.is_integer() || to == Scalar::Bool || to.size() >= 8 {
-            return;
-        }
-        let Some(v) = self.const_int(r) else { return };
-        let bits = to.size() * 8;
-        // Signed targets must hold the value; unsigned ones also take small negative values
-        // (clang leaves those to -Wsign-conversion).
-        let hi = if to.is_signed() {
-            1i64 << (bits - 1)
-        } else {
-            1i64 << bits
-        };
-        let fits = v >= -(1i64 << (bits - 1)) && v < hi;
-        if fits {
-            return;
-        }
-        let mask = (1i64 << bits) - 1;
-        let mut nv = v & mask;
-        if to.is_signed() && nv & (1i64 << (bits - 1)) != 0 {
-            nv -= 1i64 << bits;
-        }
-        let (a, b) = (types.quoted(r.ty), types.quoted(dst.unqualified()));
-        self.warn(
-            at,
-            format!("implicit conversion from {a} to {b} changes value from {v} to {nv}"),
-            "constant-conversion",
-        );
     }
 
     /// The beyond-clang note: the destination's pointee space was implicit.
@@ -743,7 +739,10 @@ impl Checker<'_> {
                 }
             }
             (_, _) if tc.id == fc.id => out(self, CastKind::NoOp, r),
-            (TypeKind::Record(_), _) | (TypeKind::Array(..), _) | (TypeKind::Function(_), _) => {
+            (TypeKind::Record(_), _)
+            | (TypeKind::Array(..), _)
+            | (TypeKind::Function(_), _)
+            | (TypeKind::Opaque(Opaque::Avc(_)), _) => {
                 let d = self.prog.types.quoted(to);
                 self.err(
                     lparen,

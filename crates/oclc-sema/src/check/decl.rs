@@ -152,7 +152,7 @@ impl Checker<'_> {
             "clk_event_t" => Opaque::ClkEvent,
             "queue_t" => Opaque::Queue,
             "reserve_id_t" => Opaque::ReserveId,
-            _ => return None,
+            _ => Opaque::Avc(crate::types::Avc::from_name(s)?),
         };
         let id = self.prog.types.intern(TypeKind::Opaque(o));
         Some(self.t(id))
@@ -177,8 +177,8 @@ impl Checker<'_> {
         for item in &specs.items {
             match &item.kind {
                 DeclSpecKind::Storage(sc) => {
-                    // `auto`/`register` are rejected by the parser (clang's
-                    // SetStorageClassSpec); they do not reach here.
+                    // `auto`/`register` reach here only with clang's
+                    // `cl_clang_storage_class_specifiers` (the parser rejects them otherwise).
                     if storage.is_some() {
                         self.err(
                             item.span,
@@ -430,7 +430,9 @@ impl Checker<'_> {
                 return Some(match &**te {
                     ast::TypeOrExpr::Type(tn) => self.type_name(tn),
                     ast::TypeOrExpr::Expr(e) => {
+                        self.unevaluated += 1;
                         let he = self.expr(e);
+                        self.unevaluated -= 1;
                         he.ty.unqualified()
                     }
                 });
@@ -451,6 +453,30 @@ impl Checker<'_> {
         let specs = self.specs(&tn.specs, place);
         let d = self.declarator(specs.ty, &tn.declarator, false);
         d.ty
+    }
+
+    /// clang's check that an array element's size is a multiple of its alignment (an
+    /// over-aligned typedef, `typedef ulong u64a __attribute__((aligned(128)))`, makes
+    /// arrays of it impossible); reported at the `[`.
+    fn element_misaligned(&mut self, elem: QualType, at: Span) -> bool {
+        let types = &self.prog.types;
+        let Some(align) = types.declared_align(elem) else {
+            return false;
+        };
+        let Some(size) = types.size_of(elem).filter(|&s| s > 0) else {
+            return false;
+        };
+        if size % align == 0 {
+            return false;
+        }
+        let t = types.quoted(elem);
+        self.err(
+            Span { hi: at.lo, ..at },
+            format!(
+                "size of array element of type {t} ({size} bytes) isn't a multiple of its alignment ({align} bytes)"
+            ),
+        );
+        true
     }
 
     /// Applies a declarator's chunks (innermost last) to `base`.
@@ -566,6 +592,9 @@ impl Checker<'_> {
                             }
                         }
                     };
+                    if self.element_misaligned(ty, chunk.span) {
+                        invalid = true;
+                    }
                     let aid = self.prog.types.array(ty, len);
                     ty = self.t(aid);
                 }
@@ -850,6 +879,17 @@ impl Checker<'_> {
                 self.err(span, msg);
                 self.note_last(prev.span, "previous definition is here");
             }
+        } else if self.scopes.depth() <= 1
+            && !invalid
+            && matches!(binding, Binding::Typedef(_) | Binding::Var(_))
+            && self.is_header_builtin(name)
+        {
+            // The builtin functions of opencl-c.h are declared at file scope.
+            self.err(
+                span,
+                format!("redefinition of '{name}' as different kind of symbol"),
+            );
+            self.note_last(Span::DUMMY, "previous definition is here");
         }
         self.scopes.insert(
             name,
@@ -872,11 +912,13 @@ impl Checker<'_> {
             return out;
         }
         for idecl in &d.declarators {
+            self.flush_typos(None);
             let decl = self.declarator(
                 specs.ty,
                 &idecl.declarator,
                 specs.storage.is_some_and(|s| s.0 == StorageClass::Typedef),
             );
+            self.warn_unknown_decl_attrs(&d.specs, &idecl.declarator);
             let Some(name) = decl.name else { continue };
             if self.prog.types.fn_sig(decl.ty).is_none() {
                 self.kernel_not_on_function(&specs);
@@ -888,19 +930,60 @@ impl Checker<'_> {
                     ty,
                     span: decl.name_span,
                 });
+                if let Some(a) = self.aligned_attr(&d.specs, &idecl.declarator) {
+                    self.prog.types.set_typedef_align(id, a);
+                }
                 let invalid = decl.invalid || specs.invalid;
                 self.declare_name(name, Binding::Typedef(self.t(id)), decl.name_span, invalid);
                 continue;
             }
             if self.prog.types.fn_sig(decl.ty).is_some() {
-                self.function_decl(&specs, &decl, None, idecl.span);
+                let ovl = super::builtin_redecl::has_overloadable(&d.specs, &idecl.declarator);
+                if let Some(fid) = self.function_decl(&specs, &decl, None, ovl) {
+                    let attrs = d
+                        .specs
+                        .attributes()
+                        .chain(declarator_attrs(&idecl.declarator));
+                    self.record_call_attrs(fid, attrs);
+                    self.record_fn_link(fid, &d.specs, &idecl.declarator, decl.name_span);
+                }
                 continue;
             }
             if let Some(v) = self.var_decl(&specs, &decl, idecl.init.as_ref(), place) {
+                let start = if d.specs.span == Span::DUMMY {
+                    d.span
+                } else {
+                    d.specs.span
+                };
+                self.var_starts.insert(
+                    v,
+                    Span {
+                        hi: start.lo,
+                        ..start
+                    },
+                );
                 out.push(v);
             }
+            self.flush_typos(Some(idecl.span));
         }
         out
+    }
+
+    /// Whether `cl_intel_device_side_avc_motion_estimation` is supported and enabled by a
+    /// pragma (clang's `isAvailableOption`: its types exist without the pragma, but only
+    /// with it may `0` initialize them).
+    pub(crate) fn avc_enabled(&self) -> bool {
+        const NAME: &str = "cl_intel_device_side_avc_motion_estimation";
+        self.lang.has(NAME)
+            && self.lang.std >= oclc_syntax::ClStd::Cl12
+            && self.pragma_ext.get(NAME).copied().unwrap_or(false)
+    }
+
+    /// Whether clang's `cl_clang_storage_class_specifiers` is supported and enabled by a
+    /// pragma (it is not a core feature, so `-cl-ext` alone does not enable it).
+    pub(crate) fn storage_class_ext(&self) -> bool {
+        const NAME: &str = "cl_clang_storage_class_specifiers";
+        self.lang.has(NAME) && self.pragma_ext.get(NAME).copied().unwrap_or(false)
     }
 
     /// clang's error for `__kernel` on a declaration that is not a function's.
@@ -1004,9 +1087,24 @@ impl Checker<'_> {
                 invalid = true;
             }
         }
+        // clang's `cl_clang_storage_class_specifiers` lets `register`/`auto` through the
+        // parser; at file scope they are still illegal.
+        if at_file && matches!(sc, Some(StorageClass::Register | StorageClass::Auto)) && !invalid {
+            self.err(span, "illegal storage class on file-scoped variable");
+            invalid = true;
+        }
+        if !at_file && is_static && !self.prog.types.canonical(ty).quals.is_const() {
+            let at = specs.storage.map_or(span, |s| s.1);
+            self.static_local_in_inline(at);
+        }
         // Rule 31: static locals before OpenCL C 2.0.
         let mut storage_checked = false;
-        if !at_file && is_static && !space::static_local_allowed(&self.lang) && !invalid {
+        let storage_ext = self.storage_class_ext();
+        if !at_file
+            && is_static
+            && !space::static_local_allowed(&self.lang, storage_ext)
+            && !invalid
+        {
             self.err(
                 span,
                 "variables in function scope cannot be declared static",
@@ -1073,6 +1171,9 @@ impl Checker<'_> {
         });
         if at_file {
             self.prog.globals.push(vid);
+            if is_static {
+                self.record_internal_var(vid);
+            }
         }
         // Declare before the initializer (C scope rules), replacing a compatible file-scope
         // redeclaration quietly.
@@ -1112,7 +1213,10 @@ impl Checker<'_> {
                     return Some(vid);
                 }
                 let static_init = at_file || is_static || space_now == Some(LangAs::CONSTANT);
+                let outer = self.initializing.replace(name);
                 let hinit = self.initializer(ty, i, static_init, span);
+                self.initializing = outer;
+                self.end_full_expr();
                 if let Some(hi) = hinit {
                     // An unsized array takes its size from the initializer.
                     let new_ty = self.complete_array_from_init(ty, &hi);
@@ -1145,6 +1249,28 @@ impl Checker<'_> {
         }
         let _ = invalid;
         Some(vid)
+    }
+
+    /// The alignment `__attribute__((aligned(N)))` gives a typedef (a constant power of two;
+    /// anything else is left to the attribute checks).
+    fn aligned_attr(&mut self, specs: &ast::DeclSpecs, d: &ast::Declarator) -> Option<u64> {
+        let attrs = specs
+            .attributes()
+            .chain(d.attrs.iter().filter_map(|a| match &a.kind {
+                DeclSpecKind::Attr(x) => Some(x),
+                _ => None,
+            }));
+        let mut e = None;
+        for a in attrs {
+            if a.name.name.as_str().trim_matches('_') == "aligned"
+                && let Some(ast::AttrArg::Expr(x)) = a.args.first()
+            {
+                e = Some(x);
+            }
+        }
+        let he = self.expr(e?);
+        let v = self.const_int(&he)?;
+        u64::try_from(v).ok().filter(|v| v.is_power_of_two())
     }
 
     /// `typedef float float4 __attribute__((ext_vector_type(4)))` makes a vector type.
@@ -1211,7 +1337,7 @@ impl Checker<'_> {
         specs: &Specs,
         d: &Declared,
         def_span: Option<Span>,
-        _span: Span,
+        overloadable: bool,
     ) -> Option<FuncId> {
         let name = d.name?;
         let span = d.name_span;
@@ -1246,6 +1372,35 @@ impl Checker<'_> {
                     invalid = true;
                 }
             }
+        }
+        // A function named like an opencl-c.h builtin overloads it (clang's rules in
+        // `builtin_redecl`); it is not bound in scope.
+        if !invalid && sig.has_proto && !sig.variadic && self.is_header_builtin(name) {
+            let pids = params
+                .iter()
+                .map(|p| {
+                    self.new_var(hir::Var {
+                        name: p.name.unwrap_or(self.empty_sym),
+                        ty: p.ty,
+                        space: AddrSpace::Private,
+                        storage: Storage::Param,
+                        init: None,
+                        span: p.span,
+                        is_extern: false,
+                    })
+                })
+                .collect();
+            return self.builtin_named_function(super::builtin_redecl::FnDecl {
+                name,
+                span,
+                sig: &sig,
+                ty: d.ty,
+                overloadable,
+                is_static: matches!(specs.storage, Some((StorageClass::Static, _))),
+                is_kernel,
+                definition: def_span.is_some(),
+                params: pids,
+            });
         }
         // Redeclaration. A compatible redeclaration shares the first one's FuncId, so calls
         // made before the definition reach the definition's body.
@@ -1376,6 +1531,7 @@ impl Checker<'_> {
         }
         let d = self.declarator(specs.ty, &f.declarator, false);
         self.kr_decls = None;
+        self.warn_unknown_decl_attrs(&f.specs, &f.declarator);
         if kr {
             self.warn(
                 d.name_span,
@@ -1387,9 +1543,13 @@ impl Checker<'_> {
             self.err(d.name_span, "expected ';' after top level declarator");
             return;
         }
-        let Some(fid) = self.function_decl(&specs, &d, Some(f.span), f.span) else {
+        let ovl = super::builtin_redecl::has_overloadable(&f.specs, &f.declarator);
+        let Some(fid) = self.function_decl(&specs, &d, Some(f.span), ovl) else {
             return;
         };
+        let attrs = f.specs.attributes().chain(declarator_attrs(&f.declarator));
+        self.record_call_attrs(fid, attrs);
+        self.record_fn_link(fid, &f.specs, &f.declarator, d.name_span);
         let sig = self.prog.types.fn_sig(d.ty).cloned();
         let ret = sig.as_ref().map_or(self.t(TypeTable::VOID), |s| s.ret);
         let is_kernel = specs.is_kernel;
@@ -1410,7 +1570,9 @@ impl Checker<'_> {
             is_kernel,
             ret,
             block_depth: 0,
+            id: Some(fid),
         });
+        self.flow = super::flow::Flow::default();
         let body = match self.bodies {
             super::Bodies::Keep => Some(self.block(&f.body, false)),
             super::Bodies::Discard => {
@@ -1419,7 +1581,9 @@ impl Checker<'_> {
             }
         };
         self.check_gotos();
+        self.flush_runtime_warnings();
         self.func = None;
+        self.fn_end = std::mem::take(&mut self.deferred);
         self.scopes.pop();
         self.attributes_for(fid, &f.specs);
         if let Some(func) = self.prog.functions.get_mut(fid.0 as usize) {
@@ -1503,6 +1667,14 @@ fn past_object_offset(e: &crate::hir::Expr) -> Option<(Span, u64)> {
         }
     }
     None
+}
+
+/// The attributes written after a declarator.
+fn declarator_attrs(d: &ast::Declarator) -> impl Iterator<Item = &ast::Attribute> {
+    d.attrs.iter().filter_map(|a| match &a.kind {
+        DeclSpecKind::Attr(x) => Some(x),
+        _ => None,
+    })
 }
 
 fn strip_casts(e: &crate::hir::Expr) -> &crate::hir::Expr {

@@ -8,6 +8,7 @@ use oclc_syntax::{Diagnostic, Span, Symbol};
 use super::Checker;
 use super::conv::Action;
 use super::scope::Binding;
+use super::unused::Unused;
 use crate::hir::{BinOp, CastKind, Expr, ExprKind, UnOp};
 use crate::space::{self, PointerOp};
 use crate::types::{ArrayLen, LangAs, Opaque, QualType, Quals, Scalar, TypeKind, TypeTable};
@@ -86,6 +87,8 @@ impl Checker<'_> {
             AK::Ident(name) => self.ident(*name, span),
             AK::Paren(inner) => {
                 let mut x = self.expr(inner);
+                // C corrects typos at the `)` (clang's `ParseParenExpression`).
+                self.flush_typos(Some(span));
                 x.span = span;
                 x
             }
@@ -190,6 +193,7 @@ impl Checker<'_> {
             AK::OffsetOf { ty, path } => self.offsetof(ty, path, span),
             AK::BitCast { ty, expr } => self.bit_cast(ty, expr, span),
             AK::ChooseExpr { cond, then, els } => self.choose_expr(cond, then, els, span),
+            AK::StmtExpr { body, parens } => self.stmt_expr(body, *parens, span),
             AK::AsType { expr, ty } => {
                 let to = self.type_name(ty);
                 let x = self.rexpr(expr);
@@ -247,10 +251,17 @@ impl Checker<'_> {
         QualType::new(self.prog.types.array(c, ArrayLen::Fixed(n)))
     }
 
+    /// The type of a `sizeof`/`vec_step`/`_Alignof` operand; an expression operand is not
+    /// evaluated (no run-time warnings in it).
     fn type_or_expr_type(&mut self, arg: &ast::TypeOrExpr) -> QualType {
         match arg {
             ast::TypeOrExpr::Type(tn) => self.type_name(tn),
-            ast::TypeOrExpr::Expr(e) => self.expr(e).ty,
+            ast::TypeOrExpr::Expr(e) => {
+                self.unevaluated += 1;
+                let t = self.expr(e).ty;
+                self.unevaluated -= 1;
+                t
+            }
         }
     }
 
@@ -282,6 +293,10 @@ impl Checker<'_> {
         };
         let fits = |s: Scalar| {
             let bits = s.size() * 8;
+            // A literal's value has 64 bits: a wider type always holds it.
+            if bits > 64 {
+                return true;
+            }
             if s.is_signed() {
                 v < (1u64 << (bits - 1))
             } else {
@@ -297,8 +312,18 @@ impl Checker<'_> {
         self.mk(ExprKind::IntLit(v), ty, span)
     }
 
-    fn ident(&mut self, name: Symbol, span: Span) -> Expr {
-        match self.scopes.lookup(name).map(|e| e.binding) {
+    pub(crate) fn ident(&mut self, name: Symbol, span: Span) -> Expr {
+        let entry = self.scopes.lookup(name);
+        // clang makes no expression of an invalid declaration (`Sema::BuildDeclarationNameExpr`
+        // "only create DeclRefExpr's for valid Decl's"): its uses are silently invalid.
+        if entry.is_some_and(|e| e.invalid && matches!(e.binding, Binding::Var(_))) {
+            return Expr::error(span);
+        }
+        let binding = entry.map(|e| e.binding);
+        if let Some(b) = &binding {
+            self.check_internal_use(b, span);
+        }
+        match binding {
             Some(Binding::Var(v)) => {
                 let ty = self
                     .prog
@@ -332,15 +357,26 @@ impl Checker<'_> {
                 Expr::error(span)
             }
             None => {
-                self.err(span, format!("use of undeclared identifier '{name}'"));
-                Expr::error(span)
+                let fix = self.undeclared(name, span, super::typo::NameUse::Value);
+                match fix {
+                    // clang goes on with the correction.
+                    Some(c) if c.decl.is_some() && self.scopes.lookup(c.name).is_some() => {
+                        self.ident(c.name, span)
+                    }
+                    Some(c) if c.name.as_str() == "true" || c.name.as_str() == "false" => {
+                        let ty = self.predef_named("bool", QualType::new(TypeTable::BOOL));
+                        let v = i64::from(c.name.as_str() == "true");
+                        self.mk(ExprKind::Const(v), ty, span)
+                    }
+                    _ => Expr::error(span),
+                }
             }
         }
     }
 
     fn comma_list(&mut self, items: &[ast::Expr], span: Span) -> Expr {
         let mut acc: Option<Expr> = None;
-        for it in items {
+        for (i, it) in items.iter().enumerate() {
             let x = self.rexpr(it);
             acc = Some(match acc {
                 None => x,
@@ -348,6 +384,21 @@ impl Checker<'_> {
                     if prev.is_error() || x.is_error() {
                         Expr::error(span)
                     } else {
+                        if i > 0 {
+                            // `(a, b, c)` is `((a, b), c)`: the left operand is the last item
+                            // before this one as far as the unused-value check goes.
+                            let left = &items[i - 1];
+                            let lh = match &prev.kind {
+                                ExprKind::Comma(_, r) => &**r,
+                                _ => &prev,
+                            };
+                            let kind = if i == 1 {
+                                Unused::CommaLeft
+                            } else {
+                                Unused::CommaLeftTail
+                            };
+                            self.diagnose_unused(left, Some(lh), kind);
+                        }
                         let ty = x.ty;
                         self.mk(
                             ExprKind::Comma(crate::hir::boxed(prev), crate::hir::boxed(x)),
@@ -622,11 +673,11 @@ impl Checker<'_> {
     ) -> Expr {
         if !matches!(lhs.kind, AK::Binary { .. }) {
             let l = self.rexpr(lhs);
-            return self.binary_step(op, op_span, l, rhs, span);
+            return self.binary_step(op, op_span, lhs, l, rhs, span);
         }
         // A chain (`a + b + c ...`, a left spine of any length) is checked in a loop, leftmost
         // operand first, as recursion would: its length is not nesting.
-        let mut links = vec![(op, op_span, rhs, span)];
+        let mut links = vec![(op, op_span, lhs, rhs, span)];
         let mut leaf = lhs;
         while let AK::Binary {
             op,
@@ -635,28 +686,47 @@ impl Checker<'_> {
             rhs,
         } = &leaf.kind
         {
-            links.push((*op, *op_span, &**rhs, leaf.span));
+            links.push((*op, *op_span, &**lhs, &**rhs, leaf.span));
             leaf = lhs;
         }
         let mut acc = self.rexpr(leaf);
         let mut first = true;
-        for (op, op_span, rhs, span) in links.into_iter().rev() {
+        for (op, op_span, lhs, rhs, span) in links.into_iter().rev() {
             if !first {
                 acc = self.rvalue(acc);
             }
             first = false;
-            acc = self.binary_step(op, op_span, acc, rhs, span);
+            acc = self.binary_step(op, op_span, lhs, acc, rhs, span);
         }
         acc
     }
 
-    /// One link of a chain: `l` (already an rvalue) `op` the operand `rhs`.
-    fn binary_step(&mut self, op: AB, op_span: Span, l: Expr, rhs: &ast::Expr, span: Span) -> Expr {
-        let r = self.rexpr(rhs);
+    /// One link of a chain: `l` (already an rvalue, checked from `lhs`) `op` the operand
+    /// `rhs`. The right operand of `&&`/`||` runs only when the left one lets it.
+    fn binary_step(
+        &mut self,
+        op: AB,
+        op_span: Span,
+        lhs: &ast::Expr,
+        l: Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Expr {
+        let r = if matches!(op, AB::LogAnd | AB::LogOr) {
+            let truth = self.known_truth(&l);
+            let here = self.flow.reach.clone();
+            self.flow.reach = here.when(truth, op == AB::LogAnd);
+            let r = self.rexpr(rhs);
+            self.flow.reach = here;
+            r
+        } else {
+            self.rexpr(rhs)
+        };
         if l.is_error() || r.is_error() {
             return Expr::error(span);
         }
         if op == AB::Comma {
+            self.diagnose_unused(lhs, Some(&l), Unused::CommaLeft);
             let ty = r.ty;
             return self.mk(
                 ExprKind::Comma(crate::hir::boxed(l), crate::hir::boxed(r)),
@@ -664,7 +734,10 @@ impl Checker<'_> {
                 span,
             );
         }
-        self.binary_values(op, op_span, l, r, span)
+        self.binop_precedence(op, op_span, lhs, rhs, &l);
+        let x = self.binary_values(op, op_span, l, r, span);
+        self.consecutive_comparison(op, op_span, lhs);
+        x
     }
 
     /// A binary operator on two rvalues (shared with compound assignment).
@@ -781,6 +854,8 @@ impl Checker<'_> {
                 self.binary_warnings(op, op_span, &l, &r);
                 match self.arith_convert(l, r) {
                     Ok((l, r, common)) => {
+                        self.check_constant_conversion(&l, op_span);
+                        self.check_constant_conversion(&r, op_span);
                         let ty =
                             if matches!(op, AB::Lt | AB::Gt | AB::Le | AB::Ge | AB::Eq | AB::Ne) {
                                 self.logical_result(common)
@@ -863,10 +938,10 @@ impl Checker<'_> {
             } else {
                 "remainder"
             };
-            self.warn(
-                op_span,
-                format!("{what} by zero is undefined"),
-                "division-by-zero",
+            self.warn_runtime(
+                Diagnostic::warning(op_span, format!("{what} by zero is undefined"))
+                    .with_group("division-by-zero")
+                    .with_range(r.span),
             );
         }
     }
@@ -1085,11 +1160,49 @@ impl Checker<'_> {
         question: Span,
         span: Span,
     ) -> Expr {
+        let x = self.conditional_operands(cond, then, else_, question, span);
+        if let ExprKind::Cond(c, ..) = &x.kind {
+            self.conditional_precedence(question, cond, c, else_);
+        }
+        x
+    }
+
+    fn conditional_operands(
+        &mut self,
+        cond: &ast::Expr,
+        then: &ast::Expr,
+        else_: &ast::Expr,
+        question: Span,
+        span: Span,
+    ) -> Expr {
         let c = self.expr(cond);
         let c = self.condition(c);
+        let truth = self.known_truth(&c);
+        let here = self.flow.reach.clone();
+        self.flow.reach = here.when(truth, true);
         let t = self.rexpr(then);
+        self.flow.reach = here.when(truth, false);
         let e = self.rexpr(else_);
+        self.flow.reach = here;
         if c.is_error() || t.is_error() || e.is_error() {
+            return Expr::error(span);
+        }
+        // OpenCL: a floating-point condition is an error (clang's
+        // err_typecheck_cond_expect_nonfloat).
+        if self
+            .prog
+            .types
+            .as_scalar(c.ty)
+            .is_some_and(|s| s.is_float())
+        {
+            let t = self.prog.types.quoted(c.ty);
+            self.emit(
+                oclc_syntax::Diagnostic::error(
+                    question,
+                    format!("used type {t} where floating point type is not allowed"),
+                )
+                .with_range(cond.span),
+            );
             return Expr::error(span);
         }
         let types = &self.prog.types;
@@ -1188,7 +1301,11 @@ impl Checker<'_> {
                 let arith = |x: &Expr| types.elem_scalar(x.ty).is_some();
                 if arith(&t) && arith(&e) {
                     return match self.arith_convert(t, e) {
-                        Ok((t, e, ty)) => result(self, c, t, e, ty),
+                        Ok((t, e, ty)) => {
+                            self.check_constant_conversion(&t, question);
+                            self.check_constant_conversion(&e, question);
+                            result(self, c, t, e, ty)
+                        }
                         Err(b) => {
                             let (t, e) = *b;
                             let (x, y) =
@@ -1222,6 +1339,8 @@ impl Checker<'_> {
         let under_addr_of = std::mem::replace(&mut self.in_addr_of, false);
         let b = self.expr(base);
         let i = self.rexpr(index);
+        // Subscripts correct the typos in their operands at once.
+        self.flush_typos(Some(span));
         if b.is_error() || i.is_error() {
             return Expr::error(span);
         }
@@ -1310,13 +1429,16 @@ impl Checker<'_> {
         } else {
             return;
         };
-        self.warn(span, msg, "array-bounds");
+        let mut d = Diagnostic::warning(span, msg).with_group("array-bounds");
         if let ExprKind::Var(v) = &b.kind
             && let Some(var) = self.prog.var(*v)
         {
-            let (vs, name) = (var.span, var.name);
-            self.note_last(vs, format!("array '{name}' declared here"));
+            // clang points at the declaration's start (its first specifier).
+            let vs = self.var_starts.get(v).copied().unwrap_or(var.span);
+            let name = var.name;
+            d = d.with_note(vs, format!("array '{name}' declared here"));
         }
+        self.warn_runtime(d);
     }
 
     fn member(
@@ -1328,6 +1450,8 @@ impl Checker<'_> {
         span: Span,
     ) -> Expr {
         let b = self.expr(base);
+        // Member access corrects the typos in its base at once.
+        self.flush_typos(Some(span));
         if b.is_error() {
             return Expr::error(span);
         }
@@ -1420,11 +1544,38 @@ impl Checker<'_> {
             }
             None => {
                 let rq = QualType::new(self.prog.types.intern(TypeKind::Record(rid)));
-                let t = self.prog.types.print(rq);
-                self.err(
+                // clang names the base's type as written: a typedef of an anonymous record
+                // by the typedef.
+                let named = self
+                    .prog
+                    .types
+                    .record(rid)
+                    .is_some_and(|r| r.name.is_some());
+                let t = match self.prog.types.kind(obj_ty.id) {
+                    TypeKind::Typedef(td) if !named => self
+                        .prog
+                        .types
+                        .typedef(*td)
+                        .map_or_else(|| self.prog.types.print(rq), |d| d.name.to_string()),
+                    _ => self.prog.types.print(rq),
+                };
+                let fix = self.correct_member(name.name, rid);
+                let mut d = Diagnostic::error(
                     name.span,
-                    format!("no member named '{}' in '{t}'", name.name),
+                    match fix {
+                        Some((f, _)) => format!(
+                            "no member named '{}' in '{t}'; did you mean '{f}'?",
+                            name.name
+                        ),
+                        None => format!("no member named '{}' in '{t}'", name.name),
+                    },
                 );
+                if let Some((f, at)) = fix {
+                    d = d
+                        .with_fixit(name.span, f.as_str())
+                        .with_note(at, format!("'{f}' declared here"));
+                }
+                self.emit(d);
                 Expr::error(span)
             }
         }

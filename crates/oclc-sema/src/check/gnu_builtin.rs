@@ -410,10 +410,13 @@ impl Checker<'_> {
 
     /// Whether evaluating `e` may change something (clang's `HasSideEffects`): assignments,
     /// `++`/`--`, calls of functions other than `const`/`pure` builtins.
-    fn may_have_side_effects(&self, e: &Expr) -> bool {
+    pub(crate) fn may_have_side_effects(&self, e: &Expr) -> bool {
         let any = |xs: &[Expr]| xs.iter().any(|x| self.may_have_side_effects(x));
         match &e.kind {
-            ExprKind::Assign { .. } | ExprKind::Call { .. } | ExprKind::InitList(_) => true,
+            ExprKind::Assign { .. }
+            | ExprKind::Call { .. }
+            | ExprKind::InitList(_)
+            | ExprKind::StmtExpr { .. } => true,
             ExprKind::BuiltinCall { builtin, args } => {
                 let a = self.builtins.attrs(builtin.overload);
                 let gnu_pure = builtin.name.as_str().starts_with("__builtin_")
@@ -485,8 +488,10 @@ impl Checker<'_> {
             _ => {}
         }
         let a = args.first()?;
-        let bits = self.prog.types.size_of(a.ty)? as u32 * 8;
-        if bits == 0 || bits > 64 {
+        // A 128-bit operand (`long long` on SPIR) holds a value of 64 bits or fewer here: the
+        // `ll` builtins account for its high half below.
+        let bits = (self.prog.types.size_of(a.ty)? as u32 * 8).min(64);
+        if bits == 0 {
             return None;
         }
         let mask = if bits == 64 {

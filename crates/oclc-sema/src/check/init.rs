@@ -113,6 +113,24 @@ impl Checker<'_> {
             });
         }
         let mut cur = Cursor { items, pos: 0 };
+        let lbrace = Span {
+            hi: list.span.lo + 1,
+            ..list.span
+        };
+        let saved = self.list_cc.replace(lbrace);
+        let init = self.init_list_items(ty, list, &mut cur, must_be_const);
+        self.list_cc = saved;
+        init
+    }
+
+    /// [`Self::init_list`] once the items are checked.
+    fn init_list_items(
+        &mut self,
+        ty: QualType,
+        list: &ast::InitList,
+        cur: &mut Cursor,
+        must_be_const: bool,
+    ) -> Option<Init> {
         if !self.prog.types.is_array(ty)
             && self.prog.types.as_record(ty).is_none()
             && self.prog.types.as_vector(ty).is_none()
@@ -122,7 +140,7 @@ impl Checker<'_> {
                 self.err(list.span, "scalar initializer cannot be empty");
                 return None;
             }
-            let v = self.sub_init(ty, &mut cur, must_be_const);
+            let v = self.sub_init(ty, cur, must_be_const);
             if let Some(extra) = cur.items.get(cur.pos) {
                 self.warn(
                     extra.item.span,
@@ -132,7 +150,7 @@ impl Checker<'_> {
             }
             return v;
         }
-        let init = self.fill(ty, &mut cur, must_be_const, true);
+        let init = self.fill(ty, cur, must_be_const, true);
         if let Some(extra) = cur.items.get(cur.pos) {
             let what = match self.prog.types.ckind(ty) {
                 TypeKind::Array(..) => "array",

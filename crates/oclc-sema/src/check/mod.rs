@@ -9,20 +9,30 @@
 //! (statements), [`consteval`] (integer constant expressions), [`predef`] (predeclared OpenCL
 //! names), [`scope`] (name lookup).
 
+pub mod attrs;
 pub mod builtin_call;
+pub mod builtin_redecl;
 pub mod call;
+pub mod constconv;
 pub mod consteval;
 pub mod conv;
 pub mod decl;
 pub mod expr;
+pub mod flow;
 pub mod gnu_builtin;
 pub mod gnu_expr;
 pub mod init;
 pub mod kernel;
+pub mod linkage;
+pub mod parens;
+pub mod pragmas;
 pub mod predef;
 pub mod record;
 pub mod scope;
 pub mod stmt;
+pub mod stmt_expr;
+pub mod typo;
+pub mod unused;
 
 use std::collections::HashMap;
 
@@ -34,10 +44,17 @@ use crate::types::QualType;
 use scope::Scopes;
 
 /// Warning groups sema emits that clang leaves off by default (`-W<group>` turns one on).
-pub const DEFAULT_OFF_GROUPS: &[&str] = &["conversion", "spir-compat"];
+pub const DEFAULT_OFF_GROUPS: &[&str] = &[
+    "conversion",
+    "spir-compat",
+    "pedantic-core-features",
+    "logical-op-parentheses",
+    "bitwise-op-parentheses",
+    "unknown-pragmas-off",
+];
 
 /// Warning groups of language extensions that clang shows only with `-pedantic`.
-pub const PEDANTIC_GROUPS: &[&str] = &["extra-semi"];
+pub const PEDANTIC_GROUPS: &[&str] = &["extra-semi", "static-in-inline-quiet"];
 
 /// Deepest expression/statement nesting checked before giving up with a diagnostic: above the
 /// parser's own limit (4096), so it only bounds recursion on ASTs built by other means.
@@ -83,6 +100,17 @@ pub fn check_with(
     c.finish()
 }
 
+/// Where a top-level item starts.
+fn item_span(item: &ast::ExternalDecl) -> Span {
+    match item {
+        ast::ExternalDecl::FunctionDef(f) => f.span,
+        ast::ExternalDecl::Decl(d) => d.span,
+        ast::ExternalDecl::StaticAssert(sa) => sa.span,
+        ast::ExternalDecl::Empty(s) => *s,
+        ast::ExternalDecl::Pragma(p) => p.span,
+    }
+}
+
 /// [`check`] over batches of top-level items as they arrive (from a parser running on another
 /// thread); each batch is handed to `done` once checked.
 pub fn check_items(
@@ -112,6 +140,8 @@ pub(crate) struct FnCtx {
     pub ret: QualType,
     /// Block nesting inside the body: 1 is the outermost compound statement.
     pub block_depth: u32,
+    /// The function's id (none after an invalid declaration).
+    pub id: Option<hir::FuncId>,
 }
 
 /// State of one check.
@@ -147,6 +177,46 @@ pub(crate) struct Checker<'a> {
     pub in_addr_of: bool,
     /// The builtin function library of this language mode.
     pub builtins: crate::builtins::Builtins,
+    /// Where each variable's declaration starts (its first specifier), for clang's notes
+    /// that point there.
+    pub var_starts: crate::fxhash::FxHashMap<hir::VarId, Span>,
+    /// The function body's "possibly unreachable" warnings (-Warray-bounds,
+    /// -Wdivision-by-zero), which clang emits when the function is finished.
+    pub deferred: Vec<Diagnostic>,
+    /// Those of the last function: clang emits them once it has read the token after the
+    /// body (so after a `#warning` between two functions), i.e. when the next item starts.
+    pub fn_end: Vec<Diagnostic>,
+    /// The last top-level item's span (the end-of-file flush of [`Checker::fn_end`]).
+    pub last_item: Span,
+    /// Typo corrections attempted (clang stops at `-fspell-checking-limit`).
+    pub typo_attempts: u32,
+    /// The variable whose initializer is being checked (never its own typo correction).
+    pub initializing: Option<Symbol>,
+    /// Undeclared identifiers (name, where, correction) whose errors wait for the end of
+    /// their full expression.
+    pub pending_typos: Vec<(Symbol, Span, Option<typo::Correction>)>,
+    /// Statement expressions, jumps and loops of the function being checked.
+    pub(crate) se: stmt_expr::StmtExprCx,
+    /// User functions named like builtins.
+    pub(crate) user_overloads: builtin_redecl::UserOverloads,
+    /// Reachability of the function body being checked, and its held warnings.
+    pub(crate) flow: flow::Flow,
+    /// Conversion warnings of the full expression being checked (see
+    /// [`Checker::warn_conversion`]).
+    pub(crate) full_expr_warnings: Vec<(Diagnostic, Option<flow::Reach>)>,
+    /// The context clang underlines for a conversion of an argument (the callee) or of a
+    /// `return` value (the keyword), and of an initializer-list element (its `{`).
+    pub(crate) conv_cc: Option<Span>,
+    /// Linkage facts of declared functions, and the program-scope `static` variables.
+    pub(crate) fn_links: crate::fxhash::FxHashMap<hir::FuncId, linkage::FnLink>,
+    pub(crate) internal_vars: std::collections::HashSet<hir::VarId>,
+    /// Names `#pragma OPENCL EXTENSION name : begin` made known.
+    pub(crate) begun_exts: std::collections::HashSet<String>,
+    pub(crate) list_cc: Option<Span>,
+    /// `const`/`pure`/`warn_unused_result` attributes of declared functions.
+    pub(crate) func_attrs: crate::fxhash::FxHashMap<hir::FuncId, unused::CallAttrs>,
+    /// Nesting of unevaluated operands (`sizeof`, `vec_step`, `_Alignof`, `typeof`).
+    pub unevaluated: u32,
     /// Whether checked function bodies are kept in the program.
     pub bodies: Bodies,
     /// While a K&R definition's declarator is checked: the types its parameter declarations
@@ -177,6 +247,24 @@ impl<'a> Checker<'a> {
             labels: HashMap::new(),
             gotos: Vec::new(),
             builtins: crate::builtins::Builtins::new(lang),
+            var_starts: Default::default(),
+            deferred: Vec::new(),
+            fn_end: Vec::new(),
+            last_item: Span::DUMMY,
+            typo_attempts: 0,
+            initializing: None,
+            pending_typos: Vec::new(),
+            se: Default::default(),
+            user_overloads: Default::default(),
+            flow: flow::Flow::default(),
+            full_expr_warnings: Vec::new(),
+            func_attrs: Default::default(),
+            conv_cc: None,
+            fn_links: Default::default(),
+            internal_vars: Default::default(),
+            begun_exts: Default::default(),
+            list_cc: None,
+            unevaluated: 0,
             bodies: Bodies::Keep,
             kr_decls: None,
         };
@@ -185,11 +273,38 @@ impl<'a> Checker<'a> {
         c
     }
 
-    fn finish(self) -> Program {
+    fn finish(mut self) -> Program {
+        self.flush_typos(None);
+        // After everything in the main file (the end of file is read first).
+        let end = Span {
+            lo: u32::MAX,
+            hi: u32::MAX,
+            expn: oclc_syntax::source::ExpnId::NONE,
+            ..self.sm.report_span(self.last_item)
+        };
+        self.flush_fn_end(end);
         self.prog
     }
 
+    /// Emits the last function's end-of-function warnings as emitted at `at`.
+    fn flush_fn_end(&mut self, at: Span) {
+        for d in std::mem::take(&mut self.fn_end) {
+            self.diags.push(d.emitted_at(at));
+        }
+    }
+
     fn external_decl(&mut self, item: &ast::ExternalDecl) {
+        let start = item_span(item);
+        if !self.fn_end.is_empty() {
+            self.flush_fn_end(start);
+        }
+        self.last_item = start;
+        self.external_decl_inner(item);
+        self.flush_typos(Some(start));
+        self.end_full_expr();
+    }
+
+    fn external_decl_inner(&mut self, item: &ast::ExternalDecl) {
         match item {
             ast::ExternalDecl::FunctionDef(f) => self.function_def(f),
             ast::ExternalDecl::Decl(d) => {
@@ -206,7 +321,8 @@ impl<'a> Checker<'a> {
 
     /// `#pragma OPENCL EXTENSION name : enable|disable` switches an extension from here on.
     pub(crate) fn pragma(&mut self, p: &ast::PragmaItem) {
-        if let ast::PragmaKind::OpenclExtension { name, enable } = &p.kind {
+        self.opencl_extension_pragma(p);
+        if let ast::PragmaKind::OpenclExtension { name, enable, .. } = &p.kind {
             if name == "all" {
                 for e in oclc_syntax::lang::EXTENSIONS {
                     self.pragma_ext.insert((*e).to_string(), *enable);
@@ -249,10 +365,7 @@ impl<'a> Checker<'a> {
     /// Attaches a note to the last diagnostic (clang prints notes after their diagnostic).
     pub(crate) fn note_last(&mut self, span: Span, msg: impl Into<String>) {
         if let Some(d) = self.diags.list.last_mut() {
-            d.notes.push(oclc_syntax::Note {
-                span,
-                message: msg.into(),
-            });
+            d.notes.push(oclc_syntax::Note::new(span, msg));
         }
     }
 

@@ -13,6 +13,7 @@ use crate::types::{
 
 impl Checker<'_> {
     pub(crate) fn record_spec(&mut self, r: &ast::RecordSpec, place: DeclPlace) -> QualType {
+        self.warn_unknown_attrs(&r.attrs);
         let is_union = r.kind == ast::RecordKind::Union;
         let name = r.name.map(|i| i.name);
         let decl_span = r.name.map_or(r.kw_span, |i| i.span);
@@ -92,7 +93,10 @@ impl Checker<'_> {
         let mut fields: Vec<Field> = Vec::new();
         for m in &body.members {
             match m {
-                ast::MemberDecl::Pragma(p) => self.pragma(p),
+                ast::MemberDecl::Pragma(p) => {
+                    let is_union = self.prog.types.record(rid).is_some_and(|r| r.is_union);
+                    self.member_pragma(p, is_union)
+                }
                 ast::MemberDecl::StaticAssert(sa) => self.static_assert(sa),
                 ast::MemberDecl::Fields(g) => {
                     let specs = self.specs(&g.specs, place);
@@ -110,6 +114,7 @@ impl Checker<'_> {
                     }
                     for f in &g.fields {
                         let d = self.declarator(specs.ty, &f.declarator, false);
+                        self.warn_unknown_decl_attrs(&g.specs, &f.declarator);
                         self.kernel_not_on_function(&specs);
                         let span = d.name.map_or(f.span, |_| d.name_span);
                         let mut ty = d.ty;
@@ -195,6 +200,7 @@ impl Checker<'_> {
     }
 
     pub(crate) fn enum_spec(&mut self, e: &ast::EnumSpec) -> QualType {
+        self.warn_unknown_attrs(&e.attrs);
         let name = e.name.map(|i| i.name);
         let span = e.name.map_or(e.kw_span, |i| i.span);
         if e.body.is_none()
@@ -218,6 +224,7 @@ impl Checker<'_> {
             let mut next: i64 = 0;
             let mut values = Vec::new();
             for en in list {
+                self.warn_unknown_attrs(&en.attrs);
                 let v = match &en.value {
                     Some(x) => {
                         let he = self.expr(x);

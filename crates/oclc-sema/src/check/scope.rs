@@ -75,6 +75,19 @@ impl Scopes {
         self.stack.iter().rev().find_map(|s| s.names.get(&name))
     }
 
+    /// Every visible ordinary name with its entry (an inner declaration hides an outer one),
+    /// for typo correction.
+    pub fn visible(&self) -> impl Iterator<Item = (Symbol, &Entry)> + '_ {
+        self.stack.iter().enumerate().rev().flat_map(move |(i, s)| {
+            s.names.iter().filter_map(move |(&n, e)| {
+                let hidden = self.stack[i + 1..]
+                    .iter()
+                    .any(|inner| inner.names.contains_key(&n));
+                (!hidden).then_some((n, e))
+            })
+        })
+    }
+
     /// The entry for `name` in the innermost scope only.
     pub fn lookup_current(&self, name: Symbol) -> Option<&Entry> {
         self.stack.last().and_then(|s| s.names.get(&name))

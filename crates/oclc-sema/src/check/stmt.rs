@@ -6,6 +6,7 @@ use oclc_syntax::ast::{self, StmtKind as SK};
 use super::Checker;
 use super::conv::Action;
 use super::decl::DeclPlace;
+use super::flow::{Reach, SwitchFlow, Target};
 use crate::fxhash::FxHashMap;
 use crate::hir::{Block, Expr, Stmt, StmtKind};
 
@@ -62,7 +63,7 @@ impl Checker<'_> {
     }
 
     /// Checks a statement, appending its HIR (a declaration may produce several).
-    fn stmt_into(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+    pub(crate) fn stmt_into(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
         if let SK::Decl(d) = &s.kind {
             for v in self.declaration(d, DeclPlace::Block) {
                 out.push(Stmt {
@@ -95,6 +96,7 @@ impl Checker<'_> {
 
     fn cond_expr(&mut self, e: &ast::Expr) -> Expr {
         let x = self.expr(e);
+        self.flush_typos(Some(e.span));
         if let ast::ExprKind::Assign {
             op: None, op_span, ..
         } = &e.kind
@@ -115,62 +117,31 @@ impl Checker<'_> {
             );
             self.emit(d);
         }
-        self.condition(x)
+        let c = self.condition(x);
+        self.end_full_expr();
+        c
     }
 
     /// clang's `-Wunused-value`/`-Wunused-comparison` for an expression statement whose value
     /// is computed for nothing.
     fn unused_result(&mut self, e: &ast::Expr, x: &Expr) {
-        if x.is_error() {
+        if x.is_error() || self.is_stmt_expr_result(e) {
             return;
         }
         let mut a = e;
         while let ast::ExprKind::Paren(i) = &a.kind {
             a = i;
         }
-        let (at, msg, group) = match &a.kind {
-            ast::ExprKind::Binary { op, op_span, .. } => match op {
-                ast::BinOp::Eq | ast::BinOp::Ne => (
-                    *op_span,
-                    "equality comparison result unused",
-                    "unused-comparison",
-                ),
-                ast::BinOp::Lt | ast::BinOp::Gt | ast::BinOp::Le | ast::BinOp::Ge => (
-                    *op_span,
-                    "relational comparison result unused",
-                    "unused-comparison",
-                ),
-                ast::BinOp::Comma => return,
-                _ => (*op_span, "expression result unused", "unused-value"),
-            },
-            ast::ExprKind::Unary { op, op_span, .. } => match op {
-                ast::UnaryOp::PreInc
-                | ast::UnaryOp::PreDec
-                | ast::UnaryOp::PostInc
-                | ast::UnaryOp::PostDec => {
-                    return;
-                }
-                // `*p;` reads through a pointer: clang stays quiet unless it is volatile.
-                ast::UnaryOp::Deref => return,
-                _ => (*op_span, "expression result unused", "unused-value"),
-            },
-            ast::ExprKind::Ident(_)
-            | ast::ExprKind::IntLit(_)
-            | ast::ExprKind::FloatLit(_)
-            | ast::ExprKind::CharLit(_)
-            | ast::ExprKind::BoolLit(_)
-            | ast::ExprKind::StrLit(_)
-            | ast::ExprKind::Member { .. }
-            | ast::ExprKind::Index { .. }
-            | ast::ExprKind::SizeOf(_)
-            | ast::ExprKind::VecStep(_)
-            | ast::ExprKind::AlignOf { .. } => (a.span, "expression result unused", "unused-value"),
-            ast::ExprKind::Cast { .. } if !self.prog.types.is_void(x.ty) => {
-                (a.span, "expression result unused", "unused-value")
+        if let ast::ExprKind::StmtExpr { body, .. } = &a.kind {
+            // clang looks at the statement expression's last expression.
+            if let (crate::hir::ExprKind::StmtExpr { value: Some(v), .. }, Some(last)) =
+                (&x.kind, super::stmt_expr::result_expr(body))
+            {
+                self.unused_result(last, v);
             }
-            _ => return,
-        };
-        self.warn(at, msg, group);
+            return;
+        }
+        self.diagnose_unused(e, Some(x), super::unused::Unused::Statement);
     }
 
     pub(crate) fn stmt(&mut self, s: &ast::Stmt) -> Stmt {
@@ -181,6 +152,8 @@ impl Checker<'_> {
                 span,
             };
         }
+        // What an enclosing statement's condition left is done before this statement.
+        self.flush_typos(None);
         let kind = match &s.kind {
             SK::Compound(b) => StmtKind::Block(self.block(b, true)),
             SK::Decl(d) => {
@@ -196,24 +169,55 @@ impl Checker<'_> {
             }
             SK::Expr(e) => {
                 let x = self.expr(e);
+                self.flush_typos(Some(span));
                 self.unused_result(e, &x);
+                self.end_full_expr();
+                if is_noreturn_call(e) {
+                    self.flow_stop();
+                }
                 let x = self.rvalue_discard(x);
                 StmtKind::Expr(x)
             }
             SK::Null | SK::Error => StmtKind::Empty,
             SK::If { cond, then, else_ } => self.if_chain(cond, then, else_.as_deref()),
             SK::While { cond, body } => {
-                let c = self.cond_expr(cond);
+                // The condition is part of the loop: a `break` or `continue` in a statement
+                // expression there binds to it (clang).
                 self.loop_depth += 1;
+                self.se_loop(true);
+                let c = self.cond_expr(cond);
+                self.se_loop_control(cond);
+                let truth = self.known_truth(&c);
+                let at_cond = self.flow.reach.clone();
+                self.flow.reach = at_cond.when(truth, true);
+                self.flow.targets.push(Target::new(true));
                 let b = self.sub_stmt(body);
+                self.se_loop(false);
                 self.loop_depth -= 1;
+                let t = self.pop_target();
+                let end = std::mem::replace(&mut self.flow.reach, Reach::No);
+                if truth != Some(true) {
+                    self.flow.reach = at_cond.or(end).or(t.continues);
+                }
+                self.flow.reach = std::mem::replace(&mut self.flow.reach, Reach::No).or(t.breaks);
                 StmtKind::While { cond: c, body: b }
             }
             SK::DoWhile { body, cond } => {
+                self.flow.targets.push(Target::new(true));
                 self.loop_depth += 1;
+                self.se_loop(true);
                 let b = self.sub_stmt(body);
-                self.loop_depth -= 1;
+                let t = self.pop_target();
+                self.flow.reach =
+                    std::mem::replace(&mut self.flow.reach, Reach::No).or(t.continues);
                 let c = self.cond_expr(cond);
+                self.se_loop_control(cond);
+                self.se_loop(false);
+                self.loop_depth -= 1;
+                if self.known_truth(&c) == Some(true) {
+                    self.flow_stop();
+                }
+                self.flow.reach = std::mem::replace(&mut self.flow.reach, Reach::No).or(t.breaks);
                 StmtKind::DoWhile { body: b, cond: c }
             }
             SK::For {
@@ -235,6 +239,8 @@ impl Checker<'_> {
                     }
                     Some(ast::ForInit::Expr(e)) => {
                         let x = self.expr(e);
+                        self.unused_result(e, &x);
+                        self.end_full_expr();
                         let x = self.rvalue_discard(x);
                         init_stmts.push(Stmt {
                             kind: StmtKind::Expr(x),
@@ -243,14 +249,38 @@ impl Checker<'_> {
                     }
                     None => {}
                 }
-                let c = cond.as_ref().map(|c| self.cond_expr(c));
+                self.loop_depth += 1;
+                self.se_loop(true);
+                let c = cond.as_ref().map(|c| {
+                    let x = self.cond_expr(c);
+                    self.se_loop_control(c);
+                    x
+                });
+                let truth = c.as_ref().map_or(Some(true), |c| self.known_truth(c));
+                let at_cond = self.flow.reach.clone();
+                // The step runs after the body (or a `continue`): its reachability is settled
+                // once the body has been checked.
+                let step_point = self.flow.point();
+                self.flow.reach = Reach::Via(vec![step_point]);
                 let st = step.as_ref().map(|e| {
                     let x = self.expr(e);
+                    self.unused_result(e, &x);
+                    self.end_full_expr();
+                    self.se_loop_control(e);
                     self.rvalue_discard(x)
                 });
-                self.loop_depth += 1;
+                self.flow.reach = at_cond.when(truth, true);
+                self.flow.targets.push(Target::new(true));
                 let b = self.sub_stmt(body);
+                self.se_loop(false);
                 self.loop_depth -= 1;
+                let t = self.pop_target();
+                let to_step = std::mem::replace(&mut self.flow.reach, Reach::No).or(t.continues);
+                self.flow.edges.push((step_point, to_step.clone()));
+                if truth != Some(true) {
+                    self.flow.reach = at_cond.or(to_step);
+                }
+                self.flow.reach = std::mem::replace(&mut self.flow.reach, Reach::No).or(t.breaks);
                 self.scopes.pop();
                 StmtKind::For {
                     init: init_stmts,
@@ -273,17 +303,52 @@ impl Checker<'_> {
                 } else {
                     self.promote(c)
                 };
+                self.end_full_expr();
+                let value = if c.is_error() {
+                    None
+                } else {
+                    self.const_int(&c)
+                };
+                let entry = std::mem::replace(&mut self.flow.reach, Reach::No);
+                let default_point = self.flow.point();
+                self.flow.switches.push(SwitchFlow {
+                    entry: entry.clone(),
+                    value,
+                    matched: false,
+                    has_default: false,
+                    default_point,
+                });
+                self.flow.targets.push(Target::new(false));
                 self.switch_depth += 1;
                 self.switch_cases.push(SwitchCases::default());
+                self.se_switch_enter();
                 let b = self.sub_stmt(body);
+                self.se_switch_leave();
                 self.switch_cases.pop();
                 self.switch_depth -= 1;
+                let t = self.pop_target();
+                if let Some(sw) = self.flow.switches.pop() {
+                    // With a constant condition only the matching label (or else `default`)
+                    // is entered.
+                    let no_match = if value.is_some() && sw.matched {
+                        Reach::No
+                    } else {
+                        entry
+                    };
+                    self.flow.edges.push((default_point, no_match.clone()));
+                    if !sw.has_default {
+                        self.flow.reach =
+                            std::mem::replace(&mut self.flow.reach, Reach::No).or(no_match);
+                    }
+                }
+                self.flow.reach = std::mem::replace(&mut self.flow.reach, Reach::No).or(t.breaks);
                 StmtKind::Switch { cond: c, body: b }
             }
             SK::Case { value, body } => {
                 if self.switch_depth == 0 {
                     self.err(span, "'case' statement not in switch statement");
                 }
+                self.se_case(span);
                 let v = self.expr(value);
                 let n = if v.is_error() {
                     0
@@ -299,6 +364,15 @@ impl Checker<'_> {
                         }
                     }
                 };
+                if !v.is_error()
+                    && let Some(sw) = self.flow.switches.last_mut()
+                {
+                    let enters = sw.value.is_none_or(|x| x == n);
+                    sw.matched |= sw.value == Some(n);
+                    let from_switch = if enters { sw.entry.clone() } else { Reach::No };
+                    self.flow.reach =
+                        std::mem::replace(&mut self.flow.reach, Reach::No).or(from_switch);
+                }
                 if !v.is_error()
                     && let Some(cases) = self.switch_cases.last_mut()
                 {
@@ -316,6 +390,7 @@ impl Checker<'_> {
                 if self.switch_depth == 0 {
                     self.err(span, "'default' statement not in switch statement");
                 }
+                self.se_case(span);
                 if let Some(cases) = self.switch_cases.last_mut() {
                     match cases.default {
                         // clang reports at the first `default` and notes the second.
@@ -326,6 +401,12 @@ impl Checker<'_> {
                         None => cases.default = Some(span),
                     }
                 }
+                if let Some(sw) = self.flow.switches.last_mut() {
+                    sw.has_default = true;
+                    let p = sw.default_point;
+                    self.flow.reach =
+                        std::mem::replace(&mut self.flow.reach, Reach::No).or(Reach::Via(vec![p]));
+                }
                 StmtKind::Default {
                     body: self.sub_stmt(body),
                 }
@@ -334,33 +415,48 @@ impl Checker<'_> {
                 if self.loop_depth == 0 && self.switch_depth == 0 {
                     self.err(span, "'break' statement not in loop or switch statement");
                 }
+                let here = std::mem::replace(&mut self.flow.reach, Reach::No);
+                if let Some(t) = self.flow.targets.last_mut() {
+                    t.breaks = std::mem::replace(&mut t.breaks, Reach::No).or(here);
+                }
                 StmtKind::Break
             }
             SK::Continue => {
                 if self.loop_depth == 0 {
                     self.err(span, "'continue' statement not in loop statement");
                 }
+                let here = std::mem::replace(&mut self.flow.reach, Reach::No);
+                if let Some(t) = self.flow.targets.iter_mut().rev().find(|t| t.is_loop) {
+                    t.continues = std::mem::replace(&mut t.continues, Reach::No).or(here);
+                }
                 StmtKind::Continue
             }
-            SK::Return(e) => self.return_stmt(e.as_ref(), span),
+            SK::Return(e) => {
+                let k = self.return_stmt(e.as_ref(), span);
+                self.flow_stop();
+                k
+            }
             SK::Goto(l) => {
                 self.gotos.push(*l);
+                self.se_goto(span.start(), l.name);
+                let p = self.flow.label(l.name);
+                let here = std::mem::replace(&mut self.flow.reach, Reach::No);
+                self.flow.edges.push((p, here));
                 StmtKind::Goto(l.name)
             }
             SK::Label { name, body } => {
-                if let Some(&prev) = self.labels.get(&name.name) {
-                    self.err(name.span, format!("redefinition of label '{}'", name.name));
-                    self.note_last(prev, "previous definition is here");
-                } else {
-                    self.labels.insert(name.name, name.span);
-                }
+                self.define_label(name);
+                let p = self.flow.label(name.name);
+                self.flow.reach =
+                    std::mem::replace(&mut self.flow.reach, Reach::No).or(Reach::Via(vec![p]));
                 StmtKind::Label {
                     name: name.name,
                     body: self.sub_stmt(body),
                 }
             }
-            SK::Attributed { body, .. } => {
+            SK::Attributed { body, attrs } => {
                 let inner = self.stmt(body);
+                self.warn_unknown_attrs(attrs);
                 return self.leave_with(inner);
             }
             SK::StaticAssert(sa) => {
@@ -372,6 +468,7 @@ impl Checker<'_> {
                 StmtKind::Empty
             }
         };
+        self.flush_typos(Some(span));
         self.leave();
         Stmt { kind, span }
     }
@@ -388,9 +485,16 @@ impl Checker<'_> {
         // next `if`).
         let mut links: Vec<(Expr, Box<Stmt>, oclc_syntax::Span)> = Vec::new();
         let (mut cond, mut then, mut else_) = (cond, then, else_);
+        // The states at the ends of the branches taken so far.
+        let mut ends = Reach::No;
         let last = loop {
             let c = self.cond_expr(cond);
+            let truth = self.known_truth(&c);
+            let at_cond = self.flow.reach.clone();
+            self.flow.reach = at_cond.when(truth, true);
             let t = self.sub_stmt(then);
+            let end = std::mem::replace(&mut self.flow.reach, at_cond.when(truth, false));
+            ends = ends.or(end);
             match else_ {
                 Some(ast::Stmt {
                     kind:
@@ -406,10 +510,12 @@ impl Checker<'_> {
                     (cond, then, else_) = (c2, t2, e2.as_deref());
                 }
                 _ => {
+                    let e = else_.map(|e| self.sub_stmt(e));
+                    self.flow.reach = std::mem::replace(&mut self.flow.reach, Reach::No).or(ends);
                     break StmtKind::If {
                         cond: c,
                         then: t,
-                        else_: else_.map(|e| self.sub_stmt(e)),
+                        else_: e,
                     };
                 }
             }
@@ -433,7 +539,12 @@ impl Checker<'_> {
                 self.err(g.span, format!("use of undeclared label '{}'", g.name));
             }
         }
+        self.se_finish_function();
         self.labels.clear();
+    }
+
+    fn pop_target(&mut self) -> Target {
+        self.flow.targets.pop().unwrap_or_else(|| Target::new(true))
     }
 
     fn leave_with(&mut self, s: Stmt) -> Stmt {
@@ -476,9 +587,34 @@ impl Checker<'_> {
                     return StmtKind::Return(None);
                 }
                 let ret = f.ret.unqualified();
+                let kw = oclc_syntax::Span {
+                    hi: span.lo + 6,
+                    ..span
+                };
+                let saved = self.conv_cc.replace(kw);
                 let c = self.assign_convert(ret, ret, x, Action::Returning, e.span);
+                self.conv_cc = saved;
+                self.end_full_expr();
                 StmtKind::Return(Some(c))
             }
         }
     }
+}
+
+/// Whether an expression statement calls a builtin that does not return
+/// (`__builtin_unreachable()`, `__builtin_trap()`): the code after it cannot run.
+fn is_noreturn_call(e: &ast::Expr) -> bool {
+    let mut x = e;
+    loop {
+        match &x.kind {
+            ast::ExprKind::Paren(i) => x = i,
+            ast::ExprKind::Cast { expr, .. } => x = expr,
+            _ => break,
+        }
+    }
+    let ast::ExprKind::Call { callee, .. } = &x.kind else {
+        return false;
+    };
+    matches!(&callee.kind, ast::ExprKind::Ident(n)
+        if matches!(n.as_str(), "__builtin_unreachable" | "__builtin_trap"))
 }

@@ -1,6 +1,6 @@
 //! Runs the front end (preprocess → parse → sema) on source text for the integration tests.
 
-use oclc_syntax::ast::{PragmaItem, PragmaKind};
+use oclc_syntax::ast::PragmaItem;
 use oclc_syntax::parse::{TokPragma, parse_tokens};
 use oclc_syntax::pp::{self, PpOptions};
 use oclc_syntax::{ClStd, Diagnostics, LangOptions, Level, SourceMap};
@@ -33,15 +33,7 @@ pub fn check(src: &str, lang: &LangOptions) -> (Vec<String>, oclc_sema::hir::Pro
             before_token: p.before_token,
             item: PragmaItem {
                 span: p.span,
-                kind: match &p.kind {
-                    pp::PragmaKind::OpenclExtension { name, enable } => {
-                        PragmaKind::OpenclExtension {
-                            name: name.clone(),
-                            enable: *enable,
-                        }
-                    }
-                    pp::PragmaKind::Other(s) => PragmaKind::Other(s.clone()),
-                },
+                kind: p.kind.clone(),
             },
         })
         .collect();

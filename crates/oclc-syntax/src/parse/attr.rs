@@ -70,7 +70,7 @@ impl Parser<'_> {
     }
 
     /// `__attribute__ (( attr, attr, ... ))`, as clang's `ParseGNUAttributes`.
-    fn parse_gnu_attr(&mut self, out: &mut Vec<DeclSpec>) {
+    pub(crate) fn parse_gnu_attr(&mut self, out: &mut Vec<DeclSpec>) {
         self.bump();
         if !self.expect_after(Punct::LParen, "expected '(' after 'attribute'") {
             self.skip_until(

@@ -10,6 +10,9 @@ use crate::lang::{ClStd, LangOptions};
 use crate::source::{SourceMap, Span};
 use crate::token::{Punct, Token, TokenKind};
 
+/// No token came from a macro argument.
+static NO_ARGS: crate::pp::ArgMap = crate::pp::ArgMap::EMPTY;
+
 /// What `sym` names when nothing in the source declares it: an OpenCL builtin type name
 /// (`uint`, `float4`) or an enumerator of clang's OpenCL headers (`memory_order_relaxed`).
 fn builtin_name(sym: Symbol) -> Option<NameKind> {
@@ -21,6 +24,17 @@ fn builtin_name(sym: Symbol) -> Option<NameKind> {
     } else {
         None
     }
+}
+
+/// Whether clang declares the `cl_intel_device_side_avc_motion_estimation` types here (the
+/// extension is supported, from OpenCL C 1.2 on).
+fn avc_available(lang: &LangOptions) -> bool {
+    lang.has("cl_intel_device_side_avc_motion_estimation") && lang.std >= ClStd::Cl12
+}
+
+/// [`builtin_name`] where the AVC types are declared only when `avc`.
+fn builtin_name_in(sym: Symbol, avc: bool) -> Option<NameKind> {
+    builtin_name(sym).filter(|_| avc || !names::is_avc_type_name(sym.as_str()))
 }
 
 /// What an ordinary identifier names, for telling declarations from expressions.
@@ -45,10 +59,15 @@ pub(crate) struct Skip {
 
 pub(crate) struct Parser<'a> {
     toks: std::borrow::Cow<'a, [Token]>,
+    /// Which tokens came from macro arguments (for clang's compound-token warnings).
+    pub args: &'a crate::pp::ArgMap,
+    /// Function bodies being parsed (0: file scope, where statement expressions are not
+    /// allowed).
+    pub in_body: u32,
     pub pos: usize,
     pragmas: &'a [TokPragma],
     next_pragma: usize,
-    sm: &'a SourceMap,
+    pub(crate) sm: &'a SourceMap,
     pub lang: &'a LangOptions,
     pub diags: &'a mut Diagnostics,
     names: IdMap<Symbol, NameKind>,
@@ -92,6 +111,15 @@ pub(crate) struct Parser<'a> {
     pub typo_attempts: u32,
     /// Syntax errors reported so far (a type name with one is invalid in clang).
     pub errors: u32,
+    /// Index in the diagnostics of the implicit-int error a type name just reported: clang
+    /// reports it when the type name is complete, after a missing `)` that follows it.
+    pub type_name_diag: Option<usize>,
+    /// Undeclared identifiers (not called) for which typo correction has no candidate: a
+    /// parenthesized expression holding one is invalid in C, where clang corrects typos at
+    /// the `)` (`Parser::ParseParenExpression`).
+    pub hopeless_idents: u32,
+    /// Parenthesized expressions being parsed.
+    pub paren_exprs: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -121,6 +149,7 @@ impl<'a> Parser<'a> {
         };
         let mut sym_kw: Vec<Option<Option<Kw>>> = Vec::new();
         let mut sym_builtin: Vec<Option<Option<NameKind>>> = Vec::new();
+        let avc = avc_available(lang);
         for t in toks.iter() {
             if let TokenKind::Ident(sym) = t.kind {
                 let i = sym.0 as usize;
@@ -130,7 +159,7 @@ impl<'a> Parser<'a> {
                 }
                 if sym_kw[i].is_none() {
                     sym_kw[i] = Some(keyword(sym));
-                    sym_builtin[i] = Some(builtin_name(sym));
+                    sym_builtin[i] = Some(builtin_name_in(sym, avc));
                 }
             }
         }
@@ -139,6 +168,8 @@ impl<'a> Parser<'a> {
         Parser {
             vector_typedefs: IdMap::default(),
             toks,
+            args: &NO_ARGS,
+            in_body: 0,
             pos: 0,
             pragmas,
             next_pragma: 0,
@@ -165,7 +196,16 @@ impl<'a> Parser<'a> {
             switches: 0,
             typo_attempts: 0,
             errors: 0,
+            type_name_diag: None,
+            hopeless_idents: 0,
+            paren_exprs: 0,
         }
+    }
+
+    /// The preprocessor's record of the tokens that came from macro arguments.
+    pub fn with_args(mut self, args: &'a crate::pp::ArgMap) -> Parser<'a> {
+        self.args = args;
+        self
     }
 
     pub fn run(mut self) -> TranslationUnit {
@@ -216,6 +256,11 @@ impl<'a> Parser<'a> {
 
     pub fn tok(&self) -> &Token {
         self.toks.get(self.pos).unwrap_or_else(|| self.last())
+    }
+
+    /// The token at index `i`, if there is one.
+    pub fn toks_at(&self, i: usize) -> Option<&Token> {
+        self.toks.get(i)
     }
 
     pub fn nth(&self, n: usize) -> &Token {
@@ -342,6 +387,29 @@ impl<'a> Parser<'a> {
         !self.pragmas.is_empty()
     }
 
+    /// Whether clang's `cl_clang_storage_class_specifiers` is available here: supported
+    /// (`-cl-ext`) and enabled by the last `#pragma OPENCL EXTENSION` for it (or for `all`)
+    /// before the current token. It lets every storage class through the parser.
+    pub fn storage_class_ext(&self) -> bool {
+        const NAME: &str = "cl_clang_storage_class_specifiers";
+        if !self.lang.has(NAME) {
+            return false;
+        }
+        let mut on = false;
+        for p in self
+            .pragmas
+            .iter()
+            .take_while(|p| p.before_token <= self.pos)
+        {
+            if let crate::ast::PragmaKind::OpenclExtension { name, enable, .. } = &p.item.kind
+                && (name == NAME || name == "all")
+            {
+                on = *enable;
+            }
+        }
+        on
+    }
+
     // -- diagnostics --------------------------------------------------------------------------
 
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
@@ -391,7 +459,7 @@ impl<'a> Parser<'a> {
     /// Where the outermost macro invocation that produced `span` ends in its file: after the
     /// name for an object-like macro, after the closing `)` of the arguments for a
     /// function-like one (found by scanning the source text).
-    fn invocation_end(&self, span: Span) -> Option<u32> {
+    pub(crate) fn invocation_end(&self, span: Span) -> Option<u32> {
         let outer = *self.sm.expansion_chain(span).last()?;
         let call = outer.call_site;
         let def_text = self.sm.file(outer.def_site.file).map(|f| &f.text[..]);
@@ -519,10 +587,15 @@ impl<'a> Parser<'a> {
             _ => "{",
         };
         let at = self.span();
-        self.emit(
-            Diagnostic::error(at, format!("expected '{}'", close.as_str()))
-                .with_note(open_span, format!("to match this '{open_str}'")),
-        );
+        let d = Diagnostic::error(at, format!("expected '{}'", close.as_str()))
+            .with_note(open_span, format!("to match this '{open_str}'"));
+        match self.type_name_diag.take() {
+            Some(i) if i + 1 == self.diags.list.len() => {
+                self.errors += 1;
+                self.diags.list.insert(i, d);
+            }
+            _ => self.emit(d),
+        }
         if !self.is(Punct::RParen) && !self.is(Punct::RBrace) && !self.is(Punct::RBracket) {
             self.skip_until(
                 &[close],
@@ -677,7 +750,7 @@ impl<'a> Parser<'a> {
             && slot.is_none()
         {
             *slot = Some(keyword(sym));
-            self.sym_builtin[i] = Some(builtin_name(sym));
+            self.sym_builtin[i] = Some(builtin_name_in(sym, avc_available(self.lang)));
         }
         let pos = self.pos;
         if let Some(t) = self.toks.to_mut().get_mut(pos)
@@ -691,9 +764,12 @@ impl<'a> Parser<'a> {
     /// then the builtin names they do not shadow (spelled once per process, not on every
     /// attempt).
     pub fn typo_candidates(&self) -> impl Iterator<Item = (Symbol, &'static str, NameKind)> + '_ {
+        let avc = avc_available(self.lang);
         let builtins = names::builtin_spellings()
             .iter()
-            .filter(|(s, _, _)| !self.names.contains_key(s))
+            .filter(move |(s, n, _)| {
+                !self.names.contains_key(s) && (avc || !names::is_avc_type_name(n))
+            })
             .copied();
         self.names
             .iter()
@@ -708,7 +784,7 @@ impl<'a> Parser<'a> {
         }
         match self.sym_builtin.get(sym.0 as usize) {
             Some(Some(k)) => *k,
-            _ => builtin_name(sym),
+            _ => builtin_name_in(sym, avc_available(self.lang)),
         }
     }
 

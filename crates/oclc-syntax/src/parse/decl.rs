@@ -269,7 +269,17 @@ impl Parser<'_> {
         let first = self.finish_init_declarator(&specs, declarator, ctx);
         declarators.push(first);
         while self.eat(Punct::Comma).is_some() {
-            let (d, ok) = self.parse_declarator(ctx);
+            // GNU attributes before a later declarator belong to it alone (clang's
+            // `ParseDeclGroup`): `int x, __attribute__((aligned(8))) y;`.
+            let mut lead = Vec::new();
+            while self.kw() == Some(Kw::Attribute) && !self.cut_off {
+                self.parse_gnu_attr(&mut lead);
+            }
+            let (mut d, ok) = self.parse_declarator(ctx);
+            if !lead.is_empty() {
+                lead.append(&mut d.attrs);
+                d.attrs = lead;
+            }
             if !ok {
                 self.skip_malformed_decl();
                 return Some(ExternalDecl::Decl(Declaration {
@@ -472,7 +482,9 @@ impl Parser<'_> {
                 self.declare(n.name, NameKind::Value);
             }
         }
+        self.in_body += 1;
         let body = self.parse_compound_body();
+        self.in_body -= 1;
         self.pop_scope();
         Some(ExternalDecl::FunctionDef(FunctionDef {
             id,

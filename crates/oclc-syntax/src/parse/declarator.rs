@@ -399,7 +399,9 @@ impl Parser<'_> {
         self.check_specifier_qualifier_list(&mut specs);
         let (declarator, _) = self.parse_declarator(Ctx::TypeName);
         if !specs.items.is_empty() {
+            let before = self.diags.list.len();
             self.check_implicit_int(&specs, &declarator);
+            self.type_name_diag = (self.diags.list.len() > before).then_some(before);
         }
         TypeName {
             span: start.to(self.prev_span()),

@@ -272,15 +272,24 @@ impl Printer {
 
     fn expr(&mut self, e: &Expr) {
         self.line(inline(e));
+        if let ExprKind::StmtExpr { body, .. } = &e.kind {
+            self.nested(|p| p.block(body));
+        }
     }
 }
 
 fn pragma(p: &PragmaItem) -> String {
     match &p.kind {
-        PragmaKind::OpenclExtension { name, enable } => {
+        PragmaKind::OpenclExtension { name, enable, .. } => {
             format!(
                 "Pragma OPENCL EXTENSION {name} : {}",
                 if *enable { "enable" } else { "disable" }
+            )
+        }
+        PragmaKind::OpenclExtensionScope { name, begin, .. } => {
+            format!(
+                "Pragma OPENCL EXTENSION {name} : {}",
+                if *begin { "begin" } else { "end" }
             )
         }
         PragmaKind::Other(s) => format!("Pragma {s}"),
@@ -596,6 +605,7 @@ pub(crate) fn inline(e: &Expr) -> String {
         ExprKind::ChooseExpr { cond, then, els } => {
             format!("(choose {} {} {})", inline(cond), inline(then), inline(els))
         }
+        ExprKind::StmtExpr { body, .. } => format!("(stmt-expr {} stmts)", body.stmts.len()),
         ExprKind::Error => "<error>".into(),
     }
 }

@@ -333,6 +333,13 @@ impl Parser<'_> {
             && !self.is_type_name(&t)
         {
             self.bump();
+            if self.paren_exprs > 0
+                && self.lookup(sym).is_none()
+                && !self.is(Punct::LParen)
+                && !self.has_typo_candidate(sym)
+            {
+                self.hopeless_idents += 1;
+            }
             let e = self.mk(start, ExprKind::Ident(sym));
             return self.parse_postfix(e);
         }
@@ -568,10 +575,21 @@ impl Parser<'_> {
                 },
             );
         }
+        if self.nth_is(1, Punct::LBrace) {
+            return self.parse_stmt_expr();
+        }
         let Some(open) = self.open() else {
             return self.error_expr(start);
         };
+        let hopeless = self.hopeless_idents;
+        self.paren_exprs += 1;
         let inner = self.parse_expr();
+        self.paren_exprs -= 1;
+        if self.hopeless_idents > hopeless {
+            // clang corrects typos at the `)` in C: with no correction the parenthesized
+            // expression is invalid (sema reports the name), and recovery is silent.
+            self.invalid_exprs += 1;
+        }
         if matches!(inner.kind, ExprKind::Error) {
             self.abandon();
             self.skip_until(
@@ -588,6 +606,138 @@ impl Parser<'_> {
         // A missing `)` is reported; the expression stays valid, as in clang.
         let e = self.mk(span, ExprKind::Paren(crate::ast::boxed(inner)));
         self.parse_postfix(e)
+    }
+
+    /// A GNU statement expression `({ ... })` at its `(` (clang's `ParseParenExpression`
+    /// with a `{` next): the extension warning (shown with `-pedantic`), the compound-token
+    /// warnings, and "not allowed at file scope" outside function bodies.
+    fn parse_stmt_expr(&mut self) -> Expr {
+        let start = self.span();
+        let open_idx = self.pos;
+        let Some(open) = self.open() else {
+            return self.error_expr(start);
+        };
+        let brace = self.span();
+        let from_macro =
+            open.expn != crate::source::ExpnId::NONE || self.args.arg_of(open_idx) != 0;
+        let (msg, group) = if from_macro {
+            (
+                "use of GNU statement expression extension from macro expansion",
+                "gnu-statement-expression-from-macro-expansion",
+            )
+        } else {
+            (
+                "use of GNU statement expression extension",
+                "gnu-statement-expression",
+            )
+        };
+        self.emit(Diagnostic::warning(brace, msg).with_group(group));
+        self.check_compound_token(open_idx, self.pos, true);
+        if self.in_body == 0 {
+            self.error(open, "statement expression not allowed at file scope");
+            self.abandon();
+            self.skip_until(
+                &[Punct::RParen],
+                Skip {
+                    at_semi: true,
+                    before_match: false,
+                },
+            );
+            return self.error_expr(start);
+        }
+        let body = self.parse_compound_body();
+        if self.pos > 0
+            && self.nth(0).kind == TokenKind::Punct(Punct::RParen)
+            && self
+                .toks_at(self.pos - 1)
+                .is_some_and(|t| t.is_punct(Punct::RBrace))
+        {
+            self.check_compound_token(self.pos - 1, self.pos, false);
+        }
+        let close = self.close(Punct::RParen, open);
+        let parens = open.to(close.unwrap_or(self.prev_span()));
+        let e = self.mk(parens, ExprKind::StmtExpr { body, parens });
+        self.parse_postfix(e)
+    }
+
+    /// clang's `checkCompoundToken` for the `(` `{` (`begin`) or `}` `)` pair at token
+    /// indices `first` and `second`: when either comes from a macro and they come from
+    /// different macro expansion contexts (a macro's body, one run of a macro argument, or
+    /// the file), `-Wcompound-token-split-by-macro` with clang's note at the second token.
+    pub(crate) fn check_compound_token(&mut self, first: usize, second: usize, begin: bool) {
+        let (Some(t1), Some(t2)) = (self.toks_at(first).copied(), self.toks_at(second).copied())
+        else {
+            return;
+        };
+        let (a1, a2) = (self.args.arg_of(first), self.args.arg_of(second));
+        let none = crate::source::ExpnId::NONE;
+        let in_macro = |t: &crate::token::Token, a: u32| t.span.expn != none || a != 0;
+        if !in_macro(&t1, a1) && !in_macro(&t2, a2) {
+            return;
+        }
+        // clang's FileID of a token: its macro-argument expansion, else its macro expansion.
+        let context = |t: &crate::token::Token, a: u32| {
+            if a != 0 {
+                (true, a)
+            } else {
+                (false, t.span.expn.0)
+            }
+        };
+        if context(&t1, a1) == context(&t2, a2) {
+            return;
+        }
+        let (t1s, t2s, what) = if begin {
+            ("'('", "'{'", "introducing")
+        } else {
+            ("'}'", "')'", "terminating")
+        };
+        let mut d = Diagnostic::warning(
+            t1.span,
+            format!(
+                "{t1s} and {t2s} tokens {what} statement expression appear in different macro \
+                 expansion contexts"
+            ),
+        )
+        .with_group("compound-token-split-by-macro")
+        .with_range(self.token_range(t1.span));
+        d = self.arg_expansion_notes(d, a1);
+        d = d.with_note_range(
+            t2.span,
+            format!("{t2s} token is here"),
+            self.token_range(t2.span),
+        );
+        d = self.arg_expansion_notes(d, a2);
+        self.emit(d);
+    }
+
+    /// clang's "expanded from macro" notes for a token that came from macro argument
+    /// substitution `arg`: each parameter it was substituted for, outermost macro first.
+    fn arg_expansion_notes(&self, mut d: Diagnostic, arg: u32) -> Diagnostic {
+        for e in self.args.chain(arg).iter().rev() {
+            let Some(x) = self.sm.expansion(e.param.expn) else {
+                continue;
+            };
+            let spelled = crate::source::Span {
+                expn: crate::source::ExpnId::NONE,
+                ..e.param
+            };
+            d = d.with_note(spelled, format!("expanded from macro '{}'", x.macro_name));
+        }
+        d
+    }
+
+    /// The source range clang gives a token: the token itself, or for a token from a macro
+    /// body the whole outermost invocation (its name, and its arguments in parentheses).
+    fn token_range(&self, span: Span) -> Span {
+        if span.expn == crate::source::ExpnId::NONE {
+            return span;
+        }
+        let outer = self.sm.report_span(span);
+        let end = self.invocation_end(span).unwrap_or(outer.hi);
+        Span {
+            hi: end.max(outer.lo),
+            ..outer
+        }
     }
 
     /// `[i]`, `(args)`, `.name`, `->name`, `++`, `--` after a primary expression.

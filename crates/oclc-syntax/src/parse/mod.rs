@@ -25,15 +25,16 @@ mod tags;
 mod tests;
 mod typo;
 
-use crate::ast::{PragmaItem, PragmaKind, TranslationUnit};
+use crate::ast::{PragmaItem, TranslationUnit};
 use crate::diag::Diagnostics;
 use crate::lang::LangOptions;
-use crate::pp::{PpOutput, PragmaKind as PpPragmaKind};
+use crate::pp::{ArgMap, PpOutput};
 use crate::source::SourceMap;
 use crate::token::Token;
 
 pub use dump::dump;
 pub use names::{builtin_type_names, is_builtin_type_name};
+pub use typo::edit_distance;
 
 /// Maximum nesting of `(`, `[` and `{` unless `-fbracket-depth` says otherwise
 /// ([`LangOptions::bracket_depth`]).
@@ -61,7 +62,7 @@ pub fn parse(
     lang: &LangOptions,
     diags: &mut Diagnostics,
 ) -> TranslationUnit {
-    parse_tokens(&out.tokens, &tok_pragmas(out), sm, lang, diags)
+    parse_tokens_in(&out.tokens, &out.args, &tok_pragmas(out), sm, lang, diags)
 }
 
 /// [`parse`] on the caller's thread, for callers whose stack is known to be deep enough for
@@ -72,7 +73,9 @@ pub fn parse_on_this_thread(
     lang: &LangOptions,
     diags: &mut Diagnostics,
 ) -> TranslationUnit {
-    core::Parser::new(&out.tokens, &tok_pragmas(out), sm, lang, diags).run()
+    core::Parser::new(&out.tokens, &tok_pragmas(out), sm, lang, diags)
+        .with_args(&out.args)
+        .run()
 }
 
 /// [`parse_on_this_thread`], handing each top-level item to `push` as soon as it is parsed
@@ -85,7 +88,9 @@ pub fn parse_on_this_thread_into(
     diags: &mut Diagnostics,
     push: &mut dyn FnMut(crate::ast::ExternalDecl),
 ) -> TranslationUnit {
-    core::Parser::new(&out.tokens, &tok_pragmas(out), sm, lang, diags).run_into(push)
+    core::Parser::new(&out.tokens, &tok_pragmas(out), sm, lang, diags)
+        .with_args(&out.args)
+        .run_into(push)
 }
 
 /// The preprocessor's pragmas, positioned in its token stream.
@@ -96,13 +101,7 @@ fn tok_pragmas(out: &PpOutput) -> Vec<TokPragma> {
             before_token: p.before_token,
             item: PragmaItem {
                 span: p.span,
-                kind: match &p.kind {
-                    PpPragmaKind::OpenclExtension { name, enable } => PragmaKind::OpenclExtension {
-                        name: name.clone(),
-                        enable: *enable,
-                    },
-                    PpPragmaKind::Other(s) => PragmaKind::Other(s.clone()),
-                },
+                kind: p.kind.clone(),
             },
         })
         .collect()
@@ -117,7 +116,26 @@ pub fn parse_tokens(
     lang: &LangOptions,
     diags: &mut Diagnostics,
 ) -> TranslationUnit {
-    let run = |diags: &mut Diagnostics| core::Parser::new(tokens, pragmas, sm, lang, diags).run();
+    parse_tokens_in(tokens, &NO_ARGS, pragmas, sm, lang, diags)
+}
+
+/// No token came from a macro argument (tokens that did not come through the preprocessor).
+static NO_ARGS: ArgMap = ArgMap::EMPTY;
+
+/// [`parse_tokens`] with the preprocessor's record of which tokens came from macro arguments.
+fn parse_tokens_in(
+    tokens: &[Token],
+    args: &ArgMap,
+    pragmas: &[TokPragma],
+    sm: &SourceMap,
+    lang: &LangOptions,
+    diags: &mut Diagnostics,
+) -> TranslationUnit {
+    let run = |diags: &mut Diagnostics| {
+        core::Parser::new(tokens, pragmas, sm, lang, diags)
+            .with_args(args)
+            .run()
+    };
     // Run on a thread with a large stack so deep (but bounded) nesting cannot overflow it;
     // fall back to this thread if one cannot be started.
     let mut local = Diagnostics::default();

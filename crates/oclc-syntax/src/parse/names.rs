@@ -64,7 +64,27 @@ const OTHER_NAMES: &[&str] = &[
     "atomic_size_t",
     "atomic_ptrdiff_t",
     "atomic_flag",
+    // cl_intel_device_side_avc_motion_estimation (only where the extension is: see
+    // `is_avc_type_name`).
+    "intel_sub_group_avc_mce_payload_t",
+    "intel_sub_group_avc_ime_payload_t",
+    "intel_sub_group_avc_ref_payload_t",
+    "intel_sub_group_avc_sic_payload_t",
+    "intel_sub_group_avc_mce_result_t",
+    "intel_sub_group_avc_ime_result_t",
+    "intel_sub_group_avc_ref_result_t",
+    "intel_sub_group_avc_sic_result_t",
+    "intel_sub_group_avc_ime_result_single_reference_streamout_t",
+    "intel_sub_group_avc_ime_result_dual_reference_streamout_t",
+    "intel_sub_group_avc_ime_single_reference_streamin_t",
+    "intel_sub_group_avc_ime_dual_reference_streamin_t",
 ];
+
+/// Whether `name` is one of the types of `cl_intel_device_side_avc_motion_estimation`, which
+/// clang declares only where the extension is supported (OpenCL C 1.2 on).
+pub(crate) fn is_avc_type_name(name: &str) -> bool {
+    name.starts_with("intel_sub_group_avc_") && name.ends_with("_t")
+}
 
 /// Enumeration constants of clang's OpenCL headers (`opencl-c-base.h`), which are names, not
 /// macros, and so must count as declared.

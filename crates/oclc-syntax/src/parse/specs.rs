@@ -78,7 +78,7 @@ impl Parser<'_> {
     }
 
     /// Parses declaration specifiers in source order (clang's `ParseDeclarationSpecifiers`).
-    pub(crate) fn parse_decl_specs(&mut self, ctx: Ctx) -> DeclSpecs {
+    pub(crate) fn parse_decl_specs(&mut self, _ctx: Ctx) -> DeclSpecs {
         let mut items: Vec<DeclSpec> = Vec::new();
         let mut has_type = false;
         while !self.cut_off {
@@ -115,8 +115,10 @@ impl Parser<'_> {
                     _ => {}
                 }
                 // clang's ParseImplicitInt: a following token that can follow a declarator's
-                // name means this identifier is the name; otherwise it is an unknown type.
-                if ctx == Ctx::TypeName || self.valid_after_declarator_name(1) {
+                // name means this identifier is the name; otherwise it is an unknown type
+                // (in a type name too: `(__global T *)` is "unknown type name 'T'", while
+                // `(const T)` is an implicit int named `T`).
+                if self.valid_after_declarator_name(1) {
                     break;
                 }
                 // clang goes on as if the correction (when it finds one) had been written.
@@ -135,7 +137,9 @@ impl Parser<'_> {
                 continue;
             };
             let kind = match k {
-                Kw::Extern | Kw::Static if self.lang.std < ClStd::Cl12 => {
+                Kw::Extern | Kw::Static
+                    if self.lang.std < ClStd::Cl12 && !self.storage_class_ext() =>
+                {
                     self.bump();
                     let v = version_string(self.lang.std);
                     self.error(
@@ -150,8 +154,13 @@ impl Parser<'_> {
                 Kw::Typedef => DeclSpecKind::Storage(StorageClass::Typedef),
                 Kw::Extern => DeclSpecKind::Storage(StorageClass::Extern),
                 Kw::Static => DeclSpecKind::Storage(StorageClass::Static),
+                Kw::Auto if self.storage_class_ext() => DeclSpecKind::Storage(StorageClass::Auto),
+                Kw::Register if self.storage_class_ext() => {
+                    DeclSpecKind::Storage(StorageClass::Register)
+                }
                 Kw::Auto | Kw::Register => {
-                    // OpenCL C supports neither (clang's `SetStorageClassSpec`).
+                    // OpenCL C supports neither (clang's `SetStorageClassSpec`) unless
+                    // `cl_clang_storage_class_specifiers` is enabled.
                     self.bump();
                     let v = version_string(self.lang.std);
                     self.error(

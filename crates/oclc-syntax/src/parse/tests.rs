@@ -546,6 +546,7 @@ fn static_assert_and_pragmas() {
             kind: PragmaKind::OpenclExtension {
                 name: name.into(),
                 enable: true,
+                name_span: Span::new(file, 0, 0),
             },
         },
     };

@@ -8,8 +8,9 @@ use crate::diag::Diagnostic;
 use crate::intern::Symbol;
 use crate::source::Span;
 
-/// Levenshtein distance between `a` and `b`, or `None` once it exceeds `bound`.
-fn edit_distance(a: &[u8], b: &[u8], bound: usize) -> Option<usize> {
+/// Levenshtein distance between `a` and `b`, or `None` once it exceeds `bound` (clang's
+/// `StringRef::edit_distance` with replacements).
+pub fn edit_distance(a: &[u8], b: &[u8], bound: usize) -> Option<usize> {
     if a.len().abs_diff(b.len()) > bound {
         return None;
     }

@@ -645,6 +645,7 @@ impl Pp<'_> {
             .sm
             .add_file(path.to_string_lossy().into_owned(), &bytes);
         self.loaded.insert(canon, id);
+        self.out.includes.push((id, span));
         After::Include(id, Some(path))
     }
 

@@ -432,10 +432,36 @@ impl Pp<'_> {
                 if toks.is_empty() {
                     items.push(Item::Placemarker);
                 } else {
+                    let param = Span { expn, ..b.span };
+                    // One substitution record per run of tokens from one place, as clang
+                    // makes one macro-argument expansion per such run.
+                    let mut run: Option<((u32, crate::source::ExpnId), u32)> = None;
                     for (k, mut t) in toks.into_iter().enumerate() {
                         if k == 0 {
                             t.tok.leading_space = b.leading_space;
                         }
+                        let key = (t.arg, t.tok.span.expn);
+                        let id = match run {
+                            Some((rk, id)) if rk == key => id,
+                            _ => {
+                                let id = self.out.args.expansions.len() as u32;
+                                if id == 0 {
+                                    // Index 0 stands for "no substitution".
+                                    self.out.args.expansions.push(crate::pp::ArgExpansion {
+                                        param: Span::DUMMY,
+                                        parent: 0,
+                                    });
+                                }
+                                let id = self.out.args.expansions.len() as u32;
+                                self.out.args.expansions.push(crate::pp::ArgExpansion {
+                                    param,
+                                    parent: t.arg,
+                                });
+                                run = Some((key, id));
+                                id
+                            }
+                        };
+                        t.arg = id;
                         items.push(Item::Tok(t));
                     }
                 }
@@ -552,6 +578,7 @@ impl Pp<'_> {
         PTok {
             tok: Token { kind, ..name.tok },
             no_expand: true,
+            arg: name.arg,
         }
     }
 

@@ -14,6 +14,7 @@ mod directive;
 mod expand;
 mod expr;
 mod macros;
+mod pragma;
 mod predefined;
 
 use std::collections::HashMap;
@@ -53,8 +54,18 @@ pub struct PpOptions {
 /// What a `#pragma` asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PragmaKind {
-    /// `#pragma OPENCL EXTENSION name : enable|disable`.
-    OpenclExtension { name: String, enable: bool },
+    /// `#pragma OPENCL EXTENSION name : enable|disable`; `name_span` is the name's.
+    OpenclExtension {
+        name: String,
+        enable: bool,
+        name_span: Span,
+    },
+    /// `#pragma OPENCL EXTENSION name : begin|end`.
+    OpenclExtensionScope {
+        name: String,
+        begin: bool,
+        name_span: Span,
+    },
     /// Any other pragma: its text after `#pragma`, tokens separated by single spaces.
     Other(String),
 }
@@ -76,6 +87,67 @@ pub struct PpOutput {
     /// Source ranges (whole lines) of groups skipped by `#if`/`#ifdef`/... .
     pub skipped: Vec<Span>,
     pub pragmas: Vec<Pragma>,
+    /// Each included file with the `#include` that first included it (orders diagnostics of
+    /// different stages as the translation unit reads).
+    pub includes: Vec<(FileId, Span)>,
+    /// Which output tokens came from macro arguments (their spans are where they are
+    /// written, so this is the only record of it).
+    pub args: ArgMap,
+}
+
+/// One substitution of a macro argument's tokens into the macro's body (clang's macro
+/// argument expansion). Tokens of one argument that came from one place (the file, or one
+/// expansion) share one; clang reports tokens of different ones as from different macro
+/// expansion contexts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgExpansion {
+    /// The parameter's name in the macro body, with the macro's expansion.
+    pub param: Span,
+    /// The substitution the tokens came through before (into an enclosing macro's body),
+    /// 0 for none.
+    pub parent: u32,
+}
+
+/// The output tokens that came from macro arguments, and through which substitutions.
+#[derive(Clone, Debug, Default)]
+pub struct ArgMap {
+    /// Index 0 is unused (0 means "not from an argument").
+    pub expansions: Vec<ArgExpansion>,
+    /// (output token index, innermost substitution), by token index.
+    pub tokens: Vec<(u32, u32)>,
+}
+
+impl ArgMap {
+    /// An empty map (for tokens that did not come through the preprocessor).
+    pub const EMPTY: ArgMap = ArgMap {
+        expansions: Vec::new(),
+        tokens: Vec::new(),
+    };
+
+    /// The innermost substitution output token `index` came through (0: none).
+    pub fn arg_of(&self, index: usize) -> u32 {
+        let Ok(i) = u32::try_from(index) else {
+            return 0;
+        };
+        match self.tokens.binary_search_by_key(&i, |&(t, _)| t) {
+            Ok(k) => self.tokens[k].1,
+            Err(_) => 0,
+        }
+    }
+
+    /// The substitutions of `arg` from the innermost out (bounded, in case of a cycle).
+    pub fn chain(&self, arg: u32) -> Vec<ArgExpansion> {
+        let mut out = Vec::new();
+        let mut a = arg;
+        while a != 0 && out.len() < 10_000 {
+            let Some(e) = self.expansions.get(a as usize) else {
+                break;
+            };
+            out.push(*e);
+            a = e.parent;
+        }
+        out
+    }
 }
 
 /// Total tokens macro expansion may produce in one translation unit before a fatal error.
@@ -118,11 +190,13 @@ impl Hasher for SymHasher {
 
 type SymMap<V> = HashMap<Symbol, V, BuildHasherDefault<SymHasher>>;
 
-/// A token inside the preprocessor: `no_expand` is clang's "painted blue" flag.
+/// A token inside the preprocessor: `no_expand` is clang's "painted blue" flag; `arg` the
+/// innermost macro-argument substitution it came through ([`ArgMap`], 0: none).
 #[derive(Clone, Copy, Debug)]
 struct PTok {
     tok: Token,
     no_expand: bool,
+    arg: u32,
 }
 
 impl PTok {
@@ -130,6 +204,7 @@ impl PTok {
         PTok {
             tok,
             no_expand: false,
+            arg: 0,
         }
     }
     fn is_eof(&self) -> bool {
@@ -406,6 +481,10 @@ impl<'s> Pp<'s> {
                 break;
             }
             if emit {
+                if t.arg != 0 {
+                    let i = self.out.tokens.len() as u32;
+                    self.out.args.tokens.push((i, t.arg));
+                }
                 self.out.tokens.push(t.tok);
             }
         }
@@ -646,30 +725,6 @@ impl<'s> Pp<'s> {
             .file(s.file)
             .map(|f| f.name.clone())
             .unwrap_or_default()
-    }
-
-    fn record_pragma(&mut self, span: Span, toks: &[Token]) {
-        let texts: Vec<String> = toks.iter().map(Token::text).collect();
-        let kind = match texts.as_slice() {
-            [o, e, name, c, action]
-                if o == "OPENCL"
-                    && e == "EXTENSION"
-                    && c == ":"
-                    && (action == "enable" || action == "disable")
-                    && matches!(toks[2].kind, TokenKind::Ident(_)) =>
-            {
-                PragmaKind::OpenclExtension {
-                    name: name.clone(),
-                    enable: action == "enable",
-                }
-            }
-            _ => PragmaKind::Other(texts.join(" ")),
-        };
-        self.out.pragmas.push(Pragma {
-            before_token: self.out.tokens.len(),
-            span,
-            kind,
-        });
     }
 }
 

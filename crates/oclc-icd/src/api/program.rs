@@ -1,0 +1,1258 @@
+//! Entry points of programs and kernels, and kernel launches.
+
+use std::ffi::{c_char, c_void};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+use oclc_lower::KernelParamKind;
+use opencl_sys::*;
+
+use super::{enqueue, info_out, object_fn, status_fn, wait_list};
+use crate::context::Context;
+use crate::ffi::{self, ObjCallback};
+use crate::handle::{self, Kind, Ref};
+use crate::info::Info;
+use crate::mem::Mem;
+use crate::platform::{Device, MAX_WORK_GROUP, PREFERRED_MULTIPLE};
+use crate::program::{self as prog, ArgValue, Build, HeaderDir, Kernel, Program};
+use crate::queue::Queue;
+
+/// A new program in `ctx` for `devices` with `source`.
+fn make_program(
+    ctx: Ref<Context>,
+    devices: Vec<Ref<Device>>,
+    source: String,
+    from_binary: bool,
+    build: Build,
+) -> *mut c_void {
+    handle::create(Program {
+        ctx,
+        devices,
+        source,
+        from_binary,
+        state: Mutex::new(build),
+        kernels: Default::default(),
+    })
+    .1
+}
+
+object_fn!(
+    fn create_program_with_source(
+        c: cl_context,
+        count: cl_uint,
+        strings: *mut *const c_char,
+        lengths: *const usize;
+        errcode_ret
+    ) {
+        let ctx = handle::get::<Context>(c)?;
+        if count == 0 || strings.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: strings points to count pointers; lengths is NULL or count sizes.
+        let (ptrs, lens) = unsafe {
+            (
+                ffi::slice(strings.cast_const(), count as usize, CL_INVALID_VALUE)?,
+                ffi::vec_or_none(lengths, count as usize),
+            )
+        };
+        let mut source = Vec::new();
+        for (i, &p) in ptrs.iter().enumerate() {
+            if p.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            match lens.as_ref().map_or(0, |l| l[i]) {
+                // SAFETY: with no length (or 0) the string is NUL-terminated.
+                0 => source.extend_from_slice(unsafe { std::ffi::CStr::from_ptr(p) }.to_bytes()),
+                // SAFETY: with a length, the string has that many bytes.
+                n => source.extend_from_slice(unsafe { ffi::slice(p.cast::<u8>(), n, CL_INVALID_VALUE) }?),
+            }
+        }
+        let source = String::from_utf8_lossy(&source).into_owned();
+        let devices = ctx.devices.clone();
+        Ok(make_program(ctx, devices, source, false, Build::default()))
+    }
+);
+
+/// The devices of a device list, each in the context: CL_INVALID_VALUE for a NULL list
+/// with a count or a list without one, CL_INVALID_DEVICE for a device not in the context.
+///
+/// # Safety
+/// `list` is NULL or points to `n` handles.
+unsafe fn device_list(
+    ctx: &Context,
+    n: cl_uint,
+    list: *const cl_device_id,
+) -> Result<Option<Vec<Ref<Device>>>, cl_int> {
+    if (n == 0) != list.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    if list.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: the caller's contract.
+    let hs = unsafe { ffi::slice(list, n as usize, CL_INVALID_VALUE) }?;
+    let mut out = Vec::new();
+    for &h in hs {
+        let d = handle::get::<Device>(h)?;
+        if !ctx.has_device(&d) {
+            return Err(CL_INVALID_DEVICE);
+        }
+        out.push(d);
+    }
+    Ok(Some(out))
+}
+
+object_fn!(
+    fn create_program_with_binary(
+        c: cl_context,
+        n: cl_uint,
+        list: *const cl_device_id,
+        lengths: *const usize,
+        binaries: *mut *const u8,
+        status: *mut cl_int;
+        errcode_ret
+    ) {
+        let ctx = handle::get::<Context>(c)?;
+        if n == 0 || list.is_null() || lengths.is_null() || binaries.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: list, lengths and binaries point to n entries each.
+        let (devs, lens, bins) = unsafe {
+            (
+                device_list(&ctx, n, list)?.unwrap_or_default(),
+                ffi::slice(lengths, n as usize, CL_INVALID_VALUE)?,
+                ffi::slice(binaries.cast_const(), n as usize, CL_INVALID_VALUE)?,
+            )
+        };
+        let mut decoded = Vec::new();
+        let mut statuses = Vec::new();
+        for i in 0..n as usize {
+            if bins[i].is_null() || lens[i] == 0 {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: binaries[i] points to lengths[i] bytes.
+            let bytes = unsafe { ffi::slice(bins[i], lens[i], CL_INVALID_VALUE) }?;
+            match prog::decode_binary(bytes) {
+                Some(d) => {
+                    statuses.push(CL_SUCCESS);
+                    decoded.push(d);
+                }
+                None => statuses.push(CL_INVALID_BINARY),
+            }
+        }
+        if !status.is_null() {
+            for (i, s) in statuses.iter().enumerate() {
+                // SAFETY: binary_status is writable for n entries.
+                unsafe { ffi::put(status.add(i), *s) };
+            }
+        }
+        if statuses.iter().any(|s| *s != CL_SUCCESS) {
+            return Err(CL_INVALID_BINARY);
+        }
+        let (ty, options, source) = decoded.swap_remove(0);
+        let mut build = Build {
+            binary_type: ty,
+            options: options.clone(),
+            ..Build::default()
+        };
+        // An executable binary is loaded (rebuilt from the source it carries) now, so that
+        // kernels can be made once clBuildProgram has been called, as for any binary.
+        if ty == CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type
+            && let Ok((lib, log)) = prog::build(&source, &options, &[]) {
+                build.lib = Some(lib);
+                build.log = log;
+            }
+        Ok(make_program(ctx, devs, source, true, build))
+    }
+);
+
+object_fn!(
+    fn create_program_with_built_in_kernels(
+        c: cl_context,
+        n: cl_uint,
+        list: *const cl_device_id,
+        names: *const c_char;
+        errcode_ret
+    ) {
+        let ctx = handle::get::<Context>(c)?;
+        // SAFETY: list is NULL or n handles.
+        unsafe { device_list(&ctx, n, list) }?;
+        if names.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // The devices have no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty).
+        Err(CL_INVALID_VALUE)
+    }
+);
+
+object_fn!(
+    fn create_program_with_il(c: cl_context, il: *const c_void, len: usize; errcode_ret) {
+        handle::get::<Context>(c)?;
+        if il.is_null() || len == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // No device takes an intermediate language (CL_DEVICE_IL_VERSION is empty).
+        Err(CL_INVALID_OPERATION)
+    }
+);
+
+status_fn!(
+    fn retain_program(p: cl_program) {
+        handle::retain(p, Kind::Program)
+    }
+);
+
+status_fn!(
+    fn release_program(p: cl_program) {
+        handle::release(p, Kind::Program)
+    }
+);
+
+/// Calls a build's `pfn_notify` (after the build, from the calling thread).
+fn notify(cb: Option<ObjCallback>, p: cl_program) {
+    if let Some(cb) = cb {
+        cb.call(p as usize);
+    }
+}
+
+/// # Safety
+/// The notify function may be called with user_data from the calling thread.
+unsafe fn build_callback(
+    f: Option<unsafe extern "C" fn(cl_program, *mut c_void)>,
+    user_data: *mut c_void,
+) -> Result<Option<ObjCallback>, cl_int> {
+    match f {
+        // SAFETY: the caller's contract.
+        Some(f) => Ok(Some(unsafe { ObjCallback::new(f, user_data) })),
+        None if !user_data.is_null() => Err(CL_INVALID_VALUE),
+        None => Ok(None),
+    }
+}
+
+status_fn!(
+    fn build_program(
+        p: cl_program,
+        n: cl_uint,
+        list: *const cl_device_id,
+        options: *const c_char,
+        f: Option<unsafe extern "C" fn(cl_program, *mut c_void)>,
+        user_data: *mut c_void,
+    ) {
+        let program = handle::get::<Program>(p)?;
+        // SAFETY: list is NULL or n handles; options NULL or a string; pfn_notify may be
+        // called with user_data.
+        let (_, options, cb) = unsafe {
+            (
+                device_list(&program.ctx, n, list)?,
+                if options.is_null() {
+                    String::new()
+                } else {
+                    ffi::cstr(options, CL_INVALID_VALUE)?
+                },
+                build_callback(f, user_data)?,
+            )
+        };
+        if program.kernels.load(Ordering::Relaxed) > 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let result = {
+            let mut st = program.state.lock().unwrap_or_else(|e| e.into_inner());
+            if program.from_binary
+                && st.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type
+                && st.lib.is_some()
+            {
+                st.status = CL_BUILD_SUCCESS;
+                Ok(())
+            } else if !program.from_binary && program.source.is_empty() {
+                Err(CL_INVALID_OPERATION)
+            } else {
+                st.status = CL_BUILD_IN_PROGRESS;
+                st.options = options.clone();
+                let dirs: Vec<&std::path::Path> =
+                    st.headers.iter().map(|h| h.0.as_path()).collect();
+                match prog::build(&program.source, &options, &dirs) {
+                    Ok((lib, log)) => {
+                        st.lib = Some(lib);
+                        st.log = log;
+                        st.status = CL_BUILD_SUCCESS;
+                        st.binary_type =
+                            CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type;
+                        Ok(())
+                    }
+                    Err((code, log)) => {
+                        st.lib = None;
+                        st.log = log;
+                        st.status = CL_BUILD_ERROR;
+                        Err(code)
+                    }
+                }
+            }
+        };
+        notify(cb, p);
+        result
+    }
+);
+
+/// `(include name, source)` of compile's input headers.
+///
+/// # Safety
+/// `headers` and `names` are NULL or point to `n` entries.
+unsafe fn input_headers(
+    n: cl_uint,
+    headers: *const cl_program,
+    names: *mut *const c_char,
+) -> Result<Vec<(String, String)>, cl_int> {
+    if (n == 0) != headers.is_null() || (n == 0) != names.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // SAFETY: the caller's contract.
+    let (hs, ns) = unsafe {
+        (
+            ffi::slice(headers, n as usize, CL_INVALID_VALUE)?,
+            ffi::slice(names.cast_const(), n as usize, CL_INVALID_VALUE)?,
+        )
+    };
+    let mut out = Vec::new();
+    for (h, name) in hs.iter().zip(ns) {
+        let hp = handle::get::<Program>(*h)?;
+        // SAFETY: each name is a NUL-terminated string.
+        let name = unsafe { ffi::cstr(*name, CL_INVALID_VALUE) }?;
+        out.push((name, hp.source.clone()));
+    }
+    Ok(out)
+}
+
+status_fn!(
+    fn compile_program(
+        p: cl_program,
+        n: cl_uint,
+        list: *const cl_device_id,
+        options: *const c_char,
+        num_headers: cl_uint,
+        headers: *const cl_program,
+        names: *mut *const c_char,
+        f: Option<unsafe extern "C" fn(cl_program, *mut c_void)>,
+        user_data: *mut c_void,
+    ) {
+        let program = handle::get::<Program>(p)?;
+        // SAFETY: list is NULL or n handles; options NULL or a string; the header arrays
+        // num_headers entries; pfn_notify may be called with user_data.
+        let (_, options, hdrs, cb) = unsafe {
+            (
+                device_list(&program.ctx, n, list)?,
+                if options.is_null() {
+                    String::new()
+                } else {
+                    ffi::cstr(options, CL_INVALID_VALUE)?
+                },
+                input_headers(num_headers, headers, names)?,
+                build_callback(f, user_data)?,
+            )
+        };
+        if program.kernels.load(Ordering::Relaxed) > 0 || program.from_binary {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let result = {
+            let mut st = program.state.lock().unwrap_or_else(|e| e.into_inner());
+            let dir = if hdrs.is_empty() {
+                None
+            } else {
+                Some(HeaderDir::new(&hdrs).map_err(|_| CL_OUT_OF_HOST_MEMORY)?)
+            };
+            let dirs: Vec<&std::path::Path> = dir.iter().map(|h| h.0.as_path()).collect();
+            let r = prog::compile(&program.source, &options, &dirs);
+            st.options = options.clone();
+            st.lib = None;
+            match r {
+                Ok(log) => {
+                    st.log = log;
+                    st.status = CL_BUILD_SUCCESS;
+                    st.binary_type =
+                        CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT as cl_program_binary_type;
+                    st.headers = dir;
+                    Ok(())
+                }
+                Err((code, log)) => {
+                    st.log = log;
+                    st.status = CL_BUILD_ERROR;
+                    Err(code)
+                }
+            }
+        };
+        notify(cb, p);
+        result
+    }
+);
+
+/// `clLinkProgram`: a failed link still returns the program (its log says why) along with
+/// the error code, so it is written out by hand rather than with `object_fn!`.
+pub(crate) unsafe extern "C" fn link_program(
+    c: cl_context,
+    n: cl_uint,
+    list: *const cl_device_id,
+    options: *const c_char,
+    num_inputs: cl_uint,
+    inputs: *const cl_program,
+    f: Option<unsafe extern "C" fn(cl_program, *mut c_void)>,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    let r = std::panic::catch_unwind(move || -> Result<(cl_program, cl_int), cl_int> {
+        let ctx = handle::get::<Context>(c)?;
+        if num_inputs == 0 || inputs.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: list is NULL or n handles; options NULL or a string; inputs num_inputs
+        // handles; pfn_notify may be called with user_data.
+        let (devs, options, ins, cb) = unsafe {
+            (
+                device_list(&ctx, n, list)?,
+                if options.is_null() {
+                    String::new()
+                } else {
+                    ffi::cstr(options, CL_INVALID_VALUE)?
+                },
+                ffi::slice(inputs, num_inputs as usize, CL_INVALID_VALUE)?,
+                build_callback(f, user_data)?,
+            )
+        };
+        let lib_kind = CL_PROGRAM_BINARY_TYPE_LIBRARY as cl_program_binary_type;
+        let obj_kind = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT as cl_program_binary_type;
+        let mut source = String::new();
+        let mut compile_options = String::new();
+        let mut keep_dirs = Vec::new();
+        for &h in ins {
+            let p = handle::get::<Program>(h)?;
+            if !Arc::ptr_eq(&p.ctx, &ctx) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            let mut st = p.state.lock().unwrap_or_else(|e| e.into_inner());
+            if st.binary_type != obj_kind && st.binary_type != lib_kind {
+                return Err(CL_INVALID_OPERATION);
+            }
+            if compile_options.is_empty() {
+                compile_options = st.options.clone();
+            }
+            if let Some(d) = st.headers.take() {
+                keep_dirs.push(d);
+            }
+            source.push_str(&p.source);
+            source.push('\n');
+        }
+        let create_library = options.split_whitespace().any(|w| w == "-create-library");
+        let all_options = format!("{compile_options} {options}");
+        let devices = devs.unwrap_or_else(|| ctx.devices.clone());
+        let dirs: Vec<&std::path::Path> = keep_dirs.iter().map(|h| h.0.as_path()).collect();
+        let mut build = Build {
+            options: options.clone(),
+            ..Build::default()
+        };
+        let result = if create_library {
+            match prog::compile(&source, &all_options, &dirs) {
+                Ok(log) => {
+                    build.log = log;
+                    build.status = CL_BUILD_SUCCESS;
+                    build.binary_type = lib_kind;
+                    Ok(())
+                }
+                Err((_, log)) => {
+                    build.log = log;
+                    build.status = CL_BUILD_ERROR;
+                    Err(CL_LINK_PROGRAM_FAILURE)
+                }
+            }
+        } else {
+            match prog::build(&source, &all_options, &dirs) {
+                Ok((lib, log)) => {
+                    build.lib = Some(lib);
+                    build.log = log;
+                    build.status = CL_BUILD_SUCCESS;
+                    build.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type;
+                    Ok(())
+                }
+                Err((code, log)) => {
+                    build.log = log;
+                    build.status = CL_BUILD_ERROR;
+                    Err(if code == CL_INVALID_BUILD_OPTIONS {
+                        CL_INVALID_LINKER_OPTIONS
+                    } else {
+                        CL_LINK_PROGRAM_FAILURE
+                    })
+                }
+            }
+        };
+        build.headers = keep_dirs.pop();
+        let h = make_program(ctx, devices, source, false, build);
+        notify(cb, h);
+        Ok((h, result.err().unwrap_or(CL_SUCCESS)))
+    });
+    let (h, code) = match r {
+        Ok(Ok(x)) => x,
+        Ok(Err(e)) => (std::ptr::null_mut(), e),
+        Err(_) => (std::ptr::null_mut(), CL_OUT_OF_HOST_MEMORY),
+    };
+    // SAFETY: errcode_ret is NULL or a writable cl_int.
+    unsafe { ffi::put(errcode_ret, code) };
+    h
+}
+
+status_fn!(
+    fn get_program_info(
+        p: cl_program,
+        param: cl_program_info,
+        size: usize,
+        value: *mut c_void,
+        size_ret: *mut usize,
+    ) {
+        let program = handle::get::<Program>(p)?;
+        let st = program.state.lock().unwrap_or_else(|e| e.into_inner());
+        let built = || st.lib.as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE);
+        let info = match param {
+            CL_PROGRAM_REFERENCE_COUNT => Ok(Info::u32(handle::ref_count(p))),
+            CL_PROGRAM_CONTEXT => Ok(Info::ptr(handle::handle(&program.ctx))),
+            CL_PROGRAM_NUM_DEVICES => Ok(Info::u32(program.devices.len() as u32)),
+            CL_PROGRAM_DEVICES => Ok(Info::ptrs(
+                &program
+                    .devices
+                    .iter()
+                    .map(handle::handle)
+                    .collect::<Vec<_>>(),
+            )),
+            CL_PROGRAM_SOURCE => Ok(Info::str(if program.from_binary {
+                ""
+            } else {
+                &program.source
+            })),
+            CL_PROGRAM_IL => Ok(Info::empty()),
+            CL_PROGRAM_BINARY_SIZES => {
+                let n = prog::encode_binary(st.binary_type, &st.options, &program.source).len();
+                let n = if st.binary_type == CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type {
+                    0
+                } else {
+                    n
+                };
+                Ok(Info::usizes(&vec![n; program.devices.len()]))
+            }
+            CL_PROGRAM_BINARIES => {
+                // An array of pointers to buffers the application allocated.
+                let bin = prog::encode_binary(st.binary_type, &st.options, &program.source);
+                let none = st.binary_type == CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type;
+                let n = program.devices.len();
+                if !value.is_null() {
+                    if size < n * std::mem::size_of::<*mut u8>() {
+                        return Err(CL_INVALID_VALUE);
+                    }
+                    // SAFETY: param_value holds n pointers, each NULL or to a buffer of
+                    // CL_PROGRAM_BINARY_SIZES bytes, as clGetProgramInfo requires.
+                    let ptrs = unsafe {
+                        ffi::slice(value.cast::<*mut u8>().cast_const(), n, CL_INVALID_VALUE)
+                    }?;
+                    for &dst in ptrs {
+                        if !dst.is_null() && !none {
+                            // SAFETY: as above.
+                            unsafe { ffi::HostPtr::new(dst.cast(), bin.len()) }.write(0, &bin);
+                        }
+                    }
+                }
+                // SAFETY: NULL or writable.
+                unsafe { ffi::put(size_ret, n * std::mem::size_of::<*mut u8>()) };
+                return Ok(());
+            }
+            CL_PROGRAM_NUM_KERNELS => built().map(|l| Info::usize(l.kernel_names().len())),
+            CL_PROGRAM_KERNEL_NAMES => built().map(|l| Info::str(&l.kernel_names().join(";"))),
+            CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
+                Ok(Info::bool(false))
+            }
+            _ => Err(CL_INVALID_VALUE),
+        };
+        info_out!(info, size, value, size_ret)
+    }
+);
+
+status_fn!(
+    fn get_program_build_info(
+        p: cl_program,
+        d: cl_device_id,
+        param: cl_program_build_info,
+        size: usize,
+        value: *mut c_void,
+        size_ret: *mut usize,
+    ) {
+        let program = handle::get::<Program>(p)?;
+        let dev = handle::get::<Device>(d)?;
+        if !program.devices.iter().any(|x| Arc::ptr_eq(x, &dev)) {
+            return Err(CL_INVALID_DEVICE);
+        }
+        let st = program.state.lock().unwrap_or_else(|e| e.into_inner());
+        let info = match param {
+            CL_PROGRAM_BUILD_STATUS => Ok(Info::i32(st.status)),
+            CL_PROGRAM_BUILD_OPTIONS => Ok(Info::str(&st.options)),
+            CL_PROGRAM_BUILD_LOG => Ok(Info::str(&st.log)),
+            CL_PROGRAM_BINARY_TYPE => Ok(Info::u32(st.binary_type)),
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => {
+                Ok(Info::usize(st.lib.as_ref().map_or(0, |l| {
+                    l.ir()
+                        .globals
+                        .iter()
+                        .filter(|g| g.space == oclc::program::AddrSpace::Global)
+                        .map(|g| g.size as usize)
+                        .sum()
+                })))
+            }
+            _ => Err(CL_INVALID_VALUE),
+        };
+        info_out!(info, size, value, size_ret)
+    }
+);
+
+status_fn!(
+    fn set_program_release_callback(
+        p: cl_program,
+        _f: Option<unsafe extern "C" fn(cl_program, *mut c_void)>,
+        _u: *mut c_void,
+    ) {
+        handle::get::<Program>(p)?;
+        // No program-scope global constructors or destructors: OpenCL 3.0 lets such
+        // implementations refuse the callback.
+        Err(CL_INVALID_OPERATION)
+    }
+);
+
+status_fn!(
+    fn set_program_specialization_constant(
+        p: cl_program,
+        _id: cl_uint,
+        _size: usize,
+        _v: *const c_void,
+    ) {
+        handle::get::<Program>(p)?;
+        // Specialization constants need an IL program, which no device takes.
+        Err(CL_INVALID_OPERATION)
+    }
+);
+
+// ---------------------------------------------------------------- kernels
+
+/// A kernel of a built program.
+fn make_kernel(program: &Ref<Program>, name: &str) -> Result<*mut c_void, cl_int> {
+    let lib = {
+        let st = program.state.lock().unwrap_or_else(|e| e.into_inner());
+        if st.status != CL_BUILD_SUCCESS {
+            return Err(CL_INVALID_PROGRAM_EXECUTABLE);
+        }
+        st.lib.clone().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?
+    };
+    let sig = lib.signature(name).ok_or(CL_INVALID_KERNEL_NAME)?.clone();
+    Ok(handle::create(Kernel::new(program.clone(), lib, sig)).1)
+}
+
+object_fn!(
+    fn create_kernel(p: cl_program, name: *const c_char; errcode_ret) {
+        let program = handle::get::<Program>(p)?;
+        // SAFETY: kernel_name is a NUL-terminated string.
+        let name = unsafe { ffi::cstr(name, CL_INVALID_VALUE) }?;
+        make_kernel(&program, &name)
+    }
+);
+
+status_fn!(
+    fn create_kernels_in_program(
+        p: cl_program,
+        n: cl_uint,
+        kernels: *mut cl_kernel,
+        n_ret: *mut cl_uint,
+    ) {
+        let program = handle::get::<Program>(p)?;
+        let lib = {
+            let st = program.state.lock().unwrap_or_else(|e| e.into_inner());
+            st.lib.clone().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?
+        };
+        let names: Vec<String> = lib.kernel_names().iter().map(|s| s.to_string()).collect();
+        if !kernels.is_null() && (n as usize) < names.len() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if !kernels.is_null() {
+            for (i, name) in names.iter().enumerate() {
+                let h = make_kernel(&program, name)?;
+                // SAFETY: kernels is writable for n >= names.len() handles.
+                unsafe { ffi::put(kernels.add(i), h) };
+            }
+        }
+        // SAFETY: NULL or writable.
+        unsafe { ffi::put(n_ret, names.len() as cl_uint) };
+        Ok(())
+    }
+);
+
+status_fn!(
+    fn retain_kernel(k: cl_kernel) {
+        handle::retain(k, Kind::Kernel)
+    }
+);
+
+status_fn!(
+    fn release_kernel(k: cl_kernel) {
+        handle::release(k, Kind::Kernel)
+    }
+);
+
+object_fn!(
+    fn clone_kernel(k: cl_kernel; errcode_ret) {
+        let kernel = handle::get::<Kernel>(k)?;
+        let copy = Kernel::new(kernel.program.clone(), kernel.lib.clone(), kernel.sig.clone());
+        *copy.args.lock().unwrap_or_else(|e| e.into_inner()) = kernel.args.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        *copy.exec_svm.lock().unwrap_or_else(|e| e.into_inner()) =
+            kernel.exec_svm.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        Ok(handle::create(copy).1)
+    }
+);
+
+status_fn!(
+    fn set_kernel_arg(k: cl_kernel, index: cl_uint, size: usize, value: *const c_void) {
+        let kernel = handle::get::<Kernel>(k)?;
+        let p = kernel
+            .sig
+            .params
+            .get(index as usize)
+            .ok_or(CL_INVALID_ARG_INDEX)?;
+        let arg = match &p.kind {
+            KernelParamKind::Pointer {
+                space: oclc::program::AddrSpace::Local,
+                ..
+            } => {
+                if !value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                if size == 0 {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                ArgValue::Local(size)
+            }
+            KernelParamKind::Pointer { .. } => {
+                if size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                // SAFETY: a buffer argument's value is NULL or points to a cl_mem.
+                let h = if value.is_null() {
+                    std::ptr::null_mut()
+                } else {
+                    unsafe { value.cast::<cl_mem>().read_unaligned() }
+                };
+                if h.is_null() {
+                    ArgValue::Null
+                } else {
+                    let m = handle::get::<Mem>(h)?;
+                    if !Arc::ptr_eq(&m.ctx, &kernel.program.ctx) {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
+                    ArgValue::Mem(Arc::downgrade(&m))
+                }
+            }
+            KernelParamKind::Value { elem, size: want } => {
+                let want = *want as usize;
+                let three = elem.lanes == 3 && size == 3 * elem.scalar.size() as usize;
+                if size != want && !three {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                // SAFETY: a value argument points to arg_size bytes.
+                let mut bytes = unsafe { ffi::HostPtr::new(value, size) }.to_vec();
+                bytes.resize(want, 0);
+                ArgValue::Bytes(bytes)
+            }
+            KernelParamKind::Aggregate { size: want, .. } => {
+                if size != *want as usize {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                // SAFETY: a value argument points to arg_size bytes.
+                ArgValue::Bytes(unsafe { ffi::HostPtr::new(value, size) }.to_vec())
+            }
+            KernelParamKind::Other => {
+                // Images, samplers and pipes cannot be made on this platform.
+                return Err(if p.c_type.contains("sampler") {
+                    CL_INVALID_SAMPLER
+                } else {
+                    CL_INVALID_MEM_OBJECT
+                });
+            }
+        };
+        let mut args = kernel.args.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(slot) = args.get_mut(index as usize) {
+            *slot = Some(arg);
+        }
+        Ok(())
+    }
+);
+
+status_fn!(
+    fn set_kernel_arg_svm_pointer(k: cl_kernel, index: cl_uint, value: *const c_void) {
+        let kernel = handle::get::<Kernel>(k)?;
+        let p = kernel
+            .sig
+            .params
+            .get(index as usize)
+            .ok_or(CL_INVALID_ARG_INDEX)?;
+        let is_buffer = matches!(
+            p.kind,
+            KernelParamKind::Pointer {
+                space: oclc::program::AddrSpace::Global | oclc::program::AddrSpace::Constant,
+                ..
+            }
+        );
+        if !is_buffer {
+            return Err(CL_INVALID_ARG_VALUE);
+        }
+        let arg = if value.is_null() {
+            ArgValue::Null
+        } else {
+            let (svm, off) = kernel
+                .program
+                .ctx
+                .svm_at(value as usize)
+                .ok_or(CL_INVALID_ARG_VALUE)?;
+            ArgValue::Svm(svm, off)
+        };
+        let mut args = kernel.args.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(slot) = args.get_mut(index as usize) {
+            *slot = Some(arg);
+        }
+        Ok(())
+    }
+);
+
+status_fn!(
+    fn set_kernel_exec_info(
+        k: cl_kernel,
+        param: cl_kernel_exec_info,
+        size: usize,
+        value: *const c_void,
+    ) {
+        let kernel = handle::get::<Kernel>(k)?;
+        if value.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        match param {
+            CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+                let n = size / std::mem::size_of::<*const c_void>();
+                // SAFETY: param_value holds size bytes of pointers.
+                let ptrs =
+                    unsafe { ffi::slice(value.cast::<*const c_void>(), n, CL_INVALID_VALUE) }?;
+                let mut list = Vec::new();
+                for &p in ptrs {
+                    let (svm, _) = kernel
+                        .program
+                        .ctx
+                        .svm_at(p as usize)
+                        .ok_or(CL_INVALID_VALUE)?;
+                    list.push(svm);
+                }
+                *kernel.exec_svm.lock().unwrap_or_else(|e| e.into_inner()) = list;
+                Ok(())
+            }
+            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+                if size != std::mem::size_of::<cl_bool>() {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: a cl_bool.
+                let on = unsafe { value.cast::<cl_bool>().read_unaligned() };
+                // Fine-grained system SVM is not supported.
+                if on != 0 {
+                    Err(CL_INVALID_OPERATION)
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err(CL_INVALID_VALUE),
+        }
+    }
+);
+
+status_fn!(
+    fn get_kernel_info(
+        k: cl_kernel,
+        param: cl_kernel_info,
+        size: usize,
+        value: *mut c_void,
+        size_ret: *mut usize,
+    ) {
+        let kernel = handle::get::<Kernel>(k)?;
+        let info = match param {
+            CL_KERNEL_FUNCTION_NAME => Ok(Info::str(&kernel.sig.name)),
+            CL_KERNEL_NUM_ARGS => Ok(Info::u32(kernel.sig.params.len() as u32)),
+            CL_KERNEL_REFERENCE_COUNT => Ok(Info::u32(handle::ref_count(k))),
+            CL_KERNEL_CONTEXT => Ok(Info::ptr(handle::handle(&kernel.program.ctx))),
+            CL_KERNEL_PROGRAM => Ok(Info::ptr(handle::handle(&kernel.program))),
+            CL_KERNEL_ATTRIBUTES => Ok(Info::str(&match kernel.sig.reqd_work_group_size {
+                Some([x, y, z]) => format!("reqd_work_group_size({x},{y},{z})"),
+                None => String::new(),
+            })),
+            _ => Err(CL_INVALID_VALUE),
+        };
+        info_out!(info, size, value, size_ret)
+    }
+);
+
+/// The kernel's device for a query: `d`, or the only device when `d` is NULL.
+fn query_device(kernel: &Kernel, d: cl_device_id) -> Result<Ref<Device>, cl_int> {
+    if d.is_null() {
+        return match kernel.program.devices.as_slice() {
+            [only] => Ok(only.clone()),
+            _ => Err(CL_INVALID_DEVICE),
+        };
+    }
+    let dev = handle::get::<Device>(d)?;
+    if kernel.program.devices.iter().any(|x| Arc::ptr_eq(x, &dev)) {
+        Ok(dev)
+    } else {
+        Err(CL_INVALID_DEVICE)
+    }
+}
+
+/// `__local` bytes of the arguments set so far.
+fn local_arg_bytes(kernel: &Kernel) -> u64 {
+    kernel
+        .args
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|a| match a {
+            Some(ArgValue::Local(n)) => (*n as u64).next_multiple_of(16),
+            _ => 0,
+        })
+        .sum()
+}
+
+status_fn!(
+    fn get_kernel_work_group_info(
+        k: cl_kernel,
+        d: cl_device_id,
+        param: cl_kernel_work_group_info,
+        size: usize,
+        value: *mut c_void,
+        size_ret: *mut usize,
+    ) {
+        let kernel = handle::get::<Kernel>(k)?;
+        query_device(&kernel, d)?;
+        let info = match param {
+            CL_KERNEL_WORK_GROUP_SIZE => Ok(Info::usize(MAX_WORK_GROUP)),
+            CL_KERNEL_COMPILE_WORK_GROUP_SIZE => {
+                let r = kernel.sig.reqd_work_group_size.unwrap_or([0; 3]);
+                Ok(Info::usizes(&[r[0] as usize, r[1] as usize, r[2] as usize]))
+            }
+            CL_KERNEL_LOCAL_MEM_SIZE => Ok(Info::u64(
+                kernel.static_local_bytes() + local_arg_bytes(&kernel),
+            )),
+            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Ok(Info::usize(PREFERRED_MULTIPLE)),
+            CL_KERNEL_PRIVATE_MEM_SIZE => Ok(Info::u64(0)),
+            _ => Err(CL_INVALID_VALUE),
+        };
+        info_out!(info, size, value, size_ret)
+    }
+);
+
+status_fn!(
+    fn get_kernel_arg_info(
+        k: cl_kernel,
+        index: cl_uint,
+        param: cl_kernel_arg_info,
+        size: usize,
+        value: *mut c_void,
+        size_ret: *mut usize,
+    ) {
+        let kernel = handle::get::<Kernel>(k)?;
+        let p = kernel
+            .sig
+            .params
+            .get(index as usize)
+            .ok_or(CL_INVALID_ARG_INDEX)?;
+        let (ty, q) = prog::type_name_and_qualifier(&p.c_type, &p.kind);
+        let info = match param {
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER => Ok(Info::u32(prog::address_qualifier(&p.kind))),
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(Info::u32(CL_KERNEL_ARG_ACCESS_NONE)),
+            CL_KERNEL_ARG_TYPE_NAME => Ok(Info::str(&ty)),
+            CL_KERNEL_ARG_TYPE_QUALIFIER => Ok(Info::u64(q)),
+            CL_KERNEL_ARG_NAME => Ok(Info::str(&p.name)),
+            _ => Err(CL_INVALID_VALUE),
+        };
+        info_out!(info, size, value, size_ret)
+    }
+);
+
+status_fn!(
+    fn get_kernel_sub_group_info(
+        k: cl_kernel,
+        d: cl_device_id,
+        _param: cl_kernel_sub_group_info,
+        _in_size: usize,
+        _input: *const c_void,
+        _size: usize,
+        _value: *mut c_void,
+        _size_ret: *mut usize,
+    ) {
+        let kernel = handle::get::<Kernel>(k)?;
+        query_device(&kernel, d)?;
+        // No device supports sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
+        Err(CL_INVALID_OPERATION)
+    }
+);
+
+// ---------------------------------------------------------------- launches
+
+/// The `work_dim` values at `p`, or `None` for NULL.
+///
+/// # Safety
+/// `p` is NULL or points to `dims` size_t.
+unsafe fn dims_of(p: *const usize, dims: usize) -> Option<Vec<u64>> {
+    // SAFETY: the caller's contract.
+    unsafe { ffi::vec_or_none(p, dims) }.map(|v| v.into_iter().map(|x| x as u64).collect())
+}
+
+/// Enqueues `kernel` over `range` after checking it can launch.
+///
+/// # Safety
+/// `list` is NULL or `n` events; `event` NULL or writable.
+unsafe fn launch(
+    queue: &Ref<Queue>,
+    kernel: Ref<Kernel>,
+    range: oclc::NdRange,
+    command_type: cl_command_type,
+    n: cl_uint,
+    list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    if !Arc::ptr_eq(&queue.ctx, &kernel.program.ctx) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    if !kernel
+        .program
+        .devices
+        .iter()
+        .any(|d| Arc::ptr_eq(d, &queue.device))
+    {
+        return Err(CL_INVALID_PROGRAM_EXECUTABLE);
+    }
+    // SAFETY: the caller's contract.
+    let wait = unsafe { wait_list(n, list) }?;
+    let args: Vec<ArgValue> = kernel
+        .args
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|a| match a {
+            // A launch holds its buffers until it has run; a released one cannot be used.
+            Some(ArgValue::Mem(w)) => w.upgrade().map(ArgValue::Held),
+            a => a.clone(),
+        })
+        .collect::<Option<Vec<_>>>()
+        .ok_or(CL_INVALID_KERNEL_ARGS)?;
+    // Without a local size, a kernel's required work-group size is the local size.
+    let mut range = range;
+    if range.local.is_none()
+        && let Some(r) = kernel.sig.reqd_work_group_size
+    {
+        range.local = Some(r[..range.global.len()].to_vec());
+    }
+    if let Some(local) = &range.local {
+        let mut product: u64 = 1;
+        for (k, (&l, &g)) in local.iter().zip(&range.global).enumerate() {
+            if l == 0 || l > MAX_WORK_GROUP as u64 {
+                return Err(CL_INVALID_WORK_ITEM_SIZE);
+            }
+            product = product.saturating_mul(l);
+            if kernel.lib.uniform_work_groups() && g % l != 0 {
+                return Err(CL_INVALID_WORK_GROUP_SIZE);
+            }
+            if let Some(r) = kernel.sig.reqd_work_group_size
+                && r[k] != l
+            {
+                return Err(CL_INVALID_WORK_GROUP_SIZE);
+            }
+        }
+        if product > MAX_WORK_GROUP as u64 {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+    }
+    let local_bytes = kernel.static_local_bytes() + local_arg_bytes(&kernel);
+    if local_bytes > queue.device.limits.local_mem_size {
+        return Err(CL_OUT_OF_RESOURCES);
+    }
+    let svm: Vec<Arc<crate::context::Svm>> = kernel
+        .exec_svm
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    let device = queue.device.clone();
+    let empty = range.global.contains(&0);
+    let work = Box::new(move || {
+        if empty {
+            return Ok(());
+        }
+        run_kernel(&kernel, &device, &args, &svm, &range)
+    });
+    // SAFETY: the caller's contract.
+    unsafe { enqueue(queue, command_type, wait, false, event, work) }
+}
+
+/// Runs a kernel on the device (on the queue's thread): SVM and host-pointer memory in,
+/// launch, memory back out. A runtime-check fault prints `oclc run`'s report on stderr and
+/// ends the command with CL_OUT_OF_RESOURCES.
+fn run_kernel(
+    kernel: &Kernel,
+    device: &Device,
+    args: &[ArgValue],
+    exec_svm: &[Arc<crate::context::Svm>],
+    range: &oclc::NdRange,
+) -> Result<(), cl_int> {
+    let name = &kernel.sig.name;
+    let mut k = kernel.lib.kernel(name).map_err(|_| CL_INVALID_KERNEL)?;
+    let mut svms: Vec<&Arc<crate::context::Svm>> = exec_svm.iter().collect();
+    let mut mems: Vec<&Ref<Mem>> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let ka = match a {
+            ArgValue::Held(m) => {
+                mems.push(m);
+                oclc::KernelArg::Buffer(m.buf.clone())
+            }
+            ArgValue::Mem(_) => return Err(CL_INVALID_KERNEL_ARGS),
+            ArgValue::Null => oclc::KernelArg::Null,
+            ArgValue::Local(n) => oclc::KernelArg::Local(*n),
+            ArgValue::Bytes(b) => oclc::KernelArg::Value(b.clone()),
+            ArgValue::Svm(s, off) => {
+                svms.push(s);
+                let len = s.host.len() - off;
+                oclc::KernelArg::Buffer(s.buf.region(*off, len).map_err(|_| CL_INVALID_ARG_VALUE)?)
+            }
+        };
+        if let Err(e) = k.set_arg(i, ka) {
+            eprintln!("oclc: kernel '{name}': {e}");
+            return Err(CL_INVALID_KERNEL_ARGS);
+        }
+    }
+    for m in &mems {
+        m.pull()?;
+    }
+    for s in &svms {
+        s.to_device()?;
+    }
+    let result = device
+        .lib
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .launch(&k, range);
+    for s in &svms {
+        s.to_host()?;
+    }
+    for m in &mems {
+        m.push()?;
+    }
+    match result {
+        Ok(_) => Ok(()),
+        // The report goes to stderr and to the context's pfn_notify, if it has one.
+        Err(oclc::Error::Runtime(fault)) => {
+            eprint!("{}", fault.rendered);
+            kernel.program.ctx.notify(&fault.rendered);
+            Err(CL_OUT_OF_RESOURCES)
+        }
+        Err(e) => {
+            let message = format!("oclc: kernel '{name}': {e}");
+            eprintln!("{message}");
+            kernel.program.ctx.notify(&message);
+            Err(CL_OUT_OF_RESOURCES)
+        }
+    }
+}
+
+status_fn!(
+    fn enqueue_nd_range_kernel(
+        q: cl_command_queue,
+        k: cl_kernel,
+        work_dim: cl_uint,
+        offset: *const usize,
+        global: *const usize,
+        local: *const usize,
+        n: cl_uint,
+        list: *const cl_event,
+        event: *mut cl_event,
+    ) {
+        let queue = handle::get::<Queue>(q)?;
+        let kernel = handle::get::<Kernel>(k)?;
+        if !(1..=3).contains(&work_dim) {
+            return Err(CL_INVALID_WORK_DIMENSION);
+        }
+        let dims = work_dim as usize;
+        // SAFETY: each of offset, global and local is NULL or work_dim size_t.
+        let (off, glob, loc) = unsafe {
+            (
+                dims_of(offset, dims),
+                dims_of(global, dims),
+                dims_of(local, dims),
+            )
+        };
+        // A NULL global size, like a 0 in it, is an empty launch (OpenCL 2.1 on).
+        let glob = glob.unwrap_or_else(|| vec![0; dims]);
+        if let Some(o) = &off
+            && o.iter()
+                .zip(&glob)
+                .any(|(o, g)| o.checked_add(*g).is_none())
+        {
+            return Err(CL_INVALID_GLOBAL_OFFSET);
+        }
+        let range = oclc::NdRange {
+            global: glob,
+            local: loc,
+            offset: off,
+        };
+        // SAFETY: list is NULL or n events; event NULL or writable.
+        unsafe {
+            launch(
+                &queue,
+                kernel,
+                range,
+                CL_COMMAND_NDRANGE_KERNEL,
+                n,
+                list,
+                event,
+            )
+        }
+    }
+);
+
+status_fn!(
+    fn enqueue_task(
+        q: cl_command_queue,
+        k: cl_kernel,
+        n: cl_uint,
+        list: *const cl_event,
+        event: *mut cl_event,
+    ) {
+        let queue = handle::get::<Queue>(q)?;
+        let kernel = handle::get::<Kernel>(k)?;
+        let range = oclc::NdRange::new(&[1]).local(&[1]);
+        // SAFETY: list is NULL or n events; event NULL or writable.
+        unsafe { launch(&queue, kernel, range, CL_COMMAND_TASK, n, list, event) }
+    }
+);
+
+status_fn!(
+    fn enqueue_native_kernel(
+        q: cl_command_queue,
+        _f: Option<unsafe extern "C" fn(*mut c_void)>,
+        _args: *mut c_void,
+        _cb: usize,
+        _num: cl_uint,
+        _mems: *const cl_mem,
+        _locs: *mut *const c_void,
+        _n: cl_uint,
+        _list: *const cl_event,
+        _event: *mut cl_event,
+    ) {
+        handle::get::<Queue>(q)?;
+        // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
+        Err(CL_INVALID_OPERATION)
+    }
+);

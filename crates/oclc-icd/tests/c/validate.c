@@ -1,0 +1,359 @@
+/* API validation of liboclc_icd.so, called through its dispatch table (dlopen, no loader:
+ * a loader would itself reject or crash on some of the bad handles tested here).
+ * Usage: validate /path/to/liboclc_icd.so. Prints one line per check; exit 0 when all pass. */
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failed = 0, passed = 0;
+static struct _cl_icd_dispatch *D;
+
+#define EXPECT(what, got, want)                                                   \
+    do {                                                                          \
+        long long g_ = (long long)(got), w_ = (long long)(want);                  \
+        if (g_ == w_) {                                                           \
+            passed++;                                                             \
+        } else {                                                                  \
+            failed++;                                                             \
+            printf("FAIL %s:%d: %s: got %lld, want %lld\n", __FILE__, __LINE__, what, g_, w_); \
+        }                                                                         \
+    } while (0)
+
+static cl_context ctx;
+static cl_device_id dev;
+
+static const char *src =
+    "kernel void twice(global int *p, int k) { size_t i = get_global_id(0); p[i] = 2 * p[i] + k; }\n";
+
+static void *worker(void *arg) {
+    int id = (int)(size_t)arg;
+    cl_int err;
+    for (int round = 0; round < 4; round++) {
+        cl_command_queue q = D->clCreateCommandQueue(ctx, dev, 0, &err);
+        /* The device's macros: its OpenCL version, no images, its extensions and features. */
+    const char *macros =
+        "#if __OPENCL_VERSION__ != 300\n#error version\n#endif\n"
+        "#ifdef __IMAGE_SUPPORT__\n#error images\n#endif\n"
+        "#if !defined(cl_khr_fp64) || defined(cl_khr_3d_image_writes)\n#error extensions\n#endif\n"
+        "#if defined(__opencl_c_images) || defined(__opencl_c_pipes) || !defined(__opencl_c_generic_address_space)\n"
+        "#error features\n#endif\n"
+        "kernel void m(global int *p) {}\n";
+    cl_program mp = D->clCreateProgramWithSource(ctx, 1, &macros, NULL, &err);
+    EXPECT("Build(device macros)", D->clBuildProgram(mp, 0, NULL, "-cl-std=CL3.0", NULL, NULL), CL_SUCCESS);
+    D->clReleaseProgram(mp);
+    cl_program p = D->clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+        if (D->clBuildProgram(p, 0, NULL, "", NULL, NULL) != CL_SUCCESS) { failed++; return NULL; }
+        cl_kernel k = D->clCreateKernel(p, "twice", &err);
+        int host[256];
+        for (int i = 0; i < 256; i++) host[i] = i + id;
+        cl_mem m = D->clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+        int kk = id;
+        D->clSetKernelArg(k, 0, sizeof m, &m);
+        D->clSetKernelArg(k, 1, sizeof kk, &kk);
+        size_t g = 256;
+        D->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL);
+        int out[256];
+        D->clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+        for (int i = 0; i < 256; i++)
+            if (out[i] != 2 * (i + id) + id) { failed++; printf("FAIL thread %d: out[%d] = %d\n", id, i, out[i]); break; }
+        D->clReleaseMemObject(m);
+        D->clReleaseKernel(k);
+        D->clReleaseProgram(p);
+        D->clReleaseCommandQueue(q);
+    }
+    return NULL;
+}
+
+static int callbacks = 0;
+static int notified = 0;
+static int destroyed = 0;
+static void CL_CALLBACK on_destroy(cl_mem m, void *data) {
+    (void)m;
+    (void)data;
+    __atomic_add_fetch(&destroyed, 1, __ATOMIC_SEQ_CST);
+}
+static void CL_CALLBACK on_notify(const char *errinfo, const void *priv, size_t cb, void *data) {
+    (void)priv;
+    (void)cb;
+    (void)data;
+    if (strstr(errinfo, "data race on __local variable `x`")) notified = 1;
+}
+static void CL_CALLBACK on_complete(cl_event e, cl_int status, void *data) {
+    (void)e;
+    (void)data;
+    if (status == CL_COMPLETE) __atomic_add_fetch(&callbacks, 1, __ATOMIC_SEQ_CST);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return 2;
+    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) { printf("dlopen: %s\n", dlerror()); return 2; }
+    cl_int (*getids)(cl_uint, cl_platform_id *, cl_uint *) =
+        (cl_int (*)(cl_uint, cl_platform_id *, cl_uint *))dlsym(lib, "clIcdGetPlatformIDsKHR");
+    cl_platform_id plat;
+    EXPECT("clIcdGetPlatformIDsKHR", getids(1, &plat, NULL), CL_SUCCESS);
+    EXPECT("clIcdGetPlatformIDsKHR(0, NULL, NULL)", getids(0, NULL, NULL), CL_INVALID_VALUE);
+    D = *(struct _cl_icd_dispatch **)plat;
+
+    if (argc > 2 && strcmp(argv[2], "race") == 0) {
+        /* Every work-item writes the same __local int: a race when OCLC_RACES=1. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, on_notify, NULL, &e);
+        cl_command_queue rq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        const char *race =
+            "kernel void race(global int *p) {\n"
+            "    local int x;\n"
+            "    x = (int)get_local_id(0);\n"
+            "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+            "    p[get_global_id(0)] = x;\n"
+            "}\n";
+        cl_program rp = D->clCreateProgramWithSource(ctx, 1, &race, NULL, &e);
+        D->clBuildProgram(rp, 0, NULL, "", NULL, NULL);
+        cl_kernel rk = D->clCreateKernel(rp, "race", &e);
+        cl_mem rm = D->clCreateBuffer(ctx, 0, 64 * sizeof(int), NULL, &e);
+        D->clSetKernelArg(rk, 0, sizeof rm, &rm);
+        size_t g = 64, l = 64;
+        cl_event re;
+        D->clEnqueueNDRangeKernel(rq, rk, 1, NULL, &g, &l, 0, NULL, &re);
+        D->clFinish(rq);
+        cl_int status = 0;
+        D->clGetEventInfo(re, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        printf("race status: %d\nnotified: %d\n", status, notified);
+        return 0;
+    }
+
+    if (argc > 2 && strcmp(argv[2], "steps") == 0) {
+        /* A runaway loop under OCLC_MAX_STEPS: the launch fails, the host goes on. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue sq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        const char *spin =
+            "kernel void spin(global int *p, int n) {\n"
+            "    int acc = 0;\n"
+            "    for (int i = 0; i < n; i++) acc += i;\n"
+            "    p[get_global_id(0)] = acc;\n"
+            "}\n";
+        cl_program sp = D->clCreateProgramWithSource(ctx, 1, &spin, NULL, &e);
+        D->clBuildProgram(sp, 0, NULL, "-O0", NULL, NULL);
+        cl_kernel sk = D->clCreateKernel(sp, "spin", &e);
+        cl_mem sm = D->clCreateBuffer(ctx, 0, 64, NULL, &e);
+        int big = 1 << 20;
+        D->clSetKernelArg(sk, 0, sizeof sm, &sm);
+        D->clSetKernelArg(sk, 1, sizeof big, &big);
+        size_t one = 1;
+        cl_event se;
+        D->clEnqueueNDRangeKernel(sq, sk, 1, NULL, &one, &one, 0, NULL, &se);
+        D->clFinish(sq);
+        cl_int status = 0;
+        D->clGetEventInfo(se, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        printf("spin status: %d\n", status);
+        return status == CL_OUT_OF_RESOURCES ? 0 : 1;
+    }
+
+    char buf[64];
+    size_t size_ret = 0;
+    cl_int err;
+    int not_a_handle = 42;
+    EXPECT("GetDeviceIDs", D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL), CL_SUCCESS);
+    EXPECT("GetDeviceIDs(GPU)", D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU, 1, &dev, NULL), CL_DEVICE_NOT_FOUND);
+    EXPECT("GetDeviceIDs(bad type)", D->clGetDeviceIDs(plat, 1 << 20, 1, &dev, NULL), CL_INVALID_DEVICE_TYPE);
+    D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+
+    /* Bad handles: NULL, a pointer to other memory, a small integer, another kind. */
+    EXPECT("GetDeviceInfo(NULL)", D->clGetDeviceInfo(NULL, CL_DEVICE_NAME, sizeof buf, buf, NULL), CL_INVALID_DEVICE);
+    EXPECT("GetDeviceInfo(stack)", D->clGetDeviceInfo((cl_device_id)&not_a_handle, CL_DEVICE_NAME, sizeof buf, buf, NULL), CL_INVALID_DEVICE);
+    EXPECT("GetDeviceInfo(0x10)", D->clGetDeviceInfo((cl_device_id)0x10, CL_DEVICE_NAME, sizeof buf, buf, NULL), CL_INVALID_DEVICE);
+    EXPECT("GetDeviceInfo(platform)", D->clGetDeviceInfo((cl_device_id)plat, CL_DEVICE_NAME, sizeof buf, buf, NULL), CL_INVALID_DEVICE);
+
+    /* The clGet*Info size rules. */
+    EXPECT("GetDeviceInfo(size query)", D->clGetDeviceInfo(dev, CL_DEVICE_NAME, 0, NULL, &size_ret), CL_SUCCESS);
+    EXPECT("CL_DEVICE_NAME size", size_ret, strlen("oclc cpu") + 1);
+    size_ret = 0;
+    EXPECT("GetDeviceInfo(too small)", D->clGetDeviceInfo(dev, CL_DEVICE_NAME, 3, buf, &size_ret), CL_INVALID_VALUE);
+    EXPECT("size_ret when too small", size_ret, strlen("oclc cpu") + 1);
+    EXPECT("GetDeviceInfo(bad param)", D->clGetDeviceInfo(dev, 0xdead, sizeof buf, buf, NULL), CL_INVALID_VALUE);
+    cl_uint u = 0;
+    EXPECT("CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS", D->clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof u, &u, NULL), CL_SUCCESS);
+    EXPECT("3 dimensions", u, 3);
+
+    /* Contexts. */
+    ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    EXPECT("CreateContext", err, CL_SUCCESS);
+    D->clCreateContext(NULL, 0, &dev, NULL, NULL, &err);
+    EXPECT("CreateContext(0 devices)", err, CL_INVALID_VALUE);
+    cl_device_id bad_dev = (cl_device_id)&not_a_handle;
+    EXPECT("CreateContext(bad device) returns NULL", D->clCreateContext(NULL, 1, &bad_dev, NULL, NULL, &err) == NULL, 1);
+    EXPECT("CreateContext(bad device)", err, CL_INVALID_DEVICE);
+    cl_context gone = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    EXPECT("ReleaseContext", D->clReleaseContext(gone), CL_SUCCESS);
+    EXPECT("GetContextInfo(released)", D->clGetContextInfo(gone, CL_CONTEXT_NUM_DEVICES, sizeof u, &u, NULL), CL_INVALID_CONTEXT);
+    EXPECT("ReleaseContext(released)", D->clReleaseContext(gone), CL_INVALID_CONTEXT);
+
+    cl_command_queue q = D->clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    EXPECT("CreateCommandQueue", err, CL_SUCCESS);
+    D->clCreateCommandQueue((cl_context)q, dev, 0, &err);
+    EXPECT("CreateCommandQueue(queue as context)", err, CL_INVALID_CONTEXT);
+    D->clCreateCommandQueue(ctx, dev, 1 << 30, &err);
+    EXPECT("CreateCommandQueue(bad properties)", err, CL_INVALID_VALUE);
+
+    /* Buffers. */
+    int host[64];
+    for (int i = 0; i < 64; i++) host[i] = i;
+    D->clCreateBuffer(ctx, 0, 0, NULL, &err);
+    EXPECT("CreateBuffer(size 0)", err, CL_INVALID_BUFFER_SIZE);
+    D->clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, 16, NULL, &err);
+    EXPECT("CreateBuffer(COPY_HOST_PTR, NULL)", err, CL_INVALID_HOST_PTR);
+    D->clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 16, NULL, &err);
+    EXPECT("CreateBuffer(READ_ONLY|WRITE_ONLY)", err, CL_INVALID_VALUE);
+    cl_mem m = D->clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+    EXPECT("CreateBuffer", err, CL_SUCCESS);
+    int out[64];
+    EXPECT("ReadBuffer(past the end)", D->clEnqueueReadBuffer(q, m, CL_TRUE, 8, sizeof out, out, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT("ReadBuffer(NULL ptr)", D->clEnqueueReadBuffer(q, m, CL_TRUE, 0, 4, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT("ReadBuffer(NULL wait list, count 1)", D->clEnqueueReadBuffer(q, m, CL_TRUE, 0, 4, out, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
+    EXPECT("ReadBuffer(bad queue)", D->clEnqueueReadBuffer((cl_command_queue)m, m, CL_TRUE, 0, 4, out, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    EXPECT("ReadBuffer(bad buffer)", D->clEnqueueReadBuffer(q, (cl_mem)&not_a_handle, CL_TRUE, 0, 4, out, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
+    cl_buffer_region region = {64, 64};
+    cl_mem sub = D->clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    EXPECT("CreateSubBuffer(misaligned)", err, CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    region.origin = 128;
+    region.size = 128;
+    sub = D->clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    EXPECT("CreateSubBuffer", err, CL_SUCCESS);
+    EXPECT("ReadBuffer(sub)", D->clEnqueueReadBuffer(q, sub, CL_TRUE, 0, 8, out, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("sub-buffer contents", out[1], 33);
+    region.origin = 0;
+    region.size = 1024;
+    D->clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    EXPECT("CreateSubBuffer(too large)", err, CL_INVALID_VALUE);
+    int pattern = 7;
+    EXPECT("FillBuffer(pattern size 3)", D->clEnqueueFillBuffer(q, m, &pattern, 3, 0, 12, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT("CopyBuffer(overlap)", D->clEnqueueCopyBuffer(q, m, m, 0, 4, 16, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
+    void *mapped = D->clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, sizeof host, 0, NULL, NULL, &err);
+    EXPECT("MapBuffer", err, CL_SUCCESS);
+    EXPECT("mapped contents", ((int *)mapped)[5], 5);
+    ((int *)mapped)[5] = 500;
+    EXPECT("Unmap(bad pointer)", D->clEnqueueUnmapMemObject(q, m, host, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT("Unmap", D->clEnqueueUnmapMemObject(q, m, mapped, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("ReadBuffer", D->clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("written through the map", out[5], 500);
+
+    /* Programs and kernels. */
+    const char *broken = "kernel void k(global int *p) { p[0] = undeclared; }\n";
+    cl_program bp = D->clCreateProgramWithSource(ctx, 1, &broken, NULL, &err);
+    EXPECT("Build(error)", D->clBuildProgram(bp, 0, NULL, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    char log[2048] = "";
+    D->clGetProgramBuildInfo(bp, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    EXPECT("build log in clang's format", strstr(log, "<source>:1:39: error: use of undeclared identifier 'undeclared'") != NULL, 1);
+    cl_build_status bs;
+    D->clGetProgramBuildInfo(bp, dev, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL);
+    EXPECT("build status", bs, CL_BUILD_ERROR);
+    D->clCreateKernel(bp, "k", &err);
+    EXPECT("CreateKernel(unbuilt)", err, CL_INVALID_PROGRAM_EXECUTABLE);
+    EXPECT("Build(bad option)", D->clBuildProgram(bp, 0, NULL, "-no-such-option", NULL, NULL), CL_INVALID_BUILD_OPTIONS);
+    cl_program p = D->clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    EXPECT("Build", D->clBuildProgram(p, 1, &dev, "-cl-std=CL2.0", NULL, NULL), CL_SUCCESS);
+    D->clCreateKernel(p, "nope", &err);
+    EXPECT("CreateKernel(bad name)", err, CL_INVALID_KERNEL_NAME);
+    cl_kernel k = D->clCreateKernel(p, "twice", &err);
+    EXPECT("CreateKernel", err, CL_SUCCESS);
+    EXPECT("Build(with kernels)", D->clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_INVALID_OPERATION);
+    size_t g = 64, l = 2048;
+    EXPECT("NDRange(args not set)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    EXPECT("SetKernelArg(bad index)", D->clSetKernelArg(k, 2, sizeof m, &m), CL_INVALID_ARG_INDEX);
+    EXPECT("SetKernelArg(bad size)", D->clSetKernelArg(k, 0, 4, &m), CL_INVALID_ARG_SIZE);
+    cl_mem bogus = (cl_mem)&not_a_handle;
+    EXPECT("SetKernelArg(bad buffer)", D->clSetKernelArg(k, 0, sizeof bogus, &bogus), CL_INVALID_MEM_OBJECT);
+    EXPECT("SetKernelArg(int size 2)", D->clSetKernelArg(k, 1, 2, &pattern), CL_INVALID_ARG_SIZE);
+    EXPECT("SetKernelArg", D->clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    EXPECT("SetKernelArg", D->clSetKernelArg(k, 1, sizeof pattern, &pattern), CL_SUCCESS);
+    EXPECT("NDRange(work_dim 0)", D->clEnqueueNDRangeKernel(q, k, 0, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
+    EXPECT("NDRange(local 2048)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_WORK_ITEM_SIZE);
+    l = 48;
+    EXPECT("NDRange(non-uniform, CL2.0)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_SUCCESS);
+    size_t multiple = 0;
+    EXPECT("GetKernelWorkGroupInfo", D->clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple, &multiple, NULL), CL_SUCCESS);
+    EXPECT("preferred work-group size multiple", multiple, 8);
+    EXPECT("GetKernelWorkGroupInfo(bad param)", D->clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_GLOBAL_WORK_SIZE, sizeof multiple, &multiple, NULL), CL_INVALID_VALUE);
+    char arg_name[16] = "";
+    EXPECT("GetKernelArgInfo", D->clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_NAME, sizeof arg_name, arg_name, NULL), CL_SUCCESS);
+    EXPECT("argument name", strcmp(arg_name, "k"), 0);
+    char type_name[16] = "";
+    D->clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof type_name, type_name, NULL);
+    EXPECT("argument type", strcmp(type_name, "int*"), 0);
+
+    /* Events: a user event holds a launch back; callbacks; profiling. */
+    cl_event user = D->clCreateUserEvent(ctx, &err);
+    EXPECT("CreateUserEvent", err, CL_SUCCESS);
+    cl_event launched;
+    g = 64;
+    EXPECT("NDRange(after user event)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 1, &user, &launched), CL_SUCCESS);
+    EXPECT("SetEventCallback", D->clSetEventCallback(launched, CL_COMPLETE, on_complete, NULL), CL_SUCCESS);
+    cl_int st;
+    D->clGetEventInfo(launched, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    EXPECT("held back by the user event", st > CL_RUNNING, 1);
+    EXPECT("SetUserEventStatus", D->clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+    EXPECT("SetUserEventStatus(twice)", D->clSetUserEventStatus(user, CL_COMPLETE), CL_INVALID_OPERATION);
+    EXPECT("WaitForEvents", D->clWaitForEvents(1, &launched), CL_SUCCESS);
+    EXPECT("Finish", D->clFinish(q), CL_SUCCESS);
+    EXPECT("callback called once", callbacks, 1);
+    cl_ulong t0 = 0, t1 = 0;
+    EXPECT("profiling START", D->clGetEventProfilingInfo(launched, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL), CL_SUCCESS);
+    EXPECT("profiling END", D->clGetEventProfilingInfo(launched, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL), CL_SUCCESS);
+    EXPECT("START <= END", t0 <= t1 && t0 > 0, 1);
+    EXPECT("ReleaseEvent", D->clReleaseEvent(launched), CL_SUCCESS);
+    EXPECT("ReleaseEvent(again)", D->clReleaseEvent(launched), CL_INVALID_EVENT);
+    cl_event lone = D->clCreateUserEvent(ctx, &err);
+    EXPECT("ReleaseEvent(user)", D->clReleaseEvent(lone), CL_SUCCESS);
+    EXPECT("WaitForEvents(released)", D->clWaitForEvents(1, &lone), CL_INVALID_EVENT);
+
+    /* A kernel argument does not keep a buffer alive (clSetKernelArg does not retain). */
+    cl_mem tmp = D->clCreateBuffer(ctx, 0, 64, NULL, &err);
+    EXPECT("SetMemObjectDestructorCallback", D->clSetMemObjectDestructorCallback(tmp, on_destroy, NULL), CL_SUCCESS);
+    EXPECT("SetKernelArg(tmp)", D->clSetKernelArg(k, 0, sizeof tmp, &tmp), CL_SUCCESS);
+    EXPECT("ReleaseMemObject(tmp)", D->clReleaseMemObject(tmp), CL_SUCCESS);
+    EXPECT("destructor called at release", destroyed, 1);
+    EXPECT("NDRange(released buffer argument)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    EXPECT("SetKernelArg", D->clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+
+    /* OpenCL 3.0 rules: an empty launch (NULL global size) succeeds; no device queues. */
+    EXPECT("NDRange(NULL global size)", D->clEnqueueNDRangeKernel(q, k, 1, NULL, NULL, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("SetDefaultDeviceCommandQueue", D->clSetDefaultDeviceCommandQueue(ctx, dev, NULL), CL_INVALID_OPERATION);
+    cl_context_properties sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    D->clCreateContext(sync, 1, &dev, NULL, NULL, &err);
+    EXPECT("CreateContext(bad INTEROP_USER_SYNC)", err, CL_INVALID_PROPERTY);
+
+    /* Images, samplers and pipes are not supported: the specification's codes. */
+    cl_image_format fmt = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0, 0, 0, 0, {NULL}};
+    D->clCreateImage(ctx, 0, &fmt, &desc, NULL, &err);
+    EXPECT("CreateImage", err, CL_INVALID_OPERATION);
+    D->clCreatePipe(ctx, 0, 4, 4, NULL, &err);
+    EXPECT("CreatePipe", err, CL_INVALID_OPERATION);
+    cl_uint nformats = 99;
+    EXPECT("GetSupportedImageFormats", D->clGetSupportedImageFormats(ctx, 0, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nformats), CL_SUCCESS);
+    EXPECT("no image formats", nformats, 0);
+
+    /* Many host threads at once. */
+    pthread_t th[8];
+    for (int i = 0; i < 8; i++) pthread_create(&th[i], NULL, worker, (void *)(size_t)i);
+    for (int i = 0; i < 8; i++) pthread_join(th[i], NULL);
+
+    EXPECT("ReleaseMemObject", D->clReleaseMemObject(sub), CL_SUCCESS);
+    EXPECT("ReleaseMemObject", D->clReleaseMemObject(m), CL_SUCCESS);
+    EXPECT("ReleaseMemObject(again)", D->clReleaseMemObject(m), CL_INVALID_MEM_OBJECT);
+    D->clReleaseKernel(k);
+    D->clReleaseProgram(p);
+    D->clReleaseProgram(bp);
+    D->clReleaseCommandQueue(q);
+    D->clReleaseContext(ctx);
+    printf("validate: %d checks passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,463 @@
+//! Issue 13, "where both reject a file the first diagnostics differ": each case's
+//! diagnostics (location, severity, text and group) are clang-19's, recorded with
+//! `clang-19 -cc1 -x cl -triple spir64-unknown-unknown -finclude-default-header -fsyntax-only -`
+//! on the same source: typo correction, source order across stages, unknown type names in
+//! casts, uses of invalid declarations, the 128-bit `long long` of SPIR and arrays of an
+//! over-aligned element.
+
+use oclc::cli::check_command;
+use oclc::{Device, NdRange, Program};
+
+/// `oclc check -` on `src`: its diagnostic lines (`<stdin>:L:C: level: text`), without the
+/// source excerpts and without notes located in clang's headers (oclc prints those unlocated).
+fn diagnostics(src: &str) -> Vec<String> {
+    let out = check_command(vec!["-".to_string()], &mut src.as_bytes());
+    out.stderr
+        .lines()
+        .filter(|l| {
+            l.starts_with("<stdin>:")
+                && [": error: ", ": warning: ", ": note: "]
+                    .iter()
+                    .any(|k| l.contains(k))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Asserts oclc's diagnostics for `src` are clang's `want`.
+fn assert_clang(name: &str, src: &str, want: &[&str]) {
+    assert_eq!(
+        diagnostics(src),
+        want,
+        "{name}: oclc's diagnostics differ from clang-19's"
+    );
+}
+
+/// Typo correction of variables, functions, types, parameters and locals; members need a third of the length.
+#[test]
+fn typo_names() {
+    let src = r#"__constant uint mixtab0_c[4] = {1,2,3,4};
+int helper_fn(int x) { return x; }
+typedef struct { int alpha; int beta; } Pair;
+struct S { int yy; int count; };
+kernel void k(global uint *o, int total) {
+  o[0] = mixtab0[1];
+  o[1] = helper_fm(2);
+  Par p;
+  struct S s;
+  s.coutn = 1;
+  o[2] = totl;
+  int localvar = 3;
+  o[3] = localvr;
+  Pair q; q.alfa = 1;
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:6:10: error: use of undeclared identifier 'mixtab0'; did you mean 'mixtab0_c'?"#,
+        r#"<stdin>:1:17: note: 'mixtab0_c' declared here"#,
+        r#"<stdin>:7:10: error: use of undeclared identifier 'helper_fm'; did you mean 'helper_fn'?"#,
+        r#"<stdin>:2:5: note: 'helper_fn' declared here"#,
+        r#"<stdin>:8:3: error: unknown type name 'Par'; did you mean 'Pair'?"#,
+        r#"<stdin>:3:41: note: 'Pair' declared here"#,
+        r#"<stdin>:10:5: error: no member named 'coutn' in 'struct S'"#,
+        r#"<stdin>:11:10: error: use of undeclared identifier 'totl'; did you mean 'total'?"#,
+        r#"<stdin>:5:35: note: 'total' declared here"#,
+        r#"<stdin>:13:10: error: use of undeclared identifier 'localvr'; did you mean 'localvar'?"#,
+        r#"<stdin>:12:7: note: 'localvar' declared here"#,
+        r#"<stdin>:14:13: error: no member named 'alfa' in 'Pair'"#,
+    ];
+    assert_clang("typo_names", src, want);
+}
+
+/// Builtins declared once in the header are offered; overloaded ones (`max`, `sqrt`) are not, nor a call with the wrong arity.
+#[test]
+fn typo_builtins() {
+    let src = r#"kernel void k(global float *o) {
+  o[0] = get_global_idd(0);
+  o[1] = maxx(1.0f, 2.0f);
+  o[2] = sqrtt(o[1]);
+  o[3] = get_local_sizee(0, 1);
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:10: error: use of undeclared identifier 'get_global_idd'; did you mean 'get_global_id'?"#,
+        r#"<stdin>:3:10: error: use of undeclared identifier 'maxx'"#,
+        r#"<stdin>:4:10: error: use of undeclared identifier 'sqrtt'"#,
+        r#"<stdin>:5:10: error: use of undeclared identifier 'get_local_sizee'"#,
+    ];
+    assert_clang("typo_builtins", src, want);
+}
+
+/// Expression typos take up to (len+2)/3 edits; ties, arity mismatches and the variable being initialized give none; `tru` is `true`.
+#[test]
+fn typo_bounds() {
+    let src = r#"int helper(int x) { return x; }
+kernel void k(global int *o) {
+  int vxlez = 2, qwert = 3, value1 = 1, value2 = 2;
+  o[0] = valeu;
+  o[1] = qwxyz;
+  o[2] = qw;
+  o[3] = value;
+  o[5] = helpr(1, 2);
+  o[6] = helpr(1);
+  int selfref = selfrf + 1;
+  o[7] = tru;
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:4:10: error: use of undeclared identifier 'valeu'"#,
+        r#"<stdin>:5:10: error: use of undeclared identifier 'qwxyz'"#,
+        r#"<stdin>:6:10: error: use of undeclared identifier 'qw'"#,
+        r#"<stdin>:7:10: error: use of undeclared identifier 'value'"#,
+        r#"<stdin>:8:10: error: use of undeclared identifier 'helpr'"#,
+        r#"<stdin>:9:10: error: use of undeclared identifier 'helpr'; did you mean 'helper'?"#,
+        r#"<stdin>:1:5: note: 'helper' declared here"#,
+        r#"<stdin>:10:17: error: use of undeclared identifier 'selfrf'"#,
+        r#"<stdin>:11:10: error: use of undeclared identifier 'tru'; did you mean 'true'?"#,
+    ];
+    assert_clang("typo_bounds", src, want);
+}
+
+/// Member typos: within a third of the length, unique; an anonymous struct is named by its typedef.
+#[test]
+fn typo_members() {
+    let src = r#"struct S { int yy; int count; float value; };
+typedef struct { int alpha; } P;
+kernel void k(global int *o) {
+  struct S s; P p; struct S *ps = &s;
+  s.cout = 1;
+  s.valeu = 2;
+  ps->coun = 3;
+  p.alpah = 1;
+  p.alph = 1;
+  o[0] = s.yx;
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:5:5: error: no member named 'cout' in 'struct S'; did you mean 'count'?"#,
+        r#"<stdin>:1:24: note: 'count' declared here"#,
+        r#"<stdin>:6:5: error: no member named 'valeu' in 'struct S'"#,
+        r#"<stdin>:7:7: error: no member named 'coun' in 'struct S'; did you mean 'count'?"#,
+        r#"<stdin>:1:24: note: 'count' declared here"#,
+        r#"<stdin>:8:5: error: no member named 'alpah' in 'P'"#,
+        r#"<stdin>:9:5: error: no member named 'alph' in 'P'; did you mean 'alpha'?"#,
+        r#"<stdin>:2:22: note: 'alpha' declared here"#,
+        r#"<stdin>:10:12: error: no member named 'yx' in 'struct S'"#,
+    ];
+    assert_clang("typo_members", src, want);
+}
+
+/// Preprocessor, parser and sema diagnostics in source order; -Warray-bounds and -Wdivision-by-zero after the function, after a #warning before the next item.
+#[test]
+fn order_stages() {
+    let src = r#"kernel void k(global int *o) {
+  int a[2];
+  o[0] = a[3];
+  o[1] = o[2] / 0;
+  o[2] = 1 << 40;
+  o[3] = (int*)0 + 1.5f;
+}
+#warning hello
+kernel void k2(global int *o) {
+  o[0] = 1 +;
+}
+__constant int q = 1 + undeclared_q;
+#warning second
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:6:18: error: invalid operands to binary expression ('__private int *' and 'float')"#,
+        r#"<stdin>:8:2: warning: hello [-W#warnings]"#,
+        r#"<stdin>:3:10: warning: array index 3 is past the end of the array (that has type '__private int[2]') [-Warray-bounds]"#,
+        r#"<stdin>:2:3: note: array 'a' declared here"#,
+        r#"<stdin>:4:15: warning: division by zero is undefined [-Wdivision-by-zero]"#,
+        r#"<stdin>:10:13: error: expected expression"#,
+        r#"<stdin>:12:24: error: use of undeclared identifier 'undeclared_q'"#,
+        r#"<stdin>:13:2: warning: second [-W#warnings]"#,
+    ];
+    assert_clang("order_stages", src, want);
+}
+
+/// Undeclared-identifier errors come at the end of their full expression (after the other errors in it); an undeclared callee leaves its arguments uncorrected.
+#[test]
+fn order_typos() {
+    let src = r#"kernel void k(global int *o) {
+  int value = 1;
+  o[0] = valeu + (1.0f % 2);
+  o[1] = (1.0f % 2) + valeu;
+  o[2] = helper(valeu, 1.0f % 2);
+  o[3] = *(valeu + 1 +);
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:3:24: error: invalid operands to binary expression ('float' and 'int')"#,
+        r#"<stdin>:3:10: error: use of undeclared identifier 'valeu'; did you mean 'value'?"#,
+        r#"<stdin>:2:7: note: 'value' declared here"#,
+        r#"<stdin>:4:16: error: invalid operands to binary expression ('float' and 'int')"#,
+        r#"<stdin>:4:23: error: use of undeclared identifier 'valeu'; did you mean 'value'?"#,
+        r#"<stdin>:2:7: note: 'value' declared here"#,
+        r#"<stdin>:5:29: error: invalid operands to binary expression ('float' and 'int')"#,
+        r#"<stdin>:5:10: error: use of undeclared identifier 'helper'"#,
+        r#"<stdin>:5:17: error: use of undeclared identifier 'valeu'"#,
+        r#"<stdin>:6:23: error: expected expression"#,
+        r#"<stdin>:6:12: error: use of undeclared identifier 'valeu'; did you mean 'value'?"#,
+        r#"<stdin>:2:7: note: 'value' declared here"#,
+    ];
+    assert_clang("order_typos", src, want);
+}
+
+/// `*(__global T *)(o)` with `T` unknown: "unknown type name", nothing else.
+#[test]
+fn cast_unknown_type() {
+    let src = r#"kernel void k(global uint *o) {
+  uint a = *(__global T *)(o);
+  o[1] = a;
+}
+"#;
+    let want: &[&str] = &[r#"<stdin>:2:23: error: unknown type name 'T'"#];
+    assert_clang("cast_unknown_type", src, want);
+}
+
+/// Casts and sizeof with an unknown name: unknown type name before `*`, undeclared identifier in parentheses (invalid, no "expected ';'"), implicit int before `)`.
+#[test]
+fn cast_unknown_type2() {
+    let src = r#"kernel void k(global uint *o) {
+  o[0] = *(__global T *)(o) + 1;
+  o[1] = (T)3;
+  o[2] = sizeof(T);
+  o[3] = *(T *)o;
+  o[4] = (const T)1;
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:21: error: unknown type name 'T'"#,
+        r#"<stdin>:3:11: error: use of undeclared identifier 'T'"#,
+        r#"<stdin>:4:17: error: use of undeclared identifier 'T'"#,
+        r#"<stdin>:5:15: error: expected expression"#,
+        r#"<stdin>:5:12: error: use of undeclared identifier 'T'"#,
+        r#"<stdin>:6:17: error: expected ')'"#,
+        r#"<stdin>:6:10: note: to match this '('"#,
+        r#"<stdin>:6:17: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]"#,
+    ];
+    assert_clang("cast_unknown_type2", src, want);
+}
+
+/// sizeof/cast type names: implicit int after the missing `)`, unknown type name before `*`.
+#[test]
+fn cast_unknown_type3() {
+    let src = r#"kernel void k(global uint *o) {
+  o[0] = sizeof(const T);
+  o[1] = sizeof(__global T *);
+  o[2] = sizeof(const T) + 1;
+  o[3] = (const T *)o == 0;
+  o[4] = (volatile Uunk)1;
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:23: error: expected ')'"#,
+        r#"<stdin>:2:16: note: to match this '('"#,
+        r#"<stdin>:2:23: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]"#,
+        r#"<stdin>:3:26: error: unknown type name 'T'"#,
+        r#"<stdin>:4:23: error: expected ')'"#,
+        r#"<stdin>:4:16: note: to match this '('"#,
+        r#"<stdin>:4:23: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]"#,
+        r#"<stdin>:5:17: error: unknown type name 'T'"#,
+        r#"<stdin>:6:20: error: expected ')'"#,
+        r#"<stdin>:6:10: note: to match this '('"#,
+        r#"<stdin>:6:20: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]"#,
+    ];
+    assert_clang("cast_unknown_type3", src, want);
+}
+
+/// Uses of an invalid declaration (over-aligned array, negative size) are silent; an initializer error keeps the variable.
+#[test]
+fn invalid_decl_uses() {
+    let src = r#"typedef ulong u64a __attribute__((aligned(128)));
+__constant u64a T[2] = {1, 2};
+__constant uint U[2] = {1, 2} + 1;
+__constant uint V = 1 +;
+__constant uint W[-1] = {1};
+kernel void k(global ulong *o) {
+  o[0] = T[5] + T[0];
+  o[1] = U[5] + V + W[3];
+  uint x = { 1, 2 } + 1;
+  uint y = 1 +;
+  uint z = y + x;
+  u64a loc[4];
+  o[2] = loc[9] + z;
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:18: error: size of array element of type '__constant u64a' (aka '__constant unsigned long') (8 bytes) isn't a multiple of its alignment (128 bytes)"#,
+        r#"<stdin>:3:30: error: expected ';' after top level declarator"#,
+        r#"<stdin>:4:24: error: expected expression"#,
+        r#"<stdin>:5:19: error: 'W' declared as an array with a negative size"#,
+        r#"<stdin>:9:17: warning: excess elements in scalar initializer [-Wexcess-initializers]"#,
+        r#"<stdin>:9:20: error: expected ';' at end of declaration"#,
+        r#"<stdin>:10:15: error: expected expression"#,
+        r#"<stdin>:12:11: error: size of array element of type 'u64a' (aka 'unsigned long') (8 bytes) isn't a multiple of its alignment (128 bytes)"#,
+        r#"<stdin>:8:10: warning: array index 5 is past the end of the array (that has type '__constant uint[2]' (aka '__constant unsigned int[2]')) [-Warray-bounds]"#,
+        r#"<stdin>:3:1: note: array 'U' declared here"#,
+    ];
+    assert_clang("invalid_decl_uses", src, want);
+}
+
+/// `long long` is 128-bit on SPIR: `as_ulong` of it is a size mismatch, `as_uint4` of it is accepted.
+#[test]
+fn long_long() {
+    let src = r#"kernel void k(global ulong *o, global uint *p) {
+  unsigned long long x = o[0];
+  o[0] = sizeof(unsigned long long);
+  o[1] = sizeof(long long);
+  o[2] = as_ulong((unsigned long long)x);
+  o[3] = __alignof__(long long);
+  p[0] = as_uint4(x);
+}
+_Static_assert(sizeof(long long) == 16, "ll");
+_Static_assert(sizeof(unsigned long long) == 16, "ull");
+_Static_assert(__alignof__(long long) == 16, "a");
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:5:10: error: invalid reinterpretation: sizes of 'ulong' (aka 'unsigned long') and 'unsigned long long' must match"#,
+        r#"<stdin>:7:8: error: assigning to '__global uint' (aka '__global unsigned int') from incompatible type 'uint4' (vector of 4 'uint' values)"#,
+    ];
+    assert_clang("long_long", src, want);
+}
+
+/// Arrays of an over-aligned typedef, at file scope, in a body and as a parameter.
+#[test]
+fn overaligned() {
+    let src = r#"typedef ulong u64a __attribute__((aligned(128)));
+__constant u64a T[2] = {1, 2};
+typedef struct { int a; } __attribute__((aligned(16))) S16;
+typedef int i8a __attribute__((aligned(8)));
+kernel void k(global ulong *o) {
+  u64a loc[4];
+  i8a arr[3];
+  S16 s[2];
+  o[0] = T[0] + sizeof(u64a) + sizeof(i8a);
+  u64a single = 3;
+}
+void f(u64a p[2]) {}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:18: error: size of array element of type '__constant u64a' (aka '__constant unsigned long') (8 bytes) isn't a multiple of its alignment (128 bytes)"#,
+        r#"<stdin>:6:11: error: size of array element of type 'u64a' (aka 'unsigned long') (8 bytes) isn't a multiple of its alignment (128 bytes)"#,
+        r#"<stdin>:7:10: error: size of array element of type 'i8a' (aka 'int') (4 bytes) isn't a multiple of its alignment (8 bytes)"#,
+        r#"<stdin>:12:14: error: size of array element of type 'u64a' (aka 'unsigned long') (8 bytes) isn't a multiple of its alignment (128 bytes)"#,
+    ];
+    assert_clang("overaligned", src, want);
+}
+
+/// A typedef's aligned(N) sets the alignment (raised or lowered), so records are laid out as clang lays them out.
+#[test]
+fn overaligned_layout() {
+    let src = r#"typedef ulong u64a __attribute__((aligned(128)));
+typedef int i2 __attribute__((aligned(2)));
+struct W { char c; u64a v; };
+struct X { char c; i2 v; };
+_Static_assert(__alignof__(u64a) == 128, "a");
+_Static_assert(sizeof(struct W) == 256, "b");
+_Static_assert(sizeof(struct X) == 6, "c");
+_Static_assert(__alignof__(i2) == 2, "d");
+kernel void k(global int *o) { i2 a[2]; o[0] = sizeof(a); }
+"#;
+    let want: &[&str] = &[];
+    assert_clang("overaligned_layout", src, want);
+}
+/// clang's spell-checking limit: 50 corrections per translation unit, then none.
+#[test]
+fn typo_spell_checking_limit() {
+    let mut src = String::from("kernel void k(global int *o) { int value = 1;\n");
+    for i in 0..55 {
+        src.push_str(&format!("  o[{i}] = valeu;\n"));
+    }
+    src.push_str("}\n");
+    let got = diagnostics(&src);
+    let errors: Vec<&String> = got.iter().filter(|l| l.contains(": error: ")).collect();
+    assert_eq!(errors.len(), 55, "{got:?}");
+    let corrected = errors
+        .iter()
+        .filter(|l| l.ends_with("did you mean 'value'?"))
+        .count();
+    assert_eq!(corrected, 50, "{got:?}");
+    assert_eq!(
+        errors[50].as_str(),
+        "<stdin>:52:11: error: use of undeclared identifier 'valeu'"
+    );
+    assert_eq!(
+        errors[0].as_str(),
+        "<stdin>:2:10: error: use of undeclared identifier 'valeu'; did you mean 'value'?"
+    );
+}
+
+/// A header's diagnostics come where it is included (here between two functions' errors).
+#[test]
+fn order_through_include() {
+    let dir = std::env::temp_dir().join(format!("oclc-rw-first-error-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(
+        dir.join("h.h"),
+        "#warning in header\nint hfun(void) { return 1 + ; }\n",
+    )
+    .expect("header");
+    let main = dir.join("m.cl");
+    std::fs::write(
+        &main,
+        "kernel void k0(global int *o) { o[0] = (int*)0 + 1.5f; }\n#include \"h.h\"\nkernel void k(global int *o) { o[0] = undefined_z; }\n#warning after\n",
+    )
+    .expect("main");
+    let out = check_command(vec![main.to_string_lossy().into_owned()], &mut &b""[..]);
+    let _ = std::fs::remove_dir_all(&dir);
+    // clang-19: the same messages in this order.
+    let want = [
+        "1:48: error: invalid operands to binary expression ('__private int *' and 'float')",
+        "1:2: warning: in header [-W#warnings]",
+        "2:29: error: expected expression",
+        "3:39: error: use of undeclared identifier 'undefined_z'",
+        "4:2: warning: after [-W#warnings]",
+    ];
+    let got: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .collect();
+    assert_eq!(got.len(), want.len(), "{}", out.stderr);
+    for (g, w) in got.iter().zip(want) {
+        assert!(g.ends_with(w), "{g} is not ...{w}\n{}", out.stderr);
+    }
+}
+
+/// Computing with a 128-bit `long long` runs in 64 bits (as GPU OpenCL compilers compute it),
+/// with a located warning in the build log; a widened value narrowed again, or counted by
+/// `__builtin_clzll`, needs no warning.
+#[test]
+fn long_long_computes_in_64_bits_and_what_runs() {
+    let src = "kernel void k(global ulong *o) {\n  unsigned long long x = o[1];\n  o[0] = x * 3 + (1ULL << 40);\n}\n";
+    let p = Program::build(src, "").expect("builds");
+    assert!(
+        p.build_log().contains(
+            ":3:10: warning: 'unsigned long long' is a 128-bit integer type on the SPIR target; oclc's devices compute it in 64 bits, as GPU OpenCL compilers do [-Wlong-long-64]"
+        ),
+        "{}",
+        p.build_log()
+    );
+    let d = Device::cpu();
+    let o = d.buffer_from_slice(&[0u64, 5]).expect("buffer");
+    let mut k = p.kernel("k").expect("kernel");
+    k.set_arg(0, &o).expect("arg");
+    d.launch(&k, &NdRange::new(&[1])).expect("launch");
+    assert_eq!(o.read::<u64>().expect("read"), vec![15 + (1u64 << 40), 5]);
+    let src = "kernel void k(global ulong *o) {\n  o[0] = (ulong)(unsigned long long)o[1] + sizeof(long long) + __alignof__(unsigned long long);\n  o[2] = __builtin_clzll(o[1]);\n}\n";
+    assert!(diagnostics(src).is_empty());
+    let p = Program::build(src, "").expect("builds");
+    let d = Device::cpu();
+    let o = d.buffer_from_slice(&[0u64, 5, 0]).expect("buffer");
+    let mut k = p.kernel("k").expect("kernel");
+    k.set_arg(0, &o).expect("arg");
+    d.launch(&k, &NdRange::new(&[1])).expect("launch");
+    // clzll of a ulong counts the 64 zero bits of the high half too (clang: 128-bit).
+    assert_eq!(
+        o.read::<u64>().expect("read"),
+        vec![5 + 16 + 16, 5, 64 + 61]
+    );
+}
