@@ -53,6 +53,34 @@ static IDENT_CONT: [bool; 256] = {
     t
 };
 
+/// Bytes at which [`Lexer::skip_line_tokens`] looks closer: a newline, a possible comment,
+/// a splice, a quote.
+static LINE_SCAN_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'\n' as usize] = true;
+    t[b'/' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\'' as usize] = true;
+    t[b'"' as usize] = true;
+    t
+};
+
+/// The punctuator of each byte that is a whole punctuator whatever follows it.
+static SINGLE_PUNCT: [Option<Punct>; 256] = {
+    let mut t = [None; 256];
+    t[b'(' as usize] = Some(Punct::LParen);
+    t[b')' as usize] = Some(Punct::RParen);
+    t[b'[' as usize] = Some(Punct::LBracket);
+    t[b']' as usize] = Some(Punct::RBracket);
+    t[b'{' as usize] = Some(Punct::LBrace);
+    t[b'}' as usize] = Some(Punct::RBrace);
+    t[b'~' as usize] = Some(Punct::Tilde);
+    t[b'?' as usize] = Some(Punct::Question);
+    t[b';' as usize] = Some(Punct::Semi);
+    t[b',' as usize] = Some(Punct::Comma);
+    t
+};
+
 /// Characters clang accepts in identifiers beyond ASCII (C99/C11 extended identifier chars,
 /// approximated by Unicode alphanumerics).
 fn is_unicode_ident(c: char) -> bool {
@@ -326,20 +354,31 @@ fn intern_hashed(
     s: &str,
     h: u32,
 ) -> Symbol {
+    intern_bytes_hashed(cache, len, s.as_bytes(), h).unwrap_or_else(|| Symbol::intern(s))
+}
+
+/// [`intern_hashed`] for bytes: a cache hit needs no UTF-8 check; `None` when the bytes
+/// missed the cache and are not UTF-8.
+fn intern_bytes_hashed(
+    cache: &mut Vec<Option<(Symbol, &'static str)>>,
+    len: usize,
+    b: &[u8],
+    h: u32,
+) -> Option<Symbol> {
     if cache.is_empty() {
         *cache = vec![None; len];
     }
     let slot = (h as usize) & (cache.len() - 1);
     if let Some(Some((sym, text))) = cache.get(slot)
-        && *text == s
+        && text.as_bytes() == b
     {
-        return *sym;
+        return Some(*sym);
     }
-    let sym = Symbol::intern(s);
+    let sym = Symbol::intern(std::str::from_utf8(b).ok()?);
     if let Some(e) = cache.get_mut(slot) {
         *e = Some((sym, sym.as_str()));
     }
-    sym
+    Some(sym)
 }
 
 impl Lexer {
@@ -521,21 +560,26 @@ impl Lexer {
     /// (left for [`Lexer::skip_trivia`]); literals are jumped as [`Lexer::lex_quoted`] ends
     /// them, so a quote or `/*` inside one changes nothing.
     fn skip_line_tokens(&mut self) {
+        let text = &*self.text;
         let mut p = self.pos;
         loop {
-            match self.byte(p) {
-                b'\n' => break,
-                _ if self.at_end(p) => break,
-                b'/' => {
+            while let Some(&b) = text.get(p) {
+                if LINE_SCAN_STOP[usize::from(b)] {
+                    break;
+                }
+                p += 1;
+            }
+            match text.get(p) {
+                None | Some(b'\n') => break,
+                Some(b'/') => {
                     let (c, _) = self.peek(p + 1);
                     if c == b'/' || c == b'*' {
                         break;
                     }
                     p += 1;
                 }
-                b'\\' => p += self.splice_len(p).unwrap_or(1),
-                q @ (b'\'' | b'"') => p = self.skip_literal(p + 1, q),
-                _ => p += 1,
+                Some(b'\\') => p += self.splice_len(p).unwrap_or(1),
+                Some(&q) => p = self.skip_literal(p + 1, q),
             }
         }
         self.pos = p;
@@ -565,14 +609,21 @@ impl Lexer {
     fn lex_kind(&mut self, diags: &mut Diagnostics) -> Option<TokenKind> {
         let lo = self.pos;
         let b = self.byte(lo);
-        let (b1, p1) = self.peek(lo + 1);
-        if b == b'L' && (b1 == b'\'' || b1 == b'"') {
-            return Some(self.lex_quoted(lo, p1, b1, diags));
+        // Punctuators that are always one character: no look-ahead.
+        if let Some(p) = SINGLE_PUNCT[usize::from(b)] {
+            self.pos = lo + 1;
+            return Some(TokenKind::Punct(p));
+        }
+        if b == b'L' {
+            let (b1, p1) = self.peek(lo + 1);
+            if b1 == b'\'' || b1 == b'"' {
+                return Some(self.lex_quoted(lo, p1, b1, diags));
+            }
         }
         if is_ident_start(b) || b >= 0x80 && self.unicode_ident_at(lo) {
             return Some(self.lex_ident(lo));
         }
-        if b.is_ascii_digit() || (b == b'.' && b1.is_ascii_digit()) {
+        if b.is_ascii_digit() || (b == b'.' && self.peek(lo + 1).0.is_ascii_digit()) {
             return Some(self.lex_number(lo));
         }
         if b == b'\'' || b == b'"' {
@@ -623,10 +674,12 @@ impl Lexer {
         let next = src.get(p).copied().unwrap_or(0);
         if next != b'\\'
             && next < 0x80
-            && let Some(s) = src.get(lo..p).and_then(|b| std::str::from_utf8(b).ok())
+            && let Some(sym) = src
+                .get(lo..p)
+                .and_then(|b| intern_bytes_hashed(&mut self.cache, self.cache_len, b, h))
         {
             self.pos = p;
-            return TokenKind::Ident(intern_hashed(&mut self.cache, self.cache_len, s, h));
+            return TokenKind::Ident(sym);
         }
         let mut p = lo;
         loop {
@@ -668,10 +721,12 @@ impl Lexer {
         if p > lo
             && next != b'\\'
             && next < 0x80
-            && let Some(s) = src.get(lo..p).and_then(|b| std::str::from_utf8(b).ok())
+            && let Some(sym) = src
+                .get(lo..p)
+                .and_then(|b| intern_bytes_hashed(&mut self.cache, self.cache_len, b, h))
         {
             self.pos = p;
-            return TokenKind::Number(intern_hashed(&mut self.cache, self.cache_len, s, h));
+            return TokenKind::Number(sym);
         }
         let mut p = lo + 1;
         let mut prev = self.byte(lo);

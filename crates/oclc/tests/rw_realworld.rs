@@ -422,3 +422,36 @@ fn discarding_bodies_gives_the_same_diagnostics_on_a_large_file() {
     );
     assert_eq!(keep, discard);
 }
+
+// ---- K&R identifier lists (LuxCore's `f(KERNEL_ARGS)` with the macro undefined) ----
+
+#[test]
+fn kr_parameters_are_declared_or_default_to_int_with_clangs_error() {
+    let src = "int f(x) { return 0; }\nint g(a, b) int a; float b; { return a; }\nint h();\n\
+        int h2() { return 1; }\nint k(x);\n";
+    let (code, err) = check(src);
+    assert_eq!(code, 1);
+    let firsts: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .collect();
+    assert_eq!(
+        firsts,
+        [
+            "<stdin>:1:7: error: parameter 'x' was not declared, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]",
+            "<stdin>:1:5: warning: a function definition without a prototype is deprecated in all versions of C and is not supported in C23 [-Wdeprecated-non-prototype]",
+            "<stdin>:2:5: warning: a function definition without a prototype is deprecated in all versions of C and is not supported in C23 [-Wdeprecated-non-prototype]",
+            "<stdin>:5:7: error: a parameter list without types is only allowed in a function definition",
+        ]
+    );
+}
+
+#[test]
+fn kr_definition_checks_and_runs() {
+    let src = "uint g(a, b) uint a; float b; { return a + (uint)b; }\n\
+        kernel void k(global uint *o) { o[0] = g(o[0], 2.0f); }\n";
+    let (code, err) = check(src);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("[-Wdeprecated-non-prototype]"), "{err}");
+    assert_eq!(run_u32(src, &[vec![40]])[0], vec![42]);
+}

@@ -3,7 +3,7 @@
 //! (kernel-parameter rules), structs, unions and enums.
 
 use oclc_syntax::ast::{self, AsKind, ChunkKind, DeclSpecKind, StorageClass, TypeSpec};
-use oclc_syntax::{ClStd, Span, Symbol};
+use oclc_syntax::{ClStd, Diagnostic, Span, Symbol};
 
 use super::scope::{Binding, Entry};
 use super::{Checker, FnCtx};
@@ -691,6 +691,9 @@ impl Checker<'_> {
     /// Checks a parameter list: `(void)` is empty; arrays and functions decay; each parameter
     /// is `__private` (rule 39), and may not be written with another space (rule 9).
     fn params(&mut self, f: &ast::FunctionChunk) -> Vec<ParamInfo> {
+        if !f.kr_idents.is_empty() {
+            return self.kr_params(f);
+        }
         let mut out = Vec::new();
         if f.params.len() == 1 {
             let p = &f.params[0];
@@ -767,6 +770,77 @@ impl Checker<'_> {
                 span,
                 invalid,
             });
+        }
+        out
+    }
+
+    /// A K&R identifier list `f(a, b)`: in a definition each name takes the type its
+    /// declaration before the body gives it ([`Checker::kr_decls`]), else `int` with clang's
+    /// error; elsewhere the list is an error.
+    fn kr_params(&mut self, f: &ast::FunctionChunk) -> Vec<ParamInfo> {
+        let int = self.t(TypeTable::INT).with_space(Some(LangAs::PRIVATE));
+        let Some(declared) = self.kr_decls.take() else {
+            if let Some(first) = f.kr_idents.first() {
+                self.err(
+                    first.span,
+                    "a parameter list without types is only allowed in a function definition",
+                );
+            }
+            return f
+                .kr_idents
+                .iter()
+                .map(|i| ParamInfo {
+                    name: Some(i.name),
+                    ty: int,
+                    span: i.span,
+                    invalid: true,
+                })
+                .collect();
+        };
+        let out = f
+            .kr_idents
+            .iter()
+            .map(|i| {
+                let ty = match declared.iter().find(|(n, _)| *n == i.name) {
+                    Some(&(_, ty)) => ty.with_space(Some(LangAs::PRIVATE)),
+                    None => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                i.span,
+                                format!(
+                                    "parameter '{}' was not declared, defaults to 'int'; ISO C99 and later do not support implicit int",
+                                    i.name
+                                ),
+                            )
+                            .with_group("implicit-int"),
+                        );
+                        int
+                    }
+                };
+                ParamInfo {
+                    name: Some(i.name),
+                    ty,
+                    span: i.span,
+                    invalid: false,
+                }
+            })
+            .collect();
+        self.kr_decls = Some(declared);
+        out
+    }
+
+    /// The types the K&R parameter declarations between a definition's declarator and its
+    /// body give their names.
+    fn kr_declared(&mut self, decls: &[ast::Declaration]) -> Vec<(Symbol, QualType)> {
+        let mut out = Vec::new();
+        for d in decls {
+            let specs = self.specs(&d.specs, DeclPlace::Block);
+            for idecl in &d.declarators {
+                let decl = self.declarator(specs.ty, &idecl.declarator, false);
+                if let Some(n) = decl.name {
+                    out.push((n, decl.ty));
+                }
+            }
         }
         out
     }
@@ -1448,8 +1522,23 @@ impl Checker<'_> {
     /// A function definition: declares it, then checks the body with its parameters in scope.
     pub(crate) fn function_def(&mut self, f: &ast::FunctionDef) {
         let specs = self.specs(&f.specs, DeclPlace::File);
+        let kr = f
+            .declarator
+            .function()
+            .is_some_and(|c| !c.kr_idents.is_empty());
+        if kr {
+            self.kr_decls = Some(self.kr_declared(&f.kr_decls));
+        }
         let d = self.declarator(specs.ty, &f.declarator, false);
+        self.kr_decls = None;
         self.warn_unknown_decl_attrs(&f.specs, &f.declarator);
+        if kr {
+            self.warn(
+                d.name_span,
+                "a function definition without a prototype is deprecated in all versions of C and is not supported in C23",
+                "deprecated-non-prototype",
+            );
+        }
         if self.prog.types.fn_sig(d.ty).is_none() {
             self.err(d.name_span, "expected ';' after top level declarator");
             return;

@@ -219,6 +219,9 @@ pub(crate) struct Checker<'a> {
     pub unevaluated: u32,
     /// Whether checked function bodies are kept in the program.
     pub bodies: Bodies,
+    /// While a K&R definition's declarator is checked: the types its parameter declarations
+    /// give (see `decl::kr_params`).
+    pub kr_decls: Option<Vec<(Symbol, QualType)>>,
 }
 
 impl<'a> Checker<'a> {
@@ -263,6 +266,7 @@ impl<'a> Checker<'a> {
             list_cc: None,
             unevaluated: 0,
             bodies: Bodies::Keep,
+            kr_decls: None,
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();
