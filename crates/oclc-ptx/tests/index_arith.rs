@@ -62,14 +62,14 @@ fn reduce_tree_is_32_bit_and_the_wrapping_base_is_not() {
     let t = &p.text;
     let l = lines(t);
     // lsz / 2 and s >>= 1: shifts of 32-bit values; no 64-bit division.
-    assert!(l.contains(&"shr.u32 %r44, %r7, 1"), "{t}");
-    assert!(l.contains(&"shr.u32 %r66, %r45, 1"), "{t}");
+    assert!(l.contains(&"shr.u32 %r43, %r7, 1"), "{t}");
+    assert!(l.contains(&"shr.u32 %r65, %r44, 1"), "{t}");
     assert!(!t.contains("div.u64"), "{t}");
     // s > 0, lid < s, lid == 0 and lid + s in 32 bits.
-    assert!(l.contains(&"setp.gt.u32 %p48, %r45, 0"), "{t}");
-    assert!(l.contains(&"setp.lt.u32 %p50, %r5, %r45"), "{t}");
-    assert!(l.contains(&"add.s32 %r56, %r5, %r45"), "{t}");
-    assert!(l.contains(&"mul.wide.u32 %rd58, %r56, 8"), "{t}");
+    assert!(l.contains(&"setp.gt.u32 %p47, %r44, 0"), "{t}");
+    assert!(l.contains(&"setp.lt.u32 %p49, %r5, %r44"), "{t}");
+    assert!(l.contains(&"add.s32 %r55, %r5, %r44"), "{t}");
+    assert!(l.contains(&"mul.wide.u32 %rd57, %r55, 8"), "{t}");
     // grp * lsz is exact as a wide product; times per_item it may wrap: 64-bit.
     assert!(l.contains(&"mul.wide.u32 %rd10, %r9, %r7"), "{t}");
     assert!(l.contains(&"mul.lo.s64 %rd12, %rd10, %rd11"), "{t}");
