@@ -204,15 +204,19 @@ impl<'a> Ctx<'a> {
     }
 
     /// Declares every defined function (so calls can name any of them) and resolves
-    /// declarations to definitions by name.
+    /// declarations to definitions: by name and type, else by name.
     pub fn declare_functions(&mut self) {
         let prog = self.prog;
-        // The first definition of each name declares it, in program order.
+        // Every definition declares a function, in program order; sema accepts several of one
+        // name only as overloads (`__attribute__((overloadable))`), which differ in type.
         let mut first: FxHashMap<Symbol, usize> = FxHashMap::default();
+        let mut by_type: FxHashMap<(Symbol, QualType), usize> = FxHashMap::default();
         let mut defs: Vec<usize> = Vec::new();
         for (i, f) in prog.functions.iter().enumerate() {
-            if f.body.is_some() && !first.contains_key(&f.name) {
-                first.insert(f.name, defs.len());
+            if f.body.is_some() {
+                let canon = prog.types.canonical(QualType::new(f.ty));
+                first.entry(f.name).or_insert(defs.len());
+                by_type.entry((f.name, canon)).or_insert(defs.len());
                 defs.push(i);
             }
         }
@@ -244,7 +248,12 @@ impl<'a> Ctx<'a> {
         }
         for (i, f) in prog.functions.iter().enumerate() {
             if self.funcs[i].is_none() {
-                self.funcs[i] = first.get(&f.name).and_then(|&k| ids.get(k)).copied();
+                let canon = prog.types.canonical(QualType::new(f.ty));
+                self.funcs[i] = by_type
+                    .get(&(f.name, canon))
+                    .or_else(|| first.get(&f.name))
+                    .and_then(|&k| ids.get(k))
+                    .copied();
             }
         }
     }

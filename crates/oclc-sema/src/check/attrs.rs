@@ -430,8 +430,11 @@ impl Checker<'_> {
             // clang parses an unknown attribute's arguments as expressions; one that does not
             // check drops the attribute (and the warning).
             let before = self.diags.list.len();
-            for arg in &a.args {
+            for (i, arg) in a.args.iter().enumerate() {
                 match arg {
+                    // clang takes an unknown attribute's first argument as an identifier when
+                    // it is one token (`max_constant_size(SIZE)`, `endian(host)`).
+                    ast::AttrArg::Expr(e) if i == 0 && matches!(e.kind, ast::ExprKind::Ident(_)) => {}
                     ast::AttrArg::Expr(e) => {
                         let _ = self.expr(e);
                     }

@@ -7,7 +7,7 @@ use oclc_syntax::{Span, Symbol};
 
 use super::Checker;
 use super::conv::Action;
-use crate::hir::{Expr, ExprKind};
+use crate::hir::{Expr, ExprKind, FuncId};
 use crate::space::{self, AddrSpace, ToAddrArg};
 use crate::types::{LangAs, QualType, Scalar, TypeTable};
 
@@ -64,6 +64,32 @@ impl Checker<'_> {
             return Expr::error(span);
         };
         let checked: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+        let (fid, sig) = match fid.and_then(|id| self.pick_overload(id, &checked)) {
+            Some(Pick::Ambiguous(cands)) => {
+                let name = fid
+                    .and_then(|f| self.prog.function(f))
+                    .map_or(String::new(), |f| f.name.to_string());
+                let mut d = oclc_syntax::Diagnostic::error(
+                    self.conv_cc.unwrap_or(span),
+                    format!("call to '{name}' is ambiguous"),
+                );
+                for c in cands {
+                    if let Some(f) = self.prog.function(c) {
+                        d = d.with_note(f.span, "candidate function");
+                    }
+                }
+                self.emit(d);
+                return Expr::error(span);
+            }
+            Some(Pick::Best(best)) => {
+                let s = self
+                    .prog
+                    .function(best)
+                    .and_then(|f| self.prog.types.fn_sig(QualType::new(f.ty)).cloned());
+                (Some(best), s.unwrap_or(sig))
+            }
+            None => (fid, sig),
+        };
         let n = sig.params.len();
         if sig.has_proto && (checked.len() < n || (checked.len() > n && !sig.variadic)) {
             let few = checked.len() < n;
@@ -307,5 +333,77 @@ pub(crate) fn arity_at(args: &[Span], expected: usize, call: Span) -> Span {
             lo: call.hi.saturating_sub(1),
             ..call
         },
+    }
+}
+
+/// What overload resolution over a user overload set found.
+enum Pick {
+    /// The best viable function.
+    Best(FuncId),
+    /// Several viable functions, none better than the others (clang: "call to 'f' is
+    /// ambiguous").
+    Ambiguous(Vec<FuncId>),
+}
+
+impl Checker<'_> {
+    /// For a function of an overload set (`__attribute__((overloadable))`), the member the
+    /// checked arguments select as clang does: among the viable ones (right arity, every
+    /// argument converts), the one whose every conversion ranks no worse than each other's
+    /// and one better. `None`: not an overload set, or nothing viable (the call is then
+    /// checked against the declaration the name found, which reports why).
+    fn pick_overload(&self, fid: FuncId, args: &[Expr]) -> Option<Pick> {
+        let name = self.prog.function(fid)?.name;
+        let set = self.fn_overloads.get(&name)?;
+        if !set.contains(&fid) {
+            return None;
+        }
+        let bargs: Vec<crate::builtins::Arg> = args
+            .iter()
+            .map(|a| crate::builtins::Arg {
+                ty: self.to_bty(a.ty),
+                null_ptr: self.is_null_constant(a),
+                int_const: None,
+            })
+            .collect();
+        let mut viable: Vec<(FuncId, Vec<crate::builtins::Rank>)> = Vec::new();
+        for &g in set {
+            let Some(sig) = self
+                .prog
+                .function(g)
+                .and_then(|f| self.prog.types.fn_sig(QualType::new(f.ty)))
+            else {
+                continue;
+            };
+            if sig.params.len() != bargs.len() && !(sig.variadic && bargs.len() >= sig.params.len())
+            {
+                continue;
+            }
+            let ranks: Option<Vec<_>> = sig
+                .params
+                .iter()
+                .zip(&bargs)
+                .map(|(p, a)| {
+                    crate::builtins::convert(a, self.to_bty(*p))
+                        .ok()
+                        .map(|c| c.kind.rank())
+                })
+                .collect();
+            if let Some(r) = ranks {
+                viable.push((g, r));
+            }
+        }
+        let better = |a: &[crate::builtins::Rank], b: &[crate::builtins::Rank]| {
+            a.iter().zip(b).all(|(x, y)| x <= y) && a.iter().zip(b).any(|(x, y)| x < y)
+        };
+        let best = viable.iter().find(|(g, r)| {
+            viable
+                .iter()
+                .all(|(h, q)| h == g || better(r, q))
+        });
+        match best {
+            Some((g, _)) => Some(Pick::Best(*g)),
+            None if viable.len() > 1 => Some(Pick::Ambiguous(viable.iter().map(|v| v.0).collect())),
+            None => viable.first().map(|v| Pick::Best(v.0)),
+        }
     }
 }

@@ -845,6 +845,14 @@ impl Checker<'_> {
         out
     }
 
+    /// The type a typedef names (clang prints it, not the typedef, in redefinition errors).
+    fn typedef_underlying(&self, q: QualType) -> QualType {
+        match self.prog.types.kind(q.id) {
+            TypeKind::Typedef(td) => self.prog.types.typedef(*td).map_or(q, |d| d.ty),
+            _ => q,
+        }
+    }
+
     /// Adds a name to the current scope, reporting a redefinition of a valid declaration.
     pub(crate) fn declare_name(
         &mut self,
@@ -853,7 +861,16 @@ impl Checker<'_> {
         span: Span,
         invalid: bool,
     ) {
-        if let Some(prev) = self.scopes.lookup_current(name).copied()
+        // At file scope a typedef may redeclare one of the header's (`typedef uint
+        // u32;` is fine, `typedef unsigned long long ulong;` is not): they share clang's
+        // translation-unit scope.
+        let prev = self.scopes.lookup_current(name).copied().or_else(|| {
+            (self.scopes.depth() == 1 && matches!(binding, Binding::Typedef(_)))
+                .then(|| self.scopes.lookup_predeclared(name).copied())
+                .flatten()
+                .filter(|p| matches!(p.binding, Binding::Typedef(_)))
+        });
+        if let Some(prev) = prev
             && !prev.invalid
             && !invalid
         {
@@ -867,8 +884,8 @@ impl Checker<'_> {
                 let msg = match (prev.binding, binding) {
                     (Binding::Typedef(a), Binding::Typedef(b)) => format!(
                         "typedef redefinition with different types ({} vs {})",
-                        self.prog.types.quoted(b),
-                        self.prog.types.quoted(a)
+                        self.prog.types.quoted(self.typedef_underlying(b)),
+                        self.prog.types.quoted(self.typedef_underlying(a))
                     ),
                     (Binding::Var(_), Binding::Var(_))
                     | (Binding::EnumConst(..), Binding::EnumConst(..)) => {
@@ -1406,6 +1423,8 @@ impl Checker<'_> {
         // made before the definition reach the definition's body.
         let prev = self.scopes.lookup_current(name).copied();
         let mut reuse = None;
+        // Set when this declaration joins `name`'s overload set.
+        let mut overload = false;
         if let Some(prev) = prev
             && !prev.invalid
             && !invalid
@@ -1417,18 +1436,33 @@ impl Checker<'_> {
                         let a = self.prog.types.canonical(QualType::new(pty));
                         let b = self.prog.types.canonical(d.ty);
                         if a != b && !self.compatible_fn_types(a, b) {
-                            self.err(span, format!("conflicting types for '{name}'"));
-                            self.note_last(prev.span, "previous declaration is here");
+                            if (overloadable || self.overloadable_fns.contains(&fid))
+                                && !self.same_params(a, b)
+                            {
+                                // Another overload, or a redeclaration of one of the set.
+                                overload = true;
+                                reuse = self.overload_with_type(name, fid, b);
+                            } else {
+                                self.err(span, format!("conflicting types for '{name}'"));
+                                self.note_last(prev.span, "previous declaration is here");
+                            }
                         } else {
                             reuse = Some(fid);
+                            overload = self.fn_overloads.contains_key(&name);
                         }
                     }
+                    let previous_def = if overload {
+                        reuse.and_then(|f| self.overload_defined.get(&f).copied())
+                    } else {
+                        self.defined.get(&name).copied()
+                    };
                     if def_span.is_some()
-                        && let Some(&ps) = self.defined.get(&name)
+                        && let Some(ps) = previous_def
                     {
                         self.err(span, format!("redefinition of '{name}'"));
                         self.note_last(ps, "previous definition is here");
                         reuse = None;
+                        overload = false;
                     }
                 }
                 _ => {
@@ -1483,8 +1517,20 @@ impl Checker<'_> {
                     f
                 }
             };
+        if overloadable {
+            self.overloadable_fns.insert(fid);
+        }
+        if overload {
+            let set = self.fn_overloads.entry(name).or_default();
+            if !set.contains(&fid) {
+                set.push(fid);
+            }
+        }
         if def_span.is_some() && !invalid {
             self.defined.insert(name, span);
+            if overloadable {
+                self.overload_defined.insert(fid, span);
+            }
         }
         let entry = Entry {
             binding: Binding::Func(fid),
@@ -1498,6 +1544,34 @@ impl Checker<'_> {
             self.scopes.insert_file(name, entry);
         }
         Some(fid)
+    }
+
+    /// Whether function types `a` and `b` take the same parameters (then they cannot
+    /// overload each other: different returns conflict).
+    fn same_params(&self, a: QualType, b: QualType) -> bool {
+        let t = &self.prog.types;
+        match (t.fn_sig(a), t.fn_sig(b)) {
+            (Some(x), Some(y)) => {
+                x.variadic == y.variadic
+                    && x.params.len() == y.params.len()
+                    && x.params
+                        .iter()
+                        .zip(&y.params)
+                        .all(|(p, q)| t.canonical(p.unqualified()) == t.canonical(q.unqualified()))
+            }
+            _ => false,
+        }
+    }
+
+    /// The member of `name`'s overload set (started by `first`) whose type is `ty`, if any.
+    fn overload_with_type(&mut self, name: Symbol, first: FuncId, ty: QualType) -> Option<FuncId> {
+        let set = self.fn_overloads.entry(name).or_insert_with(|| vec![first]).clone();
+        set.into_iter().find(|&g| {
+            self.prog.function(g).is_some_and(|f| {
+                let a = self.prog.types.canonical(QualType::new(f.ty));
+                a == ty || self.compatible_fn_types(a, ty)
+            })
+        })
     }
 
     /// `void f()` (no prototype) is compatible with any prototype of the same return type.

@@ -199,6 +199,12 @@ pub(crate) struct Checker<'a> {
     pub(crate) se: stmt_expr::StmtExprCx,
     /// User functions named like builtins.
     pub(crate) user_overloads: builtin_redecl::UserOverloads,
+    /// User functions declared `__attribute__((overloadable))`, and the overload sets of the
+    /// names with more than one such signature (calls pick one by their arguments).
+    pub(crate) overloadable_fns: std::collections::HashSet<hir::FuncId>,
+    pub(crate) fn_overloads: crate::fxhash::FxHashMap<Symbol, Vec<hir::FuncId>>,
+    /// Definitions of overloaded functions (their names are defined more than once).
+    pub(crate) overload_defined: crate::fxhash::FxHashMap<hir::FuncId, Span>,
     /// Reachability of the function body being checked, and its held warnings.
     pub(crate) flow: flow::Flow,
     /// Conversion warnings of the full expression being checked (see
@@ -256,6 +262,9 @@ impl<'a> Checker<'a> {
             pending_typos: Vec::new(),
             se: Default::default(),
             user_overloads: Default::default(),
+            overloadable_fns: Default::default(),
+            fn_overloads: Default::default(),
+            overload_defined: Default::default(),
             flow: flow::Flow::default(),
             full_expr_warnings: Vec::new(),
             func_attrs: Default::default(),

@@ -93,6 +93,11 @@ impl Scopes {
         self.stack.last().and_then(|s| s.names.get(&name))
     }
 
+    /// A name of the predeclared scope (the OpenCL header's typedefs and enumerators).
+    pub fn lookup_predeclared(&self, name: Symbol) -> Option<&Entry> {
+        self.stack.first().and_then(|s| s.names.get(&name))
+    }
+
     pub fn insert(&mut self, name: Symbol, entry: Entry) {
         if let Some(s) = self.stack.last_mut() {
             s.names.insert(name, entry);
