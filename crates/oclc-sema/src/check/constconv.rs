@@ -81,9 +81,11 @@ impl Checker<'_> {
         } else {
             i128::from(raw as u64 & mask(from.size() * 8))
         };
-        let loc = self.hir_expr_loc(src);
-        let range = self.unparenthesized(src.span);
-        let (a, b) = (types.quoted(src.ty), types.quoted(to));
+        // The message is built only when a warning is given (most conversions give none).
+        let msg = |c: &Self, value: i128, shown: &dyn std::fmt::Display| {
+            let (a, b) = (c.prog.types.quoted(src.ty), c.prog.types.quoted(to));
+            format!("implicit conversion from {a} to {b} changes value from {value} to {shown}")
+        };
         if target.is_float() {
             // Only an integer constant expression (no variable) counts here.
             if !self.is_ice(src) {
@@ -103,12 +105,11 @@ impl Checker<'_> {
             if rounded == value {
                 return;
             }
+            let loc = self.hir_expr_loc(src);
+            let range = self.unparenthesized(src.span);
             let d = Diagnostic::warning(
                 loc,
-                format!(
-                    "implicit conversion from {a} to {b} changes value from {value} to {}",
-                    float_string(rounded, precision)
-                ),
+                msg(self, value, &float_string(rounded, precision)),
             )
             .with_group("implicit-const-int-float-conversion")
             .with_range(range)
@@ -119,10 +120,10 @@ impl Checker<'_> {
         let width = target.size() * 8;
         let bits = value_bits(value);
         let shown = truncate(value, width, target.is_signed());
-        let msg =
-            format!("implicit conversion from {a} to {b} changes value from {value} to {shown}");
         if bits > width {
-            let d = Diagnostic::warning(loc, msg)
+            let loc = self.hir_expr_loc(src);
+            let range = self.unparenthesized(src.span);
+            let d = Diagnostic::warning(loc, msg(self, value, &shown))
                 .with_group("constant-conversion")
                 .with_range(range)
                 .with_range(cc);
@@ -130,6 +131,8 @@ impl Checker<'_> {
             return;
         }
         if bits == width && target.is_signed() && value >= 0 && from.is_signed() {
+            let loc = self.hir_expr_loc(src);
+            let range = self.unparenthesized(src.span);
             // A literal written with a leading `0` may fill the bits; so may a `char` array's
             // initializer list.
             if matches!(strip_implicit(src).kind, ExprKind::IntLit(_))
@@ -140,7 +143,7 @@ impl Checker<'_> {
             if matches!(target, Scalar::Char | Scalar::SChar) && self.snippet(cc).starts_with('{') {
                 return;
             }
-            let d = Diagnostic::warning(loc, msg)
+            let d = Diagnostic::warning(loc, msg(self, value, &shown))
                 .with_group("constant-conversion")
                 .with_range(range)
                 .with_range(cc);
