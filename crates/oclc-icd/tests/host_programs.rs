@@ -250,6 +250,23 @@ fn oclc_max_steps_stops_a_runaway_loop_and_the_host_goes_on() {
 }
 
 #[test]
+fn kernel_attributes_list_hints_and_required_sizes() {
+    let Some(out) = validate_mode("attrs", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "a: 'reqd_work_group_size(2,3,1) work_group_size_hint(4,1,1) vec_type_hint(uchar2)' (78)\n\
+         b: 'vec_type_hint(double16)' (24)\n\
+         c: 'vec_type_hint(ulong3)' (22)\n\
+         d: 'vec_type_hint(float)' (21)\n\
+         e: '' (1)\n",
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn oclc_races_reports_a_local_memory_race() {
     let Some(out) = validate_mode("race", &[("OCLC_RACES", "1")]) else {
         return;

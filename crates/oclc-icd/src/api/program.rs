@@ -887,10 +887,7 @@ status_fn!(
             CL_KERNEL_REFERENCE_COUNT => Ok(Info::u32(handle::ref_count(k))),
             CL_KERNEL_CONTEXT => Ok(Info::ptr(handle::handle(&kernel.program.ctx))),
             CL_KERNEL_PROGRAM => Ok(Info::ptr(handle::handle(&kernel.program))),
-            CL_KERNEL_ATTRIBUTES => Ok(Info::str(&match kernel.sig.reqd_work_group_size {
-                Some([x, y, z]) => format!("reqd_work_group_size({x},{y},{z})"),
-                None => String::new(),
-            })),
+            CL_KERNEL_ATTRIBUTES => Ok(Info::str(&kernel.sig.attributes)),
             _ => Err(CL_INVALID_VALUE),
         };
         info_out!(info, size, value, size_ret)

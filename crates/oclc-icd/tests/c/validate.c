@@ -128,6 +128,32 @@ int main(int argc, char **argv) {
         return 0;
     }
 
+    if (argc > 2 && strcmp(argv[2], "attrs") == 0) {
+        /* CL_KERNEL_ATTRIBUTES: the work-group size attributes and the vector type hint. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        const char *attrs =
+            "__attribute__((vec_type_hint(uchar2))) __attribute__((work_group_size_hint(4,1,1)))\n"
+            "__attribute__((reqd_work_group_size(2, 3, 1))) kernel void a(void) {}\n"
+            "__attribute__((vec_type_hint(double16))) kernel void b(void) {}\n"
+            "__attribute__((vec_type_hint(ulong3))) kernel void c(void) {}\n"
+            "__attribute__((vec_type_hint(float))) kernel void d(void) {}\n"
+            "kernel void e(void) {}\n";
+        cl_program ap = D->clCreateProgramWithSource(ctx, 1, &attrs, NULL, &e);
+        EXPECT("Build(attrs)", D->clBuildProgram(ap, 0, NULL, "", NULL, NULL), CL_SUCCESS);
+        const char *names[] = {"a", "b", "c", "d", "e"};
+        for (int i = 0; i < 5; i++) {
+            cl_kernel ak = D->clCreateKernel(ap, names[i], &e);
+            char text[256] = "?";
+            size_t len = 0;
+            D->clGetKernelInfo(ak, CL_KERNEL_ATTRIBUTES, sizeof text, text, &len);
+            printf("%s: '%s' (%zu)\n", names[i], text, len);
+            D->clReleaseKernel(ak);
+        }
+        return failed ? 1 : 0;
+    }
+
     if (argc > 2 && strcmp(argv[2], "steps") == 0) {
         /* A runaway loop under OCLC_MAX_STEPS: the launch fails, the host goes on. */
         cl_int e;
