@@ -267,6 +267,21 @@ fn kernel_attributes_list_hints_and_required_sizes() {
 }
 
 #[test]
+fn fine_grained_svm_needs_no_map() {
+    let Some(out) = validate_mode("fgsvm", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "caps: coarse 1 fine 1 atomics 0\nalloc: ok, with atomics: NULL\n\
+         p[0..6]: 0 1 20 3 40 5, p[62] 620 p[63] 63\n",
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
 fn oclc_races_reports_a_local_memory_race() {
     let Some(out) = validate_mode("race", &[("OCLC_RACES", "1")]) else {
         return;

@@ -896,9 +896,9 @@ pub(crate) unsafe extern "C" fn svm_alloc(
 ) -> *mut c_void {
     let r = std::panic::catch_unwind(|| -> Option<*mut c_void> {
         let ctx = handle::get::<Context>(c).ok()?;
-        let known = ACCESS;
+        let known = ACCESS | CL_MEM_SVM_FINE_GRAIN_BUFFER;
         if flags & !known != 0 || !at_most_one(flags, ACCESS) {
-            // Fine-grained SVM and atomics are not supported.
+            // SVM atomics are not supported.
             return None;
         }
         let dev = ctx.devices.first()?.clone();

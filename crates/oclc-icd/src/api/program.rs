@@ -1130,19 +1130,22 @@ fn run_kernel(
             return Err(CL_INVALID_KERNEL_ARGS);
         }
     }
+    // One launch at a time from memory in to memory out: SVM allocations and host-pointer
+    // buffers that two queues share see each launch's changes whole.
+    let lib = device.lib.lock().unwrap_or_else(|e| e.into_inner());
     for m in &mems {
         m.pull()?;
     }
+    svms.sort_by_key(|s| Arc::as_ptr(s));
+    svms.dedup_by_key(|s| Arc::as_ptr(s));
+    let mut before = Vec::with_capacity(svms.len());
     for s in &svms {
-        s.to_device()?;
+        before.push(s.to_device()?);
     }
-    let result = device
-        .lib
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .launch(&k, range);
-    for s in &svms {
-        s.to_host()?;
+    let result = lib.launch(&k, range);
+    drop(lib);
+    for (s, b) in svms.iter().zip(&before) {
+        s.to_host(b)?;
     }
     for m in &mems {
         m.push()?;

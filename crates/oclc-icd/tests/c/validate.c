@@ -154,6 +154,34 @@ int main(int argc, char **argv) {
         return failed ? 1 : 0;
     }
 
+    if (argc > 2 && strcmp(argv[2], "fgsvm") == 0) {
+        /* Fine-grained buffer SVM: the host writes and reads it without map/unmap. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        cl_device_svm_capabilities caps = 0;
+        D->clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+        printf("caps: coarse %d fine %d atomics %d\n", !!(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER),
+               !!(caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER), !!(caps & CL_DEVICE_SVM_ATOMICS));
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue fq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        int *p = D->clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, 64 * sizeof(int), 0);
+        void *atomics = D->clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 64, 0);
+        printf("alloc: %s, with atomics: %s\n", p ? "ok" : "NULL", atomics ? "ok" : "NULL");
+        if (!p) return 1;
+        for (int i = 0; i < 64; i++) p[i] = i;
+        const char *evens = "kernel void evens(global int *p) { size_t i = get_global_id(0); p[2 * i] *= 10; }\n";
+        cl_program fp = D->clCreateProgramWithSource(ctx, 1, &evens, NULL, &e);
+        D->clBuildProgram(fp, 0, NULL, "", NULL, NULL);
+        cl_kernel fk = D->clCreateKernel(fp, "evens", &e);
+        D->clSetKernelArgSVMPointer(fk, 0, p);
+        size_t g = 32;
+        EXPECT("launch(fine-grained)", D->clEnqueueNDRangeKernel(fq, fk, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+        D->clFinish(fq);
+        printf("p[0..6]: %d %d %d %d %d %d, p[62] %d p[63] %d\n", p[0], p[1], p[2], p[3], p[4], p[5], p[62], p[63]);
+        D->clSVMFree(ctx, p);
+        return failed ? 1 : 0;
+    }
+
     if (argc > 2 && strcmp(argv[2], "steps") == 0) {
         /* A runaway loop under OCLC_MAX_STEPS: the launch fails, the host goes on. */
         cl_int e;
