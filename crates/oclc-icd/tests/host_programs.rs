@@ -282,6 +282,19 @@ fn fine_grained_svm_needs_no_map() {
 }
 
 #[test]
+fn hi_and_odd_of_a_three_component_vector() {
+    let Some(out) = validate_mode("vec3", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "build: 0\nhi.x 12 odd.x 11 lo 10 11 even 10 12; after v.hi = (42, 43): 10 11 42\n",
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn oclc_races_reports_a_local_memory_race() {
     let Some(out) = validate_mode("race", &[("OCLC_RACES", "1")]) else {
         return;

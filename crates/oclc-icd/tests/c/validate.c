@@ -182,6 +182,38 @@ int main(int argc, char **argv) {
         return failed ? 1 : 0;
     }
 
+    if (argc > 2 && strcmp(argv[2], "vec3") == 0) {
+        /* .hi and .odd of a 3-component vector: lane 2 / lane 1, then the padding lane. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue vq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        const char *v3 =
+            "kernel void k(global int *o) {\n"
+            "    int3 v = (int3)(10, 11, 12);\n"
+            "    int2 h = v.hi, od = v.odd, lo = v.lo, ev = v.even;\n"
+            "    v.hi = (int2)(42, 43);\n"
+            "    o[0] = h.x; o[1] = od.x; o[2] = lo.x; o[3] = lo.y; o[4] = ev.x; o[5] = ev.y;\n"
+            "    o[6] = v.x; o[7] = v.y; o[8] = v.z;\n"
+            "}\n";
+        cl_program vp = D->clCreateProgramWithSource(ctx, 1, &v3, NULL, &e);
+        cl_int built = D->clBuildProgram(vp, 0, NULL, "", NULL, NULL);
+        char blog[1024] = "";
+        D->clGetProgramBuildInfo(vp, dev, CL_PROGRAM_BUILD_LOG, sizeof blog, blog, NULL);
+        printf("build: %d%s%s\n", built, blog[0] ? "\n" : "", blog);
+        if (built != CL_SUCCESS) return 1;
+        cl_kernel vk = D->clCreateKernel(vp, "k", &e);
+        cl_mem vm = D->clCreateBuffer(ctx, 0, 9 * sizeof(int), NULL, &e);
+        D->clSetKernelArg(vk, 0, sizeof vm, &vm);
+        size_t one = 1;
+        D->clEnqueueNDRangeKernel(vq, vk, 1, NULL, &one, NULL, 0, NULL, NULL);
+        int o[9] = {0};
+        D->clEnqueueReadBuffer(vq, vm, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL);
+        printf("hi.x %d odd.x %d lo %d %d even %d %d; after v.hi = (42, 43): %d %d %d\n",
+               o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8]);
+        return 0;
+    }
+
     if (argc > 2 && strcmp(argv[2], "steps") == 0) {
         /* A runaway loop under OCLC_MAX_STEPS: the launch fails, the host goes on. */
         cl_int e;
