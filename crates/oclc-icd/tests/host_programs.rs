@@ -295,6 +295,20 @@ fn hi_and_odd_of_a_three_component_vector() {
 }
 
 #[test]
+fn async_work_group_copy_copies_once_per_group() {
+    let Some(out) = validate_mode("async", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
 fn oclc_races_reports_a_local_memory_race() {
     let Some(out) = validate_mode("race", &[("OCLC_RACES", "1")]) else {
         return;

@@ -214,6 +214,40 @@ int main(int argc, char **argv) {
         return 0;
     }
 
+    if (argc > 2 && strcmp(argv[2], "async") == 0) {
+        /* async_work_group_copy is one copy per work-group, made when the group reaches it:
+         * work-item 0 changing the source afterwards does not reach the local copy. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue aq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        const char *ac =
+            "kernel void k(global int *src, global int *out, local int *l) {\n"
+            "    size_t i = get_local_id(0);\n"
+            "    event_t ev = async_work_group_copy(l, src + 8 * get_group_id(0), 8, 0);\n"
+            "    wait_group_events(1, &ev);\n"
+            "    if (i == 0) src[8 * get_group_id(0)] = 99;\n"
+            "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+            "    out[get_global_id(0)] = l[i];\n"
+            "}\n";
+        cl_program ap = D->clCreateProgramWithSource(ctx, 1, &ac, NULL, &e);
+        EXPECT("Build(async)", D->clBuildProgram(ap, 0, NULL, "", NULL, NULL), CL_SUCCESS);
+        cl_kernel ak = D->clCreateKernel(ap, "k", &e);
+        int in[16];
+        for (int i = 0; i < 16; i++) in[i] = i + 1;
+        cl_mem src_m = D->clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+        cl_mem out_m = D->clCreateBuffer(ctx, 0, sizeof in, NULL, &e);
+        D->clSetKernelArg(ak, 0, sizeof src_m, &src_m);
+        D->clSetKernelArg(ak, 1, sizeof out_m, &out_m);
+        D->clSetKernelArg(ak, 2, 8 * sizeof(int), NULL);
+        size_t g = 16, l = 8;
+        EXPECT("launch(async)", D->clEnqueueNDRangeKernel(aq, ak, 1, NULL, &g, &l, 0, NULL, NULL), CL_SUCCESS);
+        int o[16] = {0};
+        D->clEnqueueReadBuffer(aq, out_m, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL);
+        for (int i = 0; i < 16; i++) printf("%d%s", o[i], i == 15 ? "\n" : " ");
+        return failed ? 1 : 0;
+    }
+
     if (argc > 2 && strcmp(argv[2], "steps") == 0) {
         /* A runaway loop under OCLC_MAX_STEPS: the launch fails, the host goes on. */
         cl_int e;
