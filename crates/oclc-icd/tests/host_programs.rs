@@ -309,6 +309,21 @@ fn async_work_group_copy_copies_once_per_group() {
 }
 
 #[test]
+fn use_host_ptr_commands_move_only_the_bytes_they_touch() {
+    let Some(out) = validate_mode("hostptr", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "copied: 1 2 3 4, host[100..104]: 1 2 3 4, host[2000]: 0\n\
+         page faults fewer than 4096: yes\n",
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
 fn oclc_races_reports_a_local_memory_race() {
     let Some(out) = validate_mode("race", &[("OCLC_RACES", "1")]) else {
         return;
