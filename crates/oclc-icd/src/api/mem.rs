@@ -345,9 +345,7 @@ status_fn!(
         // SAFETY: ptr is readable for size bytes until the write completes, as
         // clEnqueueWriteBuffer requires.
         let src = unsafe { HostPtr::new(ptr, size) };
-        let work = Box::new(move || {
-            mem.write_at(offset, &src.to_vec())
-        });
+        let work = Box::new(move || mem.write_at(offset, &src.to_vec()));
         // SAFETY: list is NULL or n events; event NULL or writable.
         unsafe {
             enqueue(
