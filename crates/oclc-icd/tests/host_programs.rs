@@ -324,6 +324,20 @@ fn use_host_ptr_commands_move_only_the_bytes_they_touch() {
 }
 
 #[test]
+fn link_keeps_each_inputs_macro_options() {
+    let Some(out) = validate_mode("link", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "kernels: 4 (a;b;c;d)\n",
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
 fn oclc_races_reports_a_local_memory_race() {
     let Some(out) = validate_mode("race", &[("OCLC_RACES", "1")]) else {
         return;

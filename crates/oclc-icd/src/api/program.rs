@@ -421,6 +421,9 @@ pub(crate) unsafe extern "C" fn link_program(
         let mut source = String::new();
         let mut compile_options = String::new();
         let mut keep_dirs = Vec::new();
+        // The line the next input starts at in a plain concatenation: `#line` keeps each
+        // input's lines there when its macros are defined around it.
+        let mut line = 1usize;
         for &h in ins {
             let p = handle::get::<Program>(h)?;
             if !Arc::ptr_eq(&p.ctx, &ctx) {
@@ -430,14 +433,33 @@ pub(crate) unsafe extern "C" fn link_program(
             if st.binary_type != obj_kind && st.binary_type != lib_kind {
                 return Err(CL_INVALID_OPERATION);
             }
+            // The inputs are compiled again as one source: each input's own -D/-U options
+            // become #define/#undef around its part, the other options come from the first.
+            let (rest, macros) = split_macro_options(&st.options);
             if compile_options.is_empty() {
-                compile_options = st.options.clone();
+                compile_options = rest;
             }
             if let Some(d) = st.headers.take() {
                 keep_dirs.push(d);
             }
+            let around = !macros.is_empty();
+            for m in &macros {
+                source.push_str(&m.directive());
+                source.push('\n');
+            }
+            if around {
+                source.push_str(&format!("#line {line}\n"));
+            }
             source.push_str(&p.source);
             source.push('\n');
+            line += p.source.matches('\n').count() + 1;
+            for m in &macros {
+                source.push_str(&m.undo());
+                source.push('\n');
+            }
+            if around {
+                source.push_str(&format!("#line {line}\n"));
+            }
         }
         let create_library = options.split_whitespace().any(|w| w == "-create-library");
         let all_options = format!("{compile_options} {options}");
@@ -494,6 +516,83 @@ pub(crate) unsafe extern "C" fn link_program(
     // SAFETY: errcode_ret is NULL or a writable cl_int.
     unsafe { ffi::put(errcode_ret, code) };
     h
+}
+
+/// A `-D NAME[=VALUE]` or `-U NAME` option of a compiled program.
+#[derive(Debug, PartialEq)]
+enum MacroOption {
+    Define(String, String),
+    Undef(String),
+}
+
+impl MacroOption {
+    /// The directive with the option's effect.
+    fn directive(&self) -> String {
+        match self {
+            MacroOption::Define(n, v) => format!("#define {n} {v}"),
+            MacroOption::Undef(n) => format!("#undef {n}"),
+        }
+    }
+
+    /// The directive ending its effect after the program's part (a -U's stays).
+    fn undo(&self) -> String {
+        match self {
+            MacroOption::Define(n, _) => format!("#undef {n}"),
+            MacroOption::Undef(_) => String::new(),
+        }
+    }
+}
+
+/// Splits build options into the `-D`/`-U` options (as `-DX=1`, `-D X`, `-UX`, `-U X`) and
+/// the rest.
+fn split_macro_options(options: &str) -> (String, Vec<MacroOption>) {
+    let mut rest = Vec::new();
+    let mut macros = Vec::new();
+    let mut words = options.split_whitespace();
+    while let Some(w) = words.next() {
+        let (flag, arg) = match w {
+            "-D" | "-U" => (&w[..2], words.next().unwrap_or("")),
+            _ if w.starts_with("-D") || w.starts_with("-U") => (&w[..2], &w[2..]),
+            _ => {
+                rest.push(w);
+                continue;
+            }
+        };
+        if arg.is_empty() {
+            continue;
+        }
+        macros.push(if flag == "-D" {
+            match arg.split_once('=') {
+                Some((n, v)) => MacroOption::Define(n.to_string(), v.to_string()),
+                None => MacroOption::Define(arg.to_string(), "1".to_string()),
+            }
+        } else {
+            MacroOption::Undef(arg.to_string())
+        });
+    }
+    (rest.join(" "), macros)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn macro_options_split_from_the_rest() {
+        let (rest, m) = split_macro_options("-cl-std=CL2.0 -DA -D B=2 -UC -I dir -DD=x=y");
+        assert_eq!(rest, "-cl-std=CL2.0 -I dir");
+        assert_eq!(
+            m,
+            vec![
+                MacroOption::Define("A".into(), "1".into()),
+                MacroOption::Define("B".into(), "2".into()),
+                MacroOption::Undef("C".into()),
+                MacroOption::Define("D".into(), "x=y".into()),
+            ]
+        );
+        assert_eq!(m[1].directive(), "#define B 2");
+        assert_eq!(m[1].undo(), "#undef B");
+    }
 }
 
 status_fn!(

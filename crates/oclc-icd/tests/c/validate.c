@@ -287,6 +287,30 @@ int main(int argc, char **argv) {
         return failed ? 1 : 0;
     }
 
+    if (argc > 2 && strcmp(argv[2], "link") == 0) {
+        /* clLinkProgram keeps each input's -D options to that input. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        const char *ab = "kernel void a(global int *p) { p[0] = 1; }\n"
+                         "#ifdef USE_B\nkernel void b(global int *p) { p[0] = 2; }\n#endif\n";
+        const char *cd = "kernel void c(global int *p) { p[0] = 3; }\n"
+                         "#ifdef USE_D\nkernel void d(global int *p) { p[0] = VAL; }\n#endif\n";
+        cl_program pab = D->clCreateProgramWithSource(ctx, 1, &ab, NULL, &e);
+        cl_program pcd = D->clCreateProgramWithSource(ctx, 1, &cd, NULL, &e);
+        EXPECT("Compile(ab)", D->clCompileProgram(pab, 0, NULL, "-DUSE_B", 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+        EXPECT("Compile(cd)", D->clCompileProgram(pcd, 0, NULL, "-DUSE_D -D VAL=4", 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+        cl_program ins[2] = {pab, pcd};
+        cl_program linked = D->clLinkProgram(ctx, 0, NULL, "", 2, ins, NULL, NULL, &e);
+        EXPECT("LinkProgram", e, CL_SUCCESS);
+        size_t nk = 0;
+        char names[256] = "";
+        D->clGetProgramInfo(linked, CL_PROGRAM_NUM_KERNELS, sizeof nk, &nk, NULL);
+        D->clGetProgramInfo(linked, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
+        printf("kernels: %zu (%s)\n", nk, names);
+        return failed ? 1 : 0;
+    }
+
     if (argc > 2 && strcmp(argv[2], "steps") == 0) {
         /* A runaway loop under OCLC_MAX_STEPS: the launch fails, the host goes on. */
         cl_int e;
