@@ -338,6 +338,15 @@ fn link_keeps_each_inputs_macro_options() {
 }
 
 #[test]
+fn link_finds_headers_deleted_after_compile() {
+    let Some(out) = validate_mode("inclink", &[]) else {
+        return;
+    };
+    assert_eq!(text(&out.stdout), "answer: 42\n", "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
 fn oclc_races_reports_a_local_memory_race() {
     let Some(out) = validate_mode("race", &[("OCLC_RACES", "1")]) else {
         return;

@@ -364,7 +364,18 @@ status_fn!(
             st.options = options.clone();
             st.lib = None;
             match r {
-                Ok(log) => {
+                Ok((log, files)) => {
+                    // Copies of the included files, for clLinkProgram (a header dir exists
+                    // only when there were input headers: else one is made here).
+                    let dir = match dir {
+                        None if !files.is_empty() => HeaderDir::new(&[]).ok(),
+                        d => d,
+                    };
+                    if let Some(d) = &dir
+                        && prog::snapshot_includes(d, &files).is_err()
+                    {
+                        return Err(CL_OUT_OF_HOST_MEMORY);
+                    }
                     st.log = log;
                     st.status = CL_BUILD_SUCCESS;
                     st.binary_type =
@@ -421,6 +432,7 @@ pub(crate) unsafe extern "C" fn link_program(
         let mut source = String::new();
         let mut compile_options = String::new();
         let mut keep_dirs = Vec::new();
+        let mut include_copies = Vec::new();
         // The line the next input starts at in a plain concatenation: `#line` keeps each
         // input's lines there when its macros are defined around it.
         let mut line = 1usize;
@@ -440,6 +452,7 @@ pub(crate) unsafe extern "C" fn link_program(
                 compile_options = rest;
             }
             if let Some(d) = st.headers.take() {
+                include_copies.extend(prog::snapshot_dirs(&d, &st.options));
                 keep_dirs.push(d);
             }
             let around = !macros.is_empty();
@@ -464,14 +477,18 @@ pub(crate) unsafe extern "C" fn link_program(
         let create_library = options.split_whitespace().any(|w| w == "-create-library");
         let all_options = format!("{compile_options} {options}");
         let devices = devs.unwrap_or_else(|| ctx.devices.clone());
-        let dirs: Vec<&std::path::Path> = keep_dirs.iter().map(|h| h.0.as_path()).collect();
+        let dirs: Vec<&std::path::Path> = keep_dirs
+            .iter()
+            .map(|h| h.0.as_path())
+            .chain(include_copies.iter().map(|p| p.as_path()))
+            .collect();
         let mut build = Build {
             options: options.clone(),
             ..Build::default()
         };
         let result = if create_library {
             match prog::compile(&source, &all_options, &dirs) {
-                Ok(log) => {
+                Ok((log, _)) => {
                     build.log = log;
                     build.status = CL_BUILD_SUCCESS;
                     build.binary_type = lib_kind;

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 
 static int failed = 0, passed = 0;
@@ -308,6 +310,40 @@ int main(int argc, char **argv) {
         D->clGetProgramInfo(linked, CL_PROGRAM_NUM_KERNELS, sizeof nk, &nk, NULL);
         D->clGetProgramInfo(linked, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
         printf("kernels: %zu (%s)\n", nk, names);
+        return failed ? 1 : 0;
+    }
+
+    if (argc > 2 && strcmp(argv[2], "inclink") == 0) {
+        /* A header found through -I at clCompileProgram, deleted before clLinkProgram. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue iq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        char dir[64], hdr[96], opt[80];
+        snprintf(dir, sizeof dir, "/tmp/oclc-validate-inc-%d", (int)getpid());
+        snprintf(hdr, sizeof hdr, "%s/answer.h", dir);
+        snprintf(opt, sizeof opt, "-I%s", dir);
+        mkdir(dir, 0700);
+        FILE *hf = fopen(hdr, "w");
+        if (!hf) return 2;
+        fputs("#define ANSWER 42\n", hf);
+        fclose(hf);
+        const char *is = "#include \"answer.h\"\nkernel void k(global int *p) { p[0] = ANSWER; }\n";
+        cl_program ip = D->clCreateProgramWithSource(ctx, 1, &is, NULL, &e);
+        EXPECT("Compile(-I)", D->clCompileProgram(ip, 0, NULL, opt, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+        unlink(hdr);
+        rmdir(dir);
+        cl_program linked = D->clLinkProgram(ctx, 0, NULL, "", 1, &ip, NULL, NULL, &e);
+        EXPECT("LinkProgram(deleted header)", e, CL_SUCCESS);
+        if (e != CL_SUCCESS) return 1;
+        cl_kernel ik = D->clCreateKernel(linked, "k", &e);
+        cl_mem im = D->clCreateBuffer(ctx, 0, sizeof(int), NULL, &e);
+        D->clSetKernelArg(ik, 0, sizeof im, &im);
+        size_t one = 1;
+        D->clEnqueueNDRangeKernel(iq, ik, 1, NULL, &one, NULL, 0, NULL, NULL);
+        int v = 0;
+        D->clEnqueueReadBuffer(iq, im, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL);
+        printf("answer: %d\n", v);
         return failed ? 1 : 0;
     }
 
