@@ -440,7 +440,18 @@ fn round_to_half(x: f64, r: Round) -> u16 {
 }
 
 /// Runs a device-implemented builtin: reads arguments from `regs`, writes the result at `d`.
-pub fn call(c: &BuiltinCall, regs: &mut [u64], d: u32, mem: &mut Mem) -> Result<(), CallFault> {
+///
+/// `leader`: whether the calling work-item is its group's first (local linear id 0). Work-items
+/// of a group run in order of local id, so the leader reaches each `async_work_group_copy`
+/// first and makes the group's one copy; the others only return the event (copying in every
+/// work-item made a launch cost work-items x elements).
+pub fn call(
+    c: &BuiltinCall,
+    regs: &mut [u64],
+    d: u32,
+    mem: &mut Mem,
+    leader: bool,
+) -> Result<(), CallFault> {
     let arg = |regs: &[u64], i: usize| {
         c.args
             .get(i)
@@ -508,7 +519,7 @@ pub fn call(c: &BuiltinCall, regs: &mut [u64], d: u32, mem: &mut Mem) -> Result<
         Builtin::AsyncCopy { elem } => {
             let (dst, src, count) = (arg(regs, 0), arg(regs, 1), arg(regs, 2));
             let mut buf = vec![0u8; *elem as usize];
-            for k in 0..count {
+            for k in 0..if leader { count } else { 0 } {
                 let off = (k * *elem as u64) as i64;
                 mem.read(ptr::add(src, off), &mut buf)?;
                 mem.write(ptr::add(dst, off), &buf)?;
@@ -523,7 +534,7 @@ pub fn call(c: &BuiltinCall, regs: &mut [u64], d: u32, mem: &mut Mem) -> Result<
                 (arg(regs, 0), arg(regs, 1), arg(regs, 2), arg(regs, 3));
             let mut buf = vec![0u8; *elem as usize];
             let e = *elem as u64;
-            for k in 0..count {
+            for k in 0..if leader { count } else { 0 } {
                 let (so, dof) = if *to_global {
                     (k * e, k * stride * e)
                 } else {

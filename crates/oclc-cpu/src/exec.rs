@@ -883,7 +883,7 @@ fn run_item(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<R
                 }
                 I::Builtin { d, info } => {
                     let c = &f.builtins[info as usize];
-                    match builtins::call(c, r, d, &mut mem) {
+                    match builtins::call(c, r, d, &mut mem, index == 0) {
                         Ok(()) => {}
                         Err(CallFault::Mem(fault)) => {
                             let (k, m) = fault_message(

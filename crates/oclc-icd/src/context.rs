@@ -78,9 +78,10 @@ impl Drop for Context {
     }
 }
 
-/// A coarse-grained SVM allocation: host memory the application reads and writes directly,
-/// and a device buffer that kernels use. Launches copy the host bytes to the device buffer
-/// before and back after.
+/// An SVM allocation (coarse- or fine-grained buffer): host memory the application reads and
+/// writes directly, and a device buffer that kernels use. Launches copy the host bytes to the
+/// device buffer before and the bytes the kernel changed back after, so host writes to other
+/// bytes of a fine-grained allocation during the launch survive it.
 pub struct Svm {
     pub host: HostAlloc,
     pub buf: oclc::Buffer,
@@ -88,18 +89,33 @@ pub struct Svm {
 }
 
 impl Svm {
-    /// Host bytes to the device buffer (before a launch that uses it).
-    pub fn to_device(&self) -> Result<(), cl_int> {
+    /// Host bytes to the device buffer (before a launch that uses it); returns them, for
+    /// [`Svm::to_host`] to find what the launch changed.
+    pub fn to_device(&self) -> Result<Vec<u8>, cl_int> {
         let bytes = self.host.region().to_vec();
         self.buf
             .write_at(0, &bytes)
-            .map_err(|_| CL_OUT_OF_RESOURCES)
+            .map_err(|_| CL_OUT_OF_RESOURCES)?;
+        Ok(bytes)
     }
 
-    /// Device buffer bytes back to the host memory (after the launch).
-    pub fn to_host(&self) -> Result<(), cl_int> {
-        let bytes = self.buf.read_bytes().map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
-        self.host.region().write(0, &bytes);
+    /// The device buffer's bytes that differ from `before` (what [`Svm::to_device`] copied
+    /// in) back to the host memory, run by run (after the launch).
+    pub fn to_host(&self, before: &[u8]) -> Result<(), cl_int> {
+        let after = self.buf.read_bytes().map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
+        let host = self.host.region();
+        let mut i = 0;
+        while i < after.len() {
+            if before.get(i) == Some(&after[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < after.len() && before.get(i) != Some(&after[i]) {
+                i += 1;
+            }
+            host.write(start, &after[start..i]);
+        }
         Ok(())
     }
 }

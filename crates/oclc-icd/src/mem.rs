@@ -66,6 +66,27 @@ impl Mem {
         Ok(())
     }
 
+    /// Bytes at `offset` for a host-side command (read, copy): from the application's memory
+    /// for a `USE_HOST_PTR` buffer (authoritative between commands), else from the device
+    /// buffer. Only the bytes asked for move, whatever the buffer's size.
+    pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result<(), cl_int> {
+        let ok = match &self.host {
+            Some(h) => h.read(offset, out),
+            None => self.buf.read_at(offset, out).is_ok(),
+        };
+        if ok { Ok(()) } else { Err(CL_OUT_OF_RESOURCES) }
+    }
+
+    /// Writes `data` at `offset` for a host-side command (write, copy, fill), where
+    /// [`Mem::read_at`] reads; the next launch's [`Mem::pull`] brings it to the device.
+    pub fn write_at(&self, offset: usize, data: &[u8]) -> Result<(), cl_int> {
+        let ok = match &self.host {
+            Some(h) => h.write(offset, data),
+            None => self.buf.write_at(offset, data).is_ok(),
+        };
+        if ok { Ok(()) } else { Err(CL_OUT_OF_RESOURCES) }
+    }
+
     /// The buffer at the root of a sub-buffer chain and this one's offset in it.
     pub fn root(&self) -> (usize, usize) {
         match &self.parent {

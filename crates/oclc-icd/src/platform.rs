@@ -333,7 +333,10 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         CL_DEVICE_PARTITION_PROPERTIES | CL_DEVICE_PARTITION_TYPE => Info::isizes(&[0]),
         CL_DEVICE_PARTITION_AFFINITY_DOMAIN => Info::u64(0),
         CL_DEVICE_REFERENCE_COUNT => Info::u32(1),
-        CL_DEVICE_SVM_CAPABILITIES => Info::u64(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER),
+        // Fine-grained buffers too: launches copy in and write back only changed bytes.
+        CL_DEVICE_SVM_CAPABILITIES => {
+            Info::u64(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER)
+        }
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => Info::u32(0),

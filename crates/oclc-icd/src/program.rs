@@ -170,22 +170,73 @@ pub fn build(
     }
 }
 
-/// The front end alone (`clCompileProgram`): the log, or the error code and the log.
+/// The files an include read from disk: absolute path and text.
+pub type IncludedFiles = Vec<(std::path::PathBuf, std::sync::Arc<[u8]>)>;
+
+/// The front end alone (`clCompileProgram`): the log and the files its includes read, or the
+/// error code and the log.
 pub fn compile(
     source: &str,
     options: &str,
     dirs: &[&std::path::Path],
-) -> Result<String, (cl_int, String)> {
+) -> Result<(String, IncludedFiles), (cl_int, String)> {
     let opts = library_options(options, dirs);
     let parsed = oclc::program::BuildOptions::parse(&opts)
         .map_err(|e| (CL_INVALID_BUILD_OPTIONS, format!("error: {e}\n")))?;
     let outcome = oclc::check_source("<source>", source.as_bytes(), &parsed.check);
     let log = outcome.render_text();
     if outcome.has_errors() {
-        Err((CL_COMPILE_PROGRAM_FAILURE, log))
-    } else {
-        Ok(log)
+        return Err((CL_COMPILE_PROGRAM_FAILURE, log));
     }
+    let files = outcome
+        .sm
+        .files()
+        .filter(|(id, _)| *id != outcome.main)
+        .filter_map(|(_, f)| {
+            let path = std::path::absolute(&f.name).ok()?;
+            path.is_file().then(|| (path, f.text.clone()))
+        })
+        .collect();
+    Ok((log, files))
+}
+
+/// Where a compiled program keeps copies of the files its includes read (`abs/` + their
+/// absolute path under its header directory), so that linking it finds them after the
+/// application deleted them.
+pub fn snapshot_includes(dir: &HeaderDir, files: &IncludedFiles) -> Result<(), String> {
+    for (path, text) in files {
+        let rel = path.strip_prefix("/").unwrap_or(path);
+        let to = dir.0.join("abs").join(rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(&to, text).map_err(|e| format!("{}: {e}", to.display()))?;
+    }
+    Ok(())
+}
+
+/// The copies of `options`' `-I` directories under a header directory `dir` that
+/// [`snapshot_includes`] filled, for those it has.
+pub fn snapshot_dirs(dir: &HeaderDir, options: &str) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut words = options.split_whitespace();
+    while let Some(w) = words.next() {
+        let inc = match w {
+            "-I" => words.next().unwrap_or(""),
+            _ => w.strip_prefix("-I").unwrap_or(""),
+        };
+        if inc.is_empty() {
+            continue;
+        }
+        let Ok(abs) = std::path::absolute(inc) else {
+            continue;
+        };
+        let copy = dir.0.join("abs").join(abs.strip_prefix("/").unwrap_or(&abs));
+        if copy.is_dir() {
+            out.push(copy);
+        }
+    }
+    out
 }
 
 /// A kernel argument as `clSetKernelArg` gave it.

@@ -250,6 +250,103 @@ fn oclc_max_steps_stops_a_runaway_loop_and_the_host_goes_on() {
 }
 
 #[test]
+fn kernel_attributes_list_hints_and_required_sizes() {
+    let Some(out) = validate_mode("attrs", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "a: 'reqd_work_group_size(2,3,1) work_group_size_hint(4,1,1) vec_type_hint(uchar2)' (78)\n\
+         b: 'vec_type_hint(double16)' (24)\n\
+         c: 'vec_type_hint(ulong3)' (22)\n\
+         d: 'vec_type_hint(float)' (21)\n\
+         e: '' (1)\n",
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn fine_grained_svm_needs_no_map() {
+    let Some(out) = validate_mode("fgsvm", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "caps: coarse 1 fine 1 atomics 0\nalloc: ok, with atomics: NULL\n\
+         p[0..6]: 0 1 20 3 40 5, p[62] 620 p[63] 63\n",
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn hi_and_odd_of_a_three_component_vector() {
+    let Some(out) = validate_mode("vec3", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "build: 0\nhi.x 12 odd.x 11 lo 10 11 even 10 12; after v.hi = (42, 43): 10 11 42\n",
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn async_work_group_copy_copies_once_per_group() {
+    let Some(out) = validate_mode("async", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn use_host_ptr_commands_move_only_the_bytes_they_touch() {
+    let Some(out) = validate_mode("hostptr", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "copied: 1 2 3 4, host[100..104]: 1 2 3 4, host[2000]: 0\n\
+         page faults fewer than 4096: yes\n",
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn link_keeps_each_inputs_macro_options() {
+    let Some(out) = validate_mode("link", &[]) else {
+        return;
+    };
+    assert_eq!(
+        text(&out.stdout),
+        "kernels: 4 (a;b;c;d)\n",
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn link_finds_headers_deleted_after_compile() {
+    let Some(out) = validate_mode("inclink", &[]) else {
+        return;
+    };
+    assert_eq!(text(&out.stdout), "answer: 42\n", "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
 fn oclc_races_reports_a_local_memory_race() {
     let Some(out) = validate_mode("race", &[("OCLC_RACES", "1")]) else {
         return;

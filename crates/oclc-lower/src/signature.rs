@@ -67,6 +67,9 @@ pub struct KernelSignature {
     pub params: Vec<KernelParam>,
     /// `__attribute__((reqd_work_group_size(x, y, z)))`.
     pub reqd_work_group_size: Option<[u64; 3]>,
+    /// The kernel's attributes as `CL_KERNEL_ATTRIBUTES` lists them, space-separated:
+    /// `reqd_work_group_size(x,y,z)`, `work_group_size_hint(x,y,z)`, `vec_type_hint(T)`.
+    pub attributes: String,
 }
 
 fn elem_desc(types: &TypeTable, qt: QualType) -> Option<ElemDesc> {
@@ -88,6 +91,21 @@ fn elem_desc(types: &TypeTable, qt: QualType) -> Option<ElemDesc> {
     }
 }
 
+/// `CL_KERNEL_ATTRIBUTES` of kernel `f`: its work-group size attributes and vector type hint.
+fn attribute_string(types: &TypeTable, f: &oclc_sema::hir::Function) -> String {
+    let mut out = Vec::new();
+    if let Some([x, y, z]) = f.reqd_work_group_size {
+        out.push(format!("reqd_work_group_size({x},{y},{z})"));
+    }
+    if let Some([x, y, z]) = f.work_group_size_hint {
+        out.push(format!("work_group_size_hint({x},{y},{z})"));
+    }
+    if let Some(t) = f.vec_type_hint {
+        out.push(format!("vec_type_hint({})", types.print(t)));
+    }
+    out.join(" ")
+}
+
 /// The signature of every kernel of a checked program, in declaration order.
 pub fn kernel_signatures(program: &Program) -> Vec<KernelSignature> {
     let types = &program.types;
@@ -96,6 +114,7 @@ pub fn kernel_signatures(program: &Program) -> Vec<KernelSignature> {
         .map(|(_, f)| KernelSignature {
             name: f.name.as_str().to_string(),
             reqd_work_group_size: f.reqd_work_group_size,
+            attributes: attribute_string(types, f),
             params: f
                 .params
                 .iter()

@@ -132,6 +132,8 @@ pub struct Function {
     pub reqd_work_group_size: Option<[u64; 3]>,
     /// `__attribute__((work_group_size_hint(x, y, z)))`.
     pub work_group_size_hint: Option<[u64; 3]>,
+    /// `__attribute__((vec_type_hint(T)))`: `T`, for CL_KERNEL_ATTRIBUTES.
+    pub vec_type_hint: Option<QualType>,
 }
 
 /// `{ ... }`.

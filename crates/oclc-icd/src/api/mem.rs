@@ -303,11 +303,8 @@ status_fn!(
         // clEnqueueReadBuffer requires.
         let dst = unsafe { HostPtr::new(ptr, size) };
         let work = Box::new(move || {
-            mem.pull()?;
             let mut bytes = vec![0; size];
-            mem.buf
-                .read_at(offset, &mut bytes)
-                .map_err(|_| CL_OUT_OF_RESOURCES)?;
+            mem.read_at(offset, &mut bytes)?;
             dst.write(0, &bytes);
             Ok(())
         });
@@ -348,13 +345,7 @@ status_fn!(
         // SAFETY: ptr is readable for size bytes until the write completes, as
         // clEnqueueWriteBuffer requires.
         let src = unsafe { HostPtr::new(ptr, size) };
-        let work = Box::new(move || {
-            mem.pull()?;
-            mem.buf
-                .write_at(offset, &src.to_vec())
-                .map_err(|_| CL_OUT_OF_RESOURCES)?;
-            mem.push()
-        });
+        let work = Box::new(move || mem.write_at(offset, &src.to_vec()));
         // SAFETY: list is NULL or n events; event NULL or writable.
         unsafe {
             enqueue(
@@ -397,16 +388,9 @@ status_fn!(
             return Err(CL_MEM_COPY_OVERLAP);
         }
         let work = Box::new(move || {
-            s.pull()?;
-            d.pull()?;
             let mut bytes = vec![0; size];
-            s.buf
-                .read_at(src_offset, &mut bytes)
-                .map_err(|_| CL_OUT_OF_RESOURCES)?;
-            d.buf
-                .write_at(dst_offset, &bytes)
-                .map_err(|_| CL_OUT_OF_RESOURCES)?;
-            d.push()
+            s.read_at(src_offset, &mut bytes)?;
+            d.write_at(dst_offset, &bytes)
         });
         // SAFETY: list is NULL or n events; event NULL or writable.
         unsafe {
@@ -486,13 +470,10 @@ status_fn!(
         // describe, which ends at host_len, until the read completes.
         let dst = unsafe { HostPtr::new(ptr, host_len) };
         let work = Box::new(move || {
-            mem.pull()?;
             let mut row = Vec::new();
             for (a, b, len) in rows {
                 row.resize(len, 0);
-                mem.buf
-                    .read_at(a, &mut row)
-                    .map_err(|_| CL_OUT_OF_RESOURCES)?;
+                mem.read_at(a, &mut row)?;
                 dst.write(b, &row);
             }
             Ok(())
@@ -562,14 +543,13 @@ status_fn!(
         // write completes.
         let src = unsafe { HostPtr::new(ptr, host_len) };
         let work = Box::new(move || {
-            mem.pull()?;
             let mut row = Vec::new();
             for (a, b, len) in rows {
                 row.resize(len, 0);
                 src.read(b, &mut row);
-                mem.buf.write_at(a, &row).map_err(|_| CL_OUT_OF_RESOURCES)?;
+                mem.write_at(a, &row)?;
             }
-            mem.push()
+            Ok(())
         });
         // SAFETY: list is NULL or n events; event NULL or writable.
         unsafe {
@@ -635,17 +615,13 @@ status_fn!(
             }
         }
         let work = Box::new(move || {
-            s.pull()?;
-            d.pull()?;
             let mut row = Vec::new();
             for (a, b, len) in rows {
                 row.resize(len, 0);
-                s.buf
-                    .read_at(a, &mut row)
-                    .map_err(|_| CL_OUT_OF_RESOURCES)?;
-                d.buf.write_at(b, &row).map_err(|_| CL_OUT_OF_RESOURCES)?;
+                s.read_at(a, &mut row)?;
+                d.write_at(b, &row)?;
             }
-            d.push()
+            Ok(())
         });
         // SAFETY: list is NULL or n events; event NULL or writable.
         unsafe {
@@ -695,12 +671,8 @@ status_fn!(
         // reuse it once the call returns).
         let pat = unsafe { HostPtr::new(pattern, pattern_size) }.to_vec();
         let work = Box::new(move || {
-            mem.pull()?;
             let bytes: Vec<u8> = pat.iter().copied().cycle().take(size).collect();
-            mem.buf
-                .write_at(offset, &bytes)
-                .map_err(|_| CL_OUT_OF_RESOURCES)?;
-            mem.push()
+            mem.write_at(offset, &bytes)
         });
         // SAFETY: list is NULL or n events; event NULL or writable.
         unsafe {
@@ -896,9 +868,9 @@ pub(crate) unsafe extern "C" fn svm_alloc(
 ) -> *mut c_void {
     let r = std::panic::catch_unwind(|| -> Option<*mut c_void> {
         let ctx = handle::get::<Context>(c).ok()?;
-        let known = ACCESS;
+        let known = ACCESS | CL_MEM_SVM_FINE_GRAIN_BUFFER;
         if flags & !known != 0 || !at_most_one(flags, ACCESS) {
-            // Fine-grained SVM and atomics are not supported.
+            // SVM atomics are not supported.
             return None;
         }
         let dev = ctx.devices.first()?.clone();

@@ -364,7 +364,18 @@ status_fn!(
             st.options = options.clone();
             st.lib = None;
             match r {
-                Ok(log) => {
+                Ok((log, files)) => {
+                    // Copies of the included files, for clLinkProgram (a header dir exists
+                    // only when there were input headers: else one is made here).
+                    let dir = match dir {
+                        None if !files.is_empty() => HeaderDir::new(&[]).ok(),
+                        d => d,
+                    };
+                    if let Some(d) = &dir
+                        && prog::snapshot_includes(d, &files).is_err()
+                    {
+                        return Err(CL_OUT_OF_HOST_MEMORY);
+                    }
                     st.log = log;
                     st.status = CL_BUILD_SUCCESS;
                     st.binary_type =
@@ -421,6 +432,10 @@ pub(crate) unsafe extern "C" fn link_program(
         let mut source = String::new();
         let mut compile_options = String::new();
         let mut keep_dirs = Vec::new();
+        let mut include_copies = Vec::new();
+        // The line the next input starts at in a plain concatenation: `#line` keeps each
+        // input's lines there when its macros are defined around it.
+        let mut line = 1usize;
         for &h in ins {
             let p = handle::get::<Program>(h)?;
             if !Arc::ptr_eq(&p.ctx, &ctx) {
@@ -430,26 +445,50 @@ pub(crate) unsafe extern "C" fn link_program(
             if st.binary_type != obj_kind && st.binary_type != lib_kind {
                 return Err(CL_INVALID_OPERATION);
             }
+            // The inputs are compiled again as one source: each input's own -D/-U options
+            // become #define/#undef around its part, the other options come from the first.
+            let (rest, macros) = split_macro_options(&st.options);
             if compile_options.is_empty() {
-                compile_options = st.options.clone();
+                compile_options = rest;
             }
             if let Some(d) = st.headers.take() {
+                include_copies.extend(prog::snapshot_dirs(&d, &st.options));
                 keep_dirs.push(d);
+            }
+            let around = !macros.is_empty();
+            for m in &macros {
+                source.push_str(&m.directive());
+                source.push('\n');
+            }
+            if around {
+                source.push_str(&format!("#line {line}\n"));
             }
             source.push_str(&p.source);
             source.push('\n');
+            line += p.source.matches('\n').count() + 1;
+            for m in &macros {
+                source.push_str(&m.undo());
+                source.push('\n');
+            }
+            if around {
+                source.push_str(&format!("#line {line}\n"));
+            }
         }
         let create_library = options.split_whitespace().any(|w| w == "-create-library");
         let all_options = format!("{compile_options} {options}");
         let devices = devs.unwrap_or_else(|| ctx.devices.clone());
-        let dirs: Vec<&std::path::Path> = keep_dirs.iter().map(|h| h.0.as_path()).collect();
+        let dirs: Vec<&std::path::Path> = keep_dirs
+            .iter()
+            .map(|h| h.0.as_path())
+            .chain(include_copies.iter().map(|p| p.as_path()))
+            .collect();
         let mut build = Build {
             options: options.clone(),
             ..Build::default()
         };
         let result = if create_library {
             match prog::compile(&source, &all_options, &dirs) {
-                Ok(log) => {
+                Ok((log, _)) => {
                     build.log = log;
                     build.status = CL_BUILD_SUCCESS;
                     build.binary_type = lib_kind;
@@ -494,6 +533,83 @@ pub(crate) unsafe extern "C" fn link_program(
     // SAFETY: errcode_ret is NULL or a writable cl_int.
     unsafe { ffi::put(errcode_ret, code) };
     h
+}
+
+/// A `-D NAME[=VALUE]` or `-U NAME` option of a compiled program.
+#[derive(Debug, PartialEq)]
+enum MacroOption {
+    Define(String, String),
+    Undef(String),
+}
+
+impl MacroOption {
+    /// The directive with the option's effect.
+    fn directive(&self) -> String {
+        match self {
+            MacroOption::Define(n, v) => format!("#define {n} {v}"),
+            MacroOption::Undef(n) => format!("#undef {n}"),
+        }
+    }
+
+    /// The directive ending its effect after the program's part (a -U's stays).
+    fn undo(&self) -> String {
+        match self {
+            MacroOption::Define(n, _) => format!("#undef {n}"),
+            MacroOption::Undef(_) => String::new(),
+        }
+    }
+}
+
+/// Splits build options into the `-D`/`-U` options (as `-DX=1`, `-D X`, `-UX`, `-U X`) and
+/// the rest.
+fn split_macro_options(options: &str) -> (String, Vec<MacroOption>) {
+    let mut rest = Vec::new();
+    let mut macros = Vec::new();
+    let mut words = options.split_whitespace();
+    while let Some(w) = words.next() {
+        let (flag, arg) = match w {
+            "-D" | "-U" => (&w[..2], words.next().unwrap_or("")),
+            _ if w.starts_with("-D") || w.starts_with("-U") => (&w[..2], &w[2..]),
+            _ => {
+                rest.push(w);
+                continue;
+            }
+        };
+        if arg.is_empty() {
+            continue;
+        }
+        macros.push(if flag == "-D" {
+            match arg.split_once('=') {
+                Some((n, v)) => MacroOption::Define(n.to_string(), v.to_string()),
+                None => MacroOption::Define(arg.to_string(), "1".to_string()),
+            }
+        } else {
+            MacroOption::Undef(arg.to_string())
+        });
+    }
+    (rest.join(" "), macros)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn macro_options_split_from_the_rest() {
+        let (rest, m) = split_macro_options("-cl-std=CL2.0 -DA -D B=2 -UC -I dir -DD=x=y");
+        assert_eq!(rest, "-cl-std=CL2.0 -I dir");
+        assert_eq!(
+            m,
+            vec![
+                MacroOption::Define("A".into(), "1".into()),
+                MacroOption::Define("B".into(), "2".into()),
+                MacroOption::Undef("C".into()),
+                MacroOption::Define("D".into(), "x=y".into()),
+            ]
+        );
+        assert_eq!(m[1].directive(), "#define B 2");
+        assert_eq!(m[1].undo(), "#undef B");
+    }
 }
 
 status_fn!(
@@ -887,10 +1003,7 @@ status_fn!(
             CL_KERNEL_REFERENCE_COUNT => Ok(Info::u32(handle::ref_count(k))),
             CL_KERNEL_CONTEXT => Ok(Info::ptr(handle::handle(&kernel.program.ctx))),
             CL_KERNEL_PROGRAM => Ok(Info::ptr(handle::handle(&kernel.program))),
-            CL_KERNEL_ATTRIBUTES => Ok(Info::str(&match kernel.sig.reqd_work_group_size {
-                Some([x, y, z]) => format!("reqd_work_group_size({x},{y},{z})"),
-                None => String::new(),
-            })),
+            CL_KERNEL_ATTRIBUTES => Ok(Info::str(&kernel.sig.attributes)),
             _ => Err(CL_INVALID_VALUE),
         };
         info_out!(info, size, value, size_ret)
@@ -1133,19 +1246,22 @@ fn run_kernel(
             return Err(CL_INVALID_KERNEL_ARGS);
         }
     }
+    // One launch at a time from memory in to memory out: SVM allocations and host-pointer
+    // buffers that two queues share see each launch's changes whole.
+    let lib = device.lib.lock().unwrap_or_else(|e| e.into_inner());
     for m in &mems {
         m.pull()?;
     }
+    svms.sort_by_key(|s| Arc::as_ptr(s));
+    svms.dedup_by_key(|s| Arc::as_ptr(s));
+    let mut before = Vec::with_capacity(svms.len());
     for s in &svms {
-        s.to_device()?;
+        before.push(s.to_device()?);
     }
-    let result = device
-        .lib
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .launch(&k, range);
-    for s in &svms {
-        s.to_host()?;
+    let result = lib.launch(&k, range);
+    drop(lib);
+    for (s, b) in svms.iter().zip(&before) {
+        s.to_host(b)?;
     }
     for m in &mems {
         m.push()?;

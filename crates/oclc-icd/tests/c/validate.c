@@ -8,6 +8,10 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 
 static int failed = 0, passed = 0;
@@ -126,6 +130,221 @@ int main(int argc, char **argv) {
         D->clGetEventInfo(re, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
         printf("race status: %d\nnotified: %d\n", status, notified);
         return 0;
+    }
+
+    if (argc > 2 && strcmp(argv[2], "attrs") == 0) {
+        /* CL_KERNEL_ATTRIBUTES: the work-group size attributes and the vector type hint. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        const char *attrs =
+            "__attribute__((vec_type_hint(uchar2))) __attribute__((work_group_size_hint(4,1,1)))\n"
+            "__attribute__((reqd_work_group_size(2, 3, 1))) kernel void a(void) {}\n"
+            "__attribute__((vec_type_hint(double16))) kernel void b(void) {}\n"
+            "__attribute__((vec_type_hint(ulong3))) kernel void c(void) {}\n"
+            "__attribute__((vec_type_hint(float))) kernel void d(void) {}\n"
+            "kernel void e(void) {}\n";
+        cl_program ap = D->clCreateProgramWithSource(ctx, 1, &attrs, NULL, &e);
+        EXPECT("Build(attrs)", D->clBuildProgram(ap, 0, NULL, "", NULL, NULL), CL_SUCCESS);
+        const char *names[] = {"a", "b", "c", "d", "e"};
+        for (int i = 0; i < 5; i++) {
+            cl_kernel ak = D->clCreateKernel(ap, names[i], &e);
+            char text[256] = "?";
+            size_t len = 0;
+            D->clGetKernelInfo(ak, CL_KERNEL_ATTRIBUTES, sizeof text, text, &len);
+            printf("%s: '%s' (%zu)\n", names[i], text, len);
+            D->clReleaseKernel(ak);
+        }
+        return failed ? 1 : 0;
+    }
+
+    if (argc > 2 && strcmp(argv[2], "fgsvm") == 0) {
+        /* Fine-grained buffer SVM: the host writes and reads it without map/unmap. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        cl_device_svm_capabilities caps = 0;
+        D->clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+        printf("caps: coarse %d fine %d atomics %d\n", !!(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER),
+               !!(caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER), !!(caps & CL_DEVICE_SVM_ATOMICS));
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue fq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        int *p = D->clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, 64 * sizeof(int), 0);
+        void *atomics = D->clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 64, 0);
+        printf("alloc: %s, with atomics: %s\n", p ? "ok" : "NULL", atomics ? "ok" : "NULL");
+        if (!p) return 1;
+        for (int i = 0; i < 64; i++) p[i] = i;
+        const char *evens = "kernel void evens(global int *p) { size_t i = get_global_id(0); p[2 * i] *= 10; }\n";
+        cl_program fp = D->clCreateProgramWithSource(ctx, 1, &evens, NULL, &e);
+        D->clBuildProgram(fp, 0, NULL, "", NULL, NULL);
+        cl_kernel fk = D->clCreateKernel(fp, "evens", &e);
+        D->clSetKernelArgSVMPointer(fk, 0, p);
+        size_t g = 32;
+        EXPECT("launch(fine-grained)", D->clEnqueueNDRangeKernel(fq, fk, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+        D->clFinish(fq);
+        printf("p[0..6]: %d %d %d %d %d %d, p[62] %d p[63] %d\n", p[0], p[1], p[2], p[3], p[4], p[5], p[62], p[63]);
+        D->clSVMFree(ctx, p);
+        return failed ? 1 : 0;
+    }
+
+    if (argc > 2 && strcmp(argv[2], "vec3") == 0) {
+        /* .hi and .odd of a 3-component vector: lane 2 / lane 1, then the padding lane. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue vq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        const char *v3 =
+            "kernel void k(global int *o) {\n"
+            "    int3 v = (int3)(10, 11, 12);\n"
+            "    int2 h = v.hi, od = v.odd, lo = v.lo, ev = v.even;\n"
+            "    v.hi = (int2)(42, 43);\n"
+            "    o[0] = h.x; o[1] = od.x; o[2] = lo.x; o[3] = lo.y; o[4] = ev.x; o[5] = ev.y;\n"
+            "    o[6] = v.x; o[7] = v.y; o[8] = v.z;\n"
+            "}\n";
+        cl_program vp = D->clCreateProgramWithSource(ctx, 1, &v3, NULL, &e);
+        cl_int built = D->clBuildProgram(vp, 0, NULL, "", NULL, NULL);
+        char blog[1024] = "";
+        D->clGetProgramBuildInfo(vp, dev, CL_PROGRAM_BUILD_LOG, sizeof blog, blog, NULL);
+        printf("build: %d%s%s\n", built, blog[0] ? "\n" : "", blog);
+        if (built != CL_SUCCESS) return 1;
+        cl_kernel vk = D->clCreateKernel(vp, "k", &e);
+        cl_mem vm = D->clCreateBuffer(ctx, 0, 9 * sizeof(int), NULL, &e);
+        D->clSetKernelArg(vk, 0, sizeof vm, &vm);
+        size_t one = 1;
+        D->clEnqueueNDRangeKernel(vq, vk, 1, NULL, &one, NULL, 0, NULL, NULL);
+        int o[9] = {0};
+        D->clEnqueueReadBuffer(vq, vm, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL);
+        printf("hi.x %d odd.x %d lo %d %d even %d %d; after v.hi = (42, 43): %d %d %d\n",
+               o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8]);
+        return 0;
+    }
+
+    if (argc > 2 && strcmp(argv[2], "async") == 0) {
+        /* async_work_group_copy is one copy per work-group, made when the group reaches it:
+         * work-item 0 changing the source afterwards does not reach the local copy. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue aq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        const char *ac =
+            "kernel void k(global int *src, global int *out, local int *l) {\n"
+            "    size_t i = get_local_id(0);\n"
+            "    event_t ev = async_work_group_copy(l, src + 8 * get_group_id(0), 8, 0);\n"
+            "    wait_group_events(1, &ev);\n"
+            "    if (i == 0) src[8 * get_group_id(0)] = 99;\n"
+            "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+            "    out[get_global_id(0)] = l[i];\n"
+            "}\n";
+        cl_program ap = D->clCreateProgramWithSource(ctx, 1, &ac, NULL, &e);
+        EXPECT("Build(async)", D->clBuildProgram(ap, 0, NULL, "", NULL, NULL), CL_SUCCESS);
+        cl_kernel ak = D->clCreateKernel(ap, "k", &e);
+        int in[16];
+        for (int i = 0; i < 16; i++) in[i] = i + 1;
+        cl_mem src_m = D->clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+        cl_mem out_m = D->clCreateBuffer(ctx, 0, sizeof in, NULL, &e);
+        D->clSetKernelArg(ak, 0, sizeof src_m, &src_m);
+        D->clSetKernelArg(ak, 1, sizeof out_m, &out_m);
+        D->clSetKernelArg(ak, 2, 8 * sizeof(int), NULL);
+        size_t g = 16, l = 8;
+        EXPECT("launch(async)", D->clEnqueueNDRangeKernel(aq, ak, 1, NULL, &g, &l, 0, NULL, NULL), CL_SUCCESS);
+        int o[16] = {0};
+        D->clEnqueueReadBuffer(aq, out_m, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL);
+        for (int i = 0; i < 16; i++) printf("%d%s", o[i], i == 15 ? "\n" : " ");
+        return failed ? 1 : 0;
+    }
+
+    if (argc > 2 && strcmp(argv[2], "hostptr") == 0) {
+        /* Small host-side commands on a large USE_HOST_PTR buffer move only the bytes they
+         * touch: no command copies (and so touches every page of) the whole buffer. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue hq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        size_t big = 64 << 20;
+        unsigned char *host = malloc(big);
+        if (!host) return 2;
+        memset(host, 1, big);
+        cl_mem hm = D->clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, big, host, &e);
+        EXPECT("CreateBuffer(USE_HOST_PTR)", e, CL_SUCCESS);
+        unsigned char four[4] = {1, 2, 3, 4}, back[4] = {0};
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        long before = ru.ru_minflt;
+        EXPECT("WriteBuffer", D->clEnqueueWriteBuffer(hq, hm, CL_TRUE, 100, 4, four, 0, NULL, NULL), CL_SUCCESS);
+        for (int i = 0; i < 8; i++) {
+            D->clEnqueueWriteBuffer(hq, hm, CL_FALSE, 1000 + 4 * i, 4, four, 0, NULL, NULL);
+            D->clEnqueueCopyBuffer(hq, hm, hm, 1000 + 4 * i, big - 64 + 4 * i, 4, 0, NULL, NULL);
+            int zero = 0;
+            D->clEnqueueFillBuffer(hq, hm, &zero, 4, 2000 + 4 * i, 4, 0, NULL, NULL);
+            size_t bo[3] = {0, 0, 0}, ho[3] = {0, 0, 0}, rg[3] = {4, 1, 1};
+            D->clEnqueueReadBufferRect(hq, hm, CL_TRUE, bo, ho, rg, 0, 0, 0, 0, back, 0, NULL, NULL);
+        }
+        D->clEnqueueReadBuffer(hq, hm, CL_TRUE, big - 64 + 28, 4, back, 0, NULL, NULL);
+        D->clFinish(hq);
+        getrusage(RUSAGE_SELF, &ru);
+        long after = ru.ru_minflt;
+        printf("copied: %d %d %d %d, host[100..104]: %d %d %d %d, host[2000]: %d\n", back[0], back[1], back[2],
+               back[3], host[100], host[101], host[102], host[103], host[2000]);
+        /* Copying the whole buffer would touch its 16384 pages at least once per command. */
+        printf("page faults fewer than 4096: %s\n", after - before < 4096 ? "yes" : "no");
+        return failed ? 1 : 0;
+    }
+
+    if (argc > 2 && strcmp(argv[2], "link") == 0) {
+        /* clLinkProgram keeps each input's -D options to that input. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        const char *ab = "kernel void a(global int *p) { p[0] = 1; }\n"
+                         "#ifdef USE_B\nkernel void b(global int *p) { p[0] = 2; }\n#endif\n";
+        const char *cd = "kernel void c(global int *p) { p[0] = 3; }\n"
+                         "#ifdef USE_D\nkernel void d(global int *p) { p[0] = VAL; }\n#endif\n";
+        cl_program pab = D->clCreateProgramWithSource(ctx, 1, &ab, NULL, &e);
+        cl_program pcd = D->clCreateProgramWithSource(ctx, 1, &cd, NULL, &e);
+        EXPECT("Compile(ab)", D->clCompileProgram(pab, 0, NULL, "-DUSE_B", 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+        EXPECT("Compile(cd)", D->clCompileProgram(pcd, 0, NULL, "-DUSE_D -D VAL=4", 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+        cl_program ins[2] = {pab, pcd};
+        cl_program linked = D->clLinkProgram(ctx, 0, NULL, "", 2, ins, NULL, NULL, &e);
+        EXPECT("LinkProgram", e, CL_SUCCESS);
+        size_t nk = 0;
+        char names[256] = "";
+        D->clGetProgramInfo(linked, CL_PROGRAM_NUM_KERNELS, sizeof nk, &nk, NULL);
+        D->clGetProgramInfo(linked, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
+        printf("kernels: %zu (%s)\n", nk, names);
+        return failed ? 1 : 0;
+    }
+
+    if (argc > 2 && strcmp(argv[2], "inclink") == 0) {
+        /* A header found through -I at clCompileProgram, deleted before clLinkProgram. */
+        cl_int e;
+        D->clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+        ctx = D->clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        cl_command_queue iq = D->clCreateCommandQueue(ctx, dev, 0, &e);
+        char dir[64], hdr[96], opt[80];
+        snprintf(dir, sizeof dir, "/tmp/oclc-validate-inc-%d", (int)getpid());
+        snprintf(hdr, sizeof hdr, "%s/answer.h", dir);
+        snprintf(opt, sizeof opt, "-I%s", dir);
+        mkdir(dir, 0700);
+        FILE *hf = fopen(hdr, "w");
+        if (!hf) return 2;
+        fputs("#define ANSWER 42\n", hf);
+        fclose(hf);
+        const char *is = "#include \"answer.h\"\nkernel void k(global int *p) { p[0] = ANSWER; }\n";
+        cl_program ip = D->clCreateProgramWithSource(ctx, 1, &is, NULL, &e);
+        EXPECT("Compile(-I)", D->clCompileProgram(ip, 0, NULL, opt, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+        unlink(hdr);
+        rmdir(dir);
+        cl_program linked = D->clLinkProgram(ctx, 0, NULL, "", 1, &ip, NULL, NULL, &e);
+        EXPECT("LinkProgram(deleted header)", e, CL_SUCCESS);
+        if (e != CL_SUCCESS) return 1;
+        cl_kernel ik = D->clCreateKernel(linked, "k", &e);
+        cl_mem im = D->clCreateBuffer(ctx, 0, sizeof(int), NULL, &e);
+        D->clSetKernelArg(ik, 0, sizeof im, &im);
+        size_t one = 1;
+        D->clEnqueueNDRangeKernel(iq, ik, 1, NULL, &one, NULL, 0, NULL, NULL);
+        int v = 0;
+        D->clEnqueueReadBuffer(iq, im, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL);
+        printf("answer: %d\n", v);
+        return failed ? 1 : 0;
     }
 
     if (argc > 2 && strcmp(argv[2], "steps") == 0) {

@@ -214,6 +214,7 @@ impl Checker<'_> {
             span: d.span,
             reqd_work_group_size: None,
             work_group_size_hint: None,
+            vec_type_hint: None,
         });
         self.user_overloads
             .by_name

@@ -1513,6 +1513,7 @@ impl Checker<'_> {
                         span,
                         reqd_work_group_size: None,
                         work_group_size_hint: None,
+                        vec_type_hint: None,
                     });
                     f
                 }
@@ -1670,8 +1671,15 @@ impl Checker<'_> {
     fn attributes_for(&mut self, fid: FuncId, specs: &ast::DeclSpecs) {
         let mut reqd = None;
         let mut hint = None;
+        let mut vec_hint = None;
         for a in specs.attributes() {
             let n = a.name.name.as_str().trim_matches('_');
+            if n == "vec_type_hint" {
+                if let Some(ast::AttrArg::Type(tn)) = a.args.first() {
+                    vec_hint = Some(self.type_name(tn));
+                }
+                continue;
+            }
             if n != "reqd_work_group_size" && n != "work_group_size_hint" {
                 continue;
             }
@@ -1693,6 +1701,7 @@ impl Checker<'_> {
         if let Some(f) = self.prog.functions.get_mut(fid.0 as usize) {
             f.reqd_work_group_size = reqd;
             f.work_group_size_hint = hint;
+            f.vec_type_hint = vec_hint;
         }
     }
 }

@@ -1684,7 +1684,10 @@ impl Checker<'_> {
             }
         };
         let comps = comps.unwrap_or_default();
-        if comps.iter().any(|&c| c >= n) {
+        // `.hi`/`.odd` of a 3-component vector name its 4th (padding) lane, as in clang:
+        // reading it gives an unspecified value and writing it does nothing.
+        let halving = matches!(text, "lo" | "hi" | "even" | "odd");
+        if !halving && comps.iter().any(|&c| c >= n) {
             let vt = self.prog.types.quoted(base.ty);
             self.diags.push(
                 Diagnostic::error(
