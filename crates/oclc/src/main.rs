@@ -1,11 +1,6 @@
 //! The `oclc` command: subcommands through clap; `check` flags are clang's and parsed by
 //! `oclc::args`.
 
-/// mimalloc: the front end allocates and frees millions of small nodes per large file
-/// (measured against glibc's allocator in the real-world corpus benchmark).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use std::io::Write;
 use std::process::ExitCode;
 
