@@ -208,8 +208,7 @@ impl Checker<'_> {
                     && self.builtins.overloads(id).next().is_some_and(|o| {
                         let sig = self.builtins.signature(o);
                         let params = sig.params();
-                        (params.len() == args.len()
-                            || (sig.variadic && args.len() >= params.len()))
+                        (params.len() == args.len() || (sig.variadic && args.len() >= params.len()))
                             && args
                                 .iter()
                                 .zip(params)
