@@ -730,6 +730,10 @@ pub enum ExprKind {
         args: Vec<Expr>,
         /// The parentheses.
         parens: Span,
+        /// Where the `)` was missing after the arguments of a call of a name the parser
+        /// does not know: clang skips to the `)` silently when the callee is undeclared
+        /// (an invalid call), so sema reports "expected ')'" only for a valid callee.
+        unclosed: Option<Span>,
     },
     Index {
         base: Box<Expr>,

@@ -116,7 +116,17 @@ impl Checker<'_> {
                 question,
                 ..
             } => self.conditional(cond, then, else_, *question, span),
-            AK::Call { callee, args, .. } => self.call(callee, args, span),
+            AK::Call {
+                callee,
+                args,
+                parens,
+                unclosed,
+            } => {
+                if let Some(at) = *unclosed {
+                    self.unclosed_call(callee, at, *parens);
+                }
+                self.call(callee, args, span)
+            }
             AK::Index { base, index, .. } => self.index(base, index, span),
             AK::Member {
                 base,

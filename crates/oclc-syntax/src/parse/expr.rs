@@ -804,7 +804,28 @@ impl Parser<'_> {
                         let span = e.span.to(self.prev_span());
                         return self.error_expr(span);
                     }
-                    let close = self.close(Punct::RParen, open);
+                    // A missing `)` after a call of a name declared nowhere in the source
+                    // (a builtin, or undeclared): sema decides whether clang reports it.
+                    let mut unclosed = None;
+                    let close = match e.kind {
+                        ExprKind::Ident(sym)
+                            if !self.is(Punct::RParen)
+                                && !self.cut_off
+                                && self.lookup(sym).is_none() =>
+                        {
+                            unclosed = Some(self.span());
+                            self.abandon();
+                            self.skip_until(
+                                &[Punct::RParen],
+                                Skip {
+                                    at_semi: true,
+                                    before_match: true,
+                                },
+                            );
+                            self.eat(Punct::RParen)
+                        }
+                        _ => self.close(Punct::RParen, open),
+                    };
                     let parens = open.to(close.unwrap_or(self.prev_span()));
                     let span = e.span.to(parens);
                     e = self.mk(
@@ -813,6 +834,7 @@ impl Parser<'_> {
                             callee: crate::ast::boxed(e),
                             args,
                             parens,
+                            unclosed,
                         },
                     );
                 }
