@@ -499,6 +499,9 @@ pub enum ChunkKind {
     Function(FunctionChunk),
     /// Grouping parentheses: `(*f)`. Carries no type meaning; kept so diagnostics can tell.
     Paren,
+    /// `^` (a block pointer) where blocks are disabled: already reported; the declaration is
+    /// invalid.
+    Block,
 }
 
 /// `[size]`, `[]`, `[static N]`, `[const N]`, `[*]`.

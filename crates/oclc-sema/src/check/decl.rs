@@ -505,6 +505,11 @@ impl Checker<'_> {
         for (ci, chunk) in d.chunks.iter().enumerate().rev() {
             match &chunk.kind {
                 ChunkKind::Paren => {}
+                // Reported by the parser (blocks disabled).
+                ChunkKind::Block => {
+                    invalid = true;
+                    ty = self.t(TypeTable::ERROR);
+                }
                 ChunkKind::Pointer { quals } => {
                     if self.prog.types.fn_sig(ty).is_some()
                         && !self.ext("__cl_clang_function_pointers")

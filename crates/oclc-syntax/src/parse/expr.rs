@@ -207,6 +207,28 @@ impl Parser<'_> {
         let start = t.span;
         match t.kind {
             TokenKind::Punct(Punct::LParen) => return self.parse_paren_expr(),
+            TokenKind::Punct(Punct::Caret) if !self.blocks_enabled() => {
+                // A block literal where blocks are disabled: reported at the `^`; its
+                // parameter list and body are skipped.
+                let caret = self.bump();
+                self.blocks_disabled(caret);
+                for (open, close) in [
+                    (Punct::LParen, Punct::RParen),
+                    (Punct::LBrace, Punct::RBrace),
+                ] {
+                    if self.eat(open).is_some() {
+                        self.skip_until(
+                            &[close],
+                            Skip {
+                                at_semi: false,
+                                before_match: false,
+                            },
+                        );
+                    }
+                }
+                let span = caret.to(self.prev_span());
+                return self.error_expr(span);
+            }
             TokenKind::Number(sym) => {
                 self.bump();
                 let e = self.number_literal(sym, t.span);
