@@ -469,7 +469,8 @@ impl Stmt {
 /// expressions are emptied in place (only their 8-byte boxes move).
 ///
 /// With `spare`, the emptied boxes are kept there for [`boxed`] to reuse instead of being
-/// freed.
+/// freed (the boxes are the point: `Vec<Box<_>>`).
+#[allow(clippy::vec_box)]
 struct Freer<'a> {
     spare: Option<&'a mut Vec<Box<Expr>>>,
     boxes: Vec<Box<Expr>>,
@@ -577,6 +578,7 @@ impl Freer<'_> {
 }
 
 /// Frees a statement, function body or initializer without recursing.
+#[allow(clippy::vec_box)]
 fn free_iteratively(stmt: Option<Stmt>, init: Option<Init>, spare: Option<&mut Vec<Box<Expr>>>) {
     let mut f = Freer {
         spare,
@@ -598,7 +600,8 @@ pub fn free_stmt(s: Stmt) {
 const MAX_SPARE_BOXES: usize = 1 << 20;
 
 thread_local! {
-    /// Expression boxes emptied by [`free_stmt`] on this thread.
+    /// Expression boxes emptied by [`free_stmt`] on this thread (kept boxed for reuse).
+    #[allow(clippy::vec_box)]
     static SPARE_BOXES: std::cell::RefCell<Vec<Box<Expr>>> = const {
         std::cell::RefCell::new(Vec::new())
     };

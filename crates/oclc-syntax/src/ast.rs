@@ -1023,7 +1023,9 @@ fn take_else_if(s: &mut Stmt) -> Option<Stmt> {
 const MAX_SPARE_EXPRS: usize = 1 << 20;
 
 thread_local! {
-    /// Expression boxes emptied by [`recycle`] on this thread.
+    /// Expression boxes emptied by [`recycle`] on this thread. The boxes themselves are the
+    /// point (their allocations are reused), hence `Vec<Box<_>>`.
+    #[allow(clippy::vec_box)]
     static SPARE_EXPRS: std::cell::RefCell<Vec<Box<Expr>>> = const {
         std::cell::RefCell::new(Vec::new())
     };
@@ -1060,7 +1062,8 @@ pub fn recycle(items: Vec<ExternalDecl>) {
     });
 }
 
-/// The work lists of [`recycle`].
+/// The work lists of [`recycle`] (boxes kept whole: their allocations are reused).
+#[allow(clippy::vec_box)]
 struct Recycler<'a> {
     spare: &'a mut Vec<Box<Expr>>,
     boxes: Vec<Box<Expr>>,
