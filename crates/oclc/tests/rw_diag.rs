@@ -97,6 +97,28 @@ fn array_sizes_left_to_right() {
     assert_eq!(check(src), (1, expected.to_string()));
 }
 
+/// J: each array size is a constant expression of its own: its undeclared names are reported
+/// at its end, before the next declaration's (john's cryptmd5 key type).
+#[test]
+fn array_size_typos_reported_per_size() {
+    let src = r#"typedef struct {
+  union {
+    uchar c[LEN];
+    uint w[(LEN + 3) / 4];
+  } v;
+} key_t;
+"#;
+    let expected = r#"<stdin>:3:13: error: use of undeclared identifier 'LEN'
+    3 |     uchar c[LEN];
+      |             ^
+<stdin>:4:13: error: use of undeclared identifier 'LEN'
+    4 |     uint w[(LEN + 3) / 4];
+      |             ^
+2 errors generated.
+"#;
+    assert_eq!(check(src), (1, expected.to_string()));
+}
+
 /// K: kernel attribute arguments are checked with the declaration, before the body.
 #[test]
 fn kernel_attribute_args_before_body() {

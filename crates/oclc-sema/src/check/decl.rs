@@ -498,7 +498,14 @@ impl Checker<'_> {
             .chunks
             .iter()
             .map(|c| match &c.kind {
-                ChunkKind::Array(a) => a.size.as_ref().map(|e| self.expr(e)),
+                ChunkKind::Array(a) => a.size.as_ref().map(|e| {
+                    // Each size is a constant expression of its own: its typos are
+                    // reported at its end.
+                    let mark = self.pending_typos.len();
+                    let h = self.expr(e);
+                    self.flush_typos_from(mark, Some(e.span));
+                    h
+                }),
                 _ => None,
             })
             .collect();
