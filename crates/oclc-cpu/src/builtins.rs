@@ -52,6 +52,12 @@ pub enum Builtin {
         elem: u32,
         to_global: bool,
     },
+    /// `clock_read_*()` (cl_khr_kernel_clock): a process-wide counter that grows by one on
+    /// each read, so reads are monotonically increasing in every scope; `hilo` returns it
+    /// as a `uint2` (low 32 bits, high 32 bits).
+    Clock {
+        hilo: bool,
+    },
     /// `wait_group_events`, `prefetch`, `mem_fence`-like calls with no effect here.
     NoOp,
     /// `shuffle(x, mask)` / `shuffle2(x, y, mask)`: result lane `i` is lane `mask[i]` (modulo
@@ -381,6 +387,12 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
             })
         }
         "wait_group_events" | "prefetch" => Builtin::NoOp,
+        "clock_read_device" | "clock_read_work_group" | "clock_read_sub_group" => {
+            Builtin::Clock { hilo: false }
+        }
+        "clock_read_hilo_device" | "clock_read_hilo_work_group" | "clock_read_hilo_sub_group" => {
+            Builtin::Clock { hilo: true }
+        }
         n if n.starts_with("__builtin_") => gnu(b, n).unwrap_or(Builtin::Unsupported),
         "shuffle" => Builtin::Shuffle { two: false },
         "shuffle2" => Builtin::Shuffle { two: true },
@@ -438,6 +450,9 @@ fn round_to_half(x: f64, r: Round) -> u16 {
         }
     }
 }
+
+/// The counter behind `clock_read_*` (see [`Builtin::Clock`]).
+static CLOCK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Runs a device-implemented builtin: reads arguments from `regs`, writes the result at `d`.
 ///
@@ -546,6 +561,18 @@ pub fn call(
             let ev = arg(regs, 4);
             if let Some(r) = regs.get_mut(d) {
                 *r = ev;
+            }
+        }
+        Builtin::Clock { hilo } => {
+            let t = CLOCK.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if *hilo {
+                for (k, v) in [t & 0xffff_ffff, t >> 32].into_iter().enumerate() {
+                    if let Some(r) = regs.get_mut(d + k) {
+                        *r = v;
+                    }
+                }
+            } else if let Some(r) = regs.get_mut(d) {
+                *r = t;
             }
         }
         Builtin::NoOp => {

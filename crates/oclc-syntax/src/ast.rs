@@ -499,6 +499,9 @@ pub enum ChunkKind {
     Function(FunctionChunk),
     /// Grouping parentheses: `(*f)`. Carries no type meaning; kept so diagnostics can tell.
     Paren,
+    /// `^` (a block pointer) where blocks are disabled: already reported; the declaration is
+    /// invalid.
+    Block,
 }
 
 /// `[size]`, `[]`, `[static N]`, `[const N]`, `[*]`.
@@ -730,6 +733,10 @@ pub enum ExprKind {
         args: Vec<Expr>,
         /// The parentheses.
         parens: Span,
+        /// Where the `)` was missing after the arguments of a call of a name the parser
+        /// does not know: clang skips to the `)` silently when the callee is undeclared
+        /// (an invalid call), so sema reports "expected ')'" only for a valid callee.
+        unclosed: Option<Span>,
     },
     Index {
         base: Box<Expr>,

@@ -92,6 +92,8 @@ pub const EXTENSIONS: &[&str] = &[
     "cl_khr_integer_dot_product",
     "cl_khr_kernel_clock",
     "cl_ext_float_atomics",
+    "cl_khr_srgb_image_writes",
+    "cles_khr_int64",
     // Vendor extensions clang's SPIR target supports (`SPIRTargetInfo`, OpenCLExtensions.def).
     "cl_amd_media_ops",
     "cl_amd_media_ops2",

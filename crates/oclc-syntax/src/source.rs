@@ -299,6 +299,9 @@ pub struct SourceMap {
     expns: Vec<ExpnData>,
     /// `#line` directives of each file (by file index), in source order.
     line_dirs: Vec<Vec<LineDirective>>,
+    /// Where each file was first `#include`d (by file index; `None` for the main file),
+    /// for clang's "In file included from" lines.
+    include_sites: Vec<Option<Span>>,
 }
 
 impl SourceMap {
@@ -311,12 +314,36 @@ impl SourceMap {
                 def_site: Span::DUMMY,
             }],
             line_dirs: Vec::new(),
+            include_sites: Vec::new(),
         }
+    }
+
+    /// Records that `file` was included by the directive naming it at `site`.
+    pub fn set_include_site(&mut self, file: FileId, site: Span) {
+        let i = file.0 as usize;
+        if i >= self.files.len() {
+            return;
+        }
+        if self.include_sites.len() <= i {
+            self.include_sites.resize(i + 1, None);
+        }
+        self.include_sites[i] = Some(site);
+    }
+
+    /// Where `file` was included from, if it was.
+    pub fn include_site(&self, file: FileId) -> Option<Span> {
+        self.include_sites.get(file.0 as usize).copied().flatten()
     }
 
     /// Adds a file: its bytes as they are (not necessarily UTF-8).
     pub fn add_file(&mut self, name: impl Into<String>, bytes: &[u8]) -> FileId {
         self.files.push(SourceFile::new(name.into(), bytes));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// [`SourceMap::add_file`] sharing bytes already loaded (a file included again).
+    pub fn add_shared(&mut self, name: String, text: std::sync::Arc<[u8]>) -> FileId {
+        self.files.push(SourceFile::new(name, text));
         FileId(self.files.len() as u32 - 1)
     }
 

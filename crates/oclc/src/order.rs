@@ -26,7 +26,10 @@ pub fn merge_stages(
     if stages.iter().filter(|r| !r.is_empty()).count() < 2 {
         return;
     }
-    let site = |f: FileId| includes.iter().find(|(id, _)| *id == f).map(|&(_, s)| s);
+    let site = |f: FileId| {
+        sm.include_site(f)
+            .or_else(|| includes.iter().find(|(id, _)| *id == f).map(|&(_, s)| s))
+    };
     let mut keys: Vec<Vec<u32>> = diags
         .iter()
         .map(|d| position(d.order.unwrap_or(d.span), main, &site, sm))

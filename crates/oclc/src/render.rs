@@ -30,6 +30,9 @@ pub struct TextRenderer<'a> {
     /// snippet for the same location.
     last_loc: Option<(FileId, u32)>,
     last_level: Level,
+    /// The include site of the file of the last located diagnostic (clang's
+    /// `LastIncludeLoc`): the include stack is printed when it changes.
+    last_include: Option<Span>,
 }
 
 impl<'a> TextRenderer<'a> {
@@ -40,6 +43,38 @@ impl<'a> TextRenderer<'a> {
             out: String::with_capacity(16 * 1024),
             last_loc: None,
             last_level: Level::Note,
+            last_include: None,
+        }
+    }
+
+    /// clang's `emitIncludeStack`: "In file included from FILE:LINE:" lines, outermost
+    /// first, when the diagnostic's file was included from somewhere other than the last
+    /// one's (notes update the state but print nothing).
+    fn include_stack(&mut self, file: FileId, level: Level) {
+        let site = self.sm.include_site(file);
+        if site == self.last_include {
+            return;
+        }
+        self.last_include = site;
+        if level == Level::Note {
+            return;
+        }
+        let mut chain = Vec::new();
+        let mut cur = site;
+        while let Some(s) = cur {
+            if chain.len() > 1024 || chain.contains(&s) {
+                break;
+            }
+            chain.push(s);
+            cur = self.sm.include_site(s.file);
+        }
+        for s in chain.iter().rev() {
+            let Some(f) = self.sm.file(s.file) else {
+                continue;
+            };
+            let (line, _) = f.line_col(s.lo);
+            let (name, line) = self.sm.presumed(s.file, line);
+            let _ = writeln!(self.out, "In file included from {name}:{line}:");
         }
     }
 
@@ -105,6 +140,7 @@ impl<'a> TextRenderer<'a> {
             self.emit_plain(level, &msg);
             return;
         };
+        self.include_stack(file, level);
         let (line, col) = f.line_col(off);
         let (name, line) = self.sm.presumed(file, line);
         let _ = write!(self.out, "{name}:{line}:{col}: {}: ", level.as_str());
@@ -207,6 +243,7 @@ impl<'a> TextRenderer<'a> {
             self.emit_plain(Level::Note, &msg);
             return;
         };
+        self.include_stack(sp.file, Level::Note);
         let (line, col) = f.line_col(sp.lo);
         let (name, line) = self.sm.presumed(sp.file, line);
         let _ = writeln!(self.out, "{name}:{line}:{col}: note: {msg}");

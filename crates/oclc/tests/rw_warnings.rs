@@ -1561,7 +1561,8 @@ kernel void k(global int *o) { o[0] = g1(1) + g2(1) + e1(1) + plain(1) + g3(1) +
     );
     let d = dir.to_string_lossy().into_owned();
     let got = r.stderr.replace(&format!("{d}/"), "DIR/");
-    let expected = r#"DIR/h.h:6:38: warning: static function 'sf' is used in an inline function with external linkage [-Wstatic-in-inline]
+    let expected = r#"In file included from DIR/main.cl:1:
+DIR/h.h:6:38: warning: static function 'sf' is used in an inline function with external linkage [-Wstatic-in-inline]
     6 | extern inline int e1(int x) { return sf(x); }
       |                                      ^
 DIR/h.h:1:12: note: 'sf' declared here

@@ -18,6 +18,7 @@ pub(super) struct TypeAvail {
 /// defined (clang's `OpenCLExtensions.def` "avail" column).
 fn ext_available_from(name: &str) -> u32 {
     match name {
+        "cles_khr_int64" => 110,
         "cl_khr_depth_images"
         | "cl_khr_gl_msaa_sharing"
         | "cl_intel_subgroups"
@@ -54,6 +55,9 @@ pub fn macro_defined(lang: &LangOptions, name: &str) -> bool {
         // defines them in CL2.0 too; `LangOptions` does not list them for 2.0.
         "__opencl_c_integer_dot_product_input_4x8bit"
         | "__opencl_c_integer_dot_product_input_4x8bit_packed"
+        | "__opencl_c_kernel_clock_scope_device"
+        | "__opencl_c_kernel_clock_scope_work_group"
+        | "__opencl_c_kernel_clock_scope_sub_group"
             if lang.std == ClStd::Cl20 =>
         {
             true
@@ -65,6 +69,8 @@ pub fn macro_defined(lang: &LangOptions, name: &str) -> bool {
         {
             lang.std >= ClStd::Cl20 && lang.has("cl_ext_float_atomics")
         }
+        // opencl-c-base.h defines it for SPIR from 2.0 on (not a `LangOptions` extension).
+        "cl_khr_subgroup_rotate" => lang.std >= ClStd::Cl20,
         _ => lang.has(name) && lang.std.version() >= ext_available_from(name),
     }
 }

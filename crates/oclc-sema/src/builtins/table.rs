@@ -571,6 +571,20 @@ sub_group_shuffle_up sub_group_shuffle_down = AGen1(AGen1, uint)
 sub_group_clustered_reduce_add sub_group_clustered_reduce_min sub_group_clustered_reduce_max sub_group_clustered_reduce_mul = AGen1(AGen1, uint)
 sub_group_clustered_reduce_and sub_group_clustered_reduce_or sub_group_clustered_reduce_xor = AIGen1(AIGen1, uint)
 sub_group_clustered_reduce_logical_and sub_group_clustered_reduce_logical_or sub_group_clustered_reduce_logical_xor = int(int, uint)
+@ ext=cl_khr_subgroup_rotate
+sub_group_rotate = AGen1(AGen1, int)
+sub_group_clustered_rotate = AGen1(AGen1, int, uint)
+
+# ---- cl_khr_kernel_clock ----
+@ ext=cl_khr_kernel_clock+__opencl_c_kernel_clock_scope_device
+clock_read_device = ulong()
+clock_read_hilo_device = uint2()
+@ ext=cl_khr_kernel_clock+__opencl_c_kernel_clock_scope_work_group
+clock_read_work_group = ulong()
+clock_read_hilo_work_group = uint2()
+@ ext=cl_khr_kernel_clock+__opencl_c_kernel_clock_scope_sub_group
+clock_read_sub_group = ulong()
+clock_read_hilo_sub_group = uint2()
 
 # ---- cl_khr_extended_bit_ops ----
 @ attr=const ext=cl_khr_extended_bit_ops

@@ -3,7 +3,7 @@
 //! builtin table.
 
 use oclc_syntax::ast::{self, ExprKind as AK};
-use oclc_syntax::{Span, Symbol};
+use oclc_syntax::{Diagnostic, Span, Symbol};
 
 use super::Checker;
 use super::conv::Action;
@@ -193,6 +193,31 @@ impl Checker<'_> {
             Some(_) => self.promote(e),
             None => e,
         }
+    }
+
+    /// The parser's deferred "expected ')'" at `at` for a call whose `)` is missing: clang
+    /// reports it unless the callee is undeclared (then the call is invalid and the rest of
+    /// the argument list is skipped silently).
+    pub(crate) fn unclosed_call(&mut self, callee: &ast::Expr, at: Span, parens: Span) {
+        if let AK::Ident(name) = callee.kind
+            && self.scopes.lookup(name).is_none()
+        {
+            let s = name.as_str();
+            let space_fn = (space::to_addr_target(s).is_some() || s == "get_fence")
+                && space::addr_space_builtins_available(&self.lang);
+            if !space_fn && !self.is_builtin_name(name) {
+                return;
+            }
+        }
+        let open = Span {
+            hi: parens.lo.saturating_add(1),
+            ..parens
+        };
+        self.emit(
+            Diagnostic::error(at, "expected ')'")
+                .with_note(open, "to match this '('")
+                .emitted_at(at),
+        );
     }
 
     /// A call of an undeclared name: the address-space functions (rules 55–59), or a builtin

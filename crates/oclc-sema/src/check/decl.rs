@@ -492,9 +492,31 @@ impl Checker<'_> {
         let n = d.chunks.len();
         let name = d.name.map(|i| i.name);
         let name_span = d.name.map_or(d.span, |i| i.span);
+        // clang parses (and so diagnoses) array sizes left to right, before building the
+        // type from the innermost chunk out.
+        let mut sizes: Vec<Option<hir::Expr>> = d
+            .chunks
+            .iter()
+            .map(|c| match &c.kind {
+                ChunkKind::Array(a) => a.size.as_ref().map(|e| {
+                    // Each size is a constant expression of its own: its typos are
+                    // reported at its end.
+                    let mark = self.pending_typos.len();
+                    let h = self.expr(e);
+                    self.flush_typos_from(mark, Some(e.span));
+                    h
+                }),
+                _ => None,
+            })
+            .collect();
         for (ci, chunk) in d.chunks.iter().enumerate().rev() {
             match &chunk.kind {
                 ChunkKind::Paren => {}
+                // Reported by the parser (blocks disabled).
+                ChunkKind::Block => {
+                    invalid = true;
+                    ty = self.t(TypeTable::ERROR);
+                }
                 ChunkKind::Pointer { quals } => {
                     if self.prog.types.fn_sig(ty).is_some()
                         && !self.ext("__cl_clang_function_pointers")
@@ -540,7 +562,10 @@ impl Checker<'_> {
                     let len = match &a.size {
                         None => ArrayLen::Incomplete,
                         Some(e) => {
-                            let he = self.expr(e);
+                            let he = match sizes.get_mut(ci).and_then(Option::take) {
+                                Some(he) => he,
+                                None => self.expr(e),
+                            };
                             if he.is_error() {
                                 invalid = true;
                                 ArrayLen::Fixed(1)
@@ -1625,6 +1650,8 @@ impl Checker<'_> {
         let attrs = f.specs.attributes().chain(declarator_attrs(&f.declarator));
         self.record_call_attrs(fid, attrs);
         self.record_fn_link(fid, &f.specs, &f.declarator, d.name_span);
+        // clang checks the attributes' arguments with the declaration, before the body.
+        self.attributes_for(fid, &f.specs);
         let sig = self.prog.types.fn_sig(d.ty).cloned();
         let ret = sig.as_ref().map_or(self.t(TypeTable::VOID), |s| s.ret);
         let is_kernel = specs.is_kernel;
@@ -1660,7 +1687,6 @@ impl Checker<'_> {
         self.func = None;
         self.fn_end = std::mem::take(&mut self.deferred);
         self.scopes.pop();
-        self.attributes_for(fid, &f.specs);
         if let Some(func) = self.prog.functions.get_mut(fid.0 as usize) {
             func.params = pids;
             func.body = body;
@@ -1687,6 +1713,7 @@ impl Checker<'_> {
             for (i, arg) in a.args.iter().take(3).enumerate() {
                 if let ast::AttrArg::Expr(e) = arg {
                     let he = self.expr(e);
+                    self.flush_typos(None);
                     if let Some(x) = self.const_int(&he) {
                         v[i] = x.max(0) as u64;
                     }

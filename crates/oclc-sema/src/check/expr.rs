@@ -86,9 +86,10 @@ impl Checker<'_> {
             }
             AK::Ident(name) => self.ident(*name, span),
             AK::Paren(inner) => {
+                let mark = self.pending_typos.len();
                 let mut x = self.expr(inner);
                 // C corrects typos at the `)` (clang's `ParseParenExpression`).
-                self.flush_typos(Some(span));
+                self.flush_typos_from(mark, Some(span));
                 x.span = span;
                 x
             }
@@ -116,7 +117,17 @@ impl Checker<'_> {
                 question,
                 ..
             } => self.conditional(cond, then, else_, *question, span),
-            AK::Call { callee, args, .. } => self.call(callee, args, span),
+            AK::Call {
+                callee,
+                args,
+                parens,
+                unclosed,
+            } => {
+                if let Some(at) = *unclosed {
+                    self.unclosed_call(callee, at, *parens);
+                }
+                self.call(callee, args, span)
+            }
             AK::Index { base, index, .. } => self.index(base, index, span),
             AK::Member {
                 base,
@@ -1337,10 +1348,11 @@ impl Checker<'_> {
 
     fn index(&mut self, base: &ast::Expr, index: &ast::Expr, span: Span) -> Expr {
         let under_addr_of = std::mem::replace(&mut self.in_addr_of, false);
+        let mark = self.pending_typos.len();
         let b = self.expr(base);
         let i = self.rexpr(index);
         // Subscripts correct the typos in their operands at once.
-        self.flush_typos(Some(span));
+        self.flush_typos_from(mark, Some(span));
         if b.is_error() || i.is_error() {
             return Expr::error(span);
         }
@@ -1451,9 +1463,8 @@ impl Checker<'_> {
         op_span: Span,
         span: Span,
     ) -> Expr {
+        // (Member access leaves the typos of its base to the end of the full expression.)
         let b = self.expr(base);
-        // Member access corrects the typos in its base at once.
-        self.flush_typos(Some(span));
         if b.is_error() {
             return Expr::error(span);
         }
@@ -1572,6 +1583,10 @@ impl Checker<'_> {
                         None => format!("no member named '{}' in '{t}'", name.name),
                     },
                 );
+                // clang underlines the base when it has no suggestion.
+                if fix.is_none() {
+                    d = d.with_range(base.span);
+                }
                 if let Some((f, at)) = fix {
                     d = d
                         .with_fixit(name.span, f.as_str())
@@ -1746,6 +1761,21 @@ impl Checker<'_> {
         if self.prog.types.is_error(to) {
             return Expr::error(span);
         }
+        // C corrects the typos of a cast's operand at once (clang's `ActOnCastExpr`).
+        let mark = self.pending_typos.len();
+        let r = self.cast_operand(to, parens, operand, span);
+        self.flush_typos_from(mark, Some(span));
+        r
+    }
+
+    /// [`Checker::cast_expr`] once the type is known.
+    fn cast_operand(
+        &mut self,
+        to: QualType,
+        parens: Span,
+        operand: &ast::Expr,
+        span: Span,
+    ) -> Expr {
         if let AK::ParenList(items) = &operand.kind {
             if let Some((s, n)) = self.prog.types.as_vector(to) {
                 return self.vector_literal(to, s, n, items, operand.span, span);

@@ -107,10 +107,25 @@ impl Checker<'_> {
     /// Emits the typo diagnostics of the expression just finished, as emitted at the end of
     /// `at` (ordering them after the parser's diagnostics inside it).
     pub(crate) fn flush_typos(&mut self, at: Option<Span>) {
-        if self.pending_typos.is_empty() {
+        self.flush_typos_from(0, at);
+    }
+
+    /// [`Checker::flush_typos`] for the typos reported since `mark` (a length of
+    /// `pending_typos`) only: a `)`, `[]` or `.` corrects the typos of its own operands,
+    /// while those seen before it wait for the end of their full expression.
+    pub(crate) fn flush_typos_from(&mut self, mark: usize, at: Option<Span>) {
+        if self.pending_typos.len() <= mark {
             return;
         }
-        for (name, span, fix) in std::mem::take(&mut self.pending_typos) {
+        let mut batch = self.pending_typos.split_off(mark);
+        // clang corrects the batch together: when one name has no correction, no choice of
+        // corrections makes the expression valid, and none is offered.
+        if batch.iter().any(|t| t.2.is_none()) {
+            for t in &mut batch {
+                t.2 = None;
+            }
+        }
+        for (name, span, fix) in batch {
             let msg = match fix {
                 Some(c) => format!(
                     "use of undeclared identifier '{name}'; did you mean '{}'?",

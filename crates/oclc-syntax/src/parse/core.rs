@@ -48,6 +48,24 @@ pub(crate) enum NameKind {
     Value,
 }
 
+/// The keyword of a struct, union or enum tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TagKind {
+    Struct,
+    Union,
+    Enum,
+}
+
+impl TagKind {
+    pub(crate) fn keyword(self) -> &'static str {
+        match self {
+            TagKind::Struct => "struct",
+            TagKind::Union => "union",
+            TagKind::Enum => "enum",
+        }
+    }
+}
+
 /// Where a recovery skip should stop.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Skip {
@@ -76,6 +94,11 @@ pub(crate) struct Parser<'a> {
     pub(crate) vector_typedefs: IdMap<Symbol, ()>,
     undo: Vec<(Symbol, Option<NameKind>)>,
     scope_marks: Vec<usize>,
+    /// Struct, union and enum tags declared here (clang's `isTagName`: `s *p` with only a
+    /// `struct s` visible is "must use 'struct' tag"), with their scope undo log.
+    tags: IdMap<Symbol, TagKind>,
+    tag_undo: Vec<(Symbol, Option<TagKind>)>,
+    tag_marks: Vec<usize>,
     next_expr: u32,
     next_decl: u32,
     next_stmt: u32,
@@ -179,6 +202,9 @@ impl<'a> Parser<'a> {
             names,
             undo: Vec::new(),
             scope_marks: Vec::new(),
+            tags: IdMap::default(),
+            tag_undo: Vec::new(),
+            tag_marks: Vec::new(),
             next_expr: 0,
             next_decl: 0,
             next_stmt: 0,
@@ -711,9 +737,24 @@ impl<'a> Parser<'a> {
 
     pub fn push_scope(&mut self) {
         self.scope_marks.push(self.undo.len());
+        self.tag_marks.push(self.tag_undo.len());
     }
 
     pub fn pop_scope(&mut self) {
+        let tmark = self.tag_marks.pop().unwrap_or(0);
+        while self.tag_undo.len() > tmark {
+            let Some((sym, prev)) = self.tag_undo.pop() else {
+                break;
+            };
+            match prev {
+                Some(k) => {
+                    self.tags.insert(sym, k);
+                }
+                None => {
+                    self.tags.remove(&sym);
+                }
+            }
+        }
         let mark = self.scope_marks.pop().unwrap_or(0);
         while self.undo.len() > mark {
             let Some((sym, prev)) = self.undo.pop() else {
@@ -736,6 +777,19 @@ impl<'a> Parser<'a> {
         if !self.scope_marks.is_empty() {
             self.undo.push((sym, prev));
         }
+    }
+
+    /// Declares the tag `sym` in the innermost scope (a definition or a reference).
+    pub fn declare_tag(&mut self, sym: Symbol, kind: TagKind) {
+        let prev = self.tags.insert(sym, kind);
+        if !self.tag_marks.is_empty() {
+            self.tag_undo.push((sym, prev));
+        }
+    }
+
+    /// The kind of the tag `sym` visible here, if any.
+    pub fn lookup_tag(&self, sym: Symbol) -> Option<TagKind> {
+        self.tags.get(&sym).copied()
     }
 
     /// Makes the current identifier token spell `sym` (clang's recovery after a typo

@@ -6,6 +6,8 @@ use super::decl::Ctx;
 use super::keywords::Kw;
 use crate::ast::*;
 use crate::diag::Diagnostic;
+use crate::lang::ClStd;
+use crate::source::Span;
 use crate::token::{Punct, TokenKind};
 
 impl Parser<'_> {
@@ -32,7 +34,23 @@ impl Parser<'_> {
     pub(crate) fn parse_declarator_inner(&mut self, ctx: Ctx) -> (Declarator, bool) {
         let start = self.span();
         let mut pointers = Vec::new();
-        while self.is(Punct::Star) && !self.cut_off {
+        loop {
+            if self.cut_off {
+                break;
+            }
+            if self.is(Punct::Caret) && !self.blocks_enabled() {
+                let caret = self.bump();
+                self.blocks_disabled(caret);
+                let _ = self.parse_type_qual_list();
+                pointers.push(Chunk {
+                    span: caret.to(self.prev_span()),
+                    kind: ChunkKind::Block,
+                });
+                continue;
+            }
+            if !self.is(Punct::Star) {
+                break;
+            }
             let star = self.bump();
             let quals = self.parse_type_qual_list();
             pointers.push(Chunk {
@@ -48,6 +66,21 @@ impl Parser<'_> {
             start.start()
         };
         (d, ok)
+    }
+
+    /// Whether clang enables blocks in this mode (`LangOpts.Blocks`: OpenCL C 2.0, and 3.0
+    /// with `__opencl_c_device_enqueue`).
+    pub(crate) fn blocks_enabled(&self) -> bool {
+        self.lang.std == ClStd::Cl20
+            || (self.lang.std == ClStd::Cl30 && self.lang.has("__opencl_c_device_enqueue"))
+    }
+
+    /// clang's error for a block pointer or literal where blocks are disabled.
+    pub(crate) fn blocks_disabled(&mut self, caret: Span) {
+        self.error(
+            caret,
+            "blocks support disabled - compile with -fblocks or for OpenCL C 2.0 or OpenCL C 3.0 with __opencl_c_device_enqueue feature",
+        );
     }
 
     /// Qualifiers, address spaces and attributes after a `*`.

@@ -489,6 +489,7 @@ pub(crate) fn declarator(d: &Declarator) -> String {
                 }
                 let _ = write!(s, "fn({})", parts.join(", "));
             }
+            ChunkKind::Block => s.push('^'),
             ChunkKind::Paren => s.push_str("()"),
         }
     }

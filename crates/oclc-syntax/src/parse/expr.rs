@@ -207,6 +207,28 @@ impl Parser<'_> {
         let start = t.span;
         match t.kind {
             TokenKind::Punct(Punct::LParen) => return self.parse_paren_expr(),
+            TokenKind::Punct(Punct::Caret) if !self.blocks_enabled() => {
+                // A block literal where blocks are disabled: reported at the `^`; its
+                // parameter list and body are skipped.
+                let caret = self.bump();
+                self.blocks_disabled(caret);
+                for (open, close) in [
+                    (Punct::LParen, Punct::RParen),
+                    (Punct::LBrace, Punct::RBrace),
+                ] {
+                    if self.eat(open).is_some() {
+                        self.skip_until(
+                            &[close],
+                            Skip {
+                                at_semi: false,
+                                before_match: false,
+                            },
+                        );
+                    }
+                }
+                let span = caret.to(self.prev_span());
+                return self.error_expr(span);
+            }
             TokenKind::Number(sym) => {
                 self.bump();
                 let e = self.number_literal(sym, t.span);
@@ -804,7 +826,28 @@ impl Parser<'_> {
                         let span = e.span.to(self.prev_span());
                         return self.error_expr(span);
                     }
-                    let close = self.close(Punct::RParen, open);
+                    // A missing `)` after a call of a name declared nowhere in the source
+                    // (a builtin, or undeclared): sema decides whether clang reports it.
+                    let mut unclosed = None;
+                    let close = match e.kind {
+                        ExprKind::Ident(sym)
+                            if !self.is(Punct::RParen)
+                                && !self.cut_off
+                                && self.lookup(sym).is_none() =>
+                        {
+                            unclosed = Some(self.span());
+                            self.abandon();
+                            self.skip_until(
+                                &[Punct::RParen],
+                                Skip {
+                                    at_semi: true,
+                                    before_match: true,
+                                },
+                            );
+                            self.eat(Punct::RParen)
+                        }
+                        _ => self.close(Punct::RParen, open),
+                    };
                     let parens = open.to(close.unwrap_or(self.prev_span()));
                     let span = e.span.to(parens);
                     e = self.mk(
@@ -813,6 +856,7 @@ impl Parser<'_> {
                             callee: crate::ast::boxed(e),
                             args,
                             parens,
+                            unclosed,
                         },
                     );
                 }

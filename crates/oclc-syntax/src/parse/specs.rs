@@ -2,11 +2,12 @@
 //! qualifiers, address spaces, type specifiers, typedef names and clang's implicit-int and
 //! unknown-type-name handling.
 
-use super::core::{NameKind, Parser};
+use super::core::{NameKind, Parser, TagKind};
 use super::decl::{Ctx, version_string};
 use super::keywords::Kw;
 use super::typo::TypoCtx;
 use crate::ast::*;
+use crate::diag::Diagnostic;
 use crate::lang::ClStd;
 use crate::source::Span;
 use crate::token::{Punct, TokenKind};
@@ -120,6 +121,54 @@ impl Parser<'_> {
                 // `(const T)` is an implicit int named `T`).
                 if self.valid_after_declarator_name(1) {
                     break;
+                }
+                // A tag name without its keyword (clang's ParseImplicitInt, before typo
+                // correction): reported with the keyword as a fix-it, then parsed as if the
+                // keyword were there.
+                if let Some(tk) = self.lookup_tag(sym) {
+                    let kw = tk.keyword();
+                    self.emit(
+                        Diagnostic::error(
+                            span,
+                            format!("must use '{kw}' tag to refer to type '{sym}'"),
+                        )
+                        .with_fixit(span.start(), format!("{kw} ")),
+                    );
+                    let id = self.decl_id();
+                    let ident = Ident {
+                        name: sym,
+                        span: self.bump(),
+                    };
+                    let ts = match tk {
+                        TagKind::Enum => TypeSpec::Enum(Box::new(EnumSpec {
+                            id,
+                            kw_span: span,
+                            name: Some(ident),
+                            attrs: Vec::new(),
+                            fixed_type: None,
+                            body: None,
+                        })),
+                        TagKind::Struct | TagKind::Union => {
+                            TypeSpec::Record(Box::new(RecordSpec {
+                                id,
+                                kind: if tk == TagKind::Union {
+                                    RecordKind::Union
+                                } else {
+                                    RecordKind::Struct
+                                },
+                                kw_span: span,
+                                name: Some(ident),
+                                attrs: Vec::new(),
+                                body: None,
+                            }))
+                        }
+                    };
+                    items.push(DeclSpec {
+                        span,
+                        kind: DeclSpecKind::Type(ts),
+                    });
+                    has_type = true;
+                    continue;
                 }
                 // clang goes on as if the correction (when it finds one) had been written.
                 let fix = self.correct_typo(sym, TypoCtx::TypeName);

@@ -197,6 +197,18 @@ impl Parser<'_> {
                 body: Box::new(body),
             };
         }
+        // A struct/union/enum tag without its keyword starting a declaration (clang's
+        // `ClassifyName` checks tags before typo correction): the specifiers report it.
+        if let Some(sym) = self.ident()
+            && self.lookup(sym).is_none()
+            && self.lookup_tag(sym).is_some()
+            && (self.ident_of(self.nth(1)).is_some() || self.nth_is(1, Punct::Star))
+        {
+            return match self.parse_block_declaration(Ctx::Block, Vec::new()) {
+                Some(d) => StmtKind::Decl(d),
+                None => StmtKind::Error,
+            };
+        }
         match self.correct_statement_typo() {
             Some(true) => {}
             Some(false) => return self.parse_stmt_kind(),

@@ -1,7 +1,7 @@
 //! `struct`, `union` and `enum` specifiers with their bodies, and clang's check for a
 //! missing `;` after a definition.
 
-use super::core::{NameKind, Parser, Skip};
+use super::core::{NameKind, Parser, Skip, TagKind};
 use super::decl::Ctx;
 use super::keywords::Kw;
 use crate::ast::*;
@@ -21,6 +21,12 @@ impl Parser<'_> {
                 name: sym,
                 span: self.bump(),
             });
+            let tk = if union {
+                TagKind::Union
+            } else {
+                TagKind::Struct
+            };
+            self.declare_tag(sym, tk);
         }
         let kind = if union {
             RecordKind::Union
@@ -265,6 +271,7 @@ impl Parser<'_> {
                 name: sym,
                 span: self.bump(),
             });
+            self.declare_tag(sym, TagKind::Enum);
         }
         let mut fixed_type = None;
         if self.is(Punct::Colon) && self.token_starts_type_name(1) {

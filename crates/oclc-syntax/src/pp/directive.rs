@@ -605,6 +605,13 @@ impl Pp<'_> {
         } else {
             if !angled {
                 if let Some(d) = self.files.last().and_then(|f| f.dir.clone()) {
+                    // clang names a file found next to an includer without a directory
+                    // part `./name`.
+                    let d = if d.as_os_str().is_empty() {
+                        PathBuf::from(".")
+                    } else {
+                        d
+                    };
                     candidates.push(d.join(&name));
                 } else {
                     candidates.push(PathBuf::from(&name));
@@ -626,8 +633,16 @@ impl Pp<'_> {
         if self.pragma_once.contains(&canon) {
             return After::Nothing;
         }
-        // A file included again (include guards, cycles) reuses its first load.
-        if let Some(&id) = self.loaded.get(&canon) {
+        // A file included again (include guards, cycles) reuses its first load's bytes, as
+        // a file of its own: clang reports its include site as this directive.
+        if let Some(&first) = self.loaded.get(&canon) {
+            let Some(f) = self.sm.file(first) else {
+                return After::Nothing;
+            };
+            let (name, text) = (f.name.clone(), std::sync::Arc::clone(&f.text));
+            let id = self.sm.add_shared(name, text);
+            let site = self.sm.report_span(span);
+            self.sm.set_include_site(id, site);
             return After::Include(id, Some(path));
         }
         let bytes = match crate::source::read_source(&path, crate::source::max_source_bytes()) {
@@ -646,6 +661,8 @@ impl Pp<'_> {
             .add_file(path.to_string_lossy().into_owned(), &bytes);
         self.loaded.insert(canon, id);
         self.out.includes.push((id, span));
+        let site = self.sm.report_span(span);
+        self.sm.set_include_site(id, site);
         After::Include(id, Some(path))
     }
 

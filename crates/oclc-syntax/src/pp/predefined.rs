@@ -8,6 +8,7 @@ use crate::lang::{ClStd, LangOptions, Target};
 /// macro (`OpenCLExtensions.def`, "avail").
 fn available_from(name: &str) -> u32 {
     match name {
+        "cles_khr_int64" => 110,
         "cl_khr_depth_images"
         | "cl_khr_gl_msaa_sharing"
         | "cl_intel_subgroups"
@@ -21,6 +22,7 @@ fn available_from(name: &str) -> u32 {
         | "cl_khr_extended_bit_ops"
         | "cl_khr_integer_dot_product"
         | "cl_khr_kernel_clock"
+        | "cl_khr_srgb_image_writes"
         | "cl_ext_float_atomics" => 200,
         n if n.starts_with("cl_khr_subgroup_") => 200,
         _ => 100,
@@ -125,7 +127,7 @@ pub(super) fn builtin_defines(lang: &LangOptions) -> Defines {
         ("__BYTE_ORDER__", "__ORDER_LITTLE_ENDIAN__"),
         ("__LITTLE_ENDIAN__", "1"),
         ("__CHAR_BIT__", "8"),
-        ("__BOOL_WIDTH__", "1"),
+        ("__BOOL_WIDTH__", "8"),
         ("__SHRT_WIDTH__", "16"),
         ("__INT_WIDTH__", "32"),
         ("__LONG_WIDTH__", "64"),
@@ -159,6 +161,11 @@ pub(super) fn builtin_defines(lang: &LangOptions) -> Defines {
     ] {
         def(n, val);
     }
+    for (n, val) in C_MACROS {
+        def(n, val);
+    }
+    // clang -cc1 optimizes OpenCL by default (`-cl-opt-disable` is the way out).
+    def("__OPTIMIZE__", "1");
     for (n, val) in target_macros(lang.target) {
         def(n, val);
     }
@@ -178,6 +185,13 @@ pub(super) fn builtin_defines(lang: &LangOptions) -> Defines {
     names.extend(crate::lang::FEATURES.iter().map(|&(f, _)| f));
     for name in names {
         if name != "__opencl_c_int64" && ext_macro_defined(lang, name) {
+            def(name, "1");
+        }
+    }
+    // clang's own extensions are supported on spir (their macros are defined) though off
+    // until enabled by a pragma.
+    for name in crate::lang::CLANG_EXTENSIONS {
+        if *name != "__cl_clang_function_scope_local_variables" && !lang.has(name) {
             def(name, "1");
         }
     }
@@ -221,6 +235,18 @@ fn target_macros(target: Target) -> Vec<(&'static str, &'static str)> {
             ("__SIZE_TYPE__", "long unsigned int"),
             ("__PTRDIFF_TYPE__", "long int"),
             ("__POINTER_WIDTH__", "64"),
+            ("__INTPTR_FMTd__", "\"ld\""),
+            ("__INTPTR_FMTi__", "\"li\""),
+            ("__PTRDIFF_FMTd__", "\"ld\""),
+            ("__PTRDIFF_FMTi__", "\"li\""),
+            ("__SIZE_FMTX__", "\"lX\""),
+            ("__SIZE_FMTo__", "\"lo\""),
+            ("__SIZE_FMTu__", "\"lu\""),
+            ("__SIZE_FMTx__", "\"lx\""),
+            ("__UINTPTR_FMTX__", "\"lX\""),
+            ("__UINTPTR_FMTo__", "\"lo\""),
+            ("__UINTPTR_FMTu__", "\"lu\""),
+            ("__UINTPTR_FMTx__", "\"lx\""),
         ]
         .to_vec(),
         Target::Spir => [
@@ -240,6 +266,18 @@ fn target_macros(target: Target) -> Vec<(&'static str, &'static str)> {
             ("__SIZE_TYPE__", "unsigned int"),
             ("__PTRDIFF_TYPE__", "int"),
             ("__POINTER_WIDTH__", "32"),
+            ("__INTPTR_FMTd__", "\"d\""),
+            ("__INTPTR_FMTi__", "\"i\""),
+            ("__PTRDIFF_FMTd__", "\"d\""),
+            ("__PTRDIFF_FMTi__", "\"i\""),
+            ("__SIZE_FMTX__", "\"X\""),
+            ("__SIZE_FMTo__", "\"o\""),
+            ("__SIZE_FMTu__", "\"u\""),
+            ("__SIZE_FMTx__", "\"x\""),
+            ("__UINTPTR_FMTX__", "\"X\""),
+            ("__UINTPTR_FMTo__", "\"o\""),
+            ("__UINTPTR_FMTu__", "\"u\""),
+            ("__UINTPTR_FMTx__", "\"x\""),
         ]
         .to_vec(),
     };
@@ -262,6 +300,53 @@ pub(super) fn default_header_defines(lang: &LangOptions) -> Defines {
     let defined = |n: &str| n == "__opencl_c_int64" || ext_macro_defined(lang, n);
     let mut d = Defines::new();
     let mut def = |name: &'static str, value: &str| d.def(name, value);
+    // The headers' include guards and opencl-c.h's attribute shorthands.
+    def("_OPENCL_BASE_H_", "");
+    def("_OPENCL_H_", "");
+    def("__conv", "__attribute__((convergent))");
+    def("__purefn", "__attribute__((pure))");
+    if v >= 200 {
+        // opencl-c-base.h's extension and feature macros for SPIR from OpenCL C 2.0 on
+        // (the rest are `LangOptions` extensions or features).
+        def("cl_khr_subgroup_rotate", "1");
+        for f in [
+            "__opencl_c_integer_dot_product_input_4x8bit",
+            "__opencl_c_integer_dot_product_input_4x8bit_packed",
+            "__opencl_c_kernel_clock_scope_device",
+            "__opencl_c_kernel_clock_scope_work_group",
+            "__opencl_c_kernel_clock_scope_sub_group",
+        ] {
+            if !defined(f) {
+                def(f, "1");
+            }
+        }
+        if defined("cl_ext_float_atomics") {
+            let mut precs = vec!["fp32"];
+            if defined("cl_khr_fp16") {
+                for n in [
+                    "__opencl_c_ext_fp16_global_atomic_load_store",
+                    "__opencl_c_ext_fp16_local_atomic_load_store",
+                ] {
+                    def(n, "1");
+                }
+                precs.push("fp16");
+            }
+            if defined("cl_khr_fp64") {
+                precs.push("fp64");
+            }
+            for p in precs {
+                for (n, x) in FLOAT_ATOMIC_FEATURES {
+                    if *n == p {
+                        def(x[0], "1");
+                        def(x[1], "1");
+                        def(x[2], "1");
+                        def(x[3], "1");
+                    }
+                }
+            }
+        }
+        def("__opencl_c_ext_image_raw10_raw12", "1");
+    }
     if !defined("__opencl_c_generic_address_space") {
         def("__opencl_c_named_address_space_builtins", "1");
     }
@@ -322,6 +407,10 @@ pub(super) fn default_header_defines(lang: &LangOptions) -> Defines {
             def(n, val);
         }
     }
+    if v >= 200 {
+        def("CLK_UNSIGNED_INT_RAW10_EXT", "0x10E3");
+        def("CLK_UNSIGNED_INT_RAW12_EXT", "0x10E4");
+    }
     for (n, val) in CHANNEL_ORDER_MACROS {
         def(n, val);
     }
@@ -345,6 +434,310 @@ pub(super) fn default_header_defines(lang: &LangOptions) -> Defines {
     }
     d
 }
+
+/// cl_ext_float_atomics' add and min/max feature macros, by precision.
+const FLOAT_ATOMIC_FEATURES: &[(&str, [&str; 4])] = &[
+    (
+        "fp16",
+        [
+            "__opencl_c_ext_fp16_global_atomic_add",
+            "__opencl_c_ext_fp16_local_atomic_add",
+            "__opencl_c_ext_fp16_global_atomic_min_max",
+            "__opencl_c_ext_fp16_local_atomic_min_max",
+        ],
+    ),
+    (
+        "fp64",
+        [
+            "__opencl_c_ext_fp64_global_atomic_add",
+            "__opencl_c_ext_fp64_local_atomic_add",
+            "__opencl_c_ext_fp64_global_atomic_min_max",
+            "__opencl_c_ext_fp64_local_atomic_min_max",
+        ],
+    ),
+    (
+        "fp32",
+        [
+            "__opencl_c_ext_fp32_global_atomic_add",
+            "__opencl_c_ext_fp32_local_atomic_add",
+            "__opencl_c_ext_fp32_global_atomic_min_max",
+            "__opencl_c_ext_fp32_local_atomic_min_max",
+        ],
+    ),
+];
+
+/// clang-19's generic C macros (`InitPreprocessor.cpp` for the spir targets) that do not
+/// depend on the pointer width, with clang's values.
+const C_MACROS: &[(&str, &str)] = &[
+    ("__BIGGEST_ALIGNMENT__", "8"),
+    ("__BITINT_MAXWIDTH__", "128"),
+    ("__CHAR16_TYPE__", "unsigned short"),
+    ("__CHAR32_TYPE__", "unsigned int"),
+    ("__CLANG_ATOMIC_BOOL_LOCK_FREE", "1"),
+    ("__CLANG_ATOMIC_CHAR16_T_LOCK_FREE", "1"),
+    ("__CLANG_ATOMIC_CHAR32_T_LOCK_FREE", "1"),
+    ("__CLANG_ATOMIC_CHAR_LOCK_FREE", "1"),
+    ("__CLANG_ATOMIC_INT_LOCK_FREE", "1"),
+    ("__CLANG_ATOMIC_LLONG_LOCK_FREE", "1"),
+    ("__CLANG_ATOMIC_LONG_LOCK_FREE", "1"),
+    ("__CLANG_ATOMIC_POINTER_LOCK_FREE", "1"),
+    ("__CLANG_ATOMIC_SHORT_LOCK_FREE", "1"),
+    ("__CLANG_ATOMIC_WCHAR_T_LOCK_FREE", "1"),
+    ("__DBL_DECIMAL_DIG__", "17"),
+    ("__DBL_DENORM_MIN__", "4.9406564584124654e-324"),
+    ("__DBL_DIG__", "15"),
+    ("__DBL_EPSILON__", "2.2204460492503131e-16"),
+    ("__DBL_HAS_DENORM__", "1"),
+    ("__DBL_HAS_INFINITY__", "1"),
+    ("__DBL_HAS_QUIET_NAN__", "1"),
+    ("__DBL_MANT_DIG__", "53"),
+    ("__DBL_MAX_10_EXP__", "308"),
+    ("__DBL_MAX_EXP__", "1024"),
+    ("__DBL_MAX__", "1.7976931348623157e+308"),
+    ("__DBL_MIN_10_EXP__", "(-307)"),
+    ("__DBL_MIN_EXP__", "(-1021)"),
+    ("__DBL_MIN__", "2.2250738585072014e-308"),
+    ("__DBL_NORM_MAX__", "1.7976931348623157e+308"),
+    ("__DECIMAL_DIG__", "__LDBL_DECIMAL_DIG__"),
+    ("__FLT16_DECIMAL_DIG__", "5"),
+    ("__FLT16_DENORM_MIN__", "5.9604644775390625e-8F16"),
+    ("__FLT16_DIG__", "3"),
+    ("__FLT16_EPSILON__", "9.765625e-4F16"),
+    ("__FLT16_HAS_DENORM__", "1"),
+    ("__FLT16_HAS_INFINITY__", "1"),
+    ("__FLT16_HAS_QUIET_NAN__", "1"),
+    ("__FLT16_MANT_DIG__", "11"),
+    ("__FLT16_MAX_10_EXP__", "4"),
+    ("__FLT16_MAX_EXP__", "16"),
+    ("__FLT16_MAX__", "6.5504e+4F16"),
+    ("__FLT16_MIN_10_EXP__", "(-4)"),
+    ("__FLT16_MIN_EXP__", "(-13)"),
+    ("__FLT16_MIN__", "6.103515625e-5F16"),
+    ("__FLT16_NORM_MAX__", "6.5504e+4F16"),
+    ("__FLT_DECIMAL_DIG__", "9"),
+    ("__FLT_DENORM_MIN__", "1.40129846e-45F"),
+    ("__FLT_DIG__", "6"),
+    ("__FLT_EPSILON__", "1.19209290e-7F"),
+    ("__FLT_HAS_DENORM__", "1"),
+    ("__FLT_HAS_INFINITY__", "1"),
+    ("__FLT_HAS_QUIET_NAN__", "1"),
+    ("__FLT_MANT_DIG__", "24"),
+    ("__FLT_MAX_10_EXP__", "38"),
+    ("__FLT_MAX_EXP__", "128"),
+    ("__FLT_MAX__", "3.40282347e+38F"),
+    ("__FLT_MIN_10_EXP__", "(-37)"),
+    ("__FLT_MIN_EXP__", "(-125)"),
+    ("__FLT_MIN__", "1.17549435e-38F"),
+    ("__FLT_NORM_MAX__", "3.40282347e+38F"),
+    ("__GCC_CONSTRUCTIVE_SIZE", "64"),
+    ("__GCC_DESTRUCTIVE_SIZE", "64"),
+    ("__INT128_C_SUFFIX__", "LL"),
+    ("__INT128_FMTd__", "\"lld\""),
+    ("__INT128_FMTi__", "\"lli\""),
+    (
+        "__INT128_MAX__",
+        "170141183460469231731687303715884105727LL",
+    ),
+    ("__INT128_TYPE__", "long long int"),
+    ("__INT16_C_SUFFIX__", ""),
+    ("__INT16_FMTd__", "\"hd\""),
+    ("__INT16_FMTi__", "\"hi\""),
+    ("__INT16_MAX__", "32767"),
+    ("__INT16_TYPE__", "short"),
+    ("__INT32_C_SUFFIX__", ""),
+    ("__INT32_FMTd__", "\"d\""),
+    ("__INT32_FMTi__", "\"i\""),
+    ("__INT32_MAX__", "2147483647"),
+    ("__INT32_TYPE__", "int"),
+    ("__INT64_C_SUFFIX__", "L"),
+    ("__INT64_FMTd__", "\"ld\""),
+    ("__INT64_FMTi__", "\"li\""),
+    ("__INT64_MAX__", "9223372036854775807L"),
+    ("__INT64_TYPE__", "long int"),
+    ("__INT8_C_SUFFIX__", ""),
+    ("__INT8_FMTd__", "\"hhd\""),
+    ("__INT8_FMTi__", "\"hhi\""),
+    ("__INT8_MAX__", "127"),
+    ("__INT8_TYPE__", "signed char"),
+    ("__INTMAX_C_SUFFIX__", "LL"),
+    ("__INTMAX_FMTd__", "\"lld\""),
+    ("__INTMAX_FMTi__", "\"lli\""),
+    ("__INT_FAST16_FMTd__", "\"hd\""),
+    ("__INT_FAST16_FMTi__", "\"hi\""),
+    ("__INT_FAST16_MAX__", "32767"),
+    ("__INT_FAST16_TYPE__", "short"),
+    ("__INT_FAST16_WIDTH__", "16"),
+    ("__INT_FAST32_FMTd__", "\"d\""),
+    ("__INT_FAST32_FMTi__", "\"i\""),
+    ("__INT_FAST32_MAX__", "2147483647"),
+    ("__INT_FAST32_TYPE__", "int"),
+    ("__INT_FAST32_WIDTH__", "32"),
+    ("__INT_FAST64_FMTd__", "\"ld\""),
+    ("__INT_FAST64_FMTi__", "\"li\""),
+    ("__INT_FAST64_MAX__", "9223372036854775807L"),
+    ("__INT_FAST64_TYPE__", "long int"),
+    ("__INT_FAST64_WIDTH__", "64"),
+    ("__INT_FAST8_FMTd__", "\"hhd\""),
+    ("__INT_FAST8_FMTi__", "\"hhi\""),
+    ("__INT_FAST8_MAX__", "127"),
+    ("__INT_FAST8_TYPE__", "signed char"),
+    ("__INT_FAST8_WIDTH__", "8"),
+    ("__INT_LEAST16_FMTd__", "\"hd\""),
+    ("__INT_LEAST16_FMTi__", "\"hi\""),
+    ("__INT_LEAST16_MAX__", "32767"),
+    ("__INT_LEAST16_TYPE__", "short"),
+    ("__INT_LEAST16_WIDTH__", "16"),
+    ("__INT_LEAST32_FMTd__", "\"d\""),
+    ("__INT_LEAST32_FMTi__", "\"i\""),
+    ("__INT_LEAST32_MAX__", "2147483647"),
+    ("__INT_LEAST32_TYPE__", "int"),
+    ("__INT_LEAST32_WIDTH__", "32"),
+    ("__INT_LEAST64_FMTd__", "\"ld\""),
+    ("__INT_LEAST64_FMTi__", "\"li\""),
+    ("__INT_LEAST64_MAX__", "9223372036854775807L"),
+    ("__INT_LEAST64_TYPE__", "long int"),
+    ("__INT_LEAST64_WIDTH__", "64"),
+    ("__INT_LEAST8_FMTd__", "\"hhd\""),
+    ("__INT_LEAST8_FMTi__", "\"hhi\""),
+    ("__INT_LEAST8_MAX__", "127"),
+    ("__INT_LEAST8_TYPE__", "signed char"),
+    ("__INT_LEAST8_WIDTH__", "8"),
+    ("__LDBL_DECIMAL_DIG__", "36"),
+    (
+        "__LDBL_DENORM_MIN__",
+        "6.47517511943802511092443895822764655e-4966L",
+    ),
+    ("__LDBL_DIG__", "33"),
+    (
+        "__LDBL_EPSILON__",
+        "1.92592994438723585305597794258492732e-34L",
+    ),
+    ("__LDBL_HAS_DENORM__", "1"),
+    ("__LDBL_HAS_INFINITY__", "1"),
+    ("__LDBL_HAS_QUIET_NAN__", "1"),
+    ("__LDBL_MANT_DIG__", "113"),
+    ("__LDBL_MAX_10_EXP__", "4932"),
+    ("__LDBL_MAX_EXP__", "16384"),
+    (
+        "__LDBL_MAX__",
+        "1.18973149535723176508575932662800702e+4932L",
+    ),
+    ("__LDBL_MIN_10_EXP__", "(-4931)"),
+    ("__LDBL_MIN_EXP__", "(-16381)"),
+    (
+        "__LDBL_MIN__",
+        "3.36210314311209350626267781732175260e-4932L",
+    ),
+    (
+        "__LDBL_NORM_MAX__",
+        "1.18973149535723176508575932662800702e+4932L",
+    ),
+    ("__SIG_ATOMIC_MAX__", "2147483647"),
+    ("__SIG_ATOMIC_WIDTH__", "32"),
+    ("__SIZEOF_LONG_DOUBLE__", "16"),
+    ("__SIZEOF_WCHAR_T__", "4"),
+    ("__SIZEOF_WINT_T__", "4"),
+    ("__STDC_EMBED_EMPTY__", "2"),
+    ("__STDC_EMBED_FOUND__", "1"),
+    ("__STDC_EMBED_NOT_FOUND__", "0"),
+    ("__UINT128_C_SUFFIX__", "ULL"),
+    ("__UINT128_FMTX__", "\"llX\""),
+    ("__UINT128_FMTo__", "\"llo\""),
+    ("__UINT128_FMTu__", "\"llu\""),
+    ("__UINT128_FMTx__", "\"llx\""),
+    (
+        "__UINT128_MAX__",
+        "340282366920938463463374607431768211455ULL",
+    ),
+    ("__UINT128_TYPE__", "long long unsigned int"),
+    ("__UINT16_C_SUFFIX__", ""),
+    ("__UINT16_FMTX__", "\"hX\""),
+    ("__UINT16_FMTo__", "\"ho\""),
+    ("__UINT16_FMTu__", "\"hu\""),
+    ("__UINT16_FMTx__", "\"hx\""),
+    ("__UINT16_MAX__", "65535"),
+    ("__UINT16_TYPE__", "unsigned short"),
+    ("__UINT32_C_SUFFIX__", "U"),
+    ("__UINT32_FMTX__", "\"X\""),
+    ("__UINT32_FMTo__", "\"o\""),
+    ("__UINT32_FMTu__", "\"u\""),
+    ("__UINT32_FMTx__", "\"x\""),
+    ("__UINT32_MAX__", "4294967295U"),
+    ("__UINT32_TYPE__", "unsigned int"),
+    ("__UINT64_C_SUFFIX__", "UL"),
+    ("__UINT64_FMTX__", "\"lX\""),
+    ("__UINT64_FMTo__", "\"lo\""),
+    ("__UINT64_FMTu__", "\"lu\""),
+    ("__UINT64_FMTx__", "\"lx\""),
+    ("__UINT64_MAX__", "18446744073709551615UL"),
+    ("__UINT64_TYPE__", "long unsigned int"),
+    ("__UINT8_C_SUFFIX__", ""),
+    ("__UINT8_FMTX__", "\"hhX\""),
+    ("__UINT8_FMTo__", "\"hho\""),
+    ("__UINT8_FMTu__", "\"hhu\""),
+    ("__UINT8_FMTx__", "\"hhx\""),
+    ("__UINT8_MAX__", "255"),
+    ("__UINT8_TYPE__", "unsigned char"),
+    ("__UINTMAX_C_SUFFIX__", "ULL"),
+    ("__UINTMAX_FMTX__", "\"llX\""),
+    ("__UINTMAX_FMTo__", "\"llo\""),
+    ("__UINTMAX_FMTu__", "\"llu\""),
+    ("__UINTMAX_FMTx__", "\"llx\""),
+    ("__UINT_FAST16_FMTX__", "\"hX\""),
+    ("__UINT_FAST16_FMTo__", "\"ho\""),
+    ("__UINT_FAST16_FMTu__", "\"hu\""),
+    ("__UINT_FAST16_FMTx__", "\"hx\""),
+    ("__UINT_FAST16_MAX__", "65535"),
+    ("__UINT_FAST16_TYPE__", "unsigned short"),
+    ("__UINT_FAST32_FMTX__", "\"X\""),
+    ("__UINT_FAST32_FMTo__", "\"o\""),
+    ("__UINT_FAST32_FMTu__", "\"u\""),
+    ("__UINT_FAST32_FMTx__", "\"x\""),
+    ("__UINT_FAST32_MAX__", "4294967295U"),
+    ("__UINT_FAST32_TYPE__", "unsigned int"),
+    ("__UINT_FAST64_FMTX__", "\"lX\""),
+    ("__UINT_FAST64_FMTo__", "\"lo\""),
+    ("__UINT_FAST64_FMTu__", "\"lu\""),
+    ("__UINT_FAST64_FMTx__", "\"lx\""),
+    ("__UINT_FAST64_MAX__", "18446744073709551615UL"),
+    ("__UINT_FAST64_TYPE__", "long unsigned int"),
+    ("__UINT_FAST8_FMTX__", "\"hhX\""),
+    ("__UINT_FAST8_FMTo__", "\"hho\""),
+    ("__UINT_FAST8_FMTu__", "\"hhu\""),
+    ("__UINT_FAST8_FMTx__", "\"hhx\""),
+    ("__UINT_FAST8_MAX__", "255"),
+    ("__UINT_FAST8_TYPE__", "unsigned char"),
+    ("__UINT_LEAST16_FMTX__", "\"hX\""),
+    ("__UINT_LEAST16_FMTo__", "\"ho\""),
+    ("__UINT_LEAST16_FMTu__", "\"hu\""),
+    ("__UINT_LEAST16_FMTx__", "\"hx\""),
+    ("__UINT_LEAST16_MAX__", "65535"),
+    ("__UINT_LEAST16_TYPE__", "unsigned short"),
+    ("__UINT_LEAST32_FMTX__", "\"X\""),
+    ("__UINT_LEAST32_FMTo__", "\"o\""),
+    ("__UINT_LEAST32_FMTu__", "\"u\""),
+    ("__UINT_LEAST32_FMTx__", "\"x\""),
+    ("__UINT_LEAST32_MAX__", "4294967295U"),
+    ("__UINT_LEAST32_TYPE__", "unsigned int"),
+    ("__UINT_LEAST64_FMTX__", "\"lX\""),
+    ("__UINT_LEAST64_FMTo__", "\"lo\""),
+    ("__UINT_LEAST64_FMTu__", "\"lu\""),
+    ("__UINT_LEAST64_FMTx__", "\"lx\""),
+    ("__UINT_LEAST64_MAX__", "18446744073709551615UL"),
+    ("__UINT_LEAST64_TYPE__", "long unsigned int"),
+    ("__UINT_LEAST8_FMTX__", "\"hhX\""),
+    ("__UINT_LEAST8_FMTo__", "\"hho\""),
+    ("__UINT_LEAST8_FMTu__", "\"hhu\""),
+    ("__UINT_LEAST8_FMTx__", "\"hhx\""),
+    ("__UINT_LEAST8_MAX__", "255"),
+    ("__UINT_LEAST8_TYPE__", "unsigned char"),
+    ("__WCHAR_MAX__", "2147483647"),
+    ("__WCHAR_TYPE__", "int"),
+    ("__WCHAR_WIDTH__", "32"),
+    ("__WINT_MAX__", "2147483647"),
+    ("__WINT_TYPE__", "int"),
+    ("__WINT_WIDTH__", "32"),
+];
 
 /// The macros of `cl_intel_device_side_avc_motion_estimation` in clang-19's
 /// `opencl-c-base.h`, in its order.
