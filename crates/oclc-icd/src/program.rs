@@ -231,7 +231,10 @@ pub fn snapshot_dirs(dir: &HeaderDir, options: &str) -> Vec<std::path::PathBuf> 
         let Ok(abs) = std::path::absolute(inc) else {
             continue;
         };
-        let copy = dir.0.join("abs").join(abs.strip_prefix("/").unwrap_or(&abs));
+        let copy = dir
+            .0
+            .join("abs")
+            .join(abs.strip_prefix("/").unwrap_or(&abs));
         if copy.is_dir() {
             out.push(copy);
         }

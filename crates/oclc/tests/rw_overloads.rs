@@ -30,7 +30,10 @@ fn run(src: &str, opts: &str, ints: usize) -> (Vec<i32>, Vec<f32>) {
     k.set_arg(0, &o).expect("arg");
     k.set_arg(1, &fo).expect("arg");
     d.launch(&k, &NdRange::new(&[1])).expect("launch");
-    (o.read::<i32>().expect("read"), fo.read::<f32>().expect("read"))
+    (
+        o.read::<i32>().expect("read"),
+        fo.read::<f32>().expect("read"),
+    )
 }
 
 const OVERLOADS: &str = "int __attribute__((overloadable)) f(int a) { return a + 1; }\n\
@@ -137,7 +140,9 @@ fn redefining_a_header_typedef_with_another_type_is_an_error() {
     );
     // The same type again is a valid redefinition, at file scope and in a function.
     assert_eq!(
-        check("typedef unsigned long ulong;\ntypedef float float4 __attribute__((ext_vector_type(4)));\nkernel void k() { typedef int ulong; ulong x = 0; }\n"),
+        check(
+            "typedef unsigned long ulong;\ntypedef float float4 __attribute__((ext_vector_type(4)));\nkernel void k() { typedef int ulong; ulong x = 0; }\n"
+        ),
         (0, vec![])
     );
 }

@@ -434,7 +434,8 @@ impl Checker<'_> {
                 match arg {
                     // clang takes an unknown attribute's first argument as an identifier when
                     // it is one token (`max_constant_size(SIZE)`, `endian(host)`).
-                    ast::AttrArg::Expr(e) if i == 0 && matches!(e.kind, ast::ExprKind::Ident(_)) => {}
+                    ast::AttrArg::Expr(e)
+                        if i == 0 && matches!(e.kind, ast::ExprKind::Ident(_)) => {}
                     ast::AttrArg::Expr(e) => {
                         let _ = self.expr(e);
                     }

@@ -420,11 +420,9 @@ impl Checker<'_> {
         let better = |a: &[crate::builtins::Rank], b: &[crate::builtins::Rank]| {
             a.iter().zip(b).all(|(x, y)| x <= y) && a.iter().zip(b).any(|(x, y)| x < y)
         };
-        let best = viable.iter().find(|(g, r)| {
-            viable
-                .iter()
-                .all(|(h, q)| h == g || better(r, q))
-        });
+        let best = viable
+            .iter()
+            .find(|(g, r)| viable.iter().all(|(h, q)| h == g || better(r, q)));
         match best {
             Some((g, _)) => Some(Pick::Best(*g)),
             None if viable.len() > 1 => Some(Pick::Ambiguous(viable.iter().map(|v| v.0).collect())),

@@ -107,13 +107,10 @@ impl Checker<'_> {
             }
             let loc = self.hir_expr_loc(src);
             let range = self.unparenthesized(src.span);
-            let d = Diagnostic::warning(
-                loc,
-                msg(self, value, &float_string(rounded, precision)),
-            )
-            .with_group("implicit-const-int-float-conversion")
-            .with_range(range)
-            .with_range(cc);
+            let d = Diagnostic::warning(loc, msg(self, value, &float_string(rounded, precision)))
+                .with_group("implicit-const-int-float-conversion")
+                .with_range(range)
+                .with_range(cc);
             self.warn_conversion(d, true);
             return;
         }

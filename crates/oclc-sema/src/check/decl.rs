@@ -1591,7 +1591,11 @@ impl Checker<'_> {
 
     /// The member of `name`'s overload set (started by `first`) whose type is `ty`, if any.
     fn overload_with_type(&mut self, name: Symbol, first: FuncId, ty: QualType) -> Option<FuncId> {
-        let set = self.fn_overloads.entry(name).or_insert_with(|| vec![first]).clone();
+        let set = self
+            .fn_overloads
+            .entry(name)
+            .or_insert_with(|| vec![first])
+            .clone();
         set.into_iter().find(|&g| {
             self.prog.function(g).is_some_and(|f| {
                 let a = self.prog.types.canonical(QualType::new(f.ty));

@@ -51,10 +51,11 @@ pub(super) struct Defines {
 }
 
 impl Defines {
+    /// Room for the largest set (the `<built-in>` buffer: ~500 lines, ~20 KiB) up front.
     fn new() -> Defines {
         Defines {
-            text: String::with_capacity(8192),
-            lines: Vec::with_capacity(320),
+            text: String::with_capacity(24 * 1024),
+            lines: Vec::with_capacity(560),
         }
     }
 
