@@ -59,6 +59,28 @@ impl Defines {
         }
     }
 
+    /// Appends `#define NAME VALUE` lines written at compile time (object-like macros).
+    fn static_lines(&mut self, text: &'static str) {
+        const DEFINE: usize = "#define ".len();
+        let base = self.text.len();
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while at + DEFINE < bytes.len() {
+            let name_start = at + DEFINE;
+            let mut i = name_start;
+            while i < bytes.len() && bytes[i] != b' ' {
+                i += 1;
+            }
+            self.lines
+                .push((text.get(name_start..i).unwrap_or(""), (base + at) as u32));
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            at = i + 1;
+        }
+        self.text.push_str(text);
+    }
+
     /// Appends `#define NAME VALUE`; `name` may carry a parameter list (`F(x)`).
     fn def(&mut self, name: &'static str, value: &str) {
         let bare = name.split('(').next().unwrap_or(name);
@@ -162,9 +184,8 @@ pub(super) fn builtin_defines(lang: &LangOptions) -> Defines {
     ] {
         def(n, val);
     }
-    for (n, val) in C_MACROS {
-        def(n, val);
-    }
+    d.static_lines(C_MACROS);
+    let mut def = |name: &'static str, value: &str| d.def(name, value);
     // clang -cc1 optimizes OpenCL by default (`-cl-opt-disable` is the way out).
     def("__OPTIMIZE__", "1");
     for (n, val) in target_macros(lang.target) {
@@ -467,9 +488,17 @@ const FLOAT_ATOMIC_FEATURES: &[(&str, [&str; 4])] = &[
     ),
 ];
 
+/// `#define` lines from `(name, value)` pairs, made at compile time.
+macro_rules! define_lines {
+    ($(($n:literal, $v:literal $(,)?)),* $(,)?) => {
+        concat!($("#define ", $n, " ", $v, "\n"),*)
+    };
+}
+
 /// clang-19's generic C macros (`InitPreprocessor.cpp` for the spir targets) that do not
-/// depend on the pointer width, with clang's values.
-const C_MACROS: &[(&str, &str)] = &[
+/// depend on the pointer width, with clang's values, as `#define` lines written at compile
+/// time (a few hundred lines no run should have to build).
+const C_MACROS: &str = define_lines![
     ("__BIGGEST_ALIGNMENT__", "8"),
     ("__BITINT_MAXWIDTH__", "128"),
     ("__CHAR16_TYPE__", "unsigned short"),
