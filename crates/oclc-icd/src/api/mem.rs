@@ -413,10 +413,39 @@ status_fn!(
 unsafe fn triple(p: *const usize) -> Result<[usize; 3], cl_int> {
     // SAFETY: the caller's contract.
     let s = unsafe { ffi::slice(p, 3, CL_INVALID_VALUE) }?;
-    if p.is_null() {
+    Ok([s[0], s[1], s[2]])
+}
+
+/// The rows of a rectangle between a buffer of `size` bytes and host memory
+/// (`clEnqueue{Read,Write}BufferRect`): (buffer offset, host offset, length) each, and the host
+/// bytes the rectangle spans. `CL_INVALID_VALUE` for a bad region or pitch, or one past the
+/// buffer.
+///
+/// # Safety
+/// `ptrs` (buffer origin, host origin, region) are each NULL or point to three size_t.
+unsafe fn host_rect(
+    size: usize,
+    ptrs: [*const usize; 3],
+    [buffer_row, buffer_slice, host_row, host_slice]: [usize; 4],
+) -> Result<(Vec<(usize, usize, usize)>, usize), cl_int> {
+    // SAFETY: as the caller promises.
+    let (bo, ho, r) = unsafe { (triple(ptrs[0])?, triple(ptrs[1])?, triple(ptrs[2])?) };
+    let rect = Rect {
+        region: r,
+        a_origin: bo,
+        a_row: buffer_row,
+        a_slice: buffer_slice,
+        b_origin: ho,
+        b_row: host_row,
+        b_slice: host_slice,
+    }
+    .normalize()?;
+    if rect.a_end().is_none_or(|e| e > size) {
         return Err(CL_INVALID_VALUE);
     }
-    Ok([s[0], s[1], s[2]])
+    let host_len = rect.b_end().ok_or(CL_INVALID_VALUE)?;
+    let rows = rect.rows().ok_or(CL_INVALID_VALUE)?;
+    Ok((rows, host_len))
 }
 
 status_fn!(
@@ -444,28 +473,18 @@ status_fn!(
             return Err(CL_INVALID_OPERATION);
         }
         // SAFETY: origin and region arguments point to three size_t each.
-        let (bo, ho, r) = unsafe {
-            (
-                triple(buffer_origin)?,
-                triple(host_origin)?,
-                triple(region)?,
+        let (rows, host_len) = unsafe {
+            host_rect(
+                mem.size,
+                [buffer_origin, host_origin, region],
+                [
+                    buffer_row_pitch,
+                    buffer_slice_pitch,
+                    host_row_pitch,
+                    host_slice_pitch,
+                ],
             )
-        };
-        let rect = Rect {
-            region: r,
-            a_origin: bo,
-            a_row: buffer_row_pitch,
-            a_slice: buffer_slice_pitch,
-            b_origin: ho,
-            b_row: host_row_pitch,
-            b_slice: host_slice_pitch,
-        }
-        .normalize()?;
-        if rect.a_end().is_none_or(|e| e > mem.size) {
-            return Err(CL_INVALID_VALUE);
-        }
-        let host_len = rect.b_end().ok_or(CL_INVALID_VALUE)?;
-        let rows = rect.rows().ok_or(CL_INVALID_VALUE)?;
+        }?;
         // SAFETY: ptr is writable over the rectangle the origin, region and pitches
         // describe, which ends at host_len, until the read completes.
         let dst = unsafe { HostPtr::new(ptr, host_len) };
@@ -517,28 +536,18 @@ status_fn!(
             return Err(CL_INVALID_OPERATION);
         }
         // SAFETY: origin and region arguments point to three size_t each.
-        let (bo, ho, r) = unsafe {
-            (
-                triple(buffer_origin)?,
-                triple(host_origin)?,
-                triple(region)?,
+        let (rows, host_len) = unsafe {
+            host_rect(
+                mem.size,
+                [buffer_origin, host_origin, region],
+                [
+                    buffer_row_pitch,
+                    buffer_slice_pitch,
+                    host_row_pitch,
+                    host_slice_pitch,
+                ],
             )
-        };
-        let rect = Rect {
-            region: r,
-            a_origin: bo,
-            a_row: buffer_row_pitch,
-            a_slice: buffer_slice_pitch,
-            b_origin: ho,
-            b_row: host_row_pitch,
-            b_slice: host_slice_pitch,
-        }
-        .normalize()?;
-        if rect.a_end().is_none_or(|e| e > mem.size) {
-            return Err(CL_INVALID_VALUE);
-        }
-        let host_len = rect.b_end().ok_or(CL_INVALID_VALUE)?;
-        let rows = rect.rows().ok_or(CL_INVALID_VALUE)?;
+        }?;
         // SAFETY: ptr is readable over the rectangle, which ends at host_len, until the
         // write completes.
         let src = unsafe { HostPtr::new(ptr, host_len) };

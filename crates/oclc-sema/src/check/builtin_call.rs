@@ -277,7 +277,7 @@ impl Checker<'_> {
     }
 
     /// The builtin resolver's view of checked arguments: type, null constant, constant value.
-    fn builtin_args(&self, args: &[Expr]) -> Vec<Arg> {
+    pub(crate) fn builtin_args(&self, args: &[Expr]) -> Vec<Arg> {
         args.iter()
             .map(|a| {
                 let ty = self.to_bty(a.ty);

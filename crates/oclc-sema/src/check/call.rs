@@ -382,14 +382,7 @@ impl Checker<'_> {
         if !set.contains(&fid) {
             return None;
         }
-        let bargs: Vec<crate::builtins::Arg> = args
-            .iter()
-            .map(|a| crate::builtins::Arg {
-                ty: self.to_bty(a.ty),
-                null_ptr: self.is_null_constant(a),
-                int_const: None,
-            })
-            .collect();
+        let bargs = self.builtin_args(args);
         let mut viable: Vec<(FuncId, Vec<crate::builtins::Rank>)> = Vec::new();
         for &g in set {
             let Some(sig) = self

@@ -1591,12 +1591,9 @@ impl Checker<'_> {
 
     /// The member of `name`'s overload set (started by `first`) whose type is `ty`, if any.
     fn overload_with_type(&mut self, name: Symbol, first: FuncId, ty: QualType) -> Option<FuncId> {
-        let set = self
-            .fn_overloads
-            .entry(name)
-            .or_insert_with(|| vec![first])
-            .clone();
-        set.into_iter().find(|&g| {
+        self.fn_overloads.entry(name).or_insert_with(|| vec![first]);
+        let set = self.fn_overloads.get(&name)?;
+        set.iter().copied().find(|&g| {
             self.prog.function(g).is_some_and(|f| {
                 let a = self.prog.types.canonical(QualType::new(f.ty));
                 a == ty || self.compatible_fn_types(a, ty)
