@@ -416,6 +416,9 @@ unsafe fn triple(p: *const usize) -> Result<[usize; 3], cl_int> {
     Ok([s[0], s[1], s[2]])
 }
 
+/// One row of a rectangle: (offset on one side, offset on the other, length in bytes).
+type Row = (usize, usize, usize);
+
 /// The rows of a rectangle between a buffer of `size` bytes and host memory
 /// (`clEnqueue{Read,Write}BufferRect`): (buffer offset, host offset, length) each, and the host
 /// bytes the rectangle spans. `CL_INVALID_VALUE` for a bad region or pitch, or one past the
@@ -427,7 +430,7 @@ unsafe fn host_rect(
     size: usize,
     ptrs: [*const usize; 3],
     [buffer_row, buffer_slice, host_row, host_slice]: [usize; 4],
-) -> Result<(Vec<(usize, usize, usize)>, usize), cl_int> {
+) -> Result<(Vec<Row>, usize), cl_int> {
     // SAFETY: as the caller promises.
     let (bo, ho, r) = unsafe { (triple(ptrs[0])?, triple(ptrs[1])?, triple(ptrs[2])?) };
     let rect = Rect {
