@@ -13,7 +13,6 @@ use oclc::args::parse_check_args;
 use oclc::check_source;
 use oclc::cli::check_command;
 use oclc::runlines::verify_configs;
-use oclc::{Device, NdRange, Program};
 use oclc_syntax::lexer::Lexer;
 use oclc_syntax::{Diagnostics, FileId, Punct, TokenKind};
 
@@ -30,23 +29,12 @@ fn check_args(args: &[&str], src: &str) -> (i32, String) {
     (out.code, out.stderr)
 }
 
-/// Builds `src`, runs kernel `k` once with `bufs` (u32 buffers, one work-item) and returns them.
+#[path = "../../../test-support/run_once.rs"]
+mod run_once;
+
+/// [`run_once::run_once`] with u32 buffers.
 fn run_u32(src: &str, bufs: &[Vec<u32>]) -> Vec<Vec<u32>> {
-    let p = Program::build(src, "").expect("builds");
-    let d = Device::cpu().with_printf_echo(false);
-    let buffers: Vec<_> = bufs
-        .iter()
-        .map(|b| d.buffer_from_slice(b).expect("buffer"))
-        .collect();
-    let mut k = p.kernel("k").expect("kernel");
-    for (i, b) in buffers.iter().enumerate() {
-        k.set_arg(i, b).expect("arg");
-    }
-    d.launch(&k, &NdRange::new(&[1])).expect("launch");
-    buffers
-        .iter()
-        .map(|b| b.read::<u32>().expect("read"))
-        .collect()
+    run_once::run_once(src, bufs)
 }
 
 // ---- a UTF-8 byte order mark (pocl's test kernels) ----

@@ -18,24 +18,12 @@ fn check(src: &str) -> (i32, String) {
     check_with(&[], src)
 }
 
-/// Builds `src`, runs kernel `k` once with `bufs` (i32 buffers, one work-item) and returns
-/// them.
+#[path = "../../../test-support/run_once.rs"]
+mod run_once;
+
+/// [`run_once::run_once`] with i32 buffers.
 fn run_i32(src: &str, bufs: &[Vec<i32>]) -> Vec<Vec<i32>> {
-    let p = Program::build(src, "").expect("builds");
-    let d = Device::cpu().with_printf_echo(false);
-    let buffers: Vec<_> = bufs
-        .iter()
-        .map(|b| d.buffer_from_slice(b).expect("buffer"))
-        .collect();
-    let mut k = p.kernel("k").expect("kernel");
-    for (i, b) in buffers.iter().enumerate() {
-        k.set_arg(i, b).expect("arg");
-    }
-    d.launch(&k, &NdRange::new(&[1])).expect("launch");
-    buffers
-        .iter()
-        .map(|b| b.read::<i32>().expect("read"))
-        .collect()
+    run_once::run_once(src, bufs)
 }
 
 /// PTX for `src`, or the build error.
