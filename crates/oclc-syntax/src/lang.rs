@@ -1,8 +1,6 @@
 //! Language mode: the OpenCL C version (`-cl-std`) and the enabled extensions and optional
 //! features (`-cl-ext`), with clang's defaults for the spir target.
 
-use std::collections::BTreeSet;
-
 /// OpenCL C version selected by `-cl-std`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ClStd {
@@ -142,14 +140,86 @@ impl Target {
     }
 }
 
+/// Every extension and feature name [`LangOptions`] knows, sorted (a unit test keeps it the
+/// union of [`EXTENSIONS`], [`CLANG_EXTENSIONS`] and [`FEATURES`]): bit `i` of the enabled set
+/// is name `i`, so the set is one word, copied and searched without allocating.
+const KNOWN: [&str; 61] = [
+    "__cl_clang_bitfields",
+    "__cl_clang_function_pointers",
+    "__cl_clang_function_scope_local_variables",
+    "__cl_clang_non_portable_kernel_param_types",
+    "__cl_clang_variadic_functions",
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_device_enqueue",
+    "__opencl_c_ext_image_unorm_int_2_101010",
+    "__opencl_c_ext_image_unsigned_10x6_12x4_14x2",
+    "__opencl_c_fp64",
+    "__opencl_c_generic_address_space",
+    "__opencl_c_images",
+    "__opencl_c_int64",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_kernel_clock_scope_device",
+    "__opencl_c_kernel_clock_scope_sub_group",
+    "__opencl_c_kernel_clock_scope_work_group",
+    "__opencl_c_pipes",
+    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_read_write_images",
+    "__opencl_c_subgroups",
+    "__opencl_c_work_group_collective_functions",
+    "cl_amd_media_ops",
+    "cl_amd_media_ops2",
+    "cl_clang_storage_class_specifiers",
+    "cl_ext_float_atomics",
+    "cl_intel_device_side_avc_motion_estimation",
+    "cl_intel_subgroups",
+    "cl_intel_subgroups_short",
+    "cl_khr_3d_image_writes",
+    "cl_khr_byte_addressable_store",
+    "cl_khr_depth_images",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_fp16",
+    "cl_khr_fp64",
+    "cl_khr_gl_msaa_sharing",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_integer_dot_product",
+    "cl_khr_kernel_clock",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_mipmap_image",
+    "cl_khr_mipmap_image_writes",
+    "cl_khr_srgb_image_writes",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroups",
+    "cles_khr_int64",
+];
+
+/// Bit of `name` in the enabled set, if it is a known extension or feature.
+fn known_bit(name: &str) -> Option<u64> {
+    KNOWN.binary_search(&name).ok().map(|i| 1u64 << i)
+}
+
 /// The language mode of one compilation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LangOptions {
     pub std: ClStd,
     /// The target; spir64 unless `-triple` says otherwise.
     pub target: Target,
-    /// Enabled extensions and features, by macro name.
-    enabled: BTreeSet<String>,
+    /// Enabled extensions and features: bit `i` is [`KNOWN`]`[i]`.
+    enabled: u64,
     /// Deepest nesting of `(`, `[` and `{` the parser accepts (`-fbracket-depth=N`, default
     /// 256 as in clang).
     pub bracket_depth: u32,
@@ -168,18 +238,21 @@ impl LangOptions {
     /// clang's defaults for `std` on the spir target: every extension, every feature
     /// (CL3.0) or the features OpenCL C 2.0 always has (CL2.0), none before 2.0 (rule 5).
     pub fn new(std: ClStd) -> LangOptions {
-        let mut enabled: BTreeSet<String> = EXTENSIONS.iter().map(|s| s.to_string()).collect();
-        for &(f, in20) in FEATURES {
-            if std == ClStd::Cl30 || (std == ClStd::Cl20 && in20) {
-                enabled.insert(f.to_string());
-            }
-        }
-        LangOptions {
+        let mut lang = LangOptions {
             std,
             target: Target::default(),
-            enabled,
+            enabled: 0,
             bracket_depth: DEFAULT_BRACKET_DEPTH,
+        };
+        for e in EXTENSIONS {
+            lang.set(e, true);
         }
+        for &(f, in20) in FEATURES {
+            if std == ClStd::Cl30 || (std == ClStd::Cl20 && in20) {
+                lang.set(f, true);
+            }
+        }
+        lang
     }
 
     /// Applies one `-cl-ext=` value: a comma-separated list of `+name`, `-name`, `+all`, `-all`
@@ -218,22 +291,29 @@ impl LangOptions {
         Ok(())
     }
 
+    /// Turns a known name on or off (callers check that it is known).
     fn set(&mut self, name: &str, on: bool) {
-        if on {
-            self.enabled.insert(name.to_string());
-        } else {
-            self.enabled.remove(name);
+        if let Some(bit) = known_bit(name) {
+            if on {
+                self.enabled |= bit;
+            } else {
+                self.enabled &= !bit;
+            }
         }
     }
 
     /// Whether an extension or feature is enabled.
     pub fn has(&self, name: &str) -> bool {
-        self.enabled.contains(name)
+        known_bit(name).is_some_and(|bit| self.enabled & bit != 0)
     }
 
     /// Enabled names, sorted.
-    pub fn enabled(&self) -> impl Iterator<Item = &str> {
-        self.enabled.iter().map(String::as_str)
+    pub fn enabled(&self) -> impl Iterator<Item = &'static str> + '_ {
+        KNOWN
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.enabled & (1u64 << i) != 0)
+            .map(|(_, &n)| n)
     }
 
     /// Rules 2, 8, 22: the generic address space is available.
@@ -290,5 +370,21 @@ mod tests {
         assert!(cl3.generic_address_space());
         assert!(!cl3.program_scope_globals());
         assert!(cl3.apply_cl_ext("+nonsense").is_err());
+    }
+
+    #[test]
+    fn known_names_are_exactly_the_extensions_and_features_sorted() {
+        let mut all: Vec<&str> = EXTENSIONS.to_vec();
+        all.extend_from_slice(CLANG_EXTENSIONS);
+        all.extend(FEATURES.iter().map(|&(f, _)| f));
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all, KNOWN.to_vec());
+        let mut l = LangOptions::new(ClStd::Cl30);
+        assert!(l.has("cl_khr_fp64") && l.has("__opencl_c_fp64"));
+        assert!(!l.has("__cl_clang_bitfields") && !l.has("cl_unknown"));
+        l.apply_cl_ext("-cl_khr_fp64,+__cl_clang_bitfields").unwrap();
+        assert!(!l.has("cl_khr_fp64") && l.has("__cl_clang_bitfields"));
+        assert_eq!(l.enabled().count(), EXTENSIONS.len() - 1 + FEATURES.len() + 1);
     }
 }

@@ -253,7 +253,7 @@ impl Pp<'_> {
 
     /// `defined` for `name`: a macro, or one of the preprocessor's builtin operators (which
     /// clang reports as defined).
-    pub(super) fn is_defined(&self, name: Symbol) -> bool {
+    pub(super) fn is_defined(&mut self, name: Symbol) -> bool {
         self.macros.contains(name)
             || name.as_str() == "__has_include"
             || name.as_str() == "__has_include_next"

@@ -6,6 +6,8 @@
 
 use std::rc::Rc;
 
+use crate::fxhash::FxHashMap;
+
 use super::{Macro, Origin, SymMap};
 use crate::diag::Diagnostics;
 use crate::intern::Symbol;
@@ -32,21 +34,48 @@ struct LazySource {
     origin: Origin,
 }
 
-/// Macros by name.
+/// Macros by name. Predefined lines are kept by name string until a symbol asks for them:
+/// interning the few hundred names at start was a sixth of a small file's check.
 #[derive(Default)]
 pub(super) struct MacroTable {
     map: SymMap<Def>,
     sources: Vec<LazySource>,
+    /// Predefined lines (source, offset) by macro name, not yet moved into `map`.
+    pending: FxHashMap<&'static str, (u8, u32)>,
+    /// By symbol index: whether `pending` was consulted for the symbol (from then on `map`
+    /// alone says whether it is defined).
+    resolved: Vec<bool>,
 }
 
 impl MacroTable {
+    /// Moves `name`'s predefined line, if any, into `map` the first time `name` is seen.
+    #[inline]
+    fn resolve(&mut self, name: Symbol) {
+        let i = name.0 as usize;
+        match self.resolved.get(i) {
+            Some(true) => return,
+            Some(false) => {}
+            None if self.pending.is_empty() => return,
+            None => self.resolved.resize(i + 1, false),
+        }
+        self.resolved[i] = true;
+        if self.pending.is_empty() {
+            return;
+        }
+        if let Some((src, pos)) = self.pending.remove(name.as_str()) {
+            self.map.entry(name).or_insert(Def::Lazy { src, pos });
+        }
+    }
+
     /// Whether `name` is defined (a predefined macro counts without being parsed).
-    pub fn contains(&self, name: Symbol) -> bool {
+    pub fn contains(&mut self, name: Symbol) -> bool {
+        self.resolve(name);
         self.map.contains_key(&name)
     }
 
     /// The definition of `name`, parsing its predefined line on first use.
     pub fn get(&mut self, name: Symbol) -> Option<Rc<Macro>> {
+        self.resolve(name);
         let (src, pos) = match self.map.get(&name)? {
             Def::Ready(m) => return Some(Rc::clone(m)),
             &Def::Lazy { src, pos } => (src, pos),
@@ -70,11 +99,18 @@ impl MacroTable {
     }
 
     pub fn insert(&mut self, name: Symbol, m: Rc<Macro>) {
+        self.resolve(name);
         self.map.insert(name, Def::Ready(m));
     }
 
     pub fn remove(&mut self, name: Symbol) {
+        self.resolve(name);
         self.map.remove(&name);
+    }
+
+    /// Room for `n` predefined lines (one allocation for all [`Self::add_lazy`] calls).
+    pub fn reserve_lazy(&mut self, n: usize) {
+        self.pending.reserve(n);
     }
 
     /// Enters the `#define` lines of virtual file `file` (text `text`), each given as the
@@ -93,10 +129,9 @@ impl MacroTable {
             lexer: Lexer::with_cache(file, text, LAZY_CACHE),
             origin,
         });
-        self.map.reserve(lines.len());
-        let syms = Symbol::intern_static(lines.iter().map(|&(name, _)| name));
-        for (sym, &(_, pos)) in syms.into_iter().zip(lines) {
-            self.map.insert(sym, Def::Lazy { src, pos });
+        for &(name, pos) in lines {
+            // A symbol resolved already (none is, before the first file) keeps its entry.
+            self.pending.insert(name, (src, pos));
         }
     }
 }

@@ -411,7 +411,7 @@ impl<'s> Pp<'s> {
     fn run(&mut self, main: FileId) -> PpOutput {
         let lang = &self.opts.lang;
         // The predefined macros: their `#define` lines are parsed on first use.
-        for (name, defines, origin) in [
+        let sets = [
             (
                 "<built-in>",
                 predefined::builtin_defines(lang),
@@ -422,7 +422,10 @@ impl<'s> Pp<'s> {
                 predefined::default_header_defines(lang),
                 Origin::DefaultHeader,
             ),
-        ] {
+        ];
+        self.macros
+            .reserve_lazy(sets.iter().map(|(_, d, _)| d.lines.len()).sum());
+        for (name, defines, origin) in sets {
             let id = self.sm.add_text(name, defines.text);
             let text = self
                 .sm
