@@ -42,6 +42,25 @@ fn ext_macro_defined(lang: &LangOptions, name: &str) -> bool {
     true
 }
 
+/// Object-like `#define` lines made at compile time, with each line's macro name and
+/// length (so a run adds their positions without scanning the text).
+pub(super) struct StaticDefines {
+    text: &'static str,
+    names: &'static [&'static str],
+    lens: &'static [u32],
+}
+
+/// A [`StaticDefines`] from `(name, value)` pairs.
+macro_rules! static_defines {
+    ($(($n:literal, $v:literal $(,)?)),* $(,)?) => {
+        StaticDefines {
+            text: concat!($("#define ", $n, " ", $v, "\n"),*),
+            names: &[$($n),*],
+            lens: &[$(("#define ".len() + $n.len() + 1 + $v.len() + 1) as u32),*],
+        }
+    };
+}
+
 /// `#define` lines being written, and where each macro's line starts, so the preprocessor
 /// can parse a line only when its macro is first used.
 pub(super) struct Defines {
@@ -59,26 +78,16 @@ impl Defines {
         }
     }
 
-    /// Appends `#define NAME VALUE` lines written at compile time (object-like macros).
-    fn static_lines(&mut self, text: &'static str) {
-        const DEFINE: usize = "#define ".len();
-        let base = self.text.len();
-        let bytes = text.as_bytes();
-        let mut at = 0;
-        while at + DEFINE < bytes.len() {
-            let name_start = at + DEFINE;
-            let mut i = name_start;
-            while i < bytes.len() && bytes[i] != b' ' {
-                i += 1;
-            }
-            self.lines
-                .push((text.get(name_start..i).unwrap_or(""), (base + at) as u32));
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
-            }
-            at = i + 1;
+    /// Appends a block of `#define` lines written at compile time: one copy of its text and
+    /// one addition per line for the positions.
+    fn block(&mut self, b: &StaticDefines) {
+        let mut at = self.text.len() as u32;
+        self.lines.reserve(b.names.len());
+        for (&name, &len) in b.names.iter().zip(b.lens) {
+            self.lines.push((name, at));
+            at += len;
         }
-        self.text.push_str(text);
+        self.text.push_str(b.text);
     }
 
     /// Appends `#define NAME VALUE`; `name` may carry a parameter list (`F(x)`).
@@ -103,14 +112,295 @@ pub fn builtin_text(lang: &LangOptions) -> String {
 pub(super) fn builtin_defines(lang: &LangOptions) -> Defines {
     let v = lang.std.version();
     let mut d = Defines::new();
-    let mut def = |name: &'static str, value: &str| d.def(name, value);
-    def("__llvm__", "1");
-    def("__clang__", "1");
-    def("__clang_major__", "19");
-    def("__clang_minor__", "1");
-    def("__clang_patchlevel__", "0");
-    def("__clang_version__", "\"19.1.0 \"");
-    for (n, val) in [
+    d.block(&CORE_MACROS);
+    d.block(&C_MACROS);
+    // clang -cc1 optimizes OpenCL by default (`-cl-opt-disable` is the way out).
+    d.def("__OPTIMIZE__", "1");
+    d.block(target_macros(lang.target));
+    d.def("__OPENCL_C_VERSION__", &v.to_string());
+    d.block(&VERSION_MACROS);
+    let mut names: Vec<&str> = crate::lang::EXTENSIONS.to_vec();
+    names.extend_from_slice(crate::lang::CLANG_EXTENSIONS);
+    names.extend(crate::lang::FEATURES.iter().map(|&(f, _)| f));
+    for name in names {
+        if name != "__opencl_c_int64" && ext_macro_defined(lang, name) {
+            d.def(name, "1");
+        }
+    }
+    // clang's own extensions are supported on spir (their macros are defined) though off
+    // until enabled by a pragma.
+    for name in crate::lang::CLANG_EXTENSIONS {
+        if *name != "__cl_clang_function_scope_local_variables" && !lang.has(name) {
+            d.def(name, "1");
+        }
+    }
+    // clang assumes the FULL profile: always defined.
+    d.def("__opencl_c_int64", "1");
+    d.def("__IMAGE_SUPPORT__", "1");
+    d.def("__ELF__", "1");
+    d.def("__SPIR", "1");
+    d.def("__SPIR__", "1");
+    match lang.target {
+        Target::Spir => {
+            d.def("__SPIR32", "1");
+            d.def("__SPIR32__", "1");
+        }
+        Target::Spir64 => {
+            d.def("__SPIR64", "1");
+            d.def("__SPIR64__", "1");
+        }
+    }
+    d
+}
+
+/// The macros that depend on the pointer width (clang's `SPIR32TargetInfo` and
+/// `SPIR64TargetInfo`: `size_t` is `unsigned int` on spir, `unsigned long` on spir64).
+fn target_macros(target: Target) -> &'static StaticDefines {
+    match target {
+        Target::Spir64 => &SPIR64_MACROS,
+        Target::Spir => &SPIR_MACROS,
+    }
+}
+
+/// [`target_macros`] of spir64; clang defines `_LP64` where pointers and `long` are 64-bit
+/// (`long` is 64-bit on both targets in OpenCL, so `_ILP32` is never defined).
+const SPIR64_MACROS: StaticDefines = static_defines![
+    ("__SIZE_MAX__", "18446744073709551615UL"),
+    ("__SIZE_WIDTH__", "64"),
+    ("__PTRDIFF_MAX__", "9223372036854775807L"),
+    ("__PTRDIFF_WIDTH__", "64"),
+    ("__INTPTR_MAX__", "9223372036854775807L"),
+    ("__INTPTR_WIDTH__", "64"),
+    ("__UINTPTR_MAX__", "18446744073709551615UL"),
+    ("__UINTPTR_WIDTH__", "64"),
+    ("__SIZEOF_POINTER__", "8"),
+    ("__SIZEOF_PTRDIFF_T__", "8"),
+    ("__SIZEOF_SIZE_T__", "8"),
+    ("__INTPTR_TYPE__", "long int"),
+    ("__UINTPTR_TYPE__", "long unsigned int"),
+    ("__SIZE_TYPE__", "long unsigned int"),
+    ("__PTRDIFF_TYPE__", "long int"),
+    ("__POINTER_WIDTH__", "64"),
+    ("__INTPTR_FMTd__", "\"ld\""),
+    ("__INTPTR_FMTi__", "\"li\""),
+    ("__PTRDIFF_FMTd__", "\"ld\""),
+    ("__PTRDIFF_FMTi__", "\"li\""),
+    ("__SIZE_FMTX__", "\"lX\""),
+    ("__SIZE_FMTo__", "\"lo\""),
+    ("__SIZE_FMTu__", "\"lu\""),
+    ("__SIZE_FMTx__", "\"lx\""),
+    ("__UINTPTR_FMTX__", "\"lX\""),
+    ("__UINTPTR_FMTo__", "\"lo\""),
+    ("__UINTPTR_FMTu__", "\"lu\""),
+    ("__UINTPTR_FMTx__", "\"lx\""),
+    ("_LP64", "1"),
+    ("__LP64__", "1"),
+];
+
+/// [`target_macros`] of spir.
+const SPIR_MACROS: StaticDefines = static_defines![
+    ("__SIZE_MAX__", "4294967295U"),
+    ("__SIZE_WIDTH__", "32"),
+    ("__PTRDIFF_MAX__", "2147483647"),
+    ("__PTRDIFF_WIDTH__", "32"),
+    ("__INTPTR_MAX__", "2147483647"),
+    ("__INTPTR_WIDTH__", "32"),
+    ("__UINTPTR_MAX__", "4294967295U"),
+    ("__UINTPTR_WIDTH__", "32"),
+    ("__SIZEOF_POINTER__", "4"),
+    ("__SIZEOF_PTRDIFF_T__", "4"),
+    ("__SIZEOF_SIZE_T__", "4"),
+    ("__INTPTR_TYPE__", "int"),
+    ("__UINTPTR_TYPE__", "unsigned int"),
+    ("__SIZE_TYPE__", "unsigned int"),
+    ("__PTRDIFF_TYPE__", "int"),
+    ("__POINTER_WIDTH__", "32"),
+    ("__INTPTR_FMTd__", "\"d\""),
+    ("__INTPTR_FMTi__", "\"i\""),
+    ("__PTRDIFF_FMTd__", "\"d\""),
+    ("__PTRDIFF_FMTi__", "\"i\""),
+    ("__SIZE_FMTX__", "\"X\""),
+    ("__SIZE_FMTo__", "\"o\""),
+    ("__SIZE_FMTu__", "\"u\""),
+    ("__SIZE_FMTx__", "\"x\""),
+    ("__UINTPTR_FMTX__", "\"X\""),
+    ("__UINTPTR_FMTo__", "\"o\""),
+    ("__UINTPTR_FMTu__", "\"u\""),
+    ("__UINTPTR_FMTx__", "\"x\""),
+];
+
+/// The macros of clang's default header `opencl-c-base.h` for this mode, as `#define` lines.
+pub fn default_header_text(lang: &LangOptions) -> String {
+    default_header_defines(lang).text
+}
+
+/// [`default_header_text`] with the position of each macro's line.
+pub(super) fn default_header_defines(lang: &LangOptions) -> Defines {
+    let v = lang.std.version();
+    let defined = |n: &str| n == "__opencl_c_int64" || ext_macro_defined(lang, n);
+    let mut d = Defines::new();
+    // The headers' include guards and opencl-c.h's attribute shorthands.
+    d.def("_OPENCL_BASE_H_", "");
+    d.def("_OPENCL_H_", "");
+    d.def("__conv", "__attribute__((convergent))");
+    d.def("__purefn", "__attribute__((pure))");
+    if v >= 200 {
+        // opencl-c-base.h's extension and feature macros for SPIR from OpenCL C 2.0 on
+        // (the rest are `LangOptions` extensions or features).
+        d.def("cl_khr_subgroup_rotate", "1");
+        for f in [
+            "__opencl_c_integer_dot_product_input_4x8bit",
+            "__opencl_c_integer_dot_product_input_4x8bit_packed",
+            "__opencl_c_kernel_clock_scope_device",
+            "__opencl_c_kernel_clock_scope_work_group",
+            "__opencl_c_kernel_clock_scope_sub_group",
+        ] {
+            if !defined(f) {
+                d.def(f, "1");
+            }
+        }
+        if defined("cl_ext_float_atomics") {
+            let mut precs = vec!["fp32"];
+            if defined("cl_khr_fp16") {
+                for n in [
+                    "__opencl_c_ext_fp16_global_atomic_load_store",
+                    "__opencl_c_ext_fp16_local_atomic_load_store",
+                ] {
+                    d.def(n, "1");
+                }
+                precs.push("fp16");
+            }
+            if defined("cl_khr_fp64") {
+                precs.push("fp64");
+            }
+            for p in precs {
+                for (n, x) in FLOAT_ATOMIC_FEATURES {
+                    if *n == p {
+                        d.def(x[0], "1");
+                        d.def(x[1], "1");
+                        d.def(x[2], "1");
+                        d.def(x[3], "1");
+                    }
+                }
+            }
+        }
+        d.def("__opencl_c_ext_image_raw10_raw12", "1");
+    }
+    if !defined("__opencl_c_generic_address_space") {
+        d.def("__opencl_c_named_address_space_builtins", "1");
+    }
+    if defined("cl_intel_subgroups")
+        || defined("cl_khr_subgroups")
+        || defined("__opencl_c_subgroups")
+    {
+        d.def("__opencl_subgroup_builtins", "1");
+    }
+    if defined("cl_khr_depth_images") || v >= 200 {
+        d.def("__opencl_depth_image_builtins", "1");
+    }
+    d.def("__half", "half");
+    d.def("NULL", "((void*)0)");
+    d.def("MAXFLOAT", "0x1.fffffep127f");
+    d.def("HUGE_VALF", "(__builtin_huge_valf())");
+    d.def("HUGE_VAL", "(__builtin_huge_val())");
+    d.def("INFINITY", "(__builtin_inff())");
+    d.def("NAN", "as_float(INT_MAX)");
+    d.def("FP_ILOGB0", "INT_MIN");
+    d.def("FP_ILOGBNAN", "INT_MAX");
+    d.block(&FLOAT_MACROS);
+    if defined("cl_khr_fp16") {
+        d.block(&HALF_MACROS);
+    }
+    d.block(&LIMIT_MACROS);
+    d.def("CLK_LOCAL_MEM_FENCE", "0x01");
+    d.def("CLK_GLOBAL_MEM_FENCE", "0x02");
+    if v >= 200 {
+        d.def("CLK_IMAGE_MEM_FENCE", "0x04");
+        d.def("ATOMIC_VAR_INIT(x)", "(x)");
+        d.def("ATOMIC_FLAG_INIT", "0");
+    }
+    d.block(&IMAGE_MACROS);
+    if v >= 300 {
+        d.def("CLK_UNORM_INT_101010_2", "0x10E0");
+    }
+    if defined("__opencl_c_ext_image_unorm_int_2_101010") {
+        d.def("CLK_UNORM_INT_2_101010_EXT", "0x10E5");
+    }
+    if defined("__opencl_c_ext_image_unsigned_10x6_12x4_14x2") {
+        for (n, val) in [
+            ("CLK_UNSIGNED_INT10X6_EXT", "0x10E6"),
+            ("CLK_UNSIGNED_INT12X4_EXT", "0x10E7"),
+            ("CLK_UNSIGNED_INT14X2_EXT", "0x10E8"),
+            ("CLK_UNORM_10X6_EXT", "0x10E1"),
+            ("CLK_UNORM_12X4_EXT", "0x10E9"),
+            ("CLK_UNORM_14X2_EXT", "0x10EA"),
+        ] {
+            d.def(n, val);
+        }
+    }
+    if v >= 200 {
+        d.def("CLK_UNSIGNED_INT_RAW10_EXT", "0x10E3");
+        d.def("CLK_UNSIGNED_INT_RAW12_EXT", "0x10E4");
+    }
+    d.block(&CHANNEL_ORDER_MACROS);
+    if v >= 200 {
+        d.block(&CL20_MACROS);
+    }
+    d.def(
+        "__kernel_exec(X, typen)",
+        "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))",
+    );
+    d.def(
+        "kernel_exec(X, typen)",
+        "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))",
+    );
+    if defined("cl_intel_device_side_avc_motion_estimation") {
+        d.block(&AVC_MACROS);
+    }
+    d
+}
+
+/// cl_ext_float_atomics' add and min/max feature macros, by precision.
+const FLOAT_ATOMIC_FEATURES: &[(&str, [&str; 4])] = &[
+    (
+        "fp16",
+        [
+            "__opencl_c_ext_fp16_global_atomic_add",
+            "__opencl_c_ext_fp16_local_atomic_add",
+            "__opencl_c_ext_fp16_global_atomic_min_max",
+            "__opencl_c_ext_fp16_local_atomic_min_max",
+        ],
+    ),
+    (
+        "fp64",
+        [
+            "__opencl_c_ext_fp64_global_atomic_add",
+            "__opencl_c_ext_fp64_local_atomic_add",
+            "__opencl_c_ext_fp64_global_atomic_min_max",
+            "__opencl_c_ext_fp64_local_atomic_min_max",
+        ],
+    ),
+    (
+        "fp32",
+        [
+            "__opencl_c_ext_fp32_global_atomic_add",
+            "__opencl_c_ext_fp32_local_atomic_add",
+            "__opencl_c_ext_fp32_global_atomic_min_max",
+            "__opencl_c_ext_fp32_local_atomic_min_max",
+        ],
+    ),
+];
+
+
+/// The start of clang's `<built-in>` buffer: the compiler, atomics, floating-point classes,
+/// type sizes and limits (the same in every mode).
+const CORE_MACROS: StaticDefines = static_defines![
+    ("__llvm__", "1"),
+    ("__clang__", "1"),
+    ("__clang_major__", "19"),
+    ("__clang_minor__", "1"),
+    ("__clang_patchlevel__", "0"),
+    ("__clang_version__", "\"19.1.0 \""),
         ("__ATOMIC_RELAXED", "0"),
         ("__ATOMIC_CONSUME", "1"),
         ("__ATOMIC_ACQUIRE", "2"),
@@ -181,324 +471,22 @@ pub(super) fn builtin_defines(lang: &LangOptions) -> Defines {
         ("__STDC_VERSION__", "199901L"),
         ("__STDC_UTF_16__", "1"),
         ("__STDC_UTF_32__", "1"),
-    ] {
-        def(n, val);
-    }
-    d.static_lines(C_MACROS);
-    let mut def = |name: &'static str, value: &str| d.def(name, value);
-    // clang -cc1 optimizes OpenCL by default (`-cl-opt-disable` is the way out).
-    def("__OPTIMIZE__", "1");
-    for (n, val) in target_macros(lang.target) {
-        def(n, val);
-    }
-    def("__OPENCL_C_VERSION__", &v.to_string());
-    for (n, val) in [
+];
+
+/// The OpenCL versions and the byte order (after `__OPENCL_C_VERSION__`).
+const VERSION_MACROS: StaticDefines = static_defines![
         ("CL_VERSION_1_0", "100"),
         ("CL_VERSION_1_1", "110"),
         ("CL_VERSION_1_2", "120"),
         ("CL_VERSION_2_0", "200"),
         ("CL_VERSION_3_0", "300"),
         ("__ENDIAN_LITTLE__", "1"),
-    ] {
-        def(n, val);
-    }
-    let mut names: Vec<&str> = crate::lang::EXTENSIONS.to_vec();
-    names.extend_from_slice(crate::lang::CLANG_EXTENSIONS);
-    names.extend(crate::lang::FEATURES.iter().map(|&(f, _)| f));
-    for name in names {
-        if name != "__opencl_c_int64" && ext_macro_defined(lang, name) {
-            def(name, "1");
-        }
-    }
-    // clang's own extensions are supported on spir (their macros are defined) though off
-    // until enabled by a pragma.
-    for name in crate::lang::CLANG_EXTENSIONS {
-        if *name != "__cl_clang_function_scope_local_variables" && !lang.has(name) {
-            def(name, "1");
-        }
-    }
-    // clang assumes the FULL profile: always defined.
-    def("__opencl_c_int64", "1");
-    def("__IMAGE_SUPPORT__", "1");
-    def("__ELF__", "1");
-    def("__SPIR", "1");
-    def("__SPIR__", "1");
-    match lang.target {
-        Target::Spir => {
-            def("__SPIR32", "1");
-            def("__SPIR32__", "1");
-        }
-        Target::Spir64 => {
-            def("__SPIR64", "1");
-            def("__SPIR64__", "1");
-        }
-    }
-    d
-}
-
-/// The macros that depend on the pointer width (clang's `SPIR32TargetInfo` and
-/// `SPIR64TargetInfo`: `size_t` is `unsigned int` on spir, `unsigned long` on spir64).
-fn target_macros(target: Target) -> Vec<(&'static str, &'static str)> {
-    let mut v = match target {
-        Target::Spir64 => [
-            ("__SIZE_MAX__", "18446744073709551615UL"),
-            ("__SIZE_WIDTH__", "64"),
-            ("__PTRDIFF_MAX__", "9223372036854775807L"),
-            ("__PTRDIFF_WIDTH__", "64"),
-            ("__INTPTR_MAX__", "9223372036854775807L"),
-            ("__INTPTR_WIDTH__", "64"),
-            ("__UINTPTR_MAX__", "18446744073709551615UL"),
-            ("__UINTPTR_WIDTH__", "64"),
-            ("__SIZEOF_POINTER__", "8"),
-            ("__SIZEOF_PTRDIFF_T__", "8"),
-            ("__SIZEOF_SIZE_T__", "8"),
-            ("__INTPTR_TYPE__", "long int"),
-            ("__UINTPTR_TYPE__", "long unsigned int"),
-            ("__SIZE_TYPE__", "long unsigned int"),
-            ("__PTRDIFF_TYPE__", "long int"),
-            ("__POINTER_WIDTH__", "64"),
-            ("__INTPTR_FMTd__", "\"ld\""),
-            ("__INTPTR_FMTi__", "\"li\""),
-            ("__PTRDIFF_FMTd__", "\"ld\""),
-            ("__PTRDIFF_FMTi__", "\"li\""),
-            ("__SIZE_FMTX__", "\"lX\""),
-            ("__SIZE_FMTo__", "\"lo\""),
-            ("__SIZE_FMTu__", "\"lu\""),
-            ("__SIZE_FMTx__", "\"lx\""),
-            ("__UINTPTR_FMTX__", "\"lX\""),
-            ("__UINTPTR_FMTo__", "\"lo\""),
-            ("__UINTPTR_FMTu__", "\"lu\""),
-            ("__UINTPTR_FMTx__", "\"lx\""),
-        ]
-        .to_vec(),
-        Target::Spir => [
-            ("__SIZE_MAX__", "4294967295U"),
-            ("__SIZE_WIDTH__", "32"),
-            ("__PTRDIFF_MAX__", "2147483647"),
-            ("__PTRDIFF_WIDTH__", "32"),
-            ("__INTPTR_MAX__", "2147483647"),
-            ("__INTPTR_WIDTH__", "32"),
-            ("__UINTPTR_MAX__", "4294967295U"),
-            ("__UINTPTR_WIDTH__", "32"),
-            ("__SIZEOF_POINTER__", "4"),
-            ("__SIZEOF_PTRDIFF_T__", "4"),
-            ("__SIZEOF_SIZE_T__", "4"),
-            ("__INTPTR_TYPE__", "int"),
-            ("__UINTPTR_TYPE__", "unsigned int"),
-            ("__SIZE_TYPE__", "unsigned int"),
-            ("__PTRDIFF_TYPE__", "int"),
-            ("__POINTER_WIDTH__", "32"),
-            ("__INTPTR_FMTd__", "\"d\""),
-            ("__INTPTR_FMTi__", "\"i\""),
-            ("__PTRDIFF_FMTd__", "\"d\""),
-            ("__PTRDIFF_FMTi__", "\"i\""),
-            ("__SIZE_FMTX__", "\"X\""),
-            ("__SIZE_FMTo__", "\"o\""),
-            ("__SIZE_FMTu__", "\"u\""),
-            ("__SIZE_FMTx__", "\"x\""),
-            ("__UINTPTR_FMTX__", "\"X\""),
-            ("__UINTPTR_FMTo__", "\"o\""),
-            ("__UINTPTR_FMTu__", "\"u\""),
-            ("__UINTPTR_FMTx__", "\"x\""),
-        ]
-        .to_vec(),
-    };
-    // clang defines `_LP64` where pointers and `long` are 64-bit; `long` is 64-bit on both
-    // targets in OpenCL, so `_ILP32` is never defined.
-    if target == Target::Spir64 {
-        v.extend([("_LP64", "1"), ("__LP64__", "1")]);
-    }
-    v
-}
-
-/// The macros of clang's default header `opencl-c-base.h` for this mode, as `#define` lines.
-pub fn default_header_text(lang: &LangOptions) -> String {
-    default_header_defines(lang).text
-}
-
-/// [`default_header_text`] with the position of each macro's line.
-pub(super) fn default_header_defines(lang: &LangOptions) -> Defines {
-    let v = lang.std.version();
-    let defined = |n: &str| n == "__opencl_c_int64" || ext_macro_defined(lang, n);
-    let mut d = Defines::new();
-    let mut def = |name: &'static str, value: &str| d.def(name, value);
-    // The headers' include guards and opencl-c.h's attribute shorthands.
-    def("_OPENCL_BASE_H_", "");
-    def("_OPENCL_H_", "");
-    def("__conv", "__attribute__((convergent))");
-    def("__purefn", "__attribute__((pure))");
-    if v >= 200 {
-        // opencl-c-base.h's extension and feature macros for SPIR from OpenCL C 2.0 on
-        // (the rest are `LangOptions` extensions or features).
-        def("cl_khr_subgroup_rotate", "1");
-        for f in [
-            "__opencl_c_integer_dot_product_input_4x8bit",
-            "__opencl_c_integer_dot_product_input_4x8bit_packed",
-            "__opencl_c_kernel_clock_scope_device",
-            "__opencl_c_kernel_clock_scope_work_group",
-            "__opencl_c_kernel_clock_scope_sub_group",
-        ] {
-            if !defined(f) {
-                def(f, "1");
-            }
-        }
-        if defined("cl_ext_float_atomics") {
-            let mut precs = vec!["fp32"];
-            if defined("cl_khr_fp16") {
-                for n in [
-                    "__opencl_c_ext_fp16_global_atomic_load_store",
-                    "__opencl_c_ext_fp16_local_atomic_load_store",
-                ] {
-                    def(n, "1");
-                }
-                precs.push("fp16");
-            }
-            if defined("cl_khr_fp64") {
-                precs.push("fp64");
-            }
-            for p in precs {
-                for (n, x) in FLOAT_ATOMIC_FEATURES {
-                    if *n == p {
-                        def(x[0], "1");
-                        def(x[1], "1");
-                        def(x[2], "1");
-                        def(x[3], "1");
-                    }
-                }
-            }
-        }
-        def("__opencl_c_ext_image_raw10_raw12", "1");
-    }
-    if !defined("__opencl_c_generic_address_space") {
-        def("__opencl_c_named_address_space_builtins", "1");
-    }
-    if defined("cl_intel_subgroups")
-        || defined("cl_khr_subgroups")
-        || defined("__opencl_c_subgroups")
-    {
-        def("__opencl_subgroup_builtins", "1");
-    }
-    if defined("cl_khr_depth_images") || v >= 200 {
-        def("__opencl_depth_image_builtins", "1");
-    }
-    def("__half", "half");
-    def("NULL", "((void*)0)");
-    def("MAXFLOAT", "0x1.fffffep127f");
-    def("HUGE_VALF", "(__builtin_huge_valf())");
-    def("HUGE_VAL", "(__builtin_huge_val())");
-    def("INFINITY", "(__builtin_inff())");
-    def("NAN", "as_float(INT_MAX)");
-    def("FP_ILOGB0", "INT_MIN");
-    def("FP_ILOGBNAN", "INT_MAX");
-    for (n, val) in FLOAT_MACROS {
-        def(n, val);
-    }
-    if defined("cl_khr_fp16") {
-        for (n, val) in HALF_MACROS {
-            def(n, val);
-        }
-    }
-    for (n, val) in LIMIT_MACROS {
-        def(n, val);
-    }
-    def("CLK_LOCAL_MEM_FENCE", "0x01");
-    def("CLK_GLOBAL_MEM_FENCE", "0x02");
-    if v >= 200 {
-        def("CLK_IMAGE_MEM_FENCE", "0x04");
-        def("ATOMIC_VAR_INIT(x)", "(x)");
-        def("ATOMIC_FLAG_INIT", "0");
-    }
-    for (n, val) in IMAGE_MACROS {
-        def(n, val);
-    }
-    if v >= 300 {
-        def("CLK_UNORM_INT_101010_2", "0x10E0");
-    }
-    if defined("__opencl_c_ext_image_unorm_int_2_101010") {
-        def("CLK_UNORM_INT_2_101010_EXT", "0x10E5");
-    }
-    if defined("__opencl_c_ext_image_unsigned_10x6_12x4_14x2") {
-        for (n, val) in [
-            ("CLK_UNSIGNED_INT10X6_EXT", "0x10E6"),
-            ("CLK_UNSIGNED_INT12X4_EXT", "0x10E7"),
-            ("CLK_UNSIGNED_INT14X2_EXT", "0x10E8"),
-            ("CLK_UNORM_10X6_EXT", "0x10E1"),
-            ("CLK_UNORM_12X4_EXT", "0x10E9"),
-            ("CLK_UNORM_14X2_EXT", "0x10EA"),
-        ] {
-            def(n, val);
-        }
-    }
-    if v >= 200 {
-        def("CLK_UNSIGNED_INT_RAW10_EXT", "0x10E3");
-        def("CLK_UNSIGNED_INT_RAW12_EXT", "0x10E4");
-    }
-    for (n, val) in CHANNEL_ORDER_MACROS {
-        def(n, val);
-    }
-    if v >= 200 {
-        for (n, val) in CL20_MACROS {
-            def(n, val);
-        }
-    }
-    def(
-        "__kernel_exec(X, typen)",
-        "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))",
-    );
-    def(
-        "kernel_exec(X, typen)",
-        "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))",
-    );
-    if defined("cl_intel_device_side_avc_motion_estimation") {
-        for (n, val) in AVC_MACROS {
-            def(n, val);
-        }
-    }
-    d
-}
-
-/// cl_ext_float_atomics' add and min/max feature macros, by precision.
-const FLOAT_ATOMIC_FEATURES: &[(&str, [&str; 4])] = &[
-    (
-        "fp16",
-        [
-            "__opencl_c_ext_fp16_global_atomic_add",
-            "__opencl_c_ext_fp16_local_atomic_add",
-            "__opencl_c_ext_fp16_global_atomic_min_max",
-            "__opencl_c_ext_fp16_local_atomic_min_max",
-        ],
-    ),
-    (
-        "fp64",
-        [
-            "__opencl_c_ext_fp64_global_atomic_add",
-            "__opencl_c_ext_fp64_local_atomic_add",
-            "__opencl_c_ext_fp64_global_atomic_min_max",
-            "__opencl_c_ext_fp64_local_atomic_min_max",
-        ],
-    ),
-    (
-        "fp32",
-        [
-            "__opencl_c_ext_fp32_global_atomic_add",
-            "__opencl_c_ext_fp32_local_atomic_add",
-            "__opencl_c_ext_fp32_global_atomic_min_max",
-            "__opencl_c_ext_fp32_local_atomic_min_max",
-        ],
-    ),
 ];
-
-/// `#define` lines from `(name, value)` pairs, made at compile time.
-macro_rules! define_lines {
-    ($(($n:literal, $v:literal $(,)?)),* $(,)?) => {
-        concat!($("#define ", $n, " ", $v, "\n"),*)
-    };
-}
 
 /// clang-19's generic C macros (`InitPreprocessor.cpp` for the spir targets) that do not
 /// depend on the pointer width, with clang's values, as `#define` lines written at compile
 /// time (a few hundred lines no run should have to build).
-const C_MACROS: &str = define_lines![
+const C_MACROS: StaticDefines = static_defines![
     ("__BIGGEST_ALIGNMENT__", "8"),
     ("__BITINT_MAXWIDTH__", "128"),
     ("__CHAR16_TYPE__", "unsigned short"),
@@ -771,7 +759,7 @@ const C_MACROS: &str = define_lines![
 
 /// The macros of `cl_intel_device_side_avc_motion_estimation` in clang-19's
 /// `opencl-c-base.h`, in its order.
-const AVC_MACROS: &[(&str, &str)] = &[
+const AVC_MACROS: StaticDefines = static_defines![
     ("CLK_AVC_ME_MAJOR_16x16_INTEL", "0x0"),
     ("CLK_AVC_ME_MAJOR_16x8_INTEL", "0x1"),
     ("CLK_AVC_ME_MAJOR_8x16_INTEL", "0x2"),
@@ -977,7 +965,7 @@ pub fn predefined_macro_names(lang: &LangOptions) -> Vec<String> {
         .collect()
 }
 
-const FLOAT_MACROS: &[(&str, &str)] = &[
+const FLOAT_MACROS: StaticDefines = static_defines![
     ("FLT_DIG", "6"),
     ("FLT_MANT_DIG", "24"),
     ("FLT_MAX_10_EXP", "+38"),
@@ -1026,7 +1014,7 @@ const FLOAT_MACROS: &[(&str, &str)] = &[
     ("M_SQRT1_2", "0x1.6a09e667f3bcdp-1"),
 ];
 
-const HALF_MACROS: &[(&str, &str)] = &[
+const HALF_MACROS: StaticDefines = static_defines![
     ("HALF_DIG", "3"),
     ("HALF_MANT_DIG", "11"),
     ("HALF_MAX_10_EXP", "+4"),
@@ -1052,7 +1040,7 @@ const HALF_MACROS: &[(&str, &str)] = &[
     ("M_SQRT1_2_H", "0.707106781186547524400844362104849039h"),
 ];
 
-const LIMIT_MACROS: &[(&str, &str)] = &[
+const LIMIT_MACROS: StaticDefines = static_defines![
     ("CHAR_BIT", "8"),
     ("SCHAR_MAX", "127"),
     ("SCHAR_MIN", "(-128)"),
@@ -1070,7 +1058,7 @@ const LIMIT_MACROS: &[(&str, &str)] = &[
     ("LONG_MIN", "(-0x7fffffffffffffffL-1)"),
 ];
 
-const IMAGE_MACROS: &[(&str, &str)] = &[
+const IMAGE_MACROS: StaticDefines = static_defines![
     ("CLK_ADDRESS_NONE", "0"),
     ("CLK_ADDRESS_CLAMP_TO_EDGE", "2"),
     ("CLK_ADDRESS_CLAMP", "4"),
@@ -1098,7 +1086,7 @@ const IMAGE_MACROS: &[(&str, &str)] = &[
     ("CLK_UNORM_INT24", "0x10DF"),
 ];
 
-const CHANNEL_ORDER_MACROS: &[(&str, &str)] = &[
+const CHANNEL_ORDER_MACROS: StaticDefines = static_defines![
     ("CLK_R", "0x10B0"),
     ("CLK_A", "0x10B1"),
     ("CLK_RG", "0x10B2"),
@@ -1117,7 +1105,7 @@ const CHANNEL_ORDER_MACROS: &[(&str, &str)] = &[
 ];
 
 /// `opencl-c-base.h` macros under `__OPENCL_C_VERSION__ >= CL_VERSION_2_0`.
-const CL20_MACROS: &[(&str, &str)] = &[
+const CL20_MACROS: StaticDefines = static_defines![
     ("CLK_sRGB", "0x10BF"),
     ("CLK_sRGBx", "0x10C0"),
     ("CLK_sRGBA", "0x10C1"),
