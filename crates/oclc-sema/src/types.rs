@@ -915,6 +915,10 @@ impl TypeTable {
     /// [`Self::array_elem`] keeping the element's typedef sugar (`u8` of `u8 b[4]`), for
     /// the type of a decayed array, which clang prints as written (`'__private u8 *'`).
     pub fn array_elem_sugared(&self, qt: QualType) -> Option<(QualType, ArrayLen)> {
+        // Most types are no array (every rvalue conversion asks): one table look.
+        if !matches!(self.ckind(qt), TypeKind::Array(..)) {
+            return None;
+        }
         let mut q = qt;
         let mut quals = qt.quals;
         for _ in 0..64 {
