@@ -383,8 +383,12 @@ mod tests {
         let mut l = LangOptions::new(ClStd::Cl30);
         assert!(l.has("cl_khr_fp64") && l.has("__opencl_c_fp64"));
         assert!(!l.has("__cl_clang_bitfields") && !l.has("cl_unknown"));
-        l.apply_cl_ext("-cl_khr_fp64,+__cl_clang_bitfields").unwrap();
+        l.apply_cl_ext("-cl_khr_fp64,+__cl_clang_bitfields")
+            .unwrap();
         assert!(!l.has("cl_khr_fp64") && l.has("__cl_clang_bitfields"));
-        assert_eq!(l.enabled().count(), EXTENSIONS.len() - 1 + FEATURES.len() + 1);
+        assert_eq!(
+            l.enabled().count(),
+            EXTENSIONS.len() - 1 + FEATURES.len() + 1
+        );
     }
 }
