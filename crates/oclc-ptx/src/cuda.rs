@@ -120,6 +120,33 @@ pub struct CudaDevice {
     /// 32-bit registers and threads per multiprocessor.
     regs_per_sm: u32,
     threads_per_sm: u32,
+    info: DeviceInfo,
+}
+
+/// What the driver reports about a GPU: its name and the limits an OpenCL platform lists
+/// (`clGetDeviceInfo`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    pub name: String,
+    /// `sm_XY`, the PTX target.
+    pub target: String,
+    /// Multiprocessors.
+    pub compute_units: u32,
+    pub clock_mhz: u32,
+    /// Bytes of device memory.
+    pub global_mem: u64,
+    /// Bytes of `__shared__` memory a block may use (without the opt-in to more).
+    pub shared_mem_per_block: u64,
+    pub constant_mem: u64,
+    pub max_threads_per_block: u32,
+    pub max_block_dims: [u32; 3],
+    pub l2_cache: u64,
+}
+
+/// Device attribute `a` of `dev`.
+fn attribute(dev: sys::CUdevice, a: sys::CUdevice_attribute) -> Result<i32, CudaError> {
+    // SAFETY: `dev` comes from `cuDeviceGet` and attributes are plain integers.
+    unsafe { result::device::get_attribute(dev, a) }.map_err(drv("cuDeviceGetAttribute"))
 }
 
 impl std::fmt::Debug for CudaDevice {
@@ -286,32 +313,40 @@ impl CudaDevice {
         cx.bind()?;
         let name = result::device::get_name(dev).map_err(drv("cuDeviceGetName"))?;
         use sys::CUdevice_attribute::*;
-        // SAFETY: `dev` is valid and the attributes are plain integers.
-        let (major, minor) = unsafe {
-            (
-                result::device::get_attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
-                result::device::get_attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
-            )
+        let major = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+        let minor = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+        let sms = attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+        let per_sm = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?;
+        let regs_per_sm = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)?;
+        // SAFETY: `dev` is a valid device handle; the call only reads its memory size.
+        let global_mem =
+            unsafe { result::device::total_mem(dev) }.map_err(drv("cuDeviceTotalMem"))?;
+        let non_neg = |v: i32| v.max(0) as u32;
+        let info = DeviceInfo {
+            name: name.clone(),
+            compute_units: non_neg(sms),
+            clock_mhz: non_neg(attribute(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE)?) / 1000,
+            global_mem: global_mem as u64,
+            shared_mem_per_block: u64::from(non_neg(attribute(
+                dev,
+                CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+            )?)),
+            constant_mem: u64::from(non_neg(attribute(
+                dev,
+                CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
+            )?)),
+            max_threads_per_block: non_neg(attribute(
+                dev,
+                CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+            )?),
+            max_block_dims: [
+                non_neg(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)?),
+                non_neg(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)?),
+                non_neg(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)?),
+            ],
+            l2_cache: u64::from(non_neg(attribute(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)?)),
+            target: format!("sm_{major}{minor}"),
         };
-        let major = major.map_err(drv("cuDeviceGetAttribute"))?;
-        let minor = minor.map_err(drv("cuDeviceGetAttribute"))?;
-        // SAFETY: as above.
-        let (sms, per_sm) = unsafe {
-            (
-                result::device::get_attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
-                result::device::get_attribute(
-                    dev,
-                    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
-                ),
-            )
-        };
-        let sms = sms.map_err(drv("cuDeviceGetAttribute"))?;
-        let per_sm = per_sm.map_err(drv("cuDeviceGetAttribute"))?;
-        // SAFETY: as above.
-        let regs_per_sm = unsafe {
-            result::device::get_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)
-        }
-        .map_err(drv("cuDeviceGetAttribute"))?;
         Ok(CudaDevice {
             cx,
             name,
@@ -322,7 +357,13 @@ impl CudaDevice {
             tune_regs: Cell::new(tune_setting(std::env::var("OCLC_CUDA_REGS").ok())?),
             regs_per_sm: regs_per_sm.max(0) as u32,
             threads_per_sm: per_sm.max(0) as u32,
+            info,
         })
+    }
+
+    /// What the driver reports about this GPU (name, limits), for device queries.
+    pub fn info(&self) -> &DeviceInfo {
+        &self.info
     }
 
     /// Turns `ld.global.nc` for read-only buffers on or off.

@@ -720,6 +720,14 @@ impl Buffer {
     }
 }
 
+/// A cpu device buffer as a [`Buffer`] (the OpenCL platform keeps `oclc_cpu::Buffer`s, which
+/// any thread may use).
+impl From<oclc_cpu::Buffer> for Buffer {
+    fn from(b: oclc_cpu::Buffer) -> Buffer {
+        Buffer { mem: Mem::Cpu(b) }
+    }
+}
+
 /// A kernel argument: a buffer (for `__global`/`__constant` pointers), a `__local` allocation
 /// size, or a value's bytes (scalars, vectors, structs by value).
 #[derive(Clone, Debug)]
@@ -1002,6 +1010,15 @@ impl Device {
         }
     }
 
+    /// What the driver reports about the GPU (`None` on the cpu device).
+    #[cfg(feature = "cuda")]
+    pub fn cuda_info(&self) -> Option<oclc_ptx::cuda::DeviceInfo> {
+        match &self.backend {
+            Backend::Cpu(_) => None,
+            Backend::Cuda(c) => Some(c.info()),
+        }
+    }
+
     /// Whether this is a GPU (the cuda device).
     pub fn is_cuda(&self) -> bool {
         !matches!(self.backend, Backend::Cpu(_))
@@ -1144,8 +1161,20 @@ impl Device {
 
     /// Runs `kernel` with its arguments over `range` and waits for it.
     pub fn launch(&self, kernel: &Kernel<'_>, range: &NdRange) -> Result<LaunchOutput, Error> {
-        let args = kernel.all_args()?;
-        if kernel.program.uniform_work_groups
+        let args = kernel.launch_args(range)?;
+        match &self.backend {
+            Backend::Cpu(cpu) => launch_cpu(cpu, kernel, &args, range),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(c) => c.launch(kernel, &args, range),
+        }
+    }
+}
+
+impl Kernel<'_> {
+    /// Every argument, once the range is checked against the program's uniform work-groups.
+    fn launch_args(&self, range: &NdRange) -> Result<Vec<&KernelArg>, Error> {
+        let args = self.all_args()?;
+        if self.program.uniform_work_groups
             && let Some(local) = &range.local
         {
             for (k, (g, l)) in range.global.iter().zip(local).enumerate() {
@@ -1158,11 +1187,19 @@ impl Device {
                 }
             }
         }
-        match &self.backend {
-            Backend::Cpu(cpu) => launch_cpu(cpu, kernel, &args, range),
-            #[cfg(feature = "cuda")]
-            Backend::Cuda(c) => c.launch(kernel, &args, range),
-        }
+        Ok(args)
+    }
+
+    /// [`Device::launch`] on a cpu device held outside a [`Device`]: the OpenCL platform
+    /// (oclc-icd) keeps `oclc_cpu::Device`, which any thread may use, where a [`Device`] built
+    /// with the `cuda` feature may not cross threads.
+    pub fn launch_on_cpu(
+        &self,
+        cpu: &oclc_cpu::Device,
+        range: &NdRange,
+    ) -> Result<LaunchOutput, Error> {
+        let args = self.launch_args(range)?;
+        launch_cpu(cpu, self, &args, range)
     }
 }
 
@@ -1244,6 +1281,10 @@ mod cuda {
                 dev,
                 programs: RefCell::new(Vec::new()),
             })
+        }
+
+        pub(super) fn info(&self) -> oclc_ptx::cuda::DeviceInfo {
+            self.dev.info().clone()
         }
 
         fn short_name(&self) -> String {

@@ -1,0 +1,226 @@
+//! The cuda devices behind the platform (feature `cuda`): one worker thread per GPU owns
+//! every CUDA object of that GPU (the library's [`oclc::Device`], its buffers and loaded
+//! modules), because those hold `Rc`s and may not cross threads. OpenCL objects hold only
+//! [`Worker`] handles and buffer ids, which are `Send`; each operation is a closure sent to
+//! the worker, and the caller waits for its reply (host memory copies, launches, builds).
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+
+use opencl_sys::*;
+
+/// The most GPUs the platform looks for.
+const MAX_GPUS: usize = 16;
+
+/// What the worker thread owns.
+struct State {
+    dev: oclc::Device,
+    /// Device buffers by id; [`CudaBuf`]'s drop removes its entry.
+    bufs: HashMap<u64, oclc::Buffer>,
+    next_id: u64,
+}
+
+type Job = Box<dyn FnOnce(&mut State) + Send>;
+
+/// One GPU's worker thread, and what the driver reported about the GPU.
+pub struct Worker {
+    tx: Sender<Job>,
+    pub ordinal: usize,
+    pub info: oclc::CudaDeviceInfo,
+    /// Held by a launch from copying host-pointer memory in to copying it back out, so
+    /// launches from several queues see each other's changes whole (as the cpu device's
+    /// lock does).
+    pub launches: Mutex<()>,
+}
+
+/// An argument of a launch on the worker.
+pub enum Arg {
+    Buf(Arc<CudaBuf>),
+    Local(usize),
+    Bytes(Vec<u8>),
+    Null,
+}
+
+impl Worker {
+    /// Starts a worker for each GPU the driver has (none without a driver); each GPU that
+    /// fails to open is reported on stderr when `verbose` (the user asked for cuda).
+    pub fn start_all(verbose: bool) -> Vec<Arc<Worker>> {
+        let mut out = Vec::new();
+        for ordinal in 0..MAX_GPUS {
+            match Worker::start(ordinal) {
+                Ok(w) => out.push(Arc::new(w)),
+                Err(e) => {
+                    if verbose && out.is_empty() {
+                        eprintln!("oclc: no cuda device: {e}");
+                    }
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// GPU `ordinal`'s worker thread, once the GPU has opened.
+    fn start(ordinal: usize) -> Result<Worker, String> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let (ready_tx, ready_rx) = mpsc::channel();
+        std::thread::Builder::new()
+            .name(format!("oclc-cuda-{ordinal}"))
+            .spawn(move || match oclc::Device::cuda(ordinal as u32) {
+                Ok(dev) => {
+                    let info = dev.cuda_info();
+                    let _ = ready_tx.send(info.ok_or_else(|| "not a cuda device".to_string()));
+                    serve(
+                        State {
+                            dev,
+                            bufs: HashMap::new(),
+                            next_id: 1,
+                        },
+                        rx,
+                    );
+                }
+                Err(e) => {
+                    let _ = ready_tx.send(Err(e.to_string()));
+                }
+            })
+            .map_err(|e| format!("cannot start a thread for cuda device {ordinal}: {e}"))?;
+        let info = ready_rx
+            .recv()
+            .map_err(|_| format!("cuda device {ordinal}: its thread ended"))??;
+        Ok(Worker {
+            tx,
+            ordinal,
+            info,
+            launches: Mutex::new(()),
+        })
+    }
+
+    /// Runs `f` on the worker and waits for its result; `CL_OUT_OF_RESOURCES` when the
+    /// worker is gone (it ended on a panic).
+    fn call<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut State) -> R + Send + 'static,
+    ) -> Result<R, cl_int> {
+        let (tx, rx) = mpsc::sync_channel(1);
+        let job: Job = Box::new(move |s| {
+            let _ = tx.send(f(s));
+        });
+        self.tx.send(job).map_err(|_| CL_OUT_OF_RESOURCES)?;
+        rx.recv().map_err(|_| CL_OUT_OF_RESOURCES)
+    }
+
+    /// A zeroed buffer of `len` bytes in the GPU's memory.
+    pub fn alloc(self: &Arc<Worker>, len: usize) -> Result<Arc<CudaBuf>, cl_int> {
+        let id = self
+            .call(move |s| {
+                let b = s.dev.buffer::<u8>(len).ok()?;
+                let id = s.next_id;
+                s.next_id += 1;
+                s.bufs.insert(id, b);
+                Some(id)
+            })?
+            .ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+        Ok(Arc::new(CudaBuf {
+            worker: self.clone(),
+            id,
+            len,
+        }))
+    }
+
+    /// Generates PTX for `program` and loads it now, so that a program the GPU cannot run
+    /// fails its build rather than its first launch: the message, as the build log says it.
+    pub fn prepare(&self, program: Arc<oclc::Program>) -> Result<(), String> {
+        self.call(move |s| s.dev.prepare(&program).map_err(|e| e.to_string()))
+            .map_err(|_| "the cuda device's thread ended".to_string())?
+    }
+
+    /// Runs kernel `name` of `program` with `args` over `range` and waits for it; the
+    /// error's text, as `oclc run --device cuda` says it.
+    pub fn launch(
+        &self,
+        program: Arc<oclc::Program>,
+        name: String,
+        args: Vec<Arg>,
+        range: oclc::NdRange,
+    ) -> Result<(), String> {
+        self.call(move |s| -> Result<(), String> {
+            let mut k = program.kernel(&name).map_err(|e| e.to_string())?;
+            for (i, a) in args.iter().enumerate() {
+                let ka = match a {
+                    Arg::Buf(b) => oclc::KernelArg::Buffer(
+                        s.bufs
+                            .get(&b.id)
+                            .cloned()
+                            .ok_or_else(|| format!("argument {i}: the buffer was released"))?,
+                    ),
+                    Arg::Local(n) => oclc::KernelArg::Local(*n),
+                    Arg::Bytes(v) => oclc::KernelArg::Value(v.clone()),
+                    Arg::Null => oclc::KernelArg::Null,
+                };
+                k.set_arg(i, ka).map_err(|e| e.to_string())?;
+            }
+            s.dev
+                .launch(&k, &range)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })
+        .map_err(|_| "the cuda device's thread ended".to_string())?
+    }
+
+    /// Sends `f` without waiting (buffer frees).
+    fn post(&self, f: impl FnOnce(&mut State) + Send + 'static) {
+        let _ = self.tx.send(Box::new(f));
+    }
+}
+
+/// Runs jobs until every sender is gone; a job that panics is dropped with its reply
+/// channel (its caller gets `CL_OUT_OF_RESOURCES`) and the worker goes on.
+fn serve(mut state: State, rx: Receiver<Job>) {
+    while let Ok(job) = rx.recv() {
+        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| job(&mut state)));
+    }
+}
+
+/// A buffer in a GPU's memory, by id on its worker; freed when the last handle goes.
+pub struct CudaBuf {
+    worker: Arc<Worker>,
+    id: u64,
+    pub len: usize,
+}
+
+impl CudaBuf {
+    /// Copies `out.len()` bytes at `offset` to `out`.
+    pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result<(), cl_int> {
+        let (id, n) = (self.id, out.len());
+        let bytes = self
+            .worker
+            .call(move |s| {
+                let b = s.bufs.get(&id)?;
+                let mut v = vec![0u8; n];
+                b.read_at(offset, &mut v).ok()?;
+                Some(v)
+            })?
+            .ok_or(CL_OUT_OF_RESOURCES)?;
+        out.copy_from_slice(&bytes);
+        Ok(())
+    }
+
+    /// Writes `data` at `offset`.
+    pub fn write_at(&self, offset: usize, data: &[u8]) -> Result<(), cl_int> {
+        let (id, data) = (self.id, data.to_vec());
+        self.worker
+            .call(move |s| s.bufs.get(&id)?.write_at(offset, &data).ok())?
+            .ok_or(CL_OUT_OF_RESOURCES)
+    }
+}
+
+impl Drop for CudaBuf {
+    fn drop(&mut self) {
+        let id = self.id;
+        self.worker.post(move |s| {
+            s.bufs.remove(&id);
+        });
+    }
+}
