@@ -51,6 +51,11 @@ impl Device {
         }
     }
 
+    /// CL_DEVICE_MAX_WORK_ITEM_SIZES.
+    pub fn max_work_item_sizes(&self) -> [usize; 3] {
+        facts(self).max_work_item_sizes
+    }
+
     /// CL_DEVICE_TYPE.
     pub fn device_type(&self) -> cl_device_type {
         if self.is_cuda() {

@@ -1189,10 +1189,11 @@ unsafe fn launch(
         range.local = Some(r[..range.global.len()].to_vec());
     }
     let max_group = kernel_work_group_size(&queue.device) as u64;
+    let max_items = queue.device.max_work_item_sizes();
     if let Some(local) = &range.local {
         let mut product: u64 = 1;
         for (k, (&l, &g)) in local.iter().zip(&range.global).enumerate() {
-            if l == 0 || l > max_group {
+            if l == 0 || l > max_group || l > max_items[k] as u64 {
                 return Err(CL_INVALID_WORK_ITEM_SIZE);
             }
             product = product.saturating_mul(l);
