@@ -321,30 +321,27 @@ impl CudaDevice {
         // SAFETY: `dev` is a valid device handle; the call only reads its memory size.
         let global_mem =
             unsafe { result::device::total_mem(dev) }.map_err(drv("cuDeviceTotalMem"))?;
-        let non_neg = |v: i32| v.max(0) as u32;
+        // The limits below only inform device queries: an attribute a driver does not report
+        // (CLOCK_RATE is deprecated in CUDA 13) takes the value common to current GPUs
+        // rather than failing the device.
+        let or = |a, default: u32| attribute(dev, a).map_or(default, |v| v.max(0) as u32);
         let info = DeviceInfo {
             name: name.clone(),
-            compute_units: non_neg(sms),
-            clock_mhz: non_neg(attribute(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE)?) / 1000,
+            compute_units: sms.max(1) as u32,
+            clock_mhz: or(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1_000_000) / 1000,
             global_mem: global_mem as u64,
-            shared_mem_per_block: u64::from(non_neg(attribute(
-                dev,
+            shared_mem_per_block: u64::from(or(
                 CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
-            )?)),
-            constant_mem: u64::from(non_neg(attribute(
-                dev,
-                CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
-            )?)),
-            max_threads_per_block: non_neg(attribute(
-                dev,
-                CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-            )?),
+                48 << 10,
+            )),
+            constant_mem: u64::from(or(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 64 << 10)),
+            max_threads_per_block: or(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024),
             max_block_dims: [
-                non_neg(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)?),
-                non_neg(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)?),
-                non_neg(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)?),
+                or(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024),
+                or(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024),
+                or(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64),
             ],
-            l2_cache: u64::from(non_neg(attribute(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)?)),
+            l2_cache: u64::from(or(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0)),
             target: format!("sm_{major}{minor}"),
         };
         Ok(CudaDevice {
