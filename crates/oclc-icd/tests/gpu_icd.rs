@@ -160,6 +160,12 @@ fn check(rc: cl_int, what: &str) {
 }
 
 #[test]
+fn a_kernel_with_generic_pointers_runs_on_the_cpu_device() {
+    let cpu = devices(CL_DEVICE_TYPE_CPU).expect("the cpu device")[0];
+    generic_kernel_through_the_api(cpu);
+}
+
+#[test]
 fn a_kernel_with_generic_pointers_runs_on_the_gpu() {
     let gpu = match devices(CL_DEVICE_TYPE_GPU) {
         Ok(l) if !l.is_empty() => l[0],
@@ -178,6 +184,21 @@ fn a_kernel_with_generic_pointers_runs_on_the_gpu() {
         info_u64(gpu, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT) as u32,
         1
     );
+    // A context may not mix the GPU with the cpu device.
+    let cpu = devices(CL_DEVICE_TYPE_CPU).expect("cpu")[0];
+    let both = [cpu, gpu];
+    let mut err = CL_SUCCESS;
+    // SAFETY: two device handles; `err` is writable.
+    let mixed = unsafe {
+        d().clCreateContext.expect("fn")(null(), 2, both.as_ptr(), None, null_mut(), &mut err)
+    };
+    assert!(mixed.is_null());
+    assert_eq!(err, CL_DEVICE_NOT_AVAILABLE);
+    generic_kernel_through_the_api(gpu);
+}
+
+/// Context, queue, program, buffers, kernel, launch and reads on `dev`, checking each result.
+fn generic_kernel_through_the_api(dev: cl_device_id) {
     let t = d();
     let n = 1000usize;
     let a: Vec<i32> = (0..n as i32).collect();
@@ -189,26 +210,19 @@ fn a_kernel_with_generic_pointers_runs_on_the_gpu() {
     // SAFETY: every pointer is to a live local of the size passed with it; handles come
     // from the calls before.
     unsafe {
-        let ctx = t.clCreateContext.expect("fn")(null(), 1, &gpu, None, null_mut(), &mut err);
+        let ctx = t.clCreateContext.expect("fn")(null(), 1, &dev, None, null_mut(), &mut err);
         check(err, "clCreateContext");
-        // A context may not mix the GPU with the cpu device.
-        let cpu = devices(CL_DEVICE_TYPE_CPU).expect("cpu")[0];
-        let both = [cpu, gpu];
-        let mixed =
-            t.clCreateContext.expect("fn")(null(), 2, both.as_ptr(), None, null_mut(), &mut err);
-        assert!(mixed.is_null());
-        assert_eq!(err, CL_DEVICE_NOT_AVAILABLE);
-        let q = t.clCreateCommandQueueWithProperties.expect("fn")(ctx, gpu, null(), &mut err);
+        let q = t.clCreateCommandQueueWithProperties.expect("fn")(ctx, dev, null(), &mut err);
         check(err, "clCreateCommandQueueWithProperties");
         let mut src_ptr = src.as_ptr();
         let prog = t.clCreateProgramWithSource.expect("fn")(ctx, 1, &mut src_ptr, null(), &mut err);
         check(err, "clCreateProgramWithSource");
-        let rc = t.clBuildProgram.expect("fn")(prog, 1, &gpu, opts.as_ptr(), None, null_mut());
+        let rc = t.clBuildProgram.expect("fn")(prog, 1, &dev, opts.as_ptr(), None, null_mut());
         if rc != CL_SUCCESS {
             let mut log = vec![0u8; 1 << 16];
             t.clGetProgramBuildInfo.expect("fn")(
                 prog,
-                gpu,
+                dev,
                 CL_PROGRAM_BUILD_LOG,
                 log.len(),
                 log.as_mut_ptr().cast(),
