@@ -33,6 +33,9 @@ pub struct Worker {
     /// launches from several queues see each other's changes whole (as the cpu device's
     /// lock does).
     pub launches: Mutex<()>,
+    /// The process that started the thread: a child of `fork` has no worker thread (and
+    /// CUDA does not survive a fork), so its calls fail at once instead of waiting forever.
+    pid: u32,
 }
 
 /// An argument of a launch on the worker.
@@ -94,15 +97,23 @@ impl Worker {
             ordinal,
             info,
             launches: Mutex::new(()),
+            pid: std::process::id(),
         })
     }
 
     /// Runs `f` on the worker and waits for its result; `CL_OUT_OF_RESOURCES` when the
-    /// worker is gone (it ended on a panic).
+    /// worker is gone (a job panicked, or this is a forked child).
     fn call<R: Send + 'static>(
         &self,
         f: impl FnOnce(&mut State) -> R + Send + 'static,
     ) -> Result<R, cl_int> {
+        if std::process::id() != self.pid {
+            eprintln!(
+                "oclc: cuda device {}: not usable in a child process made by fork",
+                self.ordinal
+            );
+            return Err(CL_OUT_OF_RESOURCES);
+        }
         let (tx, rx) = mpsc::sync_channel(1);
         let job: Job = Box::new(move |s| {
             let _ = tx.send(f(s));
