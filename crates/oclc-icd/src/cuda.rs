@@ -48,18 +48,27 @@ pub enum Arg {
 
 impl Worker {
     /// Starts a worker for each GPU the driver has (none without a driver); each GPU that
-    /// fails to open is reported on stderr when `verbose` (the user asked for cuda).
+    /// fails to open is reported on stderr when `verbose` (the user asked for cuda). With
+    /// `OCLC_CUDA_EMULATE=1` (for testing this module on machines without a GPU) one more
+    /// device follows: a worker that owns the library's cpu device instead of a GPU, so
+    /// everything between the API and `oclc::Device` runs as for a GPU.
     pub fn start_all(verbose: bool) -> Vec<Arc<Worker>> {
         let mut out = Vec::new();
         for ordinal in 0..MAX_GPUS {
             match Worker::start(ordinal) {
                 Ok(w) => out.push(Arc::new(w)),
                 Err(e) => {
-                    if verbose && out.is_empty() {
+                    if verbose && out.is_empty() && !emulate() {
                         eprintln!("oclc: no cuda device: {e}");
                     }
                     break;
                 }
+            }
+        }
+        if emulate() {
+            match Worker::spawn(out.len(), || Ok((oclc::Device::cpu(), emulated_info()))) {
+                Ok(w) => out.push(Arc::new(w)),
+                Err(e) => eprintln!("oclc: OCLC_CUDA_EMULATE: {e}"),
             }
         }
         out
@@ -67,14 +76,28 @@ impl Worker {
 
     /// GPU `ordinal`'s worker thread, once the GPU has opened.
     fn start(ordinal: usize) -> Result<Worker, String> {
+        Worker::spawn(ordinal, move || {
+            let dev = oclc::Device::cuda(ordinal as u32).map_err(|e| e.to_string())?;
+            let info = dev
+                .cuda_info()
+                .ok_or_else(|| format!("cuda device {ordinal}: not a GPU"))?;
+            Ok((dev, info))
+        })
+    }
+
+    /// A worker thread owning the device `open` makes there (CUDA objects must be made on
+    /// the thread that keeps them).
+    fn spawn(
+        ordinal: usize,
+        open: impl FnOnce() -> Result<(oclc::Device, oclc::CudaDeviceInfo), String> + Send + 'static,
+    ) -> Result<Worker, String> {
         let (tx, rx) = mpsc::channel::<Job>();
         let (ready_tx, ready_rx) = mpsc::channel();
         std::thread::Builder::new()
             .name(format!("oclc-cuda-{ordinal}"))
-            .spawn(move || match oclc::Device::cuda(ordinal as u32) {
-                Ok(dev) => {
-                    let info = dev.cuda_info();
-                    let _ = ready_tx.send(info.ok_or_else(|| "not a cuda device".to_string()));
+            .spawn(move || match open() {
+                Ok((dev, info)) => {
+                    let _ = ready_tx.send(Ok(info));
                     serve(
                         State {
                             dev,
@@ -85,7 +108,7 @@ impl Worker {
                     );
                 }
                 Err(e) => {
-                    let _ = ready_tx.send(Err(e.to_string()));
+                    let _ = ready_tx.send(Err(e));
                 }
             })
             .map_err(|e| format!("cannot start a thread for cuda device {ordinal}: {e}"))?;
@@ -183,6 +206,27 @@ impl Worker {
     /// Sends `f` without waiting (buffer frees).
     fn post(&self, f: impl FnOnce(&mut State) + Send + 'static) {
         let _ = self.tx.send(Box::new(f));
+    }
+}
+
+/// `OCLC_CUDA_EMULATE=1`: list a GPU device that runs on the cpu device (testing only).
+fn emulate() -> bool {
+    std::env::var("OCLC_CUDA_EMULATE").is_ok_and(|v| v == "1")
+}
+
+/// What the emulated GPU reports: a GPU's usual limits.
+fn emulated_info() -> oclc::CudaDeviceInfo {
+    oclc::CudaDeviceInfo {
+        name: "emulated on the cpu device".into(),
+        target: "OCLC_CUDA_EMULATE".into(),
+        compute_units: 1,
+        clock_mhz: 1000,
+        global_mem: 4 << 30,
+        shared_mem_per_block: 48 << 10,
+        constant_mem: 64 << 10,
+        max_threads_per_block: 1024,
+        max_block_dims: [1024, 1024, 64],
+        l2_cache: 0,
     }
 }
 

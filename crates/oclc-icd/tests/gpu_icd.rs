@@ -325,3 +325,30 @@ fn generic_kernel_through_the_api(dev: cl_device_id) {
         t.clReleaseContext.expect("fn")(ctx);
     }
 }
+
+/// The GPU test in a child process with `OCLC_CUDA_EMULATE=1`: a GPU device whose worker
+/// thread owns the library's cpu device, so that buffers, builds and launches go through the
+/// worker as on a GPU on machines without one.
+#[cfg(feature = "cuda")]
+#[test]
+fn the_gpu_path_runs_on_an_emulated_gpu() {
+    let exe = std::env::current_exe().expect("test executable");
+    let out = Command::new(exe)
+        .args([
+            "--exact",
+            "a_kernel_with_generic_pointers_runs_on_the_gpu",
+            "--nocapture",
+        ])
+        .env("OCLC_CUDA_EMULATE", "1")
+        .env_remove("OCLC_DEVICE")
+        .output()
+        .expect("the test binary runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 passed"), "{text}");
+    assert!(!text.contains("skipped"), "{text}");
+}
