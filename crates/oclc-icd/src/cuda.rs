@@ -41,6 +41,10 @@ pub struct Worker {
 /// An argument of a launch on the worker.
 pub enum Arg {
     Buf(Arc<CudaBuf>),
+    /// A sub-buffer: `len` bytes at `offset` of a buffer. The library's cuda buffers have no
+    /// regions, so the launch runs on a copy of the bytes, copied back after it (a kernel
+    /// that also reaches the same bytes through the parent sees the copy apart).
+    Sub(Arc<CudaBuf>, usize, usize),
     Local(usize),
     Bytes(Vec<u8>),
     Null,
@@ -181,14 +185,27 @@ impl Worker {
     ) -> Result<(), String> {
         self.call(move |s| -> Result<(), String> {
             let mut k = program.kernel(&name).map_err(|e| e.to_string())?;
+            // Sub-buffer copies: (copy, parent, offset), written back after the launch.
+            let mut copies: Vec<(oclc::Buffer, oclc::Buffer, usize)> = Vec::new();
             for (i, a) in args.iter().enumerate() {
+                let buffer = |id: u64| {
+                    s.bufs
+                        .get(&id)
+                        .cloned()
+                        .ok_or_else(|| format!("argument {i}: the buffer was released"))
+                };
                 let ka = match a {
-                    Arg::Buf(b) => oclc::KernelArg::Buffer(
-                        s.bufs
-                            .get(&b.id)
-                            .cloned()
-                            .ok_or_else(|| format!("argument {i}: the buffer was released"))?,
-                    ),
+                    Arg::Buf(b) => oclc::KernelArg::Buffer(buffer(b.id)?),
+                    Arg::Sub(b, offset, len) => {
+                        let parent = buffer(b.id)?;
+                        let mut bytes = vec![0u8; *len];
+                        parent
+                            .read_at(*offset, &mut bytes)
+                            .map_err(|e| e.to_string())?;
+                        let copy = s.dev.buffer_from_bytes(&bytes).map_err(|e| e.to_string())?;
+                        copies.push((copy.clone(), parent, *offset));
+                        oclc::KernelArg::Buffer(copy)
+                    }
                     Arg::Local(n) => oclc::KernelArg::Local(*n),
                     Arg::Bytes(v) => oclc::KernelArg::Value(v.clone()),
                     Arg::Null => oclc::KernelArg::Null,
@@ -198,7 +215,12 @@ impl Worker {
             s.dev
                 .launch(&k, &range)
                 .map(|_| ())
-                .map_err(|e| e.to_string())
+                .map_err(|e| e.to_string())?;
+            for (copy, parent, offset) in copies {
+                let bytes = copy.read_bytes().map_err(|e| e.to_string())?;
+                parent.write_at(offset, &bytes).map_err(|e| e.to_string())?;
+            }
+            Ok(())
         })
         .map_err(|_| "the cuda device's thread ended".to_string())?
     }

@@ -281,8 +281,59 @@ fn generic_kernel_through_the_api(dev: cl_device_id) {
             ),
             "clEnqueueReadBuffer",
         );
-        let want: Vec<i32> = (0..n).map(|i| 2 * a[i] + b[i]).collect();
+        let mut want: Vec<i32> = (0..n).map(|i| 2 * a[i] + b[i]).collect();
         assert_eq!(out, want);
+        // Again on a sub-buffer of `a` (256 elements from element 128): only those change.
+        let region = cl_buffer_region {
+            origin: 128 * 4,
+            size: 256 * 4,
+        };
+        let sub = t.clCreateSubBuffer.expect("fn")(
+            buf_a,
+            CL_MEM_READ_WRITE,
+            CL_BUFFER_CREATE_TYPE_REGION,
+            (&raw const region).cast(),
+            &mut err,
+        );
+        check(err, "clCreateSubBuffer");
+        check(
+            t.clSetKernelArg.expect("fn")(kernel, 0, sz, (&raw const sub).cast()),
+            "clSetKernelArg sub-buffer",
+        );
+        let sub_global = 256usize;
+        check(
+            t.clEnqueueNDRangeKernel.expect("fn")(
+                q,
+                kernel,
+                1,
+                null(),
+                &sub_global,
+                &local,
+                0,
+                null(),
+                null_mut(),
+            ),
+            "clEnqueueNDRangeKernel on a sub-buffer",
+        );
+        check(
+            t.clEnqueueReadBuffer.expect("fn")(
+                q,
+                buf_a,
+                CL_TRUE,
+                0,
+                bytes,
+                out.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut(),
+            ),
+            "clEnqueueReadBuffer after the sub-buffer launch",
+        );
+        for j in 0..256 {
+            want[128 + j] = 2 * want[128 + j] + b[j];
+        }
+        assert_eq!(out, want);
+        t.clReleaseMemObject.expect("fn")(sub);
         // A partial write then read at an offset moves only those bytes.
         let seven = [7i32; 4];
         check(

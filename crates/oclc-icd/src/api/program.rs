@@ -1314,8 +1314,9 @@ fn run_kernel(
 /// [`run_kernel`] on a GPU: host-pointer memory in, the launch on the GPU's worker (the
 /// library's `Device::launch`, as `oclc run --device cuda`), memory back out. A fault or
 /// launch error prints the library's message on stderr and ends the command with
-/// CL_OUT_OF_RESOURCES. Sub-buffers and SVM pointers are not arguments a GPU launch takes
-/// (CL_INVALID_KERNEL_ARGS, with a line on stderr).
+/// CL_OUT_OF_RESOURCES. A sub-buffer runs on a copy of its bytes ([`crate::cuda::Arg::Sub`]);
+/// SVM pointers are not arguments a GPU launch takes (CL_INVALID_KERNEL_ARGS, with a line on
+/// stderr).
 #[cfg(feature = "cuda")]
 fn run_kernel_cuda(
     kernel: &Kernel,
@@ -1344,12 +1345,7 @@ fn run_kernel_cuda(
                         offset: 0,
                         len,
                     } if *len == buf.len => Arg::Buf(buf.clone()),
-                    Store::Cuda { .. } => {
-                        return Err(refuse(
-                            i,
-                            "sub-buffers are not supported as kernel arguments on the cuda device",
-                        ));
-                    }
+                    Store::Cuda { buf, offset, len } => Arg::Sub(buf.clone(), *offset, *len),
                     Store::Cpu(_) => {
                         return Err(refuse(i, "the buffer is not in the GPU's memory"));
                     }
