@@ -207,26 +207,56 @@ impl Buffer {
 
     /// The buffer's bytes, after every launch so far has finished.
     pub fn read(&self) -> Result<Vec<u8>, CudaError> {
-        self.0.cx.bind()?;
         let mut out = host_bytes(self.0.len)?;
-        if self.0.len > 0 {
-            // SAFETY: `out` has exactly `len` bytes and `ptr` an allocation of `len` bytes.
-            unsafe { result::memcpy_dtoh_sync(&mut out, self.0.ptr) }
+        self.read_at(0, &mut out)?;
+        Ok(out)
+    }
+
+    /// Copies the `out.len()` bytes at `offset` to `out` (only those cross the bus); a
+    /// [`CudaError::BadArg`] when they are not inside the buffer.
+    pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result<(), CudaError> {
+        self.check_range(offset, out.len())?;
+        self.0.cx.bind()?;
+        if !out.is_empty() {
+            // SAFETY: `out.len()` bytes at `offset` are inside the allocation (checked above)
+            // and `out` has exactly that many bytes.
+            unsafe { result::memcpy_dtoh_sync(out, self.0.ptr + offset as u64) }
                 .map_err(drv("cuMemcpyDtoH"))?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Overwrites the buffer's start with `bytes` (at most its length).
     pub fn write(&self, bytes: &[u8]) -> Result<(), CudaError> {
-        self.0.cx.bind()?;
         let n = bytes.len().min(self.0.len);
-        if n > 0 {
-            // SAFETY: `n` bytes fit both the host slice and the device allocation.
-            unsafe { result::memcpy_htod_sync(self.0.ptr, &bytes[..n]) }
+        self.write_at(0, &bytes[..n])
+    }
+
+    /// Writes `bytes` at `offset` (only those cross the bus); a [`CudaError::BadArg`] when
+    /// they are not inside the buffer.
+    pub fn write_at(&self, offset: usize, bytes: &[u8]) -> Result<(), CudaError> {
+        self.check_range(offset, bytes.len())?;
+        self.0.cx.bind()?;
+        if !bytes.is_empty() {
+            // SAFETY: `bytes.len()` bytes at `offset` are inside the allocation (checked
+            // above) and come from a host slice of that length.
+            unsafe { result::memcpy_htod_sync(self.0.ptr + offset as u64, bytes) }
                 .map_err(drv("cuMemcpyHtoD"))?;
         }
         Ok(())
+    }
+
+    fn check_range(&self, offset: usize, len: usize) -> Result<(), CudaError> {
+        match offset.checked_add(len) {
+            Some(end) if end <= self.0.len => Ok(()),
+            _ => Err(CudaError::BadArg {
+                index: 0,
+                message: format!(
+                    "{len} bytes at offset {offset} are not inside the buffer of {} bytes",
+                    self.0.len
+                ),
+            }),
+        }
     }
 }
 

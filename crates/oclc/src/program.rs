@@ -651,13 +651,11 @@ impl Buffer {
             }
             #[cfg(feature = "cuda")]
             Mem::Cuda { buf, .. } => {
-                let all = buf.read().map_err(|e| Error::Memory(e.to_string()))?;
-                let end = offset.checked_add(out.len()).filter(|e| *e <= all.len());
-                let Some(end) = end else {
+                if offset.checked_add(want).is_none_or(|e| e > buf.len()) {
                     return Err(outside());
-                };
-                out.copy_from_slice(&all[offset..end]);
-                Ok(())
+                }
+                buf.read_at(offset, out)
+                    .map_err(|e| Error::Memory(e.to_string()))
             }
         }
     }
@@ -681,13 +679,14 @@ impl Buffer {
             }
             #[cfg(feature = "cuda")]
             Mem::Cuda { buf, .. } => {
-                let mut all = buf.read().map_err(|e| Error::Memory(e.to_string()))?;
-                let end = offset.checked_add(bytes.len()).filter(|e| *e <= all.len());
-                let Some(end) = end else {
+                if offset
+                    .checked_add(bytes.len())
+                    .is_none_or(|e| e > buf.len())
+                {
                     return Err(outside());
-                };
-                all[offset..end].copy_from_slice(bytes);
-                buf.write(&all).map_err(|e| Error::Memory(e.to_string()))
+                }
+                buf.write_at(offset, bytes)
+                    .map_err(|e| Error::Memory(e.to_string()))
             }
         }
     }
