@@ -19,7 +19,9 @@
 //! Devices: the cpu device, and with feature `cuda` one device per GPU the CUDA driver
 //! opens, each run by a worker thread that owns its CUDA objects ([`cuda`]).
 //!
-//! Environment: `OCLC_DEVICE` (`cpu`, `cuda`, `all`), `OCLC_RACES=1` (race detection),
+//! Environment: `OCLC_DEVICE` (`cpu`, `cuda`, `all`), `OCLC_CUDA_EMULATE=1` (feature `cuda`,
+//! testing only: one more GPU device that runs on the cpu device through the cuda path's
+//! worker), `OCLC_RACES=1` (race detection),
 //! `OCLC_MAX_STEPS=N` (step limit per work-item), and the library's `OCLC_*` limits.
 
 pub mod api;
