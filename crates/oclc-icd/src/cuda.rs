@@ -267,29 +267,47 @@ pub struct CudaBuf {
     pub len: usize,
 }
 
+/// The most bytes one copy between host and GPU moves through the worker: larger reads and
+/// writes go piece by piece, so the copies they need stay small.
+const COPY_CHUNK: usize = 64 << 20;
+
 impl CudaBuf {
     /// Copies `out.len()` bytes at `offset` to `out`.
     pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result<(), cl_int> {
-        let (id, n) = (self.id, out.len());
-        let bytes = self
-            .worker
-            .call(move |s| {
-                let b = s.bufs.get(&id)?;
-                let mut v = vec![0u8; n];
-                b.read_at(offset, &mut v).ok()?;
-                Some(v)
-            })?
-            .ok_or(CL_OUT_OF_RESOURCES)?;
-        out.copy_from_slice(&bytes);
+        let id = self.id;
+        for (k, piece) in out.chunks_mut(COPY_CHUNK).enumerate() {
+            let (at, n) = (offset + k * COPY_CHUNK, piece.len());
+            let bytes = self
+                .worker
+                .call(move |s| {
+                    let b = s.bufs.get(&id)?;
+                    let mut v = Vec::new();
+                    v.try_reserve_exact(n).ok()?;
+                    v.resize(n, 0);
+                    b.read_at(at, &mut v).ok()?;
+                    Some(v)
+                })?
+                .ok_or(CL_OUT_OF_RESOURCES)?;
+            piece.copy_from_slice(&bytes);
+        }
         Ok(())
     }
 
     /// Writes `data` at `offset`.
     pub fn write_at(&self, offset: usize, data: &[u8]) -> Result<(), cl_int> {
-        let (id, data) = (self.id, data.to_vec());
-        self.worker
-            .call(move |s| s.bufs.get(&id)?.write_at(offset, &data).ok())?
-            .ok_or(CL_OUT_OF_RESOURCES)
+        let id = self.id;
+        for (k, piece) in data.chunks(COPY_CHUNK).enumerate() {
+            let at = offset + k * COPY_CHUNK;
+            let mut bytes = Vec::new();
+            bytes
+                .try_reserve_exact(piece.len())
+                .map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
+            bytes.extend_from_slice(piece);
+            self.worker
+                .call(move |s| s.bufs.get(&id)?.write_at(at, &bytes).ok())?
+                .ok_or(CL_OUT_OF_RESOURCES)?;
+        }
+        Ok(())
     }
 }
 
@@ -299,5 +317,56 @@ impl Drop for CudaBuf {
         self.worker.post(move |s| {
             s.bufs.remove(&id);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn emulated() -> Arc<Worker> {
+        Arc::new(
+            Worker::spawn(0, || Ok((oclc::Device::cpu(), emulated_info())))
+                .expect("the emulated worker starts"),
+        )
+    }
+
+    #[test]
+    fn copies_larger_than_a_chunk_go_piece_by_piece() {
+        let w = emulated();
+        let len = COPY_CHUNK + 100;
+        let b = w.alloc(len).expect("allocation");
+        let data: Vec<u8> = (0..COPY_CHUNK + 10).map(|i| (i % 251) as u8).collect();
+        b.write_at(50, &data).expect("write");
+        let mut back = vec![0u8; len];
+        b.read_at(0, &mut back).expect("read");
+        assert!(back[..50].iter().all(|&x| x == 0));
+        assert_eq!(&back[50..50 + data.len()], &data[..]);
+        assert!(back[50 + data.len()..].iter().all(|&x| x == 0));
+        // Past the end: an error, nothing written.
+        assert_eq!(b.write_at(len - 2, &[1, 2, 3]), Err(CL_OUT_OF_RESOURCES));
+        let mut three = [9u8; 3];
+        assert_eq!(b.read_at(len - 2, &mut three), Err(CL_OUT_OF_RESOURCES));
+    }
+
+    #[test]
+    fn a_dropped_buffer_is_freed_on_the_worker() {
+        let w = emulated();
+        let a = w.alloc(16).expect("allocation");
+        let b = w.alloc(16).expect("allocation");
+        assert_eq!(w.call(|s| s.bufs.len()), Ok(2));
+        drop(a);
+        // Jobs run in order: the free is done before this count.
+        assert_eq!(w.call(|s| s.bufs.len()), Ok(1));
+        drop(b);
+        assert_eq!(w.call(|s| s.bufs.len()), Ok(0));
+    }
+
+    #[test]
+    fn a_job_that_panics_fails_its_call_and_the_worker_goes_on() {
+        let w = emulated();
+        let r: Result<(), cl_int> = w.call(|_| panic!("job panics"));
+        assert_eq!(r, Err(CL_OUT_OF_RESOURCES));
+        assert_eq!(w.call(|s| s.next_id), Ok(1));
     }
 }
