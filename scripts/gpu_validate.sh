@@ -43,6 +43,10 @@ done > "$out/examples.txt" 2>&1
         timeout 120 gpu/oclc exec --device cuda -- gpu/vadd > "$out/vadd.txt" 2>&1
         echo "rc=$?"
         tail -6 "$out/vadd.txt"
+        echo "-- gpu/vadd oob (a fault: the event ends negative, the report on stderr)"
+        timeout 120 gpu/oclc exec --device cuda -- gpu/vadd oob > "$out/vadd_oob.txt" 2>&1
+        echo "rc=$?"
+        tail -6 "$out/vadd_oob.txt"
     else
         echo "skipped: no gpu/vadd and it cannot be compiled here (cc, ocl-icd-opencl-dev)"
     fi
