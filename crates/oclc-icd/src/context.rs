@@ -84,7 +84,7 @@ impl Drop for Context {
 /// bytes of a fine-grained allocation during the launch survive it.
 pub struct Svm {
     pub host: HostAlloc,
-    pub buf: oclc::Buffer,
+    pub buf: crate::mem::Store,
     pub flags: cl_svm_mem_flags,
 }
 
@@ -93,16 +93,14 @@ impl Svm {
     /// [`Svm::to_host`] to find what the launch changed.
     pub fn to_device(&self) -> Result<Vec<u8>, cl_int> {
         let bytes = self.host.region().to_vec();
-        self.buf
-            .write_at(0, &bytes)
-            .map_err(|_| CL_OUT_OF_RESOURCES)?;
+        self.buf.write_at(0, &bytes)?;
         Ok(bytes)
     }
 
     /// The device buffer's bytes that differ from `before` (what [`Svm::to_device`] copied
     /// in) back to the host memory, run by run (after the launch).
     pub fn to_host(&self, before: &[u8]) -> Result<(), cl_int> {
-        let after = self.buf.read_bytes().map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
+        let after = self.buf.read_bytes()?;
         let host = self.host.region();
         let mut i = 0;
         while i < after.len() {

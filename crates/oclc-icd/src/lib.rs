@@ -16,12 +16,18 @@
 //! It holds no compiler or device logic: programs build through [`oclc::Program`], buffers
 //! and launches go through [`oclc::Device`], and runtime-check reports are `oclc run`'s.
 //!
-//! Environment: `OCLC_DEVICE` (`cpu`, `cuda`, `all`; the platform has only the cpu device
-//! for now: the library's cuda objects are not `Send`), `OCLC_RACES=1` (race detection),
+//! Devices: the cpu device, and with feature `cuda` one device per GPU the CUDA driver
+//! opens, each run by a worker thread that owns its CUDA objects ([`cuda`]).
+//!
+//! Environment: `OCLC_DEVICE` (`cpu`, `cuda`, `all`), `OCLC_CUDA_EMULATE=1` (feature `cuda`,
+//! testing only: one more GPU device that runs on the cpu device through the cuda path's
+//! worker), `OCLC_RACES=1` (race detection),
 //! `OCLC_MAX_STEPS=N` (step limit per work-item), and the library's `OCLC_*` limits.
 
 pub mod api;
 pub mod context;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 pub mod ffi;
 pub mod handle;
 pub mod info;

@@ -20,7 +20,7 @@ pub struct Mem {
     /// The parent buffer and the offset in it, for a sub-buffer.
     pub parent: Option<(Ref<Mem>, usize)>,
     /// The device memory (a region of the parent's for a sub-buffer).
-    pub buf: oclc::Buffer,
+    pub buf: Store,
     /// Mapped regions by the address handed out.
     pub maps: Mutex<HashMap<usize, Mapping>>,
     pub destructors: Mutex<Vec<ObjCallback>>,
@@ -32,6 +32,108 @@ pub struct Mem {
 
 impl ClObject for Mem {
     const KIND: Kind = Kind::Mem;
+}
+
+/// A buffer's memory on its context's device: the cpu device's (shared with the launching
+/// thread directly) or a GPU's (a region of a buffer its worker owns).
+#[derive(Clone)]
+pub enum Store {
+    Cpu(oclc_cpu::Buffer),
+    #[cfg(feature = "cuda")]
+    Cuda {
+        buf: std::sync::Arc<crate::cuda::CudaBuf>,
+        offset: usize,
+        len: usize,
+    },
+}
+
+impl Store {
+    pub fn len(&self) -> usize {
+        match self {
+            Store::Cpu(b) => b.len(),
+            #[cfg(feature = "cuda")]
+            Store::Cuda { len, .. } => *len,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `out.len()` bytes at `offset`; `CL_OUT_OF_RESOURCES` when outside the buffer.
+    pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result<(), cl_int> {
+        let inside = offset
+            .checked_add(out.len())
+            .is_some_and(|e| e <= self.len());
+        if !inside {
+            return Err(CL_OUT_OF_RESOURCES);
+        }
+        match self {
+            Store::Cpu(b) => b
+                .read_at(offset, out)
+                .then_some(())
+                .ok_or(CL_OUT_OF_RESOURCES),
+            #[cfg(feature = "cuda")]
+            Store::Cuda { buf, offset: o, .. } => buf.read_at(o + offset, out),
+        }
+    }
+
+    /// Writes `data` at `offset`; `CL_OUT_OF_RESOURCES` when outside the buffer.
+    pub fn write_at(&self, offset: usize, data: &[u8]) -> Result<(), cl_int> {
+        let inside = offset
+            .checked_add(data.len())
+            .is_some_and(|e| e <= self.len());
+        if !inside {
+            return Err(CL_OUT_OF_RESOURCES);
+        }
+        match self {
+            Store::Cpu(b) => b
+                .write_at(offset, data)
+                .then_some(())
+                .ok_or(CL_OUT_OF_RESOURCES),
+            #[cfg(feature = "cuda")]
+            Store::Cuda { buf, offset: o, .. } => buf.write_at(o + offset, data),
+        }
+    }
+
+    /// The whole contents.
+    pub fn read_bytes(&self) -> Result<Vec<u8>, cl_int> {
+        let mut out = Vec::new();
+        out.try_reserve_exact(self.len())
+            .map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
+        out.resize(self.len(), 0);
+        self.read_at(0, &mut out)?;
+        Ok(out)
+    }
+
+    /// The `len` bytes at `offset`, sharing this memory (sub-buffers).
+    pub fn region(&self, offset: usize, len: usize) -> Result<Store, cl_int> {
+        let inside = offset.checked_add(len).is_some_and(|e| e <= self.len());
+        if !inside {
+            return Err(CL_INVALID_VALUE);
+        }
+        match self {
+            Store::Cpu(b) => b
+                .region(offset, len)
+                .map(Store::Cpu)
+                .ok_or(CL_INVALID_VALUE),
+            #[cfg(feature = "cuda")]
+            Store::Cuda { buf, offset: o, .. } => Ok(Store::Cuda {
+                buf: buf.clone(),
+                offset: o + offset,
+                len,
+            }),
+        }
+    }
+
+    /// The library buffer a cpu launch takes (`None` for a GPU's memory).
+    pub fn cpu(&self) -> Option<oclc::Buffer> {
+        match self {
+            Store::Cpu(b) => Some(oclc::Buffer::from(b.clone())),
+            #[cfg(feature = "cuda")]
+            Store::Cuda { .. } => None,
+        }
+    }
 }
 
 /// One `clEnqueueMapBuffer`: where in the buffer, and the host memory handed out.
@@ -50,9 +152,7 @@ impl Mem {
     /// commands: a command that reads the buffer first copies the host memory in.
     pub fn pull(&self) -> Result<(), cl_int> {
         if let Some(h) = &self.host {
-            self.buf
-                .write_at(0, &h.to_vec())
-                .map_err(|_| CL_OUT_OF_RESOURCES)?;
+            self.buf.write_at(0, &h.to_vec())?;
         }
         Ok(())
     }
@@ -60,7 +160,7 @@ impl Mem {
     /// ... and a command that may write it copies the buffer back out.
     pub fn push(&self) -> Result<(), cl_int> {
         if let Some(h) = &self.host {
-            let bytes = self.buf.read_bytes().map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
+            let bytes = self.buf.read_bytes()?;
             h.write(0, &bytes);
         }
         Ok(())

@@ -17,13 +17,79 @@ impl ClObject for Platform {
     const KIND: Kind = Kind::Platform;
 }
 
-/// A device of the platform: the embedded cpu device (one per process).
+/// A device of the platform: the embedded cpu device (one per process), or a GPU.
 pub struct Device {
-    /// The library's device; launches hold the lock (one kernel at a time, each using
-    /// every core).
-    pub lib: Mutex<oclc::Device>,
+    pub backend: Backend,
+    /// The memory limits checked before commands reach the device (for a GPU: from the
+    /// driver).
     pub limits: oclc_cpu::Limits,
     pub printf_buffer: usize,
+}
+
+/// What runs a device's commands.
+pub enum Backend {
+    /// The cpu device, held directly (a library `oclc::Device` built with `cuda` may not
+    /// cross threads); launches hold the lock (one kernel at a time, each using every core).
+    Cpu(Mutex<oclc_cpu::Device>),
+    /// A GPU, through the worker thread that owns its CUDA objects.
+    #[cfg(feature = "cuda")]
+    Cuda(std::sync::Arc<crate::cuda::Worker>),
+}
+
+impl Device {
+    /// Whether this is a GPU.
+    pub fn is_cuda(&self) -> bool {
+        !matches!(self.backend, Backend::Cpu(_))
+    }
+
+    /// CL_DEVICE_MAX_WORK_GROUP_SIZE.
+    pub fn max_work_group(&self) -> usize {
+        match &self.backend {
+            Backend::Cpu(_) => MAX_WORK_GROUP,
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(w) => w.info.max_threads_per_block.max(1) as usize,
+        }
+    }
+
+    /// CL_DEVICE_MAX_WORK_ITEM_SIZES.
+    pub fn max_work_item_sizes(&self) -> [usize; 3] {
+        facts(self).max_work_item_sizes
+    }
+
+    /// CL_DEVICE_TYPE.
+    pub fn device_type(&self) -> cl_device_type {
+        if self.is_cuda() {
+            CL_DEVICE_TYPE_GPU
+        } else {
+            CL_DEVICE_TYPE_CPU
+        }
+    }
+
+    /// A zeroed buffer of `size` bytes in the device's memory.
+    pub fn new_buffer(&self, size: usize) -> Result<crate::mem::Store, cl_int> {
+        match &self.backend {
+            Backend::Cpu(d) => d
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .buffer(size)
+                .map(crate::mem::Store::Cpu)
+                .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(w) => w.alloc(size).map(|buf| crate::mem::Store::Cuda {
+                buf,
+                offset: 0,
+                len: size,
+            }),
+        }
+    }
+}
+
+/// Whether a device of type `ty` (the first listed: `first`) is one `clGetDeviceIDs` and
+/// `clCreateContextFromType` with `wanted` return: CL_DEVICE_TYPE_DEFAULT is the first device.
+pub fn type_matches(ty: cl_device_type, first: bool, wanted: cl_device_type) -> bool {
+    wanted == CL_DEVICE_TYPE_ALL
+        || wanted & ty != 0
+        || (first && wanted & CL_DEVICE_TYPE_DEFAULT != 0)
 }
 
 impl ClObject for Device {
@@ -94,17 +160,26 @@ pub const MAX_WORK_GROUP: usize = oclc_cpu::MAX_WORK_GROUP_SIZE as usize;
 pub fn platform() -> &'static (Ref<Platform>, usize) {
     static PLATFORM: OnceLock<(Ref<Platform>, usize)> = OnceLock::new();
     PLATFORM.get_or_init(|| {
-        let cpu = make_cpu();
         let mut devices = Vec::new();
         let choice = device_choice();
         if choice.allows_cpu() {
+            let cpu = make_cpu();
             let _ = handle::register(&cpu);
             devices.push(cpu);
         }
+        #[cfg(feature = "cuda")]
+        if choice != DeviceChoice::Cpu {
+            for w in crate::cuda::Worker::start_all(choice == DeviceChoice::Cuda) {
+                let gpu = make_cuda(w);
+                let _ = handle::register(&gpu);
+                devices.push(gpu);
+            }
+        }
+        #[cfg(not(feature = "cuda"))]
         if choice == DeviceChoice::Cuda {
             eprintln!(
-                "oclc: OCLC_DEVICE=cuda: this liboclc_icd.so has no cuda devices (the platform \
-                 offers only the cpu device for now); it lists no device"
+                "oclc: OCLC_DEVICE=cuda: this liboclc_icd.so was built without the cuda \
+                 feature (cargo build --release -p oclc-icd --features cuda); it lists no device"
             );
         }
         let (p, h) = handle::create(Platform { devices });
@@ -143,7 +218,7 @@ pub fn device_choice() -> DeviceChoice {
 /// detection, `OCLC_MAX_STEPS=N` sets the step limit (the `OCLC_*` memory limits are read
 /// by the library itself).
 fn make_cpu() -> Ref<Device> {
-    let mut dev = oclc::Device::cpu();
+    let mut dev = oclc_cpu::Device::cpu();
     match std::env::var("OCLC_RACES").as_deref() {
         Ok("1") | Ok("on") | Ok("yes") | Ok("true") => dev = dev.with_race_detection(true),
         Ok("0") | Ok("off") | Ok("no") | Ok("false") | Ok("") | Err(_) => {}
@@ -158,14 +233,86 @@ fn make_cpu() -> Ref<Device> {
             ),
         }
     }
-    let limits = dev.cpu_limits().unwrap_or_default();
+    let limits = dev.limits();
     let printf_buffer = oclc_cpu::printf::buffer_size_from_env()
         .unwrap_or(oclc_cpu::printf::DEFAULT_PRINTF_BUFFER_SIZE);
     handle::new(Device {
-        lib: Mutex::new(dev),
+        backend: Backend::Cpu(Mutex::new(dev)),
         limits,
         printf_buffer,
     })
+}
+
+/// A GPU's device: limits from the driver. Buffers may take a quarter of the memory
+/// (OpenCL's minimum CL_DEVICE_MAX_MEM_ALLOC_SIZE); `__local` is the block's static shared
+/// memory; program-scope variables share the constant bank's size as a bound.
+#[cfg(feature = "cuda")]
+fn make_cuda(w: std::sync::Arc<crate::cuda::Worker>) -> Ref<Device> {
+    let i = &w.info;
+    let limits = oclc_cpu::Limits {
+        local_mem_size: i.shared_mem_per_block,
+        constant_mem_size: i.constant_mem,
+        max_alloc_size: (i.global_mem / 4).max(1 << 27),
+        max_global_variable_size: oclc_cpu::Limits::default().max_global_variable_size,
+        ..oclc_cpu::Limits::default()
+    };
+    handle::new(Device {
+        backend: Backend::Cuda(w),
+        limits,
+        printf_buffer: 0,
+    })
+}
+
+/// What a device says of itself that differs between the cpu device and a GPU.
+struct Facts {
+    name: String,
+    compute_units: u32,
+    clock_mhz: u32,
+    global_mem: u64,
+    max_work_item_sizes: [usize; 3],
+    local_mem_type: cl_device_local_mem_type,
+    cache_size: u64,
+    cacheline: u32,
+    host_unified: bool,
+    svm: cl_device_svm_capabilities,
+    preferred_multiple: usize,
+}
+
+fn facts(dev: &Device) -> Facts {
+    match &dev.backend {
+        Backend::Cpu(_) => Facts {
+            name: "oclc cpu".into(),
+            compute_units: cores(),
+            clock_mhz: 1000,
+            global_mem: host_memory().max(dev.limits.max_alloc_size),
+            max_work_item_sizes: [MAX_WORK_GROUP; 3],
+            local_mem_type: CL_GLOBAL,
+            cache_size: 1 << 20,
+            cacheline: 64,
+            host_unified: true,
+            // Fine-grained buffers too: launches copy in and write back only changed bytes.
+            svm: CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER,
+            preferred_multiple: PREFERRED_MULTIPLE,
+        },
+        #[cfg(feature = "cuda")]
+        Backend::Cuda(w) => {
+            let i = &w.info;
+            let max = dev.max_work_group();
+            Facts {
+                name: format!("oclc cuda {} ({})", i.name, i.target),
+                compute_units: i.compute_units,
+                clock_mhz: i.clock_mhz,
+                global_mem: i.global_mem,
+                max_work_item_sizes: i.max_block_dims.map(|d| (d as usize).min(max)),
+                local_mem_type: CL_LOCAL,
+                cache_size: i.l2_cache,
+                cacheline: 128,
+                host_unified: false,
+                svm: 0,
+                preferred_multiple: 32,
+            }
+        }
+    }
 }
 
 /// `clGetPlatformInfo`.
@@ -222,17 +369,17 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
     let (_, platform_handle) = platform();
     let platform_handle = *platform_handle as *mut std::ffi::c_void;
     let l = &dev.limits;
-    let global_mem = host_memory();
+    let f = facts(dev);
     let ext = DEVICE_EXTENSIONS.join(" ");
     let v12 = version(1, 2, 0);
     let v10 = version(1, 0, 0);
     Ok(match param {
-        CL_DEVICE_TYPE => Info::u64(CL_DEVICE_TYPE_CPU),
+        CL_DEVICE_TYPE => Info::u64(dev.device_type()),
         CL_DEVICE_VENDOR_ID => Info::u32(0),
-        CL_DEVICE_MAX_COMPUTE_UNITS => Info::u32(cores()),
+        CL_DEVICE_MAX_COMPUTE_UNITS => Info::u32(f.compute_units),
         CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => Info::u32(3),
-        CL_DEVICE_MAX_WORK_ITEM_SIZES => Info::usizes(&[MAX_WORK_GROUP; 3]),
-        CL_DEVICE_MAX_WORK_GROUP_SIZE => Info::usize(MAX_WORK_GROUP),
+        CL_DEVICE_MAX_WORK_ITEM_SIZES => Info::usizes(&f.max_work_item_sizes),
+        CL_DEVICE_MAX_WORK_GROUP_SIZE => Info::usize(dev.max_work_group()),
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR
         | CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT
         | CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT
@@ -247,7 +394,7 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => Info::u32(1),
-        CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::u32(1000),
+        CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::u32(f.clock_mhz),
         CL_DEVICE_ADDRESS_BITS => Info::u32(64),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => Info::u64(l.max_alloc_size),
         CL_DEVICE_IMAGE_SUPPORT => Info::bool(false),
@@ -271,15 +418,15 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         CL_DEVICE_DOUBLE_FP_CONFIG => Info::u64(FP_CONFIG),
         CL_DEVICE_HALF_FP_CONFIG => Info::u64(CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST),
         CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => Info::u32(CL_READ_WRITE_CACHE),
-        CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => Info::u32(64),
-        CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => Info::u64(1 << 20),
-        CL_DEVICE_GLOBAL_MEM_SIZE => Info::u64(global_mem.max(l.max_alloc_size)),
+        CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => Info::u32(f.cacheline),
+        CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => Info::u64(f.cache_size),
+        CL_DEVICE_GLOBAL_MEM_SIZE => Info::u64(f.global_mem),
         CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => Info::u64(l.constant_mem_size),
         CL_DEVICE_MAX_CONSTANT_ARGS => Info::u32(8),
-        CL_DEVICE_LOCAL_MEM_TYPE => Info::u32(CL_GLOBAL),
+        CL_DEVICE_LOCAL_MEM_TYPE => Info::u32(f.local_mem_type),
         CL_DEVICE_LOCAL_MEM_SIZE => Info::u64(l.local_mem_size),
         CL_DEVICE_ERROR_CORRECTION_SUPPORT => Info::bool(false),
-        CL_DEVICE_HOST_UNIFIED_MEMORY => Info::bool(true),
+        CL_DEVICE_HOST_UNIFIED_MEMORY => Info::bool(f.host_unified),
         CL_DEVICE_PROFILING_TIMER_RESOLUTION => Info::usize(1),
         CL_DEVICE_ENDIAN_LITTLE => Info::bool(true),
         CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
@@ -298,7 +445,7 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         CL_DEVICE_BUILT_IN_KERNELS => Info::str(""),
         CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => Info::empty(),
         CL_DEVICE_PLATFORM => Info::ptr(platform_handle),
-        CL_DEVICE_NAME => Info::str("oclc cpu"),
+        CL_DEVICE_NAME => Info::str(&f.name),
         CL_DEVICE_VENDOR => Info::str(VENDOR),
         CL_DRIVER_VERSION => Info::str(env!("CARGO_PKG_VERSION")),
         CL_DEVICE_PROFILE => Info::str("FULL_PROFILE"),
@@ -333,10 +480,7 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         CL_DEVICE_PARTITION_PROPERTIES | CL_DEVICE_PARTITION_TYPE => Info::isizes(&[0]),
         CL_DEVICE_PARTITION_AFFINITY_DOMAIN => Info::u64(0),
         CL_DEVICE_REFERENCE_COUNT => Info::u32(1),
-        // Fine-grained buffers too: launches copy in and write back only changed bytes.
-        CL_DEVICE_SVM_CAPABILITIES => {
-            Info::u64(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER)
-        }
+        CL_DEVICE_SVM_CAPABILITIES => Info::u64(f.svm),
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => Info::u32(0),
@@ -362,7 +506,7 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT
         | CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
         | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => Info::bool(true),
-        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Info::usize(PREFERRED_MULTIPLE),
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Info::usize(f.preferred_multiple),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => Info::str("v0000-01-01-00"),
         _ => return Err(CL_INVALID_VALUE),
     })

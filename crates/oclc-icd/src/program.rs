@@ -170,6 +170,21 @@ pub fn build(
     }
 }
 
+/// Compiles a built program for each GPU among `devices` now (PTX, loaded on the GPU), so
+/// that code a GPU cannot run fails the build with the reason in the log rather than the
+/// first launch. Nothing to do for the cpu device.
+#[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
+pub fn prepare(devices: &[Ref<Device>], lib: &Arc<oclc::Program>) -> Result<(), (cl_int, String)> {
+    #[cfg(feature = "cuda")]
+    for d in devices {
+        if let crate::platform::Backend::Cuda(w) = &d.backend {
+            w.prepare(lib.clone())
+                .map_err(|m| (CL_BUILD_PROGRAM_FAILURE, format!("error: {m}\n")))?;
+        }
+    }
+    Ok(())
+}
+
 /// The files an include read from disk: absolute path and text.
 pub type IncludedFiles = Vec<(std::path::PathBuf, std::sync::Arc<[u8]>)>;
 

@@ -38,6 +38,11 @@ fn oclc_binary() -> PathBuf {
             if release {
                 cmd.arg("--release");
             }
+            // With the cuda feature (GPU bundle, or testing the no-driver path), the host
+            // programs run on a library built with it.
+            if cfg!(feature = "cuda") {
+                cmd.args(["--features", "cuda"]);
+            }
             let st = cmd.status().expect("cargo runs");
             assert!(st.success(), "cargo build of oclc and oclc-icd failed");
             let bin = dir.join("oclc");

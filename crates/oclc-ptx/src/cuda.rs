@@ -169,6 +169,33 @@ pub struct CudaDevice {
     /// 32-bit registers and threads per multiprocessor.
     regs_per_sm: u32,
     threads_per_sm: u32,
+    info: DeviceInfo,
+}
+
+/// What the driver reports about a GPU: its name and the limits an OpenCL platform lists
+/// (`clGetDeviceInfo`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    pub name: String,
+    /// `sm_XY`, the PTX target.
+    pub target: String,
+    /// Multiprocessors.
+    pub compute_units: u32,
+    pub clock_mhz: u32,
+    /// Bytes of device memory.
+    pub global_mem: u64,
+    /// Bytes of `__shared__` memory a block may use (without the opt-in to more).
+    pub shared_mem_per_block: u64,
+    pub constant_mem: u64,
+    pub max_threads_per_block: u32,
+    pub max_block_dims: [u32; 3],
+    pub l2_cache: u64,
+}
+
+/// Device attribute `a` of `dev`.
+fn attribute(dev: sys::CUdevice, a: sys::CUdevice_attribute) -> Result<i32, CudaError> {
+    // SAFETY: `dev` comes from `cuDeviceGet` and attributes are plain integers.
+    unsafe { result::device::get_attribute(dev, a) }.map_err(drv("cuDeviceGetAttribute"))
 }
 
 impl std::fmt::Debug for CudaDevice {
@@ -243,28 +270,57 @@ impl Buffer {
 
     /// The buffer's bytes, after every launch so far has finished.
     pub fn read(&self) -> Result<Vec<u8>, CudaError> {
-        self.0.live()?;
-        self.0.cx.bind()?;
         let mut out = host_bytes(self.0.len)?;
-        if self.0.len > 0 {
-            // SAFETY: `out` has exactly `len` bytes and `ptr` an allocation of `len` bytes.
-            unsafe { result::memcpy_dtoh_sync(&mut out, self.0.ptr) }
+        self.read_at(0, &mut out)?;
+        Ok(out)
+    }
+
+    /// Copies the `out.len()` bytes at `offset` to `out` (only those cross the bus); a
+    /// [`CudaError::BadArg`] when they are not inside the buffer.
+    pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result<(), CudaError> {
+        self.check_range(offset, out.len())?;
+        self.0.cx.bind()?;
+        if !out.is_empty() {
+            // SAFETY: `out.len()` bytes at `offset` are inside the allocation (checked above)
+            // and `out` has exactly that many bytes.
+            unsafe { result::memcpy_dtoh_sync(out, self.0.ptr + offset as u64) }
                 .map_err(drv("cuMemcpyDtoH"))?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Overwrites the buffer's start with `bytes` (at most its length).
     pub fn write(&self, bytes: &[u8]) -> Result<(), CudaError> {
-        self.0.live()?;
-        self.0.cx.bind()?;
         let n = bytes.len().min(self.0.len);
-        if n > 0 {
-            // SAFETY: `n` bytes fit both the host slice and the device allocation.
-            unsafe { result::memcpy_htod_sync(self.0.ptr, &bytes[..n]) }
+        self.write_at(0, &bytes[..n])
+    }
+
+    /// Writes `bytes` at `offset` (only those cross the bus); a [`CudaError::BadArg`] when
+    /// they are not inside the buffer.
+    pub fn write_at(&self, offset: usize, bytes: &[u8]) -> Result<(), CudaError> {
+        self.check_range(offset, bytes.len())?;
+        self.0.cx.bind()?;
+        if !bytes.is_empty() {
+            // SAFETY: `bytes.len()` bytes at `offset` are inside the allocation (checked
+            // above) and come from a host slice of that length.
+            unsafe { result::memcpy_htod_sync(self.0.ptr + offset as u64, bytes) }
                 .map_err(drv("cuMemcpyHtoD"))?;
         }
         Ok(())
+    }
+
+    fn check_range(&self, offset: usize, len: usize) -> Result<(), CudaError> {
+        self.0.live()?;
+        match offset.checked_add(len) {
+            Some(end) if end <= self.0.len => Ok(()),
+            _ => Err(CudaError::BadArg {
+                index: 0,
+                message: format!(
+                    "{len} bytes at offset {offset} are not inside the buffer of {} bytes",
+                    self.0.len
+                ),
+            }),
+        }
     }
 }
 
@@ -359,32 +415,37 @@ impl CudaDevice {
         cx.bind()?;
         let name = result::device::get_name(dev).map_err(drv("cuDeviceGetName"))?;
         use sys::CUdevice_attribute::*;
-        // SAFETY: `dev` is valid and the attributes are plain integers.
-        let (major, minor) = unsafe {
-            (
-                result::device::get_attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
-                result::device::get_attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
-            )
+        let major = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+        let minor = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+        let sms = attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+        let per_sm = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?;
+        let regs_per_sm = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)?;
+        // SAFETY: `dev` is a valid device handle; the call only reads its memory size.
+        let global_mem =
+            unsafe { result::device::total_mem(dev) }.map_err(drv("cuDeviceTotalMem"))?;
+        // The limits below only inform device queries: an attribute a driver does not report
+        // (CLOCK_RATE is deprecated in CUDA 13) takes the value common to current GPUs
+        // rather than failing the device.
+        let or = |a, default: u32| attribute(dev, a).map_or(default, |v| v.max(0) as u32);
+        let info = DeviceInfo {
+            name: name.clone(),
+            compute_units: sms.max(1) as u32,
+            clock_mhz: or(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1_000_000) / 1000,
+            global_mem: global_mem as u64,
+            shared_mem_per_block: u64::from(or(
+                CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                48 << 10,
+            )),
+            constant_mem: u64::from(or(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 64 << 10)),
+            max_threads_per_block: or(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024),
+            max_block_dims: [
+                or(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024),
+                or(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024),
+                or(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64),
+            ],
+            l2_cache: u64::from(or(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0)),
+            target: format!("sm_{major}{minor}"),
         };
-        let major = major.map_err(drv("cuDeviceGetAttribute"))?;
-        let minor = minor.map_err(drv("cuDeviceGetAttribute"))?;
-        // SAFETY: as above.
-        let (sms, per_sm) = unsafe {
-            (
-                result::device::get_attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
-                result::device::get_attribute(
-                    dev,
-                    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
-                ),
-            )
-        };
-        let sms = sms.map_err(drv("cuDeviceGetAttribute"))?;
-        let per_sm = per_sm.map_err(drv("cuDeviceGetAttribute"))?;
-        // SAFETY: as above.
-        let regs_per_sm = unsafe {
-            result::device::get_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)
-        }
-        .map_err(drv("cuDeviceGetAttribute"))?;
         Ok(CudaDevice {
             cx,
             name,
@@ -395,7 +456,13 @@ impl CudaDevice {
             tune_regs: Cell::new(tune_setting(std::env::var("OCLC_CUDA_REGS").ok())?),
             regs_per_sm: regs_per_sm.max(0) as u32,
             threads_per_sm: per_sm.max(0) as u32,
+            info,
         })
+    }
+
+    /// What the driver reports about this GPU (name, limits), for device queries.
+    pub fn info(&self) -> &DeviceInfo {
+        &self.info
     }
 
     /// Turns `ld.global.nc` for read-only buffers on or off.

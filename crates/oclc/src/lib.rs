@@ -24,6 +24,9 @@ pub mod verify;
 pub mod warnings;
 
 pub use check::{CheckOptions, CheckOutcome, MacroArg, check_source};
+/// What the driver reports about a GPU (`Device::cuda_info`).
+#[cfg(feature = "cuda")]
+pub use oclc_ptx::cuda::DeviceInfo as CudaDeviceInfo;
 pub use program::{
     Buffer, BuildError, Device, Element, Error, Kernel, KernelArg, LaunchOutput, NdRange, Program,
     RuntimeFault,

@@ -651,13 +651,11 @@ impl Buffer {
             }
             #[cfg(feature = "cuda")]
             Mem::Cuda { buf, .. } => {
-                let all = buf.read().map_err(|e| Error::Memory(e.to_string()))?;
-                let end = offset.checked_add(out.len()).filter(|e| *e <= all.len());
-                let Some(end) = end else {
+                if offset.checked_add(want).is_none_or(|e| e > buf.len()) {
                     return Err(outside());
-                };
-                out.copy_from_slice(&all[offset..end]);
-                Ok(())
+                }
+                buf.read_at(offset, out)
+                    .map_err(|e| Error::Memory(e.to_string()))
             }
         }
     }
@@ -681,13 +679,14 @@ impl Buffer {
             }
             #[cfg(feature = "cuda")]
             Mem::Cuda { buf, .. } => {
-                let mut all = buf.read().map_err(|e| Error::Memory(e.to_string()))?;
-                let end = offset.checked_add(bytes.len()).filter(|e| *e <= all.len());
-                let Some(end) = end else {
+                if offset
+                    .checked_add(bytes.len())
+                    .is_none_or(|e| e > buf.len())
+                {
                     return Err(outside());
-                };
-                all[offset..end].copy_from_slice(bytes);
-                buf.write(&all).map_err(|e| Error::Memory(e.to_string()))
+                }
+                buf.write_at(offset, bytes)
+                    .map_err(|e| Error::Memory(e.to_string()))
             }
         }
     }
@@ -717,6 +716,14 @@ impl Buffer {
             #[cfg(feature = "cuda")]
             Mem::Cuda { ordinal, .. } => format!("cuda device {ordinal}"),
         }
+    }
+}
+
+/// A cpu device buffer as a [`Buffer`] (the OpenCL platform keeps `oclc_cpu::Buffer`s, which
+/// any thread may use).
+impl From<oclc_cpu::Buffer> for Buffer {
+    fn from(b: oclc_cpu::Buffer) -> Buffer {
+        Buffer { mem: Mem::Cpu(b) }
     }
 }
 
@@ -1002,6 +1009,15 @@ impl Device {
         }
     }
 
+    /// What the driver reports about the GPU (`None` on the cpu device).
+    #[cfg(feature = "cuda")]
+    pub fn cuda_info(&self) -> Option<oclc_ptx::cuda::DeviceInfo> {
+        match &self.backend {
+            Backend::Cpu(_) => None,
+            Backend::Cuda(c) => Some(c.info()),
+        }
+    }
+
     /// Whether this is a GPU (the cuda device).
     pub fn is_cuda(&self) -> bool {
         !matches!(self.backend, Backend::Cpu(_))
@@ -1144,8 +1160,20 @@ impl Device {
 
     /// Runs `kernel` with its arguments over `range` and waits for it.
     pub fn launch(&self, kernel: &Kernel<'_>, range: &NdRange) -> Result<LaunchOutput, Error> {
-        let args = kernel.all_args()?;
-        if kernel.program.uniform_work_groups
+        let args = kernel.launch_args(range)?;
+        match &self.backend {
+            Backend::Cpu(cpu) => launch_cpu(cpu, kernel, &args, range),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(c) => c.launch(kernel, &args, range),
+        }
+    }
+}
+
+impl Kernel<'_> {
+    /// Every argument, once the range is checked against the program's uniform work-groups.
+    fn launch_args(&self, range: &NdRange) -> Result<Vec<&KernelArg>, Error> {
+        let args = self.all_args()?;
+        if self.program.uniform_work_groups
             && let Some(local) = &range.local
         {
             for (k, (g, l)) in range.global.iter().zip(local).enumerate() {
@@ -1158,11 +1186,19 @@ impl Device {
                 }
             }
         }
-        match &self.backend {
-            Backend::Cpu(cpu) => launch_cpu(cpu, kernel, &args, range),
-            #[cfg(feature = "cuda")]
-            Backend::Cuda(c) => c.launch(kernel, &args, range),
-        }
+        Ok(args)
+    }
+
+    /// [`Device::launch`] on a cpu device held outside a [`Device`]: the OpenCL platform
+    /// (oclc-icd) keeps `oclc_cpu::Device`, which any thread may use, where a [`Device`] built
+    /// with the `cuda` feature may not cross threads.
+    pub fn launch_on_cpu(
+        &self,
+        cpu: &oclc_cpu::Device,
+        range: &NdRange,
+    ) -> Result<LaunchOutput, Error> {
+        let args = self.launch_args(range)?;
+        launch_cpu(cpu, self, &args, range)
     }
 }
 
@@ -1244,6 +1280,10 @@ mod cuda {
                 dev,
                 programs: RefCell::new(Vec::new()),
             })
+        }
+
+        pub(super) fn info(&self) -> oclc_ptx::cuda::DeviceInfo {
+            self.dev.info().clone()
         }
 
         fn short_name(&self) -> String {

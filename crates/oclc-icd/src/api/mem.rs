@@ -58,12 +58,7 @@ fn make_buffer(
     if size == 0 || size as u64 > dev.limits.max_alloc_size {
         return Err(CL_INVALID_BUFFER_SIZE);
     }
-    let buf = dev
-        .lib
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .buffer::<u8>(size)
-        .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+    let buf = dev.new_buffer(size)?;
     if let Some(h) = &host {
         buf.write_at(0, &h.to_vec())
             .map_err(|_| CL_OUT_OF_RESOURCES)?;
@@ -894,12 +889,11 @@ pub(crate) unsafe extern "C" fn svm_alloc(
             return None;
         }
         let host = HostAlloc::new(size, align)?;
-        let buf = dev
-            .lib
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .buffer::<u8>(size)
-            .ok()?;
+        // SVM needs the cpu device (CL_DEVICE_SVM_CAPABILITIES is 0 on a GPU).
+        if dev.is_cuda() {
+            return None;
+        }
+        let buf = dev.new_buffer(size).ok()?;
         let p = host.ptr();
         let svm = Arc::new(Svm { host, buf, flags });
         ctx.svm

@@ -204,7 +204,9 @@ status_fn!(
         let matching: Vec<&Ref<Device>> = plat
             .devices
             .iter()
-            .filter(|_| device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) != 0)
+            .enumerate()
+            .filter(|(i, d)| platform::type_matches(d.device_type(), *i == 0, device_type))
+            .map(|(_, d)| d)
             .collect();
         if matching.is_empty() {
             return Err(CL_DEVICE_NOT_FOUND);
@@ -346,6 +348,16 @@ fn make_context(
     if !list.len().is_multiple_of(2) {
         return Err(CL_INVALID_PROPERTY);
     }
+    // Buffers live in one device's memory: a context holds the cpu device alone or one GPU.
+    if devices.len() > 1 && devices.iter().any(|d| d.is_cuda()) {
+        let message = "oclc: a context may hold the cpu device or one cuda device, not several \
+                       devices with a cuda device among them (CL_DEVICE_NOT_AVAILABLE)";
+        eprintln!("{message}");
+        if let Some(n) = &notify {
+            n.call(message);
+        }
+        return Err(CL_DEVICE_NOT_AVAILABLE);
+    }
     let mut seen = Vec::new();
     for pair in list.chunks(2) {
         let (k, v) = (pair[0], pair[1]);
@@ -430,11 +442,13 @@ object_fn!(
         // SAFETY: properties is NULL or 0-terminated.
         let props = unsafe { ffi::zero_list(props, 1024) };
         let (plat, _) = platform::platform();
-        let devs: Vec<Ref<Device>> = if device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) != 0 {
-            plat.devices.clone()
-        } else {
-            Vec::new()
-        };
+        let devs: Vec<Ref<Device>> = plat
+            .devices
+            .iter()
+            .enumerate()
+            .filter(|(i, d)| platform::type_matches(d.device_type(), *i == 0, device_type))
+            .map(|(_, d)| d.clone())
+            .collect();
         if devs.is_empty() {
             return Err(CL_DEVICE_NOT_FOUND);
         }

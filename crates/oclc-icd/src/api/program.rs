@@ -13,7 +13,7 @@ use crate::ffi::{self, ObjCallback};
 use crate::handle::{self, Kind, Ref};
 use crate::info::Info;
 use crate::mem::Mem;
-use crate::platform::{Device, MAX_WORK_GROUP, PREFERRED_MULTIPLE};
+use crate::platform::{Backend, Device, PREFERRED_MULTIPLE};
 use crate::program::{self as prog, ArgValue, Build, HeaderDir, Kernel, Program};
 use crate::queue::Queue;
 
@@ -270,7 +270,10 @@ status_fn!(
                 st.options = options.clone();
                 let dirs: Vec<&std::path::Path> =
                     st.headers.iter().map(|h| h.0.as_path()).collect();
-                match prog::build(&program.source, &options, &dirs) {
+                let built = prog::build(&program.source, &options, &dirs).and_then(|(lib, log)| {
+                    prog::prepare(&program.devices, &lib).map(|()| (lib, log))
+                });
+                match built {
                     Ok((lib, log)) => {
                         st.lib = Some(lib);
                         st.log = log;
@@ -1026,6 +1029,17 @@ fn query_device(kernel: &Kernel, d: cl_device_id) -> Result<Ref<Device>, cl_int>
     }
 }
 
+/// CL_KERNEL_WORK_GROUP_SIZE: the device's maximum on the cpu device; on a GPU at most 256,
+/// which every kernel ptxas compiles can launch (255 registers a thread at most, 64 Ki a
+/// multiprocessor).
+fn kernel_work_group_size(dev: &Device) -> usize {
+    if dev.is_cuda() {
+        dev.max_work_group().min(256)
+    } else {
+        dev.max_work_group()
+    }
+}
+
 /// `__local` bytes of the arguments set so far.
 fn local_arg_bytes(kernel: &Kernel) -> u64 {
     kernel
@@ -1050,9 +1064,9 @@ status_fn!(
         size_ret: *mut usize,
     ) {
         let kernel = handle::get::<Kernel>(k)?;
-        query_device(&kernel, d)?;
+        let dev = query_device(&kernel, d)?;
         let info = match param {
-            CL_KERNEL_WORK_GROUP_SIZE => Ok(Info::usize(MAX_WORK_GROUP)),
+            CL_KERNEL_WORK_GROUP_SIZE => Ok(Info::usize(kernel_work_group_size(&dev))),
             CL_KERNEL_COMPILE_WORK_GROUP_SIZE => {
                 let r = kernel.sig.reqd_work_group_size.unwrap_or([0; 3]);
                 Ok(Info::usizes(&[r[0] as usize, r[1] as usize, r[2] as usize]))
@@ -1060,7 +1074,11 @@ status_fn!(
             CL_KERNEL_LOCAL_MEM_SIZE => Ok(Info::u64(
                 kernel.static_local_bytes() + local_arg_bytes(&kernel),
             )),
-            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Ok(Info::usize(PREFERRED_MULTIPLE)),
+            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Ok(Info::usize(if dev.is_cuda() {
+                32
+            } else {
+                PREFERRED_MULTIPLE
+            })),
             CL_KERNEL_PRIVATE_MEM_SIZE => Ok(Info::u64(0)),
             _ => Err(CL_INVALID_VALUE),
         };
@@ -1170,10 +1188,12 @@ unsafe fn launch(
     {
         range.local = Some(r[..range.global.len()].to_vec());
     }
+    let max_group = kernel_work_group_size(&queue.device) as u64;
+    let max_items = queue.device.max_work_item_sizes();
     if let Some(local) = &range.local {
         let mut product: u64 = 1;
         for (k, (&l, &g)) in local.iter().zip(&range.global).enumerate() {
-            if l == 0 || l > MAX_WORK_GROUP as u64 {
+            if l == 0 || l > max_group || l > max_items[k] as u64 {
                 return Err(CL_INVALID_WORK_ITEM_SIZE);
             }
             product = product.saturating_mul(l);
@@ -1186,7 +1206,7 @@ unsafe fn launch(
                 return Err(CL_INVALID_WORK_GROUP_SIZE);
             }
         }
-        if product > MAX_WORK_GROUP as u64 {
+        if product > max_group {
             return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
     }
@@ -1222,6 +1242,13 @@ fn run_kernel(
     range: &oclc::NdRange,
 ) -> Result<(), cl_int> {
     let name = &kernel.sig.name;
+    // Without the cuda feature the cpu device is the only backend.
+    #[cfg_attr(not(feature = "cuda"), allow(clippy::infallible_destructuring_match))]
+    let cpu = match &device.backend {
+        Backend::Cpu(cpu) => cpu,
+        #[cfg(feature = "cuda")]
+        Backend::Cuda(w) => return run_kernel_cuda(kernel, w, args, range),
+    };
     let mut k = kernel.lib.kernel(name).map_err(|_| CL_INVALID_KERNEL)?;
     let mut svms: Vec<&Arc<crate::context::Svm>> = exec_svm.iter().collect();
     let mut mems: Vec<&Ref<Mem>> = Vec::new();
@@ -1229,7 +1256,7 @@ fn run_kernel(
         let ka = match a {
             ArgValue::Held(m) => {
                 mems.push(m);
-                oclc::KernelArg::Buffer(m.buf.clone())
+                oclc::KernelArg::Buffer(m.buf.cpu().ok_or(CL_INVALID_KERNEL_ARGS)?)
             }
             ArgValue::Mem(_) => return Err(CL_INVALID_KERNEL_ARGS),
             ArgValue::Null => oclc::KernelArg::Null,
@@ -1238,7 +1265,8 @@ fn run_kernel(
             ArgValue::Svm(s, off) => {
                 svms.push(s);
                 let len = s.host.len() - off;
-                oclc::KernelArg::Buffer(s.buf.region(*off, len).map_err(|_| CL_INVALID_ARG_VALUE)?)
+                let region = s.buf.region(*off, len).map_err(|_| CL_INVALID_ARG_VALUE)?;
+                oclc::KernelArg::Buffer(region.cpu().ok_or(CL_INVALID_ARG_VALUE)?)
             }
         };
         if let Err(e) = k.set_arg(i, ka) {
@@ -1248,7 +1276,7 @@ fn run_kernel(
     }
     // One launch at a time from memory in to memory out: SVM allocations and host-pointer
     // buffers that two queues share see each launch's changes whole.
-    let lib = device.lib.lock().unwrap_or_else(|e| e.into_inner());
+    let lib = cpu.lock().unwrap_or_else(|e| e.into_inner());
     for m in &mems {
         m.pull()?;
     }
@@ -1258,7 +1286,7 @@ fn run_kernel(
     for s in &svms {
         before.push(s.to_device()?);
     }
-    let result = lib.launch(&k, range);
+    let result = k.launch_on_cpu(&lib, range);
     drop(lib);
     for (s, b) in svms.iter().zip(&before) {
         s.to_host(b)?;
@@ -1281,6 +1309,75 @@ fn run_kernel(
             Err(CL_OUT_OF_RESOURCES)
         }
     }
+}
+
+/// [`run_kernel`] on a GPU: host-pointer memory in, the launch on the GPU's worker (the
+/// library's `Device::launch`, as `oclc run --device cuda`), memory back out. A fault or
+/// launch error prints the library's message on stderr and ends the command with
+/// CL_OUT_OF_RESOURCES. A sub-buffer runs on a copy of its bytes ([`crate::cuda::Arg::Sub`]);
+/// SVM pointers are not arguments a GPU launch takes (CL_INVALID_KERNEL_ARGS, with a line on
+/// stderr).
+#[cfg(feature = "cuda")]
+fn run_kernel_cuda(
+    kernel: &Kernel,
+    worker: &crate::cuda::Worker,
+    args: &[ArgValue],
+    range: &oclc::NdRange,
+) -> Result<(), cl_int> {
+    use crate::cuda::Arg;
+    use crate::mem::Store;
+    let name = &kernel.sig.name;
+    let refuse = |i: usize, what: &str| {
+        let message = format!("oclc: kernel '{name}': argument {i}: {what}");
+        eprintln!("{message}");
+        kernel.program.ctx.notify(&message);
+        CL_INVALID_KERNEL_ARGS
+    };
+    let mut mems: Vec<&Ref<Mem>> = Vec::new();
+    let mut wargs = Vec::with_capacity(args.len());
+    for (i, a) in args.iter().enumerate() {
+        wargs.push(match a {
+            ArgValue::Held(m) => {
+                mems.push(m);
+                match &m.buf {
+                    Store::Cuda {
+                        buf,
+                        offset: 0,
+                        len,
+                    } if *len == buf.len => Arg::Buf(buf.clone()),
+                    Store::Cuda { buf, offset, len } => Arg::Sub(buf.clone(), *offset, *len),
+                    Store::Cpu(_) => {
+                        return Err(refuse(i, "the buffer is not in the GPU's memory"));
+                    }
+                }
+            }
+            ArgValue::Mem(_) => return Err(CL_INVALID_KERNEL_ARGS),
+            ArgValue::Null => Arg::Null,
+            ArgValue::Local(n) => Arg::Local(*n),
+            ArgValue::Bytes(b) => Arg::Bytes(b.clone()),
+            ArgValue::Svm(..) => {
+                return Err(refuse(
+                    i,
+                    "SVM pointers are not supported on the cuda device",
+                ));
+            }
+        });
+    }
+    let lock = worker.launches.lock().unwrap_or_else(|e| e.into_inner());
+    for m in &mems {
+        m.pull()?;
+    }
+    let result = worker.launch(kernel.lib.clone(), name.clone(), wargs, range.clone());
+    for m in &mems {
+        m.push()?;
+    }
+    drop(lock);
+    result.map_err(|e| {
+        let message = format!("oclc: kernel '{name}': {e}");
+        eprintln!("{message}");
+        kernel.program.ctx.notify(&message);
+        CL_OUT_OF_RESOURCES
+    })
 }
 
 status_fn!(
