@@ -70,15 +70,16 @@ pub enum CudaError {
     /// The host had no memory for a copy of device memory.
     #[error("{0}")]
     HostMemory(String),
-    /// The kernel faulted (e.g. an illegal address). After a fault that poisons the GPU's
-    /// context the device resets it and stays usable; `message` says so.
+    /// The kernel faulted (e.g. an illegal address); `message` says whether the GPU can
+    /// still be used in this process.
     #[error("kernel `{kernel}` faulted on the GPU: {message}")]
     Fault { kernel: String, message: String },
-    /// A buffer or module made before the device reset its context after a fault.
+    /// Any use of the GPU after kernel `0` faulted in a way that CUDA keeps until the
+    /// process ends (no context of the GPU can be made again in this process).
     #[error(
-        "{0} was made before the GPU's context was reset after a kernel fault, and is gone; make it again"
+        "the GPU is unusable in this process: kernel `{0}` faulted on it earlier, and CUDA keeps such a fault until the process ends (run the kernel on the cpu device, --device cpu, to see where it faults)"
     )]
-    Lost(&'static str),
+    Unusable(String),
 }
 
 fn drv(call: &'static str) -> impl FnOnce(result::DriverError) -> CudaError {
@@ -91,44 +92,26 @@ fn drv(call: &'static str) -> impl FnOnce(result::DriverError) -> CudaError {
 /// The driver context of one GPU; released when the last handle goes.
 struct Context {
     dev: sys::CUdevice,
-    ctx: Cell<sys::CUcontext>,
-    /// Resets so far ([`Context::reset`]): a buffer or module of an earlier generation was
-    /// destroyed by the reset and is never handed to the driver again.
-    generation: Cell<u32>,
+    ctx: sys::CUcontext,
+    /// The kernel whose fault poisoned the context, if one did: every later driver call of
+    /// the process would fail with that fault (measured on an H200, driver 580: neither a
+    /// primary-context reset nor a new context clears it), so none is made.
+    poisoned: RefCell<Option<String>>,
 }
 
 impl Context {
     fn bind(&self) -> Result<(), CudaError> {
-        // SAFETY: `ctx` is the primary context retained in `CudaDevice::new` (or re-retained
-        // by `reset`) and released only when this `Context` drops, so it is valid here.
-        unsafe { result::ctx::set_current(self.ctx.get()) }.map_err(drv("cuCtxSetCurrent"))
-    }
-
-    /// Resets the primary context after a fault that poisoned it: every allocation and
-    /// module of the context is destroyed, and the next generation starts.
-    fn reset(&self) -> Result<(), CudaError> {
-        // SAFETY: `dev` is a valid device; the reset destroys the context's allocations and
-        // modules, and the generation bump below keeps every handle made before it from
-        // reaching the driver again (their owners check it, and skip their frees).
-        let rc = unsafe { sys::cuDevicePrimaryCtxReset_v2(self.dev) };
-        if rc != sys::CUresult::CUDA_SUCCESS {
-            return Err(drv("cuDevicePrimaryCtxReset")(result::DriverError(rc)));
+        if let Some(k) = self.poisoned.borrow().as_ref() {
+            return Err(CudaError::Unusable(k.clone()));
         }
-        self.generation.set(self.generation.get().wrapping_add(1));
-        // The context handle after a reset: retained again, then released once, so the
-        // retain count stays the one `CudaDevice::new` took.
-        // SAFETY: `dev` is valid; the release balances this retain.
-        let ctx = unsafe { result::primary_ctx::retain(self.dev) }
-            .map_err(drv("cuDevicePrimaryCtxRetain"))?;
-        // SAFETY: balances the retain just above; the context stays retained by `new`'s.
-        let _ = unsafe { result::primary_ctx::release(self.dev) };
-        self.ctx.set(ctx);
-        self.bind()
+        // SAFETY: `ctx` is the primary context retained in `CudaDevice::new` and released
+        // only when this `Context` drops, so it is valid here.
+        unsafe { result::ctx::set_current(self.ctx) }.map_err(drv("cuCtxSetCurrent"))
     }
 }
 
 /// Whether a driver error poisons the context (the CUDA "sticky" errors of a faulting
-/// kernel): every later call fails the same way until the context is reset.
+/// kernel): every later call of the process fails the same way.
 fn poisons_context(e: &result::DriverError) -> bool {
     use sys::CUresult::*;
     matches!(
@@ -228,25 +211,11 @@ struct Alloc {
     cx: Rc<Context>,
     ptr: sys::CUdeviceptr,
     len: usize,
-    /// The context generation the allocation belongs to.
-    generation: u32,
-}
-
-impl Alloc {
-    /// An error unless the allocation survived every context reset.
-    fn live(&self) -> Result<(), CudaError> {
-        if self.generation == self.cx.generation.get() {
-            Ok(())
-        } else {
-            Err(CudaError::Lost("the buffer"))
-        }
-    }
 }
 
 impl Drop for Alloc {
     fn drop(&mut self) {
-        // An allocation of an earlier generation went with the reset.
-        if self.live().is_ok() && self.cx.bind().is_ok() {
+        if self.cx.bind().is_ok() {
             // SAFETY: `ptr` came from `cuMemAlloc` in this context and is freed only here.
             let _ = unsafe { result::free_sync(self.ptr) };
         }
@@ -310,7 +279,6 @@ impl Buffer {
     }
 
     fn check_range(&self, offset: usize, len: usize) -> Result<(), CudaError> {
-        self.0.live()?;
         match offset.checked_add(len) {
             Some(end) if end <= self.0.len => Ok(()),
             _ => Err(CudaError::BadArg {
@@ -339,10 +307,7 @@ pub enum Arg {
 /// launches.
 pub struct Program {
     cx: Rc<Context>,
-    /// The loaded module, reloaded from `ptx` when the context was reset since.
-    module: Cell<sys::CUmodule>,
-    /// The context generation `module` (and the variants) belong to.
-    generation: Cell<u32>,
+    module: sys::CUmodule,
     ptx: PtxModule,
     /// The optimized IR and options the PTX came from, for emitting launch variants.
     ir: Module,
@@ -357,8 +322,7 @@ pub struct Program {
 
 impl Drop for Program {
     fn drop(&mut self) {
-        // Modules of an earlier generation went with the reset.
-        if self.generation.get() == self.cx.generation.get() && self.cx.bind().is_ok() {
+        if self.cx.bind().is_ok() {
             for (_, m) in self.variants.borrow().iter() {
                 if let Some(m) = m {
                     // SAFETY: each variant module was loaded in this context and is
@@ -367,7 +331,7 @@ impl Drop for Program {
                 }
             }
             // SAFETY: `module` was loaded in this context and is unloaded only here.
-            let _ = unsafe { result::module::unload(self.module.get()) };
+            let _ = unsafe { result::module::unload(self.module) };
         }
     }
 }
@@ -409,8 +373,8 @@ impl CudaDevice {
             unsafe { result::primary_ctx::retain(dev) }.map_err(drv("cuDevicePrimaryCtxRetain"))?;
         let cx = Rc::new(Context {
             dev,
-            ctx: Cell::new(ctx),
-            generation: Cell::new(0),
+            ctx,
+            poisoned: RefCell::new(None),
         });
         cx.bind()?;
         let name = result::device::get_name(dev).map_err(drv("cuDeviceGetName"))?;
@@ -512,7 +476,6 @@ impl CudaDevice {
             cx: self.cx.clone(),
             ptr,
             len,
-            generation: self.cx.generation.get(),
         }));
         // SAFETY: `ptr` is a fresh allocation of at least `len.max(1)` bytes.
         unsafe { result::memset_d8_sync(ptr, 0, len.max(1)) }.map_err(drv("cuMemsetD8"))?;
@@ -544,8 +507,7 @@ impl CudaDevice {
         let cu = self.load_text(&ptx.text, 0)?;
         Ok(Program {
             cx: self.cx.clone(),
-            module: Cell::new(cu),
-            generation: Cell::new(self.cx.generation.get()),
+            module: cu,
             ptx,
             ir: module,
             opts,
@@ -560,8 +522,7 @@ impl CudaDevice {
         let cu = self.load_text(&ptx.text, 0)?;
         Ok(Program {
             cx: self.cx.clone(),
-            module: Cell::new(cu),
-            generation: Cell::new(self.cx.generation.get()),
+            module: cu,
             ptx,
             ir: Module::new(),
             opts: PtxOptions {
@@ -711,12 +672,6 @@ impl CudaDevice {
         range: &NdRange,
     ) -> Result<LaunchTiming, CudaError> {
         self.cx.bind()?;
-        self.revive(prog)?;
-        for a in args {
-            if let Arg::Buffer(b) = a {
-                b.0.live()?;
-            }
-        }
         let abi = prog
             .ptx
             .kernels
@@ -751,7 +706,7 @@ impl CudaDevice {
         let mut used = (1, 0, 0);
         for region in &plan.regions {
             let mut r = region.clone();
-            let mut module = prog.module.get();
+            let mut module = prog.module;
             let mut v = KernelVariant {
                 kernel: kernel.into(),
                 coarsen: r.coarsen,
@@ -841,47 +796,28 @@ impl CudaDevice {
             }),
             Err(e) => Err(CudaError::Fault {
                 kernel: kernel.into(),
-                message: self.after_fault(&e),
+                message: self.after_fault(kernel, &e),
             }),
         }
     }
 
-    /// Reloads `prog`'s module if the context was reset since it was loaded (its
-    /// program-scope variables start over; its launch variants are made again on use).
-    fn revive(&self, prog: &Program) -> Result<(), CudaError> {
-        let now = self.cx.generation.get();
-        if prog.generation.get() == now {
-            return Ok(());
-        }
-        let cu = self.load_text(&prog.ptx.text, 0)?;
-        prog.module.set(cu);
-        prog.generation.set(now);
-        prog.variants.borrow_mut().clear();
-        prog.tuned.borrow_mut().clear();
-        Ok(())
-    }
-
-    /// The message of a launch that failed with `e`; resets the context when `e` poisoned
-    /// it, so that the device goes on working.
-    fn after_fault(&self, e: &result::DriverError) -> String {
-        let what = e.to_string();
+    /// The message of kernel `kernel`'s launch that failed with `e`; marks the context
+    /// poisoned when `e` is a fault CUDA keeps, so that later calls fail with a clear error
+    /// instead of the driver's.
+    fn after_fault(&self, kernel: &str, e: &result::DriverError) -> String {
         let hint = "run it on the cpu device (--device cpu) to see the faulting line and work-item";
         if !poisons_context(e) {
-            return format!("{what} ({hint})");
+            return format!("{e} ({hint})");
         }
-        match self.cx.reset() {
-            Ok(()) => format!(
-                "{what}; the GPU's context was reset: buffers and program-scope variables made before the fault are gone ({hint})"
-            ),
-            Err(r) => format!("{what}; resetting the GPU's context failed too: {r} ({hint})"),
-        }
+        *self.cx.poisoned.borrow_mut() = Some(kernel.to_string());
+        format!(
+            "{e}; CUDA keeps this fault until the process ends, so the GPU is unusable in this process from now on ({hint})"
+        )
     }
 
     /// Copies `src` into `dst` (the shorter length) with `cuMemcpyDtoD`, timed with events:
     /// the bandwidth reference for copy kernels.
     pub fn copy(&self, src: &Buffer, dst: &Buffer) -> Result<LaunchTiming, CudaError> {
-        src.0.live()?;
-        dst.0.live()?;
         self.cx.bind()?;
         let n = src.len().min(dst.len());
         let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
@@ -916,15 +852,12 @@ impl CudaDevice {
     /// Current bytes of a program-scope variable.
     pub fn read_global(&self, prog: &Program, name: &str) -> Result<Option<Vec<u8>>, CudaError> {
         self.cx.bind()?;
-        if prog.generation.get() != self.cx.generation.get() {
-            return Err(CudaError::Lost("the program's variable"));
-        }
         let Some((_, sym)) = prog.ptx.globals.iter().find(|(n, _)| n == name) else {
             return Ok(None);
         };
         let cname = CString::new(sym.as_str()).map_err(|_| CudaError::NoSuchKernel(name.into()))?;
         // SAFETY: `module` is loaded; the symbol name is NUL-terminated.
-        let (ptr, len) = unsafe { result::module::get_global(prog.module.get(), cname) }
+        let (ptr, len) = unsafe { result::module::get_global(prog.module, cname) }
             .map_err(drv("cuModuleGetGlobal"))?;
         let mut out = host_bytes(len)?;
         if len > 0 {
@@ -1172,7 +1105,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_sticky_errors_of_a_faulting_kernel_reset_the_context() {
+    fn only_the_sticky_errors_of_a_faulting_kernel_poison_the_context() {
         use sys::CUresult::*;
         let e = result::DriverError;
         for c in [

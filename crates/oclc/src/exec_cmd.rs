@@ -1,7 +1,10 @@
 //! `oclc exec [--device cpu|cuda] [--races] [--max-steps N] -- PROGRAM ARGS...`: runs an
 //! unmodified OpenCL host program with oclc as its only OpenCL platform, as `oclgrind ./app`
 //! does. The program's ICD loader (ocl-icd or Khronos') is pointed at `liboclc_icd.so`
-//! through a one-file vendors directory in `OCL_ICD_VENDORS`; no system-wide install.
+//! through a one-file vendors directory in `OCL_ICD_VENDORS`; no system-wide install. A
+//! loader that ignores that variable (older Khronos loaders, such as the one CUDA installs
+//! ahead of the system's) is replaced for the program by one that honours it, through
+//! `LD_LIBRARY_PATH`, when the machine has one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -62,13 +65,33 @@ fn absolute(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// The ICD loader's file name.
+const LOADER: &str = "libOpenCL.so.1";
+
 /// Whether an OpenCL ICD loader (`libOpenCL.so.1`) is installed where the dynamic linker
 /// finds it: `LD_LIBRARY_PATH`, the usual library directories, or `ldconfig -p`.
 pub fn loader_present() -> bool {
-    const NAME: &str = "libOpenCL.so.1";
+    !loaders().is_empty()
+}
+
+/// The ICD loaders installed, in the dynamic linker's order: `LD_LIBRARY_PATH`, the
+/// `ldconfig` cache, the usual library directories (the first is the one a program loads).
+fn loaders() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var_os("LD_LIBRARY_PATH")
         .map(|v| std::env::split_paths(&v).collect())
         .unwrap_or_default();
+    let mut found: Vec<PathBuf> = dirs.iter().map(|d| d.join(LOADER)).collect();
+    if let Ok(o) = Command::new("ldconfig").arg("-p").output() {
+        for line in String::from_utf8_lossy(&o.stdout).lines() {
+            let line = line.trim();
+            if line.starts_with(LOADER)
+                && let Some((_, path)) = line.rsplit_once(" => ")
+            {
+                found.push(PathBuf::from(path));
+            }
+        }
+    }
+    dirs.clear();
     for d in [
         "/usr/lib/x86_64-linux-gnu",
         "/usr/lib/aarch64-linux-gnu",
@@ -81,13 +104,45 @@ pub fn loader_present() -> bool {
     ] {
         dirs.push(PathBuf::from(d));
     }
-    if dirs.iter().any(|d| d.join(NAME).exists()) {
-        return true;
+    found.extend(dirs.iter().map(|d| d.join(LOADER)));
+    let mut out: Vec<PathBuf> = Vec::new();
+    for f in found {
+        if f.is_file() && !out.contains(&f) {
+            out.push(f);
+        }
     }
-    Command::new("ldconfig")
-        .arg("-p")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(NAME))
+    out
+}
+
+/// Whether a loader honours `OCL_ICD_VENDORS` (ocl-icd and recent Khronos loaders name the
+/// variable in their text; older Khronos loaders, such as CUDA's, do not and read only the
+/// system's vendors directory).
+fn honours_vendors(loader: &Path) -> bool {
+    const VAR: &[u8] = b"OCL_ICD_VENDORS";
+    std::fs::read(loader).is_ok_and(|b| b.windows(VAR.len()).any(|w| w == VAR))
+}
+
+/// How the program gets a loader that lists only oclc.
+#[derive(Debug, PartialEq, Eq)]
+enum LoaderPlan {
+    /// The loader the program finds honours `OCL_ICD_VENDORS`.
+    AsIs,
+    /// It does not; this one does, and goes first on `LD_LIBRARY_PATH`.
+    Prefer(PathBuf),
+    /// None does: `OCL_ICD_FILENAMES` adds oclc, and the program may list other platforms.
+    Add(PathBuf),
+}
+
+/// The plan for `loaders` (in the dynamic linker's order).
+fn plan_loader(loaders: &[PathBuf], honours: impl Fn(&Path) -> bool) -> LoaderPlan {
+    match loaders.first() {
+        None => LoaderPlan::AsIs,
+        Some(first) if honours(first) => LoaderPlan::AsIs,
+        Some(first) => match loaders.iter().find(|l| honours(l)) {
+            Some(good) => LoaderPlan::Prefer(good.clone()),
+            None => LoaderPlan::Add(first.clone()),
+        },
+    }
 }
 
 /// A vendors directory holding only `oclc.icd`, removed when dropped.
@@ -146,6 +201,31 @@ fn exec(args: &ExecArgs) -> Result<i32, String> {
         .env("OCL_ICD_VENDORS", &vendors.0)
         .env_remove("OCL_ICD_FILENAMES")
         .env_remove("OPENCL_VENDOR_PATH");
+    match plan_loader(&loaders(), honours_vendors) {
+        LoaderPlan::AsIs => {}
+        LoaderPlan::Prefer(good) => {
+            // A directory of its own with the loader that honours the variable, first on the
+            // program's library path.
+            let lib = vendors.0.join("lib");
+            std::fs::create_dir_all(&lib).map_err(|e| format!("{}: {e}", lib.display()))?;
+            std::os::unix::fs::symlink(&good, lib.join(LOADER))
+                .map_err(|e| format!("{}: {e}", lib.display()))?;
+            let mut path = vec![lib];
+            if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
+                path.extend(std::env::split_paths(&old));
+            }
+            let joined = std::env::join_paths(path).map_err(|e| e.to_string())?;
+            cmd.env("LD_LIBRARY_PATH", joined);
+        }
+        LoaderPlan::Add(first) => {
+            eprintln!(
+                "oclc exec: note: the OpenCL loader {} ignores OCL_ICD_VENDORS and no other is \
+                 installed (ocl-icd-libopencl1 is); the program may list other platforms besides oclc",
+                first.display()
+            );
+            cmd.env("OCL_ICD_FILENAMES", &icd);
+        }
+    }
     if let Some(d) = &args.device {
         cmd.env("OCLC_DEVICE", d);
     }
@@ -164,4 +244,37 @@ fn exec(args: &ExecArgs) -> Result<i32, String> {
     }
     use std::os::unix::process::ExitStatusExt;
     Ok(128 + status.signal().unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loader_that_ignores_oclc_vendors_is_replaced_by_one_that_honours_it() {
+        let p = |s: &str| PathBuf::from(s);
+        let cuda = p("/usr/local/cuda/lib/libOpenCL.so.1");
+        let system = p("/usr/lib/x86_64-linux-gnu/libOpenCL.so.1");
+        let honours = |l: &Path| l.starts_with("/usr/lib");
+        assert_eq!(plan_loader(std::slice::from_ref(&system), honours), LoaderPlan::AsIs);
+        assert_eq!(
+            plan_loader(&[cuda.clone(), system.clone()], honours),
+            LoaderPlan::Prefer(system)
+        );
+        assert_eq!(plan_loader(std::slice::from_ref(&cuda), honours), LoaderPlan::Add(cuda));
+        assert_eq!(plan_loader(&[], honours), LoaderPlan::AsIs);
+    }
+
+    #[test]
+    fn honouring_the_variable_is_read_off_the_loader() {
+        let dir = std::env::temp_dir().join(format!("oclc-exec-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (old, new) = (dir.join("old.so"), dir.join("new.so"));
+        std::fs::write(&old, b"\x7fELF...OCL_ICD_FILENAMES\0OPENCL_VENDOR_PATH").unwrap();
+        std::fs::write(&new, b"\x7fELF...OCL_ICD_FILENAMES\0OCL_ICD_VENDORS\0").unwrap();
+        assert!(!honours_vendors(&old));
+        assert!(honours_vendors(&new));
+        assert!(!honours_vendors(&dir.join("missing.so")));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
