@@ -258,6 +258,35 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Declares, as stubs (a body of only `unreachable`) after the definitions, the functions
+    /// this unit declares but does not define and that are not `static`: another unit defines
+    /// them ([`crate::lower_unit`]); calls of them resolve at link.
+    pub fn declare_external_functions(&mut self) {
+        let prog = self.prog;
+        let mut by_name: FxHashMap<Symbol, FuncId> = FxHashMap::default();
+        let mut printed = FxHashMap::default();
+        for (i, f) in prog.functions.iter().enumerate() {
+            if self.funcs[i].is_some()
+                || f.body.is_some()
+                || f.is_kernel
+                || prog.static_functions.contains(&hir::FuncId(i as u32))
+            {
+                continue;
+            }
+            if let Some(id) = by_name.get(&f.name) {
+                self.funcs[i] = Some(*id);
+                continue;
+            }
+            let (mut irf, abi) = self.declaration(f, &mut printed);
+            let span = irf.span;
+            irf.push_inst(oclc_ir::Block(0), Op::Unreachable, None, span);
+            let id = self.m.add_function(irf);
+            self.abi.push(abi);
+            self.funcs[i] = Some(id);
+            by_name.insert(f.name, id);
+        }
+    }
+
     /// The IR declaration (signature, empty entry block) of the definition `f`.
     fn declaration(
         &self,

@@ -33,6 +33,10 @@ pub struct Program {
     pub functions: Vec<Function>,
     /// Program-scope variables, in declaration order.
     pub globals: Vec<VarId>,
+    /// Functions declared `static` (internal linkage: not seen by other units at link).
+    pub static_functions: std::collections::HashSet<FuncId>,
+    /// Program-scope variables declared `static` (internal linkage).
+    pub static_vars: std::collections::HashSet<VarId>,
 }
 
 impl Program {
