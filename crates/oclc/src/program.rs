@@ -304,20 +304,21 @@ impl Program {
     /// are the link options (`-cl-opt-disable`, `-cl-fast-relaxed-math`, ...); the language
     /// options come from the first unit. A link error is [`BuildError::Link`] with a log of
     /// one `oclc: error: ...` line per problem.
-    pub fn link(units: &[&CompiledUnit], options: &str) -> Result<Program, BuildError> {
+    /// Each unit comes with its name in link errors.
+    pub fn link(units: &[(&str, &CompiledUnit)], options: &str) -> Result<Program, BuildError> {
         let link_opts = BuildOptions::parse(options)?;
         let linked = CompiledUnit::link_units(units, "<linked>", false)?;
-        let Some(first) = units.first() else {
+        let Some((_, first)) = units.first() else {
             return Err(BuildError::Link {
                 log: "oclc: error: no input units\n".into(),
             });
         };
         let opts = BuildOptions {
             check: first.opts.check.clone(),
-            optimize: link_opts.optimize && units.iter().all(|u| u.opts.optimize),
-            fast_math: link_opts.fast_math || units.iter().all(|u| u.opts.fast_math),
+            optimize: link_opts.optimize && units.iter().all(|(_, u)| u.opts.optimize),
+            fast_math: link_opts.fast_math || units.iter().all(|(_, u)| u.opts.fast_math),
             uniform_work_groups: link_opts.uniform_work_groups
-                || units.iter().any(|u| u.opts.uniform_work_groups),
+                || units.iter().any(|(_, u)| u.opts.uniform_work_groups),
         };
         Program::finish(
             linked.sm,
@@ -564,26 +565,36 @@ impl CompiledUnit {
     }
 
     /// Links `units` into one unit named `name` (`-create-library`): declarations no unit
-    /// defines stay for a later link.
-    pub fn link_library(units: &[&CompiledUnit], name: &str) -> Result<CompiledUnit, BuildError> {
+    /// defines stay for a later link. Each unit comes with its name in link errors.
+    pub fn link_library(
+        units: &[(&str, &CompiledUnit)],
+        name: &str,
+    ) -> Result<CompiledUnit, BuildError> {
         CompiledUnit::link_units(units, name, true)
     }
 
     /// Links `units`: one source map with all their files, the IR merged by
     /// [`oclc_ir::link::link`], the kernels of every unit in order.
     fn link_units(
-        units: &[&CompiledUnit],
+        units: &[(&str, &CompiledUnit)],
         name: &str,
         allow_undefined: bool,
     ) -> Result<CompiledUnit, BuildError> {
-        let Some(first) = units.first() else {
+        let Some((_, first)) = units.first() else {
             return Err(BuildError::Link {
                 log: "oclc: error: no input units\n".into(),
             });
         };
         let mut sm = SourceMap::new();
-        let shifts: Vec<oclc_syntax::SpanShift> = units.iter().map(|u| sm.append(&u.sm)).collect();
-        let irs: Vec<oclc_ir::link::Unit> = units.iter().map(|u| u.unit.clone()).collect();
+        let shifts: Vec<oclc_syntax::SpanShift> =
+            units.iter().map(|(_, u)| sm.append(&u.sm)).collect();
+        let irs: Vec<oclc_ir::link::Unit> = units
+            .iter()
+            .map(|(n, u)| oclc_ir::link::Unit {
+                name: n.to_string(),
+                ..u.unit.clone()
+            })
+            .collect();
         let shift = |u: usize, span: oclc_syntax::Span| match shifts.get(u) {
             Some(s) => s.apply(span),
             None => span,
@@ -597,7 +608,7 @@ impl CompiledUnit {
             }
         })?;
         let mut signatures: Vec<KernelSignature> = Vec::new();
-        for u in units {
+        for (_, u) in units {
             signatures.extend(u.signatures.iter().cloned());
         }
         Ok(CompiledUnit {
