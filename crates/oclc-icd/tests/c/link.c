@@ -142,14 +142,15 @@ int main(int argc, char **argv) {
         cl_program ins[1] = {compile(undef_a, "-cl-std=CL2.0")};
         link_all(1, ins, "");
     } else if (strcmp(mode, "library") == 0) {
-        /* A library of one unit, linked later with the unit that calls into it. */
-        cl_program b = compile(struct_b, "");
-        cl_program libp = link_all(1, &b, "-create-library");
+        /* A library of the unit calling sum_pair (undefined there), linked later with the
+         * unit defining it. */
+        cl_program a = compile(struct_a, "");
+        cl_program libp = link_all(1, &a, "-create-library");
         if (!libp) return 1;
         cl_program_binary_type t = 0;
         D->clGetProgramBuildInfo(libp, dev, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, NULL);
         printf("library binary type: %s\n", t == CL_PROGRAM_BINARY_TYPE_LIBRARY ? "LIBRARY" : "other");
-        cl_program ins[2] = {compile(struct_a, ""), libp};
+        cl_program ins[2] = {libp, compile(struct_b, "")};
         cl_program p = link_all(2, ins, "");
         if (p) run(p, "use_pair", 1);
     } else if (strcmp(mode, "binary") == 0) {
