@@ -259,8 +259,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// Declares, as stubs (a body of only `unreachable`) after the definitions, the functions
-    /// this unit declares but does not define and that are not `static`: another unit defines
-    /// them ([`crate::lower_unit`]); calls of them resolve at link.
+    /// this unit declares but does not define and that are not `static` (`extern kernel`s
+    /// included): another unit defines them ([`crate::lower_unit`]); calls of them resolve at link.
     pub fn declare_external_functions(&mut self) {
         let prog = self.prog;
         let mut by_name: FxHashMap<Symbol, FuncId> = FxHashMap::default();
@@ -268,7 +268,6 @@ impl<'a> Ctx<'a> {
         for (i, f) in prog.functions.iter().enumerate() {
             if self.funcs[i].is_some()
                 || f.body.is_some()
-                || f.is_kernel
                 || prog.static_functions.contains(&hir::FuncId(i as u32))
             {
                 continue;
@@ -278,6 +277,8 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let (mut irf, abi) = self.declaration(f, &mut printed);
+            // An `extern kernel` declaration: the stub is only what calls target.
+            irf.kernel = None;
             let span = irf.span;
             irf.push_inst(oclc_ir::Block(0), Op::Unreachable, None, span);
             let id = self.m.add_function(irf);
