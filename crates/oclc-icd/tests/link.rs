@@ -31,7 +31,10 @@ fn library() -> PathBuf {
             if dir.file_name().is_some_and(|n| n == "release") {
                 cmd.arg("--release");
             }
-            assert!(cmd.status().expect("cargo runs").success(), "cargo build failed");
+            assert!(
+                cmd.status().expect("cargo runs").success(),
+                "cargo build failed"
+            );
             dir.join("liboclc_icd.so")
         })
         .clone()
@@ -55,7 +58,10 @@ fn program() -> Option<PathBuf> {
             Ok(o) => format!(
                 "cannot compile {} (apt-get install ocl-icd-opencl-dev): {}",
                 src.display(),
-                String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or("")
+                String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
             ),
             Err(e) => format!("no C compiler (cc): {e}"),
         };

@@ -9,6 +9,8 @@
 //! - Internal (`static`) functions and variables, string literals and function-scope
 //!   `static`s stay per unit: they are never matched by name, and are renamed
 //!   (`name.N`, N the unit's index) when their name is already taken in the result.
+//! - `inline` (not `static`) definitions are C99 inline definitions: several units may have
+//!   one (from a shared header); the first is kept, and a non-inline definition wins.
 //! - Two definitions of one external name are a "duplicate symbol" error, a declaration
 //!   nothing defines an "undefined reference" (unless undefined symbols are allowed: a
 //!   library, linked again later), a declaration whose type differs from the definition's a
@@ -29,6 +31,9 @@ pub enum Linkage {
     External,
     /// Private to its unit (`static`, string literals, function-scope `static`s).
     Internal,
+    /// A C99 inline definition (`inline`, not `static`): several units may define it (from
+    /// one header); the link keeps one, and a unit's non-inline definition wins over them.
+    Inline,
 }
 
 /// The linkage of one function or global of a [`Unit`], and whether the unit defines it.
@@ -47,6 +52,11 @@ impl Symbol {
     /// A definition private to its unit.
     pub const INTERNAL: Symbol = Symbol {
         linkage: Linkage::Internal,
+        defined: true,
+    };
+    /// An inline definition (see [`Linkage::Inline`]).
+    pub const INLINE: Symbol = Symbol {
+        linkage: Linkage::Inline,
         defined: true,
     };
     /// A declaration another unit must define.
@@ -73,19 +83,30 @@ pub struct Unit {
 impl Unit {
     /// The symbol of function `f`.
     pub fn func_symbol(&self, f: FuncId) -> Symbol {
-        self.funcs.get(f.index()).copied().unwrap_or(Symbol::EXTERNAL)
+        self.funcs
+            .get(f.index())
+            .copied()
+            .unwrap_or(Symbol::EXTERNAL)
     }
 
     /// The symbol of global `g`.
     pub fn global_symbol(&self, g: GlobalId) -> Symbol {
-        self.globals.get(g.index()).copied().unwrap_or(Symbol::INTERNAL)
+        self.globals
+            .get(g.index())
+            .copied()
+            .unwrap_or(Symbol::INTERNAL)
     }
 
     /// Names of the external symbols the unit declares but does not define.
     pub fn undefined(&self) -> Vec<&str> {
-        let funcs = self.module.functions.iter().enumerate().filter_map(|(i, f)| {
-            (!self.func_symbol(FuncId(i as u32)).defined).then_some(f.name.as_str())
-        });
+        let funcs = self
+            .module
+            .functions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                (!self.func_symbol(FuncId(i as u32)).defined).then_some(f.name.as_str())
+            });
         let globals = self.module.globals.iter().enumerate().filter_map(|(i, g)| {
             (!self.global_symbol(GlobalId(i as u32)).defined).then_some(g.name.as_str())
         });
@@ -142,7 +163,11 @@ enum Def {
 fn same_signature(decl: &Function, def: &Function) -> bool {
     decl.ret == def.ret
         && decl.params.len() == def.params.len()
-        && decl.params.iter().zip(&def.params).all(|(a, b)| a.ty == b.ty)
+        && decl
+            .params
+            .iter()
+            .zip(&def.params)
+            .all(|(a, b)| a.ty == b.ty)
 }
 
 /// `n`, or `n.U` (`n.U.K`) when that is taken: a free name for an internal symbol of unit `u`.
@@ -172,21 +197,39 @@ pub fn link(
     allow_undefined: bool,
 ) -> Result<Unit, Vec<LinkError>> {
     let mut errors = Vec::new();
-    // Definitions of external names.
-    let mut defs: HashMap<&str, Def> = HashMap::new();
+    // Definitions of external names (the first inline one, unless a unit defines it
+    // without `inline`).
+    let mut defs: HashMap<&str, (Def, bool)> = HashMap::new();
     for (u, unit) in units.iter().enumerate() {
-        let funcs = unit.module.functions.iter().enumerate().filter_map(|(i, f)| {
-            let id = FuncId(i as u32);
-            (unit.func_symbol(id) == Symbol::EXTERNAL).then_some((f.name.as_str(), Def::Func(u, id)))
-        });
+        let funcs = unit
+            .module
+            .functions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                let id = FuncId(i as u32);
+                let s = unit.func_symbol(id);
+                (s.defined && s.linkage != Linkage::Internal).then_some((
+                    f.name.as_str(),
+                    Def::Func(u, id),
+                    s.linkage == Linkage::Inline,
+                ))
+            });
         let globals = unit.module.globals.iter().enumerate().filter_map(|(i, g)| {
             let id = GlobalId(i as u32);
-            (unit.global_symbol(id) == Symbol::EXTERNAL)
-                .then_some((g.name.as_str(), Def::Global(u, id)))
+            (unit.global_symbol(id) == Symbol::EXTERNAL).then_some((
+                g.name.as_str(),
+                Def::Global(u, id),
+                false,
+            ))
         });
-        for (n, d) in funcs.chain(globals).collect::<Vec<_>>() {
+        for (n, d, inline) in funcs.chain(globals).collect::<Vec<_>>() {
             match defs.get(n) {
-                Some(&prev) => {
+                Some(&(_, true)) if !inline => {
+                    defs.insert(n, (d, false));
+                }
+                Some(_) if inline => {}
+                Some(&(prev, _)) => {
                     let (Def::Func(pu, _) | Def::Global(pu, _)) = prev;
                     errors.push(LinkError::Duplicate {
                         name: n.to_string(),
@@ -195,11 +238,25 @@ pub fn link(
                     });
                 }
                 None => {
-                    defs.insert(n, d);
+                    defs.insert(n, (d, inline));
                 }
             }
         }
     }
+    let defs: HashMap<&str, Def> = defs.into_iter().map(|(n, (d, _))| (n, d)).collect();
+    // Whether function `f` of unit `u` is placed in the result (an inline definition that
+    // was not kept resolves like a declaration).
+    let placed = |u: usize, f: FuncId| -> bool {
+        let s = units[u].func_symbol(f);
+        match s.linkage {
+            _ if !s.defined => false,
+            Linkage::Inline => {
+                let name = units[u].module.functions[f.index()].name.as_str();
+                defs.get(name) == Some(&Def::Func(u, f))
+            }
+            _ => true,
+        }
+    };
 
     let mut out = Unit {
         name: name.to_string(),
@@ -215,12 +272,12 @@ pub fn link(
         let mut fm = vec![None; unit.module.functions.len()];
         for (i, f) in unit.module.functions.iter().enumerate() {
             let sym = unit.func_symbol(FuncId(i as u32));
-            if !sym.defined {
+            if !placed(u, FuncId(i as u32)) {
                 continue;
             }
             let mut g = Function::placeholder(shift(u, f.span));
             g.name = match sym.linkage {
-                Linkage::External => f.name.clone(),
+                Linkage::External | Linkage::Inline => f.name.clone(),
                 Linkage::Internal => fresh(&f.name, u, &mut taken),
             };
             fm[i] = Some(out.module.add_function(g));
@@ -248,7 +305,7 @@ pub fn link(
     let mut kept: HashMap<String, Def> = HashMap::new();
     for (u, unit) in units.iter().enumerate() {
         for (i, f) in unit.module.functions.iter().enumerate() {
-            if unit.func_symbol(FuncId(i as u32)).defined {
+            if placed(u, FuncId(i as u32)) {
                 continue;
             }
             match defs.get(f.name.as_str()) {
@@ -342,7 +399,11 @@ pub fn link(
         for l in &unit.module.locals {
             let mut nl = l.clone();
             nl.span = shift(u, l.span);
-            nl.kernel = fmap[u].get(l.kernel.index()).copied().flatten().unwrap_or(l.kernel);
+            nl.kernel = fmap[u]
+                .get(l.kernel.index())
+                .copied()
+                .flatten()
+                .unwrap_or(l.kernel);
             out.module.add_local(nl);
         }
         let bmap: Vec<BuiltinId> = unit
@@ -352,7 +413,10 @@ pub fn link(
             .map(|b| out.module.builtin(b.clone()))
             .collect();
         for (i, g) in unit.module.globals.iter().enumerate() {
-            let (Some(Some(id)), true) = (gmap[u].get(i), unit.global_symbol(GlobalId(i as u32)).defined) else {
+            let (Some(Some(id)), true) = (
+                gmap[u].get(i),
+                unit.global_symbol(GlobalId(i as u32)).defined,
+            ) else {
                 continue;
             };
             let relocs = g
@@ -360,7 +424,11 @@ pub fn link(
                 .iter()
                 .map(|r| {
                     let mut r = r.clone();
-                    r.target = gmap[u].get(r.target.index()).copied().flatten().unwrap_or(r.target);
+                    r.target = gmap[u]
+                        .get(r.target.index())
+                        .copied()
+                        .flatten()
+                        .unwrap_or(r.target);
                     r
                 })
                 .collect();
@@ -369,7 +437,7 @@ pub fn link(
             }
         }
         for (i, f) in unit.module.functions.iter().enumerate() {
-            if !unit.func_symbol(FuncId(i as u32)).defined {
+            if !placed(u, FuncId(i as u32)) {
                 continue;
             }
             let Some(Some(id)) = fmap[u].get(i).copied() else {
@@ -400,4 +468,215 @@ pub fn link(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Block, GlobalVar};
+    use crate::types::{AddrSpace, Scalar, Type};
+
+    const I32: Type = Type::Scalar(Scalar::I32);
+
+    /// A function `name` returning the i32 7; a stub (declaration) when `stub`.
+    fn func(name: &str, stub: bool) -> Function {
+        let mut f = Function::new(name, Vec::new(), Some(I32), Span::DUMMY);
+        if stub {
+            f.push_inst(Block(0), Op::Unreachable, None, Span::DUMMY);
+            return f;
+        }
+        let seven = Op::Const(crate::ir::Const::Int(7));
+        let v = f.push_inst(Block(0), seven, Some(I32), Span::DUMMY).1;
+        f.push_inst(Block(0), Op::Ret(v), None, Span::DUMMY);
+        f
+    }
+
+    fn global(name: &str, size: u64) -> GlobalVar {
+        GlobalVar {
+            name: name.into(),
+            space: AddrSpace::Global,
+            size,
+            align: 4,
+            init: vec![1, 0, 0, 0],
+            relocs: Vec::new(),
+            span: Span::DUMMY,
+        }
+    }
+
+    /// Unit `name`: `user` calls `callee` (declared, index 1) and reads global 0.
+    fn caller_unit(name: &str, callee: &str) -> Unit {
+        let mut m = Module::new();
+        let mut user = Function::new("user", Vec::new(), Some(I32), Span::DUMMY);
+        let v = user
+            .push_inst(
+                Block(0),
+                Op::Call(FuncId(1), Vec::new()),
+                Some(I32),
+                Span::DUMMY,
+            )
+            .1;
+        let p = Some(Type::Ptr(AddrSpace::Global));
+        user.push_inst(Block(0), Op::GlobalAddr(GlobalId(0)), p, Span::DUMMY);
+        user.push_inst(Block(0), Op::Ret(v), None, Span::DUMMY);
+        m.add_function(user);
+        m.add_function(func(callee, true));
+        m.add_global(global("counter", 4));
+        Unit {
+            name: name.into(),
+            module: m,
+            funcs: vec![Symbol::EXTERNAL, Symbol::UNDEFINED],
+            globals: vec![Symbol::UNDEFINED],
+        }
+    }
+
+    /// Unit `name` defining `f` (with `sym`'s linkage) and the global `counter`.
+    fn def_unit(name: &str, f: &str, sym: Symbol) -> Unit {
+        let mut m = Module::new();
+        m.add_function(func(f, false));
+        m.add_global(global("counter", 4));
+        Unit {
+            name: name.into(),
+            module: m,
+            funcs: vec![sym],
+            globals: vec![Symbol::EXTERNAL],
+        }
+    }
+
+    fn no_shift(_: usize, s: Span) -> Span {
+        s
+    }
+
+    #[test]
+    fn declarations_resolve_to_the_definition_of_another_unit() {
+        let units = [
+            caller_unit("a", "helper"),
+            def_unit("b", "helper", Symbol::EXTERNAL),
+        ];
+        let out = link(&units, "ab", &no_shift, false).expect("links");
+        let names: Vec<&str> = out
+            .module
+            .functions
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        assert_eq!(names, ["user", "helper"]);
+        assert_eq!(out.module.globals.len(), 1);
+        let user = &out.module.functions[0];
+        assert!(matches!(user.insts[0].op, Op::Call(FuncId(1), _)));
+        assert!(matches!(user.insts[1].op, Op::GlobalAddr(GlobalId(0))));
+        assert!(!out.module.functions[1].is_stub());
+        crate::verify_module(&out.module).expect("valid IR");
+        assert!(out.undefined().is_empty());
+    }
+
+    #[test]
+    fn two_definitions_are_a_duplicate_symbol_and_a_lone_declaration_undefined() {
+        let units = [
+            def_unit("a", "f", Symbol::EXTERNAL),
+            def_unit("b", "f", Symbol::EXTERNAL),
+        ];
+        let errs = link(&units, "x", &no_shift, false).expect_err("duplicates");
+        let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            text,
+            [
+                "duplicate symbol 'f' in 'a' and 'b'",
+                "duplicate symbol 'counter' in 'a' and 'b'"
+            ]
+        );
+        let errs = link(&[caller_unit("a", "g")], "x", &no_shift, false).expect_err("undefined");
+        let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            text,
+            [
+                "undefined reference to 'g' in 'a'",
+                "undefined reference to 'counter' in 'a'"
+            ]
+        );
+    }
+
+    #[test]
+    fn internal_symbols_stay_per_unit_and_are_renamed_on_a_clash() {
+        let mut a = def_unit("a", "helper", Symbol::INTERNAL);
+        a.globals = vec![Symbol::INTERNAL];
+        let mut b = def_unit("b", "helper", Symbol::INTERNAL);
+        b.globals = vec![Symbol::INTERNAL];
+        let out = link(&[a, b], "ab", &no_shift, false).expect("links");
+        let names: Vec<&str> = out
+            .module
+            .functions
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        assert_eq!(names, ["helper", "helper.1"]);
+        let globals: Vec<&str> = out.module.globals.iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(globals, ["counter", "counter.1"]);
+    }
+
+    #[test]
+    fn a_library_keeps_undefined_symbols_for_a_later_link() {
+        let lib = link(&[caller_unit("a", "helper")], "lib", &no_shift, true).expect("library");
+        assert_eq!(lib.undefined(), ["helper", "counter"]);
+        let out = link(
+            &[lib, def_unit("b", "helper", Symbol::EXTERNAL)],
+            "exe",
+            &no_shift,
+            false,
+        )
+        .expect("links");
+        assert_eq!(out.module.functions.len(), 2);
+        assert!(out.undefined().is_empty());
+        assert!(matches!(
+            out.module.functions[0].insts[0].op,
+            Op::Call(FuncId(1), _)
+        ));
+    }
+
+    #[test]
+    fn inline_definitions_merge_and_a_plain_definition_wins() {
+        let units = [def_unit("a", "sq", Symbol::INLINE), {
+            let mut u = def_unit("b", "sq", Symbol::INLINE);
+            u.globals = vec![Symbol::INTERNAL];
+            u
+        }];
+        let out = link(&units, "ab", &no_shift, false).expect("inline definitions merge");
+        assert_eq!(out.module.functions.len(), 1);
+        let mut c = def_unit("c", "sq", Symbol::EXTERNAL);
+        c.globals = vec![Symbol::INTERNAL];
+        let mut a = def_unit("a", "sq", Symbol::INLINE);
+        a.globals = vec![Symbol::INTERNAL];
+        let out = link(&[a, c], "ac", &no_shift, false).expect("links");
+        assert_eq!(out.module.functions.len(), 1);
+        assert_eq!(out.funcs, [Symbol::EXTERNAL]);
+    }
+
+    #[test]
+    fn a_declaration_of_another_type_conflicts() {
+        let mut b = def_unit("b", "helper", Symbol::EXTERNAL);
+        b.module.functions[0].ret = Some(Type::Scalar(Scalar::F32));
+        let errs =
+            link(&[caller_unit("a", "helper"), b], "x", &no_shift, false).expect_err("conflict");
+        assert_eq!(
+            errs[0].to_string(),
+            "conflicting types for 'helper': declared in 'a' unlike its definition in 'b'"
+        );
+    }
+
+    #[test]
+    fn spans_move_into_the_combined_source_map() {
+        let mut b = def_unit("b", "helper", Symbol::EXTERNAL);
+        let s = Span::new(oclc_syntax::FileId(0), 3, 5);
+        b.module.functions[0].insts[0].span = s;
+        let shift = |u: usize, sp: Span| {
+            if sp.is_dummy() {
+                return sp;
+            }
+            Span::new(oclc_syntax::FileId(sp.file.0 + 10 * u as u32), sp.lo, sp.hi)
+        };
+        let out = link(&[caller_unit("a", "helper"), b], "ab", &shift, false).expect("links");
+        assert_eq!(
+            out.module.functions[1].insts[0].span.file,
+            oclc_syntax::FileId(10)
+        );
+    }
 }

@@ -221,7 +221,7 @@ fn lower_bodies(
 }
 
 /// The linkage of each IR function and global of a unit: functions past the first
-/// `defined` are declarations; a global is undefined when only `extern` declarations name
+/// `defined` are declarations, `inline` ones (not `static`) inline definitions; a global is undefined when only `extern` declarations name
 /// it, internal when `static` (or not program-scope: strings, function-scope `static`s).
 fn unit_symbols(
     program: &hir::Program,
@@ -237,12 +237,17 @@ fn unit_symbols(
             }
         })
         .collect();
-    for f in &program.static_functions {
-        if let Some(Some(id)) = cx.funcs.get(f.0 as usize)
-            && let Some(s) = funcs.get_mut(id.index())
-            && s.defined
-        {
-            *s = Symbol::INTERNAL;
+    for (set, sym) in [
+        (&program.inline_functions, Symbol::INLINE),
+        (&program.static_functions, Symbol::INTERNAL),
+    ] {
+        for f in set {
+            if let Some(Some(id)) = cx.funcs.get(f.0 as usize)
+                && let Some(s) = funcs.get_mut(id.index())
+                && s.defined
+            {
+                *s = sym;
+            }
         }
     }
     let mut globals = vec![Symbol::INTERNAL; cx.m.globals.len()];

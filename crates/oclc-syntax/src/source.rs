@@ -407,8 +407,12 @@ impl SourceMap {
         self.line_dirs.resize(shift.files as usize, Vec::new());
         self.line_dirs.extend(other.line_dirs.iter().cloned());
         self.include_sites.resize(shift.files as usize, None);
-        self.include_sites
-            .extend(other.include_sites.iter().map(|s| s.map(|s| shift.apply(s))));
+        self.include_sites.extend(
+            other
+                .include_sites
+                .iter()
+                .map(|s| s.map(|s| shift.apply(s))),
+        );
         shift
     }
 

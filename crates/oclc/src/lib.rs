@@ -25,7 +25,7 @@ pub mod warnings;
 
 pub use check::{CheckOptions, CheckOutcome, MacroArg, check_source};
 pub use program::{
-    Buffer, BuildError, CompiledUnit, Device, Element, Error, Kernel, KernelArg, LaunchOutput, NdRange, Program,
-    RuntimeFault,
+    Buffer, BuildError, CompiledUnit, Device, Element, Error, Kernel, KernelArg, LaunchOutput,
+    NdRange, Program, RuntimeFault,
 };
 pub use warnings::{Reported, WarningPolicy};

@@ -291,10 +291,9 @@ impl Program {
         source: &[u8],
         opts: &BuildOptions,
     ) -> Result<Program, BuildError> {
-        let (sm, log, signatures, module) =
-            front_end(name, source, opts, |hir, sm, diags| {
-                oclc_lower::lower(hir, sm, diags)
-            })?;
+        let (sm, log, signatures, module) = front_end(name, source, opts, |hir, sm, diags| {
+            oclc_lower::lower(hir, sm, diags)
+        })?;
         Program::finish(sm, log, module, signatures, opts)
     }
 
@@ -491,11 +490,7 @@ fn front_end<T>(
     name: &str,
     source: &[u8],
     opts: &BuildOptions,
-    lower: impl FnOnce(
-        &oclc_sema::hir::Program,
-        &SourceMap,
-        &mut oclc_syntax::Diagnostics,
-    ) -> Option<T>,
+    lower: impl FnOnce(&oclc_sema::hir::Program, &SourceMap, &mut oclc_syntax::Diagnostics) -> Option<T>,
 ) -> Result<(SourceMap, String, Vec<KernelSignature>, T), BuildError> {
     let outcome = check_source(name, source, &opts.check);
     let log = outcome.render_text();
@@ -601,10 +596,7 @@ impl CompiledUnit {
         };
         let unit = oclc_ir::link::link(&irs, name, &shift, allow_undefined).map_err(|errs| {
             BuildError::Link {
-                log: errs
-                    .iter()
-                    .map(|e| format!("oclc: error: {e}\n"))
-                    .collect(),
+                log: errs.iter().map(|e| format!("oclc: error: {e}\n")).collect(),
             }
         })?;
         let mut signatures: Vec<KernelSignature> = Vec::new();

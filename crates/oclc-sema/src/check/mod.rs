@@ -298,6 +298,12 @@ impl<'a> Checker<'a> {
             .filter(|(_, l)| l.is_static)
             .map(|(f, _)| *f)
             .collect();
+        self.prog.inline_functions = self
+            .fn_links
+            .iter()
+            .filter(|(_, l)| l.inline && !l.is_static)
+            .map(|(f, _)| *f)
+            .collect();
         self.prog.static_vars = std::mem::take(&mut self.internal_vars);
         self.prog
     }
