@@ -41,12 +41,14 @@ pub struct Build {
     pub units: Vec<UnitSource>,
 }
 
-/// One translation unit of a program as the application gave it: its compile options and
-/// source (a binary carries these; loading it compiles them again).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One translation unit of a program as the application gave it: its compile options,
+/// source and `clCompileProgram`'s input headers (include name, text); a binary carries
+/// these, and loading it compiles them again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UnitSource {
     pub options: String,
     pub source: String,
+    pub headers: Vec<(String, String)>,
 }
 
 impl Default for Build {
@@ -104,26 +106,63 @@ impl HeaderDir {
 /// Magic at the start of a program binary of this library.
 const BINARY_MAGIC: &[u8; 8] = b"OCLCBIN2";
 
+/// Magic of the earlier format (binary type, options, source of one unit): still loaded, as
+/// applications keep binaries in caches (PyOpenCL's) across versions.
+const BINARY_MAGIC_V1: &[u8; 8] = b"OCLCBIN1";
+
 /// A program binary: magic, binary type, the number of translation units, then each unit's
-/// options and source, length-prefixed. Loading it compiles the units again (and links them
+/// options, source, number of input headers and their include names and texts, all
+/// length-prefixed. Loading it compiles the units again (and links them
 /// for a library or an executable of several): the IR is not serialized, as the front end
 /// rebuilds it exactly from these, and the format stays independent of the IR's.
 pub fn encode_binary(binary_type: cl_program_binary_type, units: &[UnitSource]) -> Vec<u8> {
     let mut out = BINARY_MAGIC.to_vec();
     out.extend_from_slice(&binary_type.to_le_bytes());
     out.extend_from_slice(&(units.len() as u64).to_le_bytes());
+    let mut put = |part: &[u8]| {
+        out.extend_from_slice(&(part.len() as u64).to_le_bytes());
+        out.extend_from_slice(part);
+    };
     for u in units {
-        for part in [u.options.as_bytes(), u.source.as_bytes()] {
-            out.extend_from_slice(&(part.len() as u64).to_le_bytes());
-            out.extend_from_slice(part);
+        put(u.options.as_bytes());
+        put(u.source.as_bytes());
+        put(&(u.headers.len() as u64).to_le_bytes());
+        for (name, text) in &u.headers {
+            put(name.as_bytes());
+            put(text.as_bytes());
         }
     }
     out
 }
 
+/// The length-prefixed part at the start of `rest`, and what follows it.
+fn take_part(rest: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (len, r) = rest.split_at_checked(8)?;
+    let len = usize::try_from(u64::from_le_bytes(len.try_into().ok()?)).ok()?;
+    r.split_at_checked(len)
+}
+
+/// The length-prefixed UTF-8 string at the start of `rest`, and what follows it.
+fn take_string(rest: &[u8]) -> Option<(String, &[u8])> {
+    let (part, r) = take_part(rest)?;
+    Some((String::from_utf8(part.to_vec()).ok()?, r))
+}
+
 /// The binary type and units of a binary; `None` when it is not one of ours (or has no
 /// unit).
 pub fn decode_binary(b: &[u8]) -> Option<(cl_program_binary_type, Vec<UnitSource>)> {
+    if let Some(rest) = b.strip_prefix(BINARY_MAGIC_V1) {
+        let (ty, rest) = rest.split_at_checked(4)?;
+        let ty = u32::from_le_bytes(ty.try_into().ok()?) as cl_program_binary_type;
+        let (options, rest) = take_string(rest)?;
+        let (source, rest) = take_string(rest)?;
+        let unit = UnitSource {
+            options,
+            source,
+            headers: Vec::new(),
+        };
+        return rest.is_empty().then(|| (ty, vec![unit]));
+    }
     let rest = b.strip_prefix(BINARY_MAGIC)?;
     let (ty, rest) = rest.split_at_checked(4)?;
     let ty = u32::from_le_bytes(ty.try_into().ok()?) as cl_program_binary_type;
@@ -131,17 +170,23 @@ pub fn decode_binary(b: &[u8]) -> Option<(cl_program_binary_type, Vec<UnitSource
     let n = u64::from_le_bytes(n.try_into().ok()?);
     let mut units = Vec::new();
     for _ in 0..n {
-        let mut parts = Vec::new();
-        for _ in 0..2 {
-            let (len, r) = rest.split_at_checked(8)?;
-            let len = usize::try_from(u64::from_le_bytes(len.try_into().ok()?)).ok()?;
-            let (part, r) = r.split_at_checked(len)?;
-            parts.push(String::from_utf8(part.to_vec()).ok()?);
-            rest = r;
+        let (options, r) = take_string(rest)?;
+        let (source, r) = take_string(r)?;
+        let (count, mut r) = take_part(r)?;
+        let count = u64::from_le_bytes(count.try_into().ok()?);
+        let mut headers = Vec::new();
+        for _ in 0..count {
+            let (name, r2) = take_string(r)?;
+            let (text, r2) = take_string(r2)?;
+            headers.push((name, text));
+            r = r2;
         }
-        let source = parts.pop()?;
-        let options = parts.pop()?;
-        units.push(UnitSource { options, source });
+        rest = r;
+        units.push(UnitSource {
+            options,
+            source,
+            headers,
+        });
     }
     if !rest.is_empty() || units.is_empty() {
         return None;
@@ -267,7 +312,12 @@ pub fn load_binary(ty: cl_program_binary_type, units: &[UnitSource]) -> Result<B
     }
     let mut compiled = Vec::new();
     for u in units {
-        compiled.push(compile(&u.source, &u.options, &[]).map_err(|e| e.1)?);
+        let dir = match u.headers.is_empty() {
+            true => None,
+            false => Some(HeaderDir::new(&u.headers)?),
+        };
+        let dirs: Vec<&std::path::Path> = dir.iter().map(|h| h.0.as_path()).collect();
+        compiled.push(compile(&u.source, &u.options, &dirs).map_err(|e| e.1)?);
     }
     match (ty, &compiled[..]) {
         (t, [one]) if t == obj => build.unit = Some(one.clone()),
@@ -453,15 +503,25 @@ mod tests {
             UnitSource {
                 options: "-cl-std=CL2.0".into(),
                 source: "kernel void k() {}".into(),
+                headers: Vec::new(),
             },
             UnitSource {
                 options: String::new(),
-                source: "void f(void) {}".into(),
+                source: "#include \"h.h\"\nvoid f(void) {}".into(),
+                headers: vec![("h.h".into(), "#define X 1\n".into())],
             },
         ];
         let b = encode_binary(2, &units);
-        assert_eq!(decode_binary(&b), Some((2, units)));
+        assert_eq!(decode_binary(&b), Some((2, units.clone())));
         assert_eq!(decode_binary(&encode_binary(2, &[])), None);
+        // The first format: one unit's options and source.
+        let mut v1 = b"OCLCBIN1".to_vec();
+        v1.extend_from_slice(&2u32.to_le_bytes());
+        for part in ["-cl-std=CL2.0", "kernel void k() {}"] {
+            v1.extend_from_slice(&(part.len() as u64).to_le_bytes());
+            v1.extend_from_slice(part.as_bytes());
+        }
+        assert_eq!(decode_binary(&v1), Some((2, units[..1].to_vec())));
         assert_eq!(decode_binary(b"\x7fELF...."), None);
         assert_eq!(decode_binary(&b[..b.len() - 1]), None);
         let mut longer = b.clone();

@@ -139,7 +139,7 @@ fn a_library_keeps_its_undefined_symbols_for_the_final_link() {
 }
 
 #[test]
-fn a_compiled_object_loaded_from_its_binary_links() {
+fn a_compiled_object_loaded_from_its_binary_links_with_its_input_header() {
     let Some(out) = run("binary") else { return };
     assert_eq!(out, "loaded: 0 0\nuse_pair: 42\n");
 }

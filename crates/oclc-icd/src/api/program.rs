@@ -275,6 +275,7 @@ status_fn!(
                         st.units = vec![prog::UnitSource {
                             options: options.clone(),
                             source: program.source.clone(),
+                            headers: Vec::new(),
                         }];
                         st.unit = None;
                         st.lib = Some(lib);
@@ -380,6 +381,7 @@ status_fn!(
                     st.units = vec![prog::UnitSource {
                         options: options.clone(),
                         source: program.source.clone(),
+                        headers: hdrs.clone(),
                     }];
                     Ok(())
                 }

@@ -154,8 +154,14 @@ int main(int argc, char **argv) {
         cl_program p = link_all(2, ins, "");
         if (p) run(p, "use_pair", 1);
     } else if (strcmp(mode, "binary") == 0) {
-        /* A compiled object saved as a binary and loaded again links as the object does. */
-        cl_program b = compile(struct_b, "");
+        /* A compiled object saved as a binary and loaded again links as the object does; the
+         * binary carries the input header the object was compiled with. */
+        const char *hsrc = "typedef struct { int a; float b; } pair_t;\n";
+        const char *bsrc = "#include \"pair.h\"\nint sum_pair(pair_t *p) { return p->a + (int)p->b; }\n";
+        cl_program hp = D->clCreateProgramWithSource(ctx, 1, &hsrc, NULL, &e);
+        cl_program b = D->clCreateProgramWithSource(ctx, 1, &bsrc, NULL, &e);
+        const char *hname = "pair.h";
+        if (D->clCompileProgram(b, 0, NULL, "", 1, &hp, &hname, NULL, NULL) != CL_SUCCESS) return 2;
         size_t n = 0;
         D->clGetProgramInfo(b, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, NULL);
         unsigned char *bin = malloc(n);
