@@ -170,6 +170,13 @@ fn same_signature(decl: &Function, def: &Function) -> bool {
             .all(|(a, b)| a.ty == b.ty)
 }
 
+/// What a function definition is found by: its name and IR signature (overloadable
+/// functions share a name).
+fn func_key(f: &Function) -> String {
+    let params: Vec<_> = f.params.iter().map(|p| p.ty).collect();
+    format!("{}{params:?}->{:?}", f.name, f.ret)
+}
+
 /// `n`, or `n.U` (`n.U.K`) when that is taken: a free name for an internal symbol of unit `u`.
 fn fresh(n: &str, u: usize, taken: &mut std::collections::HashSet<String>) -> String {
     let mut name = n.to_string();
@@ -199,7 +206,9 @@ pub fn link(
     let mut errors = Vec::new();
     // Definitions of external names (the first inline one, unless a unit defines it
     // without `inline`).
-    let mut defs: HashMap<&str, (Def, bool)> = HashMap::new();
+    let mut defs: HashMap<String, (Def, bool)> = HashMap::new();
+    // The first definition of each name, whatever its type (for "conflicting types").
+    let mut by_name: HashMap<&str, Def> = HashMap::new();
     for (u, unit) in units.iter().enumerate() {
         let funcs = unit
             .module
@@ -211,6 +220,7 @@ pub fn link(
                 let s = unit.func_symbol(id);
                 (s.defined && s.linkage != Linkage::Internal).then_some((
                     f.name.as_str(),
+                    func_key(f),
                     Def::Func(u, id),
                     s.linkage == Linkage::Inline,
                 ))
@@ -219,14 +229,16 @@ pub fn link(
             let id = GlobalId(i as u32);
             (unit.global_symbol(id) == Symbol::EXTERNAL).then_some((
                 g.name.as_str(),
+                g.name.clone(),
                 Def::Global(u, id),
                 false,
             ))
         });
-        for (n, d, inline) in funcs.chain(globals).collect::<Vec<_>>() {
-            match defs.get(n) {
+        for (n, key, d, inline) in funcs.chain(globals).collect::<Vec<_>>() {
+            by_name.entry(n).or_insert(d);
+            match defs.get(&key) {
                 Some(&(_, true)) if !inline => {
-                    defs.insert(n, (d, false));
+                    defs.insert(key, (d, false));
                 }
                 Some(_) if inline => {}
                 Some(&(prev, _)) => {
@@ -238,12 +250,12 @@ pub fn link(
                     });
                 }
                 None => {
-                    defs.insert(n, (d, inline));
+                    defs.insert(key, (d, inline));
                 }
             }
         }
     }
-    let defs: HashMap<&str, Def> = defs.into_iter().map(|(n, (d, _))| (n, d)).collect();
+    let defs: HashMap<String, Def> = defs.into_iter().map(|(n, (d, _))| (n, d)).collect();
     // Whether function `f` of unit `u` is placed in the result (an inline definition that
     // was not kept resolves like a declaration).
     let placed = |u: usize, f: FuncId| -> bool {
@@ -251,8 +263,7 @@ pub fn link(
         match s.linkage {
             _ if !s.defined => false,
             Linkage::Inline => {
-                let name = units[u].module.functions[f.index()].name.as_str();
-                defs.get(name) == Some(&Def::Func(u, f))
+                defs.get(&func_key(&units[u].module.functions[f.index()])) == Some(&Def::Func(u, f))
             }
             _ => true,
         }
@@ -263,7 +274,8 @@ pub fn link(
         ..Unit::default()
     };
     // Names taken in the result, for renaming internal symbols.
-    let mut taken: std::collections::HashSet<String> = defs.keys().map(|s| s.to_string()).collect();
+    let mut taken: std::collections::HashSet<String> =
+        by_name.keys().map(|s| s.to_string()).collect();
 
     // New ids of every unit's definitions (placeholders until resolved).
     let mut fmap: Vec<Vec<Option<FuncId>>> = Vec::new();
@@ -308,7 +320,10 @@ pub fn link(
             if placed(u, FuncId(i as u32)) {
                 continue;
             }
-            match defs.get(f.name.as_str()) {
+            let def = defs
+                .get(&func_key(f))
+                .or_else(|| by_name.get(f.name.as_str()));
+            match def {
                 Some(&Def::Func(du, df)) => {
                     let def = &units[du].module.functions[df.index()];
                     if !same_signature(f, def) {
@@ -326,7 +341,7 @@ pub fn link(
                     def: units[du].name.clone(),
                 }),
                 None if allow_undefined => {
-                    if let Some(&Def::Func(_, k)) = kept.get(&f.name) {
+                    if let Some(&Def::Func(_, k)) = kept.get(&func_key(f)) {
                         fmap[u][i] = Some(k);
                         continue;
                     }
@@ -337,7 +352,7 @@ pub fn link(
                     }
                     let id = out.module.add_function(stub);
                     out.funcs.push(Symbol::UNDEFINED);
-                    kept.insert(f.name.clone(), Def::Func(u, id));
+                    kept.insert(func_key(f), Def::Func(u, id));
                     fmap[u][i] = Some(id);
                 }
                 None => errors.push(LinkError::Undefined {
@@ -350,7 +365,8 @@ pub fn link(
             if unit.global_symbol(GlobalId(i as u32)).defined {
                 continue;
             }
-            match defs.get(g.name.as_str()) {
+            let def = defs.get(&g.name).or_else(|| by_name.get(g.name.as_str()));
+            match def {
                 Some(&Def::Global(du, dg)) => {
                     let def = &units[du].module.globals[dg.index()];
                     // An `extern int a[];` has size 0: any definition's size will do.
@@ -648,6 +664,22 @@ mod tests {
         let out = link(&[a, c], "ac", &no_shift, false).expect("links");
         assert_eq!(out.module.functions.len(), 1);
         assert_eq!(out.funcs, [Symbol::EXTERNAL]);
+    }
+
+    #[test]
+    fn overloads_of_one_name_are_two_symbols() {
+        let mut a = def_unit("a", "f", Symbol::EXTERNAL);
+        let mut g = func("f", false);
+        g.params.push(crate::ir::Param {
+            name: "x".into(),
+            ty: I32,
+            kind: crate::ir::ParamKind::Value,
+            c_type: "int".into(),
+        });
+        a.module.add_function(g);
+        a.funcs.push(Symbol::EXTERNAL);
+        let out = link(&[a], "a", &no_shift, false).expect("overloads link");
+        assert_eq!(out.module.functions.len(), 2);
     }
 
     #[test]

@@ -263,7 +263,8 @@ impl<'a> Ctx<'a> {
     /// included): another unit defines them ([`crate::lower_unit`]); calls of them resolve at link.
     pub fn declare_external_functions(&mut self) {
         let prog = self.prog;
-        let mut by_name: FxHashMap<Symbol, FuncId> = FxHashMap::default();
+        // One stub per name and type (overloadable functions share a name).
+        let mut by_name: FxHashMap<(Symbol, QualType), FuncId> = FxHashMap::default();
         let mut printed = FxHashMap::default();
         for (i, f) in prog.functions.iter().enumerate() {
             if self.funcs[i].is_some()
@@ -272,7 +273,8 @@ impl<'a> Ctx<'a> {
             {
                 continue;
             }
-            if let Some(id) = by_name.get(&f.name) {
+            let key = (f.name, prog.types.canonical(QualType::new(f.ty)));
+            if let Some(id) = by_name.get(&key) {
                 self.funcs[i] = Some(*id);
                 continue;
             }
@@ -284,7 +286,7 @@ impl<'a> Ctx<'a> {
             let id = self.m.add_function(irf);
             self.abi.push(abi);
             self.funcs[i] = Some(id);
-            by_name.insert(f.name, id);
+            by_name.insert(key, id);
         }
     }
 

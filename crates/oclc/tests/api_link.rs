@@ -113,3 +113,20 @@ fn link_errors_name_the_symbol_and_the_units() {
         "{e}"
     );
 }
+
+#[test]
+fn overloadable_functions_link_by_name_and_type() {
+    let a = unit(
+        "a.cl",
+        "int __attribute__((overloadable)) f(int x);\n\
+         float __attribute__((overloadable)) f(float x);\n\
+         kernel void k(global int *o) { o[0] = f(1) + (int)f(2.0f); }\n",
+    );
+    let b = unit(
+        "b.cl",
+        "int __attribute__((overloadable)) f(int x) { return x + 10; }\n\
+         float __attribute__((overloadable)) f(float x) { return x * 100.0f; }\n",
+    );
+    let p = Program::link(&[("a", &a), ("b", &b)], "").expect("links");
+    assert_eq!(run(&p, "k", 1).expect("runs"), [211]);
+}
