@@ -143,3 +143,12 @@ fn a_compiled_object_loaded_from_its_binary_links_with_its_input_header() {
     let Some(out) = run("binary") else { return };
     assert_eq!(out, "loaded: 0 0\nuse_pair: 42\n");
 }
+
+#[test]
+fn bad_compile_and_link_options_have_their_own_codes() {
+    let Some(out) = run("options") else { return };
+    assert_eq!(
+        out,
+        "compile: CL_INVALID_COMPILER_OPTIONS\nlink: CL_INVALID_LINKER_OPTIONS\n"
+    );
+}

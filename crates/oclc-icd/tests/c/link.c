@@ -173,6 +173,15 @@ int main(int argc, char **argv) {
         cl_program p = link_all(2, ins, "");
         if (p) run(p, "use_pair", 1);
         free(bin);
+    } else if (strcmp(mode, "options") == 0) {
+        /* Bad compile options and bad link options have their own error codes. */
+        cl_program p = D->clCreateProgramWithSource(ctx, 1, &struct_b, NULL, &e);
+        cl_int r = D->clCompileProgram(p, 0, NULL, "-no-such-option", 0, NULL, NULL, NULL, NULL);
+        printf("compile: %s\n", r == CL_INVALID_COMPILER_OPTIONS ? "CL_INVALID_COMPILER_OPTIONS" : "other");
+        cl_program b = compile(struct_b, "");
+        cl_program l = D->clLinkProgram(ctx, 0, NULL, "-no-such-option", 1, &b, NULL, NULL, &e);
+        printf("link: %s\n", e == CL_INVALID_LINKER_OPTIONS ? "CL_INVALID_LINKER_OPTIONS" : "other");
+        (void)l;
     } else {
         return 2;
     }
