@@ -34,8 +34,21 @@ pub struct Build {
     pub options: String,
     pub binary_type: cl_program_binary_type,
     pub lib: Option<Arc<oclc::Program>>,
-    /// Header files of a `clCompileProgram`, kept for the link (directory removed on drop).
-    pub headers: Option<HeaderDir>,
+    /// The IR of a compiled object (`clCompileProgram`) or a library (`-create-library`),
+    /// which `clLinkProgram` links.
+    pub unit: Option<Arc<oclc::CompiledUnit>>,
+    /// The translation units the program was made of, as its binary carries them.
+    pub units: Vec<UnitSource>,
+}
+
+/// One translation unit of a program as the application gave it: its compile options,
+/// source and `clCompileProgram`'s input headers (include name, text); a binary carries
+/// these, and loading it compiles them again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnitSource {
+    pub options: String,
+    pub source: String,
+    pub headers: Vec<(String, String)>,
 }
 
 impl Default for Build {
@@ -46,7 +59,8 @@ impl Default for Build {
             options: String::new(),
             binary_type: CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
             lib: None,
-            headers: None,
+            unit: None,
+            units: Vec::new(),
         }
     }
 }
@@ -90,39 +104,94 @@ impl HeaderDir {
 }
 
 /// Magic at the start of a program binary of this library.
-const BINARY_MAGIC: &[u8; 8] = b"OCLCBIN1";
+const BINARY_MAGIC: &[u8; 8] = b"OCLCBIN2";
 
-/// A program binary: magic, binary type, options and source, each length-prefixed. The
-/// binary carries the source: loading it rebuilds the program.
-pub fn encode_binary(binary_type: cl_program_binary_type, options: &str, source: &str) -> Vec<u8> {
+/// Magic of the earlier format (binary type, options, source of one unit): still loaded, as
+/// applications keep binaries in caches (PyOpenCL's) across versions.
+const BINARY_MAGIC_V1: &[u8; 8] = b"OCLCBIN1";
+
+/// A program binary: magic, binary type, the number of translation units, then each unit's
+/// options, source, number of input headers and their include names and texts, all
+/// length-prefixed. Loading it compiles the units again (and links them
+/// for a library or an executable of several): the IR is not serialized, as the front end
+/// rebuilds it exactly from these, and the format stays independent of the IR's.
+pub fn encode_binary(binary_type: cl_program_binary_type, units: &[UnitSource]) -> Vec<u8> {
     let mut out = BINARY_MAGIC.to_vec();
     out.extend_from_slice(&binary_type.to_le_bytes());
-    for part in [options.as_bytes(), source.as_bytes()] {
+    out.extend_from_slice(&(units.len() as u64).to_le_bytes());
+    let mut put = |part: &[u8]| {
         out.extend_from_slice(&(part.len() as u64).to_le_bytes());
         out.extend_from_slice(part);
+    };
+    for u in units {
+        put(u.options.as_bytes());
+        put(u.source.as_bytes());
+        put(&(u.headers.len() as u64).to_le_bytes());
+        for (name, text) in &u.headers {
+            put(name.as_bytes());
+            put(text.as_bytes());
+        }
     }
     out
 }
 
-/// The binary type, options and source of a binary; `None` when it is not one of ours.
-pub fn decode_binary(b: &[u8]) -> Option<(cl_program_binary_type, String, String)> {
-    let rest = b.strip_prefix(BINARY_MAGIC)?;
-    let (ty, mut rest) = rest.split_at_checked(4)?;
-    let ty = u32::from_le_bytes(ty.try_into().ok()?) as cl_program_binary_type;
-    let mut parts = Vec::new();
-    for _ in 0..2 {
-        let (n, r) = rest.split_at_checked(8)?;
-        let n = usize::try_from(u64::from_le_bytes(n.try_into().ok()?)).ok()?;
-        let (part, r) = r.split_at_checked(n)?;
-        parts.push(String::from_utf8(part.to_vec()).ok()?);
-        rest = r;
+/// The length-prefixed part at the start of `rest`, and what follows it.
+fn take_part(rest: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (len, r) = rest.split_at_checked(8)?;
+    let len = usize::try_from(u64::from_le_bytes(len.try_into().ok()?)).ok()?;
+    r.split_at_checked(len)
+}
+
+/// The length-prefixed UTF-8 string at the start of `rest`, and what follows it.
+fn take_string(rest: &[u8]) -> Option<(String, &[u8])> {
+    let (part, r) = take_part(rest)?;
+    Some((String::from_utf8(part.to_vec()).ok()?, r))
+}
+
+/// The binary type and units of a binary; `None` when it is not one of ours (or has no
+/// unit).
+pub fn decode_binary(b: &[u8]) -> Option<(cl_program_binary_type, Vec<UnitSource>)> {
+    if let Some(rest) = b.strip_prefix(BINARY_MAGIC_V1) {
+        let (ty, rest) = rest.split_at_checked(4)?;
+        let ty = u32::from_le_bytes(ty.try_into().ok()?) as cl_program_binary_type;
+        let (options, rest) = take_string(rest)?;
+        let (source, rest) = take_string(rest)?;
+        let unit = UnitSource {
+            options,
+            source,
+            headers: Vec::new(),
+        };
+        return rest.is_empty().then(|| (ty, vec![unit]));
     }
-    if !rest.is_empty() {
+    let rest = b.strip_prefix(BINARY_MAGIC)?;
+    let (ty, rest) = rest.split_at_checked(4)?;
+    let ty = u32::from_le_bytes(ty.try_into().ok()?) as cl_program_binary_type;
+    let (n, mut rest) = rest.split_at_checked(8)?;
+    let n = u64::from_le_bytes(n.try_into().ok()?);
+    let mut units = Vec::new();
+    for _ in 0..n {
+        let (options, r) = take_string(rest)?;
+        let (source, r) = take_string(r)?;
+        let (count, mut r) = take_part(r)?;
+        let count = u64::from_le_bytes(count.try_into().ok()?);
+        let mut headers = Vec::new();
+        for _ in 0..count {
+            let (name, r2) = take_string(r)?;
+            let (text, r2) = take_string(r2)?;
+            headers.push((name, text));
+            r = r2;
+        }
+        rest = r;
+        units.push(UnitSource {
+            options,
+            source,
+            headers,
+        });
+    }
+    if !rest.is_empty() || units.is_empty() {
         return None;
     }
-    let source = parts.pop()?;
-    let options = parts.pop()?;
-    Some((ty, options, source))
+    Some((ty, units))
 }
 
 /// OpenCL build options the library does not take and that change nothing here.
@@ -185,76 +254,98 @@ pub fn prepare(devices: &[Ref<Device>], lib: &Arc<oclc::Program>) -> Result<(), 
     Ok(())
 }
 
-/// The files an include read from disk: absolute path and text.
-pub type IncludedFiles = Vec<(std::path::PathBuf, std::sync::Arc<[u8]>)>;
-
-/// The front end alone (`clCompileProgram`): the log and the files its includes read, or the
-/// error code and the log.
+/// Compiles one translation unit (`clCompileProgram`) to IR: the unit, or the error code
+/// and the log.
 pub fn compile(
     source: &str,
     options: &str,
     dirs: &[&std::path::Path],
-) -> Result<(String, IncludedFiles), (cl_int, String)> {
+) -> Result<Arc<oclc::CompiledUnit>, (cl_int, String)> {
     let opts = library_options(options, dirs);
-    let parsed = oclc::program::BuildOptions::parse(&opts)
-        .map_err(|e| (CL_INVALID_BUILD_OPTIONS, format!("error: {e}\n")))?;
-    let outcome = oclc::check_source("<source>", source.as_bytes(), &parsed.check);
-    let log = outcome.render_text();
-    if outcome.has_errors() {
-        return Err((CL_COMPILE_PROGRAM_FAILURE, log));
+    match oclc::CompiledUnit::compile("<source>", source.as_bytes(), &opts) {
+        Ok(u) => Ok(Arc::new(u)),
+        Err(oclc::BuildError::Options(m)) => {
+            Err((CL_INVALID_COMPILER_OPTIONS, format!("error: {m}\n")))
+        }
+        Err(oclc::BuildError::Compile { log, .. }) => Err((CL_COMPILE_PROGRAM_FAILURE, log)),
+        Err(e) => Err((CL_COMPILE_PROGRAM_FAILURE, format!("error: {e}\n"))),
     }
-    let files = outcome
-        .sm
-        .files()
-        .filter(|(id, _)| *id != outcome.main)
-        .filter_map(|(_, f)| {
-            let path = std::path::absolute(&f.name).ok()?;
-            path.is_file().then(|| (path, f.text.clone()))
-        })
+}
+
+/// What linking made: an executable or a library.
+pub enum Linked {
+    Executable(Arc<oclc::Program>),
+    Library(Arc<oclc::CompiledUnit>),
+}
+
+/// Links compiled units (`clLinkProgram`), named `input 1`, `input 2`, ... in link errors:
+/// a library with `-create-library`, else an executable; or the error code and the log
+/// (`oclc: error: duplicate symbol 'f' in 'input 1' and 'input 2'`, `oclc: error:
+/// undefined reference to 'g' in 'input 1'`).
+pub fn link(units: &[Arc<oclc::CompiledUnit>], options: &str) -> Result<Linked, (cl_int, String)> {
+    let names: Vec<String> = (1..=units.len()).map(|i| format!("input {i}")).collect();
+    let named: Vec<(&str, &oclc::CompiledUnit)> = names
+        .iter()
+        .map(String::as_str)
+        .zip(units.iter().map(|u| &**u))
         .collect();
-    Ok((log, files))
+    let create_library = options.split_whitespace().any(|w| w == "-create-library");
+    let opts = library_options(options, &[]);
+    let r = if create_library {
+        oclc::program::BuildOptions::parse(&opts)
+            .and_then(|_| oclc::CompiledUnit::link_library(&named, "<library>"))
+            .map(|u| Linked::Library(Arc::new(u)))
+    } else {
+        oclc::Program::link(&named, &opts).map(|p| Linked::Executable(Arc::new(p)))
+    };
+    r.map_err(|e| match e {
+        oclc::BuildError::Options(m) => (CL_INVALID_LINKER_OPTIONS, format!("error: {m}\n")),
+        oclc::BuildError::Link { log } => (CL_LINK_PROGRAM_FAILURE, log),
+        oclc::BuildError::Compile { log, .. } => (CL_LINK_PROGRAM_FAILURE, log),
+        e => (CL_LINK_PROGRAM_FAILURE, format!("oclc: error: {e}\n")),
+    })
 }
 
-/// Where a compiled program keeps copies of the files its includes read (`abs/` + their
-/// absolute path under its header directory), so that linking it finds them after the
-/// application deleted them.
-pub fn snapshot_includes(dir: &HeaderDir, files: &IncludedFiles) -> Result<(), String> {
-    for (path, text) in files {
-        let rel = path.strip_prefix("/").unwrap_or(path);
-        let to = dir.0.join("abs").join(rel);
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-        }
-        std::fs::write(&to, text).map_err(|e| format!("{}: {e}", to.display()))?;
+/// Loads the units of a binary of type `ty`: compiles each again and, for a library or an
+/// executable, links them. The build state, or the log of what failed.
+pub fn load_binary(ty: cl_program_binary_type, units: &[UnitSource]) -> Result<Build, String> {
+    let exe = CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type;
+    let obj = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT as cl_program_binary_type;
+    let mut build = Build {
+        binary_type: ty,
+        options: units.first().map(|u| u.options.clone()).unwrap_or_default(),
+        units: units.to_vec(),
+        ..Build::default()
+    };
+    if let [one] = units
+        && ty == exe
+    {
+        let (lib, log) = crate::program::build(&one.source, &one.options, &[]).map_err(|e| e.1)?;
+        build.lib = Some(lib);
+        build.log = log;
+        return Ok(build);
     }
-    Ok(())
-}
-
-/// The copies of `options`' `-I` directories under a header directory `dir` that
-/// [`snapshot_includes`] filled, for those it has.
-pub fn snapshot_dirs(dir: &HeaderDir, options: &str) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let mut words = options.split_whitespace();
-    while let Some(w) = words.next() {
-        let inc = match w {
-            "-I" => words.next().unwrap_or(""),
-            _ => w.strip_prefix("-I").unwrap_or(""),
+    let mut compiled = Vec::new();
+    for u in units {
+        let dir = match u.headers.is_empty() {
+            true => None,
+            false => Some(HeaderDir::new(&u.headers)?),
         };
-        if inc.is_empty() {
-            continue;
-        }
-        let Ok(abs) = std::path::absolute(inc) else {
-            continue;
-        };
-        let copy = dir
-            .0
-            .join("abs")
-            .join(abs.strip_prefix("/").unwrap_or(&abs));
-        if copy.is_dir() {
-            out.push(copy);
-        }
+        let dirs: Vec<&std::path::Path> = dir.iter().map(|h| h.0.as_path()).collect();
+        compiled.push(compile(&u.source, &u.options, &dirs).map_err(|e| e.1)?);
     }
-    out
+    match (ty, &compiled[..]) {
+        (t, [one]) if t == obj => build.unit = Some(one.clone()),
+        (t, _) if t == exe => match link(&compiled, "").map_err(|e| e.1)? {
+            Linked::Executable(p) => build.lib = Some(p),
+            Linked::Library(u) => build.unit = Some(u),
+        },
+        _ => match link(&compiled, "-create-library").map_err(|e| e.1)? {
+            Linked::Library(u) => build.unit = Some(u),
+            Linked::Executable(p) => build.lib = Some(p),
+        },
+    }
+    Ok(build)
 }
 
 /// A kernel argument as `clSetKernelArg` gave it.
@@ -423,15 +514,29 @@ mod tests {
 
     #[test]
     fn binaries_round_trip_and_foreign_bytes_are_refused() {
-        let b = encode_binary(2, "-cl-std=CL2.0", "kernel void k() {}");
-        assert_eq!(
-            decode_binary(&b),
-            Some((
-                2,
-                "-cl-std=CL2.0".to_string(),
-                "kernel void k() {}".to_string()
-            ))
-        );
+        let units = vec![
+            UnitSource {
+                options: "-cl-std=CL2.0".into(),
+                source: "kernel void k() {}".into(),
+                headers: Vec::new(),
+            },
+            UnitSource {
+                options: String::new(),
+                source: "#include \"h.h\"\nvoid f(void) {}".into(),
+                headers: vec![("h.h".into(), "#define X 1\n".into())],
+            },
+        ];
+        let b = encode_binary(2, &units);
+        assert_eq!(decode_binary(&b), Some((2, units.clone())));
+        assert_eq!(decode_binary(&encode_binary(2, &[])), None);
+        // The first format: one unit's options and source.
+        let mut v1 = b"OCLCBIN1".to_vec();
+        v1.extend_from_slice(&2u32.to_le_bytes());
+        for part in ["-cl-std=CL2.0", "kernel void k() {}"] {
+            v1.extend_from_slice(&(part.len() as u64).to_le_bytes());
+            v1.extend_from_slice(part.as_bytes());
+        }
+        assert_eq!(decode_binary(&v1), Some((2, units[..1].to_vec())));
         assert_eq!(decode_binary(b"\x7fELF...."), None);
         assert_eq!(decode_binary(&b[..b.len() - 1]), None);
         let mut longer = b.clone();

@@ -85,6 +85,7 @@
 
 pub mod builder;
 pub mod ir;
+pub mod link;
 pub mod lists;
 pub mod par;
 pub mod passes;

@@ -21,6 +21,7 @@ pub mod signature;
 pub mod subset;
 pub mod ty;
 
+use oclc_ir::link::Symbol;
 use oclc_ir::{FuncId, Module};
 use oclc_sema::hir;
 use oclc_syntax::{Diagnostics, SourceMap};
@@ -58,7 +59,26 @@ pub fn lower_with(
     // Spans already carry their files; the source map is part of the API for messages that
     // may need to look at expansions.
     let _ = sm;
-    lower_bodies(program, diags, opts, None)
+    lower_bodies(program, diags, opts, None, false).map(|(m, _, _)| m)
+}
+
+/// Lowers one translation unit of a separately compiled program (`clCompileProgram`): as
+/// [`lower`], except that a call of a function declared (not `static`) but not defined here
+/// is a call of an undefined symbol another unit must define, and the result says which
+/// functions and globals are external, internal (`static`) or undefined (`extern`).
+pub fn lower_unit(
+    program: &hir::Program,
+    name: &str,
+    diags: &mut Diagnostics,
+) -> Option<oclc_ir::link::Unit> {
+    let (module, funcs, globals) =
+        lower_bodies(program, diags, LowerOptions::default(), None, true)?;
+    Some(oclc_ir::link::Unit {
+        name: name.to_string(),
+        module,
+        funcs,
+        globals,
+    })
 }
 
 /// Fewer bodies than this are lowered on one thread.
@@ -110,12 +130,17 @@ fn lower_bodies(
     diags: &mut Diagnostics,
     opts: LowerOptions,
     want: Option<&[bool]>,
-) -> Option<Module> {
+    unit: bool,
+) -> Option<(Module, Vec<Symbol>, Vec<Symbol>)> {
     if recursion::check(program, diags) {
         return None;
     }
     let mut cx = module::Ctx::new(program, diags);
     cx.declare_functions();
+    let defined = cx.m.functions.len();
+    if unit {
+        cx.declare_external_functions();
+    }
     cx.declare_globals();
     // The bodies to lower, in order: the first definition of each function `want` selects.
     let mut done = vec![false; cx.m.functions.len()];
@@ -187,5 +212,70 @@ fn lower_bodies(
     if cx.errors {
         return None;
     }
-    Some(cx.m)
+    let (funcs, globals) = if unit {
+        unit_symbols(program, &cx, defined)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    Some((cx.m, funcs, globals))
+}
+
+/// The linkage of each IR function and global of a unit: functions past the first
+/// `defined` are declarations, `inline` ones (not `static`) inline definitions; a global is undefined when only `extern` declarations name
+/// it, internal when `static` (or not program-scope: strings, function-scope `static`s).
+fn unit_symbols(
+    program: &hir::Program,
+    cx: &module::Ctx<'_>,
+    defined: usize,
+) -> (Vec<Symbol>, Vec<Symbol>) {
+    let mut funcs: Vec<Symbol> = (0..cx.m.functions.len())
+        .map(|i| {
+            if i < defined {
+                Symbol::EXTERNAL
+            } else {
+                Symbol::UNDEFINED
+            }
+        })
+        .collect();
+    for (set, sym) in [
+        (&program.inline_functions, Symbol::INLINE),
+        (&program.static_functions, Symbol::INTERNAL),
+    ] {
+        for f in set {
+            if let Some(Some(id)) = cx.funcs.get(f.0 as usize)
+                && let Some(s) = funcs.get_mut(id.index())
+                && s.defined
+            {
+                *s = sym;
+            }
+        }
+    }
+    let mut globals = vec![Symbol::INTERNAL; cx.m.globals.len()];
+    // Whether each global of a program-scope variable has a definition (not only `extern`).
+    let mut has_def: FxHashMap<oclc_ir::GlobalId, bool> = FxHashMap::default();
+    for (i, v) in program.vars.iter().enumerate() {
+        let id = hir::VarId(i as u32);
+        if v.storage != hir::Storage::Program {
+            continue;
+        }
+        let Some(g) = cx.global_of(id) else { continue };
+        *has_def.entry(g).or_insert(false) |= !v.is_extern;
+    }
+    for (g, def) in has_def {
+        if let Some(s) = globals.get_mut(g.index()) {
+            *s = if def {
+                Symbol::EXTERNAL
+            } else {
+                Symbol::UNDEFINED
+            };
+        }
+    }
+    for v in &program.static_vars {
+        if let Some(g) = cx.global_of(*v)
+            && let Some(s) = globals.get_mut(g.index())
+        {
+            *s = Symbol::INTERNAL;
+        }
+    }
+    (funcs, globals)
 }

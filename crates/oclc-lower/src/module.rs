@@ -258,6 +258,38 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Declares, as stubs (a body of only `unreachable`) after the definitions, the functions
+    /// this unit declares but does not define and that are not `static` (`extern kernel`s
+    /// included): another unit defines them ([`crate::lower_unit`]); calls of them resolve at link.
+    pub fn declare_external_functions(&mut self) {
+        let prog = self.prog;
+        // One stub per name and type (overloadable functions share a name).
+        let mut by_name: FxHashMap<(Symbol, QualType), FuncId> = FxHashMap::default();
+        let mut printed = FxHashMap::default();
+        for (i, f) in prog.functions.iter().enumerate() {
+            if self.funcs[i].is_some()
+                || f.body.is_some()
+                || prog.static_functions.contains(&hir::FuncId(i as u32))
+            {
+                continue;
+            }
+            let key = (f.name, prog.types.canonical(QualType::new(f.ty)));
+            if let Some(id) = by_name.get(&key) {
+                self.funcs[i] = Some(*id);
+                continue;
+            }
+            let (mut irf, abi) = self.declaration(f, &mut printed);
+            // An `extern kernel` declaration: the stub is only what calls target.
+            irf.kernel = None;
+            let span = irf.span;
+            irf.push_inst(oclc_ir::Block(0), Op::Unreachable, None, span);
+            let id = self.m.add_function(irf);
+            self.abi.push(abi);
+            self.funcs[i] = Some(id);
+            by_name.insert(key, id);
+        }
+    }
+
     /// The IR declaration (signature, empty entry block) of the definition `f`.
     fn declaration(
         &self,

@@ -44,7 +44,8 @@ pub fn lower_for_casts(
 ) -> Option<Module> {
     let _ = sm;
     let want = cast_subset(program);
-    crate::lower_bodies(program, diags, LowerOptions::default(), Some(&want))
+    crate::lower_bodies(program, diags, LowerOptions::default(), Some(&want), false)
+        .map(|(m, _, _)| m)
 }
 
 /// For each HIR function (by index): whether [`lower_for_casts`] lowers its body. Selected

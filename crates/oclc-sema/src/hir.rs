@@ -33,6 +33,13 @@ pub struct Program {
     pub functions: Vec<Function>,
     /// Program-scope variables, in declaration order.
     pub globals: Vec<VarId>,
+    /// Functions declared `static` (internal linkage: not seen by other units at link).
+    pub static_functions: std::collections::HashSet<FuncId>,
+    /// Functions declared `inline` and not `static`: C99 inline definitions, which other
+    /// units may define too (the link keeps one).
+    pub inline_functions: std::collections::HashSet<FuncId>,
+    /// Program-scope variables declared `static` (internal linkage).
+    pub static_vars: std::collections::HashSet<VarId>,
 }
 
 impl Program {

@@ -16,5 +16,5 @@ pub mod token;
 pub use diag::{Diagnostic, Diagnostics, FixIt, Level, Note};
 pub use intern::{Symbol, kw};
 pub use lang::{ClStd, LangOptions, Target};
-pub use source::{ExpnData, ExpnId, FileId, SourceFile, SourceMap, Span};
+pub use source::{ExpnData, ExpnId, FileId, SourceFile, SourceMap, Span, SpanShift};
 pub use token::{Punct, Token, TokenKind};

@@ -291,6 +291,34 @@ struct LineDirective {
     name: Option<String>,
 }
 
+/// How the spans of one source map move when it is appended to another
+/// ([`SourceMap::append`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpanShift {
+    /// Files of the map before the append.
+    pub files: u32,
+    /// Expansions of the map before the append (less its `NONE` placeholder).
+    pub expns: u32,
+}
+
+impl SpanShift {
+    /// `span` of the appended map, in the combined one (a dummy span stays dummy).
+    pub fn apply(self, span: Span) -> Span {
+        if span.is_dummy() {
+            return span;
+        }
+        Span {
+            file: FileId(span.file.0.saturating_add(self.files)),
+            expn: if span.expn == ExpnId::NONE {
+                span.expn
+            } else {
+                ExpnId(span.expn.0.saturating_add(self.expns))
+            },
+            ..span
+        }
+    }
+}
+
 /// All files and macro expansions of one compilation.
 #[derive(Debug, Default)]
 pub struct SourceMap {
@@ -355,6 +383,37 @@ impl SourceMap {
 
     pub fn add_text(&mut self, name: impl Into<String>, text: String) -> FileId {
         self.add_bytes(name, text.into_bytes())
+    }
+
+    /// Copies every file, expansion, `#line` directive and include site of `other` into this
+    /// map (after its own), so that spans of several compilations (linked translation units)
+    /// can be reported from one map; the returned [`SpanShift`] moves `other`'s spans here.
+    pub fn append(&mut self, other: &SourceMap) -> SpanShift {
+        let shift = SpanShift {
+            files: self.files.len() as u32,
+            expns: self.expns.len() as u32 - 1,
+        };
+        for f in &other.files {
+            self.files
+                .push(SourceFile::new(f.name.clone(), f.text.clone()));
+        }
+        for e in other.expns.iter().skip(1) {
+            self.expns.push(ExpnData {
+                macro_name: e.macro_name.clone(),
+                call_site: shift.apply(e.call_site),
+                def_site: shift.apply(e.def_site),
+            });
+        }
+        self.line_dirs.resize(shift.files as usize, Vec::new());
+        self.line_dirs.extend(other.line_dirs.iter().cloned());
+        self.include_sites.resize(shift.files as usize, None);
+        self.include_sites.extend(
+            other
+                .include_sites
+                .iter()
+                .map(|s| s.map(|s| shift.apply(s))),
+        );
+        shift
     }
 
     pub fn file(&self, id: FileId) -> Option<&SourceFile> {

@@ -28,7 +28,7 @@ pub use check::{CheckOptions, CheckOutcome, MacroArg, check_source};
 #[cfg(feature = "cuda")]
 pub use oclc_ptx::cuda::DeviceInfo as CudaDeviceInfo;
 pub use program::{
-    Buffer, BuildError, Device, Element, Error, Kernel, KernelArg, LaunchOutput, NdRange, Program,
-    RuntimeFault,
+    Buffer, BuildError, CompiledUnit, Device, Element, Error, Kernel, KernelArg, LaunchOutput,
+    NdRange, Program, RuntimeFault,
 };
 pub use warnings::{Reported, WarningPolicy};

@@ -55,6 +55,10 @@ pub enum BuildError {
     /// The lowered program failed the device's verifier (a compiler bug, reported as such).
     #[error("internal compiler error: {0}")]
     Internal(String),
+    /// Compiled units do not link (duplicate or undefined symbols): `log` has one
+    /// `oclc: error: ...` line per problem.
+    #[error("{log}")]
+    Link { log: String },
     /// The cpu device cannot hold the program: a program-scope variable beyond
     /// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE or the host's memory, or an invalid `OCLC_*` limit.
     #[error("{0}")]
@@ -287,31 +291,51 @@ impl Program {
         source: &[u8],
         opts: &BuildOptions,
     ) -> Result<Program, BuildError> {
-        let outcome = check_source(name, source, &opts.check);
-        let log = outcome.render_text();
-        let sm = outcome.sm;
-        let (errors, _) = crate::render::counts(&outcome.diagnostics);
-        let Some(hir) = outcome.program.filter(|_| errors == 0) else {
-            return Err(BuildError::Compile {
-                log,
-                errors: errors.max(1),
+        let (sm, log, signatures, module) = front_end(name, source, opts, |hir, sm, diags| {
+            oclc_lower::lower(hir, sm, diags)
+        })?;
+        Program::finish(sm, log, module, signatures, opts)
+    }
+
+    /// Links compiled units (`clLinkProgram`) into a program: each external declaration
+    /// resolves to the one definition of its name (see [`oclc_ir::link`]); the linked module
+    /// then runs through the passes of a one-file build, so inlining crosses units. `options`
+    /// are the link options (`-cl-opt-disable`, `-cl-fast-relaxed-math`, ...); the language
+    /// options come from the first unit. A link error is [`BuildError::Link`] with a log of
+    /// one `oclc: error: ...` line per problem.
+    /// Each unit comes with its name in link errors.
+    pub fn link(units: &[(&str, &CompiledUnit)], options: &str) -> Result<Program, BuildError> {
+        let link_opts = BuildOptions::parse(options)?;
+        let linked = CompiledUnit::link_units(units, "<linked>", false)?;
+        let Some((_, first)) = units.first() else {
+            return Err(BuildError::Link {
+                log: "oclc: error: no input units\n".into(),
             });
         };
-        let mut diags = oclc_syntax::Diagnostics::default();
-        let lowered = oclc_lower::lower(&hir, &sm, &mut diags);
-        let lower_diags = opts.check.warnings.apply_all(diags.list);
-        let lower_errors = crate::render::counts(&lower_diags).0;
-        let mut log = log;
-        if !lower_diags.is_empty() {
-            log = join_logs(&sm, &outcome.diagnostics, &lower_diags);
-        }
-        let Some(mut module) = lowered.filter(|_| lower_errors == 0) else {
-            return Err(BuildError::Compile {
-                log,
-                errors: lower_errors.max(1),
-            });
+        let opts = BuildOptions {
+            check: first.opts.check.clone(),
+            optimize: link_opts.optimize && units.iter().all(|(_, u)| u.opts.optimize),
+            fast_math: link_opts.fast_math || units.iter().all(|(_, u)| u.opts.fast_math),
+            uniform_work_groups: link_opts.uniform_work_groups
+                || units.iter().any(|(_, u)| u.opts.uniform_work_groups),
         };
-        let signatures = oclc_lower::kernel_signatures(&hir);
+        Program::finish(
+            linked.sm,
+            linked.log,
+            linked.unit.module,
+            linked.signatures,
+            &opts,
+        )
+    }
+
+    /// The passes (unless `-O0`) and the cpu device's load of a lowered module.
+    fn finish(
+        sm: SourceMap,
+        log: String,
+        mut module: oclc_ir::Module,
+        signatures: Vec<KernelSignature>,
+        opts: &BuildOptions,
+    ) -> Result<Program, BuildError> {
         if opts.optimize {
             let report =
                 oclc_ir::passes::run_default(&mut module, &oclc_ir::passes::PassOptions::default());
@@ -457,6 +481,160 @@ impl Program {
             printf: e.printf.clone(),
             printf_truncated: e.printf_truncated,
         }
+    }
+}
+
+/// Preprocess, parse, sema and `lower` of one source: its source map, log (clang's text),
+/// kernel signatures and what `lower` made, or the compile error.
+fn front_end<T>(
+    name: &str,
+    source: &[u8],
+    opts: &BuildOptions,
+    lower: impl FnOnce(&oclc_sema::hir::Program, &SourceMap, &mut oclc_syntax::Diagnostics) -> Option<T>,
+) -> Result<(SourceMap, String, Vec<KernelSignature>, T), BuildError> {
+    let outcome = check_source(name, source, &opts.check);
+    let log = outcome.render_text();
+    let sm = outcome.sm;
+    let (errors, _) = crate::render::counts(&outcome.diagnostics);
+    let Some(hir) = outcome.program.filter(|_| errors == 0) else {
+        return Err(BuildError::Compile {
+            log,
+            errors: errors.max(1),
+        });
+    };
+    let mut diags = oclc_syntax::Diagnostics::default();
+    let lowered = lower(&hir, &sm, &mut diags);
+    let lower_diags = opts.check.warnings.apply_all(diags.list);
+    let lower_errors = crate::render::counts(&lower_diags).0;
+    let mut log = log;
+    if !lower_diags.is_empty() {
+        log = join_logs(&sm, &outcome.diagnostics, &lower_diags);
+    }
+    let Some(lowered) = lowered.filter(|_| lower_errors == 0) else {
+        return Err(BuildError::Compile {
+            log,
+            errors: lower_errors.max(1),
+        });
+    };
+    let signatures = oclc_lower::kernel_signatures(&hir);
+    Ok((sm, log, signatures, lowered))
+}
+
+/// A separately compiled translation unit (`clCompileProgram`, or a library made by linking
+/// units with `-create-library`): its IR before the passes with the linkage of every
+/// function and variable, its kernels' signatures, and the source map its spans point into.
+/// [`Program::link`] links units into a program.
+pub struct CompiledUnit {
+    sm: SourceMap,
+    log: String,
+    unit: oclc_ir::link::Unit,
+    signatures: Vec<KernelSignature>,
+    opts: BuildOptions,
+}
+
+impl std::fmt::Debug for CompiledUnit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledUnit")
+            .field("name", &self.unit.name)
+            .field("kernels", &self.kernel_names())
+            .finish()
+    }
+}
+
+impl CompiledUnit {
+    /// Compiles `source` (named `name` in diagnostics and link errors) with `options` into a
+    /// unit: calls of functions it declares but does not define, and `extern` variables, are
+    /// left for [`Program::link`] to resolve.
+    pub fn compile(name: &str, source: &[u8], options: &str) -> Result<CompiledUnit, BuildError> {
+        let opts = BuildOptions::parse(options)?;
+        let (sm, log, signatures, unit) = front_end(name, source, &opts, |hir, _, diags| {
+            oclc_lower::lower_unit(hir, name, diags)
+        })?;
+        Ok(CompiledUnit {
+            sm,
+            log,
+            unit,
+            signatures,
+            opts,
+        })
+    }
+
+    /// Links `units` into one unit named `name` (`-create-library`): declarations no unit
+    /// defines stay for a later link. Each unit comes with its name in link errors.
+    pub fn link_library(
+        units: &[(&str, &CompiledUnit)],
+        name: &str,
+    ) -> Result<CompiledUnit, BuildError> {
+        CompiledUnit::link_units(units, name, true)
+    }
+
+    /// Links `units`: one source map with all their files, the IR merged by
+    /// [`oclc_ir::link::link`], the kernels of every unit in order.
+    fn link_units(
+        units: &[(&str, &CompiledUnit)],
+        name: &str,
+        allow_undefined: bool,
+    ) -> Result<CompiledUnit, BuildError> {
+        let Some((_, first)) = units.first() else {
+            return Err(BuildError::Link {
+                log: "oclc: error: no input units\n".into(),
+            });
+        };
+        let mut sm = SourceMap::new();
+        let shifts: Vec<oclc_syntax::SpanShift> =
+            units.iter().map(|(_, u)| sm.append(&u.sm)).collect();
+        let irs: Vec<oclc_ir::link::Unit> = units
+            .iter()
+            .map(|(n, u)| oclc_ir::link::Unit {
+                name: n.to_string(),
+                ..u.unit.clone()
+            })
+            .collect();
+        let shift = |u: usize, span: oclc_syntax::Span| match shifts.get(u) {
+            Some(s) => s.apply(span),
+            None => span,
+        };
+        let unit = oclc_ir::link::link(&irs, name, &shift, allow_undefined).map_err(|errs| {
+            BuildError::Link {
+                log: errs.iter().map(|e| format!("oclc: error: {e}\n")).collect(),
+            }
+        })?;
+        let mut signatures: Vec<KernelSignature> = Vec::new();
+        for (_, u) in units {
+            signatures.extend(u.signatures.iter().cloned());
+        }
+        Ok(CompiledUnit {
+            sm,
+            log: String::new(),
+            unit,
+            signatures,
+            opts: first.opts.clone(),
+        })
+    }
+
+    /// The warnings of the compile in clang's text format (empty when there were none).
+    pub fn log(&self) -> &str {
+        &self.log
+    }
+
+    /// The unit's name.
+    pub fn name(&self) -> &str {
+        &self.unit.name
+    }
+
+    /// Names of the kernels, in declaration order.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        self.signatures.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// The signature of kernel `name`.
+    pub fn signature(&self, name: &str) -> Option<&KernelSignature> {
+        self.signatures.iter().find(|s| s.name == name)
+    }
+
+    /// The unit's IR and the linkage of its symbols.
+    pub fn ir(&self) -> &oclc_ir::link::Unit {
+        &self.unit
     }
 }
 

@@ -149,19 +149,21 @@ object_fn!(
         if statuses.iter().any(|s| *s != CL_SUCCESS) {
             return Err(CL_INVALID_BINARY);
         }
-        let (ty, options, source) = decoded.swap_remove(0);
-        let mut build = Build {
-            binary_type: ty,
-            options: options.clone(),
-            ..Build::default()
+        let (ty, units) = decoded.swap_remove(0);
+        let source = units.first().map(|u| u.source.clone()).unwrap_or_default();
+        // The binary is loaded (its units compiled again, and linked for a library or an
+        // executable of several) now, so that an executable's kernels can be made once
+        // clBuildProgram has been called and an object or library can be linked.
+        let build = match prog::load_binary(ty, &units) {
+            Ok(b) => b,
+            Err(log) => Build {
+                binary_type: ty,
+                options: units.first().map(|u| u.options.clone()).unwrap_or_default(),
+                units,
+                log,
+                ..Build::default()
+            },
         };
-        // An executable binary is loaded (rebuilt from the source it carries) now, so that
-        // kernels can be made once clBuildProgram has been called, as for any binary.
-        if ty == CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type
-            && let Ok((lib, log)) = prog::build(&source, &options, &[]) {
-                build.lib = Some(lib);
-                build.log = log;
-            }
         Ok(make_program(ctx, devs, source, true, build))
     }
 );
@@ -268,13 +270,17 @@ status_fn!(
             } else {
                 st.status = CL_BUILD_IN_PROGRESS;
                 st.options = options.clone();
-                let dirs: Vec<&std::path::Path> =
-                    st.headers.iter().map(|h| h.0.as_path()).collect();
-                let built = prog::build(&program.source, &options, &dirs).and_then(|(lib, log)| {
+                let built = prog::build(&program.source, &options, &[]).and_then(|(lib, log)| {
                     prog::prepare(&program.devices, &lib).map(|()| (lib, log))
                 });
                 match built {
                     Ok((lib, log)) => {
+                        st.units = vec![prog::UnitSource {
+                            options: options.clone(),
+                            source: program.source.clone(),
+                            headers: Vec::new(),
+                        }];
+                        st.unit = None;
                         st.lib = Some(lib);
                         st.log = log;
                         st.status = CL_BUILD_SUCCESS;
@@ -363,27 +369,23 @@ status_fn!(
                 Some(HeaderDir::new(&hdrs).map_err(|_| CL_OUT_OF_HOST_MEMORY)?)
             };
             let dirs: Vec<&std::path::Path> = dir.iter().map(|h| h.0.as_path()).collect();
+            // Preprocessed now: the input headers are not needed after this.
             let r = prog::compile(&program.source, &options, &dirs);
             st.options = options.clone();
             st.lib = None;
+            st.unit = None;
             match r {
-                Ok((log, files)) => {
-                    // Copies of the included files, for clLinkProgram (a header dir exists
-                    // only when there were input headers: else one is made here).
-                    let dir = match dir {
-                        None if !files.is_empty() => HeaderDir::new(&[]).ok(),
-                        d => d,
-                    };
-                    if let Some(d) = &dir
-                        && prog::snapshot_includes(d, &files).is_err()
-                    {
-                        return Err(CL_OUT_OF_HOST_MEMORY);
-                    }
-                    st.log = log;
+                Ok(unit) => {
+                    st.log = unit.log().to_string();
                     st.status = CL_BUILD_SUCCESS;
                     st.binary_type =
                         CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT as cl_program_binary_type;
-                    st.headers = dir;
+                    st.unit = Some(unit);
+                    st.units = vec![prog::UnitSource {
+                        options: options.clone(),
+                        source: program.source.clone(),
+                        headers: hdrs.clone(),
+                    }];
                     Ok(())
                 }
                 Err((code, log)) => {
@@ -432,98 +434,51 @@ pub(crate) unsafe extern "C" fn link_program(
         };
         let lib_kind = CL_PROGRAM_BINARY_TYPE_LIBRARY as cl_program_binary_type;
         let obj_kind = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT as cl_program_binary_type;
-        let mut source = String::new();
-        let mut compile_options = String::new();
-        let mut keep_dirs = Vec::new();
-        let mut include_copies = Vec::new();
-        // The line the next input starts at in a plain concatenation: `#line` keeps each
-        // input's lines there when its macros are defined around it.
-        let mut line = 1usize;
+        let mut units = Vec::new();
+        let mut sources = Vec::new();
         for &h in ins {
             let p = handle::get::<Program>(h)?;
             if !Arc::ptr_eq(&p.ctx, &ctx) {
                 return Err(CL_INVALID_CONTEXT);
             }
-            let mut st = p.state.lock().unwrap_or_else(|e| e.into_inner());
+            let st = p.state.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(unit) = st.unit.clone() else {
+                return Err(CL_INVALID_OPERATION);
+            };
             if st.binary_type != obj_kind && st.binary_type != lib_kind {
                 return Err(CL_INVALID_OPERATION);
             }
-            // The inputs are compiled again as one source: each input's own -D/-U options
-            // become #define/#undef around its part, the other options come from the first.
-            let (rest, macros) = split_macro_options(&st.options);
-            if compile_options.is_empty() {
-                compile_options = rest;
-            }
-            if let Some(d) = st.headers.take() {
-                include_copies.extend(prog::snapshot_dirs(&d, &st.options));
-                keep_dirs.push(d);
-            }
-            let around = !macros.is_empty();
-            for m in &macros {
-                source.push_str(&m.directive());
-                source.push('\n');
-            }
-            if around {
-                source.push_str(&format!("#line {line}\n"));
-            }
-            source.push_str(&p.source);
-            source.push('\n');
-            line += p.source.matches('\n').count() + 1;
-            for m in &macros {
-                source.push_str(&m.undo());
-                source.push('\n');
-            }
-            if around {
-                source.push_str(&format!("#line {line}\n"));
-            }
+            units.push(unit);
+            sources.extend(st.units.iter().cloned());
         }
-        let create_library = options.split_whitespace().any(|w| w == "-create-library");
-        let all_options = format!("{compile_options} {options}");
         let devices = devs.unwrap_or_else(|| ctx.devices.clone());
-        let dirs: Vec<&std::path::Path> = keep_dirs
-            .iter()
-            .map(|h| h.0.as_path())
-            .chain(include_copies.iter().map(|p| p.as_path()))
-            .collect();
         let mut build = Build {
             options: options.clone(),
+            units: sources,
             ..Build::default()
         };
-        let result = if create_library {
-            match prog::compile(&source, &all_options, &dirs) {
-                Ok((log, _)) => {
-                    build.log = log;
-                    build.status = CL_BUILD_SUCCESS;
-                    build.binary_type = lib_kind;
-                    Ok(())
-                }
-                Err((_, log)) => {
-                    build.log = log;
-                    build.status = CL_BUILD_ERROR;
-                    Err(CL_LINK_PROGRAM_FAILURE)
-                }
+        let result = match prog::link(&units, &options) {
+            Ok(prog::Linked::Executable(lib)) => {
+                build.log = lib.build_log().to_string();
+                build.lib = Some(lib);
+                build.status = CL_BUILD_SUCCESS;
+                build.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type;
+                Ok(())
             }
-        } else {
-            match prog::build(&source, &all_options, &dirs) {
-                Ok((lib, log)) => {
-                    build.lib = Some(lib);
-                    build.log = log;
-                    build.status = CL_BUILD_SUCCESS;
-                    build.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type;
-                    Ok(())
-                }
-                Err((code, log)) => {
-                    build.log = log;
-                    build.status = CL_BUILD_ERROR;
-                    Err(if code == CL_INVALID_BUILD_OPTIONS {
-                        CL_INVALID_LINKER_OPTIONS
-                    } else {
-                        CL_LINK_PROGRAM_FAILURE
-                    })
-                }
+            Ok(prog::Linked::Library(unit)) => {
+                build.unit = Some(unit);
+                build.status = CL_BUILD_SUCCESS;
+                build.binary_type = lib_kind;
+                Ok(())
+            }
+            Err((code, log)) => {
+                build.log = log;
+                build.status = CL_BUILD_ERROR;
+                Err(code)
             }
         };
-        build.headers = keep_dirs.pop();
+        // A linked program has no source of its own (CL_PROGRAM_SOURCE is empty).
+        let source = String::new();
         let h = make_program(ctx, devices, source, false, build);
         notify(cb, h);
         Ok((h, result.err().unwrap_or(CL_SUCCESS)))
@@ -536,83 +491,6 @@ pub(crate) unsafe extern "C" fn link_program(
     // SAFETY: errcode_ret is NULL or a writable cl_int.
     unsafe { ffi::put(errcode_ret, code) };
     h
-}
-
-/// A `-D NAME[=VALUE]` or `-U NAME` option of a compiled program.
-#[derive(Debug, PartialEq)]
-enum MacroOption {
-    Define(String, String),
-    Undef(String),
-}
-
-impl MacroOption {
-    /// The directive with the option's effect.
-    fn directive(&self) -> String {
-        match self {
-            MacroOption::Define(n, v) => format!("#define {n} {v}"),
-            MacroOption::Undef(n) => format!("#undef {n}"),
-        }
-    }
-
-    /// The directive ending its effect after the program's part (a -U's stays).
-    fn undo(&self) -> String {
-        match self {
-            MacroOption::Define(n, _) => format!("#undef {n}"),
-            MacroOption::Undef(_) => String::new(),
-        }
-    }
-}
-
-/// Splits build options into the `-D`/`-U` options (as `-DX=1`, `-D X`, `-UX`, `-U X`) and
-/// the rest.
-fn split_macro_options(options: &str) -> (String, Vec<MacroOption>) {
-    let mut rest = Vec::new();
-    let mut macros = Vec::new();
-    let mut words = options.split_whitespace();
-    while let Some(w) = words.next() {
-        let (flag, arg) = match w {
-            "-D" | "-U" => (&w[..2], words.next().unwrap_or("")),
-            _ if w.starts_with("-D") || w.starts_with("-U") => (&w[..2], &w[2..]),
-            _ => {
-                rest.push(w);
-                continue;
-            }
-        };
-        if arg.is_empty() {
-            continue;
-        }
-        macros.push(if flag == "-D" {
-            match arg.split_once('=') {
-                Some((n, v)) => MacroOption::Define(n.to_string(), v.to_string()),
-                None => MacroOption::Define(arg.to_string(), "1".to_string()),
-            }
-        } else {
-            MacroOption::Undef(arg.to_string())
-        });
-    }
-    (rest.join(" "), macros)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn macro_options_split_from_the_rest() {
-        let (rest, m) = split_macro_options("-cl-std=CL2.0 -DA -D B=2 -UC -I dir -DD=x=y");
-        assert_eq!(rest, "-cl-std=CL2.0 -I dir");
-        assert_eq!(
-            m,
-            vec![
-                MacroOption::Define("A".into(), "1".into()),
-                MacroOption::Define("B".into(), "2".into()),
-                MacroOption::Undef("C".into()),
-                MacroOption::Define("D".into(), "x=y".into()),
-            ]
-        );
-        assert_eq!(m[1].directive(), "#define B 2");
-        assert_eq!(m[1].undo(), "#undef B");
-    }
 }
 
 status_fn!(
@@ -644,7 +522,7 @@ status_fn!(
             })),
             CL_PROGRAM_IL => Ok(Info::empty()),
             CL_PROGRAM_BINARY_SIZES => {
-                let n = prog::encode_binary(st.binary_type, &st.options, &program.source).len();
+                let n = prog::encode_binary(st.binary_type, &st.units).len();
                 let n = if st.binary_type == CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type {
                     0
                 } else {
@@ -654,7 +532,7 @@ status_fn!(
             }
             CL_PROGRAM_BINARIES => {
                 // An array of pointers to buffers the application allocated.
-                let bin = prog::encode_binary(st.binary_type, &st.options, &program.source);
+                let bin = prog::encode_binary(st.binary_type, &st.units);
                 let none = st.binary_type == CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type;
                 let n = program.devices.len();
                 if !value.is_null() {

@@ -292,6 +292,19 @@ impl<'a> Checker<'a> {
             ..self.sm.report_span(self.last_item)
         };
         self.flush_fn_end(end);
+        self.prog.static_functions = self
+            .fn_links
+            .iter()
+            .filter(|(_, l)| l.is_static)
+            .map(|(f, _)| *f)
+            .collect();
+        self.prog.inline_functions = self
+            .fn_links
+            .iter()
+            .filter(|(_, l)| l.inline && !l.is_static)
+            .map(|(f, _)| *f)
+            .collect();
+        self.prog.static_vars = std::mem::take(&mut self.internal_vars);
         self.prog
     }
 
