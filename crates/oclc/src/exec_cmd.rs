@@ -1,10 +1,11 @@
 //! `oclc exec [--device cpu|cuda] [--races] [--max-steps N] -- PROGRAM ARGS...`: runs an
 //! unmodified OpenCL host program with oclc as its only OpenCL platform, as `oclgrind ./app`
 //! does. The program's ICD loader (ocl-icd or Khronos') is pointed at `liboclc_icd.so`
-//! through a one-file vendors directory in `OCL_ICD_VENDORS`; no system-wide install. A
-//! loader that ignores that variable (older Khronos loaders, such as the one CUDA installs
-//! ahead of the system's) is replaced for the program by one that honours it, through
-//! `LD_LIBRARY_PATH`, when the machine has one.
+//! through a one-file vendors directory in `OCL_ICD_VENDORS`; no system-wide install. Where
+//! the program would load another loader (a Khronos loader, such as the older one CUDA
+//! installs ahead of the system's, which ignores that variable) and ocl-icd is installed
+//! too, ocl-icd goes first on the program's `LD_LIBRARY_PATH`; with Khronos' loader alone,
+//! `OCL_ICD_FILENAMES` names the library (and the vendors directory is empty).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -114,33 +115,34 @@ fn loaders() -> Vec<PathBuf> {
     out
 }
 
-/// Whether a loader honours `OCL_ICD_VENDORS` (ocl-icd and recent Khronos loaders name the
-/// variable in their text; older Khronos loaders, such as CUDA's, do not and read only the
-/// system's vendors directory).
-fn honours_vendors(loader: &Path) -> bool {
-    const VAR: &[u8] = b"OCL_ICD_VENDORS";
-    std::fs::read(loader).is_ok_and(|b| b.windows(VAR.len()).any(|w| w == VAR))
+/// Whether a loader is ocl-icd (it names its own `OCL_ICD_ASSUME_ICD_EXTENSION` variable),
+/// which takes `OCL_ICD_VENDORS` as the only vendors directory. Khronos' loaders differ by
+/// version: CUDA's (seen with driver 580) ignores the variable and lists the system's
+/// platforms.
+fn is_ocl_icd(loader: &Path) -> bool {
+    const MARK: &[u8] = b"OCL_ICD_ASSUME_ICD_EXTENSION";
+    std::fs::read(loader).is_ok_and(|b| b.windows(MARK.len()).any(|w| w == MARK))
 }
 
 /// How the program gets a loader that lists only oclc.
 #[derive(Debug, PartialEq, Eq)]
 enum LoaderPlan {
-    /// The loader the program finds honours `OCL_ICD_VENDORS`.
+    /// The loader the program finds is ocl-icd: the vendors directory does it.
     AsIs,
-    /// It does not; this one does, and goes first on `LD_LIBRARY_PATH`.
+    /// It is not; this ocl-icd goes first on `LD_LIBRARY_PATH`.
     Prefer(PathBuf),
-    /// None does: `OCL_ICD_FILENAMES` adds oclc, and the program may list other platforms.
-    Add(PathBuf),
+    /// No ocl-icd is installed: `OCL_ICD_FILENAMES` names the library for Khronos' loader.
+    Filenames,
 }
 
 /// The plan for `loaders` (in the dynamic linker's order).
-fn plan_loader(loaders: &[PathBuf], honours: impl Fn(&Path) -> bool) -> LoaderPlan {
+fn plan_loader(loaders: &[PathBuf], ocl_icd: impl Fn(&Path) -> bool) -> LoaderPlan {
     match loaders.first() {
         None => LoaderPlan::AsIs,
-        Some(first) if honours(first) => LoaderPlan::AsIs,
-        Some(first) => match loaders.iter().find(|l| honours(l)) {
+        Some(first) if ocl_icd(first) => LoaderPlan::AsIs,
+        Some(_) => match loaders.iter().find(|l| ocl_icd(l)) {
             Some(good) => LoaderPlan::Prefer(good.clone()),
-            None => LoaderPlan::Add(first.clone()),
+            None => LoaderPlan::Filenames,
         },
     }
 }
@@ -201,11 +203,10 @@ fn exec(args: &ExecArgs) -> Result<i32, String> {
         .env("OCL_ICD_VENDORS", &vendors.0)
         .env_remove("OCL_ICD_FILENAMES")
         .env_remove("OPENCL_VENDOR_PATH");
-    match plan_loader(&loaders(), honours_vendors) {
+    match plan_loader(&loaders(), is_ocl_icd) {
         LoaderPlan::AsIs => {}
         LoaderPlan::Prefer(good) => {
-            // A directory of its own with the loader that honours the variable, first on the
-            // program's library path.
+            // A directory of its own with ocl-icd, first on the program's library path.
             let lib = vendors.0.join("lib");
             std::fs::create_dir_all(&lib).map_err(|e| format!("{}: {e}", lib.display()))?;
             std::os::unix::fs::symlink(&good, lib.join(LOADER))
@@ -217,13 +218,14 @@ fn exec(args: &ExecArgs) -> Result<i32, String> {
             let joined = std::env::join_paths(path).map_err(|e| e.to_string())?;
             cmd.env("LD_LIBRARY_PATH", joined);
         }
-        LoaderPlan::Add(first) => {
-            eprintln!(
-                "oclc exec: note: the OpenCL loader {} ignores OCL_ICD_VENDORS and no other is \
-                 installed (ocl-icd-libopencl1 is); the program may list other platforms besides oclc",
-                first.display()
-            );
-            cmd.env("OCL_ICD_FILENAMES", &icd);
+        LoaderPlan::Filenames => {
+            // Recent Khronos loaders read no vendors directory but this empty one, and all
+            // take the library from OCL_ICD_FILENAMES (older ones also list the system's
+            // platforms: nothing can stop that but ocl-icd).
+            let empty = vendors.0.join("none");
+            std::fs::create_dir_all(&empty).map_err(|e| format!("{}: {e}", empty.display()))?;
+            cmd.env("OCL_ICD_VENDORS", &empty)
+                .env("OCL_ICD_FILENAMES", &icd);
         }
     }
     if let Some(d) = &args.device {
@@ -251,30 +253,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_loader_that_ignores_oclc_vendors_is_replaced_by_one_that_honours_it() {
+    fn ocl_icd_goes_first_where_the_program_would_load_another_loader() {
         let p = |s: &str| PathBuf::from(s);
         let cuda = p("/usr/local/cuda/lib/libOpenCL.so.1");
         let system = p("/usr/lib/x86_64-linux-gnu/libOpenCL.so.1");
-        let honours = |l: &Path| l.starts_with("/usr/lib");
-        assert_eq!(plan_loader(std::slice::from_ref(&system), honours), LoaderPlan::AsIs);
+        let ocl_icd = |l: &Path| l.starts_with("/usr/lib");
         assert_eq!(
-            plan_loader(&[cuda.clone(), system.clone()], honours),
+            plan_loader(std::slice::from_ref(&system), ocl_icd),
+            LoaderPlan::AsIs
+        );
+        assert_eq!(
+            plan_loader(&[cuda.clone(), system.clone()], ocl_icd),
             LoaderPlan::Prefer(system)
         );
-        assert_eq!(plan_loader(std::slice::from_ref(&cuda), honours), LoaderPlan::Add(cuda));
-        assert_eq!(plan_loader(&[], honours), LoaderPlan::AsIs);
+        assert_eq!(plan_loader(&[cuda], ocl_icd), LoaderPlan::Filenames);
+        assert_eq!(plan_loader(&[], ocl_icd), LoaderPlan::AsIs);
     }
 
     #[test]
-    fn honouring_the_variable_is_read_off_the_loader() {
+    fn ocl_icd_is_told_from_khronos_loaders_by_its_text() {
         let dir = std::env::temp_dir().join(format!("oclc-exec-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let (old, new) = (dir.join("old.so"), dir.join("new.so"));
-        std::fs::write(&old, b"\x7fELF...OCL_ICD_FILENAMES\0OPENCL_VENDOR_PATH").unwrap();
-        std::fs::write(&new, b"\x7fELF...OCL_ICD_FILENAMES\0OCL_ICD_VENDORS\0").unwrap();
-        assert!(!honours_vendors(&old));
-        assert!(honours_vendors(&new));
-        assert!(!honours_vendors(&dir.join("missing.so")));
+        let (khronos, ocl) = (dir.join("khronos.so"), dir.join("ocl-icd.so"));
+        std::fs::write(&khronos, b"\x7fELF...OCL_ICD_FILENAMES\0OCL_ICD_VENDORS\0").unwrap();
+        std::fs::write(
+            &ocl,
+            b"\x7fELF...OCL_ICD_VENDORS\0OCL_ICD_ASSUME_ICD_EXTENSION\0",
+        )
+        .unwrap();
+        assert!(!is_ocl_icd(&khronos));
+        assert!(is_ocl_icd(&ocl));
+        assert!(!is_ocl_icd(&dir.join("missing.so")));
+        // The loader this machine has, if any, is one of the two (no crash reading it).
+        for l in loaders() {
+            let _ = is_ocl_icd(&l);
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
