@@ -605,6 +605,12 @@ pub fn free_stmt(s: Stmt) {
     SPARE_BOXES.with_borrow_mut(|spare| free_iteratively(Some(s), None, Some(spare)));
 }
 
+/// Drops this thread's spare expression boxes without freeing them, for a process about to
+/// exit (see `oclc_syntax::ast::leak_spares`).
+pub fn leak_spares() {
+    std::mem::forget(SPARE_BOXES.with_borrow_mut(std::mem::take));
+}
+
 /// Most emptied expression boxes [`free_stmt`] keeps on a thread for [`boxed`].
 const MAX_SPARE_BOXES: usize = 1 << 20;
 

@@ -1043,6 +1043,12 @@ pub fn boxed(e: Expr) -> Box<Expr> {
     }
 }
 
+/// Drops this thread's spare expression boxes without freeing them, for a process about to
+/// exit: freeing up to a million boxes one by one at thread exit is wasted work there.
+pub fn leak_spares() {
+    std::mem::forget(SPARE_EXPRS.with_borrow_mut(std::mem::take));
+}
+
 /// Frees top-level items, keeping the boxes of the expressions in function bodies for
 /// [`boxed`] on this thread. A work list, not recursion: nesting may be deep.
 pub fn recycle(items: Vec<ExternalDecl>) {

@@ -115,6 +115,8 @@ fn pipelined(
         return None;
     }
     let lang = &opts.lang;
+    // A process that exits after this check need not free what the threads keep for reuse.
+    let leak = opts.leak_syntax_tree;
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<ExternalDecl>>(PIPELINE_IN_FLIGHT);
         let (back_tx, back_rx) = std::sync::mpsc::channel::<Vec<ExternalDecl>>();
@@ -152,6 +154,9 @@ fn pipelined(
                 for done in back_rx {
                     oclc_syntax::ast::recycle(done);
                 }
+                if leak {
+                    oclc_syntax::ast::leak_spares();
+                }
                 (tu, parse_diags)
             })
             .ok()?;
@@ -169,6 +174,9 @@ fn pipelined(
             // A panic in a stage is a bug; keep it visible to tests and fuzzers.
             Err(payload) => std::panic::resume_unwind(payload),
         };
+        if leak {
+            oclc_sema::hir::leak_spares();
+        }
         if !parse_diags.list.is_empty() {
             return None;
         }
