@@ -1028,6 +1028,7 @@ mod tests {
             read_only: vec![],
             coarsenable: false,
             uses_globals: false,
+            printf: false,
         }
     }
 
