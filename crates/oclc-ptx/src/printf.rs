@@ -217,7 +217,9 @@ pub struct PrintfOutput {
 }
 
 /// Formats the records of a launch's printf buffer `buf` (header and records, as read back)
-/// for a launch of `num_groups` work-groups and local size `local`. `read_str` reads a `%s`
+/// in the cpu device's order: work-groups by linear id, in each the work-items by local
+/// linear id, each work-item's calls in program order (ids compared z, y, x, which orders
+/// them as their linear ids whatever the sizes). `read_str` reads a `%s`
 /// argument's string from the device (`None`: no string there, which ends the decoding with
 /// that error). The text is cut at `limit` bytes as the cpu device's [`PrintfBuffer`] cuts
 /// it: a message that does not fit is dropped, and so is every later one.
@@ -226,8 +228,6 @@ pub struct PrintfOutput {
 pub fn decode(
     buf: &[u8],
     sites: &[PrintfSite],
-    num_groups: [u64; 3],
-    local: [u64; 3],
     limit: usize,
     read_str: &mut dyn FnMut(u64) -> Result<Vec<u8>, String>,
 ) -> Result<PrintfOutput, String> {
@@ -248,7 +248,7 @@ pub fn decode(
     let end = usize::try_from(used.min(cap))
         .unwrap_or(usize::MAX)
         .min(data.len());
-    // (work-group linear id, local linear id, offset): offsets of one work-item grow in
+    // (work-group id z, y, x, local id z, y, x, offset): offsets of one work-item grow in
     // program order, since each call reserves after the previous one.
     let mut recs = Vec::new();
     let mut at = 0usize;
@@ -264,16 +264,15 @@ pub fn decode(
                 site.record_size()
             ));
         }
-        let ids: Vec<u64> = (0..6).map(|k| u64::from(u32_at(data, at + 8 + 4 * k))).collect();
-        let group = (ids[2] * num_groups[1] + ids[1]) * num_groups[0] + ids[0];
-        let item = (ids[5] * local[1] + ids[4]) * local[0] + ids[3];
-        recs.push((group, item, at, site));
+        let id = |k: usize| u32_at(data, at + 8 + 4 * k);
+        let key = [id(2), id(1), id(0), id(5), id(4), id(3)];
+        recs.push((key, at, site));
         at += size;
     }
-    recs.sort_by_key(|r| (r.0, r.1, r.2));
+    recs.sort_by_key(|r| (r.0, r.1));
     let out_buf = oclc_ir::printf::PrintfBuffer::new(limit);
     let mut text = String::new();
-    for (_, _, at, site) in recs {
+    for (_, at, site) in recs {
         let mut p = at + RECORD_HEAD;
         let mut args = Vec::with_capacity(site.args.len());
         for t in &site.args {
@@ -365,7 +364,7 @@ mod tests {
             record(0, sz, [1, 0, 0, 1, 0, 0], &[1, 1, 8]),
         ];
         let b = buffer(&recs, 1 << 20, false);
-        let out = decode(&b, &s, [2, 1, 1], [2, 1, 1], 1 << 20, &mut no_str).expect("decodes");
+        let out = decode(&b, &s, 1 << 20, &mut no_str).expect("decodes");
         assert_eq!(
             out.text,
             "g0 i0: 3\ng0 i0: 4\ng0 i1: 5\ng1 i0: 7\ng1 i1: 8\n"
@@ -382,13 +381,13 @@ mod tests {
             .chain([0x1000])
             .collect();
         let b = buffer(&[record(1, s[1].record_size(), [0; 6], &lanes)], 1 << 20, false);
-        let out = decode(&b, &s, [1; 3], [1; 3], 1 << 20, &mut no_str).expect("decodes");
+        let out = decode(&b, &s, 1 << 20, &mut no_str).expect("decodes");
         assert_eq!(out.text, "1.000000,2.500000,-3.000000,4.000000 lit\n");
         let mut bad = lanes.clone();
         bad[4] = 0x2000;
         let b = buffer(&[record(1, s[1].record_size(), [0; 6], &bad)], 1 << 20, false);
         assert_eq!(
-            decode(&b, &s, [1; 3], [1; 3], 1 << 20, &mut no_str),
+            decode(&b, &s, 1 << 20, &mut no_str),
             Err("no string at 0x2000".into())
         );
     }
@@ -404,15 +403,15 @@ mod tests {
         // The device reserved past the capacity: one record fits, the cut flag is set.
         let mut b = buffer(&recs[..1], sz as u64, true);
         b[0..8].copy_from_slice(&((2 * sz) as u64).to_le_bytes());
-        let out = decode(&b, &s, [1; 3], [1; 3], 1 << 20, &mut no_str).expect("decodes");
+        let out = decode(&b, &s, 1 << 20, &mut no_str).expect("decodes");
         assert_eq!((out.text.as_str(), out.truncated), ("g0 i0: 1\n", true));
         // Text limit of 12 bytes: the second message (9 bytes) is dropped.
         let b = buffer(&recs, 1 << 20, false);
-        let out = decode(&b, &s, [1; 3], [1; 3], 12, &mut no_str).expect("decodes");
+        let out = decode(&b, &s, 12, &mut no_str).expect("decodes");
         assert_eq!((out.text.as_str(), out.truncated), ("g0 i0: 1\n", true));
         // A corrupt record is an error, not a panic.
         let mut b = buffer(&recs, 1 << 20, false);
         b[HEADER + 4] = 9;
-        assert!(decode(&b, &s, [1; 3], [1; 3], 1 << 20, &mut no_str).is_err());
+        assert!(decode(&b, &s, 1 << 20, &mut no_str).is_err());
     }
 }
