@@ -21,7 +21,7 @@ const PRIVATE_RESERVED: u32 = 16;
 /// Emits `m` (verified, after the IR passes) as one PTX module.
 pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<PtxModule> {
     let needs_nd = nd_users(m);
-    let pf = transitive_users(m, |op| matches!(op, Op::Printf(..)));
+    let pf = crate::printf::buffer_users(m);
     let (printf_sites, printf_of) = crate::printf::sites(m);
     let wg = wg_users(m);
     let local_offsets = layout_locals(m, &wg);
@@ -178,13 +178,19 @@ fn wg_users(m: &Module) -> Vec<bool> {
 /// Functions with an instruction matching `direct`, or calling such a function: a worklist
 /// over the callers, linear in the module (rounds over every function were quadratic on long
 /// call chains).
-fn transitive_users(m: &Module, direct: impl Fn(&Op) -> bool) -> Vec<bool> {
-    let n = m.functions.len();
-    let mut needs: Vec<bool> = m
+pub(crate) fn transitive_users(m: &Module, direct: impl Fn(&Op) -> bool) -> Vec<bool> {
+    let seeds = m
         .functions
         .iter()
         .map(|f| f.insts.iter().any(|i| direct(&i.op)))
         .collect();
+    callers_closure(m, seeds)
+}
+
+/// `seeds` and every function that calls one of them, directly or not.
+pub(crate) fn callers_closure(m: &Module, seeds: Vec<bool>) -> Vec<bool> {
+    let n = m.functions.len();
+    let mut needs = seeds;
     let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, f) in m.functions.iter().enumerate() {
         for d in &f.insts {
@@ -400,6 +406,7 @@ fn func_header(f: &Function, idx: usize, nd: bool, pf: bool) -> String {
     }
     if pf {
         ps.push(".param .b64 __pfp".into());
+        ps.push(".param .b64 __pfq".into());
     }
     s.push_str(&ps.join(", "));
     s.push(')');
@@ -784,6 +791,7 @@ impl<'a> FnEmitter<'a> {
         }
         if self.pf() {
             add(Rc::B64, "%pf_buf".into());
+            add(Rc::B64, "%pf_phase".into());
         }
         by_class.sort_by_key(|(c, _)| *c);
         for (rc, names) in by_class {
@@ -865,6 +873,10 @@ impl<'a> FnEmitter<'a> {
             if self.pf() {
                 self.ins("ld.param.u64 %pf_buf, [__pf]");
                 self.ins("cvta.to.global.u64 %pf_buf, %pf_buf");
+                // The work-item's barrier count (its phase), for ordering printf output.
+                self.frame_slot("%pf_phase", 4, 4, "barriers passed, for printf");
+                self.ins("st.local.u32 [%pf_phase], 0");
+                self.ins("cvta.local.u64 %pf_phase, %pf_phase");
             }
         } else {
             for (k, v) in params.iter().enumerate() {
@@ -888,6 +900,7 @@ impl<'a> FnEmitter<'a> {
             }
             if self.pf() {
                 self.ins("ld.param.b64 %pf_buf, [__pfp]");
+                self.ins("ld.param.b64 %pf_phase, [__pfq]");
             }
         }
         Ok(())
@@ -1330,6 +1343,7 @@ impl<'a> FnEmitter<'a> {
                     self.ins("membar.gl");
                 }
                 self.ins("bar.sync 0");
+                self.count_barrier();
             }
             Op::Fence { order, scope, .. } => {
                 let sc = scope_name(*scope);
@@ -1346,6 +1360,7 @@ impl<'a> FnEmitter<'a> {
             Op::WorkGroup { op, value, ids } => {
                 let r = self.result(d)?;
                 self.work_group(*op, *value, ids, r)?;
+                self.count_barrier();
             }
             Op::Printf(_, args) => self.printf(d, args)?,
             Op::Ret(v) => {
@@ -2200,6 +2215,9 @@ impl<'a> FnEmitter<'a> {
             self.ins(".param .b64 __apf");
             self.ins("st.param.b64 [__apf], %pf_buf");
             names.push("__apf".into());
+            self.ins(".param .b64 __apq");
+            self.ins("st.param.b64 [__apq], %pf_phase");
+            names.push("__apq".into());
         }
         let mut rets = Vec::new();
         if let Some(t) = callee.ret {

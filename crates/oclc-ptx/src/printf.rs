@@ -8,7 +8,8 @@
 //! Buffer layout: `u64` bytes reserved (atomic counter), `u64` capacity of the record area,
 //! `u32` cut flag, padding to [`HEADER`] bytes, then the records. A record: `u32` its size,
 //! `u32` format id (index into [`PtxModule::printf`](crate::PtxModule)), `u32` work-group id
-//! x, y, z, `u32` local id x, y, z, then 8 bytes per argument lane (zero-extended bits).
+//! x, y, z, `u32` local id x, y, z, `u32` barriers the work-item had passed, 4 bytes of
+//! padding, then 8 bytes per argument lane (zero-extended bits).
 
 use crate::emit::{FnEmitter, R};
 use crate::regs::Rc;
@@ -18,7 +19,7 @@ use std::collections::HashMap;
 /// Bytes of the buffer header before the first record.
 pub const HEADER: usize = 32;
 /// Bytes of a record before its argument lanes.
-pub const RECORD_HEAD: usize = 32;
+pub const RECORD_HEAD: usize = 40;
 
 /// One `printf` call site of a module: its format (without the NUL) and argument types.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +82,44 @@ pub fn constant_format(m: &Module, f: &Function, v: Value) -> Result<Vec<u8>, St
     Err("the cuda device needs the printf format to be a string literal (a constant known when the kernel is compiled)".into())
 }
 
+/// Which functions take the printf buffer (and the work-item's barrier count): those that
+/// reach `printf`, and those with barriers (or work-group collectives) that such a function
+/// may call, since the cpu device orders output by the barriers passed; with their callers.
+pub fn buffer_users(m: &Module) -> Vec<bool> {
+    let pf = crate::emit::transitive_users(m, |op| matches!(op, Op::Printf(..)));
+    if !pf.contains(&true) {
+        return pf;
+    }
+    // Functions reachable from a printf user.
+    let mut reach = pf.clone();
+    let mut todo: Vec<usize> = (0..reach.len()).filter(|&i| reach[i]).collect();
+    while let Some(f) = todo.pop() {
+        for d in m.functions.get(f).map_or(&[][..], |f| &f.insts[..]) {
+            if let Op::Call(c, _) = d.op
+                && let Some(r) = reach.get_mut(c.index())
+                && !*r
+            {
+                *r = true;
+                todo.push(c.index());
+            }
+        }
+    }
+    let seeds = m
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            pf[i]
+                || reach[i]
+                    && f
+                        .insts
+                        .iter()
+                        .any(|d| matches!(d.op, Op::Barrier { .. } | Op::WorkGroup { .. }))
+        })
+        .collect();
+    crate::emit::callers_closure(m, seeds)
+}
+
 /// Every `printf` of `m` that has a constant format, numbered in module order (function,
 /// then instruction), and for each call (function index, instruction index) its format id or
 /// why it has none (reported when the call is emitted, with its source line).
@@ -114,9 +153,20 @@ pub fn sites(m: &Module) -> (Vec<PrintfSite>, HashMap<(usize, usize), Result<u32
 }
 
 impl FnEmitter<'_> {
-    /// Whether this function reaches `printf` (and so holds the buffer in `%pf_buf`).
+    /// Whether this function takes the printf buffer (`%pf_buf`) and the generic address of
+    /// the work-item's barrier count (`%pf_phase`).
     pub(crate) fn pf(&self) -> bool {
         self.cx.pf.get(self.idx).copied().unwrap_or(false)
+    }
+
+    /// After a barrier: one more passed, in the count printf records carry.
+    pub(crate) fn count_barrier(&mut self) {
+        if self.pf() {
+            let t = self.tmp(Rc::B32);
+            self.ins(format!("ld.u32 {t}, [%pf_phase]"));
+            self.ins(format!("add.u32 {t}, {t}, 1"));
+            self.ins(format!("st.u32 [%pf_phase], {t}"));
+        }
     }
 
     /// One `printf` call: reserve a record with an atomic add on the buffer's counter; if it
@@ -174,6 +224,9 @@ impl FnEmitter<'_> {
             let t = self.special("tid", k);
             self.ins(format!("st.global.u32 [{a}+{}], {t}", HEADER as u32 + 20 + 4 * k));
         }
+        let ph = self.tmp(Rc::B32);
+        self.ins(format!("ld.u32 {ph}, [%pf_phase]"));
+        self.ins(format!("st.global.u32 [{a}+{}], {ph}", HEADER as u32 + 32));
         let mut at = HEADER as u32 + RECORD_HEAD as u32;
         for v in args {
             let t = self.ty(*v)?;
@@ -248,12 +301,18 @@ pub fn decode(
     let end = usize::try_from(used.min(cap))
         .unwrap_or(usize::MAX)
         .min(data.len());
-    // (work-group id z, y, x, local id z, y, x, offset): offsets of one work-item grow in
-    // program order, since each call reserves after the previous one.
+    // (work-group id z, y, x, barriers passed, local id z, y, x, offset), the cpu device's
+    // order: it runs each work-item of a group up to the next barrier in turn. Offsets of
+    // one work-item grow in program order, since each call reserves after the previous one.
     let mut recs = Vec::new();
     let mut at = 0usize;
     while at + RECORD_HEAD <= end {
         let size = u32_at(data, at) as usize;
+        if size == 0 {
+            // Unwritten: the room after the last record that fitted, reserved by calls whose
+            // record ran past the capacity (offsets only grow, so nothing fitted after).
+            break;
+        }
         let id = u32_at(data, at + 4) as usize;
         let site = sites
             .get(id)
@@ -265,7 +324,7 @@ pub fn decode(
             ));
         }
         let id = |k: usize| u32_at(data, at + 8 + 4 * k);
-        let key = [id(2), id(1), id(0), id(5), id(4), id(3)];
+        let key = [id(2), id(1), id(0), id(6), id(5), id(4), id(3)];
         recs.push((key, at, site));
         at += size;
     }
@@ -302,12 +361,18 @@ mod tests {
     use oclc_ir::Scalar;
 
     fn record(site: u32, size: usize, ids: [u32; 6], lanes: &[u64]) -> Vec<u8> {
+        record_in(site, size, ids, 0, lanes)
+    }
+
+    fn record_in(site: u32, size: usize, ids: [u32; 6], phase: u32, lanes: &[u64]) -> Vec<u8> {
         let mut r = Vec::new();
         r.extend((size as u32).to_le_bytes());
         r.extend(site.to_le_bytes());
         for i in ids {
             r.extend(i.to_le_bytes());
         }
+        r.extend(phase.to_le_bytes());
+        r.extend(0u32.to_le_bytes());
         for l in lanes {
             r.extend(l.to_le_bytes());
         }
@@ -370,6 +435,16 @@ mod tests {
             "g0 i0: 3\ng0 i0: 4\ng0 i1: 5\ng1 i0: 7\ng1 i1: 8\n"
         );
         assert!(!out.truncated);
+        // Across a barrier: every work-item's output before it comes first, as on the cpu.
+        let recs = vec![
+            record_in(0, sz, [0, 0, 0, 1, 0, 0], 1, &[0, 1, 11]),
+            record_in(0, sz, [0, 0, 0, 1, 0, 0], 0, &[0, 1, 10]),
+            record_in(0, sz, [0, 0, 0, 0, 0, 0], 1, &[0, 0, 1]),
+            record_in(0, sz, [0, 0, 0, 0, 0, 0], 0, &[0, 0, 0]),
+        ];
+        let b = buffer(&recs, 1 << 20, false);
+        let out = decode(&b, &s, 1 << 20, &mut no_str).expect("decodes");
+        assert_eq!(out.text, "g0 i0: 0\ng0 i1: 10\ng0 i0: 1\ng0 i1: 11\n");
     }
 
     #[test]
@@ -400,9 +475,11 @@ mod tests {
             record(0, sz, [0; 6], &[0, 0, 1]),
             record(0, sz, [0; 6], &[0, 0, 2]),
         ];
-        // The device reserved past the capacity: one record fits, the cut flag is set.
-        let mut b = buffer(&recs[..1], sz as u64, true);
+        // The device reserved past the capacity: one record fits, the cut flag is set, and
+        // the room after it (too small for a record) stays zero.
+        let mut b = buffer(&recs[..1], sz as u64 + 50, true);
         b[0..8].copy_from_slice(&((2 * sz) as u64).to_le_bytes());
+        b.resize(b.len() + 50, 0);
         let out = decode(&b, &s, 1 << 20, &mut no_str).expect("decodes");
         assert_eq!((out.text.as_str(), out.truncated), ("g0 i0: 1\n", true));
         // Text limit of 12 bytes: the second message (9 bytes) is dropped.
