@@ -878,15 +878,16 @@ impl CudaDevice {
             if globals.is_none() {
                 let mut all = Vec::new();
                 for (_, sym) in &prog.ptx.globals {
-                    let g = global_bytes(prog, sym)
-                        .map_err(|e| format!("reading a %s string: {e}"))?;
+                    let g =
+                        global_bytes(prog, sym).map_err(|e| format!("reading a %s string: {e}"))?;
                     all.push(g);
                 }
                 globals = Some(all);
             }
-            let hit = globals.iter().flatten().find(|(at, b)| {
-                p >= *at && p - *at < b.len() as u64
-            });
+            let hit = globals
+                .iter()
+                .flatten()
+                .find(|(at, b)| p >= *at && p - *at < b.len() as u64);
             match hit {
                 Some((at, b)) => {
                     let s = &b[(p - at) as usize..];

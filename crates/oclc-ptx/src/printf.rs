@@ -41,7 +41,7 @@ pub fn constant_format(m: &Module, f: &Function, v: Value) -> Result<Vec<u8>, St
     let mut v = v;
     let mut off: u64 = 0;
     for _ in 0..64 {
-        let Some(ValueDef::Inst(i)) = f.values.get(v.index()).map(|d| d.def.clone()) else {
+        let Some(ValueDef::Inst(i)) = f.values.get(v.index()).map(|d| d.def) else {
             break;
         };
         let Some(inst) = f.insts.get(i.index()) else {
@@ -64,7 +64,7 @@ pub fn constant_format(m: &Module, f: &Function, v: Value) -> Result<Vec<u8>, St
                 return Ok(bytes[..end].to_vec());
             }
             Op::PtrAdd(p, o) => {
-                let c = match f.values.get(o.index()).map(|d| d.def.clone()) {
+                let c = match f.values.get(o.index()).map(|d| d.def) {
                     Some(ValueDef::Inst(ci)) => match f.insts.get(ci.index()).map(|x| &x.op) {
                         Some(Op::Const(oclc_ir::Const::Int(x))) => Some(*x),
                         _ => None,
@@ -111,8 +111,7 @@ pub fn buffer_users(m: &Module) -> Vec<bool> {
         .map(|(i, f)| {
             pf[i]
                 || reach[i]
-                    && f
-                        .insts
+                    && f.insts
                         .iter()
                         .any(|d| matches!(d.op, Op::Barrier { .. } | Op::WorkGroup { .. }))
         })
@@ -124,7 +123,12 @@ pub fn buffer_users(m: &Module) -> Vec<bool> {
 /// then instruction), and for each call (function index, instruction index) its format id or
 /// why it has none (reported when the call is emitted, with its source line).
 #[allow(clippy::type_complexity)]
-pub fn sites(m: &Module) -> (Vec<PrintfSite>, HashMap<(usize, usize), Result<u32, String>>) {
+pub fn sites(
+    m: &Module,
+) -> (
+    Vec<PrintfSite>,
+    HashMap<(usize, usize), Result<u32, String>>,
+) {
     let mut sites: Vec<PrintfSite> = Vec::new();
     let mut of = HashMap::new();
     for (fi, f) in m.functions.iter().enumerate() {
@@ -222,7 +226,10 @@ impl FnEmitter<'_> {
                 HEADER as u32 + 8 + 4 * k
             ));
             let t = self.special("tid", k);
-            self.ins(format!("st.global.u32 [{a}+{}], {t}", HEADER as u32 + 20 + 4 * k));
+            self.ins(format!(
+                "st.global.u32 [{a}+{}], {t}",
+                HEADER as u32 + 20 + 4 * k
+            ));
         }
         let ph = self.tmp(Rc::B32);
         self.ins(format!("ld.u32 {ph}, [%pf_phase]"));
@@ -314,9 +321,9 @@ pub fn decode(
             break;
         }
         let id = u32_at(data, at + 4) as usize;
-        let site = sites
-            .get(id)
-            .ok_or_else(|| format!("printf record at byte {at} names format {id}, which does not exist"))?;
+        let site = sites.get(id).ok_or_else(|| {
+            format!("printf record at byte {at} names format {id}, which does not exist")
+        })?;
         if size != site.record_size() || at + size > end {
             return Err(format!(
                 "printf record at byte {at} is {size} bytes, its format takes {}",
@@ -400,10 +407,7 @@ mod tests {
             },
             PrintfSite {
                 format: b"%v4f %s\n".to_vec(),
-                args: vec![
-                    Type::Vector(Scalar::F32, 4),
-                    Type::Ptr(AddrSpace::Constant),
-                ],
+                args: vec![Type::Vector(Scalar::F32, 4), Type::Ptr(AddrSpace::Constant)],
             },
         ]
     }
@@ -455,12 +459,20 @@ mod tests {
             .map(|x| u64::from(x.to_bits()))
             .chain([0x1000])
             .collect();
-        let b = buffer(&[record(1, s[1].record_size(), [0; 6], &lanes)], 1 << 20, false);
+        let b = buffer(
+            &[record(1, s[1].record_size(), [0; 6], &lanes)],
+            1 << 20,
+            false,
+        );
         let out = decode(&b, &s, 1 << 20, &mut no_str).expect("decodes");
         assert_eq!(out.text, "1.000000,2.500000,-3.000000,4.000000 lit\n");
         let mut bad = lanes.clone();
         bad[4] = 0x2000;
-        let b = buffer(&[record(1, s[1].record_size(), [0; 6], &bad)], 1 << 20, false);
+        let b = buffer(
+            &[record(1, s[1].record_size(), [0; 6], &bad)],
+            1 << 20,
+            false,
+        );
         assert_eq!(
             decode(&b, &s, 1 << 20, &mut no_str),
             Err("no string at 0x2000".into())

@@ -81,7 +81,12 @@ fn scalars_vectors_and_strings_print_as_on_the_cpu() {
     let (g, l) = ([12u64], [4u64]);
     let cpu = on_cpu(SCALARS, "k", 12, &g, &l, 1 << 20);
     let gpu = on_gpu(&d, SCALARS, "k", 12, &g, &l, 1 << 20);
-    assert!(cpu.0.contains("v=0.000000,0.500000,-2.250000,10000000000.000000"), "{}", cpu.0);
+    assert!(
+        cpu.0
+            .contains("v=0.000000,0.500000,-2.250000,10000000000.000000"),
+        "{}",
+        cpu.0
+    );
     assert!(cpu.0.contains("s=literal|ab    |con"), "{}", cpu.0);
     assert_eq!(gpu.0, cpu.0);
     assert_eq!((gpu.1, &gpu.2), (false, &vec![0; 12]));
@@ -104,7 +109,10 @@ fn many_work_items_in_two_dimensions_keep_the_cpu_order() {
     let cpu = on_cpu(MANY, "k", 64 * 32, &g, &l, 1 << 20);
     let gpu = on_gpu(&d, MANY, "k", 64 * 32, &g, &l, 1 << 20);
     assert_eq!(cpu.0.lines().count(), 2 * 64 * 32);
-    assert!(cpu.0.starts_with("(0,0) first\n(0,0) second 0\n(1,0) first\n"));
+    assert!(
+        cpu.0
+            .starts_with("(0,0) first\n(0,0) second 0\n(1,0) first\n")
+    );
     assert_eq!(gpu.0, cpu.0);
     assert_eq!((gpu.1, &gpu.2), (false, &cpu.2));
 }
@@ -163,7 +171,11 @@ fn output_across_barriers_follows_the_cpu_phases() {
     let (g, l) = ([96u64], [32u64]);
     let cpu = on_cpu(BARRIERS, "k", 96, &g, &l, 1 << 20);
     let gpu = on_gpu(&d, BARRIERS, "k", 96, &g, &l, 1 << 20);
-    assert!(cpu.0.starts_with("g0 l0 before\ng0 l1 before\n"), "{}", cpu.0);
+    assert!(
+        cpu.0.starts_with("g0 l0 before\ng0 l1 before\n"),
+        "{}",
+        cpu.0
+    );
     assert_eq!(gpu.0, cpu.0);
     assert_eq!(gpu.2, cpu.2);
 }

@@ -132,17 +132,42 @@ fn printf_appends_records_to_the_hidden_buffer() {
     let p = common::ptx(src);
     save("printf", &p.text);
     let k = p.kernels.iter().find(|k| k.name == "k").expect("kernel k");
-    let quiet = p.kernels.iter().find(|k| k.name == "quiet").expect("kernel quiet");
+    let quiet = p
+        .kernels
+        .iter()
+        .find(|k| k.name == "quiet")
+        .expect("kernel quiet");
     assert!(k.printf && !quiet.printf);
     assert_eq!(p.printf.len(), 2, "{:?}", p.printf);
     assert_eq!(p.printf[0].format, b"%v4f %s\n".to_vec());
     assert_eq!(p.printf[0].record_size(), 40 + 5 * 8);
     assert_eq!(p.printf[1].format, b"%f %d\n".to_vec());
-    assert_eq!(p.printf[1].args, vec![oclc_ir::Type::F64, oclc_ir::Type::I32]);
-    assert_eq!(p.text.matches(".param .u64 __pf\n").count(), 1, "{}", p.text);
-    assert!(p.text.contains(".param .b64 __pfp, .param .b64 __pfq)"), "{}", p.text);
-    assert!(p.text.contains("st.param.b64 [__apf], %pf_buf"), "{}", p.text);
-    assert_eq!(p.text.matches("atom.global.add.u64").count(), 2, "{}", p.text);
+    assert_eq!(
+        p.printf[1].args,
+        vec![oclc_ir::Type::F64, oclc_ir::Type::I32]
+    );
+    assert_eq!(
+        p.text.matches(".param .u64 __pf\n").count(),
+        1,
+        "{}",
+        p.text
+    );
+    assert!(
+        p.text.contains(".param .b64 __pfp, .param .b64 __pfq)"),
+        "{}",
+        p.text
+    );
+    assert!(
+        p.text.contains("st.param.b64 [__apf], %pf_buf"),
+        "{}",
+        p.text
+    );
+    assert_eq!(
+        p.text.matches("atom.global.add.u64").count(),
+        2,
+        "{}",
+        p.text
+    );
     assert!(p.text.contains("st.global.u32 [%pf_buf+16]"), "{}", p.text);
 }
 
@@ -157,7 +182,10 @@ fn printf_format_must_be_known_when_compiling() {
         Err(e) => {
             let msg = e.to_string();
             assert!(msg.contains("test.cl:3:"), "{msg}");
-            assert!(msg.contains("printf format to be a string literal"), "{msg}");
+            assert!(
+                msg.contains("printf format to be a string literal"),
+                "{msg}"
+            );
         }
     }
 }
