@@ -54,7 +54,7 @@ pub fn constant_format(m: &Module, f: &Function, v: Value) -> Result<Vec<u8>, St
                 };
                 if gv.space != AddrSpace::Constant || !gv.relocs.is_empty() {
                     return Err(format!(
-                        "the printf format must be a string literal or a __constant string; `{}` is not constant",
+                        "printf with a format in `{}`, which is not a constant string",
                         gv.name
                     ));
                 }
@@ -79,7 +79,7 @@ pub fn constant_format(m: &Module, f: &Function, v: Value) -> Result<Vec<u8>, St
             _ => break,
         }
     }
-    Err("the cuda device needs the printf format to be a string literal (a constant known when the kernel is compiled)".into())
+    Err("printf with a format that is not a string literal".into())
 }
 
 /// Which functions take the printf buffer (and the work-item's barrier count): those that
