@@ -79,6 +79,7 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
             needs_nd: &needs_nd,
             pf: &pf,
             printf_of: &printf_of,
+            printf_sites: &printf_sites,
             wg: &wg,
             local_offsets: &local_offsets,
             ranges: &ranges,
@@ -116,6 +117,8 @@ pub struct Ctx<'a> {
     pub(crate) pf: &'a [bool],
     /// The format id of each `printf` (function index, instruction index), or why it has none.
     pub(crate) printf_of: &'a HashMap<(usize, usize), Result<u32, String>>,
+    /// The module's printf formats, by id.
+    pub(crate) printf_sites: &'a [crate::printf::PrintfSite],
     wg: &'a [bool],
     local_offsets: &'a HashMap<u32, u32>,
     /// Value-range facts of each function.

@@ -186,6 +186,28 @@ impl FnEmitter<'_> {
         if !self.pf() || !self.nd {
             return Err(self.invalid("printf in a function without the printf buffer"));
         }
+        // A format the cpu device rejects (printf returns -1, prints nothing) whatever the
+        // values: the same here, without a record.
+        let site = self.cx.printf_sites.get(id as usize);
+        let malformed = site.is_some_and(|site| {
+            let dummy: Vec<(Vec<u64>, Type)> = site
+                .args
+                .iter()
+                .map(|t| (vec![0; t.lanes() as usize], *t))
+                .collect();
+            let mut empty = |_: u64| -> Result<Vec<u8>, ()> { Ok(Vec::new()) };
+            matches!(
+                oclc_ir::printf::format(&site.format, &dummy, &mut empty),
+                Ok(None)
+            )
+        });
+        if malformed {
+            if let Some(r) = d.result {
+                let r = self.reg(r, 0)?;
+                self.ins(format!("mov.b32 {r}, -1"));
+            }
+            return Ok(());
+        }
         let lanes: u32 = args
             .iter()
             .map(|a| self.ty(*a).map(Type::lanes))

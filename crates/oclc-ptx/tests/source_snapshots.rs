@@ -172,6 +172,17 @@ fn printf_appends_records_to_the_hidden_buffer() {
 }
 
 #[test]
+fn printf_with_a_malformed_format_returns_minus_one_without_a_record() {
+    // As on the cpu device: `%v3d` of an int4 is malformed whatever the values.
+    let p = common::ptx(
+        "kernel void k(global int *o) { o[0] = printf(\"%v3d\\n\", (int4)(1, 2, 3, 4)); }",
+    );
+    save("printf_malformed", &p.text);
+    assert!(!p.text.contains("atom.global.add.u64"), "{}", p.text);
+    assert!(p.text.contains(", -1;"), "{}", p.text);
+}
+
+#[test]
 fn printf_format_must_be_known_when_compiling() {
     // A format chosen at run time has no id the host could format it by.
     let (m, sm) = common::module(
