@@ -259,7 +259,9 @@ fn make_cuda(w: std::sync::Arc<crate::cuda::Worker>) -> Ref<Device> {
     handle::new(Device {
         backend: Backend::Cuda(w),
         limits,
-        printf_buffer: 0,
+        // The cuda device runs printf too (issue 17), with the cpu device's buffer size.
+        printf_buffer: oclc_cpu::printf::buffer_size_from_env()
+            .unwrap_or(oclc_cpu::printf::DEFAULT_PRINTF_BUFFER_SIZE),
     })
 }
 

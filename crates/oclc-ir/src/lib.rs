@@ -90,6 +90,7 @@ pub mod lists;
 pub mod par;
 pub mod passes;
 pub mod print;
+pub mod printf;
 pub mod types;
 pub mod verify;
 

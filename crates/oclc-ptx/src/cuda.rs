@@ -149,6 +149,11 @@ pub struct CudaDevice {
     nc: Cell<bool>,
     /// Whether launches may run a register-capped variant for more blocks per multiprocessor.
     tune_regs: Cell<bool>,
+    /// Bytes of printf output one launch may hold, or why `OCLC_PRINTF_BUFFER_SIZE` is
+    /// invalid (as on the cpu device; the GPU's record area has the same size).
+    printf_buffer: RefCell<Result<usize, String>>,
+    /// Whether printf output is also written to standard output (default: yes).
+    printf_echo: Cell<bool>,
     /// 32-bit registers and threads per multiprocessor.
     regs_per_sm: u32,
     threads_per_sm: u32,
@@ -337,7 +342,7 @@ impl Drop for Program {
 }
 
 /// Timing of one launch.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LaunchTiming {
     /// Kernel time measured with CUDA events around the launch, in milliseconds.
     pub kernel_ms: f32,
@@ -349,6 +354,10 @@ pub struct LaunchTiming {
     pub nc_params: u32,
     /// The register cap of the variant that ran (0: uncapped; see the module docs).
     pub reg_cap: u32,
+    /// Everything `printf` wrote, in the cpu device's order (work-group, work-item).
+    pub printf: String,
+    /// Whether the printf buffer filled up and output was dropped.
+    pub printf_truncated: bool,
 }
 
 impl CudaDevice {
@@ -418,10 +427,23 @@ impl CudaDevice {
             min_threads: Cell::new(2 * sms.max(1) as u64 * per_sm.max(1) as u64),
             nc: Cell::new(nc_setting(std::env::var("OCLC_CUDA_NC").ok())?),
             tune_regs: Cell::new(tune_setting(std::env::var("OCLC_CUDA_REGS").ok())?),
+            printf_buffer: RefCell::new(oclc_ir::printf::buffer_size_from_env()),
+            printf_echo: Cell::new(true),
             regs_per_sm: regs_per_sm.max(0) as u32,
             threads_per_sm: per_sm.max(0) as u32,
             info,
         })
+    }
+
+    /// Bytes of printf output one launch may hold (default 1 MiB or
+    /// `OCLC_PRINTF_BUFFER_SIZE`); later output is dropped and printf returns -1.
+    pub fn set_printf_buffer(&self, bytes: usize) {
+        *self.printf_buffer.borrow_mut() = Ok(bytes);
+    }
+
+    /// Whether printf output is also written to standard output (default: yes).
+    pub fn set_printf_echo(&self, on: bool) {
+        self.printf_echo.set(on);
     }
 
     /// What the driver reports about this GPU (name, limits), for device queries.
@@ -685,7 +707,21 @@ impl CudaDevice {
                 given: args.len(),
             });
         }
-        let variants = !abi.uses_globals && !prog.ir.functions.is_empty();
+        // A printf kernel runs the program's own module: its `%s` pointers are addresses of
+        // that module's globals.
+        let variants = !abi.uses_globals && !abi.printf && !prog.ir.functions.is_empty();
+        let printf_buf = if abi.printf {
+            let limit = self
+                .printf_buffer
+                .borrow()
+                .clone()
+                .map_err(CudaError::Setting)?;
+            let b = self.zeroed(crate::printf::HEADER.saturating_add(limit))?;
+            b.write_at(8, &(limit as u64).to_le_bytes())?;
+            Some((b, limit))
+        } else {
+            None
+        };
         let coarsen = if variants { self.coarsen.get() } else { 1 };
         let plan = crate::launch::plan(abi, range, coarsen, self.min_threads.get())
             .map_err(CudaError::BadRange)?;
@@ -729,7 +765,8 @@ impl CudaDevice {
             // SAFETY: `module` is loaded in the bound context; the name is NUL-terminated.
             let mut func = unsafe { result::module::get_function(module, cname.clone()) }
                 .map_err(drv("cuModuleGetFunction"))?;
-            let (storage, shared) = pack_args(abi, args, &plan.nd_param(region).0)?;
+            let pf = printf_buf.as_ref().map(|(b, _)| b.0.ptr);
+            let (storage, shared) = pack_args(abi, args, &plan.nd_param(region).0, pf)?;
             let threads = r.block.iter().product::<u32>();
             if variants
                 && self.tune_regs.get()
@@ -787,18 +824,87 @@ impl CudaDevice {
         let count = launches.len() as u32;
         drop(launches);
         match timing {
-            Ok(ms) => Ok(LaunchTiming {
-                kernel_ms: ms,
-                launches: count,
-                coarsen: used.0,
-                nc_params: used.1,
-                reg_cap: used.2,
-            }),
+            Ok(ms) => {
+                let out = match &printf_buf {
+                    Some((b, limit)) => self.printf_output(prog, kernel, b, *limit)?,
+                    None => crate::printf::PrintfOutput::default(),
+                };
+                if self.printf_echo.get() && !out.text.is_empty() {
+                    use std::io::Write;
+                    let mut o = std::io::stdout().lock();
+                    let _ = o.write_all(out.text.as_bytes());
+                    let _ = o.flush();
+                }
+                Ok(LaunchTiming {
+                    kernel_ms: ms,
+                    launches: count,
+                    coarsen: used.0,
+                    nc_params: used.1,
+                    reg_cap: used.2,
+                    printf: out.text,
+                    printf_truncated: out.truncated,
+                })
+            }
             Err(e) => Err(CudaError::Fault {
                 kernel: kernel.into(),
                 message: self.after_fault(kernel, &e),
             }),
         }
+    }
+
+    /// The printf output of a finished launch of `kernel`: the records in `buf` formatted as
+    /// the cpu device formats them; a `%s` argument must point into a program-scope
+    /// variable of the module (string literals are), else the launch is a fault naming it.
+    fn printf_output(
+        &self,
+        prog: &Program,
+        kernel: &str,
+        buf: &Buffer,
+        limit: usize,
+    ) -> Result<crate::printf::PrintfOutput, CudaError> {
+        let mut head = [0u8; crate::printf::HEADER];
+        buf.read_at(0, &mut head)?;
+        let used = u64::from_le_bytes(head[0..8].try_into().unwrap_or([0; 8]));
+        let n = usize::try_from(used)
+            .unwrap_or(usize::MAX)
+            .min(limit)
+            .saturating_add(crate::printf::HEADER)
+            .min(buf.len());
+        let mut bytes = host_bytes(n)?;
+        buf.read_at(0, &mut bytes)?;
+        // Each global's device range and bytes, read once, for `%s` arguments.
+        let mut globals: Option<Vec<(u64, Vec<u8>)>> = None;
+        let mut read_str = |p: u64| -> Result<Vec<u8>, String> {
+            if globals.is_none() {
+                let mut all = Vec::new();
+                for (_, sym) in &prog.ptx.globals {
+                    let g =
+                        global_bytes(prog, sym).map_err(|e| format!("reading a %s string: {e}"))?;
+                    all.push(g);
+                }
+                globals = Some(all);
+            }
+            let hit = globals
+                .iter()
+                .flatten()
+                .find(|(at, b)| p >= *at && p - *at < b.len() as u64);
+            match hit {
+                Some((at, b)) => {
+                    let s = &b[(p - at) as usize..];
+                    let end = s.iter().position(|c| *c == 0).unwrap_or(s.len());
+                    Ok(s[..end.min(1 << 20)].to_vec())
+                }
+                None => Err(format!(
+                    "printf %s argument {p:#x} is not a string in a program-scope variable (the cuda device prints only string literals and __constant/__global program-scope strings)"
+                )),
+            }
+        };
+        crate::printf::decode(&bytes, &prog.ptx.printf, limit, &mut read_str).map_err(|message| {
+            CudaError::Fault {
+                kernel: kernel.into(),
+                message,
+            }
+        })
     }
 
     /// The message of kernel `kernel`'s launch that failed with `e`; marks the context
@@ -845,6 +951,8 @@ impl CudaDevice {
             coarsen: 1,
             nc_params: 0,
             reg_cap: 0,
+            printf: String::new(),
+            printf_truncated: false,
         })
         .map_err(drv("cuMemcpyDtoD"))
     }
@@ -855,17 +963,23 @@ impl CudaDevice {
         let Some((_, sym)) = prog.ptx.globals.iter().find(|(n, _)| n == name) else {
             return Ok(None);
         };
-        let cname = CString::new(sym.as_str()).map_err(|_| CudaError::NoSuchKernel(name.into()))?;
-        // SAFETY: `module` is loaded; the symbol name is NUL-terminated.
-        let (ptr, len) = unsafe { result::module::get_global(prog.module, cname) }
-            .map_err(drv("cuModuleGetGlobal"))?;
-        let mut out = host_bytes(len)?;
-        if len > 0 {
-            // SAFETY: the global has exactly `len` bytes, as does `out`.
-            unsafe { result::memcpy_dtoh_sync(&mut out, ptr) }.map_err(drv("cuMemcpyDtoH"))?;
-        }
-        Ok(Some(out))
+        Ok(Some(global_bytes(prog, sym)?.1))
     }
+}
+
+/// The device address and current bytes of the program-scope variable `sym` of `prog`
+/// (whose context is bound).
+fn global_bytes(prog: &Program, sym: &str) -> Result<(u64, Vec<u8>), CudaError> {
+    let cname = CString::new(sym).map_err(|_| CudaError::NoSuchKernel(sym.into()))?;
+    // SAFETY: `module` is loaded; the symbol name is NUL-terminated.
+    let (ptr, len) = unsafe { result::module::get_global(prog.module, cname) }
+        .map_err(drv("cuModuleGetGlobal"))?;
+    let mut out = host_bytes(len)?;
+    if len > 0 {
+        // SAFETY: the global has exactly `len` bytes, as does `out`.
+        unsafe { result::memcpy_dtoh_sync(&mut out, ptr) }.map_err(drv("cuMemcpyDtoH"))?;
+    }
+    Ok((ptr, out))
 }
 
 impl Program {
@@ -961,7 +1075,12 @@ fn nc_params(read_only: &[bool], bufs: &[Option<u64>]) -> Vec<usize> {
 }
 
 /// One host buffer per kernel parameter (8-byte aligned words) and the dynamic shared size.
-fn pack_args(abi: &KernelAbi, args: &[Arg], nd: &[u8]) -> Result<(Vec<Vec<u64>>, u32), CudaError> {
+fn pack_args(
+    abi: &KernelAbi,
+    args: &[Arg],
+    nd: &[u8],
+    printf: Option<u64>,
+) -> Result<(Vec<Vec<u64>>, u32), CudaError> {
     let words = |bytes: &[u8], size: usize| {
         let mut w = vec![0u64; size.div_ceil(8).max(1)];
         for (i, b) in bytes.iter().take(size).enumerate() {
@@ -1009,6 +1128,15 @@ fn pack_args(abi: &KernelAbi, args: &[Arg], nd: &[u8]) -> Result<(Vec<Vec<u64>>,
         }
     }
     out.push(words(nd, nd.len()));
+    if abi.printf {
+        let Some(p) = printf else {
+            return Err(CudaError::BadArg {
+                index: args.len(),
+                message: "a printf kernel launched without its printf buffer".into(),
+            });
+        };
+        out.push(vec![p]);
+    }
     let shared =
         u32::try_from(shared).map_err(|_| CudaError::BadRange("too much __local memory".into()))?;
     Ok((out, shared))
@@ -1028,6 +1156,7 @@ mod tests {
             read_only: vec![],
             coarsenable: false,
             uses_globals: false,
+            printf: false,
         }
     }
 
@@ -1096,7 +1225,7 @@ mod tests {
             ParamAbi::Bytes { size: 4, align: 4 },
         ]);
         let args = [Arg::Local(100), Arg::Local(8), Arg::Bytes(vec![1, 2, 3, 4])];
-        let (bufs, shared) = pack_args(&a, &args, &[0; 56]).expect("pack");
+        let (bufs, shared) = pack_args(&a, &args, &[0; 56], None).expect("pack");
         assert_eq!(bufs[0], vec![16]);
         assert_eq!(bufs[1], vec![128]);
         assert_eq!(bufs[2], vec![0x0403_0201]);

@@ -21,6 +21,8 @@ const PRIVATE_RESERVED: u32 = 16;
 /// Emits `m` (verified, after the IR passes) as one PTX module.
 pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<PtxModule> {
     let needs_nd = nd_users(m);
+    let pf = crate::printf::buffer_users(m);
+    let (printf_sites, printf_of) = crate::printf::sites(m);
     let wg = wg_users(m);
     let local_offsets = layout_locals(m, &wg);
     let variant = match &opts.variant {
@@ -64,7 +66,7 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
     }
     for (i, f) in m.functions.iter().enumerate() {
         if called[i] {
-            let _ = writeln!(out, "{};", func_header(f, i, needs_nd[i]));
+            let _ = writeln!(out, "{};", func_header(f, i, needs_nd[i], pf[i]));
         }
     }
     let launch = variant.map(|(k, v)| crate::variant::Launch::new(m, k, v));
@@ -75,6 +77,9 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
             sm,
             opts,
             needs_nd: &needs_nd,
+            pf: &pf,
+            printf_of: &printf_of,
+            printf_sites: &printf_sites,
             wg: &wg,
             local_offsets: &local_offsets,
             ranges: &ranges,
@@ -98,6 +103,7 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
         text: out,
         kernels,
         globals,
+        printf: printf_sites,
     })
 }
 
@@ -107,6 +113,12 @@ pub struct Ctx<'a> {
     pub sm: Option<&'a SourceMap>,
     pub opts: &'a PtxOptions,
     needs_nd: &'a [bool],
+    /// Which functions reach `printf` (they get the printf buffer as a hidden parameter).
+    pub(crate) pf: &'a [bool],
+    /// The format id of each `printf` (function index, instruction index), or why it has none.
+    pub(crate) printf_of: &'a HashMap<(usize, usize), Result<u32, String>>,
+    /// The module's printf formats, by id.
+    pub(crate) printf_sites: &'a [crate::printf::PrintfSite],
     wg: &'a [bool],
     local_offsets: &'a HashMap<u32, u32>,
     /// Value-range facts of each function.
@@ -131,7 +143,7 @@ fn nd_users(m: &Module) -> Vec<bool> {
                     | WorkItemQuery::NumGroups
                     | WorkItemQuery::EnqueuedLocalSize,
                 _
-            )
+            ) | Op::Printf(..)
         )
     })
 }
@@ -169,13 +181,19 @@ fn wg_users(m: &Module) -> Vec<bool> {
 /// Functions with an instruction matching `direct`, or calling such a function: a worklist
 /// over the callers, linear in the module (rounds over every function were quadratic on long
 /// call chains).
-fn transitive_users(m: &Module, direct: impl Fn(&Op) -> bool) -> Vec<bool> {
-    let n = m.functions.len();
-    let mut needs: Vec<bool> = m
+pub(crate) fn transitive_users(m: &Module, direct: impl Fn(&Op) -> bool) -> Vec<bool> {
+    let seeds = m
         .functions
         .iter()
         .map(|f| f.insts.iter().any(|i| direct(&i.op)))
         .collect();
+    callers_closure(m, seeds)
+}
+
+/// `seeds` and every function that calls one of them, directly or not.
+pub(crate) fn callers_closure(m: &Module, seeds: Vec<bool>) -> Vec<bool> {
+    let n = m.functions.len();
+    let mut needs = seeds;
     let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, f) in m.functions.iter().enumerate() {
         for d in &f.insts {
@@ -371,7 +389,7 @@ fn emit_global(
 }
 
 /// `.func` header: return lanes and parameter lanes as `.param`s of their register class.
-fn func_header(f: &Function, idx: usize, nd: bool) -> String {
+fn func_header(f: &Function, idx: usize, nd: bool, pf: bool) -> String {
     let mut s = String::from(".func ");
     if let Some(t) = f.ret {
         let _ = write!(s, "({}) ", ret_param_decl(t, "__ret"));
@@ -388,6 +406,10 @@ fn func_header(f: &Function, idx: usize, nd: bool) -> String {
         for (k, (ty, _, _)) in ND_REGS.iter().enumerate() {
             ps.push(format!(".param .{ty} __nd{k}"));
         }
+    }
+    if pf {
+        ps.push(".param .b64 __pfp".into());
+        ps.push(".param .b64 __pfq".into());
     }
     s.push_str(&ps.join(", "));
     s.push(')');
@@ -430,6 +452,7 @@ fn emit_kernel(
             read_only: traits.read_only,
             coarsenable: traits.coarsenable,
             uses_globals: traits.uses_globals,
+            printf: cx.pf.get(idx).copied().unwrap_or(false),
         },
     ))
 }
@@ -720,6 +743,9 @@ impl<'a> FnEmitter<'a> {
                 })
                 .collect();
             ps.push(format!("\n\t.param .align 8 .b8 __nd[{ND_PARAM_BYTES}]"));
+            if self.pf() {
+                ps.push("\n\t.param .u64 __pf".into());
+            }
             s.push_str(&ps.join(","));
             s.push_str("\n)");
             // `.maxntid`, not `.reqntid`: the partial work-group of a non-uniform range runs
@@ -729,7 +755,7 @@ impl<'a> FnEmitter<'a> {
             }
             s.push('\n');
         } else {
-            s.push_str(&func_header(self.f, self.idx, self.nd));
+            s.push_str(&func_header(self.f, self.idx, self.nd, self.pf()));
             s.push('\n');
         }
         s.push_str("{\n");
@@ -765,6 +791,10 @@ impl<'a> FnEmitter<'a> {
             for (ty, reg, _) in ND_REGS {
                 add(if ty == "b64" { Rc::B64 } else { Rc::B32 }, reg.into());
             }
+        }
+        if self.pf() {
+            add(Rc::B64, "%pf_buf".into());
+            add(Rc::B64, "%pf_phase".into());
         }
         by_class.sort_by_key(|(c, _)| *c);
         for (rc, names) in by_class {
@@ -843,6 +873,14 @@ impl<'a> FnEmitter<'a> {
                 }
                 self.group_ids();
             }
+            if self.pf() {
+                self.ins("ld.param.u64 %pf_buf, [__pf]");
+                self.ins("cvta.to.global.u64 %pf_buf, %pf_buf");
+                // The work-item's barrier count (its phase), for ordering printf output.
+                self.frame_slot("%pf_phase", 4, 4, "barriers passed, for printf");
+                self.ins("st.local.u32 [%pf_phase], 0");
+                self.ins("cvta.local.u64 %pf_phase, %pf_phase");
+            }
         } else {
             for (k, v) in params.iter().enumerate() {
                 let t = self.ty(*v)?;
@@ -862,6 +900,10 @@ impl<'a> FnEmitter<'a> {
                 for (k, (ty, reg, _)) in ND_REGS.iter().enumerate() {
                     self.ins(format!("ld.param.{ty} {reg}, [__nd{k}]"));
                 }
+            }
+            if self.pf() {
+                self.ins("ld.param.b64 %pf_buf, [__pfp]");
+                self.ins("ld.param.b64 %pf_phase, [__pfq]");
             }
         }
         Ok(())
@@ -1304,6 +1346,7 @@ impl<'a> FnEmitter<'a> {
                     self.ins("membar.gl");
                 }
                 self.ins("bar.sync 0");
+                self.count_barrier();
             }
             Op::Fence { order, scope, .. } => {
                 let sc = scope_name(*scope);
@@ -1320,8 +1363,9 @@ impl<'a> FnEmitter<'a> {
             Op::WorkGroup { op, value, ids } => {
                 let r = self.result(d)?;
                 self.work_group(*op, *value, ids, r)?;
+                self.count_barrier();
             }
-            Op::Printf(..) => return Err(self.unsupported("printf")),
+            Op::Printf(_, args) => self.printf(d, args)?,
             Op::Ret(v) => {
                 if let (Some(v), false) = (v, self.entry) {
                     let t = self.ty(*v)?;
@@ -2166,6 +2210,17 @@ impl<'a> FnEmitter<'a> {
                 self.ins(format!("st.param.{ty} [__an{k}], {src}"));
                 names.push(format!("__an{k}"));
             }
+        }
+        if self.cx.pf.get(fid.index()).copied().unwrap_or(false) {
+            if !self.pf() {
+                return Err(self.invalid("caller of a printf user lacks the printf buffer"));
+            }
+            self.ins(".param .b64 __apf");
+            self.ins("st.param.b64 [__apf], %pf_buf");
+            names.push("__apf".into());
+            self.ins(".param .b64 __apq");
+            self.ins("st.param.b64 [__apq], %pf_phase");
+            names.push("__apq".into());
         }
         let mut rets = Vec::new();
         if let Some(t) = callee.ret {

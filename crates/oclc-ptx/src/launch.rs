@@ -277,6 +277,7 @@ mod tests {
             read_only: vec![],
             coarsenable,
             uses_globals: false,
+            printf: false,
         }
     }
 

@@ -48,6 +48,7 @@ mod fmath;
 pub mod launch;
 mod math;
 mod narrow;
+pub mod printf;
 pub mod readonly;
 mod regs;
 mod variant;
@@ -156,6 +157,9 @@ pub struct KernelAbi {
     /// The kernel (or a function it calls) uses a program-scope `__global` variable, so it
     /// must run from the program's one module (a variant module has its own copy).
     pub uses_globals: bool,
+    /// Whether the kernel reaches `printf`: it then takes the printf buffer as a hidden
+    /// `u64` parameter after the ND-range ([`printf`]).
+    pub printf: bool,
 }
 
 impl KernelAbi {
@@ -185,4 +189,6 @@ pub struct PtxModule {
     pub kernels: Vec<KernelAbi>,
     /// PTX symbol of each IR global (`Module::globals`, same order), for reading them back.
     pub globals: Vec<(String, String)>,
+    /// The module's `printf` formats; a record's format id indexes this ([`printf`]).
+    pub printf: Vec<printf::PrintfSite>,
 }

@@ -119,13 +119,86 @@ fn fast_math_uses_approximate_instructions() {
 }
 
 #[test]
-fn unsupported_operation_is_a_clear_error() {
-    // printf is the one operation the cuda device leaves out (issue 5).
-    let (m, sm) = common::module("kernel void k(global double *x) {\n printf(\"%f\", x[1]);\n}");
-    let e = oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()).expect_err("printf");
-    let msg = e.to_string();
-    assert!(msg.contains("test.cl:2:"), "{msg}");
-    assert!(msg.contains("printf"), "{msg}");
+fn printf_appends_records_to_the_hidden_buffer() {
+    // printf (issue 17): the kernel and the helper that reach it take the buffer; the format
+    // and argument types travel in the module, not the PTX.
+    let src = "void show(float4 v) { printf(\"%v4f %s\\n\", v, \"end\"); }\n\
+               kernel void k(global double *x) {\n\
+               int r = printf(\"%f %d\\n\", x[1], (int)get_local_id(0));\n\
+               show((float4)(1.0f, 2.0f, 3.0f, 4.0f));\n\
+               x[0] = r;\n\
+               }\n\
+               kernel void quiet(global int *o) { o[0] = 1; }";
+    let p = common::ptx(src);
+    save("printf", &p.text);
+    let k = p.kernels.iter().find(|k| k.name == "k").expect("kernel k");
+    let quiet = p
+        .kernels
+        .iter()
+        .find(|k| k.name == "quiet")
+        .expect("kernel quiet");
+    assert!(k.printf && !quiet.printf);
+    assert_eq!(p.printf.len(), 2, "{:?}", p.printf);
+    assert_eq!(p.printf[0].format, b"%v4f %s\n".to_vec());
+    assert_eq!(p.printf[0].record_size(), 40 + 5 * 8);
+    assert_eq!(p.printf[1].format, b"%f %d\n".to_vec());
+    assert_eq!(
+        p.printf[1].args,
+        vec![oclc_ir::Type::F64, oclc_ir::Type::I32]
+    );
+    assert_eq!(
+        p.text.matches(".param .u64 __pf\n").count(),
+        1,
+        "{}",
+        p.text
+    );
+    assert!(
+        p.text.contains(".param .b64 __pfp, .param .b64 __pfq)"),
+        "{}",
+        p.text
+    );
+    assert!(
+        p.text.contains("st.param.b64 [__apf], %pf_buf"),
+        "{}",
+        p.text
+    );
+    assert_eq!(
+        p.text.matches("atom.global.add.u64").count(),
+        2,
+        "{}",
+        p.text
+    );
+    assert!(p.text.contains("st.global.u32 [%pf_buf+16]"), "{}", p.text);
+}
+
+#[test]
+fn printf_with_a_malformed_format_returns_minus_one_without_a_record() {
+    // As on the cpu device: `%v3d` of an int4 is malformed whatever the values.
+    let p = common::ptx(
+        "kernel void k(global int *o) { o[0] = printf(\"%v3d\\n\", (int4)(1, 2, 3, 4)); }",
+    );
+    save("printf_malformed", &p.text);
+    assert!(!p.text.contains("atom.global.add.u64"), "{}", p.text);
+    assert!(p.text.contains(", -1;"), "{}", p.text);
+}
+
+#[test]
+fn printf_format_must_be_known_when_compiling() {
+    // A format chosen at run time has no id the host could format it by.
+    let (m, sm) = common::module(
+        "kernel void k(global int *x) {\n constant char *f = x[0] ? \"a%d\" : \"b%d\";\n printf(f, 1);\n}",
+    );
+    match oclc_ptx::emit_module(&m, Some(&sm), &PtxOptions::default()) {
+        Ok(_) => panic!("a run-time format must be rejected"),
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(msg.contains("test.cl:3:"), "{msg}");
+            assert!(
+                msg.contains("the cuda device does not support printf with a format that is not a string literal yet"),
+                "{msg}"
+            );
+        }
+    }
 }
 
 #[test]

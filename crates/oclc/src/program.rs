@@ -1128,7 +1128,7 @@ fn fit_arg(index: usize, p: &KernelParam, arg: KernelArg) -> Result<KernelArg, E
 /// What a launch produced besides buffer contents.
 #[derive(Clone, Debug, Default)]
 pub struct LaunchOutput {
-    /// Everything `printf` wrote (the cuda device has no `printf`: always empty there).
+    /// Everything `printf` wrote, in work-group order (both devices).
     pub printf: String,
     /// Whether the printf buffer (cpu device: `OCLC_PRINTF_BUFFER_SIZE`, default 1 MiB)
     /// filled up and later output was dropped.
@@ -1228,9 +1228,12 @@ impl Device {
         self.map_cpu(|d| d.with_race_detection(on))
     }
 
-    /// Whether `printf` output is also written to standard output (default: yes). Cpu
-    /// device only.
+    /// Whether `printf` output is also written to standard output (default: yes).
     pub fn with_printf_echo(self, on: bool) -> Device {
+        #[cfg(feature = "cuda")]
+        if let Backend::Cuda(c) = &self.backend {
+            c.dev.set_printf_echo(on);
+        }
         self.map_cpu(|d| d.with_printf_echo(on))
     }
 
@@ -1272,8 +1275,12 @@ impl Device {
 
     /// Bytes of `printf` output one launch may hold (default 1 MiB, or the environment's
     /// `OCLC_PRINTF_BUFFER_SIZE`); later output is dropped, `printf` returns -1 and the
-    /// launch reports `printf_truncated`. Cpu device only.
+    /// launch reports `printf_truncated`.
     pub fn with_printf_buffer(self, bytes: usize) -> Device {
+        #[cfg(feature = "cuda")]
+        if let Backend::Cuda(c) = &self.backend {
+            c.dev.set_printf_buffer(bytes);
+        }
         self.map_cpu(|d| d.with_printf_buffer(bytes))
     }
 
@@ -1429,7 +1436,7 @@ mod cuda {
     #[derive(Debug)]
     pub(super) struct CudaBackend {
         ordinal: usize,
-        dev: CudaDevice,
+        pub(super) dev: CudaDevice,
         programs: RefCell<Vec<Loaded>>,
     }
 
@@ -1549,8 +1556,8 @@ mod cuda {
             };
             match self.dev.launch(&module, kernel.name(), &args, &nd) {
                 Ok(t) => Ok(LaunchOutput {
-                    printf: String::new(),
-                    printf_truncated: false,
+                    printf: t.printf,
+                    printf_truncated: t.printf_truncated,
                     kernel_time: Some(Duration::from_secs_f64(
                         f64::from(t.kernel_ms.max(0.0)) / 1e3,
                     )),
