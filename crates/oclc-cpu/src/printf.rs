@@ -433,6 +433,7 @@ mod tests {
         let (mut l, mut p) = (Arena::default(), Arena::default());
         let mut mem = Mem {
             globals: &[],
+            svm: &[],
             local: &mut l,
             private: &mut p,
         };

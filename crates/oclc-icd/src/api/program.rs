@@ -1130,6 +1130,8 @@ fn run_kernel(
     let mut k = kernel.lib.kernel(name).map_err(|_| CL_INVALID_KERNEL)?;
     let mut svms: Vec<&Arc<crate::context::Svm>> = exec_svm.iter().collect();
     let mut mems: Vec<&Ref<Mem>> = Vec::new();
+    // SVM pointer arguments of `__global` parameters: raw host addresses.
+    let mut addresses: Vec<(usize, u64)> = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let ka = match a {
             ArgValue::Held(m) => {
@@ -1140,6 +1142,11 @@ fn run_kernel(
             ArgValue::Null => oclc::KernelArg::Null,
             ArgValue::Local(n) => oclc::KernelArg::Local(*n),
             ArgValue::Bytes(b) => oclc::KernelArg::Value(b.clone()),
+            ArgValue::Svm(s, off) if !is_constant_param(kernel, i) => {
+                svms.push(s);
+                addresses.push((i, (s.host.addr() + off) as u64));
+                oclc::KernelArg::Null
+            }
             ArgValue::Svm(s, off) => {
                 svms.push(s);
                 let len = s.host.len() - off;
@@ -1161,10 +1168,31 @@ fn run_kernel(
     svms.sort_by_key(|s| Arc::as_ptr(s));
     svms.dedup_by_key(|s| Arc::as_ptr(s));
     let mut before = Vec::with_capacity(svms.len());
+    let mut bound = Vec::with_capacity(svms.len());
     for s in &svms {
         before.push(s.to_device()?);
+        bound.push(oclc_cpu::Svm {
+            addr: s.host.addr() as u64,
+            len: s.host.len() as u64,
+            buffer: Some(s.buf.cpu_raw().ok_or(CL_INVALID_KERNEL_ARGS)?),
+        });
     }
-    let result = k.launch_on_cpu(&lib, range);
+    // The context's other SVM allocations, so that an access to one says it was not given.
+    for (&addr, s) in kernel
+        .program
+        .ctx
+        .svm
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
+        bound.push(oclc_cpu::Svm {
+            addr: addr as u64,
+            len: s.host.len() as u64,
+            buffer: None,
+        });
+    }
+    let result = k.launch_on_cpu_svm(&lib, range, &bound, &addresses);
     drop(lib);
     for (s, b) in svms.iter().zip(&before) {
         s.to_host(b)?;
@@ -1187,6 +1215,18 @@ fn run_kernel(
             Err(CL_OUT_OF_RESOURCES)
         }
     }
+}
+
+/// Whether parameter `i` of the kernel is a `__constant` pointer (an SVM pointer given to
+/// one is bound as a buffer of its own rather than by address, so writes stay refused).
+fn is_constant_param(kernel: &Kernel, i: usize) -> bool {
+    matches!(
+        kernel.sig.params.get(i).map(|p| &p.kind),
+        Some(KernelParamKind::Pointer {
+            space: oclc::program::AddrSpace::Constant,
+            ..
+        })
+    )
 }
 
 /// [`run_kernel`] on a GPU: host-pointer memory in, the launch on the GPU's worker (the
