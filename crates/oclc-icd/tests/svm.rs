@@ -4,7 +4,8 @@
 //! the pointers the kernel wrote; an access one past an allocation's end is out of its bounds,
 //! and an allocation the launch was not given is named as such. Needs a C compiler and the
 //! OpenCL headers: without them a test says what is missing and skips, or fails when
-//! OCLC_REQUIRE_CONFORMANCE=1.
+//! OCLC_REQUIRE_CONFORMANCE=1. Also large buffer transfers (`tests/c/xfer.c`), which move
+//! chunk by chunk through the library.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -43,9 +44,14 @@ fn library() -> PathBuf {
 /// The test program, compiled once; `None` (skipped) without a C compiler or headers.
 fn program() -> Option<PathBuf> {
     static BIN: OnceLock<Option<PathBuf>> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/svm.c");
-        let out = std::env::temp_dir().join(format!("oclc-icd-svm-{}", std::process::id()));
+    BIN.get_or_init(|| compile("svm")).clone()
+}
+
+/// `tests/c/NAME.c` compiled; `None` (skipped) without a C compiler or headers.
+fn compile(name: &str) -> Option<PathBuf> {
+    {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/c/{name}.c"));
+        let out = std::env::temp_dir().join(format!("oclc-icd-{name}-{}", std::process::id()));
         let r = Command::new("cc")
             .arg("-O1")
             .arg(&src)
@@ -70,8 +76,7 @@ fn program() -> Option<PathBuf> {
         }
         eprintln!("skipped: {why}");
         None
-    })
-    .clone()
+    }
 }
 
 /// The output of `svm.c` in `mode` (stdout, stderr; it exits 0 unless its set-up failed).
@@ -148,5 +153,20 @@ fn an_svm_allocation_the_launch_was_not_given_is_named() {
             addr + 8
         )),
         "{err}"
+    );
+}
+
+#[test]
+fn large_transfers_cross_chunks_intact() {
+    let Some(bin) = compile("xfer") else { return };
+    let out = Command::new(bin)
+        .arg(library())
+        .output()
+        .expect("xfer test program runs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "copy_host_ptr: 0, 0 bytes differ\nwrite 0 read 0: 0 bytes differ\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }
