@@ -49,34 +49,32 @@ fn program() -> Option<PathBuf> {
 
 /// `tests/c/NAME.c` compiled; `None` (skipped) without a C compiler or headers.
 fn compile(name: &str) -> Option<PathBuf> {
-    {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/c/{name}.c"));
-        let out = std::env::temp_dir().join(format!("oclc-icd-{name}-{}", std::process::id()));
-        let r = Command::new("cc")
-            .arg("-O1")
-            .arg(&src)
-            .arg("-o")
-            .arg(&out)
-            .arg("-ldl")
-            .output();
-        let why = match r {
-            Ok(o) if o.status.success() => return Some(out),
-            Ok(o) => format!(
-                "cannot compile {} (apt-get install ocl-icd-opencl-dev): {}",
-                src.display(),
-                String::from_utf8_lossy(&o.stderr)
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-            ),
-            Err(e) => format!("no C compiler (cc): {e}"),
-        };
-        if std::env::var("OCLC_REQUIRE_CONFORMANCE").is_ok_and(|v| v == "1") {
-            panic!("{why} (OCLC_REQUIRE_CONFORMANCE=1; .ci/run installs it)");
-        }
-        eprintln!("skipped: {why}");
-        None
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/c/{name}.c"));
+    let out = std::env::temp_dir().join(format!("oclc-icd-{name}-{}", std::process::id()));
+    let r = Command::new("cc")
+        .arg("-O1")
+        .arg(&src)
+        .arg("-o")
+        .arg(&out)
+        .arg("-ldl")
+        .output();
+    let why = match r {
+        Ok(o) if o.status.success() => return Some(out),
+        Ok(o) => format!(
+            "cannot compile {} (apt-get install ocl-icd-opencl-dev): {}",
+            src.display(),
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .next()
+                .unwrap_or("")
+        ),
+        Err(e) => format!("no C compiler (cc): {e}"),
+    };
+    if std::env::var("OCLC_REQUIRE_CONFORMANCE").is_ok_and(|v| v == "1") {
+        panic!("{why} (OCLC_REQUIRE_CONFORMANCE=1; .ci/run installs it)");
     }
+    eprintln!("skipped: {why}");
+    None
 }
 
 /// The output of `svm.c` in `mode` (stdout, stderr; it exits 0 unless its set-up failed).
