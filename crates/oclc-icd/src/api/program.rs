@@ -1128,12 +1128,24 @@ fn run_kernel(
         Backend::Cuda(w) => return run_kernel_cuda(kernel, w, args, range),
     };
     let mut k = kernel.lib.kernel(name).map_err(|_| CL_INVALID_KERNEL)?;
-    let mut svms: Vec<&Arc<crate::context::Svm>> = exec_svm.iter().collect();
+    let mut svms: Vec<Arc<crate::context::Svm>> = exec_svm.to_vec();
     let mut mems: Vec<&Ref<Mem>> = Vec::new();
     // SVM pointer arguments of `__global` parameters: raw host addresses.
     let mut addresses: Vec<(usize, u64)> = Vec::new();
+    let ctx = &kernel.program.ctx;
     for (i, a) in args.iter().enumerate() {
         let ka = match a {
+            // A USE_HOST_PTR buffer over SVM memory is that memory (CL_MEM_USES_SVM_POINTER):
+            // the kernel addresses it by its SVM addresses, so the pointers it stores are
+            // host pointers, and the SVM allocation carries the bytes in and out.
+            ArgValue::Held(m)
+                if !is_constant_param(kernel, i)
+                    && let Some((s, off)) = m.host.and_then(|h| ctx.svm_at(h.addr())) =>
+            {
+                addresses.push((i, (s.host.addr() + off) as u64));
+                svms.push(s);
+                oclc::KernelArg::Null
+            }
             ArgValue::Held(m) => {
                 mems.push(m);
                 oclc::KernelArg::Buffer(m.buf.cpu().ok_or(CL_INVALID_KERNEL_ARGS)?)
@@ -1143,12 +1155,12 @@ fn run_kernel(
             ArgValue::Local(n) => oclc::KernelArg::Local(*n),
             ArgValue::Bytes(b) => oclc::KernelArg::Value(b.clone()),
             ArgValue::Svm(s, off) if !is_constant_param(kernel, i) => {
-                svms.push(s);
+                svms.push(s.clone());
                 addresses.push((i, (s.host.addr() + off) as u64));
                 oclc::KernelArg::Null
             }
             ArgValue::Svm(s, off) => {
-                svms.push(s);
+                svms.push(s.clone());
                 let len = s.host.len() - off;
                 let region = s.buf.region(*off, len).map_err(|_| CL_INVALID_ARG_VALUE)?;
                 oclc::KernelArg::Buffer(region.cpu().ok_or(CL_INVALID_ARG_VALUE)?)
