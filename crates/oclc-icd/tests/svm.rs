@@ -113,11 +113,40 @@ fn a_kernel_walks_and_relinks_a_host_built_linked_list_in_svm() {
     assert_eq!(
         out,
         format!(
-            "a={a} b={b} status complete\nsum 28 count 7 head is a[3]: yes\n\
+            "a={a} b={b} status complete\n\
+             sum 28 count 7 head is a[3]: yes at_sum is &sum: yes\n\
              reversed: 70a 60b 50a 40b 30a 20b 10a\n"
         ),
         "{err}"
     );
+}
+
+#[test]
+fn a_use_host_ptr_buffer_over_svm_memory_is_addressed_as_that_memory() {
+    let Some((out, err)) = run("membuf") else {
+        return;
+    };
+    let (a, b) = addresses(&out);
+    // CL_INVALID_BUFFER_SIZE (-61) for a buffer larger than its SVM allocation.
+    assert_eq!(
+        out,
+        format!(
+            "a={a} b={b} status complete\noversized buffer over SVM: -61\n\
+             sum 28 count 7 head is a[3]: yes at_sum is &sum: yes\n\
+             reversed: 70a 60b 50a 40b 30a 20b 10a\n"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_empty_svm_pointer_list_unsets_the_named_allocations() {
+    let Some((out, err)) = run("unset") else {
+        return;
+    };
+    let (a, b) = addresses(&out);
+    assert_eq!(out, format!("a={a} b={b} status negative\nunset: 0\n"));
+    assert!(err.contains("which the launch was not given"), "{err}");
 }
 
 #[test]

@@ -101,6 +101,14 @@ fn make_buffer(
     if size == 0 || size as u64 > dev.limits.max_alloc_size {
         return Err(CL_INVALID_BUFFER_SIZE);
     }
+    // A buffer over SVM memory must lie inside its SVM allocation.
+    if flags & CL_MEM_USE_HOST_PTR != 0
+        && let Some(h) = &host
+        && let Some((s, off)) = ctx.svm_at(h.addr())
+        && off.checked_add(size).is_none_or(|end| end > s.host.len())
+    {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
     let buf = dev.new_buffer(size)?;
     if let Some(h) = &host {
         copy_in(h, size, |off, bytes| {

@@ -830,11 +830,24 @@ status_fn!(
         value: *const c_void,
     ) {
         let kernel = handle::get::<Kernel>(k)?;
-        if value.is_null() {
+        // An empty SVM pointer list (size 0, value NULL) unsets the previous one.
+        let unset = param == CL_KERNEL_EXEC_INFO_SVM_PTRS && size == 0;
+        if value.is_null() && !unset {
             return Err(CL_INVALID_VALUE);
         }
         match param {
             CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+                if !size.is_multiple_of(std::mem::size_of::<*const c_void>()) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                if unset {
+                    kernel
+                        .exec_svm
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .clear();
+                    return Ok(());
+                }
                 let n = size / std::mem::size_of::<*const c_void>();
                 // SAFETY: param_value holds size bytes of pointers.
                 let ptrs =

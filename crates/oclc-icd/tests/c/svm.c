@@ -4,7 +4,9 @@
  * by clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS)); the host then walks the reversed
  * list with the pointers the kernel wrote. Usage: svm /path/to/liboclc_icd.so MODE, MODE one of
  * list (the walk), oob (the last node points one past its allocation's end), unbound (one
- * allocation is not named). Prints what it finds; exit 0 unless set-up fails. */
+ * allocation is not named), unset (the named list is unset by an empty one), membuf (the list
+ * header is a USE_HOST_PTR buffer over SVM memory; an oversized one is refused). Prints what
+ * it finds; exit 0 unless set-up fails. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <CL/cl_icd.h>
@@ -21,11 +23,12 @@ typedef struct {
     node *head;
     cl_int sum;
     cl_int count;
+    cl_int *at_sum;
 } list;
 
 static const char *src =
     "typedef struct node { int value; global struct node *next; } node;\n"
-    "typedef struct { global node *head; int sum; int count; } list;\n"
+    "typedef struct { global node *head; int sum; int count; global int *at_sum; } list;\n"
     "kernel void walk(global list *l, int limit) {\n"
     "    int sum = 0, count = 0;\n"
     "    global node *prev = 0, *n = l->head;\n"
@@ -41,6 +44,7 @@ static const char *src =
     "    l->head = prev;\n"
     "    l->sum = sum;\n"
     "    l->count = count;\n"
+    "    l->at_sum = &l->sum;\n"
     "}\n";
 
 int main(int argc, char **argv) {
@@ -94,7 +98,18 @@ int main(int argc, char **argv) {
     size_t n_named = strcmp(mode, "unbound") == 0 ? 1 : 2;
     e = D->clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, n_named * sizeof(void *), named);
     if (e != CL_SUCCESS) { printf("clSetKernelExecInfo: %d\n", e); return 2; }
-    D->clSetKernelArgSVMPointer(k, 0, l);
+    cl_int extra = 0;
+    if (strcmp(mode, "unset") == 0)
+        extra = D->clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL);
+    if (strcmp(mode, "membuf") == 0) {
+        /* Larger than its SVM allocation: refused. */
+        D->clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 2 * sizeof(list), l, &extra);
+        cl_mem m = D->clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, sizeof(list), l, &e);
+        if (e != CL_SUCCESS) { printf("clCreateBuffer: %d\n", e); return 2; }
+        D->clSetKernelArg(k, 0, sizeof m, &m);
+    } else {
+        D->clSetKernelArgSVMPointer(k, 0, l);
+    }
     cl_int limit = 10;
     D->clSetKernelArg(k, 1, sizeof limit, &limit);
     size_t one = 1;
@@ -105,13 +120,15 @@ int main(int argc, char **argv) {
     cl_int status = 0;
     D->clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
     printf("a=%p b=%p status %s\n", (void *)a, (void *)b, status < 0 ? "negative" : "complete");
+    if (strcmp(mode, "unset") == 0) printf("unset: %d\n", extra);
+    if (strcmp(mode, "membuf") == 0) printf("oversized buffer over SVM: %d\n", extra);
     if (status < 0) return 0;
 
     D->clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, l, sizeof(list), 0, NULL, NULL);
     D->clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, a, 4 * sizeof(node), 0, NULL, NULL);
     D->clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, b, 3 * sizeof(node), 0, NULL, NULL);
-    printf("sum %d count %d head is a[3]: %s\n", l->sum, l->count,
-           l->head == &a[3] ? "yes" : "no");
+    printf("sum %d count %d head is a[3]: %s at_sum is &sum: %s\n", l->sum, l->count,
+           l->head == &a[3] ? "yes" : "no", l->at_sum == &l->sum ? "yes" : "no");
     printf("reversed:");
     int steps = 0;
     for (node *n = l->head; n && steps < 10; n = n->next, steps++) {
