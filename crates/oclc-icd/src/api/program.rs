@@ -1190,7 +1190,7 @@ fn run_kernel(
     for m in &mems {
         m.pull()?;
     }
-    svms.sort_by_key(|s| Arc::as_ptr(s));
+    svms.sort_by_key(Arc::as_ptr);
     svms.dedup_by_key(|s| Arc::as_ptr(s));
     let mut before = Vec::with_capacity(svms.len());
     let mut bound = Vec::with_capacity(svms.len());
