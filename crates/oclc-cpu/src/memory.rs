@@ -387,7 +387,7 @@ impl Mem<'_> {
     #[inline(always)]
     pub fn global_fast(&self, p: u64) -> Option<(&Storage, usize)> {
         if p >> ptr::BAD_SHIFT != (Tag::Global as u64) << 3 {
-            return None;
+            return self.raw_fast(p);
         }
         self.globals
             .get(ptr::alloc(p))
@@ -454,8 +454,22 @@ impl Mem<'_> {
         }
     }
 
+    /// [`Mem::global_fast`] for an unmarked raw (SVM) address inside a bound allocation
+    /// that is a whole storage (so the storage's own bounds are the allocation's).
+    #[inline]
+    fn raw_fast(&self, p: u64) -> Option<(&Storage, usize)> {
+        if p >> ptr::BAD_SHIFT != 0 || p < ptr::RAW_MIN || self.svm.is_empty() {
+            return None;
+        }
+        let i = self.svm.partition_point(|r| r.addr <= p).checked_sub(1)?;
+        let r = self.svm.get(i)?;
+        let g = self.globals.get(r.id?)?;
+        let off = p - r.addr;
+        (off < r.len && r.start == 0 && r.len == g.storage.len() as u64)
+            .then_some((&*g.storage, off as usize))
+    }
+
     /// [`Mem::place`] for a raw (SVM) address `a`.
-    #[cold]
     fn place_raw(&self, p: u64, a: u64, len: usize) -> Result<Place<'_>, Fault> {
         if let Some(c) = ptr::bad_cast(p) {
             return Err(Fault::WrongSpace {
@@ -761,6 +775,16 @@ mod tests {
             Err(Fault::Unmapped { addr: 0x7000_0000 })
         );
         assert_eq!(m.read_scalar(8, 4), Err(Fault::Null));
+        // The fast path of aligned words: inside a bound allocation only.
+        let fast = |m: &Mem, p| m.global_fast(p).map(|(s, off)| (s.len(), off));
+        assert_eq!(fast(&m, 0x10_0008), Some((16, 8)));
+        assert_eq!(fast(&m, 0x10_0084), Some((8, 4)));
+        assert_eq!(fast(&m, 0x10_0010), None);
+        assert_eq!(fast(&m, 0x20_0000), None);
+        assert_eq!(
+            fast(&m, ptr::from_generic(0x10_0008, AddrSpace::Local)),
+            None
+        );
         assert_eq!(
             m.read_scalar(0x20_0004, 4),
             Err(Fault::Unbound {
