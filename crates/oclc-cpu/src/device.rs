@@ -10,7 +10,7 @@
 use crate::decode::{self, I, Program as Code, WgInfo};
 use crate::error::{CheckKind, DeviceError, RuntimeError};
 use crate::exec::{self, BoundArg, Group, Item, LaunchCtx, Nd, Stop};
-use crate::memory::{GlobalMem, Storage};
+use crate::memory::{GlobalMem, Storage, SvmRange};
 use crate::ops;
 use crate::printf::{self, PrintfBuffer};
 use crate::ptr::{self, Tag};
@@ -299,6 +299,21 @@ pub enum Arg {
     /// For `__global` and `__constant` pointer parameters: a NULL pointer (OpenCL's
     /// `clSetKernelArg` with a NULL buffer).
     Null,
+    /// For `__global` pointer parameters: a raw address into one of the launch's SVM
+    /// allocations ([`Svm`], OpenCL's `clSetKernelArgSVMPointer`).
+    Address(u64),
+}
+
+/// A shared virtual memory allocation of a launch ([`Device::launch_svm`]): the kernel
+/// addresses `buffer` by the host addresses `addr..addr + buffer.len()`, so pointers the host
+/// stored in memory work in the kernel, and pointers the kernel stores are host pointers.
+/// Without a buffer, the allocation (`len` bytes) exists but the launch was not given it: an
+/// access to it is reported as such.
+#[derive(Clone, Debug)]
+pub struct Svm {
+    pub addr: u64,
+    pub len: u64,
+    pub buffer: Option<Buffer>,
 }
 
 /// An ND-range: 1 to 3 dimensions; `local` absent lets the device choose.
@@ -617,6 +632,20 @@ impl Device {
         args: &[Arg],
         range: &NdRange,
     ) -> Result<LaunchOutput, DeviceError> {
+        self.launch_svm(prog, kernel, args, &[], range)
+    }
+
+    /// [`Device::launch`] with SVM allocations the kernel may reach through raw addresses
+    /// (arguments [`Arg::Address`] and pointers read from memory). Allocations must not
+    /// overlap (an overlapping one is refused).
+    pub fn launch_svm(
+        &self,
+        prog: &Program,
+        kernel: &str,
+        args: &[Arg],
+        svm: &[Svm],
+        range: &NdRange,
+    ) -> Result<LaunchOutput, DeviceError> {
         self.settings_ok()?;
         let kid = prog
             .kernel_id(kernel)
@@ -663,6 +692,7 @@ impl Device {
         for (i, (p, a)) in kf.params.iter().zip(args).enumerate() {
             bound.push(bind_arg(i, p, a, &mut globals, &mut local_layout)?);
         }
+        let svm = bind_svm(svm, &mut globals)?;
         self.check_local(kernel, &local_layout)?;
         self.check_constant(prog, kernel, kf.params.iter().zip(args))?;
         let group_races = GlobalRaces::default();
@@ -671,6 +701,7 @@ impl Device {
             prog: &prog.code,
             kernel: kid.0,
             globals: &globals,
+            svm: &svm,
             nd,
             max_steps: self.max_steps,
             args: &bound,
@@ -1000,6 +1031,55 @@ fn run_groups(ctx: &LaunchCtx, total: u64, has_barrier: bool) -> GroupsOutcome {
     (printed, failed.map(|(_, e)| e))
 }
 
+/// Adds the SVM allocations to the launch's global allocations; their address table,
+/// sorted by address.
+fn bind_svm(svm: &[Svm], globals: &mut Vec<GlobalMem>) -> Result<Vec<SvmRange>, DeviceError> {
+    let mut table: Vec<SvmRange> = Vec::with_capacity(svm.len());
+    for s in svm {
+        let name = format!("SVM allocation at {:#x}", s.addr);
+        let len = s.buffer.as_ref().map_or(s.len, |b| b.len as u64);
+        if ptr::raw(s.addr) != Some(s.addr)
+            || s.addr.checked_add(len).is_none_or(|e| e > ptr::RAW_MASK)
+        {
+            return Err(DeviceError::Memory(format!(
+                "{name} ({len} bytes) is outside the addresses the cpu device maps"
+            )));
+        }
+        let (id, start) = match &s.buffer {
+            Some(b) => {
+                if globals.len() >= ptr::MAX_ALLOCS {
+                    return Err(DeviceError::Memory(format!(
+                        "too many buffers and SVM allocations for one launch (at most {})",
+                        ptr::MAX_ALLOCS
+                    )));
+                }
+                globals.push(GlobalMem {
+                    name: Symbol::intern(&name),
+                    storage: b.storage.clone(),
+                });
+                (Some(globals.len() - 1), b.offset)
+            }
+            None => (None, 0),
+        };
+        table.push(SvmRange {
+            addr: s.addr,
+            len,
+            id,
+            start,
+        });
+    }
+    table.sort_by_key(|r| (r.addr, r.id.is_none()));
+    // One entry per address: a bound allocation wins over the same one listed unbound.
+    table.dedup_by_key(|r| r.addr);
+    if let Some(w) = table.windows(2).find(|w| w[0].addr + w[0].len > w[1].addr) {
+        return Err(DeviceError::Memory(format!(
+            "SVM allocations at {:#x} ({} bytes) and {:#x} overlap",
+            w[0].addr, w[0].len, w[1].addr
+        )));
+    }
+    Ok(table)
+}
+
 fn bind_arg(
     i: usize,
     p: &Param,
@@ -1059,6 +1139,7 @@ fn bind_arg(
         (ParamKind::Buffer(AddrSpace::Global | AddrSpace::Constant), Arg::Null) => {
             Ok(BoundArg::Lanes(vec![0]))
         }
+        (ParamKind::Buffer(AddrSpace::Global), Arg::Address(a)) => Ok(BoundArg::Lanes(vec![*a])),
         (ParamKind::Buffer(AddrSpace::Local), Arg::Local(size)) => {
             if *size == 0 {
                 return Err(bad("a __local argument needs a size greater than 0".into()));

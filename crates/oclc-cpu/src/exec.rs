@@ -42,6 +42,8 @@ pub struct LaunchCtx<'a> {
     pub prog: &'a Program,
     pub kernel: u32,
     pub globals: &'a [GlobalMem],
+    /// The launch's SVM allocations by address (see [`crate::memory::SvmRange`]).
+    pub svm: &'a [crate::memory::SvmRange],
     pub nd: Nd,
     pub max_steps: u64,
     pub args: &'a [BoundArg],
@@ -251,6 +253,24 @@ pub fn fault_message(
                 owner_ids,
             ),
         },
+        Fault::Unmapped { addr } => (
+            CheckKind::InvalidPointer,
+            format!(
+                "{what} through __global pointer {addr:#x}, which is in no buffer or SVM \
+                 allocation of the launch (an SVM allocation reached through memory must be \
+                 a kernel argument or named by clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS))"
+            ),
+        ),
+        Fault::Unbound { addr, base, size } => (
+            CheckKind::InvalidPointer,
+            format!(
+                "{what} through __global pointer {addr:#x}, at offset {} of the SVM allocation \
+                 at {base:#x} ({size} bytes), which the launch was not given: pass it as a \
+                 kernel argument or name it with \
+                 clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS)",
+                addr - base
+            ),
+        ),
     }
 }
 
@@ -287,7 +307,12 @@ fn misaligned(
         return fault_message(&f, what, owner_ids);
     }
     let space = ptr::tag(p).map_or(AddrSpace::Global, |t| t.space());
+    // A raw (SVM) address: its allocation and offset in it.
+    let svm = ptr::raw(p).and_then(|a| mem.svm_at(a).ok());
     let name = match ptr::tag(p) {
+        _ if svm.is_some() => svm
+            .and_then(|(r, _)| r.id.and_then(|id| mem.globals.get(id)))
+            .map(|g| g.name),
         Some(ptr::Tag::Local) => mem.local.allocs.get(ptr::alloc(p)).map(|a| a.name),
         Some(ptr::Tag::Private) => mem
             .private
@@ -308,7 +333,7 @@ fn misaligned(
         CheckKind::Misaligned,
         format!(
             "misaligned {what} of {len} bytes at offset {} of {} {name} ({why})",
-            ptr::offset(p),
+            svm.map_or(ptr::offset(p) as i64, |(_, off)| off),
             space_label(space)
         ),
     )
@@ -439,6 +464,7 @@ fn run_item(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<R
     } = g;
     let mut mem = Mem {
         globals: ctx.globals,
+        svm: ctx.svm,
         local,
         private,
     };

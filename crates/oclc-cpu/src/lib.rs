@@ -33,7 +33,7 @@ pub mod runtime;
 pub use device::{
     Arg, Buffer, DEFAULT_CONSTANT_MEM_SIZE, DEFAULT_LOCAL_MEM_SIZE,
     DEFAULT_MAX_GLOBAL_VARIABLE_SIZE, DEFAULT_MAX_STEPS, DEFAULT_MAX_WORK_ITEMS, Device,
-    LaunchOutput, Limits, MAX_ALLOC_CEILING, MAX_WORK_GROUP_SIZE, NdRange, Program,
+    LaunchOutput, Limits, MAX_ALLOC_CEILING, MAX_WORK_GROUP_SIZE, NdRange, Program, Svm,
     available_cores, parse_size,
 };
 pub use error::{CheckKind, DeviceError, RuntimeError};

@@ -293,6 +293,22 @@ pub struct GlobalMem {
     pub storage: std::sync::Arc<Storage>,
 }
 
+/// An SVM allocation a launch knows: raw pointers (see [`ptr::raw`]) from `addr` to
+/// `addr + len` address byte `start + p - addr` of the launch's global allocation `id`;
+/// `id` is `None` for an allocation of the context that the launch was not given (named
+/// only so that an access to it says so).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SvmRange {
+    pub addr: u64,
+    pub len: u64,
+    pub id: Option<usize>,
+    pub start: usize,
+}
+
+/// How far (in bytes) outside every SVM allocation a raw address is still reported against
+/// the nearest one (as out of bounds) rather than as pointing nowhere.
+const SVM_NEAR: u64 = 1 << 20;
+
 /// Why an access failed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Fault {
@@ -320,11 +336,25 @@ pub enum Fault {
     OtherPrivate {
         owner: u32,
     },
+    /// A raw address (an SVM pointer, see [`ptr::raw`]) that no SVM allocation of the
+    /// launch holds or is near.
+    Unmapped {
+        addr: u64,
+    },
+    /// A raw address inside an SVM allocation (`base`, `size` bytes) that the launch was
+    /// not given (neither an argument nor named by CL_KERNEL_EXEC_INFO_SVM_PTRS).
+    Unbound {
+        addr: u64,
+        base: u64,
+        size: u64,
+    },
 }
 
 /// Everything one work-item can address.
 pub struct Mem<'a> {
     pub globals: &'a [GlobalMem],
+    /// The launch's SVM allocations, sorted by address (not overlapping).
+    pub svm: &'a [SvmRange],
     pub local: &'a mut Arena,
     pub private: &'a mut Arena,
 }
@@ -357,7 +387,7 @@ impl Mem<'_> {
     #[inline(always)]
     pub fn global_fast(&self, p: u64) -> Option<(&Storage, usize)> {
         if p >> ptr::BAD_SHIFT != (Tag::Global as u64) << 3 {
-            return None;
+            return self.raw_fast(p);
         }
         self.globals
             .get(ptr::alloc(p))
@@ -384,10 +414,102 @@ impl Mem<'_> {
         arena.bytes.get_mut(al.base + off..al.base + off + len)
     }
 
+    /// The bound SVM allocation a raw address `a` belongs to, and `a`'s signed offset from
+    /// its start: the one that holds it, else the nearest bound one within [`SVM_NEAR`]
+    /// bytes (an access there is out of its bounds). An address inside an allocation the
+    /// launch was not given is [`Fault::Unbound`]; one near none is [`Fault::Unmapped`].
+    pub fn svm_at(&self, a: u64) -> Result<(SvmRange, i64), Fault> {
+        let i = self.svm.partition_point(|r| r.addr <= a);
+        if let Some(r) = i.checked_sub(1).and_then(|k| self.svm.get(k))
+            && a - r.addr < r.len.max(1)
+        {
+            return match r.id {
+                Some(_) => Ok((*r, (a - r.addr) as i64)),
+                None => Err(Fault::Unbound {
+                    addr: a,
+                    base: r.addr,
+                    size: r.len,
+                }),
+            };
+        }
+        let below = self.svm[..i].iter().rev().find(|r| r.id.is_some());
+        let above = self.svm[i..].iter().find(|r| r.id.is_some());
+        let past = below.map(|r| (a - r.addr - r.len, r));
+        let before = above.map(|r| (r.addr - a, r));
+        let (dist, r) = match (past, before) {
+            (Some(x), Some(y)) => {
+                if x.0 <= y.0 {
+                    x
+                } else {
+                    y
+                }
+            }
+            (Some(x), None) | (None, Some(x)) => x,
+            (None, None) => return Err(Fault::Unmapped { addr: a }),
+        };
+        if dist < SVM_NEAR {
+            Ok((*r, a.wrapping_sub(r.addr) as i64))
+        } else {
+            Err(Fault::Unmapped { addr: a })
+        }
+    }
+
+    /// [`Mem::global_fast`] for an unmarked raw (SVM) address inside a bound allocation
+    /// that is a whole storage (so the storage's own bounds are the allocation's).
+    #[inline]
+    fn raw_fast(&self, p: u64) -> Option<(&Storage, usize)> {
+        if p >> ptr::BAD_SHIFT != 0 || p < ptr::RAW_MIN || self.svm.is_empty() {
+            return None;
+        }
+        let i = self.svm.partition_point(|r| r.addr <= p).checked_sub(1)?;
+        let r = self.svm.get(i)?;
+        let g = self.globals.get(r.id?)?;
+        let off = p - r.addr;
+        (off < r.len && r.start == 0 && r.len == g.storage.len() as u64)
+            .then_some((&*g.storage, off as usize))
+    }
+
+    /// [`Mem::place`] for a raw (SVM) address `a`.
+    fn place_raw(&self, p: u64, a: u64, len: usize) -> Result<Place<'_>, Fault> {
+        if let Some(c) = ptr::bad_cast(p) {
+            return Err(Fault::WrongSpace {
+                cast_to: c.space(),
+                points_to: AddrSpace::Global,
+            });
+        }
+        let (r, off) = self.svm_at(a)?;
+        let g =
+            r.id.and_then(|id| self.globals.get(id))
+                .ok_or(Fault::Dangling {
+                    space: AddrSpace::Global,
+                })?;
+        let size = r.len as usize;
+        if off < 0 {
+            return Err(Fault::OutOfBounds {
+                name: g.name,
+                space: AddrSpace::Global,
+                size: size as u64,
+                offset: off,
+                len: len as u64,
+            });
+        }
+        check(g.name, AddrSpace::Global, size, off as u64, len)?;
+        let at = r.start + off as usize;
+        if at + len > g.storage.len() {
+            return Err(Fault::Dangling {
+                space: AddrSpace::Global,
+            });
+        }
+        Ok(Place::Global(&g.storage, at))
+    }
+
     /// Resolves `len` bytes at `p` for reading (`write` false) or writing.
     #[inline]
     pub fn place(&mut self, p: u64, len: usize, write: bool) -> Result<Place<'_>, Fault> {
         let Some(t) = ptr::tag(p) else {
+            if let Some(a) = ptr::raw(p) {
+                return self.place_raw(p, a, len);
+            }
             return Err(Fault::Null);
         };
         if let Some(c) = ptr::bad_cast(p) {
@@ -560,6 +682,7 @@ mod tests {
         local.alloc(4, 4, Symbol::intern("tile"));
         let mut m = Mem {
             globals: &g,
+            svm: &[],
             local: &mut local,
             private: &mut private,
         };
@@ -590,6 +713,93 @@ mod tests {
         assert!(matches!(
             m.read_scalar(bad, 4),
             Err(Fault::WrongSpace { .. })
+        ));
+    }
+
+    #[test]
+    fn svm_addresses_resolve_to_their_allocation() {
+        let name = Symbol::intern("SVM allocation");
+        let g = [
+            GlobalMem {
+                name,
+                storage: std::sync::Arc::new(Storage::zeroed(16)),
+            },
+            GlobalMem {
+                name,
+                storage: std::sync::Arc::new(Storage::zeroed(8)),
+            },
+        ];
+        let svm = [
+            SvmRange {
+                addr: 0x10_0000,
+                len: 16,
+                id: Some(0),
+                start: 0,
+            },
+            SvmRange {
+                addr: 0x10_0080,
+                len: 8,
+                id: Some(1),
+                start: 0,
+            },
+            SvmRange {
+                addr: 0x20_0000,
+                len: 8,
+                id: None,
+                start: 0,
+            },
+        ];
+        let (mut local, mut private) = (Arena::default(), Arena::default());
+        let mut m = Mem {
+            globals: &g,
+            svm: &svm,
+            local: &mut local,
+            private: &mut private,
+        };
+        assert!(m.write_scalar(0x10_0008, 8, 0x10_0080).is_ok());
+        assert_eq!(g[0].storage.read_scalar(8, 8), 0x10_0080);
+        assert!(m.write_scalar(0x10_0084, 4, 5).is_ok());
+        assert_eq!(g[1].storage.read_scalar(4, 4), 5);
+        // One past the end, a straddling access and one before the start are out of bounds
+        // of the right allocation, with their exact offsets.
+        let oob = |r| match r {
+            Err(Fault::OutOfBounds { size, offset, .. }) => Some((size, offset)),
+            _ => None,
+        };
+        assert_eq!(oob(m.read_scalar(0x10_0010, 1)), Some((16, 16)));
+        assert_eq!(oob(m.read_scalar(0x10_000c, 8)), Some((16, 12)));
+        assert_eq!(oob(m.read_scalar(0x10_007c, 4)), Some((8, -4)));
+        assert_eq!(oob(m.read_scalar(0x10_0088, 4)), Some((8, 8)));
+        assert_eq!(
+            m.read_scalar(0x7000_0000, 4),
+            Err(Fault::Unmapped { addr: 0x7000_0000 })
+        );
+        assert_eq!(m.read_scalar(8, 4), Err(Fault::Null));
+        // The fast path of aligned words: inside a bound allocation only.
+        let fast = |m: &Mem, p| m.global_fast(p).map(|(s, off)| (s.len(), off));
+        assert_eq!(fast(&m, 0x10_0008), Some((16, 8)));
+        assert_eq!(fast(&m, 0x10_0084), Some((8, 4)));
+        assert_eq!(fast(&m, 0x10_0010), None);
+        assert_eq!(fast(&m, 0x20_0000), None);
+        assert_eq!(
+            fast(&m, ptr::from_generic(0x10_0008, AddrSpace::Local)),
+            None
+        );
+        assert_eq!(
+            m.read_scalar(0x20_0004, 4),
+            Err(Fault::Unbound {
+                addr: 0x20_0004,
+                base: 0x20_0000,
+                size: 8
+            })
+        );
+        let bad = ptr::from_generic(0x10_0000, AddrSpace::Local);
+        assert!(matches!(
+            m.read_scalar(bad, 4),
+            Err(Fault::WrongSpace {
+                points_to: AddrSpace::Global,
+                ..
+            })
         ));
     }
 }

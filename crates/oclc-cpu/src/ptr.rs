@@ -7,6 +7,12 @@
 //! ```
 //! NULL is 0 in every space. The allocation field of a `__private` pointer also names the
 //! work-item that owns the memory ([`PrivKey`]).
+//!
+//! A pointer with no space tag and a value of at least [`RAW_MIN`] is a *raw* `__global`
+//! address: the host address of a shared virtual memory (SVM) allocation, which the host and
+//! the kernel store in memory alike. Its bits 57..0 are the address (user-space addresses
+//! fit in 47 bits); bits 60..58 mark a wrong cast as for tagged pointers. Accesses find the
+//! SVM allocation that holds the address ([`crate::memory::Mem::place`]).
 
 use oclc_ir::AddrSpace;
 
@@ -69,6 +75,25 @@ pub fn make(tag: Tag, alloc: u32, offset: u64) -> u64 {
 
 pub fn tag(p: u64) -> Option<Tag> {
     Tag::from_bits(p >> TAG_SHIFT)
+}
+
+/// The smallest raw address: values below it (NULL plus a small offset, as
+/// `&((struct s *)0)->field` makes) stay NULL pointers.
+pub const RAW_MIN: u64 = 4096;
+/// The address bits of a raw pointer.
+pub const RAW_MASK: u64 = (1 << BAD_SHIFT) - 1;
+
+/// The address of a raw (SVM) pointer: one with no space tag whose address is at least
+/// [`RAW_MIN`]; `None` for tagged pointers and NULL.
+#[inline(always)]
+pub fn raw(p: u64) -> Option<u64> {
+    let a = p & RAW_MASK;
+    (p >> TAG_SHIFT == 0 && a >= RAW_MIN).then_some(a)
+}
+
+/// The space a pointer points into: its tag, or `__global` for a raw (SVM) address.
+pub fn space_tag(p: u64) -> Option<Tag> {
+    tag(p).or_else(|| raw(p).map(|_| Tag::Global))
 }
 
 /// The space a generic pointer was explicitly cast to when it did not point there.
@@ -164,6 +189,10 @@ pub fn signed_offset(off: u64) -> i64 {
 /// into another allocation; a result beyond the field's signed range saturates at its end,
 /// which every access reports as out of bounds (rather than wrapping back into the object).
 pub fn add(p: u64, delta: i64) -> u64 {
+    if p >> TAG_SHIFT == 0 && p & RAW_MASK >= RAW_MIN {
+        // A raw address moves as an address (its wrong-cast mark kept).
+        return (p & !RAW_MASK) | ((p & RAW_MASK).wrapping_add(delta as u64) & RAW_MASK);
+    }
     const LIMIT: i128 = 1 << (ALLOC_SHIFT - 1);
     let new = (signed_offset(p) as i128 + delta as i128).clamp(-LIMIT, LIMIT - 1) as i64;
     (p & !OFFSET_MASK) | (new as u64 & OFFSET_MASK)
@@ -190,7 +219,7 @@ pub fn from_generic(p: u64, s: AddrSpace) -> u64 {
     let Some(want) = Tag::of_space(s) else {
         return p;
     };
-    if p == 0 || tag(p) == Some(want) {
+    if p == 0 || space_tag(p) == Some(want) {
         p
     } else {
         (p & !(7 << BAD_SHIFT)) | ((want as u64) << BAD_SHIFT)
@@ -200,7 +229,7 @@ pub fn from_generic(p: u64, s: AddrSpace) -> u64 {
 /// `to_global`/`to_local`/`to_private`: the pointer if it points into the space, else NULL.
 pub fn space_test(p: u64, s: AddrSpace) -> u64 {
     match Tag::of_space(s) {
-        Some(want) if tag(p) == Some(want) => p & !(7 << BAD_SHIFT),
+        Some(want) if space_tag(p) == Some(want) => p & !(7 << BAD_SHIFT),
         _ => 0,
     }
 }
@@ -210,7 +239,7 @@ pub const CLK_GLOBAL_MEM_FENCE: u64 = 2;
 
 /// `get_fence`: the fence flag of the space the pointer points into.
 pub fn get_fence(p: u64) -> u64 {
-    match tag(p) {
+    match space_tag(p) {
         Some(Tag::Global) => CLK_GLOBAL_MEM_FENCE,
         Some(Tag::Local) => CLK_LOCAL_MEM_FENCE,
         _ => 0,
@@ -282,6 +311,35 @@ mod priv_key_tests {
         let q = big.make(255, 0);
         assert_eq!((big.id(q), big.owner_of(q)), (255, 1023));
         assert!(big.owns(q) && !PrivKey::new(511, 1024).owns(q));
+    }
+}
+
+#[cfg(test)]
+mod raw_tests {
+    use super::*;
+
+    #[test]
+    fn raw_addresses_are_global_and_move_as_addresses() {
+        let h = 0x7f12_3456_7890u64;
+        assert_eq!(raw(h), Some(h));
+        assert_eq!(
+            (raw(0), raw(16), raw(make(Tag::Global, 1, 8))),
+            (None, None, None)
+        );
+        assert_eq!(space_tag(h), Some(Tag::Global));
+        // Crossing a 2^40 boundary carries into the address, unlike a tagged offset.
+        assert_eq!(add(0xff_ffff_fff8, 16), 0x100_0000_0008);
+        assert_eq!(add(h, -0x10), h - 0x10);
+        assert_eq!(diff(add(h, 24), h), 24);
+        assert_eq!(space_test(h, AddrSpace::Global), h);
+        assert_eq!(space_test(h, AddrSpace::Local), 0);
+        assert_eq!(from_generic(h, AddrSpace::Global), h);
+        let bad = from_generic(h, AddrSpace::Local);
+        assert_eq!((bad_cast(bad), raw(bad)), (Some(Tag::Local), Some(h)));
+        assert_eq!(raw(add(bad, 4)), Some(h + 4));
+        assert_eq!(get_fence(h), CLK_GLOBAL_MEM_FENCE);
+        // NULL plus a small offset stays NULL-derived, not raw.
+        assert_eq!(raw(add(0, 8)), None);
     }
 }
 

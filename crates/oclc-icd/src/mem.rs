@@ -127,6 +127,15 @@ impl Store {
     }
 
     /// The library buffer a cpu launch takes (`None` for a GPU's memory).
+    /// The cpu device's buffer, for binding by address ([`oclc_cpu::Svm`]).
+    pub fn cpu_raw(&self) -> Option<oclc_cpu::Buffer> {
+        match self {
+            Store::Cpu(b) => Some(b.clone()),
+            #[cfg(feature = "cuda")]
+            Store::Cuda { .. } => None,
+        }
+    }
+
     pub fn cpu(&self) -> Option<oclc::Buffer> {
         match self {
             Store::Cpu(b) => Some(oclc::Buffer::from(b.clone())),

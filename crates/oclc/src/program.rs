@@ -1347,7 +1347,7 @@ impl Device {
     pub fn launch(&self, kernel: &Kernel<'_>, range: &NdRange) -> Result<LaunchOutput, Error> {
         let args = kernel.launch_args(range)?;
         match &self.backend {
-            Backend::Cpu(cpu) => launch_cpu(cpu, kernel, &args, range),
+            Backend::Cpu(cpu) => launch_cpu(cpu, kernel, &args, &[], &[], range),
             #[cfg(feature = "cuda")]
             Backend::Cuda(c) => c.launch(kernel, &args, range),
         }
@@ -1383,7 +1383,22 @@ impl Kernel<'_> {
         range: &NdRange,
     ) -> Result<LaunchOutput, Error> {
         let args = self.launch_args(range)?;
-        launch_cpu(cpu, self, &args, range)
+        launch_cpu(cpu, self, &args, &[], &[], range)
+    }
+
+    /// [`Kernel::launch_on_cpu`] with shared virtual memory: the kernel reaches the `svm`
+    /// allocations by their host addresses, and each `(index, address)` of `addresses`
+    /// replaces argument `index` (set to anything first) by that raw address (OpenCL's
+    /// `clSetKernelArgSVMPointer`).
+    pub fn launch_on_cpu_svm(
+        &self,
+        cpu: &oclc_cpu::Device,
+        range: &NdRange,
+        svm: &[oclc_cpu::Svm],
+        addresses: &[(usize, u64)],
+    ) -> Result<LaunchOutput, Error> {
+        let args = self.launch_args(range)?;
+        launch_cpu(cpu, self, &args, svm, addresses, range)
     }
 }
 
@@ -1392,9 +1407,11 @@ fn launch_cpu(
     cpu: &oclc_cpu::Device,
     kernel: &Kernel<'_>,
     args: &[&KernelArg],
+    svm: &[oclc_cpu::Svm],
+    addresses: &[(usize, u64)],
     range: &NdRange,
 ) -> Result<LaunchOutput, Error> {
-    let args = args
+    let mut args = args
         .iter()
         .enumerate()
         .map(|(i, a)| match a {
@@ -1408,8 +1425,13 @@ fn launch_cpu(
             KernelArg::Null => Ok(oclc_cpu::Arg::Null),
         })
         .collect::<Result<Vec<_>, Error>>()?;
+    for &(i, a) in addresses {
+        if let Some(slot) = args.get_mut(i) {
+            *slot = oclc_cpu::Arg::Address(a);
+        }
+    }
     let prog = kernel.program;
-    match cpu.launch(&prog.cpu, &kernel.sig.name, &args, range) {
+    match cpu.launch_svm(&prog.cpu, &kernel.sig.name, &args, svm, range) {
         Ok(out) => Ok(LaunchOutput {
             printf: out.printf,
             printf_truncated: out.printf_truncated,

@@ -40,6 +40,49 @@ fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
     Ok(())
 }
 
+/// Bytes moved per step between the application's memory and a buffer: a transfer goes
+/// through one reused chunk rather than a vector of its whole size, so a large read or write
+/// allocates (and page-faults in) no memory of its size.
+const CHUNK: usize = 256 << 10;
+
+/// Copies the `len` bytes of `src` into a buffer by `put(offset, bytes)`, chunk by chunk.
+fn copy_in(
+    src: &HostPtr,
+    len: usize,
+    mut put: impl FnMut(usize, &[u8]) -> Result<(), cl_int>,
+) -> Result<(), cl_int> {
+    let mut chunk = vec![0u8; CHUNK.min(len)];
+    let mut off = 0;
+    while off < len {
+        let c = &mut chunk[..CHUNK.min(len - off)];
+        if !src.read(off, c) {
+            return Err(CL_OUT_OF_RESOURCES);
+        }
+        put(off, c)?;
+        off += c.len();
+    }
+    Ok(())
+}
+
+/// Copies `len` bytes from a buffer by `get(offset, out)` into `dst`, chunk by chunk.
+fn copy_out(
+    dst: &HostPtr,
+    len: usize,
+    mut get: impl FnMut(usize, &mut [u8]) -> Result<(), cl_int>,
+) -> Result<(), cl_int> {
+    let mut chunk = vec![0u8; CHUNK.min(len)];
+    let mut off = 0;
+    while off < len {
+        let c = &mut chunk[..CHUNK.min(len - off)];
+        get(off, c)?;
+        if !dst.write(off, c) {
+            return Err(CL_OUT_OF_RESOURCES);
+        }
+        off += c.len();
+    }
+    Ok(())
+}
+
 /// A new buffer of `size` bytes in `ctx`, with the host memory at `host` (for USE_HOST_PTR
 /// and COPY_HOST_PTR).
 fn make_buffer(
@@ -58,10 +101,19 @@ fn make_buffer(
     if size == 0 || size as u64 > dev.limits.max_alloc_size {
         return Err(CL_INVALID_BUFFER_SIZE);
     }
+    // A buffer over SVM memory must lie inside its SVM allocation.
+    if flags & CL_MEM_USE_HOST_PTR != 0
+        && let Some(h) = &host
+        && let Some((s, off)) = ctx.svm_at(h.addr())
+        && off.checked_add(size).is_none_or(|end| end > s.host.len())
+    {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
     let buf = dev.new_buffer(size)?;
     if let Some(h) = &host {
-        buf.write_at(0, &h.to_vec())
-            .map_err(|_| CL_OUT_OF_RESOURCES)?;
+        copy_in(h, size, |off, bytes| {
+            buf.write_at(off, bytes).map_err(|_| CL_OUT_OF_RESOURCES)
+        })?;
     }
     if flags & ACCESS == 0 {
         flags |= CL_MEM_READ_WRITE;
@@ -297,12 +349,8 @@ status_fn!(
         // SAFETY: ptr is writable for size bytes until the read completes, as
         // clEnqueueReadBuffer requires.
         let dst = unsafe { HostPtr::new(ptr, size) };
-        let work = Box::new(move || {
-            let mut bytes = vec![0; size];
-            mem.read_at(offset, &mut bytes)?;
-            dst.write(0, &bytes);
-            Ok(())
-        });
+        let work =
+            Box::new(move || copy_out(&dst, size, |off, out| mem.read_at(offset + off, out)));
         // SAFETY: list is NULL or n events; event NULL or writable.
         unsafe {
             enqueue(
@@ -340,7 +388,7 @@ status_fn!(
         // SAFETY: ptr is readable for size bytes until the write completes, as
         // clEnqueueWriteBuffer requires.
         let src = unsafe { HostPtr::new(ptr, size) };
-        let work = Box::new(move || mem.write_at(offset, &src.to_vec()));
+        let work = Box::new(move || copy_in(&src, size, |off, b| mem.write_at(offset + off, b)));
         // SAFETY: list is NULL or n events; event NULL or writable.
         unsafe {
             enqueue(

@@ -830,11 +830,24 @@ status_fn!(
         value: *const c_void,
     ) {
         let kernel = handle::get::<Kernel>(k)?;
-        if value.is_null() {
+        // An empty SVM pointer list (size 0, value NULL) unsets the previous one.
+        let unset = param == CL_KERNEL_EXEC_INFO_SVM_PTRS && size == 0;
+        if value.is_null() && !unset {
             return Err(CL_INVALID_VALUE);
         }
         match param {
             CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+                if !size.is_multiple_of(std::mem::size_of::<*const c_void>()) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                if unset {
+                    kernel
+                        .exec_svm
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .clear();
+                    return Ok(());
+                }
                 let n = size / std::mem::size_of::<*const c_void>();
                 // SAFETY: param_value holds size bytes of pointers.
                 let ptrs =
@@ -1128,10 +1141,24 @@ fn run_kernel(
         Backend::Cuda(w) => return run_kernel_cuda(kernel, w, args, range),
     };
     let mut k = kernel.lib.kernel(name).map_err(|_| CL_INVALID_KERNEL)?;
-    let mut svms: Vec<&Arc<crate::context::Svm>> = exec_svm.iter().collect();
+    let mut svms: Vec<Arc<crate::context::Svm>> = exec_svm.to_vec();
     let mut mems: Vec<&Ref<Mem>> = Vec::new();
+    // SVM pointer arguments of `__global` parameters: raw host addresses.
+    let mut addresses: Vec<(usize, u64)> = Vec::new();
+    let ctx = &kernel.program.ctx;
     for (i, a) in args.iter().enumerate() {
         let ka = match a {
+            // A USE_HOST_PTR buffer over SVM memory is that memory (CL_MEM_USES_SVM_POINTER):
+            // the kernel addresses it by its SVM addresses, so the pointers it stores are
+            // host pointers, and the SVM allocation carries the bytes in and out.
+            ArgValue::Held(m)
+                if !is_constant_param(kernel, i)
+                    && let Some((s, off)) = m.host.and_then(|h| ctx.svm_at(h.addr())) =>
+            {
+                addresses.push((i, (s.host.addr() + off) as u64));
+                svms.push(s);
+                oclc::KernelArg::Null
+            }
             ArgValue::Held(m) => {
                 mems.push(m);
                 oclc::KernelArg::Buffer(m.buf.cpu().ok_or(CL_INVALID_KERNEL_ARGS)?)
@@ -1140,8 +1167,13 @@ fn run_kernel(
             ArgValue::Null => oclc::KernelArg::Null,
             ArgValue::Local(n) => oclc::KernelArg::Local(*n),
             ArgValue::Bytes(b) => oclc::KernelArg::Value(b.clone()),
+            ArgValue::Svm(s, off) if !is_constant_param(kernel, i) => {
+                svms.push(s.clone());
+                addresses.push((i, (s.host.addr() + off) as u64));
+                oclc::KernelArg::Null
+            }
             ArgValue::Svm(s, off) => {
-                svms.push(s);
+                svms.push(s.clone());
                 let len = s.host.len() - off;
                 let region = s.buf.region(*off, len).map_err(|_| CL_INVALID_ARG_VALUE)?;
                 oclc::KernelArg::Buffer(region.cpu().ok_or(CL_INVALID_ARG_VALUE)?)
@@ -1158,13 +1190,34 @@ fn run_kernel(
     for m in &mems {
         m.pull()?;
     }
-    svms.sort_by_key(|s| Arc::as_ptr(s));
+    svms.sort_by_key(Arc::as_ptr);
     svms.dedup_by_key(|s| Arc::as_ptr(s));
     let mut before = Vec::with_capacity(svms.len());
+    let mut bound = Vec::with_capacity(svms.len());
     for s in &svms {
         before.push(s.to_device()?);
+        bound.push(oclc_cpu::Svm {
+            addr: s.host.addr() as u64,
+            len: s.host.len() as u64,
+            buffer: Some(s.buf.cpu_raw().ok_or(CL_INVALID_KERNEL_ARGS)?),
+        });
     }
-    let result = k.launch_on_cpu(&lib, range);
+    // The context's other SVM allocations, so that an access to one says it was not given.
+    for (&addr, s) in kernel
+        .program
+        .ctx
+        .svm
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
+        bound.push(oclc_cpu::Svm {
+            addr: addr as u64,
+            len: s.host.len() as u64,
+            buffer: None,
+        });
+    }
+    let result = k.launch_on_cpu_svm(&lib, range, &bound, &addresses);
     drop(lib);
     for (s, b) in svms.iter().zip(&before) {
         s.to_host(b)?;
@@ -1187,6 +1240,18 @@ fn run_kernel(
             Err(CL_OUT_OF_RESOURCES)
         }
     }
+}
+
+/// Whether parameter `i` of the kernel is a `__constant` pointer (an SVM pointer given to
+/// one is bound as a buffer of its own rather than by address, so writes stay refused).
+fn is_constant_param(kernel: &Kernel, i: usize) -> bool {
+    matches!(
+        kernel.sig.params.get(i).map(|p| &p.kind),
+        Some(KernelParamKind::Pointer {
+            space: oclc::program::AddrSpace::Constant,
+            ..
+        })
+    )
 }
 
 /// [`run_kernel`] on a GPU: host-pointer memory in, the launch on the GPU's worker (the
