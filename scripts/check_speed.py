@@ -13,9 +13,10 @@
       repository's own .cl files, and compares stdout, stderr and exit status byte for byte.
       Prints each difference and exits 1 if there is any.
 
-  check_speed.py instructions OCLC [FILE]
+  check_speed.py instructions OCLC [FILE] [--corpus]
       Instructions per invocation under valgrind's callgrind (`oclc --version` and `oclc check`
-      on FILE, by default the corpus's smallest file).
+      on FILE, by default the corpus's smallest file); with --corpus also their total over every
+      clang-sema configuration.
 
 The corpus lives in /work/shared/conformance (override with --conformance DIR); clang-parity's
 configuration parsing is imported from its tools/ folder.
@@ -176,6 +177,11 @@ def cmd_instructions(o):
     print(f'oclc --version: {callgrind_ir([oclc, "--version"]):,} instructions')
     print(f'oclc check -cl-std=CL3.0 {os.path.basename(f)}: '
           f'{callgrind_ir([oclc, "check", "-cl-std=CL3.0", f]):,} instructions')
+    if o.corpus:
+        cp = load_parity(o.conformance)
+        total = sum(callgrind_ir([oclc, 'check'] + args + [cf]) or 0
+                    for cf, args, _verify in corpus_configs(cp, o.conformance))
+        print(f'the clang-sema corpus (every configuration, one run each): {total:,} instructions')
 
 
 def main():
@@ -193,6 +199,7 @@ def main():
     i = sub.add_parser('instructions')
     i.add_argument('oclc')
     i.add_argument('file', nargs='?')
+    i.add_argument('--corpus', action='store_true', help='also the total over the clang-sema corpus')
     o = ap.parse_args()
     if o.cmd == 'time':
         cmd_time(o)
