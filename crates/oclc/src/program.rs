@@ -1343,6 +1343,7 @@ impl Device {
     /// A zeroed buffer of `len` bytes for coarse-grained SVM: managed memory whose
     /// [`Buffer::svm_address`] is valid on the host and on the GPU. Only on a cuda device
     /// whose `managed_svm` is set; elsewhere an [`Error::Memory`].
+    #[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
     pub fn svm_buffer(&self, len: usize) -> Result<Buffer, Error> {
         match &self.backend {
             Backend::Cpu(_) => Err(Error::Memory(
