@@ -48,6 +48,8 @@ pub enum Arg {
     Local(usize),
     Bytes(Vec<u8>),
     Null,
+    /// An SVM pointer: an address in managed memory, valid on the GPU as it is.
+    Address(u64),
 }
 
 impl Worker {
@@ -167,6 +169,29 @@ impl Worker {
         }))
     }
 
+    /// A zeroed SVM allocation of `len` bytes in managed memory and its address, valid on
+    /// the host and the GPU (`CL_MEM_OBJECT_ALLOCATION_FAILURE` where the GPU has none).
+    pub fn alloc_managed(self: &Arc<Worker>, len: usize) -> Result<(Arc<CudaBuf>, u64), cl_int> {
+        let (id, addr) = self
+            .call(move |s| {
+                let b = s.dev.svm_buffer(len).ok()?;
+                let addr = b.svm_address()?;
+                let id = s.next_id;
+                s.next_id += 1;
+                s.bufs.insert(id, b);
+                Some((id, addr))
+            })?
+            .ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+        Ok((
+            Arc::new(CudaBuf {
+                worker: self.clone(),
+                id,
+                len,
+            }),
+            addr,
+        ))
+    }
+
     /// Generates PTX for `program` and loads it now, so that a program the GPU cannot run
     /// fails its build rather than its first launch: the message, as the build log says it.
     pub fn prepare(&self, program: Arc<oclc::Program>) -> Result<(), String> {
@@ -209,6 +234,7 @@ impl Worker {
                     Arg::Local(n) => oclc::KernelArg::Local(*n),
                     Arg::Bytes(v) => oclc::KernelArg::Value(v.clone()),
                     Arg::Null => oclc::KernelArg::Null,
+                    Arg::Address(a) => oclc::KernelArg::Address(*a),
                 };
                 k.set_arg(i, ka).map_err(|e| e.to_string())?;
             }
@@ -249,6 +275,7 @@ fn emulated_info() -> oclc::CudaDeviceInfo {
         max_threads_per_block: 1024,
         max_block_dims: [1024, 1024, 64],
         l2_cache: 0,
+        managed_svm: false,
     }
 }
 

@@ -220,11 +220,25 @@ impl HostPtr {
 
 /// Host memory this library allocated and lends to the application: the memory of a map,
 /// or an SVM allocation. Aligned to 128 bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN).
-#[derive(Debug)]
 pub struct HostAlloc {
     ptr: std::ptr::NonNull<u8>,
     len: usize,
-    layout: std::alloc::Layout,
+    /// How the memory was had: this library's allocator, or an owner that frees it when
+    /// dropped (a GPU's managed memory, [`HostAlloc::managed`]).
+    backing: Backing,
+}
+
+enum Backing {
+    Heap(std::alloc::Layout),
+    /// Held only to be dropped with the allocation.
+    #[allow(dead_code)]
+    Owner(std::sync::Arc<dyn std::any::Any + Send + Sync>),
+}
+
+impl std::fmt::Debug for HostAlloc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostAlloc({:#x}, {} bytes)", self.addr(), self.len)
+    }
 }
 
 // SAFETY: the allocation is plain bytes owned by this value; access goes through `read` and
@@ -242,7 +256,26 @@ impl HostAlloc {
         let layout = std::alloc::Layout::from_size_align(len.max(1), align.max(HOST_ALIGN)).ok()?;
         // SAFETY: the layout has a non-zero size.
         let p = unsafe { std::alloc::alloc_zeroed(layout) };
-        std::ptr::NonNull::new(p).map(|ptr| HostAlloc { ptr, len, layout })
+        std::ptr::NonNull::new(p).map(|ptr| HostAlloc {
+            ptr,
+            len,
+            backing: Backing::Heap(layout),
+        })
+    }
+
+    /// The `len` bytes at `addr` that `owner` holds and frees when dropped: memory the host
+    /// may read and write for as long as `owner` lives (a GPU's managed memory, which
+    /// launches leave coherent when they return). `None` for a NULL address.
+    pub fn managed(
+        addr: usize,
+        len: usize,
+        owner: std::sync::Arc<dyn std::any::Any + Send + Sync>,
+    ) -> Option<HostAlloc> {
+        std::ptr::NonNull::new(addr as *mut u8).map(|ptr| HostAlloc {
+            ptr,
+            len,
+            backing: Backing::Owner(owner),
+        })
     }
 
     pub fn ptr(&self) -> *mut c_void {
@@ -272,8 +305,10 @@ impl HostAlloc {
 
 impl Drop for HostAlloc {
     fn drop(&mut self) {
-        // SAFETY: allocated by `new` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+        if let Backing::Heap(layout) = self.backing {
+            // SAFETY: allocated by `new` with this layout.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) };
+        }
     }
 }
 

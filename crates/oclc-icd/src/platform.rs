@@ -37,6 +37,43 @@ pub enum Backend {
 }
 
 impl Device {
+    /// CL_DEVICE_SVM_CAPABILITIES.
+    pub fn svm_capabilities(&self) -> cl_device_svm_capabilities {
+        facts(self).svm
+    }
+
+    /// Host memory and device buffer of a new SVM allocation of `size` bytes aligned to
+    /// `align`: on a GPU, managed memory (one address for both); `None` when it cannot be.
+    pub fn new_svm(
+        &self,
+        size: usize,
+        align: usize,
+    ) -> Option<(crate::ffi::HostAlloc, crate::mem::Store)> {
+        match &self.backend {
+            Backend::Cpu(_) => Some((
+                crate::ffi::HostAlloc::new(size, align)?,
+                self.new_buffer(size).ok()?,
+            )),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(w) => {
+                let (buf, addr) = w.alloc_managed(size).ok()?;
+                let addr = usize::try_from(addr).ok()?;
+                if align != 0 && !addr.is_multiple_of(align) {
+                    return None;
+                }
+                let host = crate::ffi::HostAlloc::managed(addr, size, buf.clone())?;
+                Some((
+                    host,
+                    crate::mem::Store::Cuda {
+                        buf,
+                        offset: 0,
+                        len: size,
+                    },
+                ))
+            }
+        }
+    }
+
     /// Whether this is a GPU.
     pub fn is_cuda(&self) -> bool {
         !matches!(self.backend, Backend::Cpu(_))
@@ -310,7 +347,12 @@ fn facts(dev: &Device) -> Facts {
                 cache_size: i.l2_cache,
                 cacheline: 128,
                 host_unified: false,
-                svm: 0,
+                // Coarse-grained buffers in managed memory, where the GPU has it.
+                svm: if i.managed_svm {
+                    CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
+                } else {
+                    0
+                },
                 preferred_multiple: 32,
             }
         }

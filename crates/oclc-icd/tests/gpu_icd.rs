@@ -403,3 +403,250 @@ fn the_gpu_path_runs_on_an_emulated_gpu() {
     assert!(text.contains("1 passed"), "{text}");
     assert!(!text.contains("skipped"), "{text}");
 }
+
+const SVM_SOURCE: &str = r#"
+kernel void s(global int *a, global int *global *slot) {
+    size_t i = get_global_id(0);
+    global int *b = *slot;
+    b[i] = a[i] * 3 + 1;
+    a[i] += 100;
+}
+"#;
+
+/// Coarse-grained SVM on the GPU (managed memory): SVM pointers as arguments, a pointer
+/// stored in SVM memory, fill, map, memcpy and a USE_HOST_PTR buffer over SVM memory.
+#[test]
+fn coarse_grained_svm_runs_on_the_gpu() {
+    let gpu = match devices(CL_DEVICE_TYPE_GPU) {
+        Ok(l) if !l.is_empty() => l[0],
+        _ => {
+            eprintln!(
+                "skipped: no cuda device (needs --features cuda and a CUDA driver with a GPU)"
+            );
+            return;
+        }
+    };
+    let caps = info_u64(gpu, CL_DEVICE_SVM_CAPABILITIES);
+    if caps == 0 {
+        eprintln!("skipped: this GPU has no managed memory with concurrent access (no SVM)");
+        return;
+    }
+    assert_eq!(caps, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
+    let t = d();
+    let n = 256usize;
+    let half = n / 2;
+    let bytes = n * 4;
+    let src = CString::new(SVM_SOURCE).expect("no NUL");
+    let opts = CString::new("-cl-std=CL3.0").expect("no NUL");
+    let name = CString::new("s").expect("no NUL");
+    let mut err = CL_SUCCESS;
+    // SAFETY: every pointer is to a live local of the size passed with it, or an SVM
+    // allocation of the size asked for, touched by the host only while mapped or after a
+    // blocking command; handles come from the calls before.
+    unsafe {
+        let ctx = t.clCreateContext.expect("fn")(null(), 1, &gpu, None, null_mut(), &mut err);
+        check(err, "clCreateContext");
+        let q = t.clCreateCommandQueueWithProperties.expect("fn")(ctx, gpu, null(), &mut err);
+        check(err, "clCreateCommandQueueWithProperties");
+        // Fine-grained buffers are not offered.
+        let fine = t.clSVMAlloc.expect("fn")(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 64, 0);
+        assert!(fine.is_null());
+        let a = t.clSVMAlloc.expect("fn")(ctx, CL_MEM_READ_WRITE, bytes, 0) as *mut i32;
+        let b = t.clSVMAlloc.expect("fn")(ctx, CL_MEM_READ_WRITE, bytes, 0) as *mut i32;
+        let slot = t.clSVMAlloc.expect("fn")(ctx, CL_MEM_READ_WRITE, 8, 0) as *mut *mut i32;
+        assert!(!a.is_null() && !b.is_null() && !slot.is_null());
+        let seven = 7i32;
+        check(
+            t.clEnqueueSVMMemFill.expect("fn")(
+                q,
+                a.cast(),
+                (&raw const seven).cast(),
+                4,
+                bytes,
+                0,
+                null(),
+                null_mut(),
+            ),
+            "clEnqueueSVMMemFill",
+        );
+        check(
+            t.clEnqueueSVMMap.expect("fn")(
+                q,
+                CL_TRUE,
+                CL_MAP_WRITE,
+                a.cast(),
+                bytes,
+                0,
+                null(),
+                null_mut(),
+            ),
+            "clEnqueueSVMMap a",
+        );
+        for i in 0..half {
+            *a.add(i) = i as i32;
+        }
+        check(
+            t.clEnqueueSVMUnmap.expect("fn")(q, a.cast(), 0, null(), null_mut()),
+            "unmap a",
+        );
+        check(
+            t.clEnqueueSVMMap.expect("fn")(
+                q,
+                CL_TRUE,
+                CL_MAP_WRITE,
+                slot.cast(),
+                8,
+                0,
+                null(),
+                null_mut(),
+            ),
+            "clEnqueueSVMMap slot",
+        );
+        *slot = b;
+        check(
+            t.clEnqueueSVMUnmap.expect("fn")(q, slot.cast(), 0, null(), null_mut()),
+            "unmap slot",
+        );
+        let mut src_ptr = src.as_ptr();
+        let prog = t.clCreateProgramWithSource.expect("fn")(ctx, 1, &mut src_ptr, null(), &mut err);
+        check(err, "clCreateProgramWithSource");
+        check(
+            t.clBuildProgram.expect("fn")(prog, 1, &gpu, opts.as_ptr(), None, null_mut()),
+            "clBuildProgram",
+        );
+        let kernel = t.clCreateKernel.expect("fn")(prog, name.as_ptr(), &mut err);
+        check(err, "clCreateKernel");
+        check(
+            t.clSetKernelArgSVMPointer.expect("fn")(kernel, 0, a.cast()),
+            "arg 0",
+        );
+        check(
+            t.clSetKernelArgSVMPointer.expect("fn")(kernel, 1, slot.cast()),
+            "arg 1",
+        );
+        let used = [b];
+        check(
+            t.clSetKernelExecInfo.expect("fn")(
+                kernel,
+                CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                std::mem::size_of_val(&used),
+                used.as_ptr().cast(),
+            ),
+            "clSetKernelExecInfo",
+        );
+        let local = 64usize;
+        check(
+            t.clEnqueueNDRangeKernel.expect("fn")(
+                q,
+                kernel,
+                1,
+                null(),
+                &n,
+                &local,
+                0,
+                null(),
+                null_mut(),
+            ),
+            "clEnqueueNDRangeKernel",
+        );
+        let mut got_b = vec![0i32; n];
+        check(
+            t.clEnqueueSVMMemcpy.expect("fn")(
+                q,
+                CL_TRUE,
+                got_b.as_mut_ptr().cast(),
+                b.cast(),
+                bytes,
+                0,
+                null(),
+                null_mut(),
+            ),
+            "clEnqueueSVMMemcpy",
+        );
+        let start: Vec<i32> = (0..n)
+            .map(|i| if i < half { i as i32 } else { 7 })
+            .collect();
+        let want_b: Vec<i32> = start.iter().map(|x| x * 3 + 1).collect();
+        assert_eq!(got_b, want_b);
+        check(
+            t.clEnqueueSVMMap.expect("fn")(
+                q,
+                CL_TRUE,
+                CL_MAP_READ,
+                a.cast(),
+                bytes,
+                0,
+                null(),
+                null_mut(),
+            ),
+            "clEnqueueSVMMap a to read",
+        );
+        let got_a: Vec<i32> = (0..n).map(|i| *a.add(i)).collect();
+        let want_a: Vec<i32> = start.iter().map(|x| x + 100).collect();
+        assert_eq!(got_a, want_a);
+        check(
+            t.clEnqueueSVMUnmap.expect("fn")(q, a.cast(), 0, null(), null_mut()),
+            "unmap a",
+        );
+        // A USE_HOST_PTR buffer over A's upper half is that memory.
+        let upper = t.clCreateBuffer.expect("fn")(
+            ctx,
+            CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+            half * 4,
+            a.add(half).cast(),
+            &mut err,
+        );
+        check(err, "clCreateBuffer over SVM");
+        let sz = std::mem::size_of::<cl_mem>();
+        check(
+            t.clSetKernelArg.expect("fn")(kernel, 0, sz, (&raw const upper).cast()),
+            "arg 0 buffer",
+        );
+        check(
+            t.clEnqueueNDRangeKernel.expect("fn")(
+                q,
+                kernel,
+                1,
+                null(),
+                &half,
+                &local,
+                0,
+                null(),
+                null_mut(),
+            ),
+            "clEnqueueNDRangeKernel over SVM buffer",
+        );
+        check(t.clFinish.expect("fn")(q), "clFinish");
+        check(
+            t.clEnqueueSVMMap.expect("fn")(
+                q,
+                CL_TRUE,
+                CL_MAP_READ,
+                a.cast(),
+                bytes,
+                0,
+                null(),
+                null_mut(),
+            ),
+            "clEnqueueSVMMap a again",
+        );
+        assert_eq!(*a.add(half), 207);
+        assert_eq!(*a.add(n - 1), 207);
+        assert_eq!(*a.add(half - 1), half as i32 - 1 + 100);
+        assert_eq!(*b, 107 * 3 + 1);
+        assert_eq!(*b.add(half), 7 * 3 + 1);
+        check(
+            t.clEnqueueSVMUnmap.expect("fn")(q, a.cast(), 0, null(), null_mut()),
+            "unmap a",
+        );
+        check(t.clFinish.expect("fn")(q), "clFinish");
+        t.clReleaseMemObject.expect("fn")(upper);
+        t.clReleaseKernel.expect("fn")(kernel);
+        t.clReleaseProgram.expect("fn")(prog);
+        for p in [a.cast(), b.cast(), slot.cast::<c_void>()] {
+            t.clSVMFree.expect("fn")(ctx, p);
+        }
+        t.clReleaseCommandQueue.expect("fn")(q);
+        t.clReleaseContext.expect("fn")(ctx);
+    }
+}

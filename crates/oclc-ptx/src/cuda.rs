@@ -178,6 +178,10 @@ pub struct DeviceInfo {
     pub max_threads_per_block: u32,
     pub max_block_dims: [u32; 3],
     pub l2_cache: u64,
+    /// Whether the GPU can back coarse-grained SVM: managed memory
+    /// (`cuMemAllocManaged`, one address on host and device) that the host may touch while
+    /// kernels run (`CONCURRENT_MANAGED_ACCESS`).
+    pub managed_svm: bool,
 }
 
 /// Device attribute `a` of `dev`.
@@ -283,6 +287,11 @@ impl Buffer {
         Ok(())
     }
 
+    /// The buffer's device address (for a managed buffer, also its host address).
+    pub fn address(&self) -> u64 {
+        self.0.ptr
+    }
+
     fn check_range(&self, offset: usize, len: usize) -> Result<(), CudaError> {
         match offset.checked_add(len) {
             Some(end) if end <= self.0.len => Ok(()),
@@ -306,6 +315,9 @@ pub enum Arg {
     Local(usize),
     /// For scalars, vectors and by-value structs: the value's bytes (little-endian).
     Bytes(Vec<u8>),
+    /// For `__global` and `__constant` pointer parameters: a raw device address (an SVM
+    /// pointer into managed memory, see [`CudaDevice::managed`]).
+    Address(u64),
 }
 
 /// A module loaded on the GPU; its program-scope variables keep their values between
@@ -417,6 +429,8 @@ impl CudaDevice {
                 or(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64),
             ],
             l2_cache: u64::from(or(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0)),
+            managed_svm: or(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 0) != 0
+                && or(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 0) != 0,
             target: format!("sm_{major}{minor}"),
         };
         Ok(CudaDevice {
@@ -501,6 +515,36 @@ impl CudaDevice {
         }));
         // SAFETY: `ptr` is a fresh allocation of at least `len.max(1)` bytes.
         unsafe { result::memset_d8_sync(ptr, 0, len.max(1)) }.map_err(drv("cuMemsetD8"))?;
+        Ok(buf)
+    }
+
+    /// A zero-filled buffer of `len` bytes in managed memory (`cuMemAllocManaged`): its
+    /// [`Buffer::address`] is valid on the host and on the GPU, which is what coarse-grained
+    /// SVM needs. Launches synchronize before returning, so between them the host may use
+    /// the bytes directly.
+    pub fn managed(&self, len: usize) -> Result<Buffer, CudaError> {
+        if !self.info.managed_svm {
+            return Err(CudaError::Driver {
+                call: "cuMemAllocManaged",
+                message: "the GPU has no managed memory with concurrent host access".into(),
+            });
+        }
+        self.cx.bind()?;
+        // SAFETY: allocating has no preconditions beyond a current context (bound above);
+        // GLOBAL attaches the memory to every stream, as launches on any stream need.
+        let ptr = unsafe {
+            result::malloc_managed(len.max(1), sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL)
+        }
+        .map_err(drv("cuMemAllocManaged"))?;
+        let buf = Buffer(Rc::new(Alloc {
+            cx: self.cx.clone(),
+            ptr,
+            len,
+        }));
+        // SAFETY: `ptr` is a fresh allocation of at least `len.max(1)` bytes.
+        unsafe { result::memset_d8_sync(ptr, 0, len.max(1)) }.map_err(drv("cuMemsetD8"))?;
+        // The fill may still be running for managed memory: the host reads the bytes next.
+        result::ctx::synchronize().map_err(drv("cuCtxSynchronize"))?;
         Ok(buf)
     }
 
@@ -725,7 +769,10 @@ impl CudaDevice {
         let coarsen = if variants { self.coarsen.get() } else { 1 };
         let plan = crate::launch::plan(abi, range, coarsen, self.min_threads.get())
             .map_err(CudaError::BadRange)?;
-        let nc = if variants && self.nc.get() {
+        // A raw address may reach any buffer (through pointers stored in SVM memory), so no
+        // buffer counts as read-only then.
+        let raw = args.iter().any(|a| matches!(a, Arg::Address(_)));
+        let nc = if variants && self.nc.get() && !raw {
             let bufs: Vec<Option<u64>> = args
                 .iter()
                 .map(|a| match a {
@@ -1093,6 +1140,7 @@ fn pack_args(
     for (index, (p, a)) in abi.params.iter().zip(args).enumerate() {
         match (p, a) {
             (ParamAbi::Pointer, Arg::Buffer(b)) => out.push(vec![b.0.ptr]),
+            (ParamAbi::Pointer, Arg::Address(a)) => out.push(vec![*a]),
             (ParamAbi::LocalOffset, Arg::Local(n)) => {
                 shared = shared.div_ceil(16) * 16;
                 out.push(vec![shared]);

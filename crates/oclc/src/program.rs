@@ -747,6 +747,16 @@ impl Buffer {
         self.len() == 0
     }
 
+    /// The address of a buffer from [`Device::svm_buffer`], valid on host and GPU (that of
+    /// any other cuda buffer is a device address only); `None` on the cpu device.
+    pub fn svm_address(&self) -> Option<u64> {
+        match &self.mem {
+            Mem::Cpu(_) => None,
+            #[cfg(feature = "cuda")]
+            Mem::Cuda { buf, .. } => Some(buf.address()),
+        }
+    }
+
     /// The contents as bytes (after every launch so far has finished); an [`Error::Memory`]
     /// when the host has no room for the copy.
     pub fn read_bytes(&self) -> Result<Vec<u8>, Error> {
@@ -915,6 +925,10 @@ pub enum KernelArg {
     Value(Vec<u8>),
     /// A NULL `__global` or `__constant` pointer (OpenCL's `clSetKernelArg` with no buffer).
     Null,
+    /// A raw address for a `__global` or `__constant` pointer: an SVM pointer, inside a
+    /// buffer from [`Device::svm_buffer`] (cuda device only; on the cpu device, SVM goes
+    /// through `launch_on_cpu_svm`).
+    Address(u64),
 }
 
 impl KernelArg {
@@ -935,6 +949,7 @@ impl KernelArg {
             KernelArg::Local(_) => "a local allocation",
             KernelArg::Value(_) => "a value",
             KernelArg::Null => "a NULL pointer",
+            KernelArg::Address(_) => "an address",
         }
     }
 }
@@ -1081,6 +1096,13 @@ fn fit_arg(index: usize, p: &KernelParam, arg: KernelArg) -> Result<KernelArg, E
             },
             KernelArg::Null,
         ) => Ok(KernelArg::Null),
+        (
+            KernelParamKind::Pointer {
+                space: AddrSpace::Global | AddrSpace::Constant,
+                ..
+            },
+            KernelArg::Address(a),
+        ) => Ok(KernelArg::Address(a)),
         (
             KernelParamKind::Pointer {
                 space: AddrSpace::Local,
@@ -1318,6 +1340,20 @@ impl Device {
         }
     }
 
+    /// A zeroed buffer of `len` bytes for coarse-grained SVM: managed memory whose
+    /// [`Buffer::svm_address`] is valid on the host and on the GPU. Only on a cuda device
+    /// whose `managed_svm` is set; elsewhere an [`Error::Memory`].
+    #[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
+    pub fn svm_buffer(&self, len: usize) -> Result<Buffer, Error> {
+        match &self.backend {
+            Backend::Cpu(_) => Err(Error::Memory(
+                "SVM buffers by address need a cuda device".into(),
+            )),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(c) => c.svm_buffer(len),
+        }
+    }
+
     /// A zeroed buffer of `len` elements of `T`: an [`Error::Memory`] when its bytes overflow
     /// size_t, exceed the cpu device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, or the memory cannot be
     /// had.
@@ -1423,6 +1459,7 @@ fn launch_cpu(
             KernelArg::Local(n) => Ok(oclc_cpu::Arg::Local(*n)),
             KernelArg::Value(v) => Ok(oclc_cpu::Arg::Bytes(v.clone())),
             KernelArg::Null => Ok(oclc_cpu::Arg::Null),
+            KernelArg::Address(a) => Ok(oclc_cpu::Arg::Address(*a)),
         })
         .collect::<Result<Vec<_>, Error>>()?;
     for &(i, a) in addresses {
@@ -1520,6 +1557,19 @@ mod cuda {
             })
         }
 
+        pub(super) fn svm_buffer(&self, len: usize) -> Result<Buffer, Error> {
+            let buf = self
+                .dev
+                .managed(len)
+                .map_err(|e| Error::Memory(e.to_string()))?;
+            Ok(Buffer {
+                mem: Mem::Cuda {
+                    ordinal: self.ordinal,
+                    buf,
+                },
+            })
+        }
+
         /// `program`'s module on this GPU, generating PTX and loading it on first use; modules
         /// of programs that have been dropped are unloaded on the way.
         pub(super) fn loaded(
@@ -1568,6 +1618,7 @@ mod cuda {
                     KernelArg::Null => Err(Error::Launch(
                         "NULL buffer arguments are not supported on the cuda device".into(),
                     )),
+                    KernelArg::Address(a) => Ok(Arg::Address(*a)),
                 })
                 .collect::<Result<Vec<_>, Error>>()?;
             let module = self.loaded(kernel.program)?;

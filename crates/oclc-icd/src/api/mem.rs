@@ -936,12 +936,17 @@ pub(crate) unsafe extern "C" fn svm_alloc(
         if align != 0 && (!align.is_power_of_two() || align > 1 << 16) {
             return None;
         }
-        let host = HostAlloc::new(size, align)?;
-        // SVM needs the cpu device (CL_DEVICE_SVM_CAPABILITIES is 0 on a GPU).
-        if dev.is_cuda() {
+        // Only what the device offers (a GPU: coarse-grained, in managed memory).
+        let caps = dev.svm_capabilities();
+        let wanted = if flags & CL_MEM_SVM_FINE_GRAIN_BUFFER != 0 {
+            CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+        } else {
+            CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
+        };
+        if caps & wanted == 0 {
             return None;
         }
-        let buf = dev.new_buffer(size).ok()?;
+        let (host, buf) = dev.new_svm(size, align)?;
         let p = host.ptr();
         let svm = Arc::new(Svm { host, buf, flags });
         ctx.svm

@@ -1258,8 +1258,8 @@ fn is_constant_param(kernel: &Kernel, i: usize) -> bool {
 /// library's `Device::launch`, as `oclc run --device cuda`), memory back out. A fault or
 /// launch error prints the library's message on stderr and ends the command with
 /// CL_OUT_OF_RESOURCES. A sub-buffer runs on a copy of its bytes ([`crate::cuda::Arg::Sub`]);
-/// SVM pointers are not arguments a GPU launch takes (CL_INVALID_KERNEL_ARGS, with a line on
-/// stderr).
+/// SVM pointers (and USE_HOST_PTR buffers over SVM) are addresses in managed memory, passed
+/// as they are; the launch returns synchronized, so the host sees the kernel's writes.
 #[cfg(feature = "cuda")]
 fn run_kernel_cuda(
     kernel: &Kernel,
@@ -1278,8 +1278,23 @@ fn run_kernel_cuda(
     };
     let mut mems: Vec<&Ref<Mem>> = Vec::new();
     let mut wargs = Vec::with_capacity(args.len());
+    let ctx = &kernel.program.ctx;
+    // An SVM allocation in a GPU's managed memory: its address is the kernel's pointer.
+    let managed = |s: &crate::context::Svm, off: usize| match &s.buf {
+        Store::Cuda { .. } => Some(Arg::Address((s.host.addr() + off) as u64)),
+        Store::Cpu(_) => None,
+    };
     for (i, a) in args.iter().enumerate() {
         wargs.push(match a {
+            // A USE_HOST_PTR buffer over SVM memory is that memory (CL_MEM_USES_SVM_POINTER).
+            ArgValue::Held(m)
+                if let Some(arg) = m
+                    .host
+                    .and_then(|h| ctx.svm_at(h.addr()))
+                    .and_then(|(s, off)| managed(&s, off)) =>
+            {
+                arg
+            }
             ArgValue::Held(m) => {
                 mems.push(m);
                 match &m.buf {
@@ -1298,12 +1313,12 @@ fn run_kernel_cuda(
             ArgValue::Null => Arg::Null,
             ArgValue::Local(n) => Arg::Local(*n),
             ArgValue::Bytes(b) => Arg::Bytes(b.clone()),
-            ArgValue::Svm(..) => {
-                return Err(refuse(
-                    i,
-                    "SVM pointers are not supported on the cuda device",
-                ));
-            }
+            ArgValue::Svm(s, off) => match managed(s, *off) {
+                Some(arg) => arg,
+                None => {
+                    return Err(refuse(i, "the SVM pointer is not in the GPU's memory"));
+                }
+            },
         });
     }
     let lock = worker.launches.lock().unwrap_or_else(|e| e.into_inner());
