@@ -6,72 +6,17 @@
 //! the OpenCL headers: without them a test says what is missing and skips, or fails when
 //! OCLC_REQUIRE_CONFORMANCE=1.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{compile, library};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
-
-/// `target/<profile>`: the directory of this test's executable's `deps`.
-fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    exe.parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps")
-        .to_path_buf()
-}
-
-/// The ICD library of this profile, built once (a no-op when up to date).
-fn library() -> PathBuf {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let dir = target_dir();
-            let mut cmd = Command::new(env!("CARGO"));
-            cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-                .args(["build", "-q", "-p", "oclc-icd", "--lib"]);
-            if dir.file_name().is_some_and(|n| n == "release") {
-                cmd.arg("--release");
-            }
-            assert!(
-                cmd.status().expect("cargo runs").success(),
-                "cargo build failed"
-            );
-            dir.join("liboclc_icd.so")
-        })
-        .clone()
-}
 
 /// The test program, compiled once; `None` (skipped) without a C compiler or headers.
 fn program() -> Option<PathBuf> {
     static BIN: OnceLock<Option<PathBuf>> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/link.c");
-        let out = std::env::temp_dir().join(format!("oclc-icd-link-{}", std::process::id()));
-        let r = Command::new("cc")
-            .arg("-O1")
-            .arg(&src)
-            .arg("-o")
-            .arg(&out)
-            .arg("-ldl")
-            .output();
-        let why = match r {
-            Ok(o) if o.status.success() => return Some(out),
-            Ok(o) => format!(
-                "cannot compile {} (apt-get install ocl-icd-opencl-dev): {}",
-                src.display(),
-                String::from_utf8_lossy(&o.stderr)
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-            ),
-            Err(e) => format!("no C compiler (cc): {e}"),
-        };
-        if std::env::var("OCLC_REQUIRE_CONFORMANCE").is_ok_and(|v| v == "1") {
-            panic!("{why} (OCLC_REQUIRE_CONFORMANCE=1; .ci/run installs it)");
-        }
-        eprintln!("skipped: {why}");
-        None
-    })
-    .clone()
+    BIN.get_or_init(|| compile("link")).clone()
 }
 
 /// The output of `link.c` in `mode` (it exits 0 unless its set-up failed).
