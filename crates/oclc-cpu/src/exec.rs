@@ -5,11 +5,12 @@
 use crate::builtins::{self, CallFault};
 use crate::decode::{DFunc, I, Program};
 use crate::error::{CheckKind, RuntimeError};
-use crate::memory::{Arena, Fault, GlobalMem, Mem};
+use crate::memory::{Arena, GlobalMem, Mem};
 use crate::ops::{self, mask, sext};
 use crate::printf::PrintfBuffer;
 use crate::ptr;
 use crate::races::{GlobalRaces, GroupRace, Race, Races};
+pub use oclc_ir::fault::{Fault, fault_message, space_label};
 use oclc_ir::{AddrSpace, BinOp, RmwOp, Scalar, Type, WorkItemQuery};
 use oclc_syntax::{Span, Symbol};
 
@@ -184,94 +185,6 @@ enum Action {
     /// Suspends at the barrier (or collective) at this pc.
     Barrier(usize),
     Fail(CheckKind, String),
-}
-
-fn space_label(s: AddrSpace) -> &'static str {
-    s.clang_name()
-}
-
-/// The message for a memory fault on a `what` ("read", "write", "atomic operation");
-/// `owner_ids` gives the ids of a work-item of the group by its local linear index (`None`
-/// when there is no such work-item).
-pub fn fault_message(
-    f: &Fault,
-    what: &str,
-    owner_ids: &dyn Fn(u32) -> Option<[u64; 3]>,
-) -> (CheckKind, String) {
-    match f {
-        Fault::Null => (
-            CheckKind::NullDereference,
-            format!("{what} through a NULL pointer"),
-        ),
-        Fault::OutOfBounds {
-            name,
-            space,
-            size,
-            offset,
-            len,
-        } => (
-            CheckKind::OutOfBounds,
-            format!(
-                "out-of-bounds {what} of {len} byte{} at offset {offset} of {} {} ({size} bytes)",
-                if *len == 1 { "" } else { "s" },
-                space_label(*space),
-                name.as_str()
-            ),
-        ),
-        Fault::WrongSpace { cast_to, points_to } => (
-            CheckKind::WrongSpace,
-            format!(
-                "{what} through a pointer cast from generic to `{}`, but it points into {} memory",
-                space_label(*cast_to),
-                space_label(*points_to)
-            ),
-        ),
-        Fault::WriteConstant { name } => (
-            CheckKind::WriteToConstant,
-            format!("{what} to __constant memory ({})", name.as_str()),
-        ),
-        Fault::Dangling { space } => (
-            CheckKind::InvalidPointer,
-            format!(
-                "{what} through an invalid {} pointer (its allocation does not exist)",
-                space_label(*space)
-            ),
-        ),
-        Fault::OtherPrivate { owner } => match owner_ids(*owner) {
-            Some(g) => (
-                CheckKind::OtherPrivate,
-                format!(
-                    "{what} of the private memory of another work-item (global id ({}, {}, {})): a __private pointer is valid only in the work-item that made it",
-                    g[0], g[1], g[2]
-                ),
-            ),
-            None => fault_message(
-                &Fault::Dangling {
-                    space: AddrSpace::Private,
-                },
-                what,
-                owner_ids,
-            ),
-        },
-        Fault::Unmapped { addr } => (
-            CheckKind::InvalidPointer,
-            format!(
-                "{what} through __global pointer {addr:#x}, which is in no buffer or SVM \
-                 allocation of the launch (an SVM allocation reached through memory must be \
-                 a kernel argument or named by clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS))"
-            ),
-        ),
-        Fault::Unbound { addr, base, size } => (
-            CheckKind::InvalidPointer,
-            format!(
-                "{what} through __global pointer {addr:#x}, at offset {} of the SVM allocation \
-                 at {base:#x} ({size} bytes), which the launch was not given: pass it as a \
-                 kernel argument or name it with \
-                 clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS)",
-                addr - base
-            ),
-        ),
-    }
 }
 
 /// A memory access as alignment messages describe it.

@@ -5,6 +5,7 @@
 
 use crate::ptr::{self, Tag};
 use oclc_ir::AddrSpace;
+pub use oclc_ir::fault::Fault;
 use oclc_syntax::Symbol;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -308,47 +309,6 @@ pub struct SvmRange {
 /// How far (in bytes) outside every SVM allocation a raw address is still reported against
 /// the nearest one (as out of bounds) rather than as pointing nowhere.
 const SVM_NEAR: u64 = 1 << 20;
-
-/// Why an access failed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Fault {
-    Null,
-    OutOfBounds {
-        name: Symbol,
-        space: AddrSpace,
-        size: u64,
-        /// Byte offset from the allocation's start; negative below it.
-        offset: i64,
-        len: u64,
-    },
-    WrongSpace {
-        cast_to: AddrSpace,
-        points_to: AddrSpace,
-    },
-    WriteConstant {
-        name: Symbol,
-    },
-    /// A pointer to an allocation that no longer (or never) existed.
-    Dangling {
-        space: AddrSpace,
-    },
-    /// A `__private` pointer of another work-item of the group (its local linear index).
-    OtherPrivate {
-        owner: u32,
-    },
-    /// A raw address (an SVM pointer, see [`ptr::raw`]) that no SVM allocation of the
-    /// launch holds or is near.
-    Unmapped {
-        addr: u64,
-    },
-    /// A raw address inside an SVM allocation (`base`, `size` bytes) that the launch was
-    /// not given (neither an argument nor named by CL_KERNEL_EXEC_INFO_SVM_PTRS).
-    Unbound {
-        addr: u64,
-        base: u64,
-        size: u64,
-    },
-}
 
 /// Everything one work-item can address.
 pub struct Mem<'a> {

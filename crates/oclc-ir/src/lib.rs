@@ -84,6 +84,7 @@
 //!   the right line.
 
 pub mod builder;
+pub mod fault;
 pub mod ir;
 pub mod link;
 pub mod lists;

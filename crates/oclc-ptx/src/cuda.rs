@@ -77,9 +77,13 @@ pub enum CudaError {
     /// Any use of the GPU after kernel `0` faulted in a way that CUDA keeps until the
     /// process ends (no context of the GPU can be made again in this process).
     #[error(
-        "the GPU is unusable in this process: kernel `{0}` faulted on it earlier, and CUDA keeps such a fault until the process ends (run the kernel on the cpu device, --device cpu, to see where it faults)"
+        "the GPU is unusable in this process: kernel `{0}` faulted on it earlier, and CUDA keeps such a fault until the process ends (run the kernel with --checks, or on the cpu device, to see where it faults)"
     )]
     Unusable(String),
+    /// A check of [`crate::PtxOptions::checks`] failed: the fault as the cpu device words
+    /// it. The context stays usable.
+    #[error("{0}")]
+    Check(Box<oclc_ir::fault::RuntimeError>),
 }
 
 fn drv(call: &'static str) -> impl FnOnce(result::DriverError) -> CudaError {
@@ -154,6 +158,9 @@ pub struct CudaDevice {
     printf_buffer: RefCell<Result<usize, String>>,
     /// Whether printf output is also written to standard output (default: yes).
     printf_echo: Cell<bool>,
+    /// Whether programs loaded from now on check every access and barrier (`--checks`,
+    /// `OCLC_CUDA_CHECKS=1`).
+    checks: Cell<bool>,
     /// 32-bit registers and threads per multiprocessor.
     regs_per_sm: u32,
     threads_per_sm: u32,
@@ -320,6 +327,15 @@ pub enum Arg {
     Address(u64),
 }
 
+/// A launch's `--checks` state: its fault record and check table.
+struct CheckTable {
+    record: Buffer,
+    /// The table's bytes, written to `at` before each region's launch.
+    bytes: Vec<u8>,
+    at: sys::CUdeviceptr,
+    entries: Vec<(u64, u64)>,
+}
+
 /// A module loaded on the GPU; its program-scope variables keep their values between
 /// launches.
 pub struct Program {
@@ -443,6 +459,7 @@ impl CudaDevice {
             tune_regs: Cell::new(tune_setting(std::env::var("OCLC_CUDA_REGS").ok())?),
             printf_buffer: RefCell::new(oclc_ir::printf::buffer_size_from_env()),
             printf_echo: Cell::new(true),
+            checks: Cell::new(checks_setting(std::env::var("OCLC_CUDA_CHECKS").ok())?),
             regs_per_sm: regs_per_sm.max(0) as u32,
             threads_per_sm: per_sm.max(0) as u32,
             info,
@@ -461,6 +478,16 @@ impl CudaDevice {
     }
 
     /// What the driver reports about this GPU (name, limits), for device queries.
+    /// Turns `--checks` on or off for programs loaded from now on.
+    pub fn set_checks(&self, on: bool) {
+        self.checks.set(on);
+    }
+
+    /// Whether programs loaded now get `--checks`.
+    pub fn checks(&self) -> bool {
+        self.checks.get()
+    }
+
     pub fn info(&self) -> &DeviceInfo {
         &self.info
     }
@@ -568,6 +595,7 @@ impl CudaDevice {
             ids_32bit: true,
             coarsen: self.coarsen.get(),
             variant: None,
+            checks: self.checks.get(),
         };
         let ptx = crate::emit_module(&module, sm, &opts)?;
         let cu = self.load_text(&ptx.text, 0)?;
@@ -753,7 +781,8 @@ impl CudaDevice {
         }
         // A printf kernel runs the program's own module: its `%s` pointers are addresses of
         // that module's globals.
-        let variants = !abi.uses_globals && !abi.printf && !prog.ir.functions.is_empty();
+        let checks = prog.opts.checks;
+        let variants = !checks && !abi.uses_globals && !abi.printf && !prog.ir.functions.is_empty();
         let printf_buf = if abi.printf {
             let limit = self
                 .printf_buffer
@@ -836,6 +865,11 @@ impl CudaDevice {
             }
             launches.push((func, r, storage, shared));
         }
+        let mut check = if checks {
+            Some(self.check_table(prog, args)?)
+        } else {
+            None
+        };
         let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
             .map_err(drv("cuEventCreate"))?;
         let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
@@ -843,7 +877,15 @@ impl CudaDevice {
         let stream = std::ptr::null_mut();
         // SAFETY: the events were just created.
         let mut launched = unsafe { result::event::record(start, stream) };
-        for (func, r, storage, shared) in &mut launches {
+        for (ri, (func, r, storage, shared)) in launches.iter_mut().enumerate() {
+            if let Some(c) = check.as_mut() {
+                // The region index, for the faulting work-item's ids.
+                c.bytes[8..16].copy_from_slice(&(ri as u64).to_le_bytes());
+                // SAFETY: `c.at` is the module's table of exactly `c.bytes.len()` bytes
+                // (`cuModuleGetGlobal`); the copy is ordered after earlier launches.
+                launched =
+                    launched.and_then(|_| unsafe { result::memcpy_htod_sync(c.at, &c.bytes) });
+            }
             let mut ptrs: Vec<*mut c_void> =
                 storage.iter_mut().map(|s| s.as_mut_ptr().cast()).collect();
             let dim = |d: [u32; 3]| (d[0], d[1], d[2]);
@@ -870,6 +912,33 @@ impl CudaDevice {
         }
         let count = launches.len() as u32;
         drop(launches);
+        if let (Ok(_), Some(c)) = (&timing, check.as_ref()) {
+            let mut bytes = [0u8; crate::checks::RECORD_BYTES];
+            c.record.read_at(0, &mut bytes)?;
+            if let Some(rec) = crate::checks::Record::decode(&bytes) {
+                let kf = prog
+                    .ir
+                    .function_by_name(kernel)
+                    .and_then(|k| prog.ir.function(k));
+                let mut e = crate::checks::runtime_error(
+                    &rec,
+                    &crate::checks::FaultContext {
+                        module: &prog.ir,
+                        kernel: kf,
+                        sites: &prog.ptx.checks,
+                        plan: &plan,
+                        entries: &c.entries,
+                    },
+                );
+                if let Some((b, limit)) = &printf_buf
+                    && let Ok(out) = self.printf_output(prog, kernel, b, *limit)
+                {
+                    e.printf = out.text;
+                    e.printf_truncated = out.truncated;
+                }
+                return Err(CudaError::Check(Box::new(e)));
+            }
+        }
         match timing {
             Ok(ms) => {
                 let out = match &printf_buf {
@@ -897,6 +966,61 @@ impl CudaDevice {
                 message: self.after_fault(kernel, &e),
             }),
         }
+    }
+
+    /// The check table of a launch of `prog` with `args` (the region index is set per
+    /// region), with a fresh fault record.
+    fn check_table(&self, prog: &Program, args: &[Arg]) -> Result<CheckTable, CudaError> {
+        use crate::checks::{HEADER_BYTES, MAX_ENTRIES, TABLE, TABLE_BYTES};
+        let record = self.buffer_from_bytes(&crate::checks::empty_record())?;
+        let mut entries: Vec<(u64, u64)> = args
+            .iter()
+            .map(|a| match a {
+                Arg::Buffer(b) => (b.0.ptr, b.0.len as u64),
+                // An SVM pointer: its allocation's size is not known here.
+                Arg::Address(p) => (*p, u64::MAX - *p),
+                Arg::Local(n) => (0, *n as u64),
+                Arg::Bytes(_) => (0, 0),
+            })
+            .collect();
+        for (_, sym) in &prog.ptx.globals {
+            let cname =
+                CString::new(sym.as_str()).map_err(|_| CudaError::NoSuchKernel(sym.clone()))?;
+            // SAFETY: `module` is loaded in the bound context; the name is NUL-terminated.
+            let (ptr, len) = unsafe { result::module::get_global(prog.module, cname) }
+                .map_err(drv("cuModuleGetGlobal"))?;
+            entries.push((ptr, len as u64));
+        }
+        if entries.len() > MAX_ENTRIES as usize {
+            return Err(CudaError::Setting(format!(
+                "--checks handles at most {MAX_ENTRIES} kernel arguments and program-scope variables, this launch has {}",
+                entries.len()
+            )));
+        }
+        let mut bytes = vec![0u8; TABLE_BYTES as usize];
+        bytes[0..8].copy_from_slice(&record.0.ptr.to_le_bytes());
+        bytes[16..24].copy_from_slice(&(entries.len() as u64).to_le_bytes());
+        for (k, (b, s)) in entries.iter().enumerate() {
+            let at = HEADER_BYTES as usize + 16 * k;
+            bytes[at..at + 8].copy_from_slice(&b.to_le_bytes());
+            bytes[at + 8..at + 16].copy_from_slice(&s.to_le_bytes());
+        }
+        let cname = CString::new(TABLE).map_err(|_| CudaError::NoSuchKernel(TABLE.into()))?;
+        // SAFETY: as above.
+        let (at, len) = unsafe { result::module::get_global(prog.module, cname) }
+            .map_err(drv("cuModuleGetGlobal"))?;
+        if len != bytes.len() {
+            return Err(CudaError::InvalidProgram(format!(
+                "the check table has {len} bytes, not {}",
+                bytes.len()
+            )));
+        }
+        Ok(CheckTable {
+            record,
+            bytes,
+            at,
+            entries,
+        })
     }
 
     /// The printf output of a finished launch of `kernel`: the records in `buf` formatted as
@@ -958,7 +1082,7 @@ impl CudaDevice {
     /// poisoned when `e` is a fault CUDA keeps, so that later calls fail with a clear error
     /// instead of the driver's.
     fn after_fault(&self, kernel: &str, e: &result::DriverError) -> String {
-        let hint = "run it on the cpu device (--device cpu) to see the faulting line and work-item";
+        let hint = "rerun with --checks (OCLC_CUDA_CHECKS=1 under the OpenCL platform), or on the cpu device, to see the faulting line and work-item";
         if !poisons_context(e) {
             return format!("{e} ({hint})");
         }
@@ -1080,6 +1204,17 @@ fn switch_setting(var: Option<String>, name: &str, off: &str, on: &str) -> Resul
         Some("0") => Ok(false),
         Some(v) => Err(CudaError::Setting(format!(
             "{name} must be 0 ({off}) or 1 ({on}), not `{v}`"
+        ))),
+    }
+}
+
+/// `OCLC_CUDA_CHECKS`: unset or `0` off, `1` on.
+fn checks_setting(var: Option<String>) -> Result<bool, CudaError> {
+    match var.as_deref().map(str::trim) {
+        None | Some("0") | Some("") => Ok(false),
+        Some("1") => Ok(true),
+        Some(v) => Err(CudaError::Setting(format!(
+            "OCLC_CUDA_CHECKS must be 1 (check every access and barrier) or 0, not `{v}`"
         ))),
     }
 }

@@ -54,6 +54,14 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
         "// __local memory of a launch: 16 reserved bytes, __local variables, __local parameters\n",
     );
     out.push_str(".extern .shared .align 16 .b8 __oclc_shared[];\n\n");
+    if opts.checks {
+        let _ = writeln!(
+            out,
+            "// --checks: fault record address, region, entry count, then (base, size) per kernel parameter and program-scope variable\n.const .align 8 .b8 {}[{}];\n",
+            crate::checks::TABLE,
+            crate::checks::TABLE_BYTES
+        );
+    }
     out.push_str(&crate::math::trig_tables(&m.builtins));
     let mut globals = Vec::new();
     for (i, g) in m.globals.iter().enumerate() {
@@ -70,6 +78,10 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
         }
     }
     let launch = variant.map(|(k, v)| crate::variant::Launch::new(m, k, v));
+    let check_sites = std::cell::RefCell::new(Vec::new());
+    let barrier_users = transitive_users(m, |op| {
+        matches!(op, Op::Barrier { .. } | Op::WorkGroup { .. })
+    });
     let mut kernels = Vec::new();
     for (i, f) in m.functions.iter().enumerate() {
         let cx = Ctx {
@@ -82,6 +94,8 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
             printf_sites: &printf_sites,
             wg: &wg,
             local_offsets: &local_offsets,
+            check_sites: &check_sites,
+            barrier_users: &barrier_users,
             ranges: &ranges,
             no_ranges: Ranges::default(),
         };
@@ -104,6 +118,7 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
         kernels,
         globals,
         printf: printf_sites,
+        checks: check_sites.into_inner(),
     })
 }
 
@@ -120,7 +135,11 @@ pub struct Ctx<'a> {
     /// The module's printf formats, by id.
     pub(crate) printf_sites: &'a [crate::printf::PrintfSite],
     wg: &'a [bool],
-    local_offsets: &'a HashMap<u32, u32>,
+    pub(crate) local_offsets: &'a HashMap<u32, u32>,
+    /// The module's checked operations, by site id (`--checks`).
+    pub(crate) check_sites: &'a std::cell::RefCell<Vec<crate::checks::CheckSite>>,
+    /// Which functions reach a barrier or work-group collective.
+    barrier_users: &'a [bool],
     /// Value-range facts of each function.
     ranges: &'a [Ranges],
     /// For a function index without facts (never: one per function).
@@ -471,7 +490,7 @@ pub struct FnEmitter<'a> {
     frame_align: u32,
     labels: u32,
     last_line: Option<(u32, u32)>,
-    cur_span: Span,
+    pub(crate) cur_span: Span,
     pub(crate) nd: bool,
     /// The launch variant this kernel is emitted for (coarsening, `ld.global.nc`).
     pub(crate) launch: Option<crate::variant::Launch>,
@@ -487,6 +506,8 @@ pub struct FnEmitter<'a> {
     /// How many instructions read each value: an atomic whose result nobody reads is a `red`.
     uses: Vec<u32>,
     pub(crate) cur_block: Block,
+    /// `--checks` state ([`crate::checks`]); `None` without checks.
+    pub(crate) chk: Option<crate::checks::FnChecks>,
 }
 
 /// Marks where a narrow value's zero-extension goes, resolved in `finish`.
@@ -526,6 +547,9 @@ impl<'a> FnEmitter<'a> {
             cur_block: Block(0),
             launch: None,
             copy: 0,
+            chk: cx.opts.checks.then(|| {
+                crate::checks::FnChecks::new(f, cx.barrier_users.get(idx).copied().unwrap_or(false))
+            }),
         }
         .plan_narrow()
     }
@@ -550,6 +574,13 @@ impl<'a> FnEmitter<'a> {
             message: msg.into(),
             span: self.cur_span,
             location: loc_string(self.cx.sm, self.cur_span, &self.f.name),
+        }
+    }
+
+    /// Declares a register of a fixed name (once).
+    pub(crate) fn declare(&mut self, name: &str, rc: Rc) {
+        if !self.temps.iter().any(|(n, _)| n == name) {
+            self.temps.push((name.to_string(), rc));
         }
     }
 
@@ -823,6 +854,9 @@ impl<'a> FnEmitter<'a> {
                 None => s.push_str(line),
             }
         }
+        if let Some(c) = &self.chk {
+            s.push_str(&c.cold);
+        }
         s.push_str("}\n");
         s
     }
@@ -936,6 +970,9 @@ impl<'a> FnEmitter<'a> {
     }
 
     fn emit_inst(&mut self, d: &InstData, block: usize) -> R<()> {
+        if self.chk.is_some() {
+            self.check_memory_op(d)?;
+        }
         match &d.op {
             Op::Const(c) => {
                 let r = self.result(d)?;
@@ -1114,6 +1151,7 @@ impl<'a> FnEmitter<'a> {
                     sp => sp,
                 };
                 let t = self.ty(r)?;
+                self.check_access(*p, t.access_size() as u64, false, "read")?;
                 let regs = self.lanes(r)?;
                 let pr = self.reg(*p, 0)?;
                 self.access(false, sp, t, &pr, 0, &regs)?;
@@ -1124,6 +1162,7 @@ impl<'a> FnEmitter<'a> {
                     return Err(self.invalid("store through a __constant pointer"));
                 }
                 let t = self.ty(*value)?;
+                self.check_access(*ptr, t.access_size() as u64, true, "write")?;
                 let regs = self.lanes(*value)?;
                 let pr = self.reg(*ptr, 0)?;
                 self.access(true, sp, t, &pr, 0, &regs)?;
@@ -1345,7 +1384,7 @@ impl<'a> FnEmitter<'a> {
                 if matches!(scope, Scope::Device | Scope::AllSvmDevices) {
                     self.ins("membar.gl");
                 }
-                self.ins("bar.sync 0");
+                self.checked_barrier()?;
                 self.count_barrier();
             }
             Op::Fence { order, scope, .. } => {
@@ -1362,6 +1401,9 @@ impl<'a> FnEmitter<'a> {
             }
             Op::WorkGroup { op, value, ids } => {
                 let r = self.result(d)?;
+                if self.chk.is_some() {
+                    self.checked_barrier()?;
+                }
                 self.work_group(*op, *value, ids, r)?;
                 self.count_barrier();
             }
@@ -1382,7 +1424,9 @@ impl<'a> FnEmitter<'a> {
                         }
                     }
                 }
-                self.ret();
+                if !self.checked_return()? {
+                    self.ret();
+                }
             }
             Op::Br(t) => {
                 self.edge_moves(t)?;

@@ -34,6 +34,7 @@ mod async_copy;
 mod atomic_narrow;
 mod bitcast;
 mod builtins;
+pub mod checks;
 mod collective;
 #[cfg(feature = "cuda")]
 pub mod cuda;
@@ -77,6 +78,9 @@ pub struct PtxOptions {
     pub coarsen: u32,
     /// Emit only this launch variant of one kernel (and the functions it calls).
     pub variant: Option<KernelVariant>,
+    /// `--checks`: every access and barrier checked in the kernel, faults recorded for the
+    /// host ([`checks`]).
+    pub checks: bool,
 }
 
 /// The coarsening factor the cuda device uses unless `OCLC_CUDA_COARSEN` says otherwise.
@@ -90,6 +94,7 @@ impl Default for PtxOptions {
             ids_32bit: true,
             coarsen: DEFAULT_COARSEN,
             variant: None,
+            checks: false,
         }
     }
 }
@@ -191,4 +196,6 @@ pub struct PtxModule {
     pub globals: Vec<(String, String)>,
     /// The module's `printf` formats; a record's format id indexes this ([`printf`]).
     pub printf: Vec<printf::PrintfSite>,
+    /// The checked operations by site id (empty without [`PtxOptions::checks`]).
+    pub checks: Vec<checks::CheckSite>,
 }

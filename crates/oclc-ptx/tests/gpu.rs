@@ -222,6 +222,7 @@ fn ptxas_errors_come_back_as_text() {
         kernels: Vec::new(),
         globals: Vec::new(),
         printf: Vec::new(),
+        checks: Vec::new(),
     };
     match d.load_ptx(bad) {
         Err(CudaError::Ptxas(log)) => assert!(!log.is_empty()),

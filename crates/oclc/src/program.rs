@@ -1250,6 +1250,20 @@ impl Device {
         self.map_cpu(|d| d.with_race_detection(on))
     }
 
+    /// `--checks`: on the cuda device every access and barrier of the programs loaded from
+    /// now on is checked in the kernel and a fault is an [`Error::Runtime`] as on the cpu
+    /// device (default: off, or `OCLC_CUDA_CHECKS=1`). The cpu device always checks.
+    pub fn with_checks(self, on: bool) -> Device {
+        #[cfg(feature = "cuda")]
+        if let Backend::Cuda(c) = &self.backend
+            && on
+        {
+            c.dev.set_checks(true);
+        }
+        let _ = on;
+        self
+    }
+
     /// Whether `printf` output is also written to standard output (default: yes).
     pub fn with_printf_echo(self, on: bool) -> Device {
         #[cfg(feature = "cuda")]
@@ -1635,6 +1649,7 @@ mod cuda {
                         f64::from(t.kernel_ms.max(0.0)) / 1e3,
                     )),
                 }),
+                Err(CudaError::Check(e)) => Err(Error::Runtime(Box::new(kernel.program.fault(&e)))),
                 Err(CudaError::Fault { kernel, message }) => Err(Error::Fault {
                     kernel,
                     device: self.short_name(),

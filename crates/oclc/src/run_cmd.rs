@@ -49,6 +49,10 @@ pub struct RunArgs {
     /// Detect data races on local and global memory between barriers
     #[arg(long)]
     pub races: bool,
+    /// Check every access and barrier on the cuda device, reporting faults as the cpu
+    /// device does (which always checks)
+    #[arg(long)]
+    pub checks: bool,
     /// Optimization level: -O0 skips the IR passes
     #[arg(short = 'O', value_name = "LEVEL")]
     pub opt: Option<String>,
@@ -108,7 +112,8 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
     }
     let device = device
         .with_threads(args.threads.unwrap_or(0))
-        .with_race_detection(args.races);
+        .with_race_detection(args.races)
+        .with_checks(args.checks);
     let device = match args.max_steps {
         Some(n) => device.with_max_steps(n),
         None => device,
