@@ -81,11 +81,40 @@ impl Root {
     }
 }
 
-/// The root of every value of `f` (non-pointers: [`Root::None`]); kernel parameters are
-/// roots only in a kernel.
-pub fn roots(f: &Function) -> Vec<Root> {
-    let mut r = vec![Root::None; f.values.len()];
-    let set = |r: &mut Vec<Root>, v: Value, x: Root| -> bool {
+/// What the checks know of a pointer value: its root, and whether it may be NULL (it
+/// merges a NULL constant or a `to_global`-style test that may fail).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PtrFact {
+    pub root: Root,
+    pub nullable: bool,
+}
+
+impl PtrFact {
+    const NONE: PtrFact = PtrFact {
+        root: Root::None,
+        nullable: false,
+    };
+
+    fn meet(self, o: PtrFact) -> PtrFact {
+        PtrFact {
+            root: self.root.meet(o.root),
+            nullable: self.nullable || o.nullable,
+        }
+    }
+
+    fn of(root: Root) -> PtrFact {
+        PtrFact {
+            root,
+            nullable: false,
+        }
+    }
+}
+
+/// The facts of every value of `f` (non-pointers: no root); kernel parameters are roots
+/// only in a kernel (the cuda device takes no NULL buffer argument).
+pub fn roots(f: &Function) -> Vec<PtrFact> {
+    let mut r = vec![PtrFact::NONE; f.values.len()];
+    let set = |r: &mut Vec<PtrFact>, v: Value, x: PtrFact| -> bool {
         match r.get_mut(v.index()) {
             Some(slot) if *slot != slot.meet(x) => {
                 *slot = slot.meet(x);
@@ -96,15 +125,22 @@ pub fn roots(f: &Function) -> Vec<Root> {
     };
     for (k, p) in f.params_of(Block(0)).iter().enumerate() {
         let x = if f.is_kernel() {
-            Root::Param(k as u32)
+            PtrFact::of(Root::Param(k as u32))
         } else {
-            Root::Unknown
+            PtrFact {
+                root: Root::Unknown,
+                nullable: true,
+            }
         };
         if matches!(f.value_type(*p), Some(Type::Ptr(_))) {
             set(&mut r, *p, x);
         }
     }
-    // Block parameters of loops need a fixpoint; the lattice has height 3.
+    let unknown = PtrFact {
+        root: Root::Unknown,
+        nullable: true,
+    };
+    // Block parameters of loops need a fixpoint; the lattice is shallow.
     for _ in 0..f.values.len().max(1) {
         let mut changed = false;
         for b in &f.blocks {
@@ -112,22 +148,25 @@ pub fn roots(f: &Function) -> Vec<Root> {
                 let Some(d) = f.insts.get(i.index()) else {
                     continue;
                 };
-                let get =
-                    |r: &[Root], v: &Value| r.get(v.index()).copied().unwrap_or(Root::Unknown);
+                let get = |r: &[PtrFact], v: &Value| r.get(v.index()).copied().unwrap_or(unknown);
                 if let Some(res) = d.result
                     && matches!(f.value_type(res), Some(Type::Ptr(_)))
                 {
                     let x = match &d.op {
-                        Op::PtrAdd(p, _)
-                        | Op::ToGeneric(p)
-                        | Op::FromGeneric(p, _)
-                        | Op::SpaceTest(p, _) => get(&r, p),
+                        Op::PtrAdd(p, _) | Op::ToGeneric(p) | Op::FromGeneric(p, _) => get(&r, p),
+                        Op::SpaceTest(p, _) => PtrFact {
+                            nullable: true,
+                            ..get(&r, p)
+                        },
                         Op::Select(_, a, b) => get(&r, a).meet(get(&r, b)),
-                        Op::GlobalAddr(g) => Root::Global(g.0),
-                        Op::LocalAddr(l) => Root::Local(l.0),
-                        Op::StackAlloc { .. } => Root::Alloca(res.0),
-                        Op::Const(_) => Root::None,
-                        _ => Root::Unknown,
+                        Op::GlobalAddr(g) => PtrFact::of(Root::Global(g.0)),
+                        Op::LocalAddr(l) => PtrFact::of(Root::Local(l.0)),
+                        Op::StackAlloc { .. } => PtrFact::of(Root::Alloca(res.0)),
+                        Op::Const(_) => PtrFact {
+                            root: Root::None,
+                            nullable: true,
+                        },
+                        _ => unknown,
                     };
                     changed |= set(&mut r, res, x);
                 }
@@ -147,6 +186,12 @@ pub fn roots(f: &Function) -> Vec<Root> {
         }
     }
     r
+}
+
+/// The size of a rooted object: known when emitting, or in a register (a parameter's).
+enum Extent {
+    Static(u64),
+    Reg(String),
 }
 
 /// One checked operation of the module, by site id.
@@ -256,22 +301,77 @@ pub fn space_of_code(c: u32) -> AddrSpace {
 /// Per-function state of the checks.
 #[derive(Default)]
 pub struct FnChecks {
-    pub roots: Vec<Root>,
+    pub roots: Vec<PtrFact>,
+    /// The instruction defining each value (block parameters: none).
+    defs: Vec<Option<usize>>,
     /// Whether the kernel (or what it calls) has barriers: a work-item that leaves takes
     /// part in the divergence protocol.
     pub barriers: bool,
     /// Code after the body: fault stubs, the record writer, the exit protocol.
     pub cold: String,
     tail: bool,
+    /// Whether bounds checks of loads and stores defer their branch ([`FnEmitter::flush_checks`]).
+    defer: bool,
+    /// A deferred check is pending in the current block.
+    deferred: bool,
+    /// `$CHKD` was emitted.
+    dtail: bool,
+}
+
+/// Operations that may run after a failed deferred check of their block: arithmetic,
+/// address computations and (predicated) loads and stores.
+fn is_quiet(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Const(_)
+            | Op::Undef
+            | Op::Bin(..)
+            | Op::Un(..)
+            | Op::Cmp(..)
+            | Op::Conv(..)
+            | Op::Bitcast(_)
+            | Op::IntToPtr(_)
+            | Op::Splat(_)
+            | Op::Build(_)
+            | Op::Extract(..)
+            | Op::ExtractDyn(..)
+            | Op::InsertDyn(..)
+            | Op::Insert(..)
+            | Op::Shuffle(..)
+            | Op::Select(..)
+            | Op::PtrAdd(..)
+            | Op::PtrDiff(..)
+            | Op::Load(_)
+            | Op::Store { .. }
+            | Op::ToGeneric(_)
+            | Op::FromGeneric(..)
+            | Op::SpaceTest(..)
+            | Op::GetFence(_)
+            | Op::GlobalAddr(_)
+            | Op::LocalAddr(_)
+            | Op::WorkItem(..)
+    )
 }
 
 impl FnChecks {
     pub fn new(f: &Function, barriers: bool) -> FnChecks {
+        let mut defs = vec![None; f.values.len()];
+        for (i, d) in f.insts.iter().enumerate() {
+            if let Some(r) = d.result
+                && let Some(slot) = defs.get_mut(r.index())
+            {
+                *slot = Some(i);
+            }
+        }
         FnChecks {
             roots: roots(f),
+            defs,
             barriers,
             cold: String::new(),
             tail: false,
+            defer: std::env::var("OCLC_CUDA_CHECKS_DEFER").map_or(true, |v| v != "0"),
+            deferred: false,
+            dtail: false,
         }
     }
 }
@@ -297,11 +397,14 @@ impl FnEmitter<'_> {
         self.chk.is_some()
     }
 
-    fn root(&self, p: Value) -> Root {
+    fn fact(&self, p: Value) -> PtrFact {
         self.chk
             .as_ref()
             .and_then(|c| c.roots.get(p.index()).copied())
-            .unwrap_or(Root::Unknown)
+            .unwrap_or(PtrFact {
+                root: Root::Unknown,
+                nullable: true,
+            })
     }
 
     /// Emits `f` into the cold section.
@@ -349,7 +452,10 @@ impl FnEmitter<'_> {
             em.label(&l);
             em.ins(format!("mov.u32 %ck_kind, {kind}"));
             em.ins(format!("mov.u32 %ck_site, {site}"));
-            em.ins(format!("mov.u64 %ck_val, {val}"));
+            match val.strip_prefix("s32:") {
+                Some(r) => em.ins(format!("cvt.s64.s32 %ck_val, {r}")),
+                None => em.ins(format!("mov.u64 %ck_val, {val}")),
+            }
             em.ins(format!("mov.u64 %ck_len, {len}"));
             em.ins(format!("mov.u32 %ck_entry, {entry}"));
             em.ins(format!("mov.u32 %ck_extra, {extra}"));
@@ -373,27 +479,30 @@ impl FnEmitter<'_> {
         }
         let sp = self.ptr_space(p)?;
         let pr = self.reg(p, 0)?;
-        let root = self.root(p);
+        let fact = self.fact(p);
+        let root = fact.root;
         let object = self.object_of(root);
         let site = self.site(what, sp, object);
-        // NULL first: 0 in every space. As on the cpu device, an address below 4096 that
-        // is not a `__local` or private one is NULL plus an offset.
-        let null = self.fault_stub(kind::NULL, site, "0", len, "4294967295", "0")?;
-        let isnull = self.tmp(Rc::Pred);
-        match sp {
-            AddrSpace::Local | AddrSpace::Private => {
-                self.ins(format!("setp.eq.u64 {isnull}, {pr}, 0"))
+        let extent = self.root_extent(root)?;
+        // NULL: 0 in every space. As on the cpu device, an address below 4096 that is not a
+        // `__local` or private one is NULL plus an offset. A rooted pointer that is never
+        // NULL needs no test: an address near 0 is out of its object's bounds.
+        if fact.nullable || extent.is_none() {
+            let null = self.fault_stub(kind::NULL, site, "0", len, "4294967295", "0")?;
+            let isnull = self.tmp(Rc::Pred);
+            match sp {
+                AddrSpace::Local | AddrSpace::Private => {
+                    self.ins(format!("setp.eq.u64 {isnull}, {pr}, 0"))
+                }
+                _ => self.ins(format!("setp.lt.u64 {isnull}, {pr}, {NULL_AREA}")),
             }
-            _ => self.ins(format!("setp.lt.u64 {isnull}, {pr}, {NULL_AREA}")),
+            self.ins(format!("@{isnull} bra {null}"));
         }
-        self.ins(format!("@{isnull} bra {null}"));
-        let Some((rsp, base, size)) = self.root_extent(root)? else {
+        let Some((rsp, base, size)) = extent else {
             return self.check_unrooted(sp, &pr, len, site);
         };
-        if sp != AddrSpace::Generic
-            && sp != rsp
-            && !(sp == AddrSpace::Global && rsp == AddrSpace::Constant && !write)
-        {
+        let reads_constant = sp == AddrSpace::Global && rsp == AddrSpace::Constant && !write;
+        if sp != AddrSpace::Generic && sp != rsp && !reads_constant {
             // A cast from generic to a space the pointer does not point into.
             let code = space_code(rsp);
             let l = self.fault_stub(
@@ -424,22 +533,171 @@ impl FnEmitter<'_> {
         } else {
             pr
         };
+        if let Extent::Static(n) = size
+            && self
+                .static_offsets(p)
+                .is_some_and(|(_, hi)| hi.checked_add(len).is_some_and(|end| end <= n))
+        {
+            // Proven in bounds from the offsets' value ranges.
+            return Ok(());
+        }
+        if let (AddrSpace::Local | AddrSpace::Private, Extent::Static(n)) = (rsp, &size)
+            && *n >= len
+            && *n <= u32::MAX as u64
+        {
+            // Shared- and local-window addresses are below 2^32: compare in 32 bits.
+            let (a32, b32, o32) = (self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::B32));
+            let bad = self.tmp(Rc::Pred);
+            self.ins(format!("cvt.u32.u64 {a32}, {addr}"));
+            self.ins(format!("cvt.u32.u64 {b32}, {base}"));
+            self.ins(format!("sub.u32 {o32}, {a32}, {b32}"));
+            self.ins(format!("setp.gt.u32 {bad}, {o32}, {}", n - len));
+            let oob = self.fault_stub(
+                kind::OUT_OF_BOUNDS,
+                site,
+                &format!("s32:{o32}"),
+                len,
+                "4294967295",
+                "0",
+            )?;
+            self.ins(format!("@{bad} bra {oob}"));
+            return Ok(());
+        }
+        // In bounds iff `addr - base <= size - len` (unsigned; below the base wraps high).
         let off = self.tmp(Rc::B64);
-        let end = self.tmp(Rc::B64);
-        let (b1, b2) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred));
         self.ins(format!("sub.u64 {off}, {addr}, {base}"));
-        self.ins(format!("add.u64 {end}, {off}, {len}"));
-        self.ins(format!("setp.gt.u64 {b1}, {off}, {size}"));
-        self.ins(format!("setp.gt.u64 {b2}, {end}, {size}"));
-        self.ins(format!("or.pred {b1}, {b1}, {b2}"));
+        let bad = self.tmp(Rc::Pred);
         let oob = self.fault_stub(kind::OUT_OF_BOUNDS, site, &off, len, "4294967295", "0")?;
-        self.ins(format!("@{b1} bra {oob}"));
+        match size {
+            Extent::Static(n) if n < len => {
+                self.ins(format!("bra.uni {oob}"));
+                return Ok(());
+            }
+            Extent::Static(n) => self.ins(format!("setp.gt.u64 {bad}, {off}, {}", n - len)),
+            Extent::Reg(r) => {
+                // `lim = size - len`, or all ones' complement trick: size < len faults.
+                let lim = self.tmp(Rc::B64);
+                let small = self.tmp(Rc::Pred);
+                self.ins(format!("sub.u64 {lim}, {r}, {len}"));
+                self.ins(format!("setp.lt.u64 {small}, {r}, {len}"));
+                self.ins(format!("setp.gt.or.u64 {bad}, {off}, {lim}, {small}"));
+            }
+        }
+        let global = matches!(rsp, AddrSpace::Global | AddrSpace::Constant);
+        if global && self.chk.as_ref().is_some_and(|c| c.defer) {
+            self.defer_fault(&bad, site, &off, len);
+        } else {
+            self.ins(format!("@{bad} bra {oob}"));
+        }
         Ok(())
+    }
+
+    /// Defers the branch of a failed bounds check of a `__global` load or store to the end
+    /// of its block (or the next operation with other effects, [`FnEmitter::flush_checks`]):
+    /// the block's first failure is kept, and it and every later access of the block are
+    /// predicated off, so that loads of global memory are not serialized behind branches.
+    fn defer_fault(&mut self, bad: &str, site: u32, off: &str, len: u64) {
+        for (n, rc) in [
+            ("%ck_dsite", Rc::B32),
+            ("%ck_doff", Rc::B64),
+            ("%ck_dlen", Rc::B64),
+        ] {
+            self.declare(n, rc);
+        }
+        let (first, clean) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred));
+        self.ins(format!("not.pred {clean}, %ck_acc"));
+        self.ins(format!("and.pred {first}, {bad}, {clean}"));
+        self.ins(format!("@{first} mov.u32 %ck_dsite, {site}"));
+        self.ins(format!("@{first} mov.u64 %ck_doff, {off}"));
+        self.ins(format!("@{first} mov.u64 %ck_dlen, {len}"));
+        self.ins(format!("or.pred %ck_acc, %ck_acc, {bad}"));
+        if let Some(c) = self.chk.as_mut() {
+            c.deferred = true;
+        }
+    }
+
+    /// Predicates the memory instructions emitted since `mark` (one access) on no deferred
+    /// check of the block having failed.
+    pub(crate) fn guard_access(&mut self, mark: usize) {
+        if !self.chk.as_ref().is_some_and(|c| c.deferred) {
+            return;
+        }
+        let tail = self.body.split_off(mark.min(self.body.len()));
+        for line in tail.split_inclusive('\n') {
+            let memory = ["\tld.", "\tst.", "\tatom.", "\tred."];
+            if memory.iter().any(|m| line.starts_with(m)) {
+                self.body.push_str("\t@!%ck_acc ");
+                self.body.push_str(&line[1..]);
+            } else {
+                self.body.push_str(line);
+            }
+        }
+    }
+
+    /// Takes the deferred branch to the fault path if a check of the block failed: before
+    /// a terminator and any operation other than arithmetic, loads, stores and
+    /// single-instruction atomics.
+    pub(crate) fn flush_checks(&mut self, op: &Op) -> R<()> {
+        let guardable = self.guardable_atomic(op);
+        let Some(c) = self.chk.as_mut() else {
+            return Ok(());
+        };
+        if !c.deferred || is_quiet(op) || guardable {
+            return Ok(());
+        }
+        c.deferred = false;
+        let first = !std::mem::replace(&mut c.dtail, true);
+        self.ins("@%ck_acc bra $CHKD");
+        if first {
+            self.ensure_tail()?;
+            self.cold(|em| {
+                em.label("$CHKD");
+                em.ins(format!("mov.u32 %ck_kind, {}", kind::OUT_OF_BOUNDS));
+                em.ins("mov.u32 %ck_site, %ck_dsite");
+                em.ins("mov.u64 %ck_val, %ck_doff");
+                em.ins("mov.u64 %ck_len, %ck_dlen");
+                em.ins("mov.u32 %ck_entry, 4294967295");
+                em.ins("mov.u32 %ck_extra, 0");
+                em.ins("bra.uni $CHKF");
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// An atomic read-modify-write that is one `atom`/`red` instruction (32- or 64-bit
+    /// integer, not private): it is predicated like a load or store after a deferred check.
+    pub(crate) fn guardable_atomic(&self, op: &Op) -> bool {
+        let Op::AtomicRmw { op, ptr, value, .. } = op else {
+            return false;
+        };
+        let Ok(Type::Scalar(s)) = self.ty(*value) else {
+            return false;
+        };
+        s.is_int()
+            && matches!(s.bits(), 32 | 64)
+            && *op != oclc_ir::RmwOp::FAdd
+            && !matches!(self.ptr_space(*ptr), Ok(AddrSpace::Private) | Err(_))
     }
 
     /// Checks the accesses of atomics and of `memcpy`/`memset` with a constant length
     /// (loads and stores check themselves).
     pub(crate) fn check_memory_op(&mut self, d: &oclc_ir::InstData) -> R<()> {
+        // Their accesses are not predicated (but for single-instruction atomics): their
+        // checks branch at once.
+        let guardable = self.guardable_atomic(&d.op);
+        let defer = self.chk.as_mut().map(|c| {
+            let keep = c.defer && guardable;
+            std::mem::replace(&mut c.defer, keep)
+        });
+        let r = self.check_memory_op_now(d);
+        if let (Some(c), Some(v)) = (self.chk.as_mut(), defer) {
+            c.defer = v;
+        }
+        r
+    }
+
+    fn check_memory_op_now(&mut self, d: &oclc_ir::InstData) -> R<()> {
         let size = |em: &Self, v: Value| em.ty(v).map(|t| t.store_size() as u64);
         match &d.op {
             Op::AtomicRmw { ptr, value, .. } | Op::AtomicStore { ptr, value, .. } => {
@@ -470,6 +728,34 @@ impl FnEmitter<'_> {
             },
             _ => Ok(()),
         }
+    }
+
+    /// The byte offsets `p` may have from its root object, when every `ptradd` from the
+    /// object's address to `p` adds a non-negative offset of known range.
+    fn static_offsets(&self, p: Value) -> Option<(u64, u64)> {
+        let defs = &self.chk.as_ref()?.defs;
+        let (mut lo, mut hi) = (0u64, 0u64);
+        let mut v = p;
+        for _ in 0..64 {
+            let i = defs.get(v.index()).copied().flatten()?;
+            match &self.f.insts.get(i)?.op {
+                Op::PtrAdd(q, o) => {
+                    let r = self.ranges.of(*o)?;
+                    if r.hi >= 1 << 40 {
+                        return None;
+                    }
+                    lo = lo.checked_add(r.lo)?;
+                    hi = hi.checked_add(r.hi)?;
+                    v = *q;
+                }
+                Op::ToGeneric(q) | Op::FromGeneric(q, _) => v = *q,
+                Op::LocalAddr(_) | Op::StackAlloc { .. } | Op::GlobalAddr(_) => {
+                    return Some((lo, hi));
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 
     fn object_of(&self, root: Root) -> Object {
@@ -503,7 +789,7 @@ impl FnEmitter<'_> {
     }
 
     /// The space, base register and size (register or immediate) of a rooted object.
-    fn root_extent(&mut self, root: Root) -> R<Option<(AddrSpace, String, String)>> {
+    fn root_extent(&mut self, root: Root) -> R<Option<(AddrSpace, String, Extent)>> {
         Ok(match root {
             Root::Param(k) => {
                 let p = self.f.params.get(k as usize).map(|p| p.kind.clone());
@@ -520,7 +806,7 @@ impl FnEmitter<'_> {
                 let size = self.tmp(Rc::B64);
                 let at = HEADER_BYTES + 16 * k + 8;
                 self.ins(format!("ld.const.u64 {size}, [{TABLE}+{at}]"));
-                Some((sp, base, size))
+                Some((sp, base, Extent::Reg(size)))
             }
             Root::Global(g) => {
                 let Some(gv) = self.cx.m.globals.get(g as usize) else {
@@ -529,7 +815,7 @@ impl FnEmitter<'_> {
                 let base = self.tmp(Rc::B64);
                 let sym = crate::emit::global_symbol(g as usize, &gv.name);
                 self.ins(format!("mov.u64 {base}, {sym}"));
-                Some((gv.space, base, gv.size.to_string()))
+                Some((gv.space, base, Extent::Static(gv.size)))
             }
             Root::Local(l) => {
                 let Some(off) = self.cx.local_offsets.get(&l).copied() else {
@@ -539,12 +825,12 @@ impl FnEmitter<'_> {
                 let base = self.tmp(Rc::B64);
                 self.ins(format!("mov.u64 {base}, __oclc_shared"));
                 self.ins(format!("add.u64 {base}, {base}, {off}"));
-                Some((AddrSpace::Local, base, size.to_string()))
+                Some((AddrSpace::Local, base, Extent::Static(size)))
             }
             Root::Alloca(v) => {
                 let (_, size) = self.alloca_info(v);
                 let base = self.reg(Value(v), 0)?;
-                Some((AddrSpace::Private, base, size.to_string()))
+                Some((AddrSpace::Private, base, Extent::Static(size)))
             }
             Root::None | Root::Unknown => None,
         })
@@ -706,9 +992,36 @@ impl FnEmitter<'_> {
         self.divergence_protocol(&site.to_string())
     }
 
+    /// Whether this function runs the one-barrier protocol: a kernel with barriers in a
+    /// module whose barriers are all in kernels, so the episode count is a register.
+    fn fast_protocol(&self) -> bool {
+        self.entry && self.cx.kernel_barriers && self.chk.as_ref().is_some_and(|c| c.barriers)
+    }
+
+    /// The kernel prologue's part: the episode count and the linear local id.
+    pub(crate) fn checks_prologue(&mut self) {
+        if self.chk.is_none() {
+            return;
+        }
+        // No deferred check has failed yet.
+        self.declare("%ck_acc", Rc::Pred);
+        self.ins("setp.ne.u32 %ck_acc, 0, 0");
+        if !self.fast_protocol() {
+            return;
+        }
+        self.declare("%ck_ep", Rc::B32);
+        self.declare("%ck_tl", Rc::B32);
+        self.ins("mov.u32 %ck_ep, 0");
+        let t = self.linear_tid();
+        self.ins(format!("mov.u32 %ck_tl, {t}"));
+    }
+
     /// The protocol at barrier site `s` (a register or immediate).
     fn divergence_protocol(&mut self, s: &str) -> R<()> {
         self.ensure_tail()?;
+        if self.fast_protocol() {
+            return self.fast_divergence_protocol(s);
+        }
         let tl = self.linear_tid();
         let (p0, p, ok) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred), self.tmp(Rc::Pred));
         let r = self.tmp(Rc::B32);
@@ -732,15 +1045,49 @@ impl FnEmitter<'_> {
             em.ins(format!("ld.shared.u32 {m}, [__oclc_shared+4]"));
             em.ins(format!("setp.ne.u32 {q}, {m}, {tl}"));
             em.ins(format!("@{q} exit"));
-            em.ins(format!("mov.u32 %ck_kind, {}", kind::DIVERGENCE));
-            em.ins(format!("mov.u32 %ck_site, {s}"));
-            em.ins("mov.u64 %ck_val, 0");
-            em.ins("mov.u64 %ck_len, 0");
-            em.ins("mov.u32 %ck_entry, 4294967295");
-            em.ins(format!("mov.u32 %ck_extra, {r}"));
-            em.ins("bra.uni $CHKF");
+            em.divergence_stub(&s, &r);
             Ok(())
         })
+    }
+
+    /// One barrier: work-item 0 publishes its site in the slot of this episode's parity
+    /// (the other slot may still be read by work-items leaving the last barrier); a
+    /// work-item that reads another site records the divergence and leaves (a barrier does
+    /// not wait for work-items that exited). The episode count orders the fault after any
+    /// the group made before this barrier and before any it makes after it.
+    fn fast_divergence_protocol(&mut self, s: &str) -> R<()> {
+        let (p0, p) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred));
+        let (par, slot, r) = (self.tmp(Rc::B32), self.tmp(Rc::B64), self.tmp(Rc::B32));
+        self.ins("add.u32 %ck_ep, %ck_ep, 1");
+        self.ins(format!("and.b32 {par}, %ck_ep, 1"));
+        self.ins(format!("mul.wide.u32 {slot}, {par}, 4"));
+        let base = self.tmp(Rc::B64);
+        self.ins(format!("mov.u64 {base}, __oclc_shared"));
+        self.ins(format!("add.u64 {slot}, {slot}, {base}"));
+        self.ins(format!("setp.eq.u32 {p0}, %ck_tl, 0"));
+        self.ins(format!("@{p0} st.shared.u32 [{slot}], {s}"));
+        self.ins("barrier.sync 0");
+        self.ins(format!("ld.shared.u32 {r}, [{slot}]"));
+        self.ins(format!("setp.ne.u32 {p}, {r}, {s}"));
+        let div = self.fresh_label();
+        self.ins(format!("@{p} bra {div}"));
+        let (s, r) = (s.to_string(), r.clone());
+        self.cold(|em| {
+            em.label(&div);
+            em.divergence_stub(&s, &r);
+            Ok(())
+        })
+    }
+
+    /// Records a divergence at site `s` (work-item 0 at site `r`).
+    fn divergence_stub(&mut self, s: &str, r: &str) {
+        self.ins(format!("mov.u32 %ck_kind, {}", kind::DIVERGENCE));
+        self.ins(format!("mov.u32 %ck_site, {s}"));
+        self.ins("mov.u64 %ck_val, 0");
+        self.ins("mov.u64 %ck_len, 0");
+        self.ins("mov.u32 %ck_entry, 4294967295");
+        self.ins(format!("mov.u32 %ck_extra, {r}"));
+        self.ins("bra.uni $CHKF");
     }
 
     /// The work-item's linear index in its block.
@@ -790,8 +1137,14 @@ impl FnEmitter<'_> {
         let barriers = self.chk.as_ref().is_some_and(|c| c.barriers) && self.entry;
         self.cold(|em| {
             em.label("$CHKF");
-            // Key: region, then work-group (linear), then work-item (linear).
-            let tl = em.linear_tid();
+            // Key: region (4 bits), work-group (linear, 36 bits), barrier episode (13 bits,
+            // one-barrier protocol), work-item (linear, 11 bits).
+            let fast = em.fast_protocol();
+            let tl = if fast {
+                "%ck_tl".to_string()
+            } else {
+                em.linear_tid()
+            };
             let (a, b, c, gx, gy) = (
                 em.tmp(Rc::B32),
                 em.tmp(Rc::B32),
@@ -812,12 +1165,17 @@ impl FnEmitter<'_> {
             em.ins(format!("mul.lo.u64 {g}, {g}, {t64}"));
             em.ins(format!("cvt.u64.u32 {t64}, {a}"));
             em.ins(format!("add.u64 {g}, {g}, {t64}"));
-            em.ins(format!("shl.b64 {g}, {g}, 16"));
+            em.ins(format!("shl.b64 {g}, {g}, 24"));
             em.ins(format!("cvt.u64.u32 {t64}, {tl}"));
             em.ins(format!("or.b64 %ck_key, {g}, {t64}"));
+            if fast {
+                em.ins("min.u32 %ck_u, %ck_ep, 8191");
+                em.ins(format!("mul.wide.u32 {t64}, %ck_u, 2048"));
+                em.ins(format!("or.b64 %ck_key, %ck_key, {t64}"));
+            }
             em.ins(format!("ld.const.u32 %ck_t, [{TABLE}+8]"));
             em.ins("cvt.u64.u32 %ck_old, %ck_t");
-            em.ins("shl.b64 %ck_old, %ck_old, 56");
+            em.ins("shl.b64 %ck_old, %ck_old, 60");
             em.ins("or.b64 %ck_key, %ck_key, %ck_old");
             em.ins(format!("ld.const.u64 %ck_rec, [{TABLE}]"));
             em.ins("atom.global.min.u64 %ck_old, [%ck_rec], %ck_key");
@@ -851,11 +1209,16 @@ impl FnEmitter<'_> {
             em.ins("membar.gl");
             em.ins("atom.global.exch.b32 %ck_u, [%ck_rec+8], 0");
             em.label("$CHKX");
-            if barriers {
+            if barriers && !fast {
                 // A divergence already ended the group; any other fault leaves through the
                 // protocol so that the rest of the group is not left waiting.
                 em.ins(format!("setp.eq.u32 %ck_p, %ck_kind, {}", kind::DIVERGENCE));
                 em.ins("@%ck_p exit");
+                em.label("$CHKEXIT");
+                em.divergence_protocol(&EXIT_SITE.to_string())?;
+            }
+            if barriers && fast {
+                em.ins("exit");
                 em.label("$CHKEXIT");
                 em.divergence_protocol(&EXIT_SITE.to_string())?;
             }

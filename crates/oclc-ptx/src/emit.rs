@@ -82,6 +82,12 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
     let barrier_users = transitive_users(m, |op| {
         matches!(op, Op::Barrier { .. } | Op::WorkGroup { .. })
     });
+    // Barriers only in kernels: the divergence protocol keeps its episode in a register.
+    let kernel_barriers = m
+        .functions
+        .iter()
+        .zip(&barrier_users)
+        .all(|(f, b)| f.is_kernel() || !b);
     let mut kernels = Vec::new();
     for (i, f) in m.functions.iter().enumerate() {
         let cx = Ctx {
@@ -96,6 +102,7 @@ pub fn emit_module(m: &Module, sm: Option<&SourceMap>, opts: &PtxOptions) -> R<P
             local_offsets: &local_offsets,
             check_sites: &check_sites,
             barrier_users: &barrier_users,
+            kernel_barriers,
             ranges: &ranges,
             no_ranges: Ranges::default(),
         };
@@ -140,6 +147,8 @@ pub struct Ctx<'a> {
     pub(crate) check_sites: &'a std::cell::RefCell<Vec<crate::checks::CheckSite>>,
     /// Which functions reach a barrier or work-group collective.
     barrier_users: &'a [bool],
+    /// Whether only kernels contain barriers (no function with one stays a call).
+    pub(crate) kernel_barriers: bool,
     /// Value-range facts of each function.
     ranges: &'a [Ranges],
     /// For a function index without facts (never: one per function).
@@ -862,6 +871,7 @@ impl<'a> FnEmitter<'a> {
     }
 
     fn prologue(&mut self) -> R<()> {
+        self.checks_prologue();
         let params = self.f.params_of(Block(0)).to_vec();
         if self.entry {
             for (k, v) in params.iter().enumerate() {
@@ -971,6 +981,7 @@ impl<'a> FnEmitter<'a> {
 
     fn emit_inst(&mut self, d: &InstData, block: usize) -> R<()> {
         if self.chk.is_some() {
+            self.flush_checks(&d.op)?;
             self.check_memory_op(d)?;
         }
         match &d.op {
@@ -1154,7 +1165,9 @@ impl<'a> FnEmitter<'a> {
                 self.check_access(*p, t.access_size() as u64, false, "read")?;
                 let regs = self.lanes(r)?;
                 let pr = self.reg(*p, 0)?;
+                let mark = self.body.len();
                 self.access(false, sp, t, &pr, 0, &regs)?;
+                self.guard_access(mark);
             }
             Op::Store { ptr, value } => {
                 let sp = self.ptr_space(*ptr)?;
@@ -1165,7 +1178,9 @@ impl<'a> FnEmitter<'a> {
                 self.check_access(*ptr, t.access_size() as u64, true, "write")?;
                 let regs = self.lanes(*value)?;
                 let pr = self.reg(*ptr, 0)?;
+                let mark = self.body.len();
                 self.access(true, sp, t, &pr, 0, &regs)?;
+                self.guard_access(mark);
             }
             Op::Memcpy { dst, src, len } => self.memcpy(*dst, Some(*src), None, *len)?,
             Op::Memset { dst, byte, len } => self.memcpy(*dst, None, Some(*byte), *len)?,
@@ -1286,7 +1301,11 @@ impl<'a> FnEmitter<'a> {
                 scope,
             } => {
                 let r = self.result(d)?;
+                let mark = self.body.len();
                 self.atomic_rmw(*op, *ptr, *value, *order, *scope, r)?;
+                if self.chk.is_some() && self.guardable_atomic(&d.op) {
+                    self.guard_access(mark);
+                }
             }
             Op::AtomicCmpXchg {
                 ptr,

@@ -44,6 +44,9 @@ pub struct BenchArgs {
     /// L2 cache evicted before every timed launch
     #[arg(long, value_name = "MODE", default_value = "warm", value_parser = ["warm", "cold"])]
     pub cache: String,
+    /// Check every access and barrier on the cuda device (the cpu device always checks)
+    #[arg(long)]
+    pub checks: bool,
 }
 
 /// How the timed launches of a job follow each other (the module docs).
@@ -91,7 +94,7 @@ pub fn bench_command(args: &BenchArgs) -> CliOutput {
     } else {
         CacheMode::Warm
     };
-    let device = match BenchDevice::new(&args.device) {
+    let device = match BenchDevice::new(&args.device, args.checks) {
         Ok(d) => d,
         Err(e) => {
             out.stderr.push_str(&format!("oclc: error: {e}\n"));
@@ -237,12 +240,18 @@ enum BenchDevice {
 type Contents = Vec<(usize, BufferView)>;
 
 impl BenchDevice {
-    fn new(name: &str) -> Result<BenchDevice, String> {
+    fn new(name: &str, checks: bool) -> Result<BenchDevice, String> {
+        let _ = checks;
         match name {
             "cpu" => Ok(BenchDevice::Cpu(Device::cpu().with_printf_echo(false))),
             #[cfg(feature = "cuda")]
             "cuda" => oclc_ptx::cuda::CudaDevice::new(0)
-                .map(BenchDevice::Cuda)
+                .map(|d| {
+                    if checks {
+                        d.set_checks(true);
+                    }
+                    BenchDevice::Cuda(d)
+                })
                 .map_err(|e| e.to_string()),
             #[cfg(not(feature = "cuda"))]
             "cuda" => Err(

@@ -23,8 +23,9 @@ Usage: oclc build --emit ir|ptx [FLAGS] FILE
 
 Compiles FILE ('-' for standard input) and prints the IR after the passes (before them with
 -O0 or -cl-opt-disable), or PTX (--emit ptx; --target=sm_XY picks the PTX target, default
-sm_80: one of sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90). FLAGS are those of 'oclc check' (-cl-std=, -D, -U, -I, -W...) and
-OpenCL build options (-cl-mad-enable, -cl-fast-relaxed-math, ...).
+sm_80: one of sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90; --checks emits the
+checked PTX that 'oclc run --device cuda --checks' runs). FLAGS are those of 'oclc check'
+(-cl-std=, -D, -U, -I, -W...) and OpenCL build options (-cl-mad-enable, -cl-fast-relaxed-math, ...).
 
 Exit status: 0 on success, 1 on errors.
 ";
@@ -38,6 +39,7 @@ pub fn build_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOut
     };
     let mut emit = Emit::Ir;
     let mut target = oclc_ptx::PtxOptions::default().target;
+    let mut checks = false;
     let mut rest = Vec::new();
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -65,6 +67,7 @@ pub fn build_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOut
                 );
                 return out;
             }
+            None if a == "--checks" => checks = true,
             None if a == "--help" || a == "-h" => {
                 out.stdout.push_str(BUILD_HELP);
                 return out;
@@ -135,7 +138,7 @@ pub fn build_command(args: Vec<String>, stdin: &mut dyn std::io::Read) -> CliOut
             out.stderr.push_str(p.build_log());
             match emit {
                 Emit::Ir => out.stdout.push_str(&p.ir_text()),
-                Emit::Ptx => match p.ptx_text(&target, opts.fast_math) {
+                Emit::Ptx => match p.ptx_text_with(&target, opts.fast_math, checks) {
                     Ok(text) => out.stdout.push_str(&text),
                     Err(BuildError::Compile { log, .. }) => {
                         out.stderr.push_str(&log);

@@ -1,4 +1,4 @@
-//! `oclc exec [--device cpu|cuda] [--races] [--max-steps N] -- PROGRAM ARGS...`: runs an
+//! `oclc exec [--device cpu|cuda] [--races] [--checks] [--max-steps N] -- PROGRAM ARGS...`: runs an
 //! unmodified OpenCL host program with oclc as its only OpenCL platform, as `oclgrind ./app`
 //! does. The program's ICD loader (ocl-icd or Khronos') is pointed at `liboclc_icd.so`
 //! through a one-file vendors directory in `OCL_ICD_VENDORS`; no system-wide install. Where
@@ -19,6 +19,10 @@ pub struct ExecArgs {
     /// Detect data races on local and global memory (cpu device)
     #[arg(long)]
     pub races: bool,
+    /// Check every access and barrier on NVIDIA GPUs (OCLC_CUDA_CHECKS=1); the cpu device
+    /// always checks
+    #[arg(long)]
+    pub checks: bool,
     /// Steps (branches and calls) one work-item may take before it is stopped as runaway
     #[arg(long, value_name = "N")]
     pub max_steps: Option<u64>,
@@ -233,6 +237,9 @@ fn exec(args: &ExecArgs) -> Result<i32, String> {
     }
     if args.races {
         cmd.env("OCLC_RACES", "1");
+    }
+    if args.checks {
+        cmd.env("OCLC_CUDA_CHECKS", "1");
     }
     if let Some(n) = args.max_steps {
         cmd.env("OCLC_MAX_STEPS", n.to_string());

@@ -394,9 +394,21 @@ impl Program {
 
     /// The program as PTX for `target` (e.g. `sm_80`), as the cuda device would load it.
     pub fn ptx_text(&self, target: &str, fast_math: bool) -> Result<String, BuildError> {
+        self.ptx_text_with(target, fast_math, false)
+    }
+
+    /// [`Program::ptx_text`], with every access and barrier checked when `checks` is on (as
+    /// the cuda device loads it under `--checks`).
+    pub fn ptx_text_with(
+        &self,
+        target: &str,
+        fast_math: bool,
+        checks: bool,
+    ) -> Result<String, BuildError> {
         let opts = oclc_ptx::PtxOptions {
             target: target.to_string(),
             fast_math,
+            checks,
             ..oclc_ptx::PtxOptions::default()
         };
         // The device pipeline (inlining, unrolling) runs on load, as in `CudaDevice::load`.

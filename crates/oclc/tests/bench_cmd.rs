@@ -17,6 +17,7 @@ fn args(jobs: Vec<PathBuf>, device: &str, repeat: usize) -> BenchArgs {
         device: device.into(),
         repeat,
         cache: "warm".into(),
+        checks: false,
     }
 }
 

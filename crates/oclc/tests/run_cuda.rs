@@ -162,3 +162,59 @@ far = { value = 0x100000000000 }
     assert!(!err.contains("panicked"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Kernels that trip each check `--checks` makes on the GPU, as run files (inline code).
+const FAULT_JOBS: [(&str, &str); 5] = [
+    (
+        "oob",
+        "code = \"\"\"\nkernel void k(global int *out, int shift) {\n    size_t i = get_global_id(0);\n    out[i + shift] = 1;\n}\n\"\"\"\nkernel = \"k\"\nglobal = [64]\nlocal = [16]\n[args]\nout = { buffer = \"int\", len = 64 }\nshift = { value = 3 }\n",
+    ),
+    (
+        "null",
+        "code = \"\"\"\nkernel void k(global int *out) {\n    global int *p = get_global_id(0) == 9 ? 0 : out;\n    p[get_global_id(0)] = 1;\n}\n\"\"\"\nkernel = \"k\"\nglobal = [32]\nlocal = [8]\n[args]\nout = { buffer = \"int\", len = 32 }\n",
+    ),
+    (
+        "divergent",
+        "code = \"\"\"\nkernel void k(global int *out) {\n    if (get_local_id(0) != 3)\n        barrier(CLK_LOCAL_MEM_FENCE);\n    out[get_global_id(0)] = 1;\n}\n\"\"\"\nkernel = \"k\"\nglobal = [32]\nlocal = [8]\n[args]\nout = { buffer = \"int\", len = 32 }\n",
+    ),
+    (
+        "wrong_space",
+        "code = \"\"\"\nkernel void k(global int *out) {\n    generic int *g = out + get_global_id(0);\n    local int *l = (local int *)g;\n    *l = 1;\n}\n\"\"\"\noptions = \"-cl-std=CL2.0\"\nkernel = \"k\"\nglobal = [32]\nlocal = [8]\n[args]\nout = { buffer = \"int\", len = 32 }\n",
+    ),
+    (
+        "local_oob",
+        "code = \"\"\"\nkernel void k(global int *out) {\n    local float tile[8];\n    tile[get_local_id(0) * 2] = 1.0f;\n    barrier(CLK_LOCAL_MEM_FENCE);\n    out[get_global_id(0)] = (int)tile[0];\n}\n\"\"\"\nkernel = \"k\"\nglobal = [32]\nlocal = [8]\n[args]\nout = { buffer = \"int\", len = 32 }\n",
+    ),
+];
+
+#[cfg(feature = "cuda")]
+#[test]
+fn checks_report_gpu_faults_as_the_cpu_device_does() {
+    let (code, _, err) = oclc(&[
+        "run",
+        "examples/reduce.toml",
+        "--device",
+        "cuda",
+        "--checks",
+    ]);
+    if code == 2 && err.contains("device not available") {
+        println!("skipped: no usable GPU ({})", err.trim());
+        return;
+    }
+    assert_eq!(code, 0, "{err}");
+    let dir = std::env::temp_dir().join(format!("oclc-gpu-checks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (name, job) in FAULT_JOBS {
+        let path = dir.join(format!("{name}.toml"));
+        std::fs::write(&path, job).expect("write run file");
+        let p = path.to_str().expect("utf-8 path");
+        let cpu = oclc(&["run", p]);
+        let gpu = oclc(&["run", p, "--device", "cuda", "--checks"]);
+        assert_eq!(cpu.0, 3, "{name}: {}", cpu.2);
+        assert_eq!(
+            gpu, cpu,
+            "{name}: the GPU's report differs from the cpu device's"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
