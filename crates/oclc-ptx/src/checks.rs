@@ -235,6 +235,8 @@ pub struct Record {
     pub region: u32,
     /// Wrong space: the space code pointed into; divergence: work-item 0's barrier site.
     pub extra: u32,
+    /// Which of the work-groups a coarsened block runs (0 without coarsening).
+    pub copy: u32,
 }
 
 /// The record's initial bytes: no fault (key `u64::MAX`).
@@ -272,6 +274,7 @@ impl Record {
             tid: [u32_at(52), u32_at(56), u32_at(60)],
             region: u32_at(64),
             extra: u32_at(68),
+            copy: u32_at(72),
         })
     }
 }
@@ -1003,6 +1006,9 @@ impl FnEmitter<'_> {
         if self.chk.is_none() {
             return;
         }
+        if self.copies() > 1 {
+            self.declare("%ck_copy", Rc::B32);
+        }
         // No deferred check has failed yet.
         self.declare("%ck_acc", Rc::Pred);
         self.ins("setp.ne.u32 %ck_acc, 0, 0");
@@ -1205,6 +1211,9 @@ impl FnEmitter<'_> {
             }
             em.ins("st.volatile.global.u32 [%ck_rec+64], %ck_t");
             em.ins("st.volatile.global.u32 [%ck_rec+68], %ck_extra");
+            if em.copies() > 1 {
+                em.ins("st.volatile.global.u32 [%ck_rec+72], %ck_copy");
+            }
             em.label("$CHKU");
             em.ins("membar.gl");
             em.ins("atom.global.exch.b32 %ck_u, [%ck_rec+8], 0");
@@ -1390,15 +1399,19 @@ pub fn runtime_error(rec: &Record, cx: &FaultContext) -> oclc_ir::fault::Runtime
 
 /// Group, local and global ids of the recorded work-item.
 fn work_item(rec: &Record, plan: &crate::launch::Plan) -> ([u64; 3], [u64; 3], [u64; 3]) {
-    let first = plan
+    let (first, coarsen) = plan
         .regions
         .get(rec.region as usize)
-        .map_or([0; 3], |r| r.first_group);
+        .map_or(([0; 3], 1), |r| (r.first_group, r.coarsen.max(1)));
     let mut g = [0u64; 3];
     let mut l = [0u64; 3];
     let mut gl = [0u64; 3];
     for d in 0..3 {
-        g[d] = first[d] as u64 + rec.ctaid[d] as u64;
+        // A coarsened block runs `coarsen` consecutive work-groups in dimension 0.
+        g[d] = match d {
+            0 => first[d] as u64 + rec.ctaid[d] as u64 * coarsen as u64 + rec.copy as u64,
+            _ => first[d] as u64 + rec.ctaid[d] as u64,
+        };
         l[d] = rec.tid[d] as u64;
         gl[d] = plan.offset[d] + g[d] * plan.local[d] + l[d];
     }

@@ -330,10 +330,24 @@ pub enum Arg {
 /// A launch's `--checks` state: its fault record and check table.
 struct CheckTable {
     record: Buffer,
-    /// The table's bytes, written to `at` before each region's launch.
+    /// The table's bytes, written to the launched module's table before each region.
     bytes: Vec<u8>,
-    at: sys::CUdeviceptr,
     entries: Vec<(u64, u64)>,
+}
+
+/// The device address of `module`'s check table, which must have `len` bytes.
+fn check_table_at(module: sys::CUmodule, len: usize) -> Result<sys::CUdeviceptr, CudaError> {
+    let table = crate::checks::TABLE;
+    let cname = CString::new(table).map_err(|_| CudaError::NoSuchKernel(table.into()))?;
+    // SAFETY: `module` is loaded in the bound context; the name is NUL-terminated.
+    let (at, n) =
+        unsafe { result::module::get_global(module, cname) }.map_err(drv("cuModuleGetGlobal"))?;
+    if n != len {
+        return Err(CudaError::InvalidProgram(format!(
+            "the check table has {n} bytes, not {len}"
+        )));
+    }
+    Ok(at)
 }
 
 /// A module loaded on the GPU; its program-scope variables keep their values between
@@ -348,6 +362,9 @@ pub struct Program {
     /// Launch variants compiled so far; `None` where ptxas rejected one (the program's own
     /// module runs instead).
     variants: RefCell<Vec<(VariantKey, Option<sys::CUmodule>)>>,
+    /// The check sites of each launch variant's module (by module handle), under
+    /// `--checks`.
+    variant_sites: RefCell<Vec<(usize, Rc<Vec<crate::checks::CheckSite>>)>>,
     /// Register-tuning decisions made so far, by variant, threads per block and dynamic
     /// shared bytes: the capped function and its cap, or `None` (run uncapped).
     tuned: RefCell<Vec<(TuneKey, Option<Capped>)>>,
@@ -606,6 +623,7 @@ impl CudaDevice {
             ir: module,
             opts,
             variants: RefCell::new(Vec::new()),
+            variant_sites: RefCell::new(Vec::new()),
             tuned: RefCell::new(Vec::new()),
         })
     }
@@ -624,6 +642,7 @@ impl CudaDevice {
                 ..PtxOptions::default()
             },
             variants: RefCell::new(Vec::new()),
+            variant_sites: RefCell::new(Vec::new()),
             tuned: RefCell::new(Vec::new()),
         })
     }
@@ -650,7 +669,15 @@ impl CudaDevice {
         };
         let m = crate::emit_module(&prog.ir, None, &opts)
             .ok()
-            .and_then(|ptx| self.load_text(&ptx.text, max_regs).ok());
+            .and_then(|ptx| {
+                let m = self.load_text(&ptx.text, max_regs).ok()?;
+                if opts.checks {
+                    prog.variant_sites
+                        .borrow_mut()
+                        .push((m as usize, Rc::new(ptx.checks)));
+                }
+                Some(m)
+            });
         prog.variants.borrow_mut().push((key, m));
         m
     }
@@ -782,7 +809,7 @@ impl CudaDevice {
         // A printf kernel runs the program's own module: its `%s` pointers are addresses of
         // that module's globals.
         let checks = prog.opts.checks;
-        let variants = !checks && !abi.uses_globals && !abi.printf && !prog.ir.functions.is_empty();
+        let variants = !abi.uses_globals && !abi.printf && !prog.ir.functions.is_empty();
         let printf_buf = if abi.printf {
             let limit = self
                 .printf_buffer
@@ -844,7 +871,9 @@ impl CudaDevice {
             let pf = printf_buf.as_ref().map(|(b, _)| b.0.ptr);
             let (storage, shared) = pack_args(abi, args, &plan.nd_param(region).0, pf)?;
             let threads = r.block.iter().product::<u32>();
+            // Under --checks the launched module must be the variant's own (its check table).
             if variants
+                && !checks
                 && self.tune_regs.get()
                 && let Some((f, cap)) =
                     self.register_capped(prog, &v, func, &cname, threads, shared)
@@ -863,7 +892,7 @@ impl CudaDevice {
                 }
                 .map_err(drv("cuFuncSetAttribute"))?;
             }
-            launches.push((func, r, storage, shared));
+            launches.push((func, r, storage, shared, module));
         }
         let mut check = if checks {
             Some(self.check_table(prog, args)?)
@@ -877,14 +906,14 @@ impl CudaDevice {
         let stream = std::ptr::null_mut();
         // SAFETY: the events were just created.
         let mut launched = unsafe { result::event::record(start, stream) };
-        for (ri, (func, r, storage, shared)) in launches.iter_mut().enumerate() {
+        for (ri, (func, r, storage, shared, module)) in launches.iter_mut().enumerate() {
             if let Some(c) = check.as_mut() {
                 // The region index, for the faulting work-item's ids.
                 c.bytes[8..16].copy_from_slice(&(ri as u64).to_le_bytes());
-                // SAFETY: `c.at` is the module's table of exactly `c.bytes.len()` bytes
+                let at = check_table_at(*module, c.bytes.len())?;
+                // SAFETY: `at` is the module's table of exactly `c.bytes.len()` bytes
                 // (`cuModuleGetGlobal`); the copy is ordered after earlier launches.
-                launched =
-                    launched.and_then(|_| unsafe { result::memcpy_htod_sync(c.at, &c.bytes) });
+                launched = launched.and_then(|_| unsafe { result::memcpy_htod_sync(at, &c.bytes) });
             }
             let mut ptrs: Vec<*mut c_void> =
                 storage.iter_mut().map(|s| s.as_mut_ptr().cast()).collect();
@@ -911,11 +940,25 @@ impl CudaDevice {
             let _ = result::event::destroy(end);
         }
         let count = launches.len() as u32;
+        let launches_modules: Vec<sys::CUmodule> = launches.iter().map(|l| l.4).collect();
         drop(launches);
         if let (Ok(_), Some(c)) = (&timing, check.as_ref()) {
             let mut bytes = [0u8; crate::checks::RECORD_BYTES];
             c.record.read_at(0, &mut bytes)?;
             if let Some(rec) = crate::checks::Record::decode(&bytes) {
+                // The sites of the module the faulting region ran (a launch variant's own).
+                let module = launches_modules.get(rec.region as usize).copied();
+                let variant_sites = module.filter(|m| *m != prog.module).and_then(|m| {
+                    prog.variant_sites
+                        .borrow()
+                        .iter()
+                        .find(|(k, _)| *k == m as usize)
+                        .map(|(_, s)| s.clone())
+                });
+                let sites: &[crate::checks::CheckSite] = match &variant_sites {
+                    Some(s) => s,
+                    None => &prog.ptx.checks,
+                };
                 let kf = prog
                     .ir
                     .function_by_name(kernel)
@@ -925,7 +968,7 @@ impl CudaDevice {
                     &crate::checks::FaultContext {
                         module: &prog.ir,
                         kernel: kf,
-                        sites: &prog.ptx.checks,
+                        sites,
                         plan: &plan,
                         entries: &c.entries,
                     },
@@ -971,7 +1014,7 @@ impl CudaDevice {
     /// The check table of a launch of `prog` with `args` (the region index is set per
     /// region), with a fresh fault record.
     fn check_table(&self, prog: &Program, args: &[Arg]) -> Result<CheckTable, CudaError> {
-        use crate::checks::{HEADER_BYTES, MAX_ENTRIES, TABLE, TABLE_BYTES};
+        use crate::checks::{HEADER_BYTES, MAX_ENTRIES, TABLE_BYTES};
         let record = self.buffer_from_bytes(&crate::checks::empty_record())?;
         let mut entries: Vec<(u64, u64)> = args
             .iter()
@@ -1005,20 +1048,9 @@ impl CudaDevice {
             bytes[at..at + 8].copy_from_slice(&b.to_le_bytes());
             bytes[at + 8..at + 16].copy_from_slice(&s.to_le_bytes());
         }
-        let cname = CString::new(TABLE).map_err(|_| CudaError::NoSuchKernel(TABLE.into()))?;
-        // SAFETY: as above.
-        let (at, len) = unsafe { result::module::get_global(prog.module, cname) }
-            .map_err(drv("cuModuleGetGlobal"))?;
-        if len != bytes.len() {
-            return Err(CudaError::InvalidProgram(format!(
-                "the check table has {len} bytes, not {}",
-                bytes.len()
-            )));
-        }
         Ok(CheckTable {
             record,
             bytes,
-            at,
             entries,
         })
     }

@@ -165,6 +165,10 @@ impl FnEmitter<'_> {
             "\t// work-items of work-group {} of this block",
             self.copy
         );
+        if self.chk.is_some() {
+            // For a fault's work-group (`--checks`).
+            self.ins(format!("mov.u32 %ck_copy, {}", self.copy));
+        }
         if self.nd
             && let Some(g) = self.launch.as_ref().and_then(|l| l.group0.clone())
         {

@@ -238,6 +238,20 @@ fn faults_match_the_cpu_device() {
         )
         .err(),
     );
+    // A large range: launch variants (coarsened blocks) run it.
+    bad.extend(
+        same_fault(
+            &d,
+            "kernel void k(global int *a) {
+                 int i = get_global_id(0);
+                 a[i == 777777 ? i * 2 : i] = 1;
+             }",
+            &[A::Ints(1 << 20)],
+            &NdRange::new(&[1 << 20]).local(&[64]),
+            "out-of-bounds write of 4 bytes at offset 6222216",
+        )
+        .err(),
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n---\n"));
 }
 
