@@ -484,9 +484,20 @@ impl FnEmitter<'_> {
         let pr = self.reg(p, 0)?;
         let fact = self.fact(p);
         let root = fact.root;
+        let extent = self.root_extent(root)?;
+        if let Some((rsp, _, Extent::Static(n))) = &extent
+            && !fact.nullable
+            && (sp == AddrSpace::Generic || sp == *rsp)
+            && !(write && *rsp == AddrSpace::Constant)
+            && self
+                .static_offsets(p)
+                .is_some_and(|(_, hi)| hi.checked_add(len).is_some_and(|end| end <= *n))
+        {
+            // Proven in bounds from the offsets' value ranges.
+            return Ok(());
+        }
         let object = self.object_of(root);
         let site = self.site(what, sp, object);
-        let extent = self.root_extent(root)?;
         // NULL: 0 in every space. As on the cpu device, an address below 4096 that is not a
         // `__local` or private one is NULL plus an offset. A rooted pointer that is never
         // NULL needs no test: an address near 0 is out of its object's bounds.
@@ -536,14 +547,6 @@ impl FnEmitter<'_> {
         } else {
             pr
         };
-        if let Extent::Static(n) = size
-            && self
-                .static_offsets(p)
-                .is_some_and(|(_, hi)| hi.checked_add(len).is_some_and(|end| end <= n))
-        {
-            // Proven in bounds from the offsets' value ranges.
-            return Ok(());
-        }
         if let (AddrSpace::Local | AddrSpace::Private, Extent::Static(n)) = (rsp, &size)
             && *n >= len
             && *n <= u32::MAX as u64
