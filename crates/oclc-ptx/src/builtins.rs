@@ -24,6 +24,9 @@ pub fn emit(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], result: Optio
     if name.starts_with("vstore") {
         return vstore(e, decl, args);
     }
+    if crate::subgroup::handles(name) {
+        return crate::subgroup::emit(e, decl, args, result);
+    }
     if crate::async_copy::handles(name) {
         return crate::async_copy::emit(e, decl, args, result);
     }

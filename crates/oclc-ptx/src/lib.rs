@@ -52,6 +52,7 @@ mod narrow;
 pub mod printf;
 pub mod readonly;
 mod regs;
+pub mod subgroup;
 mod variant;
 mod vendor;
 

@@ -72,6 +72,7 @@ impl Traits {
             Op::CallBuiltin(b, _) => m.builtins.get(b.index()).is_none_or(|b| {
                 crate::async_copy::handles(&b.name)
                     || b.name.starts_with("sub_group")
+                    || b.name.starts_with("intel_sub_group")
                     || b.name.starts_with("work_group")
             }),
             _ => false,
