@@ -1,8 +1,7 @@
 //! PTX for clang's GNU `__builtin_*` functions that stay calls after lowering (bit counts,
 //! byte swaps, rotates, `__builtin_trap`, ...) and for AMD's media operations
-//! (`cl_amd_media_ops`, `cl_amd_media_ops2`), with the cpu device's semantics. Sub-group
-//! builtins (`intel_sub_group_*`) are not among them: they reach the caller's located
-//! "not supported" error.
+//! (`cl_amd_media_ops`, `cl_amd_media_ops2`), with the cpu device's semantics. The Intel
+//! sub-group builtins (`intel_sub_group_*`) are warp shuffles in [`crate::subgroup`].
 
 use crate::emit::{FnEmitter, R};
 use crate::regs::Rc;
