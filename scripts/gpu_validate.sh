@@ -1,7 +1,8 @@
 #!/bin/sh
 # Everything a GPU machine should confirm, in one command (run from the repository root on
 # the GPU machine, after scripts/gpu_bundle.sh built gpu/ here and gpu/ was carried there):
-# the bench comparison with NVIDIA's OpenCL driver, the same bench without register tuning,
+# the bench comparison with NVIDIA's OpenCL driver, the same bench without register tuning and
+# with --checks, the CTS with --checks,
 # every GPU test binary (CTS on the cuda device included), and the examples on the GPU.
 # Results go to $OUT (default ./gpu-out): compare.txt, noregs.txt, tests.txt, examples.txt,
 # and for the OpenCL platform on the GPU (`oclc exec --device cuda`, liboclc_icd.so from
@@ -15,6 +16,9 @@ export OCLC_ROOT=$PWD OCLC_BIN=$PWD/gpu/oclc OCLC_CTS_DIR=$PWD/gpu/cts
 nvidia-smi --query-gpu=name,driver_version --format=csv > "$out/gpu.txt" 2>&1
 OCLC=gpu/oclc CLRUN=gpu/clrun sh scripts/gpu_compare.sh 50 > "$out/compare.txt" 2>&1
 OCLC_CUDA_REGS=0 gpu/oclc bench bench/*.toml --device cuda --repeat 50 > "$out/noregs.txt" 2>&1
+# --checks: the bench set's overhead, and the CTS with every access and barrier checked.
+gpu/oclc bench bench/*.toml --device cuda --repeat 50 --checks > "$out/checks_bench.txt" 2>&1
+OCLC_CUDA_CHECKS=1 timeout 600 gpu/tests/run_cts cuda --nocapture > "$out/checks_cts.txt" 2>&1
 for t in gpu/tests/*; do
     echo "== $t"
     timeout 300 "$t" --nocapture > "$out/t.log" 2>&1
@@ -43,8 +47,8 @@ done > "$out/examples.txt" 2>&1
         timeout 120 gpu/oclc exec --device cuda -- gpu/vadd > "$out/vadd.txt" 2>&1
         echo "rc=$?"
         tail -6 "$out/vadd.txt"
-        echo "-- gpu/vadd oob (a fault: the event ends negative, the report on stderr)"
-        timeout 120 gpu/oclc exec --device cuda -- gpu/vadd oob > "$out/vadd_oob.txt" 2>&1
+        echo "-- gpu/vadd oob with --checks (a fault: the event ends negative, the report on stderr)"
+        timeout 120 gpu/oclc exec --device cuda --checks -- gpu/vadd oob > "$out/vadd_oob.txt" 2>&1
         echo "rc=$?"
         tail -6 "$out/vadd_oob.txt"
     else
