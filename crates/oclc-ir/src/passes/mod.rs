@@ -39,6 +39,7 @@ pub mod range;
 pub mod report;
 pub mod specialize;
 pub mod sroa;
+pub mod subgroups;
 pub mod unroll;
 pub mod util;
 pub mod version;
