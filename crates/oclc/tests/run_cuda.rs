@@ -164,6 +164,7 @@ far = { value = 0x100000000000 }
 }
 
 /// Kernels that trip each check `--checks` makes on the GPU, as run files (inline code).
+#[cfg(feature = "cuda")]
 const FAULT_JOBS: [(&str, &str); 5] = [
     (
         "oob",
