@@ -70,7 +70,7 @@ fn one_sub_group_per_work_group() {
             0,
             lid as i32,
             members.iter().all(|m| *m > -6) as i32,
-            members.iter().any(|m| *m == 5) as i32,
+            members.contains(&5) as i32,
             members[9],
             members.iter().sum(),
             *members.iter().min().unwrap_or(&0),
