@@ -74,7 +74,7 @@ fn sub_groups_are_warps() {
             sg as i32,
             lane as i32,
             members.iter().all(|x| *x > -6) as i32,
-            members.iter().any(|x| *x == 5) as i32,
+            members.contains(&5) as i32,
             members[3],
             members.iter().sum(),
             *members.iter().min().unwrap_or(&0),
