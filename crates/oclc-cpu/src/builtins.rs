@@ -94,7 +94,9 @@ pub enum ImageOp {
         sampler: bool,
     },
     /// `write_image{f,i,ui,h}(image, coord, color)`.
-    Write { kind: rt::image::Kind },
+    Write {
+        kind: rt::image::Kind,
+    },
     Width,
     Height,
     Depth,
@@ -458,7 +460,11 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
             Builtin::Clock { hilo: true }
         }
         n if n.starts_with("__builtin_") => gnu(b, n).unwrap_or(Builtin::Unsupported),
-        n if n.contains("_image") && let Some(i) = image(b, n) => i,
+        n if n.contains("_image")
+            && let Some(i) = image(b, n) =>
+        {
+            i
+        }
         "shuffle" => Builtin::Shuffle { two: false },
         "shuffle2" => Builtin::Shuffle { two: true },
         _ => rt::Builtin::from_name(name).map_or(Builtin::Unsupported, |rb| numeric(b, rb)),
@@ -741,7 +747,9 @@ fn image_fault(c: &BuiltinCall, f: rt::image::ImageFault<Fault>) -> CallFault {
     use rt::image::ImageFault;
     match f {
         ImageFault::Fetch(m) => CallFault::Mem(m),
-        ImageFault::Undefined(m) => CallFault::Check(CheckKind::Other, format!("`{}`: {m}", c.name)),
+        ImageFault::Undefined(m) => {
+            CallFault::Check(CheckKind::Other, format!("`{}`: {m}", c.name))
+        }
         ImageFault::Outside { at, extent } => CallFault::Check(
             CheckKind::OutOfBounds,
             format!(
@@ -823,8 +831,8 @@ fn image_call(
         ImageOp::Write { kind } => {
             let cv = lanes4(regs, 1).map(|x| x as u32 as i32);
             let color = color_of(regs, 2, kind);
-            let (off, bytes) = rt::image::write::<Fault>(&desc, cv, color, kind)
-                .map_err(|f| image_fault(c, f))?;
+            let (off, bytes) =
+                rt::image::write::<Fault>(&desc, cv, color, kind).map_err(|f| image_fault(c, f))?;
             mem.write(ptr::add(data, off as i64), &bytes)?;
         }
         ImageOp::Width => put_int(regs, 0, desc.width),

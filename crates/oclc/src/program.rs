@@ -1154,9 +1154,7 @@ fn fit_arg(index: usize, p: &KernelParam, arg: KernelArg) -> Result<KernelArg, E
         (KernelParamKind::Image { .. }, a) => {
             Err(err(format!("takes an image, not {}", a.describe())))
         }
-        (KernelParamKind::Sampler, KernelArg::Value(v)) if v.len() == 4 => {
-            Ok(KernelArg::Value(v))
-        }
+        (KernelParamKind::Sampler, KernelArg::Value(v)) if v.len() == 4 => Ok(KernelArg::Value(v)),
         (KernelParamKind::Sampler, a) => Err(err(format!(
             "takes a sampler (4 bytes of CLK_* bits), not {}",
             a.describe()

@@ -463,9 +463,7 @@ pub fn run_signature(sig: &LoweredSignature) -> KernelSignature {
                     KernelParamKind::Aggregate { .. }
                     | KernelParamKind::Image { .. }
                     | KernelParamKind::Sampler
-                    | KernelParamKind::Other => {
-                        ParamKind::Unsupported
-                    }
+                    | KernelParamKind::Other => ParamKind::Unsupported,
                 };
                 ParamInfo {
                     name: p.name.clone(),

@@ -37,8 +37,11 @@ fn read2d(ord: u32, dt: u32, w: u64, h: u64, bytes: &[u8], s: u32, c: [f32; 2]) 
     let out = d.buffer::<f32>(4).expect("buffer");
     let mut k = p.kernel("k").expect("kernel");
     k.set_arg(0, &out).expect("out");
-    k.set_arg(1, image(&d, desc(object::IMAGE2D, ord, dt, w, h, 1, 1), bytes))
-        .expect("image");
+    k.set_arg(
+        1,
+        image(&d, desc(object::IMAGE2D, ord, dt, w, h, 1, 1), bytes),
+    )
+    .expect("image");
     k.set_arg(2, s).expect("sampler");
     k.set_arg(3, c).expect("coord");
     d.launch(&k, &NdRange::new(&[1])).expect("launch");
@@ -127,22 +130,55 @@ fn linear_filtering_1d_2d_and_addressing() {
 #[test]
 fn channel_types_convert_as_the_spec_says() {
     let s = smp::CLAMP_TO_EDGE | NEAREST;
-    let r = read2d(order::RGBA, dtype::SNORM_INT8, 1, 1, &[0x80, 0x7f, 64, 0], s, [0.5, 0.5]);
+    let r = read2d(
+        order::RGBA,
+        dtype::SNORM_INT8,
+        1,
+        1,
+        &[0x80, 0x7f, 64, 0],
+        s,
+        [0.5, 0.5],
+    );
     assert_eq!(r, [-1.0, 1.0, 64.0 / 127.0, 0.0]);
-    let px: Vec<u8> = [65535u16, 0, 32768, 1].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let px: Vec<u8> = [65535u16, 0, 32768, 1]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
     let r = read2d(order::RGBA, dtype::UNORM_INT16, 1, 1, &px, s, [0.5, 0.5]);
     assert_eq!(r, [1.0, 0.0, 32768.0 / 65535.0, 1.0 / 65535.0]);
-    let px: Vec<u8> = [0x8001u16, 0x8000].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let px: Vec<u8> = [0x8001u16, 0x8000]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
     let r = read2d(order::RG, dtype::SNORM_INT16, 1, 1, &px, s, [0.5, 0.5]);
     assert_eq!(r, [-1.0, -1.0, 0.0, 1.0]);
     // Half 1.0 and -2.0; BGRA stores blue first.
-    let px: Vec<u8> = [0x3c00u16, 0xc000, 0, 0x3800].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let px: Vec<u8> = [0x3c00u16, 0xc000, 0, 0x3800]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
     let r = read2d(order::BGRA, dtype::HALF_FLOAT, 1, 1, &px, s, [0.5, 0.5]);
     assert_eq!(r, [0.0, -2.0, 1.0, 0.5]);
     // Intensity replicates, luminance fills alpha with 1, A has only alpha.
-    let r = read2d(order::INTENSITY, dtype::UNORM_INT8, 1, 1, &[255], s, [0.5, 0.5]);
+    let r = read2d(
+        order::INTENSITY,
+        dtype::UNORM_INT8,
+        1,
+        1,
+        &[255],
+        s,
+        [0.5, 0.5],
+    );
     assert_eq!(r, [1.0; 4]);
-    let r = read2d(order::LUMINANCE, dtype::UNORM_INT8, 1, 1, &[0], s, [0.5, 0.5]);
+    let r = read2d(
+        order::LUMINANCE,
+        dtype::UNORM_INT8,
+        1,
+        1,
+        &[0],
+        s,
+        [0.5, 0.5],
+    );
     assert_eq!(r, [0.0, 0.0, 0.0, 1.0]);
     let r = read2d(order::A, dtype::UNORM_INT8, 1, 1, &[255], s, [0.5, 0.5]);
     assert_eq!(r, [0.0, 0.0, 0.0, 1.0]);
@@ -155,7 +191,8 @@ fn run(src: &str, args: Vec<KernelArg>, global: &[u64]) -> Result<(), String> {
     for (i, a) in args.into_iter().enumerate() {
         k.set_arg(i, a).expect("arg");
     }
-    d.launch(&k, &NdRange::new(global)).map_err(|e| e.to_string())?;
+    d.launch(&k, &NdRange::new(global))
+        .map_err(|e| e.to_string())?;
     Ok(())
 }
 
@@ -164,9 +201,28 @@ fn integer_reads_writes_and_saturation() {
     let d = device();
     let out = d.buffer::<i32>(8).expect("buffer");
     // RG SIGNED_INT8 (-5, 7), no sampler; BGRA UNSIGNED_INT16 (b 1, g 2, r 3, a 4).
-    let a = image(&d, desc(object::IMAGE2D, order::RG, dtype::SIGNED_INT8, 1, 1, 1, 1), &[0xfb, 7]);
-    let px: Vec<u8> = [1u16, 2, 3, 4].iter().flat_map(|v| v.to_le_bytes()).collect();
-    let b = image(&d, desc(object::IMAGE2D, order::BGRA, dtype::UNSIGNED_INT16, 1, 1, 1, 1), &px);
+    let a = image(
+        &d,
+        desc(object::IMAGE2D, order::RG, dtype::SIGNED_INT8, 1, 1, 1, 1),
+        &[0xfb, 7],
+    );
+    let px: Vec<u8> = [1u16, 2, 3, 4]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let b = image(
+        &d,
+        desc(
+            object::IMAGE2D,
+            order::BGRA,
+            dtype::UNSIGNED_INT16,
+            1,
+            1,
+            1,
+            1,
+        ),
+        &px,
+    );
     run(
         "kernel void k(global int4 *o, read_only image2d_t a, read_only image2d_t b) {
              o[0] = read_imagei(a, (int2)(0, 0));
@@ -176,7 +232,10 @@ fn integer_reads_writes_and_saturation() {
         &[1],
     )
     .expect("runs");
-    assert_eq!(out.read::<i32>().expect("read"), vec![-5, 7, 0, 1, 3, 2, 1, 4]);
+    assert_eq!(
+        out.read::<i32>().expect("read"),
+        vec![-5, 7, 0, 1, 3, 2, 1, 4]
+    );
 
     // Writes: round to nearest even and saturate.
     let w8 = d.buffer_from_bytes(&[0u8; 4]).expect("buffer");
@@ -198,7 +257,15 @@ fn integer_reads_writes_and_saturation() {
                 data: wi.clone(),
             },
             KernelArg::Image {
-                desc: desc(object::IMAGE1D, order::RG, dtype::UNSIGNED_INT16, 1, 1, 1, 1),
+                desc: desc(
+                    object::IMAGE1D,
+                    order::RG,
+                    dtype::UNSIGNED_INT16,
+                    1,
+                    1,
+                    1,
+                    1,
+                ),
                 data: wu.clone(),
             },
         ],
@@ -215,8 +282,14 @@ fn queries_3d_arrays_and_constant_samplers() {
     let d = device();
     let out = d.buffer::<i32>(16).expect("buffer");
     // 3D 2x2x3 float R, value = 100 z + 10 y + x; a 2D array 1x1 x 3 layers; a 1D array.
-    let v3: Vec<f32> = (0..12).map(|i| (100 * (i / 4) + 10 * ((i / 2) % 2) + i % 2) as f32).collect();
-    let im3 = image(&d, desc(object::IMAGE3D, order::R, dtype::FLOAT, 2, 2, 3, 1), &f32_bytes(&v3));
+    let v3: Vec<f32> = (0..12)
+        .map(|i| (100 * (i / 4) + 10 * ((i / 2) % 2) + i % 2) as f32)
+        .collect();
+    let im3 = image(
+        &d,
+        desc(object::IMAGE3D, order::R, dtype::FLOAT, 2, 2, 3, 1),
+        &f32_bytes(&v3),
+    );
     let arr = image(
         &d,
         desc(object::IMAGE2D_ARRAY, order::R, dtype::FLOAT, 1, 1, 1, 3),
@@ -257,7 +330,13 @@ fn queries_3d_arrays_and_constant_samplers() {
 #[test]
 fn undefined_uses_are_reported_with_the_line() {
     let d = device();
-    let u8img = || image(&d, desc(object::IMAGE2D, order::R, dtype::UNSIGNED_INT8, 2, 2, 1, 1), &[0; 4]);
+    let u8img = || {
+        image(
+            &d,
+            desc(object::IMAGE2D, order::R, dtype::UNSIGNED_INT8, 2, 2, 1, 1),
+            &[0; 4],
+        )
+    };
     let out = d.buffer::<f32>(4).expect("buffer");
     let e = run(
         "kernel void k(global float4 *o, read_only image2d_t a) {\n\
@@ -267,7 +346,10 @@ fn undefined_uses_are_reported_with_the_line() {
         &[1],
     )
     .expect_err("wrong read function");
-    assert!(e.contains("read_imagef on an image of channel type CL_UNSIGNED_INT8"), "{e}");
+    assert!(
+        e.contains("read_imagef on an image of channel type CL_UNSIGNED_INT8"),
+        "{e}"
+    );
     let e = run(
         "kernel void k(global uint4 *o, read_only image2d_t a) {\n\
              *o = read_imageui(a, (int2)(get_global_id(0), 0));\n\
@@ -276,7 +358,10 @@ fn undefined_uses_are_reported_with_the_line() {
         &[3],
     )
     .expect_err("outside");
-    assert!(e.contains("at pixel (2, 0, 0) outside the 2 x 2 x 1 image"), "{e}");
+    assert!(
+        e.contains("at pixel (2, 0, 0) outside the 2 x 2 x 1 image"),
+        "{e}"
+    );
     assert!(e.contains(":2:"), "{e}");
     let e = run(
         "kernel void k(read_only image2d_t a) { write_imageui(a, (int2)(0, 0), (uint4)(1)); }",

@@ -184,7 +184,9 @@ impl ImageDesc {
     /// The descriptor in `b`, `None` if it is not one (an image argument never set right).
     pub fn from_bytes(b: &[u8]) -> Option<ImageDesc> {
         let w32 = |i: usize| -> Option<u32> {
-            Some(u32::from_le_bytes(b.get(i * 4..i * 4 + 4)?.try_into().ok()?))
+            Some(u32::from_le_bytes(
+                b.get(i * 4..i * 4 + 4)?.try_into().ok()?,
+            ))
         };
         let w64 = |i: usize| -> Option<u64> {
             Some(u64::from_le_bytes(
@@ -743,7 +745,10 @@ mod tests {
     #[test]
     fn bgra_and_missing_channels() {
         let d = img(order::BGRA, dtype::UNSIGNED_INT8, 1, 1);
-        assert_eq!(decode(&d, &[1, 2, 3, 4], Kind::UInt), Color::I([3, 2, 1, 4]));
+        assert_eq!(
+            decode(&d, &[1, 2, 3, 4], Kind::UInt),
+            Color::I([3, 2, 1, 4])
+        );
         let r = img(order::R, dtype::SIGNED_INT16, 1, 1);
         assert_eq!(
             decode(&r, &[0xff, 0xff], Kind::Int),
@@ -757,7 +762,13 @@ mod tests {
         let d = img(order::R, dtype::FLOAT, 2, 1);
         let data: Vec<u8> = [0f32, 1.0].iter().flat_map(|f| f.to_le_bytes()).collect();
         let s = sampler::CLAMP_TO_EDGE | sampler::FILTER_LINEAR;
-        let c = read_from(&d, &data, Some(s), Coords::F([1.0, 0.5, 0.0, 0.0]), Kind::Float);
+        let c = read_from(
+            &d,
+            &data,
+            Some(s),
+            Coords::F([1.0, 0.5, 0.0, 0.0]),
+            Kind::Float,
+        );
         assert_eq!(c, Ok(Color::F([0.5, 0.0, 0.0, 1.0])));
     }
 
@@ -766,9 +777,21 @@ mod tests {
         let d = img(order::RGBA, dtype::FLOAT, 1, 1);
         let data = [0u8; 16];
         let s = sampler::CLAMP | sampler::FILTER_NEAREST;
-        let c = read_from(&d, &data, Some(s), Coords::F([-1.0, 0.0, 0.0, 0.0]), Kind::Float);
+        let c = read_from(
+            &d,
+            &data,
+            Some(s),
+            Coords::F([-1.0, 0.0, 0.0, 0.0]),
+            Kind::Float,
+        );
         assert_eq!(c, Ok(Color::F([0.0; 4])));
-        let c = read_from(&d, &data, Some(sampler::FILTER_NEAREST), Coords::I([3, 0, 0, 0]), Kind::Float);
+        let c = read_from(
+            &d,
+            &data,
+            Some(sampler::FILTER_NEAREST),
+            Coords::I([3, 0, 0, 0]),
+            Kind::Float,
+        );
         assert!(matches!(c, Err(ImageFault::Outside { at: [3, 0, 0], .. })));
     }
 }
