@@ -196,7 +196,7 @@ pub fn cl_ext_option(images: bool) -> String {
         }
     }
     for (f, _) in oclc_syntax::lang::FEATURES {
-        if !DEVICE_FEATURES.contains(f) && !(images && IMAGE_FEATURES.contains(f)) {
+        if !(DEVICE_FEATURES.contains(f) || images && IMAGE_FEATURES.contains(f)) {
             items.push(format!("-{f}"));
         }
     }

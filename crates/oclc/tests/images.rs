@@ -371,3 +371,40 @@ fn undefined_uses_are_reported_with_the_line() {
     .expect_err("write to a read_only image");
     assert!(e.contains("error"), "{e}");
 }
+
+#[test]
+fn half_reads_and_writes() {
+    let d = device();
+    // Half image (1.5, -2, 0.25, 1); read as half4 and written to a UNORM_INT16 image.
+    let px: Vec<u8> = [0x3e00u16, 0xc000, 0x3400, 0x3c00]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let src = image(
+        &d,
+        desc(object::IMAGE2D, order::RGBA, dtype::HALF_FLOAT, 1, 1, 1, 1),
+        &px,
+    );
+    let out = d.buffer_from_bytes(&[0u8; 8]).expect("buffer");
+    run(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+         kernel void k(read_only image2d_t a, write_only image2d_t b) {
+             half4 h = read_imageh(a, (int2)(0, 0));
+             write_imageh(b, (int2)(0, 0), h * (half)0.5h);
+         }",
+        vec![
+            src,
+            KernelArg::Image {
+                desc: desc(object::IMAGE2D, order::RGBA, dtype::UNORM_INT16, 1, 1, 1, 1),
+                data: out.clone(),
+            },
+        ],
+        &[1],
+    )
+    .expect("runs");
+    // 0.75 * 65535 = 49151.25 -> 49151; -1 saturates to 0; 0.125 -> 8191.875 -> 8192.
+    assert_eq!(
+        out.read::<u16>().expect("read"),
+        vec![49151, 0, 8192, 32768]
+    );
+}

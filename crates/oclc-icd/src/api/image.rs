@@ -91,10 +91,8 @@ fn formats() -> Vec<cl_image_format> {
 /// Whether `order`/`dt` are values the specification defines (else the format descriptor
 /// itself is invalid, not merely unsupported).
 fn known_format(order: cl_channel_order, dt: cl_channel_type) -> bool {
-    (CL_R..=CL_sBGRA).contains(&order)
-        && (order != 0x10BE)
-        && (CL_SNORM_INT8..=CL_UNORM_INT_101010_2).contains(&dt)
-        || order == CL_ABGR && (CL_SNORM_INT8..=CL_FLOAT).contains(&dt)
+    let order_ok = (CL_R..=CL_sBGRA).contains(&order) || order == CL_ABGR;
+    order_ok && (CL_SNORM_INT8..=CL_UNORM_INT_101010_2).contains(&dt)
 }
 
 const IMAGE_TYPES: [cl_mem_object_type; 6] = [
@@ -242,7 +240,7 @@ fn make_image(
         return Err(CL_INVALID_IMAGE_SIZE);
     }
     let uses_host = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
-    if uses_host != !host_ptr.is_null() || (from_buffer && uses_host) {
+    if uses_host == host_ptr.is_null() || (from_buffer && uses_host) {
         return Err(CL_INVALID_HOST_PTR);
     }
     let (buf, host, parent) = if from_buffer {
