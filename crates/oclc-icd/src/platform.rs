@@ -168,6 +168,9 @@ pub const DEVICE_FEATURES: &[&str] = &[
     "__opencl_c_fp64",
 ];
 
+/// Image extensions: the cpu device's, not the GPUs'.
+pub const IMAGE_EXTENSIONS: &[&str] = &["cl_khr_3d_image_writes", "cl_khr_image2d_from_buffer"];
+
 /// OpenCL C 3.0 image features: the cpu device's, not the GPUs'.
 pub const IMAGE_FEATURES: &[&str] = &[
     "__opencl_c_images",
@@ -191,7 +194,7 @@ pub const MAX_SAMPLERS: u32 = 16;
 pub fn cl_ext_option(images: bool) -> String {
     let mut items: Vec<String> = Vec::new();
     for e in oclc_syntax::lang::EXTENSIONS {
-        if !DEVICE_EXTENSIONS.contains(e) {
+        if !(DEVICE_EXTENSIONS.contains(e) || images && IMAGE_EXTENSIONS.contains(e)) {
             items.push(format!("-{e}"));
         }
     }
@@ -460,7 +463,9 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
     let platform_handle = *platform_handle as *mut std::ffi::c_void;
     let l = &dev.limits;
     let f = facts(dev);
-    let ext = DEVICE_EXTENSIONS.join(" ");
+    let image_ext = if dev.is_cuda() { &[][..] } else { IMAGE_EXTENSIONS };
+    let extensions: Vec<&str> = DEVICE_EXTENSIONS.iter().chain(image_ext).copied().collect();
+    let ext = extensions.join(" ");
     let v12 = version(1, 2, 0);
     let v10 = version(1, 0, 0);
     Ok(match param {
@@ -571,7 +576,7 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         }
         CL_DEVICE_EXTENSIONS => Info::str(&ext),
         CL_DEVICE_EXTENSIONS_WITH_VERSION => {
-            let list: Vec<(u32, &str)> = DEVICE_EXTENSIONS.iter().map(|e| (v10, *e)).collect();
+            let list: Vec<(u32, &str)> = extensions.iter().map(|e| (v10, *e)).collect();
             Info::name_versions(&list)
         }
         CL_DEVICE_ILS_WITH_VERSION => Info::empty(),

@@ -766,7 +766,7 @@ status_fn!(
                     ArgValue::Mem(Arc::downgrade(&m))
                 }
             }
-            KernelParamKind::Image { dim, .. } => {
+            KernelParamKind::Image { dim, read, write } => {
                 if size != std::mem::size_of::<cl_mem>() {
                     return Err(CL_INVALID_ARG_SIZE);
                 }
@@ -780,7 +780,11 @@ status_fn!(
                 if !Arc::ptr_eq(&m.ctx, &kernel.program.ctx) {
                     return Err(CL_INVALID_MEM_OBJECT);
                 }
-                if image_type_name(img.desc.ty) != *dim {
+                // A write_only image to a parameter that reads it, a read_only one to one
+                // that writes it, or another image type.
+                let denied = (*read && m.flags & CL_MEM_WRITE_ONLY != 0)
+                    || (*write && m.flags & CL_MEM_READ_ONLY != 0);
+                if image_type_name(img.desc.ty) != *dim || denied {
                     return Err(CL_INVALID_ARG_VALUE);
                 }
                 ArgValue::Mem(Arc::downgrade(&m))

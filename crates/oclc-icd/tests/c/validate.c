@@ -43,7 +43,7 @@ static void *worker(void *arg) {
     const char *macros =
         "#if __OPENCL_VERSION__ != 300\n#error version\n#endif\n"
         "#ifndef __IMAGE_SUPPORT__\n#error images\n#endif\n"
-        "#if !defined(cl_khr_fp64) || defined(cl_khr_3d_image_writes)\n#error extensions\n#endif\n"
+        "#if !defined(cl_khr_fp64) || !defined(cl_khr_3d_image_writes)\n#error extensions\n#endif\n"
         "#if !defined(__opencl_c_images) || defined(__opencl_c_pipes) || !defined(__opencl_c_generic_address_space)\n"
         "#error features\n#endif\n"
         "kernel void m(global int *p) {}\n";
