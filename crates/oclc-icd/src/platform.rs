@@ -463,7 +463,11 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
     let platform_handle = *platform_handle as *mut std::ffi::c_void;
     let l = &dev.limits;
     let f = facts(dev);
-    let image_ext = if dev.is_cuda() { &[][..] } else { IMAGE_EXTENSIONS };
+    let image_ext = if dev.is_cuda() {
+        &[][..]
+    } else {
+        IMAGE_EXTENSIONS
+    };
     let extensions: Vec<&str> = DEVICE_EXTENSIONS.iter().chain(image_ext).copied().collect();
     let ext = extensions.join(" ");
     let v12 = version(1, 2, 0);

@@ -369,7 +369,10 @@ fn undefined_uses_are_reported_with_the_line() {
         &[1],
     )
     .expect_err("write to a read_only image");
-    assert!(e.contains("no matching function for call to 'write_imageui'"), "{e}");
+    assert!(
+        e.contains("no matching function for call to 'write_imageui'"),
+        "{e}"
+    );
 }
 
 #[test]

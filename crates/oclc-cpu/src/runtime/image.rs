@@ -341,7 +341,11 @@ pub fn decode(desc: &ImageDesc, bytes: &[u8], kind: Kind) -> Color {
         }
         v
     };
-    let stored: Vec<u32> = (0..n).map(raw).collect();
+    let mut all = [0u32; 4];
+    for (i, v) in all.iter_mut().enumerate().take(n) {
+        *v = raw(i);
+    }
+    let stored = &all[..n.min(4)];
     let map = layout(desc.order);
     match kind {
         Kind::Float => {
