@@ -1146,6 +1146,7 @@ fn bind_arg(
             Ok(BoundArg::Lanes(vec![0]))
         }
         (ParamKind::Value, Arg::Image { desc, data }) if p.ty == oclc_ir::Type::I64 => {
+            desc.check().map_err(bad)?;
             if globals.len() + 1 >= ptr::MAX_ALLOCS {
                 return Err(bad("too many buffers".into()));
             }

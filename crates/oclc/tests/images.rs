@@ -411,3 +411,28 @@ fn half_reads_and_writes() {
         vec![49151, 0, 8192, 32768]
     );
 }
+
+#[test]
+fn a_descriptor_with_a_zero_extent_is_refused_at_launch() {
+    let d = device();
+    let mut bad = desc(object::IMAGE2D_ARRAY, order::R, dtype::FLOAT, 1, 1, 1, 1);
+    bad.array_size = 0;
+    let e = run(
+        "kernel void k(read_only image2d_array_t a, global float4 *o) {
+             *o = read_imagef(a, (int4)(0));
+         }",
+        vec![
+            KernelArg::Image {
+                desc: bad,
+                data: d.buffer_from_bytes(&[0u8; 4]).expect("buffer"),
+            },
+            KernelArg::from(&d.buffer::<f32>(4).expect("buffer")),
+        ],
+        &[1],
+    )
+    .expect_err("zero layers");
+    assert!(
+        e.contains("image extent 1 x 1 x 0 (each from 1 to 2^31)"),
+        "{e}"
+    );
+}

@@ -208,7 +208,29 @@ impl ImageDesc {
             slice_pitch: w64(5)?,
             data: w64(6)?,
         };
-        pixel_size(d.order, d.dtype).map(|_| d)
+        d.check().ok().map(|()| d)
+    }
+
+    /// Why this descriptor cannot describe an image: an unsupported format or type, or an
+    /// extent of 0 or beyond 2^31 pixels in some dimension.
+    pub fn check(&self) -> Result<(), String> {
+        if pixel_size(self.order, self.dtype).is_none() {
+            return Err(format!(
+                "unsupported image format (channel order {:#x}, channel type {:#x})",
+                self.order, self.dtype
+            ));
+        }
+        if !(object::IMAGE2D..=object::IMAGE1D_BUFFER).contains(&self.ty) {
+            return Err(format!("unknown image type {:#x}", self.ty));
+        }
+        let ext = self.extent();
+        if ext.iter().any(|&e| e == 0 || e > 1 << 31) {
+            return Err(format!(
+                "image extent {} x {} x {} (each from 1 to 2^31)",
+                ext[0], ext[1], ext[2]
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -496,6 +518,12 @@ fn pixel<E>(
     Ok(decode(desc, &buf[..n], kind))
 }
 
+/// A float coordinate as an integer: NaN is 0 and huge values saturate far outside any
+/// image, so the arithmetic after it cannot overflow.
+fn to_int(x: f32) -> i64 {
+    (x as i64).clamp(-(1 << 40), 1 << 40)
+}
+
 fn inside(p: [i64; 3], ext: [u64; 3]) -> bool {
     p.iter().zip(ext).all(|(&c, e)| c >= 0 && (c as u64) < e)
 }
@@ -551,7 +579,7 @@ pub fn read<E>(
     let mut base = [0i64; 3];
     if let Some(ax) = desc.layer_axis() {
         let layer = match coords {
-            Coords::F(c) => c[dims].round_ties_even() as i64,
+            Coords::F(c) => to_int(c[dims].round_ties_even()),
             Coords::I(c) => i64::from(c[dims]),
         };
         base[ax] = layer.clamp(0, ext[ax] as i64 - 1);
@@ -578,7 +606,7 @@ pub fn read<E>(
                 if linear {
                     let i0 = (u - 0.5).floor();
                     frac[k] = (u - 0.5) - i0;
-                    let mut i0 = i0 as i64;
+                    let mut i0 = to_int(i0);
                     let mut i1 = i0 + 1;
                     if i0 < 0 {
                         i0 += ext[k] as i64;
@@ -588,7 +616,7 @@ pub fn read<E>(
                     }
                     (lo[k], hi[k]) = (i0, i1);
                 } else {
-                    let mut i = u.floor() as i64;
+                    let mut i = to_int(u.floor());
                     if i > ext[k] as i64 - 1 {
                         i -= ext[k] as i64;
                     }
@@ -602,10 +630,10 @@ pub fn read<E>(
                 if linear {
                     let i0 = (u - 0.5).floor();
                     frac[k] = (u - 0.5) - i0;
-                    let i0 = i0 as i64;
+                    let i0 = to_int(i0);
                     (lo[k], hi[k]) = (i0.max(0), (i0 + 1).min(ext[k] as i64 - 1));
                 } else {
-                    lo[k] = (u.floor() as i64).min(ext[k] as i64 - 1);
+                    lo[k] = to_int(u.floor()).min(ext[k] as i64 - 1);
                 }
             }
             _ => {
@@ -613,13 +641,18 @@ pub fn read<E>(
                 if linear {
                     let i0 = (u - 0.5).floor();
                     frac[k] = (u - 0.5) - i0;
-                    let i0 = i0 as i64;
+                    let i0 = to_int(i0);
                     (lo[k], hi[k]) = (i0, i0 + 1);
                 } else {
-                    // Saturating float-to-int: a huge coordinate stays outside.
-                    lo[k] = u.floor() as i64;
+                    lo[k] = to_int(u.floor());
                 }
             }
+        }
+    }
+    // An infinite coordinate has no fraction (inf - inf): all weight on one neighbour.
+    for f in &mut frac {
+        if !f.is_finite() {
+            *f = 0.0;
         }
     }
     let wrap = matches!(addr, sampler::REPEAT | sampler::MIRRORED_REPEAT);
@@ -797,5 +830,26 @@ mod tests {
             Kind::Float,
         );
         assert!(matches!(c, Err(ImageFault::Outside { at: [3, 0, 0], .. })));
+        // An infinite coordinate is far outside (the border) in both filters; NaN is 0.
+        for f in [sampler::FILTER_NEAREST, sampler::FILTER_LINEAR] {
+            let s = Some(sampler::CLAMP | f);
+            let c = read_from(
+                &d,
+                &data,
+                s,
+                Coords::F([f32::INFINITY, 0.5, 0.0, 0.0]),
+                Kind::Float,
+            );
+            assert_eq!(c, Ok(Color::F([0.0; 4])));
+        }
+        let s = Some(sampler::CLAMP | sampler::FILTER_NEAREST);
+        let c = read_from(
+            &d,
+            &data,
+            s,
+            Coords::F([f32::NAN, 0.5, 0.0, 0.0]),
+            Kind::Float,
+        );
+        assert_eq!(c, Ok(Color::F([0.0; 4])));
     }
 }
