@@ -79,7 +79,73 @@ pub enum Builtin {
         op: GnuOp,
         bits: u32,
     },
+    /// `read_image*`, `write_image*` and `get_image_*` (see [`ImageOp`]).
+    Image(ImageOp),
     Unsupported,
+}
+
+/// An image builtin: the image argument is the device address of its
+/// [`rt::image::ImageDesc`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageOp {
+    /// `read_image{f,i,ui,h}(image, [sampler,] coord)`.
+    Read {
+        kind: rt::image::Kind,
+        sampler: bool,
+    },
+    /// `write_image{f,i,ui,h}(image, coord, color)`.
+    Write {
+        kind: rt::image::Kind,
+    },
+    Width,
+    Height,
+    Depth,
+    ArraySize,
+    Dim,
+    ChannelDataType,
+    ChannelOrder,
+}
+
+/// The image builtin `name` of declaration `b`, if it is one.
+fn image(b: &BuiltinDecl, name: &str) -> Option<Builtin> {
+    use rt::image::Kind;
+    let kind = |s: &str| match s {
+        "f" | "h" => Some(Kind::Float),
+        "i" => Some(Kind::Int),
+        "ui" => Some(Kind::UInt),
+        _ => None,
+    };
+    let op = if let Some(k) = name.strip_prefix("read_image").and_then(kind) {
+        // (image, coord), (image, sampler, coord); lod and msaa forms are not supported.
+        match b.params.as_slice() {
+            [_, _] => ImageOp::Read {
+                kind: k,
+                sampler: false,
+            },
+            [_, Type::Scalar(Scalar::I32), _] => ImageOp::Read {
+                kind: k,
+                sampler: true,
+            },
+            _ => return Some(Builtin::Unsupported),
+        }
+    } else if let Some(k) = name.strip_prefix("write_image").and_then(kind) {
+        if b.params.len() != 3 {
+            return Some(Builtin::Unsupported);
+        }
+        ImageOp::Write { kind: k }
+    } else {
+        match name {
+            "get_image_width" => ImageOp::Width,
+            "get_image_height" => ImageOp::Height,
+            "get_image_depth" => ImageOp::Depth,
+            "get_image_array_size" => ImageOp::ArraySize,
+            "get_image_dim" => ImageOp::Dim,
+            "get_image_channel_data_type" => ImageOp::ChannelDataType,
+            "get_image_channel_order" => ImageOp::ChannelOrder,
+            _ => return None,
+        }
+    };
+    Some(Builtin::Image(op))
 }
 
 /// The GNU builtins ([`Builtin::Gnu`]): the undefined cases (`__builtin_clz(0)`, a false
@@ -394,6 +460,11 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
             Builtin::Clock { hilo: true }
         }
         n if n.starts_with("__builtin_") => gnu(b, n).unwrap_or(Builtin::Unsupported),
+        n if n.contains("_image")
+            && let Some(i) = image(b, n) =>
+        {
+            i
+        }
         "shuffle" => Builtin::Shuffle { two: false },
         "shuffle2" => Builtin::Shuffle { two: true },
         _ => rt::Builtin::from_name(name).map_or(Builtin::Unsupported, |rb| numeric(b, rb)),
@@ -653,7 +724,130 @@ pub fn call(
                 *slot = r;
             }
         }
+        Builtin::Image(op) => image_call(c, *op, regs, d, mem)?,
         Builtin::Unsupported => return Err(CallFault::Unsupported),
+    }
+    Ok(())
+}
+
+/// The descriptor an image argument (its register value) points to.
+fn image_desc(c: &BuiltinCall, p: u64, mem: &mut Mem) -> Result<rt::image::ImageDesc, CallFault> {
+    let mut b = [0u8; rt::image::DESC_SIZE];
+    mem.read(p, &mut b)?;
+    rt::image::ImageDesc::from_bytes(&b).ok_or_else(|| {
+        CallFault::Check(
+            CheckKind::InvalidPointer,
+            format!("`{}`: the image argument is not an image", c.name),
+        )
+    })
+}
+
+/// The report for an image access the spec leaves undefined.
+fn image_fault(c: &BuiltinCall, f: rt::image::ImageFault<Fault>) -> CallFault {
+    use rt::image::ImageFault;
+    match f {
+        ImageFault::Fetch(m) => CallFault::Mem(m),
+        ImageFault::Undefined(m) => {
+            CallFault::Check(CheckKind::Other, format!("`{}`: {m}", c.name))
+        }
+        ImageFault::Outside { at, extent } => CallFault::Check(
+            CheckKind::OutOfBounds,
+            format!(
+                "`{}` at pixel ({}, {}, {}) outside the {} x {} x {} image \
+                 (undefined without a clamping sampler)",
+                c.name, at[0], at[1], at[2], extent[0], extent[1], extent[2]
+            ),
+        ),
+    }
+}
+
+/// Runs an image builtin ([`ImageOp`]).
+fn image_call(
+    c: &BuiltinCall,
+    op: ImageOp,
+    regs: &mut [u64],
+    d: usize,
+    mem: &mut Mem,
+) -> Result<(), CallFault> {
+    use rt::image::{Color, Coords, Kind};
+    let slot = |i: usize| c.args.get(i).map_or(0, |(s, _)| *s as usize);
+    let ty = |i: usize| c.args.get(i).map_or(Type::I32, |(_, t)| *t);
+    let reg = |regs: &[u64], i: usize| regs.get(i).copied().unwrap_or(0);
+    let desc = image_desc(c, reg(regs, slot(0)), mem)?;
+    let ret = c.ret.unwrap_or(Type::I32);
+    let put = |regs: &mut [u64], k: usize, v: u64| {
+        if let Some(r) = regs.get_mut(d + k) {
+            *r = v;
+        }
+    };
+    // Integer results: 32-bit `int` or 64-bit `size_t`, as the declaration says.
+    let put_int = |regs: &mut [u64], k: usize, v: u64| {
+        let bits = ret.elem().map_or(32, |s| s.bits());
+        let v = if bits >= 64 { v } else { v & 0xffff_ffff };
+        if let Some(r) = regs.get_mut(d + k) {
+            *r = v;
+        }
+    };
+    let lanes4 = |regs: &[u64], i: usize| -> [u64; 4] {
+        let n = ty(i).lanes() as usize;
+        let base = slot(i);
+        std::array::from_fn(|k| if k < n { reg(regs, base + k) } else { 0 })
+    };
+    let color_of = |regs: &[u64], i: usize, kind: Kind| -> Color {
+        let v = lanes4(regs, i);
+        match kind {
+            Kind::Float => {
+                let s = ty(i).elem().unwrap_or(Scalar::F32);
+                Color::F(v.map(|x| fget(s, x) as f32))
+            }
+            _ => Color::I(v.map(|x| x as u32)),
+        }
+    };
+    let data = desc.data;
+    match op {
+        ImageOp::Read { kind, sampler } => {
+            let ci = if sampler { 2 } else { 1 };
+            let s = sampler.then(|| reg(regs, slot(1)) as u32);
+            let cv = lanes4(regs, ci);
+            let coords = match ty(ci).elem() {
+                Some(e @ (Scalar::F32 | Scalar::F16 | Scalar::F64)) => {
+                    Coords::F(cv.map(|x| fget(e, x) as f32))
+                }
+                _ => Coords::I(cv.map(|x| x as u32 as i32)),
+            };
+            let mut fetch = |off: u64, buf: &mut [u8]| mem.read(ptr::add(data, off as i64), buf);
+            let col = rt::image::read(&desc, s, coords, kind, &mut fetch)
+                .map_err(|f| image_fault(c, f))?;
+            let n = ret.lanes() as usize;
+            let out = ret.elem().unwrap_or(Scalar::F32);
+            for k in 0..n {
+                let v = match col {
+                    Color::F(f) => fput(out, f64::from(f[k])),
+                    Color::I(i) => u64::from(i[k]),
+                };
+                put(regs, k, v);
+            }
+        }
+        ImageOp::Write { kind } => {
+            let cv = lanes4(regs, 1).map(|x| x as u32 as i32);
+            let color = color_of(regs, 2, kind);
+            let (off, bytes) =
+                rt::image::write::<Fault>(&desc, cv, color, kind).map_err(|f| image_fault(c, f))?;
+            mem.write(ptr::add(data, off as i64), &bytes)?;
+        }
+        ImageOp::Width => put_int(regs, 0, desc.width),
+        ImageOp::Height => put_int(regs, 0, desc.height),
+        ImageOp::Depth => put_int(regs, 0, desc.depth),
+        ImageOp::ArraySize => put_int(regs, 0, desc.array_size),
+        ImageOp::ChannelDataType => put_int(regs, 0, u64::from(desc.dtype)),
+        ImageOp::ChannelOrder => put_int(regs, 0, u64::from(desc.order)),
+        ImageOp::Dim => {
+            let dims = [desc.width, desc.height, desc.depth, 0];
+            let three = desc.ty == rt::image::object::IMAGE3D;
+            for (k, v) in dims.iter().enumerate().take(ret.lanes() as usize) {
+                put_int(regs, k, if three || k < 2 { *v } else { 0 });
+            }
+        }
     }
     Ok(())
 }

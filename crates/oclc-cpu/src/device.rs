@@ -302,6 +302,12 @@ pub enum Arg {
     /// For `__global` pointer parameters: a raw address into one of the launch's SVM
     /// allocations ([`Svm`], OpenCL's `clSetKernelArgSVMPointer`).
     Address(u64),
+    /// For image parameters: the image's format and extent, and its pixels (`desc.data` is
+    /// filled in at launch). The kernel's image value points to a copy of the descriptor.
+    Image {
+        desc: crate::runtime::image::ImageDesc,
+        data: Buffer,
+    },
 }
 
 /// A shared virtual memory allocation of a launch ([`Device::launch_svm`]): the kernel
@@ -1140,6 +1146,24 @@ fn bind_arg(
         }
         (ParamKind::Buffer(AddrSpace::Global | AddrSpace::Constant), Arg::Null) => {
             Ok(BoundArg::Lanes(vec![0]))
+        }
+        (ParamKind::Value, Arg::Image { desc, data }) if p.ty == oclc_ir::Type::I64 => {
+            desc.check().map_err(bad)?;
+            if globals.len() + 1 >= ptr::MAX_ALLOCS {
+                return Err(bad("too many buffers".into()));
+            }
+            let id = globals.len() as u32;
+            globals.push(GlobalMem {
+                name: Symbol::intern(&format!("image `{}`", p.name)),
+                storage: data.storage.clone(),
+            });
+            let mut d = *desc;
+            d.data = ptr::make(Tag::Global, id, data.offset as u64);
+            globals.push(GlobalMem {
+                name: Symbol::intern(&format!("descriptor of image `{}`", p.name)),
+                storage: Arc::new(Storage::from_bytes(&d.to_bytes())),
+            });
+            Ok(BoundArg::Lanes(vec![ptr::make(Tag::Constant, id + 1, 0)]))
         }
         (ParamKind::Buffer(AddrSpace::Global), Arg::Address(a)) => Ok(BoundArg::Lanes(vec![*a])),
         (ParamKind::Buffer(AddrSpace::Local), Arg::Local(size)) => {

@@ -26,6 +26,7 @@ pub enum Kind {
     Program,
     Kernel,
     Event,
+    Sampler,
 }
 
 impl Kind {
@@ -40,6 +41,7 @@ impl Kind {
             Kind::Program => CL_INVALID_PROGRAM,
             Kind::Kernel => CL_INVALID_KERNEL,
             Kind::Event => CL_INVALID_EVENT,
+            Kind::Sampler => CL_INVALID_SAMPLER,
         }
     }
 }

@@ -28,6 +28,18 @@ pub struct Mem {
     pub handle: Mutex<usize>,
     /// CL_MEM_PROPERTIES as given.
     pub properties: Vec<u64>,
+    /// What makes this memory object an image (`None` for buffers).
+    pub image: Option<Image>,
+}
+
+/// An image's type, format, extent and layout. `desc`'s pitches are the layout in `buf`
+/// (a 1D array's layers are its rows); `row_pitch`/`slice_pitch` are the API's
+/// (CL_IMAGE_ROW_PITCH, CL_IMAGE_SLICE_PITCH).
+#[derive(Clone, Copy, Debug)]
+pub struct Image {
+    pub desc: oclc_cpu::runtime::image::ImageDesc,
+    pub row_pitch: usize,
+    pub slice_pitch: usize,
 }
 
 impl ClObject for Mem {

@@ -168,17 +168,38 @@ pub const DEVICE_FEATURES: &[&str] = &[
     "__opencl_c_fp64",
 ];
 
+/// Image extensions: the cpu device's, not the GPUs'.
+pub const IMAGE_EXTENSIONS: &[&str] = &["cl_khr_3d_image_writes", "cl_khr_image2d_from_buffer"];
+
+/// OpenCL C 3.0 image features: the cpu device's, not the GPUs'.
+pub const IMAGE_FEATURES: &[&str] = &[
+    "__opencl_c_images",
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_read_write_images",
+];
+
+/// Image limits of the cpu device (CL_DEVICE_IMAGE2D_MAX_WIDTH, ...): an image is one
+/// allocation, so these only keep sizes ordinary; the allocation limit is checked too.
+pub const IMAGE2D_MAX: usize = 16384;
+pub const IMAGE3D_MAX: usize = 2048;
+pub const IMAGE_MAX_ARRAY: usize = 2048;
+pub const IMAGE_MAX_BUFFER: usize = 1 << 27;
+pub const MAX_READ_IMAGE_ARGS: u32 = 128;
+pub const MAX_WRITE_IMAGE_ARGS: u32 = 64;
+pub const MAX_SAMPLERS: u32 = 16;
+
 /// The `-cl-ext=` option every build gets first, so the macros a program sees are the
-/// device's extensions and features, not every one the front end knows.
-pub fn cl_ext_option() -> String {
+/// device's extensions and features, not every one the front end knows; `images` adds the
+/// image features (programs for the cpu device only).
+pub fn cl_ext_option(images: bool) -> String {
     let mut items: Vec<String> = Vec::new();
     for e in oclc_syntax::lang::EXTENSIONS {
-        if !DEVICE_EXTENSIONS.contains(e) {
+        if !(DEVICE_EXTENSIONS.contains(e) || images && IMAGE_EXTENSIONS.contains(e)) {
             items.push(format!("-{e}"));
         }
     }
     for (f, _) in oclc_syntax::lang::FEATURES {
-        if !DEVICE_FEATURES.contains(f) {
+        if !(DEVICE_FEATURES.contains(f) || images && IMAGE_FEATURES.contains(f)) {
             items.push(format!("-{f}"));
         }
     }
@@ -408,13 +429,47 @@ const FP_CONFIG: u64 = CL_FP_DENORM
     | CL_FP_ROUND_TO_INF
     | CL_FP_FMA;
 
+/// Whether `param` is an image limit (0 on devices without images).
+fn is_image_limit(param: cl_device_info) -> bool {
+    is_image_count(param)
+        || matches!(
+            param,
+            CL_DEVICE_IMAGE2D_MAX_WIDTH
+                | CL_DEVICE_IMAGE2D_MAX_HEIGHT
+                | CL_DEVICE_IMAGE3D_MAX_WIDTH
+                | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+                | CL_DEVICE_IMAGE3D_MAX_DEPTH
+                | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
+                | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE
+        )
+}
+
+/// The `cl_uint` image limits.
+fn is_image_count(param: cl_device_info) -> bool {
+    matches!(
+        param,
+        CL_DEVICE_MAX_READ_IMAGE_ARGS
+            | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
+            | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
+            | CL_DEVICE_MAX_SAMPLERS
+            | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
+            | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT
+    )
+}
+
 /// `clGetDeviceInfo`.
 pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> {
     let (_, platform_handle) = platform();
     let platform_handle = *platform_handle as *mut std::ffi::c_void;
     let l = &dev.limits;
     let f = facts(dev);
-    let ext = DEVICE_EXTENSIONS.join(" ");
+    let image_ext = if dev.is_cuda() {
+        &[][..]
+    } else {
+        IMAGE_EXTENSIONS
+    };
+    let extensions: Vec<&str> = DEVICE_EXTENSIONS.iter().chain(image_ext).copied().collect();
+    let ext = extensions.join(" ");
     let v12 = version(1, 2, 0);
     let v10 = version(1, 0, 0);
     Ok(match param {
@@ -441,20 +496,27 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::u32(f.clock_mhz),
         CL_DEVICE_ADDRESS_BITS => Info::u32(64),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => Info::u64(l.max_alloc_size),
-        CL_DEVICE_IMAGE_SUPPORT => Info::bool(false),
-        CL_DEVICE_MAX_READ_IMAGE_ARGS
-        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_SAMPLERS
-        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
-        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => Info::u32(0),
-        CL_DEVICE_IMAGE2D_MAX_WIDTH
-        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_WIDTH
+        CL_DEVICE_IMAGE_SUPPORT => Info::bool(!dev.is_cuda()),
+        _ if dev.is_cuda() && is_image_limit(param) => {
+            if is_image_count(param) {
+                Info::u32(0)
+            } else {
+                Info::usize(0)
+            }
+        }
+        CL_DEVICE_MAX_READ_IMAGE_ARGS => Info::u32(MAX_READ_IMAGE_ARGS),
+        CL_DEVICE_MAX_WRITE_IMAGE_ARGS | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => {
+            Info::u32(MAX_WRITE_IMAGE_ARGS)
+        }
+        CL_DEVICE_MAX_SAMPLERS => Info::u32(MAX_SAMPLERS),
+        // In pixels: any row pitch and any base address of a buffer work.
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => Info::u32(1),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH | CL_DEVICE_IMAGE2D_MAX_HEIGHT => Info::usize(IMAGE2D_MAX),
+        CL_DEVICE_IMAGE3D_MAX_WIDTH
         | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_DEPTH
-        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Info::usize(0),
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH => Info::usize(IMAGE3D_MAX),
+        CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => Info::usize(IMAGE_MAX_BUFFER),
+        CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Info::usize(IMAGE_MAX_ARRAY),
         CL_DEVICE_MAX_PARAMETER_SIZE => Info::usize(1024),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => Info::u32((crate::ffi::HOST_ALIGN * 8) as u32),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => Info::u32(128),
@@ -504,15 +566,21 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
             (version(3, 0, 0), "OpenCL C"),
         ]),
         CL_DEVICE_OPENCL_C_FEATURES => {
+            let images = if dev.is_cuda() {
+                &[][..]
+            } else {
+                IMAGE_FEATURES
+            };
             let list: Vec<(u32, &str)> = DEVICE_FEATURES
                 .iter()
+                .chain(images)
                 .map(|f| (version(3, 0, 0), *f))
                 .collect();
             Info::name_versions(&list)
         }
         CL_DEVICE_EXTENSIONS => Info::str(&ext),
         CL_DEVICE_EXTENSIONS_WITH_VERSION => {
-            let list: Vec<(u32, &str)> = DEVICE_EXTENSIONS.iter().map(|e| (v10, *e)).collect();
+            let list: Vec<(u32, &str)> = extensions.iter().map(|e| (v10, *e)).collect();
             Info::name_versions(&list)
         }
         CL_DEVICE_ILS_WITH_VERSION => Info::empty(),

@@ -194,16 +194,24 @@ pub fn decode_binary(b: &[u8]) -> Option<(cl_program_binary_type, Vec<UnitSource
     Some((ty, units))
 }
 
+/// Whether programs for `devices` have images: all of them are the cpu device.
+pub fn images(devices: &[Ref<Device>]) -> bool {
+    devices.iter().all(|d| !d.is_cuda())
+}
+
 /// OpenCL build options the library does not take and that change nothing here.
 const IGNORED_OPTIONS: &[&str] = &["-g", "-enable-link-options", "-cl-no-subgroup-ifp"];
 
 /// The options the library gets for `user` options: the device's extensions and features
 /// first, then the application's, less the ones that mean nothing to oclc.
-pub fn library_options(user: &str, extra_dirs: &[&std::path::Path]) -> String {
+pub fn library_options(user: &str, extra_dirs: &[&std::path::Path], images: bool) -> String {
     // `__OPENCL_VERSION__` is the device's OpenCL version, which the runtime (not the
-    // compiler, as in clang) defines; the devices have no images, so `__IMAGE_SUPPORT__` is
-    // not defined (OpenCL C 6.13.16).
-    let mut out = cl_ext_option() + " -D__OPENCL_VERSION__=300 -U__IMAGE_SUPPORT__";
+    // compiler, as in clang) defines; `__IMAGE_SUPPORT__` is defined only for programs of
+    // devices with images, the cpu device (OpenCL C 6.13.16).
+    let mut out = cl_ext_option(images) + " -D__OPENCL_VERSION__=300";
+    if !images {
+        out.push_str(" -U__IMAGE_SUPPORT__");
+    }
     for d in extra_dirs {
         out.push_str(" -I ");
         out.push_str(&d.display().to_string());
@@ -224,8 +232,9 @@ pub fn build(
     source: &str,
     options: &str,
     dirs: &[&std::path::Path],
+    images: bool,
 ) -> Result<(Arc<oclc::Program>, String), (cl_int, String)> {
-    let opts = library_options(options, dirs);
+    let opts = library_options(options, dirs, images);
     match oclc::Program::build_named("<source>", source.as_bytes(), &opts) {
         Ok(p) => {
             let log = p.build_log().to_string();
@@ -260,8 +269,9 @@ pub fn compile(
     source: &str,
     options: &str,
     dirs: &[&std::path::Path],
+    images: bool,
 ) -> Result<Arc<oclc::CompiledUnit>, (cl_int, String)> {
-    let opts = library_options(options, dirs);
+    let opts = library_options(options, dirs, images);
     match oclc::CompiledUnit::compile("<source>", source.as_bytes(), &opts) {
         Ok(u) => Ok(Arc::new(u)),
         Err(oclc::BuildError::Options(m)) => {
@@ -282,7 +292,11 @@ pub enum Linked {
 /// a library with `-create-library`, else an executable; or the error code and the log
 /// (`oclc: error: duplicate symbol 'f' in 'input 1' and 'input 2'`, `oclc: error:
 /// undefined reference to 'g' in 'input 1'`).
-pub fn link(units: &[Arc<oclc::CompiledUnit>], options: &str) -> Result<Linked, (cl_int, String)> {
+pub fn link(
+    units: &[Arc<oclc::CompiledUnit>],
+    options: &str,
+    images: bool,
+) -> Result<Linked, (cl_int, String)> {
     let names: Vec<String> = (1..=units.len()).map(|i| format!("input {i}")).collect();
     let named: Vec<(&str, &oclc::CompiledUnit)> = names
         .iter()
@@ -290,7 +304,7 @@ pub fn link(units: &[Arc<oclc::CompiledUnit>], options: &str) -> Result<Linked, 
         .zip(units.iter().map(|u| &**u))
         .collect();
     let create_library = options.split_whitespace().any(|w| w == "-create-library");
-    let opts = library_options(options, &[]);
+    let opts = library_options(options, &[], images);
     let r = if create_library {
         oclc::program::BuildOptions::parse(&opts)
             .and_then(|_| oclc::CompiledUnit::link_library(&named, "<library>"))
@@ -308,7 +322,12 @@ pub fn link(units: &[Arc<oclc::CompiledUnit>], options: &str) -> Result<Linked, 
 
 /// Loads the units of a binary of type `ty`: compiles each again and, for a library or an
 /// executable, links them. The build state, or the log of what failed.
-pub fn load_binary(ty: cl_program_binary_type, units: &[UnitSource]) -> Result<Build, String> {
+/// `images`: whether the program's devices have images ([`images`]).
+pub fn load_binary(
+    ty: cl_program_binary_type,
+    units: &[UnitSource],
+    images: bool,
+) -> Result<Build, String> {
     let exe = CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type;
     let obj = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT as cl_program_binary_type;
     let mut build = Build {
@@ -320,7 +339,8 @@ pub fn load_binary(ty: cl_program_binary_type, units: &[UnitSource]) -> Result<B
     if let [one] = units
         && ty == exe
     {
-        let (lib, log) = crate::program::build(&one.source, &one.options, &[]).map_err(|e| e.1)?;
+        let (lib, log) =
+            crate::program::build(&one.source, &one.options, &[], images).map_err(|e| e.1)?;
         build.lib = Some(lib);
         build.log = log;
         return Ok(build);
@@ -332,15 +352,15 @@ pub fn load_binary(ty: cl_program_binary_type, units: &[UnitSource]) -> Result<B
             false => Some(HeaderDir::new(&u.headers)?),
         };
         let dirs: Vec<&std::path::Path> = dir.iter().map(|h| h.0.as_path()).collect();
-        compiled.push(compile(&u.source, &u.options, &dirs).map_err(|e| e.1)?);
+        compiled.push(compile(&u.source, &u.options, &dirs, images).map_err(|e| e.1)?);
     }
     match (ty, &compiled[..]) {
         (t, [one]) if t == obj => build.unit = Some(one.clone()),
-        (t, _) if t == exe => match link(&compiled, "").map_err(|e| e.1)? {
+        (t, _) if t == exe => match link(&compiled, "", images).map_err(|e| e.1)? {
             Linked::Executable(p) => build.lib = Some(p),
             Linked::Library(u) => build.unit = Some(u),
         },
-        _ => match link(&compiled, "-create-library").map_err(|e| e.1)? {
+        _ => match link(&compiled, "-create-library", images).map_err(|e| e.1)? {
             Linked::Library(u) => build.unit = Some(u),
             Linked::Executable(p) => build.lib = Some(p),
         },
@@ -421,7 +441,23 @@ pub fn address_qualifier(kind: &KernelParamKind) -> cl_uint {
             oclc::program::AddrSpace::Local => CL_KERNEL_ARG_ADDRESS_LOCAL,
             _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
         },
+        // Image objects are always in the global space (OpenCL C 6.12.14).
+        KernelParamKind::Image { .. } => CL_KERNEL_ARG_ADDRESS_GLOBAL,
         _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
+    }
+}
+
+/// CL_KERNEL_ARG_ACCESS_QUALIFIER: an image's access, NONE for everything else.
+pub fn access_qualifier(kind: &KernelParamKind) -> cl_uint {
+    match kind {
+        KernelParamKind::Image {
+            read: true,
+            write: true,
+            ..
+        } => CL_KERNEL_ARG_ACCESS_READ_WRITE,
+        KernelParamKind::Image { write: true, .. } => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+        KernelParamKind::Image { .. } => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+        _ => CL_KERNEL_ARG_ACCESS_NONE,
     }
 }
 
@@ -438,7 +474,8 @@ pub fn type_name_and_qualifier(c_type: &str, kind: &KernelParamKind) -> (String,
         let before_star = star.is_none_or(|s| i < s);
         match *w {
             "__global" | "global" | "__local" | "local" | "__constant" | "constant"
-            | "__private" | "private" | "__generic" | "generic" | "__kernel" => {}
+            | "__private" | "private" | "__generic" | "generic" | "__kernel" | "__read_only"
+            | "read_only" | "__write_only" | "write_only" | "__read_write" | "read_write" => {}
             "const" => {
                 if star.is_some() && before_star {
                     q |= CL_KERNEL_ARG_TYPE_CONST as u64;
@@ -546,7 +583,7 @@ mod tests {
 
     #[test]
     fn build_options_put_the_device_extensions_first_and_drop_spec_only_flags() {
-        let o = library_options("-g -cl-std=CL2.0 -create-library -DX=1", &[]);
+        let o = library_options("-g -cl-std=CL2.0 -create-library -DX=1", &[], false);
         assert!(o.starts_with("-cl-ext=-"), "{o}");
         assert!(o.contains("-__opencl_c_images"), "{o}");
         assert!(!o.contains("-cl_khr_fp64"), "{o}");

@@ -3,7 +3,7 @@
 
 use oclc_ir::AddrSpace;
 use oclc_sema::hir::Program;
-use oclc_sema::types::{QualType, Scalar, TypeKind, TypeTable};
+use oclc_sema::types::{Access, Opaque, QualType, Scalar, TypeKind, TypeTable};
 
 use crate::ty;
 
@@ -48,7 +48,17 @@ pub enum KernelParamKind {
     Value { elem: ElemDesc, size: u64 },
     /// A struct or union passed by value.
     Aggregate { size: u64, align: u64 },
-    /// Images, samplers, pipes and other types run files cannot supply.
+    /// An image (`read_only image2d_t`, ...): `dim` is the type's name (`image2d_t`),
+    /// `write` whether the kernel may write it (`write_only` or `read_write`), `read`
+    /// whether it may read it.
+    Image {
+        dim: &'static str,
+        read: bool,
+        write: bool,
+    },
+    /// A `sampler_t`: the host passes a sampler object.
+    Sampler,
+    /// Pipes and other types run files cannot supply.
     Other,
 }
 
@@ -130,6 +140,12 @@ pub fn kernel_signatures(program: &Program) -> Vec<KernelSignature> {
                                 ty::size_of(types, *p)
                             },
                         },
+                        TypeKind::Image(dim, access) => KernelParamKind::Image {
+                            dim: dim.name(),
+                            read: *access != Access::WriteOnly,
+                            write: *access != Access::ReadOnly,
+                        },
+                        TypeKind::Opaque(Opaque::Sampler) => KernelParamKind::Sampler,
                         TypeKind::Record(_) => KernelParamKind::Aggregate {
                             size: ty::size_of(types, v.ty),
                             align: ty::align_of(types, v.ty),

@@ -1284,6 +1284,9 @@ impl<'a> FnEmitter<'a> {
                     .get(b.index())
                     .cloned()
                     .ok_or_else(|| self.invalid(format!("unknown builtin {b}")))?;
+                if is_image_builtin(&decl.name) {
+                    return Err(self.unsupported(format!("images (`{}`)", decl.name)));
+                }
                 // Sema resolved the call against the builtin's declaration, so arguments the
                 // emitter finds wrong mean a builtin (or overload) it does not know.
                 crate::builtins::emit(self, &decl, args, d.result).map_err(|e| match e {
@@ -2419,4 +2422,11 @@ fn op_name(op: &Op) -> &'static str {
         Op::CallBuiltin(..) => "call_builtin",
         _ => "operation",
     }
+}
+
+/// `read_image*`, `write_image*` and `get_image_*`: images are a cpu-device feature.
+fn is_image_builtin(name: &str) -> bool {
+    name.starts_with("read_image")
+        || name.starts_with("write_image")
+        || name.starts_with("get_image_")
 }

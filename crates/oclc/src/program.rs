@@ -941,6 +941,12 @@ pub enum KernelArg {
     /// buffer from [`Device::svm_buffer`] (cuda device only; on the cpu device, SVM goes
     /// through `launch_on_cpu_svm`).
     Address(u64),
+    /// An image (cpu device only): its format and extent, and the buffer holding its pixels
+    /// as `desc`'s pitches lay them out.
+    Image {
+        desc: oclc_cpu::runtime::image::ImageDesc,
+        data: Buffer,
+    },
 }
 
 impl KernelArg {
@@ -962,6 +968,7 @@ impl KernelArg {
             KernelArg::Value(_) => "a value",
             KernelArg::Null => "a NULL pointer",
             KernelArg::Address(_) => "an address",
+            KernelArg::Image { .. } => "an image",
         }
     }
 }
@@ -1153,6 +1160,17 @@ fn fit_arg(index: usize, p: &KernelParam, arg: KernelArg) -> Result<KernelArg, E
         (KernelParamKind::Value { .. } | KernelParamKind::Aggregate { .. }, a) => {
             Err(err(format!("takes a value, not {}", a.describe())))
         }
+        (KernelParamKind::Image { .. }, KernelArg::Image { desc, data }) => {
+            Ok(KernelArg::Image { desc, data })
+        }
+        (KernelParamKind::Image { .. }, a) => {
+            Err(err(format!("takes an image, not {}", a.describe())))
+        }
+        (KernelParamKind::Sampler, KernelArg::Value(v)) if v.len() == 4 => Ok(KernelArg::Value(v)),
+        (KernelParamKind::Sampler, a) => Err(err(format!(
+            "takes a sampler (4 bytes of CLK_* bits), not {}",
+            a.describe()
+        ))),
         (KernelParamKind::Other, _) => {
             Err(err("kernels cannot take arguments of this type".into()))
         }
@@ -1486,6 +1504,14 @@ fn launch_cpu(
             KernelArg::Value(v) => Ok(oclc_cpu::Arg::Bytes(v.clone())),
             KernelArg::Null => Ok(oclc_cpu::Arg::Null),
             KernelArg::Address(a) => Ok(oclc_cpu::Arg::Address(*a)),
+            KernelArg::Image { desc, data } => match &data.mem {
+                Mem::Cpu(m) => Ok(oclc_cpu::Arg::Image {
+                    desc: *desc,
+                    data: m.clone(),
+                }),
+                #[cfg(feature = "cuda")]
+                Mem::Cuda { .. } => Err(kernel.foreign_buffer(i, data, "the cpu device")),
+            },
         })
         .collect::<Result<Vec<_>, Error>>()?;
     for &(i, a) in addresses {
@@ -1645,6 +1671,9 @@ mod cuda {
                         "NULL buffer arguments are not supported on the cuda device".into(),
                     )),
                     KernelArg::Address(a) => Ok(Arg::Address(*a)),
+                    KernelArg::Image { .. } => Err(Error::Launch(
+                        "images are not supported on the cuda device".into(),
+                    )),
                 })
                 .collect::<Result<Vec<_>, Error>>()?;
             let module = self.loaded(kernel.program)?;

@@ -465,9 +465,10 @@ pub fn run_signature(sig: &LoweredSignature) -> KernelSignature {
                         Some(elem) => ParamKind::Scalar { elem },
                         None => ParamKind::Unsupported,
                     },
-                    KernelParamKind::Aggregate { .. } | KernelParamKind::Other => {
-                        ParamKind::Unsupported
-                    }
+                    KernelParamKind::Aggregate { .. }
+                    | KernelParamKind::Image { .. }
+                    | KernelParamKind::Sampler
+                    | KernelParamKind::Other => ParamKind::Unsupported,
                 };
                 ParamInfo {
                     name: p.name.clone(),

@@ -138,12 +138,12 @@ const CONSTRUCTS: &[(&str, &str, Option<&str>)] = &[
     (
         "-cl-std=CL2.0",
         "kernel void k(read_only image2d_t img, sampler_t s, global float4 *o)\n{\n    o[0] = read_imagef(img, s, (int2)(0, 0));\n}\n",
-        Some("does not support builtin `read_imagef`"),
+        Some("does not support images (`read_imagef`)"),
     ),
     (
         "-cl-std=CL2.0",
         "kernel void k(write_only image2d_t img, global int *o)\n{\n    write_imagef(img, (int2)(0, 0), (float4)(1.0f));\n    o[0] = get_image_width(img);\n}\n",
-        Some("does not support builtin `"),
+        Some("does not support images (`write_imagef`)"),
     ),
     (
         "-cl-std=CL2.0",

@@ -40,6 +40,7 @@ pub mod dispatch;
 pub mod float;
 pub mod geometric;
 pub mod half;
+pub mod image;
 pub mod integer;
 pub mod math;
 pub mod media;

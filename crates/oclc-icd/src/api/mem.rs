@@ -27,7 +27,7 @@ fn at_most_one(flags: cl_mem_flags, mask: cl_mem_flags) -> bool {
 
 /// Checks a buffer's flags: known bits, one access mode, one host access mode, no
 /// USE_HOST_PTR with ALLOC_HOST_PTR or COPY_HOST_PTR.
-fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
+pub(super) fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
     let known = ACCESS | HOST_ACCESS | HOST_PTR_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE;
     if flags & !known != 0
         || !at_most_one(flags, ACCESS)
@@ -46,7 +46,7 @@ fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
 const CHUNK: usize = 256 << 10;
 
 /// Copies the `len` bytes of `src` into a buffer by `put(offset, bytes)`, chunk by chunk.
-fn copy_in(
+pub(super) fn copy_in(
     src: &HostPtr,
     len: usize,
     mut put: impl FnMut(usize, &[u8]) -> Result<(), cl_int>,
@@ -134,6 +134,7 @@ fn make_buffer(
         destructors: Mutex::new(Vec::new()),
         handle: Mutex::new(0),
         properties,
+        image: None,
     });
     *m.handle.lock().unwrap_or_else(|e| e.into_inner()) = h as usize;
     Ok(h)
@@ -181,7 +182,7 @@ object_fn!(
         errcode_ret
     ) {
         let parent = handle::get::<Mem>(m)?;
-        if parent.parent.is_some() {
+        if parent.parent.is_some() || parent.image.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         if create_type != CL_BUFFER_CREATE_TYPE_REGION || info.is_null() {
@@ -239,6 +240,7 @@ object_fn!(
             destructors: Mutex::new(Vec::new()),
             handle: Mutex::new(0),
             properties: Vec::new(),
+            image: None,
         });
         *sub.handle.lock().unwrap_or_else(|e| e.into_inner()) = h as usize;
         Ok(h)
@@ -267,7 +269,9 @@ status_fn!(
     ) {
         let mem = handle::get::<Mem>(m)?;
         let info = match param {
-            CL_MEM_TYPE => Ok(Info::u32(CL_MEM_OBJECT_BUFFER)),
+            CL_MEM_TYPE => Ok(Info::u32(
+                mem.image.map_or(CL_MEM_OBJECT_BUFFER, |i| i.desc.ty),
+            )),
             CL_MEM_FLAGS => Ok(Info::u64(mem.flags)),
             CL_MEM_SIZE => Ok(Info::usize(mem.size)),
             CL_MEM_HOST_PTR => Ok(Info::usize(mem.host.map_or(0, |h| h.addr()))),
@@ -308,8 +312,21 @@ status_fn!(
     }
 );
 
-/// The queue and buffer of a command, checked to share a context.
+/// The queue and buffer of a command, checked to share a context (an image is
+/// CL_INVALID_MEM_OBJECT: buffer commands take buffers).
 fn queue_and_mem(q: cl_command_queue, m: cl_mem) -> Result<(Ref<Queue>, Ref<Mem>), cl_int> {
+    let (queue, mem) = queue_and_object(q, m)?;
+    if mem.image.is_some() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    Ok((queue, mem))
+}
+
+/// The queue and memory object (buffer or image) of a command, checked to share a context.
+pub(super) fn queue_and_object(
+    q: cl_command_queue,
+    m: cl_mem,
+) -> Result<(Ref<Queue>, Ref<Mem>), cl_int> {
     let queue = handle::get::<Queue>(q)?;
     let mem = handle::get::<Mem>(m)?;
     if !Arc::ptr_eq(&queue.ctx, &mem.ctx) {
@@ -453,7 +470,7 @@ status_fn!(
 ///
 /// # Safety
 /// `p` is NULL or points to three size_t.
-unsafe fn triple(p: *const usize) -> Result<[usize; 3], cl_int> {
+pub(super) unsafe fn triple(p: *const usize) -> Result<[usize; 3], cl_int> {
     // SAFETY: the caller's contract.
     let s = unsafe { ffi::slice(p, 3, CL_INVALID_VALUE) }?;
     Ok([s[0], s[1], s[2]])
@@ -758,67 +775,94 @@ object_fn!(
     ) {
         let (queue, mem) = queue_and_mem(q, m)?;
         check_range(&mem, offset, size)?;
-        let known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-        if map_flags & !known != 0
-            || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0)
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        let reads = map_flags & CL_MAP_READ != 0;
-        let writes = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
-        if (reads && mem.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-            || (writes && mem.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-        {
-            return Err(CL_INVALID_OPERATION);
-        }
         // SAFETY: list is NULL or n events.
         let wait = unsafe { wait_list(n, list) }?;
-        let (target, alloc) = match &mem.host {
-            Some(h) => (h.sub(offset, size).ok_or(CL_INVALID_VALUE)?, None),
-            None => {
-                let a = Arc::new(HostAlloc::new(size, 0).ok_or(CL_MAP_FAILURE)?);
-                (a.region(), Some(a))
-            }
-        };
-        let addr = target.addr();
-        {
-            let mut maps = mem.maps.lock().unwrap_or_else(|e| e.into_inner());
-            let e = maps.entry(addr).or_insert(Mapping {
-                offset,
-                len: size,
-                write: false,
-                alloc: alloc.clone(),
-                count: 0,
-            });
-            e.count += 1;
-            e.write |= writes;
-        }
-        let m2 = mem.clone();
-        let work = Box::new(move || {
-            // The allocation stays alive while the command runs.
-            let _keep = alloc;
-            if m2.host.is_none() {
-                let mut bytes = vec![0; size];
-                m2.buf.read_at(offset, &mut bytes).map_err(|_| CL_OUT_OF_RESOURCES)?;
-                target.write(0, &bytes);
-            }
-            Ok(())
-        });
         // SAFETY: event is NULL or writable.
-        let r = unsafe { enqueue(&queue, CL_COMMAND_MAP_BUFFER, wait, blocking != 0, event, work) };
-        if let Err(e) = r {
-            let mut maps = mem.maps.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(m) = maps.get_mut(&addr) {
-                m.count -= 1;
-                if m.count == 0 {
-                    maps.remove(&addr);
-                }
-            }
-            return Err(e);
-        }
+        let addr = unsafe {
+            map_range(&queue, &mem, blocking != 0, map_flags, offset, size, wait, event, CL_COMMAND_MAP_BUFFER)
+        }?;
         Ok(addr as *mut c_void)
     }
 );
+
+/// Maps `size` bytes at `offset` of `mem` (a buffer, or the span of an image's region) for
+/// the host: the address handed out, recorded for `clEnqueueUnmapMemObject`.
+///
+/// # Safety
+/// `event` is NULL or a writable cl_event.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn map_range(
+    queue: &Ref<Queue>,
+    mem: &Ref<Mem>,
+    blocking: bool,
+    map_flags: cl_map_flags,
+    offset: usize,
+    size: usize,
+    wait: Vec<Ref<crate::queue::Event>>,
+    event: *mut cl_event,
+    command: cl_command_type,
+) -> Result<usize, cl_int> {
+    let known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    if map_flags & !known != 0
+        || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
+            && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0)
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    let reads = map_flags & CL_MAP_READ != 0;
+    let writes = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
+    if (reads && mem.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
+        || (writes && mem.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
+    {
+        return Err(CL_INVALID_OPERATION);
+    }
+    let (target, alloc) = match &mem.host {
+        Some(h) => (h.sub(offset, size).ok_or(CL_INVALID_VALUE)?, None),
+        None => {
+            let a = Arc::new(HostAlloc::new(size, 0).ok_or(CL_MAP_FAILURE)?);
+            (a.region(), Some(a))
+        }
+    };
+    let addr = target.addr();
+    {
+        let mut maps = mem.maps.lock().unwrap_or_else(|e| e.into_inner());
+        let e = maps.entry(addr).or_insert(Mapping {
+            offset,
+            len: size,
+            write: false,
+            alloc: alloc.clone(),
+            count: 0,
+        });
+        e.count += 1;
+        e.write |= writes;
+    }
+    let m2 = Arc::clone(mem);
+    let work = Box::new(move || {
+        // The allocation stays alive while the command runs.
+        let _keep = alloc;
+        if m2.host.is_none() {
+            let mut bytes = vec![0; size];
+            m2.buf
+                .read_at(offset, &mut bytes)
+                .map_err(|_| CL_OUT_OF_RESOURCES)?;
+            target.write(0, &bytes);
+        }
+        Ok(())
+    });
+    // SAFETY: event is NULL or writable.
+    let r = unsafe { enqueue(queue, command, wait, blocking, event, work) };
+    if let Err(e) = r {
+        let mut maps = mem.maps.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(m) = maps.get_mut(&addr) {
+            m.count -= 1;
+            if m.count == 0 {
+                maps.remove(&addr);
+            }
+        }
+        return Err(e);
+    }
+    Ok(addr)
+}
 
 status_fn!(
     fn enqueue_unmap_mem_object(
@@ -829,7 +873,7 @@ status_fn!(
         list: *const cl_event,
         event: *mut cl_event,
     ) {
-        let (queue, mem) = queue_and_mem(q, m)?;
+        let (queue, mem) = queue_and_object(q, m)?;
         // SAFETY: list is NULL or n events.
         let wait = unsafe { wait_list(n, list) }?;
         let addr = mapped as usize;

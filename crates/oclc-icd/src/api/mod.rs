@@ -20,8 +20,11 @@ use crate::info::Info;
 use crate::platform::{self, Device};
 use crate::queue::{Event, Queue, Work};
 
+mod image;
 mod mem;
 mod program;
+
+use image::*;
 
 /// An entry point returning a status code.
 macro_rules! status_fn {
@@ -893,136 +896,6 @@ status_fn!(
 // ---------------------------------------------------------------- images, samplers, pipes
 
 object_fn!(
-    fn create_image(
-        c: cl_context,
-        _flags: cl_mem_flags,
-        _format: *const cl_image_format,
-        _desc: *const cl_image_desc,
-        _host: *mut c_void;
-        errcode_ret
-    ) {
-        handle::get::<Context>(c)?;
-        // No device supports images (CL_DEVICE_IMAGE_SUPPORT is false).
-        Err(CL_INVALID_OPERATION)
-    }
-);
-
-object_fn!(
-    fn create_image_with_properties(
-        c: cl_context,
-        _props: *const cl_mem_properties,
-        _flags: cl_mem_flags,
-        _format: *const cl_image_format,
-        _desc: *const cl_image_desc,
-        _host: *mut c_void;
-        errcode_ret
-    ) {
-        handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
-    }
-);
-
-object_fn!(
-    fn create_image_2d(
-        c: cl_context,
-        _flags: cl_mem_flags,
-        _format: *const cl_image_format,
-        _w: usize,
-        _h: usize,
-        _pitch: usize,
-        _host: *mut c_void;
-        errcode_ret
-    ) {
-        handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
-    }
-);
-
-object_fn!(
-    fn create_image_3d(
-        c: cl_context,
-        _flags: cl_mem_flags,
-        _format: *const cl_image_format,
-        _w: usize,
-        _h: usize,
-        _d: usize,
-        _rp: usize,
-        _sp: usize,
-        _host: *mut c_void;
-        errcode_ret
-    ) {
-        handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
-    }
-);
-
-status_fn!(
-    fn get_supported_image_formats(
-        c: cl_context,
-        _flags: cl_mem_flags,
-        _ty: cl_mem_object_type,
-        num_entries: cl_uint,
-        formats: *mut cl_image_format,
-        num_formats: *mut cl_uint,
-    ) {
-        handle::get::<Context>(c)?;
-        if num_entries == 0 && !formats.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // No image formats: the devices have no image support.
-        // SAFETY: NULL or writable.
-        unsafe { ffi::put(num_formats, 0) };
-        Ok(())
-    }
-);
-
-status_fn!(
-    fn get_image_info(m: cl_mem, _p: cl_image_info, _s: usize, _v: *mut c_void, _r: *mut usize) {
-        // No memory object is an image.
-        handle::get::<crate::mem::Mem>(m)?;
-        Err(CL_INVALID_MEM_OBJECT)
-    }
-);
-
-object_fn!(
-    fn create_sampler(c: cl_context, _n: cl_bool, _a: cl_addressing_mode, _f: cl_filter_mode; errcode_ret) {
-        handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
-    }
-);
-
-object_fn!(
-    fn create_sampler_with_properties(c: cl_context, _p: *const cl_sampler_properties; errcode_ret) {
-        handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
-    }
-);
-
-status_fn!(
-    fn retain_sampler(_s: cl_sampler) {
-        Err(CL_INVALID_SAMPLER)
-    }
-);
-
-status_fn!(
-    fn release_sampler(_s: cl_sampler) {
-        Err(CL_INVALID_SAMPLER)
-    }
-);
-
-status_fn!(
-    fn get_sampler_info(
-        _s: cl_sampler,
-        _p: cl_sampler_info,
-        _z: usize,
-        _v: *mut c_void,
-        _r: *mut usize,
-    ) {
-        Err(CL_INVALID_SAMPLER)
-    }
-);
-
-object_fn!(
     fn create_pipe(
         c: cl_context,
         _flags: cl_mem_flags,
@@ -1040,45 +913,6 @@ object_fn!(
 status_fn!(
     fn get_pipe_info(m: cl_mem, _p: cl_pipe_info, _s: usize, _v: *mut c_void, _r: *mut usize) {
         handle::get::<crate::mem::Mem>(m)?;
-        Err(CL_INVALID_MEM_OBJECT)
-    }
-);
-
-/// Image enqueues: no memory object is an image.
-macro_rules! image_enqueue {
-    ($name:ident($($a:ident: $t:ty),*)) => {
-        status_fn!(
-            fn $name(q: cl_command_queue, $($a: $t),*) {
-                handle::get::<Queue>(q)?;
-                Err(CL_INVALID_MEM_OBJECT)
-            }
-        );
-    };
-}
-
-image_enqueue!(enqueue_read_image(_i: cl_mem, _b: cl_bool, _o: *const usize, _r: *const usize, _rp: usize, _sp: usize, _p: *mut c_void, _n: cl_uint, _l: *const cl_event, _e: *mut cl_event));
-image_enqueue!(enqueue_write_image(_i: cl_mem, _b: cl_bool, _o: *const usize, _r: *const usize, _rp: usize, _sp: usize, _p: *const c_void, _n: cl_uint, _l: *const cl_event, _e: *mut cl_event));
-image_enqueue!(enqueue_copy_image(_s: cl_mem, _d: cl_mem, _so: *const usize, _do: *const usize, _r: *const usize, _n: cl_uint, _l: *const cl_event, _e: *mut cl_event));
-image_enqueue!(enqueue_copy_image_to_buffer(_s: cl_mem, _d: cl_mem, _so: *const usize, _r: *const usize, _off: usize, _n: cl_uint, _l: *const cl_event, _e: *mut cl_event));
-image_enqueue!(enqueue_copy_buffer_to_image(_s: cl_mem, _d: cl_mem, _off: usize, _do: *const usize, _r: *const usize, _n: cl_uint, _l: *const cl_event, _e: *mut cl_event));
-image_enqueue!(enqueue_fill_image(_i: cl_mem, _c: *const c_void, _o: *const usize, _r: *const usize, _n: cl_uint, _l: *const cl_event, _e: *mut cl_event));
-
-object_fn!(
-    fn enqueue_map_image(
-        q: cl_command_queue,
-        _i: cl_mem,
-        _b: cl_bool,
-        _f: cl_map_flags,
-        _o: *const usize,
-        _r: *const usize,
-        _rp: *mut usize,
-        _sp: *mut usize,
-        _n: cl_uint,
-        _l: *const cl_event,
-        _e: *mut cl_event;
-        errcode_ret
-    ) {
-        handle::get::<Queue>(q)?;
         Err(CL_INVALID_MEM_OBJECT)
     }
 );

@@ -154,7 +154,7 @@ object_fn!(
         // The binary is loaded (its units compiled again, and linked for a library or an
         // executable of several) now, so that an executable's kernels can be made once
         // clBuildProgram has been called and an object or library can be linked.
-        let build = match prog::load_binary(ty, &units) {
+        let build = match prog::load_binary(ty, &units, prog::images(&devs)) {
             Ok(b) => b,
             Err(log) => Build {
                 binary_type: ty,
@@ -270,9 +270,13 @@ status_fn!(
             } else {
                 st.status = CL_BUILD_IN_PROGRESS;
                 st.options = options.clone();
-                let built = prog::build(&program.source, &options, &[]).and_then(|(lib, log)| {
-                    prog::prepare(&program.devices, &lib).map(|()| (lib, log))
-                });
+                let built = prog::build(
+                    &program.source,
+                    &options,
+                    &[],
+                    prog::images(&program.devices),
+                )
+                .and_then(|(lib, log)| prog::prepare(&program.devices, &lib).map(|()| (lib, log)));
                 match built {
                     Ok((lib, log)) => {
                         st.units = vec![prog::UnitSource {
@@ -370,7 +374,12 @@ status_fn!(
             };
             let dirs: Vec<&std::path::Path> = dir.iter().map(|h| h.0.as_path()).collect();
             // Preprocessed now: the input headers are not needed after this.
-            let r = prog::compile(&program.source, &options, &dirs);
+            let r = prog::compile(
+                &program.source,
+                &options,
+                &dirs,
+                prog::images(&program.devices),
+            );
             st.options = options.clone();
             st.lib = None;
             st.unit = None;
@@ -457,7 +466,7 @@ pub(crate) unsafe extern "C" fn link_program(
             units: sources,
             ..Build::default()
         };
-        let result = match prog::link(&units, &options) {
+        let result = match prog::link(&units, &options, prog::images(&devices)) {
             Ok(prog::Linked::Executable(lib)) => {
                 build.log = lib.build_log().to_string();
                 build.lib = Some(lib);
@@ -704,6 +713,18 @@ object_fn!(
     }
 );
 
+/// The OpenCL C type name of an image of type `ty` (`CL_MEM_OBJECT_IMAGE2D`: `image2d_t`).
+fn image_type_name(ty: cl_mem_object_type) -> &'static str {
+    match ty {
+        CL_MEM_OBJECT_IMAGE1D => "image1d_t",
+        CL_MEM_OBJECT_IMAGE1D_ARRAY => "image1d_array_t",
+        CL_MEM_OBJECT_IMAGE1D_BUFFER => "image1d_buffer_t",
+        CL_MEM_OBJECT_IMAGE2D => "image2d_t",
+        CL_MEM_OBJECT_IMAGE2D_ARRAY => "image2d_array_t",
+        _ => "image3d_t",
+    }
+}
+
 status_fn!(
     fn set_kernel_arg(k: cl_kernel, index: cl_uint, size: usize, value: *const c_void) {
         let kernel = handle::get::<Kernel>(k)?;
@@ -739,11 +760,46 @@ status_fn!(
                     ArgValue::Null
                 } else {
                     let m = handle::get::<Mem>(h)?;
-                    if !Arc::ptr_eq(&m.ctx, &kernel.program.ctx) {
+                    if !Arc::ptr_eq(&m.ctx, &kernel.program.ctx) || m.image.is_some() {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
                     ArgValue::Mem(Arc::downgrade(&m))
                 }
+            }
+            KernelParamKind::Image { dim, read, write } => {
+                if size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                // SAFETY: an image argument's value points to a cl_mem.
+                let h = unsafe { value.cast::<cl_mem>().read_unaligned() };
+                let m = handle::get::<Mem>(h)?;
+                let img = m.image.ok_or(CL_INVALID_MEM_OBJECT)?;
+                if !Arc::ptr_eq(&m.ctx, &kernel.program.ctx) {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                // A write_only image to a parameter that reads it, a read_only one to one
+                // that writes it, or another image type.
+                let denied = (*read && m.flags & CL_MEM_WRITE_ONLY != 0)
+                    || (*write && m.flags & CL_MEM_READ_ONLY != 0);
+                if image_type_name(img.desc.ty) != *dim || denied {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                ArgValue::Mem(Arc::downgrade(&m))
+            }
+            KernelParamKind::Sampler => {
+                if size != std::mem::size_of::<cl_sampler>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if value.is_null() {
+                    return Err(CL_INVALID_SAMPLER);
+                }
+                // SAFETY: a sampler argument's value points to a cl_sampler.
+                let h = unsafe { value.cast::<cl_sampler>().read_unaligned() };
+                let smp = handle::get::<super::image::Sampler>(h)?;
+                ArgValue::Bytes(smp.bits().to_le_bytes().to_vec())
             }
             KernelParamKind::Value { elem, size: want } => {
                 let want = *want as usize;
@@ -995,7 +1051,7 @@ status_fn!(
         let (ty, q) = prog::type_name_and_qualifier(&p.c_type, &p.kind);
         let info = match param {
             CL_KERNEL_ARG_ADDRESS_QUALIFIER => Ok(Info::u32(prog::address_qualifier(&p.kind))),
-            CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(Info::u32(CL_KERNEL_ARG_ACCESS_NONE)),
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(Info::u32(prog::access_qualifier(&p.kind))),
             CL_KERNEL_ARG_TYPE_NAME => Ok(Info::str(&ty)),
             CL_KERNEL_ARG_TYPE_QUALIFIER => Ok(Info::u64(q)),
             CL_KERNEL_ARG_NAME => Ok(Info::str(&p.name)),
@@ -1159,6 +1215,13 @@ fn run_kernel(
                 svms.push(s);
                 oclc::KernelArg::Null
             }
+            ArgValue::Held(m) if let Some(img) = m.image => {
+                mems.push(m);
+                oclc::KernelArg::Image {
+                    desc: img.desc,
+                    data: m.buf.cpu().ok_or(CL_INVALID_KERNEL_ARGS)?,
+                }
+            }
             ArgValue::Held(m) => {
                 mems.push(m);
                 oclc::KernelArg::Buffer(m.buf.cpu().ok_or(CL_INVALID_KERNEL_ARGS)?)
@@ -1294,6 +1357,9 @@ fn run_kernel_cuda(
                     .and_then(|(s, off)| managed(&s, off)) =>
             {
                 arg
+            }
+            ArgValue::Held(m) if m.image.is_some() => {
+                return Err(refuse(i, "images are not supported on the cuda device"));
             }
             ArgValue::Held(m) => {
                 mems.push(m);

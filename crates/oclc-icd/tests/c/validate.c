@@ -39,12 +39,12 @@ static void *worker(void *arg) {
     cl_int err;
     for (int round = 0; round < 4; round++) {
         cl_command_queue q = D->clCreateCommandQueue(ctx, dev, 0, &err);
-        /* The device's macros: its OpenCL version, no images, its extensions and features. */
+        /* The device's macros: its OpenCL version, images, its extensions and features. */
     const char *macros =
         "#if __OPENCL_VERSION__ != 300\n#error version\n#endif\n"
-        "#ifdef __IMAGE_SUPPORT__\n#error images\n#endif\n"
-        "#if !defined(cl_khr_fp64) || defined(cl_khr_3d_image_writes)\n#error extensions\n#endif\n"
-        "#if defined(__opencl_c_images) || defined(__opencl_c_pipes) || !defined(__opencl_c_generic_address_space)\n"
+        "#ifndef __IMAGE_SUPPORT__\n#error images\n#endif\n"
+        "#if !defined(cl_khr_fp64) || !defined(cl_khr_3d_image_writes)\n#error extensions\n#endif\n"
+        "#if !defined(__opencl_c_images) || defined(__opencl_c_pipes) || !defined(__opencl_c_generic_address_space)\n"
         "#error features\n#endif\n"
         "kernel void m(global int *p) {}\n";
     cl_program mp = D->clCreateProgramWithSource(ctx, 1, &macros, NULL, &err);
@@ -549,16 +549,17 @@ int main(int argc, char **argv) {
     D->clCreateContext(sync, 1, &dev, NULL, NULL, &err);
     EXPECT("CreateContext(bad INTEROP_USER_SYNC)", err, CL_INVALID_PROPERTY);
 
-    /* Images, samplers and pipes are not supported: the specification's codes. */
+    /* The cpu device has images (tests/c/image.c tests them); pipes are not supported. */
     cl_image_format fmt = {CL_RGBA, CL_FLOAT};
     cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0, 0, 0, 0, {NULL}};
-    D->clCreateImage(ctx, 0, &fmt, &desc, NULL, &err);
-    EXPECT("CreateImage", err, CL_INVALID_OPERATION);
+    cl_mem img = D->clCreateImage(ctx, 0, &fmt, &desc, NULL, &err);
+    EXPECT("CreateImage", err, CL_SUCCESS);
+    EXPECT("ReleaseMemObject(image)", D->clReleaseMemObject(img), CL_SUCCESS);
     D->clCreatePipe(ctx, 0, 4, 4, NULL, &err);
     EXPECT("CreatePipe", err, CL_INVALID_OPERATION);
-    cl_uint nformats = 99;
+    cl_uint nformats = 0;
     EXPECT("GetSupportedImageFormats", D->clGetSupportedImageFormats(ctx, 0, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nformats), CL_SUCCESS);
-    EXPECT("no image formats", nformats, 0);
+    EXPECT("image formats", nformats > 0, 1);
 
     /* Many host threads at once. */
     pthread_t th[8];
