@@ -153,6 +153,7 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "cl_khr_fp64",
     "cl_khr_fp16",
     "cl_khr_icd",
+    "cl_khr_subgroups",
 ];
 
 /// OpenCL C 3.0 optional features the devices support.
@@ -166,6 +167,7 @@ pub const DEVICE_FEATURES: &[&str] = &[
     "__opencl_c_atomic_scope_all_devices",
     "__opencl_c_int64",
     "__opencl_c_fp64",
+    "__opencl_c_subgroups",
 ];
 
 /// Image extensions: the cpu device's, not the GPUs'.
@@ -204,6 +206,27 @@ pub fn cl_ext_option(images: bool) -> String {
         }
     }
     format!("-cl-ext={}", items.join(","))
+}
+
+/// Sub-groups: on a GPU a warp of 32 work-items; on the cpu device the whole work-group.
+pub const GPU_SUB_GROUP: usize = 32;
+
+/// CL_DEVICE_MAX_NUM_SUB_GROUPS: the sub-groups of the largest work-group.
+pub fn max_sub_groups(dev: &Device) -> u32 {
+    if dev.is_cuda() {
+        dev.max_work_group().div_ceil(GPU_SUB_GROUP) as u32
+    } else {
+        1
+    }
+}
+
+/// The size of the sub-groups of a work-group of `n` work-items on `dev` (the largest one).
+pub fn sub_group_size(dev: &Device, n: usize) -> usize {
+    if dev.is_cuda() {
+        n.min(GPU_SUB_GROUP)
+    } else {
+        n
+    }
 }
 
 /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: any size runs as well on the cpu device;
@@ -604,7 +627,7 @@ pub fn device_info(dev: &Device, param: cl_device_info) -> Result<Info, cl_int> 
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE => Info::u32(0),
         CL_DEVICE_PIPE_SUPPORT => Info::bool(false),
-        CL_DEVICE_MAX_NUM_SUB_GROUPS => Info::u32(0),
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => Info::u32(max_sub_groups(dev)),
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => Info::bool(false),
         CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES | CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => Info::u64(
             CL_DEVICE_ATOMIC_ORDER_RELAXED

@@ -13,7 +13,7 @@ use crate::ffi::{self, ObjCallback};
 use crate::handle::{self, Kind, Ref};
 use crate::info::Info;
 use crate::mem::Mem;
-use crate::platform::{Backend, Device, PREFERRED_MULTIPLE};
+use crate::platform::{Backend, Device, GPU_SUB_GROUP, PREFERRED_MULTIPLE, sub_group_size};
 use crate::program::{self as prog, ArgValue, Build, HeaderDir, Kernel, Program};
 use crate::queue::Queue;
 
@@ -1065,17 +1065,68 @@ status_fn!(
     fn get_kernel_sub_group_info(
         k: cl_kernel,
         d: cl_device_id,
-        _param: cl_kernel_sub_group_info,
-        _in_size: usize,
-        _input: *const c_void,
-        _size: usize,
-        _value: *mut c_void,
-        _size_ret: *mut usize,
+        param: cl_kernel_sub_group_info,
+        in_size: usize,
+        input: *const c_void,
+        size: usize,
+        value: *mut c_void,
+        size_ret: *mut usize,
     ) {
         let kernel = handle::get::<Kernel>(k)?;
-        query_device(&kernel, d)?;
-        // No device supports sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
-        Err(CL_INVALID_OPERATION)
+        let dev = query_device(&kernel, d)?;
+        let max = kernel_work_group_size(&dev);
+        let word = std::mem::size_of::<usize>();
+        // The local size an NDRANGE query names: 1 to 3 size_t.
+        let local = || -> Result<usize, cl_int> {
+            if input.is_null() || in_size == 0 || in_size % word != 0 || in_size > 3 * word {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: `input` holds `in_size` bytes (the caller's contract), a whole number of
+            // size_t (checked above).
+            let dims =
+                unsafe { ffi::slice(input.cast::<usize>(), in_size / word, CL_INVALID_VALUE) }?;
+            Ok(dims.iter().product())
+        };
+        let info = match param {
+            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => {
+                local().map(|n| Info::usize(sub_group_size(&dev, n)))
+            }
+            CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => local().map(|n| {
+                let s = sub_group_size(&dev, n).max(1);
+                Info::usize(n.div_ceil(s))
+            }),
+            CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
+                if input.is_null() || in_size != word {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: `input` holds one size_t (checked above).
+                let count = unsafe { ffi::slice(input.cast::<usize>(), 1, CL_INVALID_VALUE) }?
+                    .first()
+                    .copied()
+                    .unwrap_or(0);
+                // A 1-D local size giving exactly `count` sub-groups, or 0 where none does.
+                let n = match (dev.is_cuda(), count) {
+                    (true, c) if c > 0 && c * GPU_SUB_GROUP <= max => c * GPU_SUB_GROUP,
+                    (false, 1) => max,
+                    _ => 0,
+                };
+                let dims = (size / word).clamp(1, 3);
+                let mut v = vec![0usize; dims];
+                if n > 0 {
+                    v[0] = n;
+                    for x in v.iter_mut().skip(1) {
+                        *x = 1;
+                    }
+                }
+                Ok(Info::usizes(&v))
+            }
+            CL_KERNEL_MAX_NUM_SUB_GROUPS => {
+                Ok(Info::usize(max.div_ceil(sub_group_size(&dev, max).max(1))))
+            }
+            CL_KERNEL_COMPILE_NUM_SUB_GROUPS => Ok(Info::usize(0)),
+            _ => Err(CL_INVALID_VALUE),
+        };
+        info_out!(info, size, value, size_ret)
     }
 );
 
