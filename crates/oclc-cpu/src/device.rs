@@ -19,7 +19,8 @@ use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind};
 use oclc_ir::{BinOp, Scalar, WgArith, WgOp};
 use oclc_syntax::{Span, Symbol};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use crate::native::{self, NativeKernel, Unsupported};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -362,6 +363,9 @@ pub struct Device {
     pool: Option<rayon::ThreadPool>,
     max_steps: u64,
     races: bool,
+    /// Whether kernels run on the interpreter even when they compile to native code
+    /// (`OCLC_CPU_BACKEND=interp`, [`Device::with_interpreter`]).
+    interp_only: bool,
     echo_printf: bool,
     limits: Limits,
     /// An invalid limit in the environment: reported by every load, allocation and launch.
@@ -384,8 +388,11 @@ impl std::fmt::Debug for Device {
 /// persist between launches.
 pub struct Program {
     module: Arc<Module>,
-    code: Code,
+    code: Arc<Code>,
     globals: Vec<GlobalMem>,
+    /// Native code of each kernel launched so far (by function index), or why it runs on
+    /// the interpreter: compiled once per program and kernel.
+    native: Mutex<HashMap<u32, Result<Arc<NativeKernel>, Unsupported>>>,
 }
 
 /// The cores this process may use (1 when unknown).
@@ -404,11 +411,19 @@ impl Device {
             pool: None,
             max_steps: DEFAULT_MAX_STEPS,
             races: false,
+            interp_only: std::env::var("OCLC_CPU_BACKEND").is_ok_and(|v| v == "interp"),
             echo_printf: true,
             limits,
             setting_error,
             printf_buffer: printf::buffer_size_from_env(),
         }
+    }
+
+    /// Runs every kernel on the interpreter (`true`) or natively where it compiles (`false`,
+    /// the default unless `OCLC_CPU_BACKEND=interp`). Race detection always interprets.
+    pub fn with_interpreter(mut self, on: bool) -> Device {
+        self.interp_only = on;
+        self
     }
 
     /// Runs work-groups on `n` threads (0: every core). More threads than cores only slow
@@ -614,8 +629,9 @@ impl Device {
         }
         Ok(Program {
             module: Arc::new(module),
-            code,
+            code: Arc::new(code),
             globals,
+            native: Mutex::new(HashMap::new()),
         })
     }
 
@@ -720,7 +736,12 @@ impl Device {
         let total = nd.groups[0]
             .saturating_mul(nd.groups[1])
             .saturating_mul(nd.groups[2]);
-        let run_all = || run_groups(&ctx, total, has_barrier);
+        let native = if self.interp_only || self.races {
+            None
+        } else {
+            prog.native_kernel(kid.0)
+        };
+        let run_all = || run_groups(&ctx, total, has_barrier, native.as_deref());
         let (printed, failed) = match &self.pool {
             Some(p) => p.install(run_all),
             None => run_all(),
@@ -823,6 +844,29 @@ impl Device {
 }
 
 impl Program {
+    /// The native code of kernel function `kid`, compiled on first use; `None` when it runs
+    /// on the interpreter.
+    fn native_kernel(&self, kid: u32) -> Option<Arc<NativeKernel>> {
+        let mut cache = self.native.lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry(kid)
+            .or_insert_with(|| native::compile(&self.module, &self.code, kid).map(Arc::new))
+            .as_ref()
+            .ok()
+            .cloned()
+    }
+
+    /// How kernel `name` runs on a native-enabled device, once launched: its compile time,
+    /// or why it runs on the interpreter; `None` before its first launch.
+    pub fn native_status(&self, name: &str) -> Option<Result<std::time::Duration, String>> {
+        let kid = self.kernel_id(name)?;
+        let cache = self.native.lock().unwrap_or_else(|e| e.into_inner());
+        cache.get(&kid.0).map(|r| match r {
+            Ok(nk) => Ok(nk.compile_time),
+            Err(u) => Err(u.0.clone()),
+        })
+    }
+
     pub fn module(&self) -> &Module {
         &self.module
     }
@@ -972,7 +1016,12 @@ type GroupsOutcome = (BTreeMap<u64, String>, Option<Box<RuntimeError>>);
 /// chunks of consecutive group ids from a shared counter, so nothing is allocated per group.
 /// Groups after a failed one are skipped; every group before it runs, so the fault reported
 /// is the first in group order.
-fn run_groups(ctx: &LaunchCtx, total: u64, has_barrier: bool) -> GroupsOutcome {
+fn run_groups(
+    ctx: &LaunchCtx,
+    total: u64,
+    has_barrier: bool,
+    native: Option<&NativeKernel>,
+) -> GroupsOutcome {
     let workers = (rayon::current_num_threads() as u64).clamp(1, total.max(1));
     // Small chunks keep the workers balanced; more than one group per claim keeps the
     // counter off the profile when groups are tiny.
@@ -983,6 +1032,7 @@ fn run_groups(ctx: &LaunchCtx, total: u64, has_barrier: bool) -> GroupsOutcome {
     let failed: Mutex<Option<(u64, Box<RuntimeError>)>> = Mutex::new(None);
     let worker = || {
         let mut scratch = Scratch::default();
+        let mut nw = native.map(|nk| (nk, native::group::Worker::new(ctx, nk)));
         loop {
             let claim = next.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
                 (n < total).then(|| n.saturating_add(chunk).min(total))
@@ -993,7 +1043,11 @@ fn run_groups(ctx: &LaunchCtx, total: u64, has_barrier: bool) -> GroupsOutcome {
                 if gi > first_err.load(Ordering::Relaxed) {
                     return;
                 }
-                match run_group(ctx, gi, has_barrier, &mut scratch) {
+                let res = match &mut nw {
+                    Some((nk, w)) => native::group::run_group(ctx, nk, gi, w),
+                    None => run_group(ctx, gi, has_barrier, &mut scratch),
+                };
+                match res {
                     Ok(s) if s.is_empty() => {}
                     Ok(s) => {
                         let mut p = printed.lock().unwrap_or_else(|e| e.into_inner());

@@ -24,6 +24,7 @@ pub mod device;
 pub mod error;
 pub mod exec;
 pub mod memory;
+pub mod native;
 pub mod ops;
 pub mod printf;
 pub mod ptr;
