@@ -850,7 +850,20 @@ impl Program {
         let mut cache = self.native.lock().unwrap_or_else(|e| e.into_inner());
         cache
             .entry(kid)
-            .or_insert_with(|| native::compile(&self.module, &self.code, kid).map(Arc::new))
+            .or_insert_with(|| {
+                let r = native::compile(&self.module, &self.code, kid).map(Arc::new);
+                if std::env::var_os("OCLC_CPU_BACKEND_TRACE").is_some() {
+                    let name = self.code.funcs.get(kid as usize).map_or("?", |f| &f.name);
+                    match &r {
+                        Ok(nk) => eprintln!(
+                            "oclc-cpu: kernel `{name}` compiled natively in {} us",
+                            nk.compile_time.as_micros()
+                        ),
+                        Err(u) => eprintln!("oclc-cpu: kernel `{name}` interpreted ({u})"),
+                    }
+                }
+                r
+            })
             .as_ref()
             .ok()
             .cloned()

@@ -240,6 +240,9 @@ impl BenchDevice {
     fn new(name: &str) -> Result<BenchDevice, String> {
         match name {
             "cpu" => Ok(BenchDevice::Cpu(Device::cpu().with_printf_echo(false))),
+            "cpu-interp" => Ok(BenchDevice::Cpu(
+                Device::cpu_interp().with_printf_echo(false),
+            )),
             #[cfg(feature = "cuda")]
             "cuda" => oclc_ptx::cuda::CudaDevice::new(0)
                 .map(BenchDevice::Cuda)
