@@ -270,6 +270,61 @@ impl Lower<'_, '_> {
         self.take_edge(f, e, vars, bm);
     }
 
+    /// `ptr::add(p, bytes)` (`scale` None) or `ptr::add_scaled(p, x, scale)` where `bytes` is
+    /// `x * scale`: inline when `p` is tagged (or NULL-derived), `x` fits in 32 bits and the
+    /// new offset stays inside the offset field's range; else the shim.
+    fn ptr_arith(&mut self, p: Value, x: Value, bytes: Value, scale: Option<u64>) -> Value {
+        let res = self.b.declare_var(types::I64);
+        let (fast, slow, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.set_cold_block(slow);
+        let tag = self.b.ins().ushr_imm_s(p, ptr::TAG_SHIFT as i64);
+        let tagged = self.b.ins().icmp_imm_s(IntCC::NotEqual, tag, 0);
+        let addr = self.b.ins().band_imm_s(p, ptr::RAW_MASK as i64);
+        let low = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, addr, ptr::RAW_MIN as i64);
+        let not_raw = self.b.ins().bor(tagged, low);
+        let x32 = self.sext(x, 32);
+        let small = self.b.ins().icmp(IntCC::Equal, x32, x);
+        let sh = (64 - ptr::ALLOC_SHIFT) as i64;
+        let off = self.b.ins().ishl_imm_s(p, sh);
+        let soff = self.b.ins().sshr_imm_s(off, sh);
+        let new = self.b.ins().iadd(soff, bytes);
+        let t = self.b.ins().ishl_imm_s(new, sh);
+        let t = self.b.ins().sshr_imm_s(t, sh);
+        let in_field = self.b.ins().icmp(IntCC::Equal, t, new);
+        let ok = self.b.ins().band(not_raw, small);
+        let ok = self.b.ins().band(ok, in_field);
+        let hi = self.b.ins().band_imm_s(p, !ptr::OFFSET_MASK as i64);
+        let lo = self.b.ins().band_imm_s(new, ptr::OFFSET_MASK as i64);
+        let r = self.b.ins().bor(hi, lo);
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(fast);
+        self.b.def_var(res, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        let call = match scale {
+            None => self.b.ins().call(self.shims.ptr_add, &[p, x]),
+            Some(sc) => {
+                let scv = self.iconst(sc);
+                self.b.ins().call(self.shims.ptr_scaled, &[p, x, scv])
+            }
+        };
+        let r = self.b.inst_results(call)[0];
+        self.b.def_var(res, r);
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        self.b.use_var(res)
+    }
+
     /// A query's value for dimension `dv` (a value already masked to 32 bits).
     fn query(&mut self, q: WorkItemQuery, dv: Value) -> Value {
         match q {
@@ -326,10 +381,29 @@ impl Lower<'_, '_> {
         }
     }
 
-    /// A scalar load or store of `len` bytes (4 or 8) with the fast path for buffers
-    /// (`__global`, and `__constant` for reads) and the slow path for everything else.
+    /// A load or store of `n` lanes of `b` bytes (`len` bytes in all, `align`-aligned),
+    /// with the fast path for buffers (`__global`, and `__constant` for reads) and the slow
+    /// path (the interpreter's code) for everything else, faults included.
     #[allow(clippy::too_many_arguments)]
-    fn access(&mut self, fi: u32, pc: u32, f: &DFunc, ins: &I, vars: &[Variable], p: u32, len: u32, store: Option<u32>, load: Option<u32>) {
+    fn access(
+        &mut self,
+        fi: u32,
+        pc: u32,
+        f: &DFunc,
+        ins: &I,
+        vars: &[Variable],
+        p: u32,
+        acc: Acc,
+        store: Option<u32>,
+        load: Option<u32>,
+    ) {
+        let Acc {
+            len,
+            align,
+            b: eb,
+            n,
+            bool_lanes,
+        } = acc;
         let pv = self.get(vars, p);
         let slow = self.b.create_block();
         let join = self.b.create_block();
@@ -357,7 +431,7 @@ impl Lower<'_, '_> {
         let base = self.b.ins().load(types::I64, flags(), ta, gt);
         let size = self.b.ins().load(types::I64, flags(), ta, gt + 8);
         let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
-        let mis = self.b.ins().band_imm_s(off, (len - 1) as i64);
+        let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
         let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
         let end = self.b.ins().iadd_imm_s(off, len as i64);
         let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
@@ -366,24 +440,30 @@ impl Lower<'_, '_> {
         self.b.seal_block(fast);
         self.b.switch_to_block(fast);
         let addr = self.b.ins().iadd(base, off);
-        let ty = if len == 4 { types::I32 } else { types::I64 };
-        if let Some(v) = store {
-            let x = self.get(vars, v);
-            let x = if len == 4 {
-                self.b.ins().ireduce(types::I32, x)
-            } else {
-                x
-            };
-            self.b.ins().store(flags(), x, addr, 0);
-        }
-        if let Some(d) = load {
-            let x = self.b.ins().load(ty, flags(), addr, 0);
-            let x = if len == 4 {
-                self.b.ins().uextend(types::I64, x)
-            } else {
-                x
-            };
-            self.set(vars, d, x);
+        let fl = MemFlagsData::new().with_notrap();
+        for k in 0..n {
+            let o = (k * eb) as i32;
+            if let Some(v) = store {
+                let x = self.get(vars, v + k);
+                match eb {
+                    1 => self.b.ins().istore8(fl, x, addr, o),
+                    2 => self.b.ins().istore16(fl, x, addr, o),
+                    4 => self.b.ins().istore32(fl, x, addr, o),
+                    _ => self.b.ins().store(fl, x, addr, o),
+                };
+            }
+            if let Some(d) = load {
+                let mut x = match eb {
+                    1 => self.b.ins().uload8(types::I64, fl, addr, o),
+                    2 => self.b.ins().uload16(types::I64, fl, addr, o),
+                    4 => self.b.ins().uload32(fl, addr, o),
+                    _ => self.b.ins().load(types::I64, fl, addr, o),
+                };
+                if bool_lanes {
+                    x = self.b.ins().band_imm_s(x, 1);
+                }
+                self.set(vars, d + k, x);
+            }
         }
         self.b.ins().jump(join, &[]);
         self.b.seal_block(slow);
@@ -398,6 +478,50 @@ impl Lower<'_, '_> {
     /// argument lanes).
     fn env_gt_offset(&self) -> i32 {
         (self.gt_word * 8) as i32
+    }
+}
+
+/// The shape of a memory access compiled inline.
+#[derive(Clone, Copy)]
+pub struct Acc {
+    len: u32,
+    align: u32,
+    /// Bytes per lane.
+    b: u32,
+    n: u32,
+    /// `bool` lanes (loaded as 0 or 1).
+    bool_lanes: bool,
+}
+
+impl Acc {
+    fn word(b: u32) -> Acc {
+        Acc {
+            len: b,
+            align: b,
+            b,
+            n: 1,
+            bool_lanes: false,
+        }
+    }
+
+    /// A `Load`/`Store` of `n` lanes of `s`, when its bytes are exactly its lanes' (not
+    /// 3-lane vectors, whose padding the slow path handles).
+    fn of(s: Scalar, n: u8) -> Option<Acc> {
+        let t = oclc_ir::Type::vec(s, n);
+        let b = s.bytes();
+        let len = t.access_size();
+        let align = t.align();
+        (matches!(b, 1 | 2 | 4 | 8)
+            && matches!(n, 1 | 2 | 4 | 8 | 16)
+            && len == b * n as u32
+            && align.is_power_of_two())
+        .then_some(Acc {
+            len,
+            align,
+            b,
+            n: n as u32,
+            bool_lanes: s == Scalar::I1,
+        })
     }
 }
 
@@ -690,8 +814,7 @@ impl Lower<'_, '_> {
             }
             I::PtrAdd { d, p, o } => {
                 let (x, y) = (self.get(vars, p), self.get(vars, o));
-                let call = self.b.ins().call(self.shims.ptr_add, &[x, y]);
-                let r = self.b.inst_results(call)[0];
+                let r = self.ptr_arith(x, y, y, None);
                 self.set(vars, d, r);
             }
             I::PtrIndex { sw, scale, d, p, i } => {
@@ -700,15 +823,22 @@ impl Lower<'_, '_> {
                 if sw != 0 {
                     iv = self.sext(iv, sw as u32);
                 }
-                let sc = self.iconst(scale as u64);
-                let call = self.b.ins().call(self.shims.ptr_scaled, &[x, iv, sc]);
-                let r = self.b.inst_results(call)[0];
+                let prod = self.b.ins().imul_imm_s(iv, scale as i64);
+                let r = self.ptr_arith(x, iv, prod, Some(scale as u64));
                 self.set(vars, d, r);
             }
-            I::Load4 { d, p } => self.access(fi, pc, f, &ins, vars, p, 4, None, Some(d)),
-            I::Load8 { d, p } => self.access(fi, pc, f, &ins, vars, p, 8, None, Some(d)),
-            I::Store4 { p, v } => self.access(fi, pc, f, &ins, vars, p, 4, Some(v), None),
-            I::Store8 { p, v } => self.access(fi, pc, f, &ins, vars, p, 8, Some(v), None),
+            I::Load4 { d, p } => self.access(fi, pc, f, &ins, vars, p, Acc::word(4), None, Some(d)),
+            I::Load8 { d, p } => self.access(fi, pc, f, &ins, vars, p, Acc::word(8), None, Some(d)),
+            I::Store4 { p, v } => self.access(fi, pc, f, &ins, vars, p, Acc::word(4), Some(v), None),
+            I::Store8 { p, v } => self.access(fi, pc, f, &ins, vars, p, Acc::word(8), Some(v), None),
+            I::Load { s, n, d, p } => match Acc::of(s, n) {
+                Some(acc) => self.access(fi, pc, f, &ins, vars, p, acc, None, Some(d)),
+                None => self.slow(fi, pc, f, &ins, vars),
+            },
+            I::Store { s, n, p, v } => match Acc::of(s, n) {
+                Some(acc) => self.access(fi, pc, f, &ins, vars, p, acc, Some(v), None),
+                None => self.slow(fi, pc, f, &ins, vars),
+            },
             I::WorkItem { q, d, dim } => {
                 let dv = if dim == u32::MAX {
                     self.iconst(0)
@@ -823,8 +953,6 @@ impl Lower<'_, '_> {
             | I::Conv { .. }
             | I::Bitcast { .. }
             | I::PtrDiff { .. }
-            | I::Load { .. }
-            | I::Store { .. }
             | I::Memcpy { .. }
             | I::Memset { .. }
             | I::FromGeneric { .. }
