@@ -366,6 +366,8 @@ pub struct Device {
     /// Whether kernels run on the interpreter even when they compile to native code
     /// (`OCLC_CPU_BACKEND=interp`, [`Device::with_interpreter`]).
     interp_only: bool,
+    /// Whether a kernel that cannot run natively is an error (`OCLC_CPU_BACKEND=native`).
+    native_only: bool,
     echo_printf: bool,
     limits: Limits,
     /// An invalid limit in the environment: reported by every load, allocation and launch.
@@ -395,6 +397,16 @@ pub struct Program {
     native: Mutex<HashMap<u32, Result<Arc<NativeKernel>, Unsupported>>>,
 }
 
+thread_local! {
+    static NATIVE_LAUNCHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many launches made from this thread ran native code (for tests that must know which
+/// back end ran).
+pub fn native_launches() -> u64 {
+    NATIVE_LAUNCHES.with(|c| c.get())
+}
+
 /// The cores this process may use (1 when unknown).
 pub fn available_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -412,6 +424,7 @@ impl Device {
             max_steps: DEFAULT_MAX_STEPS,
             races: false,
             interp_only: std::env::var("OCLC_CPU_BACKEND").is_ok_and(|v| v == "interp"),
+            native_only: std::env::var("OCLC_CPU_BACKEND").is_ok_and(|v| v == "native"),
             echo_printf: true,
             limits,
             setting_error,
@@ -741,6 +754,17 @@ impl Device {
         } else {
             prog.native_kernel(kid.0)
         };
+        if native.is_none() && self.native_only {
+            let why = prog.native_status(kernel).and_then(|r| r.err());
+            return Err(DeviceError::Setting(format!(
+                "OCLC_CPU_BACKEND=native: kernel `{kernel}` does not run natively ({})",
+                why.as_deref()
+                    .unwrap_or(if self.races { "--races interprets" } else { "interpreter selected" })
+            )));
+        }
+        if native.is_some() {
+            NATIVE_LAUNCHES.with(|c| c.set(c.get() + 1));
+        }
         let run_all = || run_groups(&ctx, total, has_barrier, native.as_deref());
         let (printed, failed) = match &self.pool {
             Some(p) => p.install(run_all),
