@@ -1378,7 +1378,12 @@ fn barrier_span(ctx: &LaunchCtx, s: Stop) -> Option<Span> {
     }
 }
 
-fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Box<RuntimeError> {
+pub(crate) fn divergence(
+    ctx: &LaunchCtx,
+    g: &Group,
+    first: &Item,
+    other: &Item,
+) -> Box<RuntimeError> {
     let (a, b) = (
         first.stop.unwrap_or(Stop::Done),
         other.stop.unwrap_or(Stop::Done),

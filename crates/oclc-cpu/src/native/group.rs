@@ -7,7 +7,8 @@ use super::layout::*;
 use super::lower::{CODE_FELL_OFF, CODE_SHIM, CODE_STEPS, CODE_UNREACHABLE};
 use super::slow::{self, Aggregate, Env};
 use crate::error::{CheckKind, RuntimeError};
-use crate::exec::{BoundArg, LaunchCtx};
+use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE};
+use crate::exec::{BoundArg, Group, Item, LaunchCtx, Stop};
 use crate::memory::Arena;
 use oclc_ir::WorkItemQuery as Q;
 use oclc_syntax::Span;
@@ -18,6 +19,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 pub struct Worker {
     table: Vec<u64>,
     io: Arc<[AtomicU64]>,
+    /// State words of the group's work-items (see `lower::STATE_STOP`).
+    state: Vec<AtomicU64>,
 }
 
 impl Worker {
@@ -68,7 +71,7 @@ impl Worker {
             globals: ctx.globals.to_vec(),
             svm: ctx.svm.to_vec(),
             local: Arena::default(),
-            private: Arena::default(),
+            privates: Vec::new(),
             io: io.clone(),
             regs: Vec::new(),
             buf: Vec::new(),
@@ -79,7 +82,12 @@ impl Worker {
             group_size: [1; 3],
             fault: None,
         });
-        Worker { table, io }
+        table[E_STATE_W] = nk.state_words as u64;
+        Worker {
+            table,
+            io,
+            state: Vec::new(),
+        }
     }
 }
 
@@ -158,10 +166,63 @@ pub fn run_group(
             t[E_QUERY + 4 * query_index(q) + d] = v;
         }
     }
-    let status = super::call::run(nk.entry, t, &w.io);
-    if status == 0 {
-        return Ok(String::new());
+    let n = (size[0] * size[1] * size[2]) as usize;
+    let words = n * nk.state_words;
+    if w.state.len() < words {
+        w.state.resize_with(words, || AtomicU64::new(0));
     }
+    for k in 0..n {
+        if let Some(s) = w.state.get(k * nk.state_words) {
+            s.store(0, Relaxed);
+        }
+    }
+    t[E_STATE] = w.state.as_ptr() as u64;
+    let stop_of = |w: &Worker, k: usize| {
+        w.state
+            .get(k * nk.state_words + STATE_STOP)
+            .map_or(STOP_DONE, |s| s.load(Relaxed))
+    };
+    let status = loop {
+        let status = super::call::run(nk.entry, &w.table, &w.io, &w.state);
+        if status != 0 {
+            break status;
+        }
+        // Every work-item stopped: all returned, or all wait at one barrier.
+        let at = |code: u64| -> Stop {
+            if code < STOP_BARRIER {
+                return Stop::Done;
+            }
+            let (func, pc) = nk
+                .sites
+                .get((code - STOP_BARRIER) as usize)
+                .copied()
+                .unwrap_or((0, 0));
+            Stop::Barrier { func, pc }
+        };
+        let first = at(stop_of(w, 0));
+        if let Some(k) = (1..n).find(|&k| at(stop_of(w, k)) != first) {
+            let item = |k: usize, stop: Stop| {
+                let lid = ids_of(k as u64, size);
+                let mut it = Item::default();
+                it.lid = lid;
+                it.gid = [0, 1, 2].map(|d| gbase[d] + lid[d]);
+                it.stop = Some(stop);
+                it
+            };
+            let mut g = Group::default();
+            g.id = gid3;
+            let other = at(stop_of(w, k));
+            return Err(crate::device::divergence(
+                ctx,
+                &g,
+                &item(0, first),
+                &item(k, other),
+            ));
+        }
+        if first == Stop::Done {
+            return Ok(String::new());
+        }
+    };
     let io = |k: usize| w.io.get(k).map_or(0, |c| c.load(Relaxed));
     let lid = [io(IO_LID), io(IO_LID + 1), io(IO_LID + 2)];
     let gid = [0, 1, 2].map(|k| gbase[k] + lid[k]);

@@ -25,6 +25,10 @@ pub const E_NGLOB: usize = 14;
 /// env: work-item queries that are the same for the whole group, 4 words each (dims 0..3,
 /// then the value for any other dimension).
 pub const E_QUERY: usize = 16;
+/// env: address of the per-work-item state words (see `lower::STATE_STOP`).
+pub const E_STATE: usize = 60;
+/// env: state words per work-item.
+pub const E_STATE_W: usize = 61;
 /// env: the kernel's argument lanes, in parameter order.
 pub const E_ARGS: usize = 64;
 

@@ -91,7 +91,26 @@ pub struct Lower<'a, 'b> {
     pub inlined: usize,
     /// Where the global table starts in `env` (after the argument lanes).
     pub gt_word: usize,
+    /// Slot variables of the functions being lowered (the kernel, then inlined callees):
+    /// what a barrier saves.
+    pub active: Vec<Vec<Variable>>,
+    /// The state words of the running work-item (see [`STATE_STOP`]).
+    pub sbase: Variable,
+    /// Where a work-item goes when it stops at a barrier or returns.
+    pub advance: Block,
+    /// Stop code and resume block of each barrier.
+    pub resumes: Vec<(u64, Block)>,
+    /// One more than the highest variable index a barrier saves.
+    pub max_var: usize,
 }
+
+/// Per-work-item state words: where it stopped (0: not started, 1: returned, 2 + site:
+/// waiting at the barrier of that site), its step count, then saved variables by index.
+pub const STATE_STOP: usize = 0;
+pub const STATE_STEPS: usize = 1;
+pub const STATE_VARS: usize = 2;
+pub const STOP_DONE: u64 = 1;
+pub const STOP_BARRIER: u64 = 2;
 
 fn flags() -> MemFlagsData {
     MemFlagsData::trusted()
@@ -606,6 +625,7 @@ impl Lower<'_, '_> {
             fallback: off_end,
         };
         self.b.ins().jump(bm.get(0), &[]);
+        self.active.push(vars.to_vec());
         let mut live = false;
         for (pc, &ins) in f.code.iter().enumerate() {
             let pc = pc as u32;
@@ -633,6 +653,7 @@ impl Lower<'_, '_> {
                 live = false;
             }
         }
+        self.active.pop();
         if live {
             self.b.ins().jump(off_end, &[]);
         }
@@ -944,7 +965,42 @@ impl Lower<'_, '_> {
                 self.b.seal_block(cont);
                 self.b.switch_to_block(cont);
             }
-            I::Barrier { .. } => return Err(Unsupported("barrier".into())),
+            I::Barrier { .. } => {
+                use cranelift_codegen::entity::EntityRef;
+                let site = self.site(fi, pc);
+                let code = STOP_BARRIER + site;
+                let all: Vec<Variable> = self.active.iter().flatten().copied().collect();
+                let sb = self.b.use_var(self.sbase);
+                for v in &all {
+                    let x = self.b.use_var(*v);
+                    let off = ((STATE_VARS + v.index()) * 8) as i32;
+                    self.b.ins().store(flags(), x, sb, off);
+                    self.max_var = self.max_var.max(v.index() + 1);
+                }
+                let st = self.b.use_var(self.steps);
+                self.b.ins().store(flags(), st, sb, (STATE_STEPS * 8) as i32);
+                let c = self.iconst(code);
+                self.b.ins().store(flags(), c, sb, (STATE_STOP * 8) as i32);
+                self.b.ins().jump(self.advance, &[]);
+                let rb = self.b.create_block();
+                let cont = self.b.create_block();
+                self.b.switch_to_block(rb);
+                let sb = self.b.use_var(self.sbase);
+                for v in &all {
+                    let off = ((STATE_VARS + v.index()) * 8) as i32;
+                    let x = self.b.ins().load(types::I64, flags(), sb, off);
+                    self.b.def_var(*v, x);
+                }
+                let st = self
+                    .b
+                    .ins()
+                    .load(types::I64, flags(), sb, (STATE_STEPS * 8) as i32);
+                self.b.def_var(self.steps, st);
+                self.b.ins().jump(cont, &[]);
+                self.b.seal_block(cont);
+                self.b.switch_to_block(cont);
+                self.resumes.push((code, rb));
+            }
             I::WorkGroup { .. } => return Err(Unsupported("work-group collective".into())),
             I::Printf { .. } => return Err(Unsupported("printf".into())),
             I::Bin { .. }

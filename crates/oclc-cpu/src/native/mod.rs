@@ -43,6 +43,8 @@ pub struct NativeKernel {
     pub(crate) io_words: usize,
     /// Where the global table starts in the launch table.
     pub(crate) gt_word: usize,
+    /// State words per work-item (1 without barriers: where it stopped).
+    pub(crate) state_words: usize,
     /// How long compiling took.
     pub compile_time: Duration,
 }
@@ -70,9 +72,6 @@ pub fn compile(
         .funcs
         .get(kernel as usize)
         .ok_or_else(|| Unsupported("no such kernel".into()))?;
-    if kf.has_barrier {
-        return Err(Unsupported("barrier".into()));
-    }
     let mut fb = settings::builder();
     fb.set("opt_level", "speed").map_err(cl_err)?;
     fb.set("is_pic", "false").map_err(cl_err)?;
@@ -131,6 +130,7 @@ pub fn compile(
         private.get(kernel as usize) == Some(&true) || aggregate.iter().any(|a| *a);
     let max_regs = prog.funcs.iter().map(|f| f.nregs).max().unwrap_or(0) as usize;
     let sites;
+    let state_words;
     let tc = m.target_config();
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
@@ -163,6 +163,7 @@ pub fn compile(
             w += n as usize;
         }
         let steps = b.declare_var(types::I64);
+        let sbase = b.declare_var(types::I64);
         let code = b.declare_var(types::I64);
         let index = b.declare_var(types::I64);
         let lid = [
@@ -181,6 +182,7 @@ pub fn compile(
         let done = b.create_block();
         let fault = b.create_block();
         let item_end = b.create_block();
+        let advance = b.create_block();
         b.set_cold_block(fault);
         b.ins().jump(head, &[]);
         b.switch_to_block(head);
@@ -194,6 +196,18 @@ pub fn compile(
         b.seal_block(body);
         b.switch_to_block(body);
         b.ins().store(fl, idx, io, (IO_INDEX * 8) as i32);
+        let state = ld(&mut b, E_STATE);
+        let state_w = ld(&mut b, E_STATE_W);
+        let sw = b.ins().imul(idx, state_w);
+        let sw = b.ins().ishl_imm_s(sw, 3);
+        let sb = b.ins().iadd(state, sw);
+        b.def_var(sbase, sb);
+        let stop = b.ins().load(types::I64, fl, sb, (lower::STATE_STOP * 8) as i32);
+        let fresh = b.create_block();
+        let dispatch = b.create_block();
+        b.ins().brif(stop, dispatch, &[], fresh, &[]);
+        b.seal_block(fresh);
+        b.switch_to_block(fresh);
         b.def_var(steps, zero);
         let kvars: Vec<Variable> = (0..kf.nregs).map(|_| b.declare_var(types::I64)).collect();
         if needs_item {
@@ -243,12 +257,46 @@ pub fn compile(
             private,
             inlined: 0,
             gt_word,
+            active: Vec::new(),
+            sbase,
+            advance,
+            resumes: Vec::new(),
+            max_var: 0,
         };
         lw.function(kernel, &kvars, None, 0)?;
         sites = std::mem::take(&mut lw.sites);
-        // The next work-item: local ids advance in x, then y, then z.
+        let resumes = std::mem::take(&mut lw.resumes);
+        state_words = if resumes.is_empty() {
+            1
+        } else {
+            lower::STATE_VARS + lw.max_var
+        };
+        // A work-item stopped at a barrier resumes after it.
+        b.switch_to_block(dispatch);
+        for (c, rb) in &resumes {
+            let is = b.ins().icmp_imm_s(
+                cranelift_codegen::ir::condcodes::IntCC::Equal,
+                stop,
+                *c as i64,
+            );
+            let next = b.create_block();
+            b.ins().brif(is, *rb, &[], next, &[]);
+            b.seal_block(next);
+            b.seal_block(*rb);
+            b.switch_to_block(next);
+        }
+        // Returned already (the driver resumes only groups stopped at barriers).
+        b.ins().jump(advance, &[]);
+        b.seal_block(dispatch);
         b.switch_to_block(item_end);
         b.seal_block(item_end);
+        let sb = b.use_var(sbase);
+        let done_code = b.ins().iconst(types::I64, lower::STOP_DONE as i64);
+        b.ins().store(fl, done_code, sb, (lower::STATE_STOP * 8) as i32);
+        b.ins().jump(advance, &[]);
+        // The next work-item: local ids advance in x, then y, then z.
+        b.switch_to_block(advance);
+        b.seal_block(advance);
         let idx = b.use_var(index);
         let idx1 = b.ins().iadd_imm_s(idx, 1);
         b.def_var(index, idx1);
@@ -300,6 +348,7 @@ pub fn compile(
         prog: prog.clone(),
         sites: sites.into(),
         io_words: IO_SLOTS + max_regs + 8,
+        state_words,
         gt_word,
         compile_time: t0.elapsed(),
     })

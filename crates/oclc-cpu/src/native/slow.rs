@@ -34,12 +34,15 @@ pub(crate) struct Env {
     pub globals: Vec<GlobalMem>,
     pub svm: Vec<SvmRange>,
     pub local: Arena,
-    pub private: Arena,
+    /// Private memory of each work-item of the group (by local linear index): kept across
+    /// barriers.
+    pub privates: Vec<Arena>,
     /// The slot image shared with native code (see [`super::layout`]).
     pub io: Arc<[AtomicU64]>,
     pub regs: Vec<u64>,
     pub buf: Vec<u8>,
-    pub marks: Vec<(usize, usize)>,
+    /// Private-memory marks of the calls each work-item is in.
+    pub marks: Vec<Vec<(usize, usize)>>,
     pub aggregates: Vec<Aggregate>,
     pub nd: Nd,
     pub group_id: [u64; 3],
@@ -146,7 +149,7 @@ fn exec_site(env: &mut Env, site: u64) -> Result<(), (CheckKind, String)> {
         globals,
         svm,
         local,
-        private,
+        privates,
         io,
         regs,
         buf,
@@ -171,6 +174,10 @@ fn exec_site(env: &mut Env, site: u64) -> Result<(), (CheckKind, String)> {
         }
     }
     let index = io.get(IO_INDEX).map_or(0, |c| c.load(Relaxed)) as u32;
+    if privates.len() <= index as usize {
+        privates.resize_with(index as usize + 1, Arena::default);
+    }
+    let private = privates.get_mut(index as usize).ok_or_else(missing)?;
     let (gid3, gsize, ndv) = (*group_id, *group_size, *nd);
     let owner_ids = move |k: u32| -> Option<[u64; 3]> {
         let n = gsize;
@@ -450,30 +457,44 @@ fn exec_one(
 pub(crate) extern "C" fn shim_item(index: u64) -> u64 {
     with(|env| {
         let items = env.nd.local.iter().product();
-        env.private.clear();
-        env.private.key = ptr::PrivKey::new(index as u32, items);
-        env.marks.clear();
+        let i = index as usize;
+        if env.privates.len() <= i {
+            env.privates.resize_with(i + 1, Arena::default);
+            env.marks.resize_with(i + 1, Vec::new);
+        }
+        let (Some(private), Some(marks)) = (env.privates.get_mut(i), env.marks.get_mut(i))
+        else {
+            return 1;
+        };
+        private.clear();
+        private.key = ptr::PrivKey::new(index as u32, items);
+        marks.clear();
         for a in &env.aggregates {
-            let id = env
-                .private
-                .alloc(a.bytes.len(), a.align as usize, a.label);
-            if let Some(al) = env.private.allocs.get(id).copied()
-                && let Some(dst) = env.private.bytes.get_mut(al.base..al.base + al.size)
+            let id = private.alloc(a.bytes.len(), a.align as usize, a.label);
+            if let Some(al) = private.allocs.get(id).copied()
+                && let Some(dst) = private.bytes.get_mut(al.base..al.base + al.size)
             {
                 dst.copy_from_slice(&a.bytes);
             }
-            io_set(&env.io, a.slot, env.private.key.make(id as u32, 0));
+            io_set(&env.io, a.slot, private.key.make(id as u32, 0));
         }
         0
     })
     .unwrap_or(1)
 }
 
+/// The local linear index of the running work-item.
+fn current(env: &Env) -> usize {
+    env.io.get(IO_INDEX).map_or(0, |c| c.load(Relaxed)) as usize
+}
+
 /// Shim: a call into a function with private variables begins (its frame's mark).
 pub(crate) extern "C" fn shim_mark(_unused: u64) -> u64 {
     with(|env| {
-        let m = env.private.mark();
-        env.marks.push(m);
+        let i = current(env);
+        if let (Some(p), Some(m)) = (env.privates.get(i), env.marks.get_mut(i)) {
+            m.push(p.mark());
+        }
         0
     })
     .unwrap_or(1)
@@ -482,8 +503,11 @@ pub(crate) extern "C" fn shim_mark(_unused: u64) -> u64 {
 /// Shim: that call returns; its private variables are released.
 pub(crate) extern "C" fn shim_release(_unused: u64) -> u64 {
     with(|env| {
-        if let Some(m) = env.marks.pop() {
-            env.private.release(m);
+        let i = current(env);
+        if let (Some(p), Some(m)) = (env.privates.get_mut(i), env.marks.get_mut(i))
+            && let Some(mark) = m.pop()
+        {
+            p.release(mark);
         }
         0
     })
