@@ -11,6 +11,7 @@ use crate::decode::{self, I, Program as Code, WgInfo};
 use crate::error::{CheckKind, DeviceError, RuntimeError};
 use crate::exec::{self, BoundArg, Group, Item, LaunchCtx, Nd, Stop};
 use crate::memory::{GlobalMem, Storage, SvmRange};
+use crate::native::{self, NativeKernel, Unsupported};
 use crate::ops;
 use crate::printf::{self, PrintfBuffer};
 use crate::ptr::{self, Tag};
@@ -19,7 +20,6 @@ use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind};
 use oclc_ir::{BinOp, Scalar, WgArith, WgOp};
 use oclc_syntax::{Span, Symbol};
 use rayon::prelude::*;
-use crate::native::{self, NativeKernel, Unsupported};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -758,8 +758,11 @@ impl Device {
             let why = prog.native_status(kernel).and_then(|r| r.err());
             return Err(DeviceError::Setting(format!(
                 "OCLC_CPU_BACKEND=native: kernel `{kernel}` does not run natively ({})",
-                why.as_deref()
-                    .unwrap_or(if self.races { "--races interprets" } else { "interpreter selected" })
+                why.as_deref().unwrap_or(if self.races {
+                    "--races interprets"
+                } else {
+                    "interpreter selected"
+                })
             )));
         }
         if native.is_some() {

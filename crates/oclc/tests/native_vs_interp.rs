@@ -26,7 +26,8 @@ fn oclc(args: &[&str], native: bool) -> (i32, String, String) {
     if native {
         c.env("OCLC_CPU_BACKEND", "native");
     } else {
-        c.env_remove("OCLC_CPU_BACKEND").args(["--device", "cpu-interp"]);
+        c.env_remove("OCLC_CPU_BACKEND")
+            .args(["--device", "cpu-interp"]);
     }
     let out = c.output().expect("run oclc");
     (
@@ -40,7 +41,10 @@ fn oclc(args: &[&str], native: bool) -> (i32, String, String) {
 /// the kernel does not run natively (nothing to compare).
 fn same_bytes(job: &str) -> bool {
     let name = job.replace(['/', '.'], "_");
-    let (dn, di) = (temp_dir(&format!("{name}-n")), temp_dir(&format!("{name}-i")));
+    let (dn, di) = (
+        temp_dir(&format!("{name}-n")),
+        temp_dir(&format!("{name}-i")),
+    );
     let (code, out, err) = oclc(&[job, "--save", &dn.to_string_lossy()], true);
     if code != 0 && err.contains("does not run natively") {
         assert!(err.contains("barrier"), "{job}: falls back for {err}");
@@ -58,7 +62,10 @@ fn same_bytes(job: &str) -> bool {
     for f in &files {
         let a = std::fs::read(dn.join(f)).expect("native buffer");
         let b = std::fs::read(di.join(f)).expect("interpreted buffer");
-        assert!(a == b, "{job}: {f:?} differs between native and interpreted runs");
+        assert!(
+            a == b,
+            "{job}: {f:?} differs between native and interpreted runs"
+        );
     }
     let _ = std::fs::remove_dir_all(&dn);
     let _ = std::fs::remove_dir_all(&di);
@@ -147,7 +154,12 @@ global = [16]
 out = { buffer = "int", len = 16 }
 shift = { value = 1 }
 "#;
-    same_fault("oob", job, &[], "out-of-bounds write of 4 bytes at offset 64");
+    same_fault(
+        "oob",
+        job,
+        &[],
+        "out-of-bounds write of 4 bytes at offset 64",
+    );
     // A byte store, a vector load and a private array take other paths.
     let job = r#"
 code = """
@@ -248,5 +260,10 @@ global = [2]
 out = { buffer = "int", len = 4 }
 n = { value = 1000 }
 "#;
-    same_fault("loop", job, &["--max-steps", "100000"], "step limit of 100000");
+    same_fault(
+        "loop",
+        job,
+        &["--max-steps", "100000"],
+        "step limit of 100000",
+    );
 }

@@ -324,12 +324,12 @@ fn cts_native_matches_interpreter() {
     for f in &failures {
         println!("FAIL {f}");
     }
-    println!(
-        "{} launches ran natively of {}",
-        native,
-        2 * all.len()
+    println!("{} launches ran natively of {}", native, 2 * all.len());
+    assert!(
+        failures.is_empty(),
+        "{} CTS launches differ",
+        failures.len()
     );
-    assert!(failures.is_empty(), "{} CTS launches differ", failures.len());
     assert!(
         native as usize >= all.len(),
         "only {native} of {} launches ran natively",

@@ -5,9 +5,9 @@
 use super::NativeKernel;
 use super::layout::*;
 use super::lower::{CODE_FELL_OFF, CODE_SHIM, CODE_STEPS, CODE_UNREACHABLE};
+use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE};
 use super::slow::{self, Aggregate, Env};
 use crate::error::{CheckKind, RuntimeError};
-use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE};
 use crate::exec::{BoundArg, Group, Item, LaunchCtx, Stop};
 use crate::memory::Arena;
 use oclc_ir::WorkItemQuery as Q;
@@ -21,6 +21,8 @@ pub struct Worker {
     io: Arc<[AtomicU64]>,
     /// State words of the group's work-items (see `lower::STATE_STOP`).
     state: Vec<AtomicU64>,
+    /// The group's `__local` table: (address, size) per allocation.
+    ltab: Vec<u64>,
 }
 
 impl Worker {
@@ -87,6 +89,7 @@ impl Worker {
             table,
             io,
             state: Vec::new(),
+            ltab: Vec::new(),
         }
     }
 }
@@ -116,6 +119,7 @@ pub fn run_group(
     let nd = &ctx.nd;
     let gid3 = ids_of(gi, nd.groups);
     let size = [0, 1, 2].map(|k| nd.local[k].min(nd.global[k] - gid3[k] * nd.local[k]));
+    let ltab = &mut w.ltab;
     let local_err = slow::with(|env| {
         env.group_id = gid3;
         env.group_size = size;
@@ -125,6 +129,13 @@ pub fn run_group(
             if let Err(e) = env.local.try_alloc(sz, align, label) {
                 return Some(format!("__local {label} of work-group {gid3:?}: {e}"));
             }
+        }
+        // The arena does not grow while the group runs: its addresses stay valid.
+        let at = env.local.bytes.as_ptr() as u64;
+        ltab.clear();
+        for al in &env.local.allocs {
+            ltab.push(at + al.base as u64);
+            ltab.push(al.size as u64);
         }
         None
     })
@@ -162,7 +173,11 @@ pub fn run_group(
         (Q::WorkDim, [dims; 3], dims),
     ] {
         for d in 0..4 {
-            let v = if q == Q::WorkDim { dims } else { pick(a, dflt, d) };
+            let v = if q == Q::WorkDim {
+                dims
+            } else {
+                pick(a, dflt, d)
+            };
             t[E_QUERY + 4 * query_index(q) + d] = v;
         }
     }
@@ -177,6 +192,8 @@ pub fn run_group(
         }
     }
     t[E_STATE] = w.state.as_ptr() as u64;
+    t[E_LTAB] = w.ltab.as_ptr() as u64;
+    t[E_NLOC] = (w.ltab.len() / 2) as u64;
     let stop_of = |w: &Worker, k: usize| {
         w.state
             .get(k * nk.state_words + STATE_STOP)
@@ -236,9 +253,10 @@ pub fn run_group(
         .copied()
         .unwrap_or(Span::DUMMY);
     let (kind, message) = match status & 0xff {
-        CODE_SHIM => slow::with(|env| env.fault.take())
-            .flatten()
-            .unwrap_or((CheckKind::Other, "native code: fault without a report".into())),
+        CODE_SHIM => slow::with(|env| env.fault.take()).flatten().unwrap_or((
+            CheckKind::Other,
+            "native code: fault without a report".into(),
+        )),
         CODE_STEPS => (
             CheckKind::StepLimit,
             format!(
@@ -247,11 +265,11 @@ pub fn run_group(
             ),
         ),
         CODE_UNREACHABLE => (CheckKind::Other, "reached unreachable code".into()),
-        CODE_FELL_OFF => (
+        CODE_FELL_OFF => (CheckKind::Other, "fell off the end of a function".into()),
+        _ => (
             CheckKind::Other,
-            "fell off the end of a function".into(),
+            format!("native code: bad status {status:#x}"),
         ),
-        _ => (CheckKind::Other, format!("native code: bad status {status:#x}")),
     };
     Err(Box::new(RuntimeError {
         kind,

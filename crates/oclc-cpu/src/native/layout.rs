@@ -29,6 +29,10 @@ pub const E_QUERY: usize = 16;
 pub const E_STATE: usize = 60;
 /// env: state words per work-item.
 pub const E_STATE_W: usize = 61;
+/// env: address of the group's `__local` table: (address, size) per allocation.
+pub const E_LTAB: usize = 62;
+/// env: number of entries in the `__local` table.
+pub const E_NLOC: usize = 63;
 /// env: the kernel's argument lanes, in parameter order.
 pub const E_ARGS: usize = 64;
 

@@ -57,7 +57,11 @@ pub fn private_users(prog: &Program) -> Vec<bool> {
     for _ in 0..=prog.funcs.len() {
         let mut changed = false;
         for (i, f) in prog.funcs.iter().enumerate() {
-            if !v[i] && f.calls.iter().any(|c| v.get(c.func as usize) == Some(&true)) {
+            if !v[i]
+                && f.calls
+                    .iter()
+                    .any(|c| v.get(c.func as usize) == Some(&true))
+            {
                 v[i] = true;
                 changed = true;
             }
@@ -89,8 +93,6 @@ pub struct Lower<'a, 'b> {
     pub item_end: Block,
     pub private: Vec<bool>,
     pub inlined: usize,
-    /// Where the global table starts in `env` (after the argument lanes).
-    pub gt_word: usize,
     /// Slot variables of the functions being lowered (the kernel, then inlined callees):
     /// what a barrier saves.
     pub active: Vec<Vec<Variable>>,
@@ -102,6 +104,11 @@ pub struct Lower<'a, 'b> {
     pub resumes: Vec<(u64, Block)>,
     /// One more than the highest variable index a barrier saves.
     pub max_var: usize,
+    /// Address of the global table, address and length of the `__local` table (loaded
+    /// once per call).
+    pub gtab: Value,
+    pub ltab: Value,
+    pub nloc: Value,
 }
 
 /// Per-work-item state words: where it stopped (0: not started, 1: returned, 2 + site:
@@ -159,9 +166,10 @@ impl Lower<'_, '_> {
     }
 
     fn env_load(&mut self, word: usize) -> Value {
+        let fl = flags().with_readonly().with_can_move();
         self.b
             .ins()
-            .load(types::I64, flags(), self.env, (word * 8) as i32)
+            .load(types::I64, fl, self.env, (word * 8) as i32)
     }
 
     /// Runs instruction `pc` of `fi` on the slow path: operands to the io image, the shim,
@@ -429,26 +437,32 @@ impl Lower<'_, '_> {
         let ok1 = self.b.create_block();
         let fast = self.b.create_block();
         self.b.set_cold_block(slow);
+        // Buffers (`__global`; `__constant` for reads) and `__local` allocations of this
+        // group: tagged, no wrong-cast mark, allocation in the table.
         let top = self.b.ins().ushr_imm_s(pv, ptr::BAD_SHIFT as i64);
-        let tag_ok = if store.is_some() {
+        let is_g = if store.is_some() {
             self.b.ins().icmp_imm_s(IntCC::Equal, top, 8)
         } else {
             let g = self.b.ins().icmp_imm_s(IntCC::Equal, top, 8);
             let c = self.b.ins().icmp_imm_s(IntCC::Equal, top, 16);
             self.b.ins().bor(g, c)
         };
+        let is_l = self.b.ins().icmp_imm_s(IntCC::Equal, top, 24);
+        let tag_ok = self.b.ins().bor(is_g, is_l);
+        let (gtab, ltab, nloc) = (self.gtab, self.ltab, self.nloc);
+        let tab = self.b.ins().select(is_l, ltab, gtab);
+        let count = self.b.ins().select(is_l, nloc, self.nglob);
         let idx = self.b.ins().ushr_imm_s(pv, ptr::ALLOC_SHIFT as i64);
         let idx = self.b.ins().band_imm_s(idx, ptr::ALLOC_MASK as i64);
-        let inb = self.b.ins().icmp(IntCC::UnsignedLessThan, idx, self.nglob);
+        let inb = self.b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
         let ok = self.b.ins().band(tag_ok, inb);
         self.b.ins().brif(ok, ok1, &[], slow, &[]);
         self.b.seal_block(ok1);
         self.b.switch_to_block(ok1);
         let w = self.b.ins().ishl_imm_s(idx, 4);
-        let ta = self.b.ins().iadd(self.env, w);
-        let gt = self.env_gt_offset();
-        let base = self.b.ins().load(types::I64, flags(), ta, gt);
-        let size = self.b.ins().load(types::I64, flags(), ta, gt + 8);
+        let ta = self.b.ins().iadd(tab, w);
+        let base = self.b.ins().load(types::I64, flags(), ta, 0);
+        let size = self.b.ins().load(types::I64, flags(), ta, 8);
         let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
         let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
         let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
@@ -491,12 +505,6 @@ impl Lower<'_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
-    }
-
-    /// Where the global table starts, as a byte offset from `env` (set by the kernel's
-    /// argument lanes).
-    fn env_gt_offset(&self) -> i32 {
-        (self.gt_word * 8) as i32
     }
 }
 
@@ -590,7 +598,9 @@ impl Lower<'_, '_> {
         }
         self.inlined += f.code.len();
         if self.inlined > MAX_INLINED {
-            return Err(Unsupported("kernel too large once calls are inlined".into()));
+            return Err(Unsupported(
+                "kernel too large once calls are inlined".into(),
+            ));
         }
         if f.code.is_empty() {
             return Err(Unsupported("an empty function".into()));
@@ -850,8 +860,12 @@ impl Lower<'_, '_> {
             }
             I::Load4 { d, p } => self.access(fi, pc, f, &ins, vars, p, Acc::word(4), None, Some(d)),
             I::Load8 { d, p } => self.access(fi, pc, f, &ins, vars, p, Acc::word(8), None, Some(d)),
-            I::Store4 { p, v } => self.access(fi, pc, f, &ins, vars, p, Acc::word(4), Some(v), None),
-            I::Store8 { p, v } => self.access(fi, pc, f, &ins, vars, p, Acc::word(8), Some(v), None),
+            I::Store4 { p, v } => {
+                self.access(fi, pc, f, &ins, vars, p, Acc::word(4), Some(v), None)
+            }
+            I::Store8 { p, v } => {
+                self.access(fi, pc, f, &ins, vars, p, Acc::word(8), Some(v), None)
+            }
             I::Load { s, n, d, p } => match Acc::of(s, n) {
                 Some(acc) => self.access(fi, pc, f, &ins, vars, p, acc, None, Some(d)),
                 None => self.slow(fi, pc, f, &ins, vars),
@@ -978,7 +992,9 @@ impl Lower<'_, '_> {
                     self.max_var = self.max_var.max(v.index() + 1);
                 }
                 let st = self.b.use_var(self.steps);
-                self.b.ins().store(flags(), st, sb, (STATE_STEPS * 8) as i32);
+                self.b
+                    .ins()
+                    .store(flags(), st, sb, (STATE_STEPS * 8) as i32);
                 let c = self.iconst(code);
                 self.b.ins().store(flags(), c, sb, (STATE_STOP * 8) as i32);
                 self.b.ins().jump(self.advance, &[]);

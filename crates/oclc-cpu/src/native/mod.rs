@@ -126,8 +126,7 @@ pub fn compile(
                 .is_some_and(|p| matches!(p.kind, ParamKind::Aggregate { .. }))
         })
         .collect();
-    let needs_item =
-        private.get(kernel as usize) == Some(&true) || aggregate.iter().any(|a| *a);
+    let needs_item = private.get(kernel as usize) == Some(&true) || aggregate.iter().any(|a| *a);
     let max_regs = prog.funcs.iter().map(|f| f.nregs).max().unwrap_or(0) as usize;
     let sites;
     let state_words;
@@ -145,16 +144,24 @@ pub fn compile(
         let env = b.block_params(entry)[0];
         let io = b.block_params(entry)[1];
         let fl = MemFlagsData::trusted();
-        let ld = |b: &mut FunctionBuilder, w: usize| b.ins().load(types::I64, fl, env, (w * 8) as i32);
+        let ld =
+            |b: &mut FunctionBuilder, w: usize| b.ins().load(types::I64, fl, env, (w * 8) as i32);
         let dims = ld(&mut b, E_DIMS);
         let max_steps = ld(&mut b, E_MAX_STEPS);
-        let size = [ld(&mut b, E_SIZE), ld(&mut b, E_SIZE + 1), ld(&mut b, E_SIZE + 2)];
+        let size = [
+            ld(&mut b, E_SIZE),
+            ld(&mut b, E_SIZE + 1),
+            ld(&mut b, E_SIZE + 2),
+        ];
         let gbase = [
             ld(&mut b, E_GBASE),
             ld(&mut b, E_GBASE + 1),
             ld(&mut b, E_GBASE + 2),
         ];
         let nglob = ld(&mut b, E_NGLOB);
+        let ltab = ld(&mut b, E_LTAB);
+        let nloc = ld(&mut b, E_NLOC);
+        let gtab = b.ins().iadd_imm_s(env, (gt_word * 8) as i64);
         let mut arg_vals = Vec::new();
         let mut w = E_ARGS;
         for &(_, n) in &kf.params {
@@ -202,7 +209,9 @@ pub fn compile(
         let sw = b.ins().ishl_imm_s(sw, 3);
         let sb = b.ins().iadd(state, sw);
         b.def_var(sbase, sb);
-        let stop = b.ins().load(types::I64, fl, sb, (lower::STATE_STOP * 8) as i32);
+        let stop = b
+            .ins()
+            .load(types::I64, fl, sb, (lower::STATE_STOP * 8) as i32);
         let fresh = b.create_block();
         let dispatch = b.create_block();
         b.ins().brif(stop, dispatch, &[], fresh, &[]);
@@ -256,12 +265,14 @@ pub fn compile(
             item_end,
             private,
             inlined: 0,
-            gt_word,
             active: Vec::new(),
             sbase,
             advance,
             resumes: Vec::new(),
             max_var: 0,
+            gtab,
+            ltab,
+            nloc,
         };
         lw.function(kernel, &kvars, None, 0)?;
         sites = std::mem::take(&mut lw.sites);
@@ -292,7 +303,8 @@ pub fn compile(
         b.seal_block(item_end);
         let sb = b.use_var(sbase);
         let done_code = b.ins().iconst(types::I64, lower::STOP_DONE as i64);
-        b.ins().store(fl, done_code, sb, (lower::STATE_STOP * 8) as i32);
+        b.ins()
+            .store(fl, done_code, sb, (lower::STATE_STOP * 8) as i32);
         b.ins().jump(advance, &[]);
         // The next work-item: local ids advance in x, then y, then z.
         b.switch_to_block(advance);
@@ -302,21 +314,17 @@ pub fn compile(
         b.def_var(index, idx1);
         let x = b.use_var(lid[0]);
         let x1 = b.ins().iadd_imm_s(x, 1);
-        let wrap = b.ins().icmp(
-            cranelift_codegen::ir::condcodes::IntCC::Equal,
-            x1,
-            size[0],
-        );
+        let wrap = b
+            .ins()
+            .icmp(cranelift_codegen::ir::condcodes::IntCC::Equal, x1, size[0]);
         let x2 = b.ins().select(wrap, zero, x1);
         b.def_var(lid[0], x2);
         let y = b.use_var(lid[1]);
         let wy = b.ins().uextend(types::I64, wrap);
         let y1 = b.ins().iadd(y, wy);
-        let wrap2 = b.ins().icmp(
-            cranelift_codegen::ir::condcodes::IntCC::Equal,
-            y1,
-            size[1],
-        );
+        let wrap2 = b
+            .ins()
+            .icmp(cranelift_codegen::ir::condcodes::IntCC::Equal, y1, size[1]);
         let y2 = b.ins().select(wrap2, zero, y1);
         b.def_var(lid[1], y2);
         let z = b.use_var(lid[2]);

@@ -158,7 +158,12 @@ fn exec_site(env: &mut Env, site: u64) -> Result<(), (CheckKind, String)> {
         group_size,
         ..
     } = env;
-    let missing = || (CheckKind::Other, "native code: unknown call site".to_string());
+    let missing = || {
+        (
+            CheckKind::Other,
+            "native code: unknown call site".to_string(),
+        )
+    };
     let &(fi, pc) = sites.get(site as usize).ok_or_else(missing)?;
     let f = prog.funcs.get(fi as usize).ok_or_else(missing)?;
     let ins = *f.code.get(pc as usize).ok_or_else(missing)?;
@@ -439,8 +444,7 @@ fn exec_one(
             let (a, x) = (g(r, p), g(r, v));
             let n = s.bytes() as usize;
             align(mem, a, n, n as u64, true, "atomic store", 0)?;
-            mem.atomic(a, n, |_| x)
-                .map_err(|e| ft(e, "atomic store"))?;
+            mem.atomic(a, n, |_| x).map_err(|e| ft(e, "atomic store"))?;
         }
         _ => {
             return Err((
@@ -462,8 +466,7 @@ pub(crate) extern "C" fn shim_item(index: u64) -> u64 {
             env.privates.resize_with(i + 1, Arena::default);
             env.marks.resize_with(i + 1, Vec::new);
         }
-        let (Some(private), Some(marks)) = (env.privates.get_mut(i), env.marks.get_mut(i))
-        else {
+        let (Some(private), Some(marks)) = (env.privates.get_mut(i), env.marks.get_mut(i)) else {
             return 1;
         };
         private.clear();
