@@ -883,8 +883,9 @@ impl Program {
                     let name = self.code.funcs.get(kid as usize).map_or("?", |f| &f.name);
                     match &r {
                         Ok(nk) => eprintln!(
-                            "oclc-cpu: kernel `{name}` compiled natively in {} us",
-                            nk.compile_time.as_micros()
+                            "oclc-cpu: kernel `{name}` compiled natively in {} us ({} state words)",
+                            nk.compile_time.as_micros(),
+                            nk.state_words
                         ),
                         Err(u) => eprintln!("oclc-cpu: kernel `{name}` interpreted ({u})"),
                     }

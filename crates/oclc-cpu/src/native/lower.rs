@@ -95,7 +95,9 @@ pub struct Lower<'a, 'b> {
     pub inlined: usize,
     /// Slot variables of the functions being lowered (the kernel, then inlined callees):
     /// what a barrier saves.
-    pub active: Vec<Vec<Variable>>,
+    pub active: Vec<ActiveFn>,
+    /// Liveness of the functions with barriers, by function index.
+    pub liveness: std::collections::HashMap<u32, std::rc::Rc<super::live::Liveness>>,
     /// The state words of the running work-item (see [`STATE_STOP`]).
     pub sbase: Variable,
     /// Where a work-item goes when it stops at a barrier or returns.
@@ -109,6 +111,14 @@ pub struct Lower<'a, 'b> {
     pub gtab: Value,
     pub ltab: Value,
     pub nloc: Value,
+}
+
+/// A function being lowered: its slot variables, their liveness (functions with barriers)
+/// and the instruction being lowered (a call, in callers).
+pub struct ActiveFn {
+    pub vars: Vec<Variable>,
+    pub live: Option<std::rc::Rc<super::live::Liveness>>,
+    pub pc: u32,
 }
 
 /// Per-work-item state words: where it stopped (0: not started, 1: returned, 2 + site:
@@ -635,7 +645,21 @@ impl Lower<'_, '_> {
             fallback: off_end,
         };
         self.b.ins().jump(bm.get(0), &[]);
-        self.active.push(vars.to_vec());
+        let liveness = if f.has_barrier {
+            Some(
+                self.liveness
+                    .entry(fi)
+                    .or_insert_with(|| std::rc::Rc::new(super::live::liveness(f)))
+                    .clone(),
+            )
+        } else {
+            None
+        };
+        self.active.push(ActiveFn {
+            vars: vars.to_vec(),
+            live: liveness,
+            pc: 0,
+        });
         let mut live = false;
         for (pc, &ins) in f.code.iter().enumerate() {
             let pc = pc as u32;
@@ -649,6 +673,9 @@ impl Lower<'_, '_> {
             }
             if !live {
                 continue;
+            }
+            if let Some(a) = self.active.last_mut() {
+                a.pc = pc;
             }
             self.inst(fi, pc, f, ins, vars, &bm, &ret, depth)?;
             if matches!(
@@ -983,7 +1010,15 @@ impl Lower<'_, '_> {
                 use cranelift_codegen::entity::EntityRef;
                 let site = self.site(fi, pc);
                 let code = STOP_BARRIER + site;
-                let all: Vec<Variable> = self.active.iter().flatten().copied().collect();
+                // What is live after the barrier (and after the calls that lead to it).
+                let mut all: Vec<Variable> = Vec::new();
+                for a in &self.active {
+                    for (k, v) in a.vars.iter().enumerate() {
+                        if a.live.as_ref().is_none_or(|l| l.live(a.pc + 1, k as u32)) {
+                            all.push(*v);
+                        }
+                    }
+                }
                 let sb = self.b.use_var(self.sbase);
                 for v in &all {
                     let x = self.b.use_var(*v);

@@ -7,6 +7,7 @@
 mod call;
 pub mod group;
 pub mod layout;
+mod live;
 mod lower;
 mod slow;
 
@@ -266,6 +267,7 @@ pub fn compile(
             private,
             inlined: 0,
             active: Vec::new(),
+            liveness: Default::default(),
             sbase,
             advance,
             resumes: Vec::new(),
