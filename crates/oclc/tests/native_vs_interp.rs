@@ -47,7 +47,6 @@ fn same_bytes(job: &str) -> bool {
     );
     let (code, out, err) = oclc(&[job, "--save", &dn.to_string_lossy()], true);
     if code != 0 && err.contains("does not run natively") {
-        assert!(err.contains("barrier"), "{job}: falls back for {err}");
         return false;
     }
     assert_eq!(code, 0, "{job} native: {out}\n{err}");
@@ -72,14 +71,12 @@ fn same_bytes(job: &str) -> bool {
     true
 }
 
+/// The examples (all with barriers and `__local` memory) run natively.
 #[test]
-fn examples_match_or_fall_back_for_barriers() {
-    let mut native = 0;
+fn examples_match() {
     for job in ["memcpy", "matmul", "reduce", "histogram"] {
-        native += same_bytes(&format!("examples/{job}.toml")) as usize;
+        assert!(same_bytes(&format!("examples/{job}.toml")), "{job}");
     }
-    // Every example synchronizes with barriers: all fall back today.
-    assert_eq!(native, 0);
 }
 
 #[test]
@@ -99,26 +96,25 @@ fn bench_memcpy_global_generic_matches() {
     assert!(same_bytes("bench/memcpy_global_generic.toml"));
 }
 
-/// The bench jobs with barriers are refused by `OCLC_CPU_BACKEND=native` before running.
+/// Kernels that use printf still run on the interpreter; `OCLC_CPU_BACKEND=native` says so.
 #[test]
-fn bench_barrier_jobs_fall_back() {
-    for job in [
-        "matmul_named",
-        "matmul_generic",
-        "histogram_named",
-        "histogram_generic",
-        "reduce_named",
-        "reduce_generic",
-        "memcpy_local_named",
-        "memcpy_local_generic",
-    ] {
-        let (code, _, err) = oclc(&[&format!("bench/{job}.toml")], true);
-        assert_ne!(code, 0, "{job}");
-        assert!(
-            err.contains("does not run natively (barrier)"),
-            "{job}: {err}"
-        );
-    }
+fn printf_falls_back() {
+    let dir = temp_dir("printf");
+    let path = dir.join("printf.toml");
+    let job = r#"
+code = """
+kernel void k(global int *out) { printf("%d\\n", 1); out[0] = 1; }
+"""
+kernel = "k"
+global = [1]
+[args]
+out = { buffer = "int", len = 1 }
+"#;
+    std::fs::write(&path, job).expect("write run file");
+    let (code, _, err) = oclc(&[&path.to_string_lossy()], true);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_ne!(code, 0);
+    assert!(err.contains("does not run natively (printf)"), "{err}");
 }
 
 /// Runs an inline-code job on both back ends: both must fail with exit 3 and the same
@@ -238,6 +234,33 @@ out = { buffer = "int", len = 16 }
 from_private = { value = 1 }
 "#;
     same_fault("space", job, &[], "__global");
+}
+
+#[test]
+fn barrier_divergence_reports_the_same() {
+    let job = r#"
+code = """
+void sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+kernel void k(global int *out, int limit) {
+    local int tmp[4];
+    tmp[get_local_id(0)] = 1;
+    if (get_local_id(0) < limit)
+        sync();
+    else
+        barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tmp[3 - get_local_id(0)];
+    if (get_local_id(0) < limit)
+        barrier(CLK_LOCAL_MEM_FENCE);
+}
+"""
+kernel = "k"
+global = [8]
+local = [4]
+[args]
+out = { buffer = "int", len = 8 }
+limit = { value = 2 }
+"#;
+    same_fault("divergence", job, &[], "barrier divergence");
 }
 
 #[test]
