@@ -31,10 +31,8 @@ impl Worker {
         let mut table = vec![0u64; nk.gt_word + 2 * ctx.globals.len()];
         table[E_DIMS] = nd.dims as u64;
         table[E_MAX_STEPS] = ctx.max_steps;
-        for k in 0..3 {
-            table[E_OFFSET + k] = nd.offset[k];
-            table[E_GSIZE + k] = nd.global[k];
-        }
+        table[E_OFFSET..E_OFFSET + 3].copy_from_slice(&nd.offset);
+        table[E_GSIZE..E_GSIZE + 3].copy_from_slice(&nd.global);
         table[E_NGLOB] = ctx.globals.len() as u64;
         let kf = nk.prog.funcs.get(ctx.kernel as usize);
         let params = kf.map(|f| f.params.clone()).unwrap_or_default();
@@ -151,10 +149,8 @@ pub fn run_group(
     }
     let t = &mut w.table;
     let gbase = [0, 1, 2].map(|k| nd.offset[k] + gid3[k] * nd.local[k]);
-    for k in 0..3 {
-        t[E_SIZE + k] = size[k];
-        t[E_GBASE + k] = gbase[k];
-    }
+    t[E_SIZE..E_SIZE + 3].copy_from_slice(&size);
+    t[E_GBASE..E_GBASE + 3].copy_from_slice(&gbase);
     let dims = nd.dims as u64;
     let pick = |a: [u64; 3], dflt: u64, d: usize| {
         if (d as u64) < dims && d < 3 {
@@ -226,8 +222,10 @@ pub fn run_group(
                 it.stop = Some(stop);
                 it
             };
-            let mut g = Group::default();
-            g.id = gid3;
+            let g = Group {
+                id: gid3,
+                ..Group::default()
+            };
             let other = at(stop_of(w, k));
             return Err(crate::device::divergence(
                 ctx,

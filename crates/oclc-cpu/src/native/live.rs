@@ -1,6 +1,7 @@
 //! Slot liveness of decoded functions with barriers: a work-item stopping at a barrier saves
 //! only the slots live after it (and, in callers, after the call), not its whole frame.
 
+use super::slow::Slots;
 use crate::decode::{DFunc, I};
 
 /// Live-in slot bitsets per instruction.
@@ -23,9 +24,9 @@ fn range(v: &mut Vec<(u32, u32)>, s: u32, n: u32) {
     v.push((s, n));
 }
 
-/// Slots read and written by `ins` (edge moves aside), and its edges; `None` for a
-/// fall-through successor only.
-fn rw(f: &DFunc, ins: &I) -> (Vec<(u32, u32)>, Vec<(u32, u32)>, Vec<u32>, bool) {
+/// Slots read and written by `ins` (edge moves aside), its edges, and whether it falls
+/// through to the next instruction.
+fn rw(f: &DFunc, ins: &I) -> (Slots, Slots, Vec<u32>, bool) {
     let (mut r, mut w) = super::slow::uses_defs(f, ins);
     let mut edges = Vec::new();
     let mut falls = true;

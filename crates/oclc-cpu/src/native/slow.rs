@@ -80,8 +80,11 @@ fn io_set(io: &[AtomicU64], slot: u32, v: u64) {
     }
 }
 
-/// The slots (start, lanes) an instruction run on the slow path reads and writes.
-pub(crate) fn uses_defs(f: &DFunc, ins: &I) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
+/// Slot ranges: (first slot, lanes).
+pub(crate) type Slots = Vec<(u32, u32)>;
+
+/// The slots an instruction run on the slow path reads and writes.
+pub(crate) fn uses_defs(f: &DFunc, ins: &I) -> (Slots, Slots) {
     let n1 = |x: u32| (x, 1u32);
     match *ins {
         I::Bin { n, d, a, b, .. } | I::Cmp { n, d, a, b, .. } => {
