@@ -17,7 +17,10 @@ pub(crate) fn run(entry: usize, env: &[u64], io: &[AtomicU64], state: &[AtomicU6
     // launch's allocations), writes `io` only within the slot image sized for the kernel's
     // functions and `state` within the words of the group's work-items (`AtomicU64`s, so the shims' concurrent use through the same thread is
     // interior mutability), and every memory access it makes is checked against the
-    // (base, size) table of storages that `env` names, which outlive this call.
+    // (base, size) tables that `env` names: the launch's global storages (atomic words)
+    // and the group's `__local` arena, which does not grow while the group runs; all of
+    // them outlive this call. Private memory and everything else go through the shims,
+    // which use safe Rust on the same per-thread state.
     unsafe {
         let f = std::mem::transmute::<usize, extern "C" fn(*const u64, *mut u64) -> u64>(entry);
         f(env_ptr, io_ptr)
