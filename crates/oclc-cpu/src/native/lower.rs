@@ -14,7 +14,23 @@ use cranelift_codegen::ir::{
     AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, Signature, Value, types,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
-use oclc_ir::{CmpOp, Scalar, WorkItemQuery};
+use oclc_ir::{BinOp, CmpOp, ConvOp, Scalar, WorkItemQuery};
+
+/// Integer operators compiled inline (division and remainder take the slow path).
+fn int_bin(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::And
+            | BinOp::Or
+            | BinOp::Xor
+            | BinOp::Shl
+            | BinOp::LShr
+            | BinOp::AShr
+    )
+}
 use std::collections::BTreeSet;
 
 /// Fault codes native code returns (low 8 bits; the site id is above).
@@ -823,6 +839,60 @@ impl Lower<'_, '_> {
                         self.set(vars, d, r);
                     }
                     None => self.slow(fi, pc, f, &ins, vars),
+                }
+            }
+            I::Bin { op, s, n, d, a, b } if s.is_int() && int_bin(op) => {
+                let w = s.bits();
+                for k in 0..n as u32 {
+                    let (x, y) = (self.get(vars, a + k), self.get(vars, b + k));
+                    let sh = || w.max(1) as i64;
+                    let r = match op {
+                        BinOp::Add => self.b.ins().iadd(x, y),
+                        BinOp::Sub => self.b.ins().isub(x, y),
+                        BinOp::Mul => self.b.ins().imul(x, y),
+                        BinOp::And => self.b.ins().band(x, y),
+                        BinOp::Or => self.b.ins().bor(x, y),
+                        BinOp::Xor => self.b.ins().bxor(x, y),
+                        BinOp::Shl => {
+                            let c = self.b.ins().urem_imm_s(y, sh());
+                            self.b.ins().ishl(x, c)
+                        }
+                        BinOp::LShr => {
+                            let c = self.b.ins().urem_imm_s(y, sh());
+                            self.b.ins().ushr(x, c)
+                        }
+                        _ => {
+                            let c = self.b.ins().urem_imm_s(y, sh());
+                            let xs = self.sext(x, w);
+                            self.b.ins().sshr(xs, c)
+                        }
+                    };
+                    let r = self.masked(r, w as u8);
+                    self.set(vars, d + k, r);
+                }
+            }
+            I::Conv {
+                op,
+                from,
+                to,
+                n,
+                d,
+                a,
+            } if matches!(
+                op,
+                ConvOp::ZExt | ConvOp::Trunc | ConvOp::PtrToInt | ConvOp::SExt
+            ) =>
+            {
+                // Lane by lane, as the interpreter does.
+                for k in 0..n as u32 {
+                    let x = self.get(vars, a + k);
+                    let x = if op == ConvOp::SExt {
+                        self.sext(x, from.bits())
+                    } else {
+                        x
+                    };
+                    let r = self.masked(x, to.bits().min(64) as u8);
+                    self.set(vars, d + k, r);
                 }
             }
             I::BrICmp { op, w, a, b, info } => {
