@@ -39,10 +39,10 @@ pub const CODE_STEPS: u64 = 2;
 pub const CODE_UNREACHABLE: u64 = 3;
 pub const CODE_FELL_OFF: u64 = 4;
 
-/// Most decoded instructions one kernel may inline.
-const MAX_INLINED: usize = 200_000;
+/// Most decoded instructions one kernel may have once its calls are inlined.
+pub const MAX_INLINED: u64 = 20_000;
 /// Deepest inlined call chain.
-const MAX_DEPTH: usize = 64;
+pub const MAX_DEPTH: usize = 64;
 
 /// The shims native code calls.
 pub struct Shims {
@@ -61,6 +61,43 @@ pub fn shim_sig(call_conv: cranelift_codegen::isa::CallConv, n: usize) -> Signat
     }
     s.returns.push(AbiParam::new(types::I64));
     s
+}
+
+/// The size of `kernel` with every call inlined (saturating), and its deepest call chain:
+/// checked before any code is generated, so a call tree that doubles per level is refused
+/// at once.
+pub fn inlined_size(prog: &Program, kernel: u32) -> (u64, usize) {
+    // The call graph is acyclic (OpenCL C has no recursion; deeper than the function count
+    // means a cycle in forged IR, refused as too deep).
+    fn go(
+        prog: &Program,
+        f: u32,
+        depth: usize,
+        memo: &mut Vec<Option<(u64, usize)>>,
+    ) -> (u64, usize) {
+        if depth > prog.funcs.len() + 1 {
+            return (u64::MAX, usize::MAX);
+        }
+        if let Some(Some(r)) = memo.get(f as usize) {
+            return *r;
+        }
+        let Some(df) = prog.funcs.get(f as usize) else {
+            return (0, 0);
+        };
+        let mut size = df.code.len() as u64;
+        let mut deepest = 0usize;
+        for c in &df.calls {
+            let (s, d) = go(prog, c.func, depth + 1, memo);
+            size = size.saturating_add(s);
+            deepest = deepest.max(d.saturating_add(1));
+        }
+        if let Some(m) = memo.get_mut(f as usize) {
+            *m = Some((size, deepest));
+        }
+        (size, deepest)
+    }
+    let mut memo = vec![None; prog.funcs.len()];
+    go(prog, kernel, 0, &mut memo)
 }
 
 /// Whether each function (or a callee) allocates private memory.
@@ -623,7 +660,7 @@ impl Lower<'_, '_> {
             return Err(Unsupported("calls nested too deeply to inline".into()));
         }
         self.inlined += f.code.len();
-        if self.inlined > MAX_INLINED {
+        if self.inlined as u64 > MAX_INLINED {
             return Err(Unsupported(
                 "kernel too large once calls are inlined".into(),
             ));

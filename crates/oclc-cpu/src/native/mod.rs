@@ -73,6 +73,21 @@ pub fn compile(
         .funcs
         .get(kernel as usize)
         .ok_or_else(|| Unsupported("no such kernel".into()))?;
+    let (size, depth) = lower::inlined_size(prog, kernel);
+    if size > lower::MAX_INLINED {
+        return Err(Unsupported(format!(
+            "{} decoded instructions once calls are inlined (at most {})",
+            if size == u64::MAX {
+                "too many".to_string()
+            } else {
+                size.to_string()
+            },
+            lower::MAX_INLINED
+        )));
+    }
+    if depth > lower::MAX_DEPTH {
+        return Err(Unsupported("calls nested too deeply to inline".into()));
+    }
     let mut fb = settings::builder();
     fb.set("opt_level", "speed").map_err(cl_err)?;
     fb.set("is_pic", "false").map_err(cl_err)?;
