@@ -11,6 +11,7 @@ use crate::decode::{self, I, Program as Code, WgInfo};
 use crate::error::{CheckKind, DeviceError, RuntimeError};
 use crate::exec::{self, BoundArg, Group, Item, LaunchCtx, Nd, Stop};
 use crate::memory::{GlobalMem, Storage, SvmRange};
+use crate::native::{self, NativeKernel, Unsupported};
 use crate::ops;
 use crate::printf::{self, PrintfBuffer};
 use crate::ptr::{self, Tag};
@@ -19,7 +20,7 @@ use oclc_ir::{AddrSpace, FuncId, Module, Param, ParamKind};
 use oclc_ir::{BinOp, Scalar, WgArith, WgOp};
 use oclc_syntax::{Span, Symbol};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -368,6 +369,11 @@ pub struct Device {
     pool: Option<rayon::ThreadPool>,
     max_steps: u64,
     races: bool,
+    /// Whether kernels run on the interpreter even when they compile to native code
+    /// (`OCLC_CPU_BACKEND=interp`, [`Device::with_interpreter`]).
+    interp_only: bool,
+    /// Whether a kernel that cannot run natively is an error (`OCLC_CPU_BACKEND=native`).
+    native_only: bool,
     echo_printf: bool,
     limits: Limits,
     /// An invalid limit in the environment: reported by every load, allocation and launch.
@@ -390,8 +396,21 @@ impl std::fmt::Debug for Device {
 /// persist between launches.
 pub struct Program {
     module: Arc<Module>,
-    code: Code,
+    code: Arc<Code>,
     globals: Vec<GlobalMem>,
+    /// Native code of each kernel launched so far (by function index), or why it runs on
+    /// the interpreter: compiled once per program and kernel.
+    native: Mutex<HashMap<u32, Result<Arc<NativeKernel>, Unsupported>>>,
+}
+
+thread_local! {
+    static NATIVE_LAUNCHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many launches made from this thread ran native code (for tests that must know which
+/// back end ran).
+pub fn native_launches() -> u64 {
+    NATIVE_LAUNCHES.with(|c| c.get())
 }
 
 /// The cores this process may use (1 when unknown).
@@ -410,11 +429,20 @@ impl Device {
             pool: None,
             max_steps: DEFAULT_MAX_STEPS,
             races: false,
+            interp_only: std::env::var("OCLC_CPU_BACKEND").is_ok_and(|v| v == "interp"),
+            native_only: std::env::var("OCLC_CPU_BACKEND").is_ok_and(|v| v == "native"),
             echo_printf: true,
             limits,
             setting_error,
             printf_buffer: printf::buffer_size_from_env(),
         }
+    }
+
+    /// Runs every kernel on the interpreter (`true`) or natively where it compiles (`false`,
+    /// the default unless `OCLC_CPU_BACKEND=interp`). Race detection always interprets.
+    pub fn with_interpreter(mut self, on: bool) -> Device {
+        self.interp_only = on;
+        self
     }
 
     /// Runs work-groups on `n` threads (0: every core). More threads than cores only slow
@@ -622,8 +650,9 @@ impl Device {
         }
         Ok(Program {
             module: Arc::new(module),
-            code,
+            code: Arc::new(code),
             globals,
+            native: Mutex::new(HashMap::new()),
         })
     }
 
@@ -728,7 +757,26 @@ impl Device {
         let total = nd.groups[0]
             .saturating_mul(nd.groups[1])
             .saturating_mul(nd.groups[2]);
-        let run_all = || run_groups(&ctx, total, has_barrier);
+        let native = if self.interp_only || self.races {
+            None
+        } else {
+            prog.native_kernel(kid.0)
+        };
+        if native.is_none() && self.native_only {
+            let why = prog.native_status(kernel).and_then(|r| r.err());
+            return Err(DeviceError::Setting(format!(
+                "OCLC_CPU_BACKEND=native: kernel `{kernel}` does not run natively ({})",
+                why.as_deref().unwrap_or(if self.races {
+                    "--races interprets"
+                } else {
+                    "interpreter selected"
+                })
+            )));
+        }
+        if native.is_some() {
+            NATIVE_LAUNCHES.with(|c| c.set(c.get() + 1));
+        }
+        let run_all = || run_groups(&ctx, total, has_barrier, native.as_deref());
         let (printed, failed) = match &self.pool {
             Some(p) => p.install(run_all),
             None => run_all(),
@@ -831,6 +879,43 @@ impl Device {
 }
 
 impl Program {
+    /// The native code of kernel function `kid`, compiled on first use; `None` when it runs
+    /// on the interpreter.
+    fn native_kernel(&self, kid: u32) -> Option<Arc<NativeKernel>> {
+        let mut cache = self.native.lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry(kid)
+            .or_insert_with(|| {
+                let r = native::compile(&self.module, &self.code, kid).map(Arc::new);
+                if std::env::var_os("OCLC_CPU_BACKEND_TRACE").is_some() {
+                    let name = self.code.funcs.get(kid as usize).map_or("?", |f| &f.name);
+                    match &r {
+                        Ok(nk) => eprintln!(
+                            "oclc-cpu: kernel `{name}` compiled natively in {} us ({} state words)",
+                            nk.compile_time.as_micros(),
+                            nk.state_words
+                        ),
+                        Err(u) => eprintln!("oclc-cpu: kernel `{name}` interpreted ({u})"),
+                    }
+                }
+                r
+            })
+            .as_ref()
+            .ok()
+            .cloned()
+    }
+
+    /// How kernel `name` runs on a native-enabled device, once launched: its compile time,
+    /// or why it runs on the interpreter; `None` before its first launch.
+    pub fn native_status(&self, name: &str) -> Option<Result<std::time::Duration, String>> {
+        let kid = self.kernel_id(name)?;
+        let cache = self.native.lock().unwrap_or_else(|e| e.into_inner());
+        cache.get(&kid.0).map(|r| match r {
+            Ok(nk) => Ok(nk.compile_time),
+            Err(u) => Err(u.0.clone()),
+        })
+    }
+
     pub fn module(&self) -> &Module {
         &self.module
     }
@@ -980,7 +1065,12 @@ type GroupsOutcome = (BTreeMap<u64, String>, Option<Box<RuntimeError>>);
 /// chunks of consecutive group ids from a shared counter, so nothing is allocated per group.
 /// Groups after a failed one are skipped; every group before it runs, so the fault reported
 /// is the first in group order.
-fn run_groups(ctx: &LaunchCtx, total: u64, has_barrier: bool) -> GroupsOutcome {
+fn run_groups(
+    ctx: &LaunchCtx,
+    total: u64,
+    has_barrier: bool,
+    native: Option<&NativeKernel>,
+) -> GroupsOutcome {
     let workers = (rayon::current_num_threads() as u64).clamp(1, total.max(1));
     // Small chunks keep the workers balanced; more than one group per claim keeps the
     // counter off the profile when groups are tiny.
@@ -991,6 +1081,7 @@ fn run_groups(ctx: &LaunchCtx, total: u64, has_barrier: bool) -> GroupsOutcome {
     let failed: Mutex<Option<(u64, Box<RuntimeError>)>> = Mutex::new(None);
     let worker = || {
         let mut scratch = Scratch::default();
+        let mut nw = native.map(|nk| (nk, native::group::Worker::new(ctx, nk)));
         loop {
             let claim = next.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
                 (n < total).then(|| n.saturating_add(chunk).min(total))
@@ -1001,7 +1092,11 @@ fn run_groups(ctx: &LaunchCtx, total: u64, has_barrier: bool) -> GroupsOutcome {
                 if gi > first_err.load(Ordering::Relaxed) {
                     return;
                 }
-                match run_group(ctx, gi, has_barrier, &mut scratch) {
+                let res = match &mut nw {
+                    Some((nk, w)) => native::group::run_group(ctx, nk, gi, w),
+                    None => run_group(ctx, gi, has_barrier, &mut scratch),
+                };
+                match res {
                     Ok(s) if s.is_empty() => {}
                     Ok(s) => {
                         let mut p = printed.lock().unwrap_or_else(|e| e.into_inner());
@@ -1313,7 +1408,12 @@ fn barrier_span(ctx: &LaunchCtx, s: Stop) -> Option<Span> {
     }
 }
 
-fn divergence(ctx: &LaunchCtx, g: &Group, first: &Item, other: &Item) -> Box<RuntimeError> {
+pub(crate) fn divergence(
+    ctx: &LaunchCtx,
+    g: &Group,
+    first: &Item,
+    other: &Item,
+) -> Box<RuntimeError> {
     let (a, b) = (
         first.stop.unwrap_or(Stop::Done),
         other.stop.unwrap_or(Stop::Done),

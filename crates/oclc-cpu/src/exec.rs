@@ -117,7 +117,7 @@ struct GroupView {
 }
 
 /// Most bytes of private memory one work-item may use.
-const PRIVATE_LIMIT: usize = 64 << 20;
+pub(crate) const PRIVATE_LIMIT: usize = 64 << 20;
 /// Deepest call nesting (OpenCL C has no recursion; this bounds forged IR).
 const MAX_DEPTH: usize = 4096;
 
@@ -188,22 +188,22 @@ enum Action {
 }
 
 /// A memory access as alignment messages describe it.
-struct Access<'s> {
-    len: usize,
+pub(crate) struct Access<'s> {
+    pub(crate) len: usize,
     /// The alignment it needs.
-    align: u64,
-    write: bool,
+    pub(crate) align: u64,
+    pub(crate) write: bool,
     /// "read", "write", "atomic operation", ...
-    what: &'s str,
+    pub(crate) what: &'s str,
     /// The lane count of a vector access; 0 for others.
-    vector: u32,
+    pub(crate) vector: u32,
 }
 
 /// The message for an access at `p` that lacks the alignment it needs; an access that is
 /// invalid anyway (out of bounds, NULL, ...) gets that fault's message instead.
 #[cold]
 #[inline(never)]
-fn misaligned(
+pub(crate) fn misaligned(
     mem: &mut Mem,
     p: u64,
     acc: Access,
@@ -252,7 +252,7 @@ fn misaligned(
     )
 }
 
-fn rmw(op: RmwOp, s: Scalar, old: u64, v: u64) -> u64 {
+pub(crate) fn rmw(op: RmwOp, s: Scalar, old: u64, v: u64) -> u64 {
     let w = s.bits();
     let m = mask(w);
     match op {
@@ -283,7 +283,7 @@ fn rmw(op: RmwOp, s: Scalar, old: u64, v: u64) -> u64 {
 }
 
 /// Packs lanes of type `t` into little-endian bytes (3-lane vectors take 4 lanes' room).
-fn pack(t: Type, lanes: &[u64], out: &mut [u8]) {
+pub(crate) fn pack(t: Type, lanes: &[u64], out: &mut [u8]) {
     let s = t.elem().unwrap_or(Scalar::I64);
     let b = s.bytes() as usize;
     for (k, x) in lanes.iter().enumerate() {
@@ -295,7 +295,7 @@ fn pack(t: Type, lanes: &[u64], out: &mut [u8]) {
     }
 }
 
-fn unpack(t: Type, bytes: &[u8], out: &mut [u64]) {
+pub(crate) fn unpack(t: Type, bytes: &[u8], out: &mut [u64]) {
     let s = t.elem().unwrap_or(Scalar::I64);
     let b = s.bytes() as usize;
     for (k, o) in out.iter_mut().enumerate() {
@@ -1028,7 +1028,7 @@ fn run_item(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<R
     }
 }
 
-fn int_scalar(w: u8) -> Scalar {
+pub(crate) fn int_scalar(w: u8) -> Scalar {
     match w {
         1 => Scalar::I1,
         8 => Scalar::I8,

@@ -24,6 +24,7 @@ pub mod device;
 pub mod error;
 pub mod exec;
 pub mod memory;
+pub mod native;
 pub mod ops;
 pub mod printf;
 pub mod ptr;
@@ -34,6 +35,6 @@ pub use device::{
     Arg, Buffer, DEFAULT_CONSTANT_MEM_SIZE, DEFAULT_LOCAL_MEM_SIZE,
     DEFAULT_MAX_GLOBAL_VARIABLE_SIZE, DEFAULT_MAX_STEPS, DEFAULT_MAX_WORK_ITEMS, Device,
     LaunchOutput, Limits, MAX_ALLOC_CEILING, MAX_WORK_GROUP_SIZE, NdRange, Program, Svm,
-    available_cores, parse_size,
+    available_cores, native_launches, parse_size,
 };
 pub use error::{CheckKind, DeviceError, RuntimeError};

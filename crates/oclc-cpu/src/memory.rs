@@ -60,6 +60,12 @@ impl Storage {
         self.len
     }
 
+    /// The address of the first word, for native code that reads and writes the words
+    /// directly (as relaxed atomics would) after checking offsets against [`Storage::len`].
+    pub fn words_addr(&self) -> u64 {
+        self.words.as_ptr() as u64
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -244,6 +244,9 @@ impl BenchDevice {
         let _ = checks;
         match name {
             "cpu" => Ok(BenchDevice::Cpu(Device::cpu().with_printf_echo(false))),
+            "cpu-interp" => Ok(BenchDevice::Cpu(
+                Device::cpu_interp().with_printf_echo(false),
+            )),
             #[cfg(feature = "cuda")]
             "cuda" => oclc_ptx::cuda::CudaDevice::new(0)
                 .map(|d| {

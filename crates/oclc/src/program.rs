@@ -1213,6 +1213,14 @@ impl Device {
         }
     }
 
+    /// The cpu device with every kernel interpreted (no native code): the reference the
+    /// native back end is tested against (`--device cpu-interp`).
+    pub fn cpu_interp() -> Device {
+        Device {
+            backend: Backend::Cpu(oclc_cpu::Device::cpu().with_interpreter(true)),
+        }
+    }
+
     /// NVIDIA GPU number `ordinal` through the CUDA driver (loaded at run time). Without the
     /// cargo feature `cuda`, or without a driver or such a GPU, a [`Error::DeviceUnavailable`].
     pub fn cuda(ordinal: u32) -> Result<Device, Error> {

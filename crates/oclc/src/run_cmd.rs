@@ -81,6 +81,7 @@ fn run(args: &RunArgs, out: &mut CliOutput) -> RunStatus {
     };
     let device = match args.device.as_str() {
         "cpu" => Device::cpu(),
+        "cpu-interp" => Device::cpu_interp(),
         "cuda" => {
             let cpu_only = [
                 ("--threads", args.threads.is_some()),

@@ -275,6 +275,68 @@ fn cts_generic_address_space_on_the_cpu_device() {
     );
 }
 
+/// Every launch on the native back end and on the interpreter (with the IR passes and with
+/// `-O0`): the same bytes in every buffer, and most launches really ran natively.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow unoptimized; run with: cargo test --release -p oclc --test run_cts"
+)]
+fn cts_native_matches_interpreter() {
+    if !cts_dir().exists() {
+        conformance::missing(&cts_dir(), "cts_native_matches_interpreter");
+        return;
+    }
+    let all = match launches() {
+        Ok(l) => l,
+        Err(e) => panic!("cannot read the CTS manifest: {e}"),
+    };
+    let results: Vec<(u64, Option<String>)> = all
+        .par_iter()
+        .map_init(
+            || {
+                (
+                    Device::cpu().with_printf_echo(false),
+                    Device::cpu_interp().with_printf_echo(false),
+                )
+            },
+            |(native, interp), l| {
+                let mut ran_native = 0;
+                let mut err = None;
+                for extra in ["", "-O0"] {
+                    let before = oclc_cpu::native_launches();
+                    let got = run(native, l, extra);
+                    ran_native += oclc_cpu::native_launches() - before;
+                    let want = run(interp, l, extra);
+                    if got != want {
+                        err = Some(format!(
+                            "{} ({}) {extra}: native and interpreted runs differ",
+                            l.name, l.file
+                        ));
+                    }
+                }
+                (ran_native, err)
+            },
+        )
+        .collect();
+    let native: u64 = results.iter().map(|r| r.0).sum();
+    let failures: Vec<&String> = results.iter().filter_map(|r| r.1.as_ref()).collect();
+    for f in &failures {
+        println!("FAIL {f}");
+    }
+    println!("{} launches ran natively of {}", native, 2 * all.len());
+    assert!(
+        failures.is_empty(),
+        "{} CTS launches differ",
+        failures.len()
+    );
+    assert!(
+        native as usize >= all.len(),
+        "only {native} of {} launches ran natively",
+        2 * all.len()
+    );
+}
+
 /// Every launch on the cuda device: the CTS verdict, and the same bytes as the cpu device.
 /// Skips (with the reason) where oclc was built without `cuda` or no driver/GPU is present.
 #[test]

@@ -1,0 +1,282 @@
+//! The work-group driver of native code: builds the launch table, installs the slow path's
+//! per-thread state, runs a group's work-items through the compiled function and turns its
+//! fault codes into the interpreter's reports.
+
+use super::NativeKernel;
+use super::layout::*;
+use super::lower::{CODE_FELL_OFF, CODE_SHIM, CODE_STEPS, CODE_UNREACHABLE};
+use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE};
+use super::slow::{self, Aggregate, Env};
+use crate::error::{CheckKind, RuntimeError};
+use crate::exec::{BoundArg, Group, Item, LaunchCtx, Stop};
+use crate::memory::Arena;
+use oclc_ir::WorkItemQuery as Q;
+use oclc_syntax::Span;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// One worker thread's state for a launch; dropping it uninstalls the slow path's state.
+pub struct Worker {
+    table: Vec<u64>,
+    io: Arc<[AtomicU64]>,
+    /// State words of the group's work-items (see `lower::STATE_STOP`).
+    state: Vec<AtomicU64>,
+    /// The group's `__local` table: (address, size) per allocation.
+    ltab: Vec<u64>,
+}
+
+impl Worker {
+    pub fn new(ctx: &LaunchCtx, nk: &NativeKernel) -> Worker {
+        let nd = &ctx.nd;
+        let mut table = vec![0u64; nk.gt_word + 2 * ctx.globals.len()];
+        table[E_DIMS] = nd.dims as u64;
+        table[E_MAX_STEPS] = ctx.max_steps;
+        table[E_OFFSET..E_OFFSET + 3].copy_from_slice(&nd.offset);
+        table[E_GSIZE..E_GSIZE + 3].copy_from_slice(&nd.global);
+        table[E_NGLOB] = ctx.globals.len() as u64;
+        let kf = nk.prog.funcs.get(ctx.kernel as usize);
+        let params = kf.map(|f| f.params.clone()).unwrap_or_default();
+        let mut w = E_ARGS;
+        let mut aggregates = Vec::new();
+        for (arg, &(slot, n)) in ctx.args.iter().zip(&params) {
+            match arg {
+                BoundArg::Lanes(v) => {
+                    for (k, x) in v.iter().take(n as usize).enumerate() {
+                        if let Some(t) = table.get_mut(w + k) {
+                            *t = *x;
+                        }
+                    }
+                }
+                BoundArg::Aggregate {
+                    bytes,
+                    align,
+                    label,
+                } => aggregates.push(Aggregate {
+                    slot,
+                    bytes: bytes.clone(),
+                    align: *align,
+                    label: *label,
+                }),
+            }
+            w += n as usize;
+        }
+        for (i, g) in ctx.globals.iter().enumerate() {
+            table[nk.gt_word + 2 * i] = g.storage.words_addr();
+            table[nk.gt_word + 2 * i + 1] = g.storage.len() as u64;
+        }
+        let io: Arc<[AtomicU64]> = (0..nk.io_words).map(|_| AtomicU64::new(0)).collect();
+        slow::install(Env {
+            prog: nk.prog.clone(),
+            sites: nk.sites.clone(),
+            globals: ctx.globals.to_vec(),
+            svm: ctx.svm.to_vec(),
+            local: Arena::default(),
+            privates: Vec::new(),
+            io: io.clone(),
+            regs: Vec::new(),
+            buf: Vec::new(),
+            marks: Vec::new(),
+            aggregates,
+            nd: ctx.nd,
+            group_id: [0; 3],
+            group_size: [1; 3],
+            fault: None,
+        });
+        table[E_STATE_W] = nk.state_words as u64;
+        Worker {
+            table,
+            io,
+            state: Vec::new(),
+            ltab: Vec::new(),
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = slow::take();
+    }
+}
+
+fn ids_of(linear: u64, counts: [u64; 3]) -> [u64; 3] {
+    [
+        linear % counts[0],
+        (linear / counts[0]) % counts[1],
+        linear / (counts[0] * counts[1]),
+    ]
+}
+
+/// Runs work-group `gi` natively; its printf output (none: kernels with printf run on the
+/// interpreter) or the first fault, as the interpreter reports it.
+pub fn run_group(
+    ctx: &LaunchCtx,
+    nk: &NativeKernel,
+    gi: u64,
+    w: &mut Worker,
+) -> Result<String, Box<RuntimeError>> {
+    let nd = &ctx.nd;
+    let gid3 = ids_of(gi, nd.groups);
+    let size = [0, 1, 2].map(|k| nd.local[k].min(nd.global[k] - gid3[k] * nd.local[k]));
+    let ltab = &mut w.ltab;
+    let local_err = slow::with(|env| {
+        env.group_id = gid3;
+        env.group_size = size;
+        env.fault = None;
+        env.local.clear();
+        for &(sz, align, label) in ctx.local_layout {
+            if let Err(e) = env.local.try_alloc(sz, align, label) {
+                return Some(format!("__local {label} of work-group {gid3:?}: {e}"));
+            }
+        }
+        // The arena does not grow while the group runs: its addresses stay valid.
+        let at = env.local.bytes.as_ptr() as u64;
+        ltab.clear();
+        for al in &env.local.allocs {
+            ltab.push(at + al.base as u64);
+            ltab.push(al.size as u64);
+        }
+        None
+    })
+    .flatten();
+    if let Some(message) = local_err {
+        return Err(Box::new(RuntimeError {
+            kind: CheckKind::Other,
+            message,
+            span: Span::DUMMY,
+            group_id: gid3,
+            ..RuntimeError::default()
+        }));
+    }
+    let t = &mut w.table;
+    let gbase = [0, 1, 2].map(|k| nd.offset[k] + gid3[k] * nd.local[k]);
+    t[E_SIZE..E_SIZE + 3].copy_from_slice(&size);
+    t[E_GBASE..E_GBASE + 3].copy_from_slice(&gbase);
+    let dims = nd.dims as u64;
+    let pick = |a: [u64; 3], dflt: u64, d: usize| {
+        if (d as u64) < dims && d < 3 {
+            a[d]
+        } else {
+            dflt
+        }
+    };
+    for (q, a, dflt) in [
+        (Q::GroupId, gid3, 0),
+        (Q::GlobalSize, nd.global, 1),
+        (Q::LocalSize, size, 1),
+        (Q::EnqueuedLocalSize, nd.local, 1),
+        (Q::NumGroups, nd.groups, 1),
+        (Q::GlobalOffset, nd.offset, 0),
+        (Q::WorkDim, [dims; 3], dims),
+    ] {
+        for d in 0..4 {
+            let v = if q == Q::WorkDim {
+                dims
+            } else {
+                pick(a, dflt, d)
+            };
+            t[E_QUERY + 4 * query_index(q) + d] = v;
+        }
+    }
+    let n = (size[0] * size[1] * size[2]) as usize;
+    let words = n * nk.state_words;
+    if w.state.len() < words {
+        w.state.resize_with(words, || AtomicU64::new(0));
+    }
+    for k in 0..n {
+        if let Some(s) = w.state.get(k * nk.state_words) {
+            s.store(0, Relaxed);
+        }
+    }
+    t[E_STATE] = w.state.as_ptr() as u64;
+    t[E_LTAB] = w.ltab.as_ptr() as u64;
+    t[E_NLOC] = (w.ltab.len() / 2) as u64;
+    let stop_of = |w: &Worker, k: usize| {
+        w.state
+            .get(k * nk.state_words + STATE_STOP)
+            .map_or(STOP_DONE, |s| s.load(Relaxed))
+    };
+    let status = loop {
+        let status = super::call::run(nk.entry, &w.table, &w.io, &w.state);
+        if status != 0 {
+            break status;
+        }
+        // Every work-item stopped: all returned, or all wait at one barrier.
+        let at = |code: u64| -> Stop {
+            if code < STOP_BARRIER {
+                return Stop::Done;
+            }
+            let (func, pc) = nk
+                .sites
+                .get((code - STOP_BARRIER) as usize)
+                .copied()
+                .unwrap_or((0, 0));
+            Stop::Barrier { func, pc }
+        };
+        let first = at(stop_of(w, 0));
+        if let Some(k) = (1..n).find(|&k| at(stop_of(w, k)) != first) {
+            let item = |k: usize, stop: Stop| {
+                let lid = ids_of(k as u64, size);
+                let mut it = Item::default();
+                it.lid = lid;
+                it.gid = [0, 1, 2].map(|d| gbase[d] + lid[d]);
+                it.stop = Some(stop);
+                it
+            };
+            let g = Group {
+                id: gid3,
+                ..Group::default()
+            };
+            let other = at(stop_of(w, k));
+            return Err(crate::device::divergence(
+                ctx,
+                &g,
+                &item(0, first),
+                &item(k, other),
+            ));
+        }
+        if first == Stop::Done {
+            return Ok(String::new());
+        }
+    };
+    let io = |k: usize| w.io.get(k).map_or(0, |c| c.load(Relaxed));
+    let lid = [io(IO_LID), io(IO_LID + 1), io(IO_LID + 2)];
+    let gid = [0, 1, 2].map(|k| gbase[k] + lid[k]);
+    let site = (status >> 8) as usize;
+    let (fi, pc) = nk.sites.get(site).copied().unwrap_or((0, 0));
+    let span = nk
+        .prog
+        .funcs
+        .get(fi as usize)
+        .and_then(|f| f.spans.get(pc as usize))
+        .copied()
+        .unwrap_or(Span::DUMMY);
+    let (kind, message) = match status & 0xff {
+        CODE_SHIM => slow::with(|env| env.fault.take()).flatten().unwrap_or((
+            CheckKind::Other,
+            "native code: fault without a report".into(),
+        )),
+        CODE_STEPS => (
+            CheckKind::StepLimit,
+            format!(
+                "work-item exceeded the step limit of {} (a runaway loop?); raise it with --max-steps",
+                ctx.max_steps
+            ),
+        ),
+        CODE_UNREACHABLE => (CheckKind::Other, "reached unreachable code".into()),
+        CODE_FELL_OFF => (CheckKind::Other, "fell off the end of a function".into()),
+        _ => (
+            CheckKind::Other,
+            format!("native code: bad status {status:#x}"),
+        ),
+    };
+    Err(Box::new(RuntimeError {
+        kind,
+        message,
+        span,
+        global_id: gid,
+        local_id: lid,
+        group_id: gid3,
+        note: None,
+        ..RuntimeError::default()
+    }))
+}

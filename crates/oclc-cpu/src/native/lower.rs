@@ -1,0 +1,1184 @@
+//! Decoded code to Cranelift IR: one function per kernel that runs every work-item of a
+//! work-group in a loop, with callees inlined. Every decoded slot is a Cranelift variable;
+//! hot instructions are compiled inline, with their checks as compare-and-branch to cold
+//! blocks; everything else calls the slow path ([`super::slow`]), which runs the
+//! interpreter's own code for that instruction.
+
+use super::Unsupported;
+use super::layout::*;
+use crate::decode::{DFunc, I, Program};
+use crate::ops::mask;
+use crate::ptr;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, Signature, Value, types,
+};
+use cranelift_frontend::{FunctionBuilder, Variable};
+use oclc_ir::{BinOp, CmpOp, ConvOp, Scalar, WorkItemQuery};
+
+/// Integer operators compiled inline (division and remainder take the slow path).
+fn int_bin(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::And
+            | BinOp::Or
+            | BinOp::Xor
+            | BinOp::Shl
+            | BinOp::LShr
+            | BinOp::AShr
+    )
+}
+use std::collections::BTreeSet;
+
+/// Fault codes native code returns (low 8 bits; the site id is above).
+pub const CODE_SHIM: u64 = 1;
+pub const CODE_STEPS: u64 = 2;
+pub const CODE_UNREACHABLE: u64 = 3;
+pub const CODE_FELL_OFF: u64 = 4;
+
+/// Most decoded instructions one kernel may have once its calls are inlined.
+pub const MAX_INLINED: u64 = 20_000;
+/// Deepest inlined call chain.
+pub const MAX_DEPTH: usize = 64;
+
+/// The shims native code calls.
+pub struct Shims {
+    pub exec: FuncRef,
+    pub mark: FuncRef,
+    pub release: FuncRef,
+    pub ptr_add: FuncRef,
+    pub ptr_scaled: FuncRef,
+}
+
+/// The signature of a shim taking `n` u64s and returning one.
+pub fn shim_sig(call_conv: cranelift_codegen::isa::CallConv, n: usize) -> Signature {
+    let mut s = Signature::new(call_conv);
+    for _ in 0..n {
+        s.params.push(AbiParam::new(types::I64));
+    }
+    s.returns.push(AbiParam::new(types::I64));
+    s
+}
+
+/// The size of `kernel` with every call inlined (saturating), and its deepest call chain:
+/// checked before any code is generated, so a call tree that doubles per level is refused
+/// at once.
+pub fn inlined_size(prog: &Program, kernel: u32) -> (u64, usize) {
+    // The call graph is acyclic (OpenCL C has no recursion; deeper than the function count
+    // means a cycle in forged IR, refused as too deep).
+    fn go(
+        prog: &Program,
+        f: u32,
+        depth: usize,
+        memo: &mut Vec<Option<(u64, usize)>>,
+    ) -> (u64, usize) {
+        if depth > prog.funcs.len() + 1 {
+            return (u64::MAX, usize::MAX);
+        }
+        if let Some(Some(r)) = memo.get(f as usize) {
+            return *r;
+        }
+        let Some(df) = prog.funcs.get(f as usize) else {
+            return (0, 0);
+        };
+        let mut size = df.code.len() as u64;
+        let mut deepest = 0usize;
+        for c in &df.calls {
+            let (s, d) = go(prog, c.func, depth + 1, memo);
+            size = size.saturating_add(s);
+            deepest = deepest.max(d.saturating_add(1));
+        }
+        if let Some(m) = memo.get_mut(f as usize) {
+            *m = Some((size, deepest));
+        }
+        (size, deepest)
+    }
+    let mut memo = vec![None; prog.funcs.len()];
+    go(prog, kernel, 0, &mut memo)
+}
+
+/// Whether each function (or a callee) allocates private memory.
+pub fn private_users(prog: &Program) -> Vec<bool> {
+    let mut v: Vec<bool> = prog
+        .funcs
+        .iter()
+        .map(|f| f.code.iter().any(|i| matches!(i, I::StackAlloc { .. })))
+        .collect();
+    for _ in 0..=prog.funcs.len() {
+        let mut changed = false;
+        for (i, f) in prog.funcs.iter().enumerate() {
+            if !v[i]
+                && f.calls
+                    .iter()
+                    .any(|c| v.get(c.func as usize) == Some(&true))
+            {
+                v[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    v
+}
+
+pub struct Lower<'a, 'b> {
+    pub b: &'a mut FunctionBuilder<'b>,
+    pub prog: &'a Program,
+    pub shims: Shims,
+    pub env: Value,
+    pub io: Value,
+    /// (function, pc) of each site that can fault or calls the slow path.
+    pub sites: Vec<(u32, u32)>,
+    pub steps: Variable,
+    pub max_steps: Value,
+    pub code: Variable,
+    pub fault: Block,
+    pub lid: [Variable; 3],
+    pub gbase: [Value; 3],
+    pub nglob: Value,
+    pub dims: Value,
+    pub size: [Value; 3],
+    pub item_end: Block,
+    pub private: Vec<bool>,
+    pub inlined: usize,
+    /// Slot variables of the functions being lowered (the kernel, then inlined callees):
+    /// what a barrier saves.
+    pub active: Vec<ActiveFn>,
+    /// Liveness of the functions with barriers, by function index.
+    pub liveness: std::collections::HashMap<u32, std::rc::Rc<super::live::Liveness>>,
+    /// The state words of the running work-item (see [`STATE_STOP`]).
+    pub sbase: Variable,
+    /// Where a work-item goes when it stops at a barrier or returns.
+    pub advance: Block,
+    /// Stop code and resume block of each barrier.
+    pub resumes: Vec<(u64, Block)>,
+    /// One more than the highest variable index a barrier saves.
+    pub max_var: usize,
+    /// Address of the global table, address and length of the `__local` table (loaded
+    /// once per call).
+    pub gtab: Value,
+    pub ltab: Value,
+    pub nloc: Value,
+}
+
+/// A function being lowered: its slot variables, their liveness (functions with barriers)
+/// and the instruction being lowered (a call, in callers).
+pub struct ActiveFn {
+    pub vars: Vec<Variable>,
+    pub live: Option<std::rc::Rc<super::live::Liveness>>,
+    pub pc: u32,
+}
+
+/// Per-work-item state words: where it stopped (0: not started, 1: returned, 2 + site:
+/// waiting at the barrier of that site), its step count, then saved variables by index.
+pub const STATE_STOP: usize = 0;
+pub const STATE_STEPS: usize = 1;
+pub const STATE_VARS: usize = 2;
+pub const STOP_DONE: u64 = 1;
+pub const STOP_BARRIER: u64 = 2;
+
+fn flags() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+impl Lower<'_, '_> {
+    fn iconst(&mut self, v: u64) -> Value {
+        self.b.ins().iconst(types::I64, v as i64)
+    }
+
+    fn site(&mut self, f: u32, pc: u32) -> u64 {
+        self.sites.push((f, pc));
+        (self.sites.len() - 1) as u64
+    }
+
+    /// Branches to the fault block with `code` when `cond` holds.
+    fn fault_if(&mut self, cond: Value, code: u64) {
+        let cold = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.set_cold_block(cold);
+        self.b.ins().brif(cond, cold, &[], cont, &[]);
+        self.b.switch_to_block(cold);
+        self.b.seal_block(cold);
+        let c = self.iconst(code);
+        self.b.def_var(self.code, c);
+        self.b.ins().jump(self.fault, &[]);
+        self.b.switch_to_block(cont);
+        self.b.seal_block(cont);
+    }
+
+    /// Counts one step (a branch or call), as the interpreter does.
+    fn step(&mut self, fi: u32, pc: u32) {
+        let s = self.b.use_var(self.steps);
+        let s = self.b.ins().iadd_imm_s(s, 1);
+        self.b.def_var(self.steps, s);
+        let over = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThan, s, self.max_steps);
+        let site = self.site(fi, pc);
+        self.fault_if(over, (site << 8) | CODE_STEPS);
+    }
+
+    fn io_addr(&mut self, word: usize) -> (Value, i32) {
+        (self.io, (word * 8) as i32)
+    }
+
+    fn env_load(&mut self, word: usize) -> Value {
+        let fl = flags().with_readonly().with_can_move();
+        self.b
+            .ins()
+            .load(types::I64, fl, self.env, (word * 8) as i32)
+    }
+
+    /// Runs instruction `pc` of `fi` on the slow path: operands to the io image, the shim,
+    /// results back.
+    fn slow(&mut self, fi: u32, pc: u32, f: &DFunc, ins: &I, vars: &[Variable]) {
+        let (uses, defs) = super::slow::uses_defs(f, ins);
+        for (s, n) in uses {
+            for k in s..s + n {
+                let v = self.get(vars, k);
+                let (base, off) = self.io_addr(IO_SLOTS + k as usize);
+                self.b.ins().store(flags(), v, base, off);
+            }
+        }
+        let site = self.site(fi, pc);
+        let sv = self.iconst(site);
+        let call = self.b.ins().call(self.shims.exec, &[sv]);
+        let st = self.b.inst_results(call)[0];
+        self.fault_if(st, (site << 8) | CODE_SHIM);
+        for (s, n) in defs {
+            for k in s..s + n {
+                let (base, off) = self.io_addr(IO_SLOTS + k as usize);
+                let v = self.b.ins().load(types::I64, flags(), base, off);
+                self.set(vars, k, v);
+            }
+        }
+    }
+
+    fn get(&mut self, vars: &[Variable], s: u32) -> Value {
+        match vars.get(s as usize) {
+            Some(v) => self.b.use_var(*v),
+            None => self.iconst(0),
+        }
+    }
+
+    fn set(&mut self, vars: &[Variable], s: u32, v: Value) {
+        if let Some(x) = vars.get(s as usize) {
+            self.b.def_var(*x, v);
+        }
+    }
+
+    fn masked(&mut self, x: Value, w: u8) -> Value {
+        if w >= 64 {
+            x
+        } else {
+            self.b.ins().band_imm_s(x, mask(w as u32) as i64)
+        }
+    }
+
+    fn sext(&mut self, x: Value, w: u32) -> Value {
+        if w >= 64 {
+            return x;
+        }
+        let sh = (64 - w.max(1)) as i64;
+        let t = self.b.ins().ishl_imm_s(x, sh);
+        self.b.ins().sshr_imm_s(t, sh)
+    }
+
+    /// An integer comparison as `ops::cmp` does it on width `w`; `None` for float ops.
+    fn icmp(&mut self, op: CmpOp, w: u32, a: Value, b: Value) -> Option<Value> {
+        let (cc, signed) = match op {
+            CmpOp::Eq => (IntCC::Equal, false),
+            CmpOp::Ne => (IntCC::NotEqual, false),
+            CmpOp::Slt => (IntCC::SignedLessThan, true),
+            CmpOp::Sle => (IntCC::SignedLessThanOrEqual, true),
+            CmpOp::Sgt => (IntCC::SignedGreaterThan, true),
+            CmpOp::Sge => (IntCC::SignedGreaterThanOrEqual, true),
+            CmpOp::Ult => (IntCC::UnsignedLessThan, false),
+            CmpOp::Ule => (IntCC::UnsignedLessThanOrEqual, false),
+            CmpOp::Ugt => (IntCC::UnsignedGreaterThan, false),
+            CmpOp::Uge => (IntCC::UnsignedGreaterThanOrEqual, false),
+            _ => return None,
+        };
+        let (a, b) = if signed {
+            (self.sext(a, w), self.sext(b, w))
+        } else {
+            (a, b)
+        };
+        Some(self.b.ins().icmp(cc, a, b))
+    }
+
+    fn f32_of(&mut self, x: Value) -> Value {
+        let t = self.b.ins().ireduce(types::I32, x);
+        self.b.ins().bitcast(types::F32, MemFlagsData::new(), t)
+    }
+
+    fn bits_of_f32(&mut self, x: Value) -> Value {
+        let t = self.b.ins().bitcast(types::I32, MemFlagsData::new(), x);
+        self.b.ins().uextend(types::I64, t)
+    }
+
+    fn f64_of(&mut self, x: Value) -> Value {
+        self.b.ins().bitcast(types::F64, MemFlagsData::new(), x)
+    }
+
+    fn bits_of_f64(&mut self, x: Value) -> Value {
+        self.b.ins().bitcast(types::I64, MemFlagsData::new(), x)
+    }
+
+    /// Moves of edge `e` of `f`, then a jump to its target block.
+    fn take_edge(&mut self, f: &DFunc, e: u32, vars: &[Variable], blocks: &BlockMap) {
+        let Some(edge) = f.edges.get(e as usize).copied() else {
+            return;
+        };
+        let mv = f
+            .moves
+            .get(edge.mv as usize..(edge.mv + edge.n) as usize)
+            .unwrap_or(&[]);
+        for &(d, s) in mv {
+            let v = self.get(vars, s);
+            self.set(vars, d, v);
+        }
+        let target = blocks.get(edge.pc);
+        self.b.ins().jump(target, &[]);
+    }
+
+    /// Branches on `cond` to the edges `t` and `e`.
+    fn branch(&mut self, cond: Value, f: &DFunc, t: u32, e: u32, vars: &[Variable], bm: &BlockMap) {
+        let (bt, be) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(cond, bt, &[], be, &[]);
+        self.b.seal_block(bt);
+        self.b.seal_block(be);
+        self.b.switch_to_block(bt);
+        self.take_edge(f, t, vars, bm);
+        self.b.switch_to_block(be);
+        self.take_edge(f, e, vars, bm);
+    }
+
+    /// `ptr::add(p, bytes)` (`scale` None) or `ptr::add_scaled(p, x, scale)` where `bytes` is
+    /// `x * scale`: inline when `p` is tagged (or NULL-derived), `x` fits in 32 bits and the
+    /// new offset stays inside the offset field's range; else the shim.
+    fn ptr_arith(&mut self, p: Value, x: Value, bytes: Value, scale: Option<u64>) -> Value {
+        let res = self.b.declare_var(types::I64);
+        let (fast, slow, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.set_cold_block(slow);
+        let tag = self.b.ins().ushr_imm_s(p, ptr::TAG_SHIFT as i64);
+        let tagged = self.b.ins().icmp_imm_s(IntCC::NotEqual, tag, 0);
+        let addr = self.b.ins().band_imm_s(p, ptr::RAW_MASK as i64);
+        let low = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, addr, ptr::RAW_MIN as i64);
+        let not_raw = self.b.ins().bor(tagged, low);
+        let x32 = self.sext(x, 32);
+        let small = self.b.ins().icmp(IntCC::Equal, x32, x);
+        let sh = (64 - ptr::ALLOC_SHIFT) as i64;
+        let off = self.b.ins().ishl_imm_s(p, sh);
+        let soff = self.b.ins().sshr_imm_s(off, sh);
+        let new = self.b.ins().iadd(soff, bytes);
+        let t = self.b.ins().ishl_imm_s(new, sh);
+        let t = self.b.ins().sshr_imm_s(t, sh);
+        let in_field = self.b.ins().icmp(IntCC::Equal, t, new);
+        let ok = self.b.ins().band(not_raw, small);
+        let ok = self.b.ins().band(ok, in_field);
+        let hi = self.b.ins().band_imm_s(p, !ptr::OFFSET_MASK as i64);
+        let lo = self.b.ins().band_imm_s(new, ptr::OFFSET_MASK as i64);
+        let r = self.b.ins().bor(hi, lo);
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(fast);
+        self.b.def_var(res, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        let call = match scale {
+            None => self.b.ins().call(self.shims.ptr_add, &[p, x]),
+            Some(sc) => {
+                let scv = self.iconst(sc);
+                self.b.ins().call(self.shims.ptr_scaled, &[p, x, scv])
+            }
+        };
+        let r = self.b.inst_results(call)[0];
+        self.b.def_var(res, r);
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        self.b.use_var(res)
+    }
+
+    /// A query's value for dimension `dv` (a value already masked to 32 bits).
+    fn query(&mut self, q: WorkItemQuery, dv: Value) -> Value {
+        match q {
+            WorkItemQuery::GlobalId | WorkItemQuery::LocalId => {
+                let mut lanes = [self.iconst(0); 3];
+                for (k, lane) in lanes.iter_mut().enumerate() {
+                    let l = self.b.use_var(self.lid[k]);
+                    *lane = if q == WorkItemQuery::GlobalId {
+                        self.b.ins().iadd(self.gbase[k], l)
+                    } else {
+                        l
+                    };
+                }
+                let zero = self.iconst(0);
+                let mut r = zero;
+                for (k, lane) in lanes.iter().enumerate().rev() {
+                    let is = self.b.ins().icmp_imm_s(IntCC::Equal, dv, k as i64);
+                    r = self.b.ins().select(is, *lane, r);
+                }
+                let inr = self.b.ins().icmp(IntCC::UnsignedLessThan, dv, self.dims);
+                self.b.ins().select(inr, r, zero)
+            }
+            WorkItemQuery::LocalLinearId => {
+                let l: Vec<Value> = (0..3).map(|k| self.b.use_var(self.lid[k])).collect();
+                let t = self.b.ins().imul(l[2], self.size[1]);
+                let t = self.b.ins().iadd(t, l[1]);
+                let t = self.b.ins().imul(t, self.size[0]);
+                self.b.ins().iadd(t, l[0])
+            }
+            WorkItemQuery::GlobalLinearId => {
+                let mut r = Vec::new();
+                for k in 0..3 {
+                    let l = self.b.use_var(self.lid[k]);
+                    let g = self.b.ins().iadd(self.gbase[k], l);
+                    let o = self.env_load(E_OFFSET + k);
+                    r.push(self.b.ins().isub(g, o));
+                }
+                let g1 = self.env_load(E_GSIZE + 1);
+                let g0 = self.env_load(E_GSIZE);
+                let t = self.b.ins().imul(r[2], g1);
+                let t = self.b.ins().iadd(t, r[1]);
+                let t = self.b.ins().imul(t, g0);
+                self.b.ins().iadd(t, r[0])
+            }
+            _ => {
+                let three = self.iconst(3);
+                let idx = self.b.ins().umin(dv, three);
+                let base = (E_QUERY + 4 * query_index(q)) as i64;
+                let w = self.b.ins().iadd_imm_s(idx, base);
+                let off = self.b.ins().ishl_imm_s(w, 3);
+                let a = self.b.ins().iadd(self.env, off);
+                self.b.ins().load(types::I64, flags(), a, 0)
+            }
+        }
+    }
+
+    /// A load or store of `n` lanes of `b` bytes (`len` bytes in all, `align`-aligned),
+    /// with the fast path for buffers (`__global`, and `__constant` for reads) and the slow
+    /// path (the interpreter's code) for everything else, faults included.
+    #[allow(clippy::too_many_arguments)]
+    fn access(
+        &mut self,
+        fi: u32,
+        pc: u32,
+        f: &DFunc,
+        ins: &I,
+        vars: &[Variable],
+        p: u32,
+        acc: Acc,
+        store: Option<u32>,
+        load: Option<u32>,
+    ) {
+        let Acc {
+            len,
+            align,
+            b: eb,
+            n,
+            bool_lanes,
+        } = acc;
+        let pv = self.get(vars, p);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        let ok1 = self.b.create_block();
+        let fast = self.b.create_block();
+        self.b.set_cold_block(slow);
+        // Buffers (`__global`; `__constant` for reads) and `__local` allocations of this
+        // group: tagged, no wrong-cast mark, allocation in the table.
+        let top = self.b.ins().ushr_imm_s(pv, ptr::BAD_SHIFT as i64);
+        let is_g = if store.is_some() {
+            self.b.ins().icmp_imm_s(IntCC::Equal, top, 8)
+        } else {
+            let g = self.b.ins().icmp_imm_s(IntCC::Equal, top, 8);
+            let c = self.b.ins().icmp_imm_s(IntCC::Equal, top, 16);
+            self.b.ins().bor(g, c)
+        };
+        let is_l = self.b.ins().icmp_imm_s(IntCC::Equal, top, 24);
+        let tag_ok = self.b.ins().bor(is_g, is_l);
+        let (gtab, ltab, nloc) = (self.gtab, self.ltab, self.nloc);
+        let tab = self.b.ins().select(is_l, ltab, gtab);
+        let count = self.b.ins().select(is_l, nloc, self.nglob);
+        let idx = self.b.ins().ushr_imm_s(pv, ptr::ALLOC_SHIFT as i64);
+        let idx = self.b.ins().band_imm_s(idx, ptr::ALLOC_MASK as i64);
+        let inb = self.b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
+        let ok = self.b.ins().band(tag_ok, inb);
+        self.b.ins().brif(ok, ok1, &[], slow, &[]);
+        self.b.seal_block(ok1);
+        self.b.switch_to_block(ok1);
+        let w = self.b.ins().ishl_imm_s(idx, 4);
+        let ta = self.b.ins().iadd(tab, w);
+        let base = self.b.ins().load(types::I64, flags(), ta, 0);
+        let size = self.b.ins().load(types::I64, flags(), ta, 8);
+        let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
+        let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
+        let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
+        let end = self.b.ins().iadd_imm_s(off, len as i64);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
+        let ok = self.b.ins().band(aligned, fits);
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.switch_to_block(fast);
+        let addr = self.b.ins().iadd(base, off);
+        let fl = MemFlagsData::new().with_notrap();
+        for k in 0..n {
+            let o = (k * eb) as i32;
+            if let Some(v) = store {
+                let x = self.get(vars, v + k);
+                match eb {
+                    1 => self.b.ins().istore8(fl, x, addr, o),
+                    2 => self.b.ins().istore16(fl, x, addr, o),
+                    4 => self.b.ins().istore32(fl, x, addr, o),
+                    _ => self.b.ins().store(fl, x, addr, o),
+                };
+            }
+            if let Some(d) = load {
+                let mut x = match eb {
+                    1 => self.b.ins().uload8(types::I64, fl, addr, o),
+                    2 => self.b.ins().uload16(types::I64, fl, addr, o),
+                    4 => self.b.ins().uload32(fl, addr, o),
+                    _ => self.b.ins().load(types::I64, fl, addr, o),
+                };
+                if bool_lanes {
+                    x = self.b.ins().band_imm_s(x, 1);
+                }
+                self.set(vars, d + k, x);
+            }
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(slow);
+        self.slow(fi, pc, f, ins, vars);
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+    }
+}
+
+/// The shape of a memory access compiled inline.
+#[derive(Clone, Copy)]
+pub struct Acc {
+    len: u32,
+    align: u32,
+    /// Bytes per lane.
+    b: u32,
+    n: u32,
+    /// `bool` lanes (loaded as 0 or 1).
+    bool_lanes: bool,
+}
+
+impl Acc {
+    fn word(b: u32) -> Acc {
+        Acc {
+            len: b,
+            align: b,
+            b,
+            n: 1,
+            bool_lanes: false,
+        }
+    }
+
+    /// A `Load`/`Store` of `n` lanes of `s`, when its bytes are exactly its lanes' (not
+    /// 3-lane vectors, whose padding the slow path handles).
+    fn of(s: Scalar, n: u8) -> Option<Acc> {
+        let t = oclc_ir::Type::vec(s, n);
+        let b = s.bytes();
+        let len = t.access_size();
+        let align = t.align();
+        (matches!(b, 1 | 2 | 4 | 8)
+            && matches!(n, 1 | 2 | 4 | 8 | 16)
+            && len == b * n as u32
+            && align.is_power_of_two())
+        .then_some(Acc {
+            len,
+            align,
+            b,
+            n: n as u32,
+            bool_lanes: s == Scalar::I1,
+        })
+    }
+}
+
+/// Target block of each branch-target pc.
+pub struct BlockMap {
+    pcs: Vec<u32>,
+    blocks: Vec<Block>,
+    fallback: Block,
+}
+
+impl BlockMap {
+    fn get(&self, pc: u32) -> Block {
+        match self.pcs.binary_search(&pc) {
+            Ok(i) => self.blocks[i],
+            Err(_) => self.fallback,
+        }
+    }
+}
+
+/// Where a function's code returns to when it is inlined.
+pub struct RetTo {
+    pub block: Block,
+    /// The caller's variables for the result, and the lane count the caller expects.
+    pub dest: Vec<Variable>,
+    pub ret_n: u32,
+    /// Whether to release the callee's private variables.
+    pub release: bool,
+}
+
+impl Lower<'_, '_> {
+    /// Lowers function `fi` with slot variables `vars`; the current block jumps into it.
+    /// `ret` is `None` for the kernel (a return ends the work-item).
+    pub fn function(
+        &mut self,
+        fi: u32,
+        vars: &[Variable],
+        ret: Option<RetTo>,
+        depth: usize,
+    ) -> Result<(), Unsupported> {
+        let prog = self.prog;
+        let f = prog
+            .funcs
+            .get(fi as usize)
+            .ok_or_else(|| Unsupported("a call of a missing function".into()))?;
+        if depth > MAX_DEPTH {
+            return Err(Unsupported("calls nested too deeply to inline".into()));
+        }
+        self.inlined += f.code.len();
+        if self.inlined as u64 > MAX_INLINED {
+            return Err(Unsupported(
+                "kernel too large once calls are inlined".into(),
+            ));
+        }
+        if f.code.is_empty() {
+            return Err(Unsupported("an empty function".into()));
+        }
+        // Block starts: the entry, branch targets, and code after a terminator.
+        let mut starts = BTreeSet::new();
+        starts.insert(0u32);
+        for e in &f.edges {
+            starts.insert(e.pc);
+        }
+        for (pc, i) in f.code.iter().enumerate() {
+            if matches!(
+                i,
+                I::Br { .. }
+                    | I::CondBr { .. }
+                    | I::BrICmp { .. }
+                    | I::Switch { .. }
+                    | I::Ret { .. }
+                    | I::Unreachable
+            ) {
+                starts.insert(pc as u32 + 1);
+            }
+        }
+        let pcs: Vec<u32> = starts.into_iter().collect();
+        let blocks: Vec<Block> = pcs.iter().map(|_| self.b.create_block()).collect();
+        // A branch to a pc past the code: the "fell off" fault.
+        let off_end = self.b.create_block();
+        self.b.set_cold_block(off_end);
+        let bm = BlockMap {
+            pcs,
+            blocks,
+            fallback: off_end,
+        };
+        self.b.ins().jump(bm.get(0), &[]);
+        let liveness = if f.has_barrier {
+            Some(
+                self.liveness
+                    .entry(fi)
+                    .or_insert_with(|| std::rc::Rc::new(super::live::liveness(f)))
+                    .clone(),
+            )
+        } else {
+            None
+        };
+        self.active.push(ActiveFn {
+            vars: vars.to_vec(),
+            live: liveness,
+            pc: 0,
+        });
+        let mut live = false;
+        for (pc, &ins) in f.code.iter().enumerate() {
+            let pc = pc as u32;
+            if let Ok(i) = bm.pcs.binary_search(&pc) {
+                let blk = bm.blocks[i];
+                if live {
+                    self.b.ins().jump(blk, &[]);
+                }
+                self.b.switch_to_block(blk);
+                live = true;
+            }
+            if !live {
+                continue;
+            }
+            if let Some(a) = self.active.last_mut() {
+                a.pc = pc;
+            }
+            self.inst(fi, pc, f, ins, vars, &bm, &ret, depth)?;
+            if matches!(
+                ins,
+                I::Br { .. }
+                    | I::CondBr { .. }
+                    | I::BrICmp { .. }
+                    | I::Switch { .. }
+                    | I::Ret { .. }
+                    | I::Unreachable
+            ) {
+                live = false;
+            }
+        }
+        self.active.pop();
+        if live {
+            self.b.ins().jump(off_end, &[]);
+        }
+        self.b.switch_to_block(off_end);
+        let last = f.code.len() as u32 - 1;
+        let site = self.site(fi, last);
+        let c = self.iconst((site << 8) | CODE_FELL_OFF);
+        self.b.def_var(self.code, c);
+        self.b.ins().jump(self.fault, &[]);
+        for &blk in &bm.blocks {
+            self.b.seal_block(blk);
+        }
+        self.b.seal_block(off_end);
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn inst(
+        &mut self,
+        fi: u32,
+        pc: u32,
+        f: &DFunc,
+        ins: I,
+        vars: &[Variable],
+        bm: &BlockMap,
+        ret: &Option<RetTo>,
+        depth: usize,
+    ) -> Result<(), Unsupported> {
+        match ins {
+            I::Imm { d, v } => {
+                let x = self.iconst(v);
+                self.set(vars, d, x);
+            }
+            I::Splat { d, s, n } => {
+                let x = self.get(vars, s);
+                for k in 0..n {
+                    self.set(vars, d + k, x);
+                }
+            }
+            I::Copy { d, s, n } => {
+                let xs: Vec<Value> = (0..n).map(|k| self.get(vars, s + k)).collect();
+                for (k, x) in xs.into_iter().enumerate() {
+                    self.set(vars, d + k as u32, x);
+                }
+            }
+            I::Add { w, d, a, b } | I::Sub { w, d, a, b } | I::Mul { w, d, a, b } => {
+                let (x, y) = (self.get(vars, a), self.get(vars, b));
+                let r = match ins {
+                    I::Add { .. } => self.b.ins().iadd(x, y),
+                    I::Sub { .. } => self.b.ins().isub(x, y),
+                    _ => self.b.ins().imul(x, y),
+                };
+                let r = self.masked(r, w);
+                self.set(vars, d, r);
+            }
+            I::And { d, a, b } | I::Or { d, a, b } | I::Xor { d, a, b } => {
+                let (x, y) = (self.get(vars, a), self.get(vars, b));
+                let r = match ins {
+                    I::And { .. } => self.b.ins().band(x, y),
+                    I::Or { .. } => self.b.ins().bor(x, y),
+                    _ => self.b.ins().bxor(x, y),
+                };
+                self.set(vars, d, r);
+            }
+            I::FAdd32 { d, a, b }
+            | I::FSub32 { d, a, b }
+            | I::FMul32 { d, a, b }
+            | I::FDiv32 { d, a, b } => {
+                let (x, y) = (self.get(vars, a), self.get(vars, b));
+                let (x, y) = (self.f32_of(x), self.f32_of(y));
+                let r = match ins {
+                    I::FAdd32 { .. } => self.b.ins().fadd(x, y),
+                    I::FSub32 { .. } => self.b.ins().fsub(x, y),
+                    I::FMul32 { .. } => self.b.ins().fmul(x, y),
+                    _ => self.b.ins().fdiv(x, y),
+                };
+                let r = self.bits_of_f32(r);
+                self.set(vars, d, r);
+            }
+            I::FAdd64 { d, a, b } | I::FMul64 { d, a, b } => {
+                let (x, y) = (self.get(vars, a), self.get(vars, b));
+                let (x, y) = (self.f64_of(x), self.f64_of(y));
+                let r = match ins {
+                    I::FAdd64 { .. } => self.b.ins().fadd(x, y),
+                    _ => self.b.ins().fmul(x, y),
+                };
+                let r = self.bits_of_f64(r);
+                self.set(vars, d, r);
+            }
+            I::ICmp { op, w, d, a, b } => {
+                let (x, y) = (self.get(vars, a), self.get(vars, b));
+                match self.icmp(op, w as u32, x, y) {
+                    Some(c) => {
+                        let r = self.b.ins().uextend(types::I64, c);
+                        self.set(vars, d, r);
+                    }
+                    None => self.slow(fi, pc, f, &ins, vars),
+                }
+            }
+            I::Cmp { op, s, n, d, a, b } if n == 1 && (s == Scalar::F32 || s == Scalar::F64) => {
+                let (x, y) = (self.get(vars, a), self.get(vars, b));
+                let (x, y) = if s == Scalar::F32 {
+                    (self.f32_of(x), self.f32_of(y))
+                } else {
+                    (self.f64_of(x), self.f64_of(y))
+                };
+                let cc = match op {
+                    CmpOp::FOeq => Some(FloatCC::Equal),
+                    CmpOp::FUne => Some(FloatCC::NotEqual),
+                    CmpOp::FOlt => Some(FloatCC::LessThan),
+                    CmpOp::FOle => Some(FloatCC::LessThanOrEqual),
+                    CmpOp::FOgt => Some(FloatCC::GreaterThan),
+                    CmpOp::FOge => Some(FloatCC::GreaterThanOrEqual),
+                    _ => None,
+                };
+                match cc {
+                    Some(cc) => {
+                        let c = self.b.ins().fcmp(cc, x, y);
+                        let r = self.b.ins().uextend(types::I64, c);
+                        self.set(vars, d, r);
+                    }
+                    None => self.slow(fi, pc, f, &ins, vars),
+                }
+            }
+            I::Cmp { op, s, n, d, a, b } if n == 1 && s.is_int() => {
+                let (x, y) = (self.get(vars, a), self.get(vars, b));
+                match self.icmp(op, s.bits(), x, y) {
+                    Some(c) => {
+                        let r = self.b.ins().uextend(types::I64, c);
+                        self.set(vars, d, r);
+                    }
+                    None => self.slow(fi, pc, f, &ins, vars),
+                }
+            }
+            I::Bin { op, s, n, d, a, b } if s.is_int() && int_bin(op) => {
+                let w = s.bits();
+                for k in 0..n as u32 {
+                    let (x, y) = (self.get(vars, a + k), self.get(vars, b + k));
+                    let sh = || w.max(1) as i64;
+                    let r = match op {
+                        BinOp::Add => self.b.ins().iadd(x, y),
+                        BinOp::Sub => self.b.ins().isub(x, y),
+                        BinOp::Mul => self.b.ins().imul(x, y),
+                        BinOp::And => self.b.ins().band(x, y),
+                        BinOp::Or => self.b.ins().bor(x, y),
+                        BinOp::Xor => self.b.ins().bxor(x, y),
+                        BinOp::Shl => {
+                            let c = self.b.ins().urem_imm_s(y, sh());
+                            self.b.ins().ishl(x, c)
+                        }
+                        BinOp::LShr => {
+                            let c = self.b.ins().urem_imm_s(y, sh());
+                            self.b.ins().ushr(x, c)
+                        }
+                        _ => {
+                            let c = self.b.ins().urem_imm_s(y, sh());
+                            let xs = self.sext(x, w);
+                            self.b.ins().sshr(xs, c)
+                        }
+                    };
+                    let r = self.masked(r, w as u8);
+                    self.set(vars, d + k, r);
+                }
+            }
+            I::Conv {
+                op,
+                from,
+                to,
+                n,
+                d,
+                a,
+            } if matches!(
+                op,
+                ConvOp::ZExt | ConvOp::Trunc | ConvOp::PtrToInt | ConvOp::SExt
+            ) =>
+            {
+                // Lane by lane, as the interpreter does.
+                for k in 0..n as u32 {
+                    let x = self.get(vars, a + k);
+                    let x = if op == ConvOp::SExt {
+                        self.sext(x, from.bits())
+                    } else {
+                        x
+                    };
+                    let r = self.masked(x, to.bits().min(64) as u8);
+                    self.set(vars, d + k, r);
+                }
+            }
+            I::BrICmp { op, w, a, b, info } => {
+                self.step(fi, pc);
+                let (x, y) = (self.get(vars, a), self.get(vars, b));
+                let c = self
+                    .icmp(op, w as u32, x, y)
+                    .ok_or_else(|| Unsupported("a float compare-and-branch".into()))?;
+                let (t, e) = f
+                    .brcmps
+                    .get(info as usize)
+                    .copied()
+                    .ok_or_else(|| Unsupported("a bad branch".into()))?;
+                self.branch(c, f, t, e, vars, bm);
+            }
+            I::Select { n, vc, d, c, info } => {
+                let (a, b) = f.selects.get(info as usize).copied().unwrap_or((0, 0));
+                for k in 0..n as u32 {
+                    let cv = self.get(vars, c + if vc { k } else { 0 });
+                    let cb = self.b.ins().band_imm_s(cv, 1);
+                    let (x, y) = (self.get(vars, a + k), self.get(vars, b + k));
+                    let r = self.b.ins().select(cb, x, y);
+                    self.set(vars, d + k, r);
+                }
+            }
+            I::ExtractDyn { n, d, v, i } => {
+                let iv = self.get(vars, i);
+                let k = self.b.ins().urem_imm_s(iv, n.max(1) as i64);
+                let mut r = self.get(vars, v);
+                for j in 1..n.max(1) as u32 {
+                    let is = self.b.ins().icmp_imm_s(IntCC::Equal, k, j as i64);
+                    let lane = self.get(vars, v + j);
+                    r = self.b.ins().select(is, lane, r);
+                }
+                self.set(vars, d, r);
+            }
+            I::InsertDyn { n, d, x, i } => {
+                let iv = self.get(vars, i);
+                let k = self.b.ins().urem_imm_s(iv, n.max(1) as i64);
+                let xv = self.get(vars, x);
+                for j in 0..n.max(1) as u32 {
+                    let is = self.b.ins().icmp_imm_s(IntCC::Equal, k, j as i64);
+                    let old = self.get(vars, d + j);
+                    let r = self.b.ins().select(is, xv, old);
+                    self.set(vars, d + j, r);
+                }
+            }
+            I::PtrAdd { d, p, o } => {
+                let (x, y) = (self.get(vars, p), self.get(vars, o));
+                let r = self.ptr_arith(x, y, y, None);
+                self.set(vars, d, r);
+            }
+            I::PtrIndex { sw, scale, d, p, i } => {
+                let x = self.get(vars, p);
+                let mut iv = self.get(vars, i);
+                if sw != 0 {
+                    iv = self.sext(iv, sw as u32);
+                }
+                let prod = self.b.ins().imul_imm_s(iv, scale as i64);
+                let r = self.ptr_arith(x, iv, prod, Some(scale as u64));
+                self.set(vars, d, r);
+            }
+            I::Load4 { d, p } => self.access(fi, pc, f, &ins, vars, p, Acc::word(4), None, Some(d)),
+            I::Load8 { d, p } => self.access(fi, pc, f, &ins, vars, p, Acc::word(8), None, Some(d)),
+            I::Store4 { p, v } => {
+                self.access(fi, pc, f, &ins, vars, p, Acc::word(4), Some(v), None)
+            }
+            I::Store8 { p, v } => {
+                self.access(fi, pc, f, &ins, vars, p, Acc::word(8), Some(v), None)
+            }
+            I::Load { s, n, d, p } => match Acc::of(s, n) {
+                Some(acc) => self.access(fi, pc, f, &ins, vars, p, acc, None, Some(d)),
+                None => self.slow(fi, pc, f, &ins, vars),
+            },
+            I::Store { s, n, p, v } => match Acc::of(s, n) {
+                Some(acc) => self.access(fi, pc, f, &ins, vars, p, acc, Some(v), None),
+                None => self.slow(fi, pc, f, &ins, vars),
+            },
+            I::WorkItem { q, d, dim } => {
+                let dv = if dim == u32::MAX {
+                    self.iconst(0)
+                } else {
+                    let x = self.get(vars, dim);
+                    self.b.ins().band_imm_s(x, 0xffff_ffff)
+                };
+                let r = self.query(q, dv);
+                self.set(vars, d, r);
+            }
+            I::Br { e } => {
+                self.step(fi, pc);
+                self.take_edge(f, e, vars, bm);
+            }
+            I::CondBr { c, t, f: e } => {
+                self.step(fi, pc);
+                let cv = self.get(vars, c);
+                let cb = self.b.ins().band_imm_s(cv, 1);
+                self.branch(cb, f, t, e, vars, bm);
+            }
+            I::Switch { x, info } => {
+                self.step(fi, pc);
+                let sw = f
+                    .switches
+                    .get(info as usize)
+                    .ok_or_else(|| Unsupported("a bad switch".into()))?;
+                let xv = self.get(vars, x);
+                for &(k, e) in &sw.cases {
+                    let kv = self.iconst(k);
+                    let is = self.b.ins().icmp(IntCC::Equal, xv, kv);
+                    let (bt, bn) = (self.b.create_block(), self.b.create_block());
+                    self.b.ins().brif(is, bt, &[], bn, &[]);
+                    self.b.seal_block(bt);
+                    self.b.seal_block(bn);
+                    self.b.switch_to_block(bt);
+                    self.take_edge(f, e, vars, bm);
+                    self.b.switch_to_block(bn);
+                }
+                self.take_edge(f, sw.default, vars, bm);
+            }
+            I::Unreachable => {
+                let site = self.site(fi, pc);
+                let c = self.iconst((site << 8) | CODE_UNREACHABLE);
+                self.b.def_var(self.code, c);
+                self.b.ins().jump(self.fault, &[]);
+            }
+            I::Ret { v, n } => match ret {
+                None => {
+                    self.b.ins().jump(self.item_end, &[]);
+                }
+                Some(rt) => {
+                    if n > 0 && rt.ret_n == n {
+                        let xs: Vec<Value> = (0..n).map(|k| self.get(vars, v + k)).collect();
+                        for (k, x) in xs.into_iter().enumerate() {
+                            if let Some(dv) = rt.dest.get(k) {
+                                self.b.def_var(*dv, x);
+                            }
+                        }
+                    }
+                    if rt.release {
+                        let z = self.iconst(0);
+                        self.b.ins().call(self.shims.release, &[z]);
+                    }
+                    self.b.ins().jump(rt.block, &[]);
+                }
+            },
+            I::Call { d, info } => {
+                self.step(fi, pc);
+                let ci = f
+                    .calls
+                    .get(info as usize)
+                    .ok_or_else(|| Unsupported("a bad call".into()))?;
+                let callee = self
+                    .prog
+                    .funcs
+                    .get(ci.func as usize)
+                    .ok_or_else(|| Unsupported("a call of a missing function".into()))?;
+                let cvars: Vec<Variable> = (0..callee.nregs)
+                    .map(|_| self.b.declare_var(types::I64))
+                    .collect();
+                for (&(src, n), &(pslot, _)) in ci.args.iter().zip(&callee.params) {
+                    for k in 0..n {
+                        let x = self.get(vars, src + k);
+                        self.set(&cvars, pslot + k, x);
+                    }
+                }
+                let release = self.private.get(ci.func as usize) == Some(&true);
+                if release {
+                    let z = self.iconst(0);
+                    self.b.ins().call(self.shims.mark, &[z]);
+                }
+                let cont = self.b.create_block();
+                let dest: Vec<Variable> = (0..ci.ret_n)
+                    .filter_map(|k| vars.get((d + k) as usize).copied())
+                    .collect();
+                let rt = RetTo {
+                    block: cont,
+                    dest,
+                    ret_n: ci.ret_n,
+                    release,
+                };
+                self.function(ci.func, &cvars, Some(rt), depth + 1)?;
+                self.b.seal_block(cont);
+                self.b.switch_to_block(cont);
+            }
+            I::Barrier { .. } => {
+                use cranelift_codegen::entity::EntityRef;
+                let site = self.site(fi, pc);
+                let code = STOP_BARRIER + site;
+                // What is live after the barrier (and after the calls that lead to it).
+                let mut all: Vec<Variable> = Vec::new();
+                for a in &self.active {
+                    for (k, v) in a.vars.iter().enumerate() {
+                        if a.live.as_ref().is_none_or(|l| l.live(a.pc + 1, k as u32)) {
+                            all.push(*v);
+                        }
+                    }
+                }
+                let sb = self.b.use_var(self.sbase);
+                for v in &all {
+                    let x = self.b.use_var(*v);
+                    let off = ((STATE_VARS + v.index()) * 8) as i32;
+                    self.b.ins().store(flags(), x, sb, off);
+                    self.max_var = self.max_var.max(v.index() + 1);
+                }
+                let st = self.b.use_var(self.steps);
+                self.b
+                    .ins()
+                    .store(flags(), st, sb, (STATE_STEPS * 8) as i32);
+                let c = self.iconst(code);
+                self.b.ins().store(flags(), c, sb, (STATE_STOP * 8) as i32);
+                self.b.ins().jump(self.advance, &[]);
+                let rb = self.b.create_block();
+                let cont = self.b.create_block();
+                self.b.switch_to_block(rb);
+                let sb = self.b.use_var(self.sbase);
+                for v in &all {
+                    let off = ((STATE_VARS + v.index()) * 8) as i32;
+                    let x = self.b.ins().load(types::I64, flags(), sb, off);
+                    self.b.def_var(*v, x);
+                }
+                let st = self
+                    .b
+                    .ins()
+                    .load(types::I64, flags(), sb, (STATE_STEPS * 8) as i32);
+                self.b.def_var(self.steps, st);
+                self.b.ins().jump(cont, &[]);
+                self.b.seal_block(cont);
+                self.b.switch_to_block(cont);
+                self.resumes.push((code, rb));
+            }
+            I::WorkGroup { .. } => return Err(Unsupported("work-group collective".into())),
+            I::Printf { .. } => return Err(Unsupported("printf".into())),
+            I::Bin { .. }
+            | I::Cmp { .. }
+            | I::Un { .. }
+            | I::Conv { .. }
+            | I::Bitcast { .. }
+            | I::PtrDiff { .. }
+            | I::Memcpy { .. }
+            | I::Memset { .. }
+            | I::FromGeneric { .. }
+            | I::SpaceTest { .. }
+            | I::GetFence { .. }
+            | I::StackAlloc { .. }
+            | I::Builtin { .. }
+            | I::Rmw { .. }
+            | I::CmpXchg { .. }
+            | I::AtomicLoad { .. }
+            | I::AtomicStore { .. } => self.slow(fi, pc, f, &ins, vars),
+        }
+        Ok(())
+    }
+}

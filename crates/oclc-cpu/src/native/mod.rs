@@ -1,0 +1,380 @@
+//! The native back end of the cpu device: kernels compiled to machine code with Cranelift,
+//! with every check of the interpreter kept (compare-and-branch to cold fault paths, or the
+//! interpreter's own code on the slow path). Kernels it cannot compile yet (barriers,
+//! work-group collectives, printf) run on the interpreter: [`compile`] says
+//! [`Unsupported`].
+
+mod call;
+pub mod group;
+pub mod layout;
+mod live;
+mod lower;
+mod slow;
+
+use crate::decode::Program;
+use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, UserFuncName, types};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module as _, default_libcall_names};
+use layout::*;
+use oclc_ir::{Module, ParamKind};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Why a kernel runs on the interpreter instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "not compiled natively: {}", self.0)
+    }
+}
+
+/// A kernel compiled to native code.
+pub struct NativeKernel {
+    /// Code address of the work-group function.
+    entry: usize,
+    /// Keeps the code alive.
+    _module: Mutex<JITModule>,
+    pub(crate) prog: Arc<Program>,
+    pub(crate) sites: Arc<[(u32, u32)]>,
+    /// Words of the io image.
+    pub(crate) io_words: usize,
+    /// Where the global table starts in the launch table.
+    pub(crate) gt_word: usize,
+    /// State words per work-item (1 without barriers: where it stopped).
+    pub(crate) state_words: usize,
+    /// How long compiling took.
+    pub compile_time: Duration,
+}
+
+impl std::fmt::Debug for NativeKernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativeKernel")
+            .field("compile_time", &self.compile_time)
+            .finish()
+    }
+}
+
+fn cl_err(e: impl std::fmt::Display) -> Unsupported {
+    Unsupported(format!("code generator: {e}"))
+}
+
+/// Compiles kernel `kernel` of `prog` (decoded from `module`).
+pub fn compile(
+    module: &Module,
+    prog: &Arc<Program>,
+    kernel: u32,
+) -> Result<NativeKernel, Unsupported> {
+    let t0 = Instant::now();
+    let kf = prog
+        .funcs
+        .get(kernel as usize)
+        .ok_or_else(|| Unsupported("no such kernel".into()))?;
+    let (size, depth) = lower::inlined_size(prog, kernel);
+    if size > lower::MAX_INLINED {
+        return Err(Unsupported(format!(
+            "{} decoded instructions once calls are inlined (at most {})",
+            if size == u64::MAX {
+                "too many".to_string()
+            } else {
+                size.to_string()
+            },
+            lower::MAX_INLINED
+        )));
+    }
+    if depth > lower::MAX_DEPTH {
+        return Err(Unsupported("calls nested too deeply to inline".into()));
+    }
+    let mut fb = settings::builder();
+    fb.set("opt_level", "speed").map_err(cl_err)?;
+    fb.set("is_pic", "false").map_err(cl_err)?;
+    let isa = cranelift_native::builder()
+        .map_err(cl_err)?
+        .finish(settings::Flags::new(fb))
+        .map_err(cl_err)?;
+    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
+    let shims: [(&str, *const u8, usize); 6] = [
+        ("oclc_exec", slow::shim_exec as *const u8, 1),
+        ("oclc_item", slow::shim_item as *const u8, 1),
+        ("oclc_mark", slow::shim_mark as *const u8, 1),
+        ("oclc_release", slow::shim_release as *const u8, 1),
+        ("oclc_ptr_add", slow::shim_ptr_add as *const u8, 2),
+        ("oclc_ptr_scaled", slow::shim_ptr_scaled as *const u8, 3),
+    ];
+    for (name, p, _) in shims {
+        jb.symbol(name, p);
+    }
+    let mut m = JITModule::new(jb);
+    let cc = m.isa().default_call_conv();
+    let mut ids = Vec::new();
+    for (name, _, n) in shims {
+        let id = m
+            .declare_function(name, Linkage::Import, &lower::shim_sig(cc, n))
+            .map_err(cl_err)?;
+        ids.push(id);
+    }
+    let mut sig = m.make_signature();
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(types::I64));
+    sig.returns.push(AbiParam::new(types::I64));
+    let fid = m
+        .declare_function("oclc_kernel", Linkage::Local, &sig)
+        .map_err(cl_err)?;
+    let mut ctx = m.make_context();
+    ctx.func.signature = sig;
+    ctx.func.name = UserFuncName::user(0, fid.as_u32());
+    let mut fctx = FunctionBuilderContext::new();
+    let kparams = module
+        .functions
+        .get(kernel as usize)
+        .map(|f| f.params.clone())
+        .unwrap_or_default();
+    let arg_lanes: u32 = kf.params.iter().map(|&(_, n)| n).sum();
+    let gt_word = E_ARGS + arg_lanes as usize;
+    let private = lower::private_users(prog);
+    let aggregate: Vec<bool> = (0..kf.params.len())
+        .map(|i| {
+            kparams
+                .get(i)
+                .is_some_and(|p| matches!(p.kind, ParamKind::Aggregate { .. }))
+        })
+        .collect();
+    let needs_item = private.get(kernel as usize) == Some(&true) || aggregate.iter().any(|a| *a);
+    let max_regs = prog.funcs.iter().map(|f| f.nregs).max().unwrap_or(0) as usize;
+    let sites;
+    let state_words;
+    let tc = m.target_config();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let fr: Vec<_> = ids
+            .iter()
+            .map(|id| m.declare_func_in_func(*id, b.func))
+            .collect();
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        b.seal_block(entry);
+        let env = b.block_params(entry)[0];
+        let io = b.block_params(entry)[1];
+        let fl = MemFlagsData::trusted();
+        let ld =
+            |b: &mut FunctionBuilder, w: usize| b.ins().load(types::I64, fl, env, (w * 8) as i32);
+        let dims = ld(&mut b, E_DIMS);
+        let max_steps = ld(&mut b, E_MAX_STEPS);
+        let size = [
+            ld(&mut b, E_SIZE),
+            ld(&mut b, E_SIZE + 1),
+            ld(&mut b, E_SIZE + 2),
+        ];
+        let gbase = [
+            ld(&mut b, E_GBASE),
+            ld(&mut b, E_GBASE + 1),
+            ld(&mut b, E_GBASE + 2),
+        ];
+        let nglob = ld(&mut b, E_NGLOB);
+        let ltab = ld(&mut b, E_LTAB);
+        let nloc = ld(&mut b, E_NLOC);
+        let gtab = b.ins().iadd_imm_s(env, (gt_word * 8) as i64);
+        let mut arg_vals = Vec::new();
+        let mut w = E_ARGS;
+        for &(_, n) in &kf.params {
+            let lanes: Vec<_> = (0..n as usize).map(|k| ld(&mut b, w + k)).collect();
+            arg_vals.push(lanes);
+            w += n as usize;
+        }
+        let steps = b.declare_var(types::I64);
+        let sbase = b.declare_var(types::I64);
+        let code = b.declare_var(types::I64);
+        let index = b.declare_var(types::I64);
+        let lid = [
+            b.declare_var(types::I64),
+            b.declare_var(types::I64),
+            b.declare_var(types::I64),
+        ];
+        let zero = b.ins().iconst(types::I64, 0);
+        for v in [steps, code, index, lid[0], lid[1], lid[2]] {
+            b.def_var(v, zero);
+        }
+        let n01 = b.ins().imul(size[0], size[1]);
+        let n = b.ins().imul(n01, size[2]);
+        let head = b.create_block();
+        let body = b.create_block();
+        let done = b.create_block();
+        let fault = b.create_block();
+        let item_end = b.create_block();
+        let advance = b.create_block();
+        b.set_cold_block(fault);
+        b.ins().jump(head, &[]);
+        b.switch_to_block(head);
+        let idx = b.use_var(index);
+        let more = b.ins().icmp(
+            cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
+            idx,
+            n,
+        );
+        b.ins().brif(more, body, &[], done, &[]);
+        b.seal_block(body);
+        b.switch_to_block(body);
+        b.ins().store(fl, idx, io, (IO_INDEX * 8) as i32);
+        let state = ld(&mut b, E_STATE);
+        let state_w = ld(&mut b, E_STATE_W);
+        let sw = b.ins().imul(idx, state_w);
+        let sw = b.ins().ishl_imm_s(sw, 3);
+        let sb = b.ins().iadd(state, sw);
+        b.def_var(sbase, sb);
+        let stop = b
+            .ins()
+            .load(types::I64, fl, sb, (lower::STATE_STOP * 8) as i32);
+        let fresh = b.create_block();
+        let dispatch = b.create_block();
+        b.ins().brif(stop, dispatch, &[], fresh, &[]);
+        b.seal_block(fresh);
+        b.switch_to_block(fresh);
+        b.def_var(steps, zero);
+        let kvars: Vec<Variable> = (0..kf.nregs).map(|_| b.declare_var(types::I64)).collect();
+        if needs_item {
+            let call = b.ins().call(fr[1], &[idx]);
+            let _ = b.inst_results(call);
+        }
+        for (i, (&(slot, n), lanes)) in kf.params.iter().zip(&arg_vals).enumerate() {
+            if aggregate.get(i) == Some(&true) {
+                let v = b
+                    .ins()
+                    .load(types::I64, fl, io, ((IO_SLOTS + slot as usize) * 8) as i32);
+                if let Some(x) = kvars.get(slot as usize) {
+                    b.def_var(*x, v);
+                }
+                continue;
+            }
+            for k in 0..n {
+                if let (Some(x), Some(v)) = (kvars.get((slot + k) as usize), lanes.get(k as usize))
+                {
+                    b.def_var(*x, *v);
+                }
+            }
+        }
+        let mut lw = lower::Lower {
+            b: &mut b,
+            prog,
+            shims: lower::Shims {
+                exec: fr[0],
+                mark: fr[2],
+                release: fr[3],
+                ptr_add: fr[4],
+                ptr_scaled: fr[5],
+            },
+            env,
+            io,
+            sites: Vec::new(),
+            steps,
+            max_steps,
+            code,
+            fault,
+            lid,
+            gbase,
+            nglob,
+            dims,
+            size,
+            item_end,
+            private,
+            inlined: 0,
+            active: Vec::new(),
+            liveness: Default::default(),
+            sbase,
+            advance,
+            resumes: Vec::new(),
+            max_var: 0,
+            gtab,
+            ltab,
+            nloc,
+        };
+        lw.function(kernel, &kvars, None, 0)?;
+        sites = std::mem::take(&mut lw.sites);
+        let resumes = std::mem::take(&mut lw.resumes);
+        state_words = if resumes.is_empty() {
+            1
+        } else {
+            lower::STATE_VARS + lw.max_var
+        };
+        // A work-item stopped at a barrier resumes after it.
+        b.switch_to_block(dispatch);
+        for (c, rb) in &resumes {
+            let is = b.ins().icmp_imm_s(
+                cranelift_codegen::ir::condcodes::IntCC::Equal,
+                stop,
+                *c as i64,
+            );
+            let next = b.create_block();
+            b.ins().brif(is, *rb, &[], next, &[]);
+            b.seal_block(next);
+            b.seal_block(*rb);
+            b.switch_to_block(next);
+        }
+        // Returned already (the driver resumes only groups stopped at barriers).
+        b.ins().jump(advance, &[]);
+        b.seal_block(dispatch);
+        b.switch_to_block(item_end);
+        b.seal_block(item_end);
+        let sb = b.use_var(sbase);
+        let done_code = b.ins().iconst(types::I64, lower::STOP_DONE as i64);
+        b.ins()
+            .store(fl, done_code, sb, (lower::STATE_STOP * 8) as i32);
+        b.ins().jump(advance, &[]);
+        // The next work-item: local ids advance in x, then y, then z.
+        b.switch_to_block(advance);
+        b.seal_block(advance);
+        let idx = b.use_var(index);
+        let idx1 = b.ins().iadd_imm_s(idx, 1);
+        b.def_var(index, idx1);
+        let x = b.use_var(lid[0]);
+        let x1 = b.ins().iadd_imm_s(x, 1);
+        let wrap = b
+            .ins()
+            .icmp(cranelift_codegen::ir::condcodes::IntCC::Equal, x1, size[0]);
+        let x2 = b.ins().select(wrap, zero, x1);
+        b.def_var(lid[0], x2);
+        let y = b.use_var(lid[1]);
+        let wy = b.ins().uextend(types::I64, wrap);
+        let y1 = b.ins().iadd(y, wy);
+        let wrap2 = b
+            .ins()
+            .icmp(cranelift_codegen::ir::condcodes::IntCC::Equal, y1, size[1]);
+        let y2 = b.ins().select(wrap2, zero, y1);
+        b.def_var(lid[1], y2);
+        let z = b.use_var(lid[2]);
+        let wz = b.ins().uextend(types::I64, wrap2);
+        let z1 = b.ins().iadd(z, wz);
+        b.def_var(lid[2], z1);
+        b.ins().jump(head, &[]);
+        b.seal_block(head);
+        b.switch_to_block(done);
+        b.seal_block(done);
+        b.ins().return_(&[zero]);
+        b.switch_to_block(fault);
+        b.seal_block(fault);
+        for (k, l) in lid.iter().enumerate() {
+            let v = b.use_var(*l);
+            b.ins().store(fl, v, io, ((IO_LID + k) * 8) as i32);
+        }
+        let c = b.use_var(code);
+        b.ins().return_(&[c]);
+        b.finalize(tc);
+    }
+    m.define_function(fid, &mut ctx).map_err(cl_err)?;
+    m.clear_context(&mut ctx);
+    m.finalize_definitions().map_err(cl_err)?;
+    let entry = m.get_finalized_function(fid) as usize;
+    Ok(NativeKernel {
+        entry,
+        _module: Mutex::new(m),
+        prog: prog.clone(),
+        sites: sites.into(),
+        io_words: IO_SLOTS + max_regs + 8,
+        state_words,
+        gt_word,
+        compile_time: t0.elapsed(),
+    })
+}

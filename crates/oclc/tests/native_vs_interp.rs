@@ -1,0 +1,292 @@
+//! The cpu device's native back end against its interpreter: every example and bench job
+//! whose kernel compiles natively leaves the same bytes in every buffer on both (`--save`),
+//! the jobs that fall back are the ones with barriers, and each runtime check reports the
+//! same text (line, message, work-item) on both. `OCLC_CPU_BACKEND=native` makes a kernel
+//! that cannot run natively an error, so a test can't pass by silently interpreting.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("oclc-native-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// `oclc run` with `args`; `native` forces the native back end (an error if the kernel does
+/// not compile), else `--device cpu-interp`.
+fn oclc(args: &[&str], native: bool) -> (i32, String, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_oclc"));
+    c.current_dir(root()).arg("run").args(args);
+    if native {
+        c.env("OCLC_CPU_BACKEND", "native");
+    } else {
+        c.env_remove("OCLC_CPU_BACKEND")
+            .args(["--device", "cpu-interp"]);
+    }
+    let out = c.output().expect("run oclc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `job` on both back ends with `--save` and compares every saved buffer; false when
+/// the kernel does not run natively (nothing to compare).
+fn same_bytes(job: &str) -> bool {
+    let name = job.replace(['/', '.'], "_");
+    let (dn, di) = (
+        temp_dir(&format!("{name}-n")),
+        temp_dir(&format!("{name}-i")),
+    );
+    let (code, out, err) = oclc(&[job, "--save", &dn.to_string_lossy()], true);
+    if code != 0 && err.contains("does not run natively") {
+        return false;
+    }
+    assert_eq!(code, 0, "{job} native: {out}\n{err}");
+    let (code, out_i, err) = oclc(&[job, "--save", &di.to_string_lossy()], false);
+    assert_eq!(code, 0, "{job} interpreted: {out_i}\n{err}");
+    let mut files: Vec<_> = std::fs::read_dir(&dn)
+        .expect("saved")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{job}: --save wrote nothing");
+    for f in &files {
+        let a = std::fs::read(dn.join(f)).expect("native buffer");
+        let b = std::fs::read(di.join(f)).expect("interpreted buffer");
+        assert!(
+            a == b,
+            "{job}: {f:?} differs between native and interpreted runs"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dn);
+    let _ = std::fs::remove_dir_all(&di);
+    true
+}
+
+/// The examples (all with barriers and `__local` memory) run natively.
+#[test]
+fn examples_match() {
+    for job in ["memcpy", "matmul", "reduce", "histogram"] {
+        assert!(same_bytes(&format!("examples/{job}.toml")), "{job}");
+    }
+}
+
+#[test]
+fn bench_copy_jobs_match() {
+    for job in ["bench/copy_named.toml", "bench/copy_generic.toml"] {
+        assert!(same_bytes(job), "{job} should run natively");
+    }
+}
+
+#[test]
+fn bench_memcpy_global_named_matches() {
+    assert!(same_bytes("bench/memcpy_global_named.toml"));
+}
+
+#[test]
+fn bench_memcpy_global_generic_matches() {
+    assert!(same_bytes("bench/memcpy_global_generic.toml"));
+}
+
+/// Kernels that use printf still run on the interpreter; `OCLC_CPU_BACKEND=native` says so.
+#[test]
+fn printf_falls_back() {
+    let dir = temp_dir("printf");
+    let path = dir.join("printf.toml");
+    let job = r#"
+code = """
+kernel void k(global int *out) { printf("%d\\n", 1); out[0] = 1; }
+"""
+kernel = "k"
+global = [1]
+[args]
+out = { buffer = "int", len = 1 }
+"#;
+    std::fs::write(&path, job).expect("write run file");
+    let (code, _, err) = oclc(&[&path.to_string_lossy()], true);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_ne!(code, 0);
+    assert!(err.contains("does not run natively (printf)"), "{err}");
+}
+
+/// Runs an inline-code job on both back ends: both must fail with exit 3 and the same
+/// report (message, source line, caret, ids).
+fn same_fault(name: &str, job: &str, flags: &[&str], fragment: &str) {
+    let dir = temp_dir(name);
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, job).expect("write run file");
+    let p = path.to_string_lossy().into_owned();
+    let mut args = vec![p.as_str()];
+    args.extend_from_slice(flags);
+    let (cn, _, en) = oclc(&args, true);
+    let (ci, _, ei) = oclc(&args, false);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(cn, 3, "{name} native:\n{en}");
+    assert_eq!(ci, 3, "{name} interpreted:\n{ei}");
+    assert!(en.contains(fragment), "{name}: {en}");
+    assert_eq!(en, ei, "{name}: reports differ");
+}
+
+#[test]
+fn out_of_bounds_write_reports_the_same() {
+    let job = r#"
+code = """
+kernel void k(global int *out, int shift) {
+    size_t i = get_global_id(0);
+    out[i + shift] = 1;
+}
+"""
+kernel = "k"
+global = [16]
+[args]
+out = { buffer = "int", len = 16 }
+shift = { value = 1 }
+"#;
+    same_fault(
+        "oob",
+        job,
+        &[],
+        "out-of-bounds write of 4 bytes at offset 64",
+    );
+    // A byte store, a vector load and a private array take other paths.
+    let job = r#"
+code = """
+kernel void k(global uchar *out, global int *v, int n) {
+    int priv[4] = {1, 2, 3, 4};
+    size_t i = get_global_id(0);
+    out[i] = (uchar)(((global int4 *)v)[i].y + vload4(i, v).z + priv[i % 4]);
+    if (i == 5) out[i + n] = priv[n];
+}
+"""
+kernel = "k"
+global = [8]
+[args]
+out = { buffer = "uchar", len = 8 }
+v = { buffer = "int", len = 32, init = "range" }
+n = { value = 7 }
+"#;
+    same_fault("oob_priv", job, &[], "out-of-bounds read of 4 bytes");
+}
+
+#[test]
+fn null_dereference_reports_the_same() {
+    let job = r#"
+code = """
+kernel void k(global int *out, int use_null) {
+    global int *p = use_null ? 0 : out;
+    if (get_global_id(0) == 3)
+        out[1] = *p + 1;
+}
+"""
+kernel = "k"
+global = [16]
+[args]
+out = { buffer = "int", len = 2 }
+use_null = { value = 1 }
+"#;
+    same_fault("null", job, &[], "NULL");
+}
+
+#[test]
+fn write_to_constant_reports_the_same() {
+    let job = r#"
+code = """
+kernel void k(constant int *c, global int *out, int cheat) {
+    global int *p = cheat ? (global int *)(size_t)c : out;
+    p[get_global_id(0)] = c[get_global_id(0)] + 1;
+}
+"""
+kernel = "k"
+global = [4]
+[args]
+c = { buffer = "int", len = 4, init = "range" }
+out = { buffer = "int", len = 4 }
+cheat = { value = 1 }
+"#;
+    same_fault("constant", job, &[], "__constant");
+}
+
+#[test]
+fn wrong_space_cast_reports_the_same() {
+    let job = r#"
+options = "-cl-std=CL2.0"
+code = """
+kernel void k(global int *out, int from_private) {
+    int tmp[16];
+    tmp[get_global_id(0)] = 2;
+    generic int *g = from_private ? (generic int *)tmp : (generic int *)out;
+    global int *p = (global int *)g;
+    p[get_global_id(0)] = 1;
+}
+"""
+kernel = "k"
+global = [16]
+[args]
+out = { buffer = "int", len = 16 }
+from_private = { value = 1 }
+"#;
+    same_fault("space", job, &[], "__global");
+}
+
+#[test]
+fn barrier_divergence_reports_the_same() {
+    let job = r#"
+code = """
+void sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+kernel void k(global int *out, int limit) {
+    local int tmp[4];
+    tmp[get_local_id(0)] = 1;
+    if (get_local_id(0) < limit)
+        sync();
+    else
+        barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tmp[3 - get_local_id(0)];
+    if (get_local_id(0) < limit)
+        barrier(CLK_LOCAL_MEM_FENCE);
+}
+"""
+kernel = "k"
+global = [8]
+local = [4]
+[args]
+out = { buffer = "int", len = 8 }
+limit = { value = 2 }
+"#;
+    same_fault("divergence", job, &[], "barrier divergence");
+}
+
+#[test]
+fn step_limit_reports_the_same() {
+    let job = r#"
+code = """
+int spin(int i, int n) {
+    while (i < n) { i += 0; }
+    return i;
+}
+kernel void k(global int *out, int n) {
+    int i = 0;
+    for (int j = 0; j < 3; j++) out[j] = j;
+    out[0] = spin(i, n);
+}
+"""
+kernel = "k"
+global = [2]
+[args]
+out = { buffer = "int", len = 4 }
+n = { value = 1000 }
+"#;
+    same_fault(
+        "loop",
+        job,
+        &["--max-steps", "100000"],
+        "step limit of 100000",
+    );
+}
