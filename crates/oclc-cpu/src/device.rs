@@ -590,8 +590,8 @@ impl Device {
             return Err(DeviceError::InvalidProgram(msg));
         }
         let mut module = module;
-        // One sub-group per work-group: its builtins are the work-group's collectives.
-        oclc_ir::passes::subgroups::as_work_group(&mut module);
+        // Sub-groups of one work-item: their builtins need no other work-item.
+        oclc_ir::passes::subgroups::one_item(&mut module);
         oclc_ir::passes::optimize_for_device(&mut module);
         if let Err(errs) = oclc_ir::debug_verify(&module) {
             let msg = errs

@@ -208,25 +208,18 @@ pub fn cl_ext_option(images: bool) -> String {
     format!("-cl-ext={}", items.join(","))
 }
 
-/// Sub-groups: on a GPU a warp of 32 work-items; on the cpu device the whole work-group.
+/// Sub-groups: on a GPU a warp of 32 work-items; on the cpu device one work-item.
 pub const GPU_SUB_GROUP: usize = 32;
-
-/// CL_DEVICE_MAX_NUM_SUB_GROUPS: the sub-groups of the largest work-group.
-pub fn max_sub_groups(dev: &Device) -> u32 {
-    if dev.is_cuda() {
-        dev.max_work_group().div_ceil(GPU_SUB_GROUP) as u32
-    } else {
-        1
-    }
-}
 
 /// The size of the sub-groups of a work-group of `n` work-items on `dev` (the largest one).
 pub fn sub_group_size(dev: &Device, n: usize) -> usize {
-    if dev.is_cuda() {
-        n.min(GPU_SUB_GROUP)
-    } else {
-        n
-    }
+    n.min(if dev.is_cuda() { GPU_SUB_GROUP } else { 1 })
+}
+
+/// CL_DEVICE_MAX_NUM_SUB_GROUPS: the sub-groups of the largest work-group.
+pub fn max_sub_groups(dev: &Device) -> u32 {
+    let n = dev.max_work_group();
+    n.div_ceil(sub_group_size(dev, n).max(1)) as u32
 }
 
 /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: any size runs as well on the cpu device;

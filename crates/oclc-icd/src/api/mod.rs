@@ -308,10 +308,11 @@ status_fn!(
     }
 );
 
-/// The extension functions this platform has: none beyond the core API.
+/// The dispatch table's slot for the deprecated 1.1 lookup: the exported
+/// `clGetExtensionFunctionAddress` answers.
 unsafe extern "C" fn get_extension_function_address(name: *const c_char) -> *mut c_void {
-    let _ = name;
-    std::ptr::null_mut()
+    // SAFETY: the same contract (`name` NULL or NUL-terminated).
+    unsafe { clGetExtensionFunctionAddress(name) }
 }
 
 /// # Safety
@@ -324,6 +325,8 @@ pub unsafe extern "C" fn clGetExtensionFunctionAddress(name: *const c_char) -> *
     match found.as_ref().map(|r| r.as_deref()) {
         Ok(Ok("clIcdGetPlatformIDsKHR")) => clIcdGetPlatformIDsKHR as *mut c_void,
         Ok(Ok("clGetPlatformInfo")) => get_platform_info as *mut c_void,
+        // cl_khr_subgroups: the extension's name for the core 2.1 query.
+        Ok(Ok("clGetKernelSubGroupInfoKHR")) => program::get_kernel_sub_group_info as *mut c_void,
         _ => std::ptr::null_mut(),
     }
 }
@@ -1060,7 +1063,7 @@ pub static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
     clCreateSamplerWithProperties: Some(create_sampler_with_properties),
     clSetKernelArgSVMPointer: Some(program::set_kernel_arg_svm_pointer),
     clSetKernelExecInfo: Some(program::set_kernel_exec_info),
-    clGetKernelSubGroupInfoKHR: None,
+    clGetKernelSubGroupInfoKHR: Some(program::get_kernel_sub_group_info),
     clCloneKernel: Some(program::clone_kernel),
     clCreateProgramWithIL: Some(program::create_program_with_il),
     clEnqueueSVMMigrateMem: Some(mem::enqueue_svm_migrate_mem),

@@ -1105,9 +1105,9 @@ status_fn!(
                     .copied()
                     .unwrap_or(0);
                 // A 1-D local size giving exactly `count` sub-groups, or 0 where none does.
-                let n = match (dev.is_cuda(), count) {
-                    (true, c) if c > 0 && c * GPU_SUB_GROUP <= max => c * GPU_SUB_GROUP,
-                    (false, 1) => max,
+                let per = if dev.is_cuda() { GPU_SUB_GROUP } else { 1 };
+                let n = match count.checked_mul(per) {
+                    Some(n) if n > 0 && n <= max => n,
                     _ => 0,
                 };
                 let dims = (size / word).clamp(1, 3);
