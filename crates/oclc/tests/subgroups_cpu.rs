@@ -43,7 +43,12 @@ fn sub_groups_of_one_work_item() {
     let f = d.buffer::<f32>(n).expect("f");
     let u = d.buffer::<u32>(n).expect("u");
     let mut k = p.kernel("k").expect("kernel");
-    k.set_arg(0, &o).expect("o").set_arg(1, &f).expect("f").set_arg(2, &u).expect("u");
+    k.set_arg(0, &o)
+        .expect("o")
+        .set_arg(1, &f)
+        .expect("f")
+        .set_arg(2, &u)
+        .expect("u");
     d.launch(
         &k,
         &NdRange::new(&[gx as u64, gy as u64]).local(&[lx as u64, ly as u64]),

@@ -1078,7 +1078,11 @@ status_fn!(
         let word = std::mem::size_of::<usize>();
         // The local size an NDRANGE query names: 1 to 3 size_t.
         let local = || -> Result<usize, cl_int> {
-            if input.is_null() || in_size == 0 || in_size % word != 0 || in_size > 3 * word {
+            if input.is_null()
+                || in_size == 0
+                || !in_size.is_multiple_of(word)
+                || in_size > 3 * word
+            {
                 return Err(CL_INVALID_VALUE);
             }
             // SAFETY: `input` holds `in_size` bytes (the caller's contract), a whole number of
