@@ -153,7 +153,6 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "cl_khr_fp64",
     "cl_khr_fp16",
     "cl_khr_icd",
-    "cl_khr_subgroups",
 ];
 
 /// OpenCL C 3.0 optional features the devices support.
@@ -167,6 +166,9 @@ pub const DEVICE_FEATURES: &[&str] = &[
     "__opencl_c_atomic_scope_all_devices",
     "__opencl_c_int64",
     "__opencl_c_fp64",
+    // Sub-groups as the OpenCL 3.0 feature only: `cl_khr_subgroups` also demands independent
+    // forward progress of sub-groups, which the cpu device (work-items run in turn between
+    // barriers) does not give.
     "__opencl_c_subgroups",
 ];
 
