@@ -321,39 +321,10 @@ pub struct FnChecks {
     dtail: bool,
 }
 
-/// Operations that may run after a failed deferred check of their block: arithmetic,
-/// address computations and (predicated) loads and stores.
+/// Operations that may run after a failed deferred check of their block: the removable
+/// ones (arithmetic, address computations, queries) and the (predicated) loads and stores.
 fn is_quiet(op: &Op) -> bool {
-    matches!(
-        op,
-        Op::Const(_)
-            | Op::Undef
-            | Op::Bin(..)
-            | Op::Un(..)
-            | Op::Cmp(..)
-            | Op::Conv(..)
-            | Op::Bitcast(_)
-            | Op::IntToPtr(_)
-            | Op::Splat(_)
-            | Op::Build(_)
-            | Op::Extract(..)
-            | Op::ExtractDyn(..)
-            | Op::InsertDyn(..)
-            | Op::Insert(..)
-            | Op::Shuffle(..)
-            | Op::Select(..)
-            | Op::PtrAdd(..)
-            | Op::PtrDiff(..)
-            | Op::Load(_)
-            | Op::Store { .. }
-            | Op::ToGeneric(_)
-            | Op::FromGeneric(..)
-            | Op::SpaceTest(..)
-            | Op::GetFence(_)
-            | Op::GlobalAddr(_)
-            | Op::LocalAddr(_)
-            | Op::WorkItem(..)
-    )
+    oclc_ir::passes::util::is_removable(op) || matches!(op, Op::Load(_) | Op::Store { .. })
 }
 
 impl FnChecks {
