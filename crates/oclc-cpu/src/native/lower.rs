@@ -11,7 +11,7 @@ use crate::ops::mask;
 use crate::ptr;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, Signature, Value, types,
+    AbiParam, AtomicRmwOp, Block, FuncRef, InstBuilder, MemFlagsData, Signature, Value, types,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
 use oclc_ir::{BinOp, CmpOp, ConvOp, Scalar, WorkItemQuery};
@@ -486,6 +486,7 @@ impl Lower<'_, '_> {
         acc: Acc,
         store: Option<u32>,
         load: Option<u32>,
+        rmw: Option<(AtomicRmwOp, u32)>,
     ) {
         let Acc {
             len,
@@ -537,7 +538,18 @@ impl Lower<'_, '_> {
         self.b.switch_to_block(fast);
         let addr = self.b.ins().iadd(base, off);
         let fl = MemFlagsData::new().with_notrap();
+        if let (Some((op, d)), Some(v)) = (rmw, store) {
+            // A 32-bit atomic on a word of the allocation: the old value, zero-extended.
+            let x = self.get(vars, v);
+            let x = self.b.ins().ireduce(types::I32, x);
+            let old = self.b.ins().atomic_rmw(types::I32, fl, op, addr, x);
+            let old = self.b.ins().uextend(types::I64, old);
+            self.set(vars, d, old);
+        }
         for k in 0..n {
+            if rmw.is_some() {
+                break;
+            }
             let o = (k * eb) as i32;
             if let Some(v) = store {
                 let x = self.get(vars, v + k);
@@ -569,6 +581,24 @@ impl Lower<'_, '_> {
         self.b.seal_block(join);
         self.b.switch_to_block(join);
     }
+}
+
+/// The Cranelift operation of a 32-bit integer atomic read-modify-write (not float add).
+fn atomic_op(op: oclc_ir::RmwOp) -> Option<AtomicRmwOp> {
+    use oclc_ir::RmwOp as R;
+    Some(match op {
+        R::Add => AtomicRmwOp::Add,
+        R::Sub => AtomicRmwOp::Sub,
+        R::Xchg => AtomicRmwOp::Xchg,
+        R::And => AtomicRmwOp::And,
+        R::Or => AtomicRmwOp::Or,
+        R::Xor => AtomicRmwOp::Xor,
+        R::SMin => AtomicRmwOp::Smin,
+        R::SMax => AtomicRmwOp::Smax,
+        R::UMin => AtomicRmwOp::Umin,
+        R::UMax => AtomicRmwOp::Umax,
+        R::FAdd => return None,
+    })
 }
 
 /// The shape of a memory access compiled inline.
@@ -992,20 +1022,39 @@ impl Lower<'_, '_> {
                 let r = self.ptr_arith(x, iv, prod, Some(scale as u64));
                 self.set(vars, d, r);
             }
-            I::Load4 { d, p } => self.access(fi, pc, f, &ins, vars, p, Acc::word(4), None, Some(d)),
-            I::Load8 { d, p } => self.access(fi, pc, f, &ins, vars, p, Acc::word(8), None, Some(d)),
+            I::Load4 { d, p } => {
+                self.access(fi, pc, f, &ins, vars, p, Acc::word(4), None, Some(d), None)
+            }
+            I::Load8 { d, p } => {
+                self.access(fi, pc, f, &ins, vars, p, Acc::word(8), None, Some(d), None)
+            }
+            I::Rmw { op, s, d, p, v } if s == Scalar::I32 && atomic_op(op).is_some() => {
+                let op = atomic_op(op).unwrap_or(AtomicRmwOp::Add);
+                self.access(
+                    fi,
+                    pc,
+                    f,
+                    &ins,
+                    vars,
+                    p,
+                    Acc::word(4),
+                    Some(v),
+                    None,
+                    Some((op, d)),
+                )
+            }
             I::Store4 { p, v } => {
-                self.access(fi, pc, f, &ins, vars, p, Acc::word(4), Some(v), None)
+                self.access(fi, pc, f, &ins, vars, p, Acc::word(4), Some(v), None, None)
             }
             I::Store8 { p, v } => {
-                self.access(fi, pc, f, &ins, vars, p, Acc::word(8), Some(v), None)
+                self.access(fi, pc, f, &ins, vars, p, Acc::word(8), Some(v), None, None)
             }
             I::Load { s, n, d, p } => match Acc::of(s, n) {
-                Some(acc) => self.access(fi, pc, f, &ins, vars, p, acc, None, Some(d)),
+                Some(acc) => self.access(fi, pc, f, &ins, vars, p, acc, None, Some(d), None),
                 None => self.slow(fi, pc, f, &ins, vars),
             },
             I::Store { s, n, p, v } => match Acc::of(s, n) {
-                Some(acc) => self.access(fi, pc, f, &ins, vars, p, acc, Some(v), None),
+                Some(acc) => self.access(fi, pc, f, &ins, vars, p, acc, Some(v), None, None),
                 None => self.slow(fi, pc, f, &ins, vars),
             },
             I::WorkItem { q, d, dim } => {
