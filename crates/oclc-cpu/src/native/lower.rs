@@ -350,14 +350,19 @@ impl Lower<'_, '_> {
 
     /// Branches on `cond` to the edges `t` and `e`.
     fn branch(&mut self, cond: Value, f: &DFunc, t: u32, e: u32, vars: &[Variable], bm: &BlockMap) {
-        let (bt, be) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(cond, bt, &[], be, &[]);
+        self.edge_if(cond, f, t, vars, bm);
+        self.take_edge(f, e, vars, bm);
+    }
+
+    /// Takes edge `t` when `cond` holds; code emitted next runs when it does not.
+    fn edge_if(&mut self, cond: Value, f: &DFunc, t: u32, vars: &[Variable], bm: &BlockMap) {
+        let (bt, bn) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(cond, bt, &[], bn, &[]);
         self.b.seal_block(bt);
-        self.b.seal_block(be);
+        self.b.seal_block(bn);
         self.b.switch_to_block(bt);
         self.take_edge(f, t, vars, bm);
-        self.b.switch_to_block(be);
-        self.take_edge(f, e, vars, bm);
+        self.b.switch_to_block(bn);
     }
 
     /// `ptr::add(p, bytes)` (`scale` None) or `ptr::add_scaled(p, x, scale)` where `bytes` is
@@ -1087,13 +1092,7 @@ impl Lower<'_, '_> {
                 for &(k, e) in &sw.cases {
                     let kv = self.iconst(k);
                     let is = self.b.ins().icmp(IntCC::Equal, xv, kv);
-                    let (bt, bn) = (self.b.create_block(), self.b.create_block());
-                    self.b.ins().brif(is, bt, &[], bn, &[]);
-                    self.b.seal_block(bt);
-                    self.b.seal_block(bn);
-                    self.b.switch_to_block(bt);
-                    self.take_edge(f, e, vars, bm);
-                    self.b.switch_to_block(bn);
+                    self.edge_if(is, f, e, vars, bm);
                 }
                 self.take_edge(f, sw.default, vars, bm);
             }
