@@ -290,3 +290,95 @@ n = { value = 1000 }
         "step limit of 100000",
     );
 }
+
+/// 32- and 64-bit atomics (read-modify-write, compare-and-exchange loops, atomic load,
+/// store and exchange, on buffers and `__local` variables) run inline in native code: the
+/// order-independent results are the expected values, and the bytes match the interpreter's.
+#[test]
+fn atomics_run_inline_and_match() {
+    let dir = temp_dir("atomics");
+    let path = dir.join("atomics.toml");
+    let job = r#"
+code = """
+kernel void k(global atomic_ulong *sum, global atomic_long *mn, global atomic_ulong *mx,
+              global atomic_ulong *cas64, global atomic_uint *cnt, global long *out,
+              global float *fout) {
+    size_t g = get_global_id(0), l = get_local_id(0), w = get_group_id(0);
+    local atomic_int lc;
+    local atomic_long l64;
+    local atomic_float lf;
+    if (l == 0) {
+        atomic_store(&lc, 0);
+        atomic_store(&l64, 0);
+        atomic_store(&lf, 0.0f);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_fetch_add(sum, (ulong)g << 33);
+    atomic_fetch_min(mn, (long)g - 1000000000000L);
+    atomic_fetch_max(mx, (ulong)g * 0x100000001UL);
+    ulong e = atomic_load(cas64);
+    while (!atomic_compare_exchange_weak(cas64, &e, e + 0x100000001UL))
+        ;
+    int f = atomic_load(&lc);
+    while (!atomic_compare_exchange_strong(&lc, &f, f + 3))
+        ;
+    atomic_fetch_sub(&l64, 5);
+    atomic_exchange(&lf, 1.5f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0) {
+        atomic_fetch_add(cnt, (uint)atomic_load(&lc));
+        out[w] = atomic_exchange(&l64, 7);
+        fout[w] = atomic_load(&lf);
+    }
+}
+"""
+options = "-cl-std=CL2.0"
+kernel = "k"
+global = [256]
+local = [64]
+[args]
+sum = { buffer = "ulong", len = 1 }
+mn = { buffer = "long", len = 1 }
+mx = { buffer = "ulong", len = 1 }
+cas64 = { buffer = "ulong", len = 1 }
+cnt = { buffer = "uint", len = 1 }
+out = { buffer = "long", len = 4 }
+fout = { buffer = "float", len = 4 }
+[expect]
+sum = { equals = [280375465082880] }
+mn = { equals = [-1000000000000] }
+mx = { equals = [1095216660735] }
+cas64 = { equals = [1099511628032] }
+cnt = { equals = [768] }
+out = { equals = [-320, -320, -320, -320] }
+fout = { equals = [1.5, 1.5, 1.5, 1.5] }
+"#;
+    std::fs::write(&path, job).expect("write run file");
+    let ran = same_bytes(&path.to_string_lossy());
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ran, "the atomics kernel should run natively");
+}
+
+/// An atomic compare-and-exchange out of bounds leaves the inline path: the same report.
+#[test]
+fn atomic_out_of_bounds_reports_the_same() {
+    let job = r#"
+code = """
+kernel void k(global atomic_long *a) {
+    long e = 0;
+    atomic_compare_exchange_strong(&a[get_global_id(0) + 2], &e, 1L);
+}
+"""
+options = "-cl-std=CL2.0"
+kernel = "k"
+global = [4]
+[args]
+a = { buffer = "long", len = 4 }
+"#;
+    same_fault(
+        "atomic_oob",
+        job,
+        &[],
+        "out-of-bounds atomic operation of 8 bytes at offset 32",
+    );
+}

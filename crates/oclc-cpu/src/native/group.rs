@@ -68,6 +68,7 @@ impl Worker {
         slow::install(Env {
             prog: nk.prog.clone(),
             sites: nk.sites.clone(),
+            site_slots: nk.site_slots.clone(),
             globals: ctx.globals.to_vec(),
             svm: ctx.svm.to_vec(),
             local: Arena::default(),

@@ -491,7 +491,7 @@ impl Lower<'_, '_> {
         acc: Acc,
         store: Option<u32>,
         load: Option<u32>,
-        rmw: Option<(AtomicRmwOp, u32)>,
+        atomic: Option<Atomic>,
     ) {
         let Acc {
             len,
@@ -543,16 +543,11 @@ impl Lower<'_, '_> {
         self.b.switch_to_block(fast);
         let addr = self.b.ins().iadd(base, off);
         let fl = MemFlagsData::new().with_notrap();
-        if let (Some((op, d)), Some(v)) = (rmw, store) {
-            // A 32-bit atomic on a word of the allocation: the old value, zero-extended.
-            let x = self.get(vars, v);
-            let x = self.b.ins().ireduce(types::I32, x);
-            let old = self.b.ins().atomic_rmw(types::I32, fl, op, addr, x);
-            let old = self.b.ins().uextend(types::I64, old);
-            self.set(vars, d, old);
+        if let Some(at) = atomic {
+            self.atomic_at(at, eb, addr, vars, store, load);
         }
         for k in 0..n {
-            if rmw.is_some() {
+            if atomic.is_some() {
                 break;
             }
             let o = (k * eb) as i32;
@@ -586,24 +581,110 @@ impl Lower<'_, '_> {
         self.b.seal_block(join);
         self.b.switch_to_block(join);
     }
+
+    /// The atomic operation `at` on the `b`-byte word at `addr` (already checked): operands
+    /// and results are the zero-extended lanes of the slots, as the interpreter keeps them.
+    fn atomic_at(
+        &mut self,
+        at: Atomic,
+        b: u32,
+        addr: Value,
+        vars: &[Variable],
+        store: Option<u32>,
+        load: Option<u32>,
+    ) {
+        let ty = if b == 8 { types::I64 } else { types::I32 };
+        let fl = MemFlagsData::new().with_notrap();
+        let narrow = |l: &mut Self, x: Value| {
+            if b == 8 {
+                x
+            } else {
+                l.b.ins().ireduce(types::I32, x)
+            }
+        };
+        let widen = |l: &mut Self, x: Value| {
+            if b == 8 {
+                x
+            } else {
+                l.b.ins().uextend(types::I64, x)
+            }
+        };
+        let operand = |l: &mut Self, slot: Option<u32>| {
+            let x = match slot {
+                Some(s) => l.get(vars, s),
+                None => l.iconst(0),
+            };
+            narrow(l, x)
+        };
+        match at {
+            Atomic::Rmw(op, d) => {
+                let x = operand(self, store);
+                let old = self.b.ins().atomic_rmw(ty, fl, op, addr, x);
+                let old = widen(self, old);
+                self.set(vars, d, old);
+            }
+            Atomic::Cas { d, e } => {
+                let want = operand(self, Some(e));
+                let new = operand(self, store);
+                let old = self.b.ins().atomic_cas(fl, addr, want, new);
+                let old = widen(self, old);
+                self.set(vars, d, old);
+            }
+            Atomic::Load => {
+                let x = self.b.ins().atomic_load(ty, fl, addr);
+                let x = widen(self, x);
+                if let Some(d) = load {
+                    self.set(vars, d, x);
+                }
+            }
+            Atomic::Store => {
+                let x = operand(self, store);
+                self.b.ins().atomic_store(fl, x, addr);
+            }
+        }
+    }
 }
 
-/// The Cranelift operation of a 32-bit integer atomic read-modify-write (not float add).
-fn atomic_op(op: oclc_ir::RmwOp) -> Option<AtomicRmwOp> {
+/// An atomic access compiled inline (32- or 64-bit words; the value operand is the access's
+/// `store` slot, the loaded value goes to its `load` slot).
+#[derive(Clone, Copy)]
+pub enum Atomic {
+    /// Read-modify-write; the old value goes to slot `.1`.
+    Rmw(AtomicRmwOp, u32),
+    /// Compare-and-exchange with the expected value in slot `e`; the old value goes to `d`.
+    Cas { d: u32, e: u32 },
+    Load,
+    Store,
+}
+
+/// The Cranelift operation of an atomic read-modify-write on a word of scalar `s` (integer
+/// operations on integers; exchange also on floats, as bits; float add stays on the slow path).
+fn atomic_op(op: oclc_ir::RmwOp, s: Scalar) -> Option<AtomicRmwOp> {
     use oclc_ir::RmwOp as R;
+    let int = matches!(s, Scalar::I32 | Scalar::I64);
     Some(match op {
-        R::Add => AtomicRmwOp::Add,
-        R::Sub => AtomicRmwOp::Sub,
         R::Xchg => AtomicRmwOp::Xchg,
-        R::And => AtomicRmwOp::And,
-        R::Or => AtomicRmwOp::Or,
-        R::Xor => AtomicRmwOp::Xor,
-        R::SMin => AtomicRmwOp::Smin,
-        R::SMax => AtomicRmwOp::Smax,
-        R::UMin => AtomicRmwOp::Umin,
-        R::UMax => AtomicRmwOp::Umax,
-        R::FAdd => return None,
+        R::Add if int => AtomicRmwOp::Add,
+        R::Sub if int => AtomicRmwOp::Sub,
+        R::And if int => AtomicRmwOp::And,
+        R::Or if int => AtomicRmwOp::Or,
+        R::Xor if int => AtomicRmwOp::Xor,
+        R::SMin if int => AtomicRmwOp::Smin,
+        R::SMax if int => AtomicRmwOp::Smax,
+        R::UMin if int => AtomicRmwOp::Umin,
+        R::UMax if int => AtomicRmwOp::Umax,
+        _ => return None,
     })
+}
+
+/// The bytes of an atomic word of scalar `s` compiled inline: 32- and 64-bit integers and
+/// floats (as bits).
+fn atomic_word(s: Scalar) -> Option<u32> {
+    match s {
+        Scalar::I32 | Scalar::F32 => Some(4),
+        Scalar::I64 | Scalar::F64 => Some(8),
+        _ => None,
+    }
 }
 
 /// The shape of a memory access compiled inline.
@@ -1033,20 +1114,29 @@ impl Lower<'_, '_> {
             I::Load8 { d, p } => {
                 self.access(fi, pc, f, &ins, vars, p, Acc::word(8), None, Some(d), None)
             }
-            I::Rmw { op, s, d, p, v } if s == Scalar::I32 && atomic_op(op).is_some() => {
-                let op = atomic_op(op).unwrap_or(AtomicRmwOp::Add);
-                self.access(
-                    fi,
-                    pc,
-                    f,
-                    &ins,
-                    vars,
-                    p,
-                    Acc::word(4),
-                    Some(v),
-                    None,
-                    Some((op, d)),
-                )
+            I::Rmw { op, s, d, p, v } if atomic_word(s).is_some() && atomic_op(op, s).is_some() => {
+                let acc = Acc::word(atomic_word(s).unwrap_or(4));
+                let at = Atomic::Rmw(atomic_op(op, s).unwrap_or(AtomicRmwOp::Xchg), d);
+                self.access(fi, pc, f, &ins, vars, p, acc, Some(v), None, Some(at))
+            }
+            I::CmpXchg { s, d, info } if atomic_word(s).is_some() => {
+                let &(p, e, v) = f
+                    .cmpxchgs
+                    .get(info as usize)
+                    .ok_or_else(|| Unsupported("a bad compare-and-exchange".into()))?;
+                let acc = Acc::word(atomic_word(s).unwrap_or(4));
+                let at = Atomic::Cas { d, e };
+                self.access(fi, pc, f, &ins, vars, p, acc, Some(v), None, Some(at))
+            }
+            I::AtomicLoad { s, d, p } if atomic_word(s).is_some() => {
+                let acc = Acc::word(atomic_word(s).unwrap_or(4));
+                let at = Atomic::Load;
+                self.access(fi, pc, f, &ins, vars, p, acc, None, Some(d), Some(at))
+            }
+            I::AtomicStore { s, p, v } if atomic_word(s).is_some() => {
+                let acc = Acc::word(atomic_word(s).unwrap_or(4));
+                let at = Atomic::Store;
+                self.access(fi, pc, f, &ins, vars, p, acc, Some(v), None, Some(at))
             }
             I::Store4 { p, v } => {
                 self.access(fi, pc, f, &ins, vars, p, Acc::word(4), Some(v), None, None)

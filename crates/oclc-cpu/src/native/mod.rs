@@ -40,6 +40,8 @@ pub struct NativeKernel {
     _module: Mutex<JITModule>,
     pub(crate) prog: Arc<Program>,
     pub(crate) sites: Arc<[(u32, u32)]>,
+    /// The slots each site's instruction reads and writes (computed once, not per call).
+    pub(crate) site_slots: Arc<[(slow::Slots, slow::Slots)]>,
     /// Words of the io image.
     pub(crate) io_words: usize,
     /// Where the global table starts in the launch table.
@@ -367,7 +369,18 @@ pub fn compile(
     m.clear_context(&mut ctx);
     m.finalize_definitions().map_err(cl_err)?;
     let entry = m.get_finalized_function(fid) as usize;
+    let site_slots = sites
+        .iter()
+        .map(|&(fi, pc)| {
+            let f = prog.funcs.get(fi as usize);
+            match f.and_then(|f| f.code.get(pc as usize).map(|i| (f, i))) {
+                Some((f, ins)) => slow::uses_defs(f, ins),
+                None => (Vec::new(), Vec::new()),
+            }
+        })
+        .collect();
     Ok(NativeKernel {
+        site_slots,
         entry,
         _module: Mutex::new(m),
         prog: prog.clone(),

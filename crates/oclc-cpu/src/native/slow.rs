@@ -31,6 +31,8 @@ pub(crate) struct Env {
     pub prog: Arc<Program>,
     /// (function, pc) of each call site of the slow path.
     pub sites: Arc<[(u32, u32)]>,
+    /// The slots each site's instruction reads and writes.
+    pub site_slots: Arc<[(Slots, Slots)]>,
     pub globals: Vec<GlobalMem>,
     pub svm: Vec<SvmRange>,
     pub local: Arena,
@@ -149,6 +151,7 @@ fn exec_site(env: &mut Env, site: u64) -> Result<(), (CheckKind, String)> {
     let Env {
         prog,
         sites,
+        site_slots,
         globals,
         svm,
         local,
@@ -170,11 +173,11 @@ fn exec_site(env: &mut Env, site: u64) -> Result<(), (CheckKind, String)> {
     let &(fi, pc) = sites.get(site as usize).ok_or_else(missing)?;
     let f = prog.funcs.get(fi as usize).ok_or_else(missing)?;
     let ins = *f.code.get(pc as usize).ok_or_else(missing)?;
-    let (uses, defs) = uses_defs(f, &ins);
+    let (uses, defs) = site_slots.get(site as usize).ok_or_else(missing)?;
     if regs.len() < f.nregs as usize {
         regs.resize(f.nregs as usize, 0);
     }
-    for &(s, n) in &uses {
+    for &(s, n) in uses {
         for k in s..s + n {
             if let Some(r) = regs.get_mut(k as usize) {
                 *r = io_get(io, k);
@@ -202,7 +205,7 @@ fn exec_site(env: &mut Env, site: u64) -> Result<(), (CheckKind, String)> {
         private,
     };
     exec_one(f, ins, regs, &mut mem, buf, index, &owner_ids)?;
-    for &(s, n) in &defs {
+    for &(s, n) in defs {
         for k in s..s + n {
             io_set(io, k, regs.get(k as usize).copied().unwrap_or(0));
         }
