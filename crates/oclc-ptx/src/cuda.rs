@@ -605,7 +605,7 @@ impl CudaDevice {
             return Err(CudaError::InvalidProgram(msg.join("; ")));
         }
         let mut module = module.clone();
-        oclc_ir::passes::optimize_for_device(&mut module);
+        oclc_ir::passes::optimize_for_gpu(&mut module, !self.checks.get());
         let opts = PtxOptions {
             target: self.target.clone(),
             fast_math,

@@ -652,7 +652,10 @@ pub enum Atomic {
     /// Read-modify-write; the old value goes to slot `.1`.
     Rmw(AtomicRmwOp, u32),
     /// Compare-and-exchange with the expected value in slot `e`; the old value goes to `d`.
-    Cas { d: u32, e: u32 },
+    Cas {
+        d: u32,
+        e: u32,
+    },
     Load,
     Store,
 }

@@ -28,6 +28,7 @@
 //! undone and the errors are returned in the [`PassReport`].
 
 pub mod casts;
+pub mod copies;
 pub mod dce;
 pub mod explain;
 pub mod fold;
@@ -359,6 +360,17 @@ pub fn optimize_for_device(m: &mut Module) {
 
 /// [`optimize_for_device`] with the inlining budget `budget`; calls past it stay calls.
 pub fn optimize_for_device_with(m: &mut Module, budget: &inline::InlineBudget) {
+    optimize_for_device_opts(m, budget, false);
+}
+
+/// The device pipeline for the cuda device: with `wide_copies` (no `--checks`), byte-copy
+/// loops also copy 16 bytes at a time where they can ([`copies`]).
+pub fn optimize_for_gpu(m: &mut Module, wide_copies: bool) {
+    optimize_for_device_opts(m, &inline::InlineBudget::from_env(), wide_copies);
+}
+
+/// [`optimize_for_device_with`], widening byte-copy loops before unrolling when `wide_copies`.
+pub fn optimize_for_device_opts(m: &mut Module, budget: &inline::InlineBudget, wide_copies: bool) {
     sroa::sroa_module(m);
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
@@ -376,6 +388,11 @@ pub fn optimize_for_device_with(m: &mut Module, budget: &inline::InlineBudget) {
     let stats = inline::inline_module_with(m, budget);
     for fi in stats.changed {
         inline::simplify_inlined(m, fi);
+    }
+    if wide_copies {
+        for f in m.functions.iter_mut() {
+            copies::widen_copies(f);
+        }
     }
     let factor = unroll::factor_from_env();
     let mut unrolled = Vec::new();

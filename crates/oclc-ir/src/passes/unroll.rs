@@ -23,7 +23,7 @@ pub const FULL_BUDGET: usize = 400;
 
 /// When the loop continues: `iv REL bound`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Rel {
+pub(super) enum Rel {
     Ult,
     Slt,
     Ule,
@@ -33,23 +33,23 @@ enum Rel {
 
 /// A loop of the shape this pass handles.
 #[derive(Clone, Debug)]
-struct Loop {
-    header: Block,
+pub(super) struct Loop {
+    pub(super) header: Block,
     /// Body blocks in order; the last branches back to the header.
-    chain: Vec<Block>,
+    pub(super) chain: Vec<Block>,
     /// Index of the induction variable among the header's parameters.
-    iv: usize,
-    step: u64,
+    pub(super) iv: usize,
+    pub(super) step: u64,
     /// The step's value when it is not a constant (`step` is then 0): loop-invariant.
-    step_value: Option<Value>,
-    bits: u32,
-    bound: Value,
-    rel: Rel,
+    pub(super) step_value: Option<Value>,
+    pub(super) bits: u32,
+    pub(super) bound: Value,
+    pub(super) rel: Rel,
     /// The header's branch into the body and out of the loop.
-    body_edge: BlockCall,
-    exit_edge: BlockCall,
+    pub(super) body_edge: BlockCall,
+    pub(super) exit_edge: BlockCall,
     /// Number of header and body instructions (terminators excluded).
-    size: usize,
+    pub(super) size: usize,
 }
 
 /// The largest factor [`unroll_by`] takes.
@@ -134,7 +134,7 @@ fn only_reads(f: &Function, lp: &Loop) -> bool {
 }
 
 /// The first qualifying loop whose header is not in `skip`.
-fn find_loop(f: &Function, skip: &[Block]) -> Option<Loop> {
+pub(super) fn find_loop(f: &Function, skip: &[Block]) -> Option<Loop> {
     let preds = predecessors(f);
     (0..f.blocks.len())
         .map(|h| Block(h as u32))
@@ -143,7 +143,7 @@ fn find_loop(f: &Function, skip: &[Block]) -> Option<Loop> {
 }
 
 /// The op of `b`'s terminator.
-fn term_op(f: &Function, b: Block) -> Option<&Op> {
+pub(super) fn term_op(f: &Function, b: Block) -> Option<&Op> {
     terminator(f, b)
         .and_then(|t| f.insts.get(t.index()))
         .map(|d| &d.op)
@@ -280,7 +280,7 @@ fn match_loop(f: &Function, preds: &[Vec<Block>], h: Block) -> Option<Loop> {
 }
 
 /// Whether `v` is a block parameter or instruction result of one of `blocks`.
-fn defined_in(f: &Function, blocks: &[Block], v: Value) -> bool {
+pub(super) fn defined_in(f: &Function, blocks: &[Block], v: Value) -> bool {
     match f.values.get(v.index()).map(|d| d.def) {
         Some(ValueDef::Param(b, _)) => blocks.contains(&b),
         Some(ValueDef::Inst(i)) => blocks.iter().any(|b| {
@@ -313,7 +313,7 @@ fn invariant(f: &Function, blocks: &[Block], v: Value, depth: u32) -> bool {
 
 /// `v` as computed at the end of `dst`: itself when defined outside `blocks`, else a copy
 /// of its (invariant) computation appended to `dst`.
-fn remat(f: &mut Function, blocks: &[Block], v: Value, dst: Block) -> Option<Value> {
+pub(super) fn remat(f: &mut Function, blocks: &[Block], v: Value, dst: Block) -> Option<Value> {
     if !defined_in(f, blocks, v) {
         return Some(v);
     }
@@ -340,7 +340,7 @@ fn remat(f: &mut Function, blocks: &[Block], v: Value, dst: Block) -> Option<Val
     f.push_inst(dst, op, ty, span).1
 }
 
-fn mask(bits: u32) -> u64 {
+pub(super) fn mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
     } else {
@@ -424,7 +424,7 @@ fn constant_trips(f: &Function, lp: &Loop) -> Option<u64> {
 }
 
 /// Every edge into the header from outside the loop: (block, successor index).
-fn entering_edges(f: &Function, lp: &Loop) -> Vec<(Block, usize)> {
+pub(super) fn entering_edges(f: &Function, lp: &Loop) -> Vec<(Block, usize)> {
     let latch = lp.chain.last().copied();
     let mut out = Vec::new();
     for b in 0..f.blocks.len() {
@@ -444,7 +444,7 @@ fn entering_edges(f: &Function, lp: &Loop) -> Vec<(Block, usize)> {
 }
 
 /// Points every entering edge at `to` instead of the header (same arguments).
-fn redirect_entering(f: &mut Function, lp: &Loop, to: Block) {
+pub(super) fn redirect_entering(f: &mut Function, lp: &Loop, to: Block) {
     for (b, k) in entering_edges(f, lp) {
         if let Some(t) = terminator(f, b)
             && let Some(d) = f.insts.get_mut(t.index())
@@ -503,7 +503,7 @@ fn copy_iteration(f: &mut Function, lp: &Loop, dst: Block, cur: &[Value]) -> Vec
 }
 
 /// New parameters for `b` of the header's parameter types.
-fn header_like_params(f: &mut Function, lp: &Loop, b: Block) -> Vec<Value> {
+pub(super) fn header_like_params(f: &mut Function, lp: &Loop, b: Block) -> Vec<Value> {
     let types: Vec<Type> = f
         .params_of(lp.header)
         .iter()
@@ -512,7 +512,7 @@ fn header_like_params(f: &mut Function, lp: &Loop, b: Block) -> Vec<Value> {
     types.into_iter().map(|t| f.add_block_param(b, t)).collect()
 }
 
-fn header_span(f: &Function, lp: &Loop) -> oclc_syntax::Span {
+pub(super) fn header_span(f: &Function, lp: &Loop) -> oclc_syntax::Span {
     terminator(f, lp.header)
         .and_then(|t| f.insts.get(t.index()))
         .map_or(f.span, |d| d.span)

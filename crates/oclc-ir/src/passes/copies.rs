@@ -1,0 +1,368 @@
+//! Byte-copy loops widened to 16-byte accesses: a counted loop whose body copies one byte,
+//! `dst[j] = src[i]` with `i` and `j` stepped by one (the seed article's memcpy), first copies
+//! 16 bytes per iteration when, at run time, both ends are 16-byte aligned and the indices
+//! stay contiguous once extended; the original
+//! loop copies what is left (and everything when a condition fails). For the cuda device
+//! without `--checks` only: a checked access reports its first faulting byte, which a 16-byte
+//! access would move.
+
+use super::unroll::{
+    Loop, Rel, defined_in, entering_edges, find_loop, header_like_params, header_span, remat,
+    term_op,
+};
+use super::util::*;
+use crate::ir::*;
+use crate::types::{AddrSpace, Scalar, Type};
+
+/// Fewest bytes worth the run-time tests (one 16-byte access).
+const MIN_BYTES: u64 = 16;
+
+/// A matched byte copy: header parameter indices of the source and destination indices.
+struct Copy {
+    lp: Loop,
+    src: Value,
+    dst: Value,
+    src_idx: usize,
+    dst_idx: usize,
+    /// How each index becomes the `i64` byte offset: `None` when it is one already.
+    src_ext: Option<ConvOp>,
+    dst_ext: Option<ConvOp>,
+}
+
+/// Widens every byte-copy loop of `f`; returns how many.
+pub fn widen_copies(f: &mut Function) -> usize {
+    let mut done = 0;
+    let mut tried: Vec<Block> = Vec::new();
+    for _ in 0..64 {
+        let Some(lp) = find_loop(f, &tried) else {
+            break;
+        };
+        tried.push(lp.header);
+        if let Some(c) = match_copy(f, lp)
+            && widen(f, &c)
+        {
+            done += 1;
+        }
+    }
+    done
+}
+
+/// The header parameter `p` is stepped by one on the back edge `back`.
+fn steps_by_one(f: &Function, back: &BlockCall, hparams: &[Value], k: usize) -> bool {
+    let (Some(&p), Some(&next)) = (hparams.get(k), back.args.get(k)) else {
+        return false;
+    };
+    match def_op(f, next) {
+        Some(Op::Bin(BinOp::Add, x, y)) => {
+            (*x == p && const_int(f, *y) == Some(1)) || (*y == p && const_int(f, *x) == Some(1))
+        }
+        _ => false,
+    }
+}
+
+/// `ptradd base, ext(param)`: (base, the parameter's index, the extension).
+fn byte_address(
+    f: &Function,
+    blocks: &[Block],
+    hparams: &[Value],
+    p: Value,
+) -> Option<(Value, usize, Option<ConvOp>)> {
+    let Some(Op::PtrAdd(base, off)) = def_op(f, p) else {
+        return None;
+    };
+    if defined_in(f, blocks, *base) {
+        return None;
+    }
+    let (idx, ext) = match def_op(f, *off) {
+        Some(Op::Conv(c @ (ConvOp::SExt | ConvOp::ZExt), x)) => (*x, Some(*c)),
+        _ => (*off, None),
+    };
+    let k = hparams.iter().position(|h| *h == idx)?;
+    Some((*base, k, ext))
+}
+
+fn match_copy(f: &Function, lp: Loop) -> Option<Copy> {
+    if lp.step != 1 || lp.step_value.is_some() || !matches!(lp.rel, Rel::Ult | Rel::Slt | Rel::Ne) {
+        return None;
+    }
+    let blocks: Vec<Block> = std::iter::once(lp.header)
+        .chain(lp.chain.iter().copied())
+        .collect();
+    let hparams = f.params_of(lp.header).to_vec();
+    let latch = *lp.chain.last()?;
+    let Some(Op::Br(back)) = term_op(f, latch) else {
+        return None;
+    };
+    // One byte load, one store of it, and nothing else with an effect.
+    let (mut load, mut store) = (None, None);
+    for &b in &blocks {
+        let bd = f.blocks.get(b.index())?;
+        for i in bd.insts.iter().take(bd.insts.len().saturating_sub(1)) {
+            let d = f.insts.get(i.index())?;
+            match &d.op {
+                Op::Load(p)
+                    if load.is_none()
+                        && d.result.and_then(|r| f.value_type(r)) == Some(Type::I8) =>
+                {
+                    load = Some((*p, d.result?));
+                }
+                Op::Store { ptr, value } if store.is_none() => store = Some((*ptr, *value)),
+                Op::StackAlloc { .. } => return None,
+                op if is_removable(op) => {}
+                _ => return None,
+            }
+        }
+    }
+    let ((lp_ptr, loaded), (sp_ptr, stored)) = (load?, store?);
+    if loaded != stored {
+        return None;
+    }
+    let (src, src_idx, src_ext) = byte_address(f, &blocks, &hparams, lp_ptr)?;
+    let (dst, dst_idx, dst_ext) = byte_address(f, &blocks, &hparams, sp_ptr)?;
+    // Every header parameter is an index stepped by one or passed on unchanged.
+    for (k, p) in hparams.iter().enumerate() {
+        let stepped = k == src_idx || k == dst_idx || k == lp.iv;
+        if stepped {
+            if !steps_by_one(f, back, &hparams, k) {
+                return None;
+            }
+        } else if back.args.get(k) != Some(p) {
+            return None;
+        }
+    }
+    // The indices have the induction variable's type.
+    let ity = f.value_type(*hparams.get(lp.iv)?)?;
+    for k in [src_idx, dst_idx] {
+        if f.value_type(*hparams.get(k)?)? != ity {
+            return None;
+        }
+    }
+    if matches!(f.value_type(dst), Some(Type::Ptr(AddrSpace::Constant))) {
+        return None;
+    }
+    Some(Copy {
+        lp,
+        src,
+        dst,
+        src_idx,
+        dst_idx,
+        src_ext,
+        dst_ext,
+    })
+}
+
+/// Builds instructions at the end of one block.
+struct At<'a> {
+    f: &'a mut Function,
+    b: Block,
+    span: oclc_syntax::Span,
+}
+
+impl At<'_> {
+    fn push(&mut self, op: Op, ty: Type) -> Option<Value> {
+        self.f.push_inst(self.b, op, Some(ty), self.span).1
+    }
+    fn int(&mut self, ty: Type, v: u64) -> Option<Value> {
+        self.push(Op::Const(Const::Int(v)), ty)
+    }
+    fn bin(&mut self, op: BinOp, a: Value, b: Value, ty: Type) -> Option<Value> {
+        self.push(Op::Bin(op, a, b), ty)
+    }
+    fn cmp(&mut self, op: CmpOp, a: Value, b: Value) -> Option<Value> {
+        self.push(Op::Cmp(op, a, b), Type::I1)
+    }
+    /// An index as the `i64` byte offset the loop computes from it.
+    fn offset(&mut self, x: Value, ext: Option<ConvOp>) -> Option<Value> {
+        match ext {
+            Some(c) => self.push(Op::Conv(c, x), Type::I64),
+            None => Some(x),
+        }
+    }
+    fn to_i64(&mut self, x: Value, ity: Type) -> Option<Value> {
+        if ity == Type::I64 {
+            Some(x)
+        } else {
+            self.push(Op::Conv(ConvOp::ZExt, x), Type::I64)
+        }
+    }
+}
+
+/// Puts the widened copy in front of the loop; false leaves `f` as it was (everything
+/// [`widen_inner`] makes is appended, and the loop is entered through it only at its end).
+fn widen(f: &mut Function, c: &Copy) -> bool {
+    let (nb, ni, nv) = (f.blocks.len(), f.insts.len(), f.values.len());
+    if widen_inner(f, c).is_some() {
+        return true;
+    }
+    f.blocks.truncate(nb);
+    f.insts.truncate(ni);
+    f.values.truncate(nv);
+    false
+}
+
+fn widen_inner(f: &mut Function, c: &Copy) -> Option<()> {
+    let lp = &c.lp;
+    let span = header_span(f, lp);
+    let entering = entering_edges(f, lp);
+    let blocks: Vec<Block> = std::iter::once(lp.header)
+        .chain(lp.chain.iter().copied())
+        .collect();
+    let ity = f.value_type(*f.params_of(lp.header).get(lp.iv)?)?;
+    let bits = match ity {
+        Type::Scalar(s) if s.is_int() && s != Scalar::I1 => s.bits(),
+        _ => return None,
+    };
+    let pre = f.add_block();
+    let q = header_like_params(f, lp, pre);
+    let bound = remat(f, &blocks, lp.bound, pre)?;
+    let (iv0, s0, d0) = (*q.get(lp.iv)?, *q.get(c.src_idx)?, *q.get(c.dst_idx)?);
+    let sty = f.value_type(c.src)?;
+    let dty = f.value_type(c.dst)?;
+    let (vhead, vbody, vexit) = (f.add_block(), f.add_block(), f.add_block());
+    let mut a = At { f, b: pre, span };
+    // n = bound - iv0 iterations (when the loop runs at all).
+    let n = a.bin(BinOp::Sub, bound, iv0, ity)?;
+    let runs = match lp.rel {
+        Rel::Ult => a.cmp(CmpOp::Ult, iv0, bound)?,
+        Rel::Slt => a.cmp(CmpOp::Slt, iv0, bound)?,
+        _ => a.cmp(CmpOp::Ne, iv0, bound)?,
+    };
+    let n64 = a.to_i64(n, ity)?;
+    let min = a.int(Type::I64, MIN_BYTES)?;
+    let enough = a.cmp(CmpOp::Uge, n64, min)?;
+    let mut ok = a.bin(BinOp::And, runs, enough, Type::I1)?;
+    // Each extended index runs through n consecutive offsets: ext(k0 + n - 1) - ext(k0) == n - 1.
+    let one = a.int(ity, 1)?;
+    let last = a.bin(BinOp::Sub, n, one, ity)?;
+    let last64 = a.to_i64(last, ity)?;
+    let mut starts = Vec::new();
+    for (k0, ext) in [(s0, c.src_ext), (d0, c.dst_ext)] {
+        let kl = a.bin(BinOp::Add, k0, last, ity)?;
+        let (o0, ol) = (a.offset(k0, ext)?, a.offset(kl, ext)?);
+        let span64 = a.bin(BinOp::Sub, ol, o0, Type::I64)?;
+        let contiguous = a.cmp(CmpOp::Eq, span64, last64)?;
+        ok = a.bin(BinOp::And, ok, contiguous, Type::I1)?;
+        starts.push(o0);
+    }
+    let ps = a.push(Op::PtrAdd(c.src, *starts.first()?), sty)?;
+    let pd = a.push(Op::PtrAdd(c.dst, *starts.get(1)?), dty)?;
+    let is = a.push(Op::Conv(ConvOp::PtrToInt, ps), Type::I64)?;
+    let id = a.push(Op::Conv(ConvOp::PtrToInt, pd), Type::I64)?;
+    // Both ends 16-byte aligned. Overlap needs no test: the distance between the ends is then
+    // a multiple of 16, so every byte a 16-byte read takes was written by an earlier chunk
+    // exactly when the byte loop wrote it before reading it (and is not yet written when the
+    // byte loop reads it first).
+    let both = a.bin(BinOp::Or, is, id, Type::I64)?;
+    let m15 = a.int(Type::I64, 15)?;
+    let low = a.bin(BinOp::And, both, m15, Type::I64)?;
+    let zero = a.int(Type::I64, 0)?;
+    let aligned = a.cmp(CmpOp::Eq, low, zero)?;
+    ok = a.bin(BinOp::And, ok, aligned, Type::I1)?;
+    let four = a.int(Type::I64, 4)?;
+    let chunks = a.bin(BinOp::LShr, n64, four, Type::I64)?;
+    let to_header = BlockCall {
+        block: lp.header,
+        args: q.clone(),
+    };
+    a.f.push_inst(
+        pre,
+        Op::CondBr(
+            ok,
+            BlockCall {
+                block: vhead,
+                args: vec![zero],
+            },
+            to_header,
+        ),
+        None,
+        span,
+    );
+    // vhead(k): k < chunks ? vbody : vexit.
+    let k = a.f.add_block_param(vhead, Type::I64);
+    let mut h = At {
+        f: a.f,
+        b: vhead,
+        span,
+    };
+    let more = h.cmp(CmpOp::Ult, k, chunks)?;
+    h.f.push_inst(
+        vhead,
+        Op::CondBr(
+            more,
+            BlockCall {
+                block: vbody,
+                args: Vec::new(),
+            },
+            BlockCall {
+                block: vexit,
+                args: Vec::new(),
+            },
+        ),
+        None,
+        span,
+    );
+    // vbody: 16 bytes as four 32-bit lanes.
+    let mut v = At {
+        f: h.f,
+        b: vbody,
+        span,
+    };
+    let off = v.bin(BinOp::Shl, k, four, Type::I64)?;
+    let from = v.push(Op::PtrAdd(ps, off), sty)?;
+    let to = v.push(Op::PtrAdd(pd, off), dty)?;
+    let x = v.push(Op::Load(from), Type::vec(Scalar::I32, 4))?;
+    v.f.push_inst(vbody, Op::Store { ptr: to, value: x }, None, span);
+    let one64 = v.int(Type::I64, 1)?;
+    let k1 = v.bin(BinOp::Add, k, one64, Type::I64)?;
+    v.f.push_inst(
+        vbody,
+        Op::Br(BlockCall {
+            block: vhead,
+            args: vec![k1],
+        }),
+        None,
+        span,
+    );
+    // vexit: the loop goes on 16 * chunks iterations later.
+    let mut e = At {
+        f: v.f,
+        b: vexit,
+        span,
+    };
+    let done64 = e.bin(BinOp::Shl, chunks, four, Type::I64)?;
+    let done = if bits == 64 {
+        done64
+    } else {
+        e.push(Op::Conv(ConvOp::Trunc, done64), ity)?
+    };
+    let mut args = q.clone();
+    for idx in [lp.iv, c.src_idx, c.dst_idx] {
+        if let (Some(slot), Some(&q0)) = (args.get(idx).copied(), q.get(idx))
+            && slot == q0
+        {
+            let moved = e.bin(BinOp::Add, q0, done, ity)?;
+            if let Some(s) = args.get_mut(idx) {
+                *s = moved;
+            }
+        }
+    }
+    e.f.push_inst(
+        vexit,
+        Op::Br(BlockCall {
+            block: lp.header,
+            args,
+        }),
+        None,
+        span,
+    );
+    // Last, so that a failure above leaves the loop's entries as they were.
+    for (b, k) in entering {
+        if let Some(t) = terminator(e.f, b)
+            && let Some(d) = e.f.insts.get_mut(t.index())
+            && let Some(s) = successors_mut(&mut d.op).nth(k)
+        {
+            s.block = pre;
+        }
+    }
+    Some(())
+}
