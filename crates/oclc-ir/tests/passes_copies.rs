@@ -1,5 +1,6 @@
 //! Byte-copy loops widened to 16-byte accesses (`passes::copies`, the cuda device's pipeline
-//! without `--checks`): the seed article's copy loop is widened, other loops are not, and
+//! without `--checks`): the seed article's copy loop and `b[to + i] = a[from + i]` are
+//! widened, other loops are not, and
 //! the widened module computes, on the cpu device, exactly the bytes of a byte-by-byte
 //! forward copy for every start, length, alignment and overlap tried (overlapping copies
 //! forward and backward, misaligned ends, lengths around 16).
@@ -32,6 +33,10 @@ kernel void k(global uchar *a, global uchar *b, global const uint *p, local ucha
         for (uint i = 0; i < 128; i++)
             t[i] = a[i];
         copy_local(t, b, p[0], p[1], p[2]);
+    } else if (p[3] == 3) {
+        uint from = p[0], to = p[1], len = p[2];
+        for (uint i = 0; i < len; i++)
+            b[to + i] = a[from + i];
     } else {
         copy(a, b, p[0], p[1], p[2]);
     }
@@ -88,8 +93,8 @@ fn expected(mode: u32, from: usize, to: usize, len: usize) -> (Vec<u8>, Vec<u8>)
 #[test]
 fn the_seed_copy_loop_is_widened_and_others_are_not() {
     assert_eq!(wide_loads(&prepared(COPY, false)), 0);
-    // Both copy loops (global and local source) in all three calls.
-    assert!(wide_loads(&prepared(COPY, true)) >= 3);
+    // Both copy loops (global and local source) in all three calls, and the indexed loop.
+    assert!(wide_loads(&prepared(COPY, true)) >= 4);
     // Not a byte copy: int elements, a loop that also adds, a loop that stores twice.
     let others = r#"
 kernel void k(global int *a, global int *b, global uchar *c, global uchar *d, uint n)
@@ -110,7 +115,7 @@ fn widened_copies_give_the_byte_loop_bytes() {
     let starts = [0usize, 1, 3, 15, 16, 17, 32, 48];
     let lens = [0usize, 1, 15, 16, 17, 31, 32, 33, 47, 64];
     let mut cases = 0;
-    for mode in [0u32, 1, 2] {
+    for mode in [0u32, 1, 2, 3] {
         for &from in &starts {
             for &to in &starts {
                 for &len in &lens {

@@ -17,16 +17,24 @@ use crate::types::{AddrSpace, Scalar, Type};
 /// Fewest bytes worth the run-time tests (one 16-byte access).
 const MIN_BYTES: u64 = 16;
 
-/// A matched byte copy: header parameter indices of the source and destination indices.
+/// How an access's `i64` byte offset comes from a header parameter: `ext(param + add)`.
+#[derive(Clone, Copy)]
+struct Index {
+    /// The parameter's position among the header's.
+    param: usize,
+    /// A loop-invariant addend of the parameter's type (`tmp[lid * chunk + i]`).
+    add: Option<Value>,
+    /// The extension to `i64`: `None` when the sum is one already.
+    ext: Option<ConvOp>,
+}
+
+/// A matched byte copy `dst[..] = src[..]`.
 struct Copy {
     lp: Loop,
     src: Value,
     dst: Value,
-    src_idx: usize,
-    dst_idx: usize,
-    /// How each index becomes the `i64` byte offset: `None` when it is one already.
-    src_ext: Option<ConvOp>,
-    dst_ext: Option<ConvOp>,
+    si: Index,
+    di: Index,
 }
 
 /// Widens every byte-copy loop of `f`; returns how many.
@@ -60,25 +68,53 @@ fn steps_by_one(f: &Function, back: &BlockCall, hparams: &[Value], k: usize) -> 
     }
 }
 
-/// `ptradd base, ext(param)`: (base, the parameter's index, the extension).
+/// `ptradd base, ext(param + add)`: the base and the index.
 fn byte_address(
     f: &Function,
     blocks: &[Block],
     hparams: &[Value],
     p: Value,
-) -> Option<(Value, usize, Option<ConvOp>)> {
+) -> Option<(Value, Index)> {
     let Some(Op::PtrAdd(base, off)) = def_op(f, p) else {
         return None;
     };
     if defined_in(f, blocks, *base) {
         return None;
     }
-    let (idx, ext) = match def_op(f, *off) {
+    let (sum, ext) = match def_op(f, *off) {
         Some(Op::Conv(c @ (ConvOp::SExt | ConvOp::ZExt), x)) => (*x, Some(*c)),
         _ => (*off, None),
     };
-    let k = hparams.iter().position(|h| *h == idx)?;
-    Some((*base, k, ext))
+    let param = |v: Value| hparams.iter().position(|h| *h == v);
+    if let Some(k) = param(sum) {
+        return Some((
+            *base,
+            Index {
+                param: k,
+                add: None,
+                ext,
+            },
+        ));
+    }
+    let Some(Op::Bin(BinOp::Add, x, y)) = def_op(f, sum) else {
+        return None;
+    };
+    let (k, add) = match (param(*x), param(*y)) {
+        (Some(k), None) => (k, *y),
+        (None, Some(k)) => (k, *x),
+        _ => return None,
+    };
+    if defined_in(f, blocks, add) {
+        return None;
+    }
+    Some((
+        *base,
+        Index {
+            param: k,
+            add: Some(add),
+            ext,
+        },
+    ))
 }
 
 fn match_copy(f: &Function, lp: Loop) -> Option<Copy> {
@@ -117,11 +153,19 @@ fn match_copy(f: &Function, lp: Loop) -> Option<Copy> {
     if loaded != stored {
         return None;
     }
-    let (src, src_idx, src_ext) = byte_address(f, &blocks, &hparams, lp_ptr)?;
-    let (dst, dst_idx, dst_ext) = byte_address(f, &blocks, &hparams, sp_ptr)?;
+    let (src, si) = byte_address(f, &blocks, &hparams, lp_ptr)?;
+    let (dst, di) = byte_address(f, &blocks, &hparams, sp_ptr)?;
+    // An addend has the parameter's type (the loop's arithmetic wraps in it).
+    for ix in [si, di] {
+        if let Some(a) = ix.add
+            && f.value_type(a) != f.value_type(*hparams.get(ix.param)?)
+        {
+            return None;
+        }
+    }
     // Every header parameter is an index stepped by one or passed on unchanged.
     for (k, p) in hparams.iter().enumerate() {
-        let stepped = k == src_idx || k == dst_idx || k == lp.iv;
+        let stepped = k == si.param || k == di.param || k == lp.iv;
         if stepped {
             if !steps_by_one(f, back, &hparams, k) {
                 return None;
@@ -132,7 +176,7 @@ fn match_copy(f: &Function, lp: Loop) -> Option<Copy> {
     }
     // The indices have the induction variable's type.
     let ity = f.value_type(*hparams.get(lp.iv)?)?;
-    for k in [src_idx, dst_idx] {
+    for k in [si.param, di.param] {
         if f.value_type(*hparams.get(k)?)? != ity {
             return None;
         }
@@ -144,10 +188,8 @@ fn match_copy(f: &Function, lp: Loop) -> Option<Copy> {
         lp,
         src,
         dst,
-        src_idx,
-        dst_idx,
-        src_ext,
-        dst_ext,
+        si,
+        di,
     })
 }
 
@@ -215,7 +257,7 @@ fn widen_inner(f: &mut Function, c: &Copy) -> Option<()> {
     let pre = f.add_block();
     let q = header_like_params(f, lp, pre);
     let bound = remat(f, &blocks, lp.bound, pre)?;
-    let (iv0, s0, d0) = (*q.get(lp.iv)?, *q.get(c.src_idx)?, *q.get(c.dst_idx)?);
+    let iv0 = *q.get(lp.iv)?;
     let sty = f.value_type(c.src)?;
     let dty = f.value_type(c.dst)?;
     let (vhead, vbody, vexit) = (f.add_block(), f.add_block(), f.add_block());
@@ -236,9 +278,14 @@ fn widen_inner(f: &mut Function, c: &Copy) -> Option<()> {
     let last = a.bin(BinOp::Sub, n, one, ity)?;
     let last64 = a.to_i64(last, ity)?;
     let mut starts = Vec::new();
-    for (k0, ext) in [(s0, c.src_ext), (d0, c.dst_ext)] {
-        let kl = a.bin(BinOp::Add, k0, last, ity)?;
-        let (o0, ol) = (a.offset(k0, ext)?, a.offset(kl, ext)?);
+    for ix in [c.si, c.di] {
+        let k0 = *q.get(ix.param)?;
+        let first = match ix.add {
+            Some(x) => a.bin(BinOp::Add, k0, x, ity)?,
+            None => k0,
+        };
+        let kl = a.bin(BinOp::Add, first, last, ity)?;
+        let (o0, ol) = (a.offset(first, ix.ext)?, a.offset(kl, ix.ext)?);
         let span64 = a.bin(BinOp::Sub, ol, o0, Type::I64)?;
         let contiguous = a.cmp(CmpOp::Eq, span64, last64)?;
         ok = a.bin(BinOp::And, ok, contiguous, Type::I1)?;
@@ -336,7 +383,7 @@ fn widen_inner(f: &mut Function, c: &Copy) -> Option<()> {
         e.push(Op::Conv(ConvOp::Trunc, done64), ity)?
     };
     let mut args = q.clone();
-    for idx in [lp.iv, c.src_idx, c.dst_idx] {
+    for idx in [lp.iv, c.si.param, c.di.param] {
         if let (Some(slot), Some(&q0)) = (args.get(idx).copied(), q.get(idx))
             && slot == q0
         {
