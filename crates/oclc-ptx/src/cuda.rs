@@ -161,6 +161,10 @@ pub struct CudaDevice {
     /// Whether programs loaded from now on check every access and barrier (`--checks`,
     /// `OCLC_CUDA_CHECKS=1`).
     checks: Cell<bool>,
+    /// Microseconds the GPU spins before a timed launch (0: none), and the spin kernel once
+    /// loaded: see [`CudaDevice::set_pace`].
+    pace_us: Cell<u32>,
+    pacer: Cell<Option<sys::CUfunction>>,
     /// 32-bit registers and threads per multiprocessor.
     regs_per_sm: u32,
     threads_per_sm: u32,
@@ -477,6 +481,8 @@ impl CudaDevice {
             printf_buffer: RefCell::new(oclc_ir::printf::buffer_size_from_env()),
             printf_echo: Cell::new(true),
             checks: Cell::new(checks_setting(std::env::var("OCLC_CUDA_CHECKS").ok())?),
+            pace_us: Cell::new(0),
+            pacer: Cell::new(None),
             regs_per_sm: regs_per_sm.max(0) as u32,
             threads_per_sm: per_sm.max(0) as u32,
             info,
@@ -495,6 +501,60 @@ impl CudaDevice {
     }
 
     /// What the driver reports about this GPU (name, limits), for device queries.
+    /// Keeps the GPU busy for `us` microseconds before each timed launch or copy (0, the
+    /// default, turns it off), so that the start event is processed when the launch is already
+    /// queued: the time measured is then the kernel's own, as OpenCL's profiling counters
+    /// report it, and not the host's submission latency after an idle GPU took the event
+    /// (`oclc bench` sets it).
+    pub fn set_pace(&self, us: u32) {
+        self.pace_us.set(us);
+    }
+
+    /// Launches the spin kernel of [`CudaDevice::set_pace`] on the null stream (if set).
+    fn pace(&self) -> Result<(), CudaError> {
+        let us = self.pace_us.get();
+        if us == 0 {
+            return Ok(());
+        }
+        let func = match self.pacer.get() {
+            Some(f) => f,
+            None => {
+                let text = format!(
+                    ".version 7.8\n.target {}\n.address_size 64\n\
+                     .visible .entry oclc_pace(.param .u64 ns)\n{{\n\
+                     .reg .u64 %t<4>;\n.reg .pred %p;\n\
+                     ld.param.u64 %t3, [ns];\nmov.u64 %t0, %globaltimer;\n\
+                     $L: mov.u64 %t1, %globaltimer;\nsub.u64 %t2, %t1, %t0;\n\
+                     setp.lt.u64 %p, %t2, %t3;\n@%p bra $L;\nret;\n}}\n",
+                    self.target
+                );
+                let module = self.load_text(&text, 0)?;
+                // SAFETY: `module` was just loaded and defines `oclc_pace`; the module is
+                // never unloaded while the device lives.
+                let f =
+                    unsafe { result::module::get_function(module, CString::from(c"oclc_pace")) }
+                        .map_err(drv("cuModuleGetFunction"))?;
+                self.pacer.set(Some(f));
+                f
+            }
+        };
+        let mut ns = u64::from(us) * 1000;
+        let mut ptrs: Vec<*mut c_void> = vec![(&raw mut ns).cast()];
+        // SAFETY: one parameter, a u64 that outlives the (asynchronous) launch call, which
+        // copies parameter values before it returns.
+        unsafe {
+            result::launch_kernel(
+                func,
+                (1, 1, 1),
+                (1, 1, 1),
+                0,
+                std::ptr::null_mut(),
+                &mut ptrs,
+            )
+        }
+        .map_err(drv("cuLaunchKernel"))
+    }
+
     /// Turns `--checks` on or off for programs loaded from now on.
     pub fn set_checks(&self, on: bool) {
         self.checks.set(on);
@@ -899,6 +959,15 @@ impl CudaDevice {
         } else {
             None
         };
+        // The first region's check table goes up before the timed part (a synchronous copy
+        // there would be timed with the host's latency).
+        if let (Some(c), Some(first)) = (check.as_mut(), launches.first()) {
+            c.bytes[8..16].copy_from_slice(&0u64.to_le_bytes());
+            let at = check_table_at(first.4, c.bytes.len())?;
+            // SAFETY: `at` is the module's table of exactly `c.bytes.len()` bytes.
+            unsafe { result::memcpy_htod_sync(at, &c.bytes) }.map_err(drv("cuMemcpyHtoD"))?;
+        }
+        self.pace()?;
         let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
             .map_err(drv("cuEventCreate"))?;
         let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
@@ -907,7 +976,7 @@ impl CudaDevice {
         // SAFETY: the events were just created.
         let mut launched = unsafe { result::event::record(start, stream) };
         for (ri, (func, r, storage, shared, module)) in launches.iter_mut().enumerate() {
-            if let Some(c) = check.as_mut() {
+            if let Some(c) = check.as_mut().filter(|_| ri > 0) {
                 // The region index, for the faulting work-item's ids.
                 c.bytes[8..16].copy_from_slice(&(ri as u64).to_le_bytes());
                 let at = check_table_at(*module, c.bytes.len())?;
@@ -1129,6 +1198,7 @@ impl CudaDevice {
     pub fn copy(&self, src: &Buffer, dst: &Buffer) -> Result<LaunchTiming, CudaError> {
         self.cx.bind()?;
         let n = src.len().min(dst.len());
+        self.pace()?;
         let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
             .map_err(drv("cuEventCreate"))?;
         let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
