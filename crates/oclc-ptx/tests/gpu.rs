@@ -325,6 +325,8 @@ fn exp_and_log_within_three_ulps() {
     let Some(d) = device() else { return };
     let p = load(&d, kernels::EXP_LOG);
     let mut xs: Vec<f32> = (-2000..2000).map(|i| i as f32 * 0.0573).collect();
+    // Around 1, where the logarithm's result is small (its series carries it).
+    xs.extend((0..4000).map(|i| 0.6 + i as f32 * 0.0002));
     xs.extend([
         0.0,
         -0.0,
@@ -393,6 +395,17 @@ fn trigonometry_within_spec_ulps() {
     let p = load(&d, kernels::TRIG);
     let mut xs: Vec<f32> = (-3000..3000).map(|i| i as f32 * 0.01234).collect();
     xs.extend((0..2000).map(|i| 1.37f32.powi(i % 280) * if i % 2 == 0 { 1.0 } else { -1.0 }));
+    // The floats nearest multiples of π/2 up to the fast reduction's bound (2^17) and past
+    // it: the remainder cancels most there.
+    for k in (1..90_000u32).step_by(89) {
+        let x = (f64::from(k) * std::f64::consts::FRAC_PI_2) as f32;
+        xs.extend([
+            x,
+            f32::from_bits(x.to_bits() + 1),
+            f32::from_bits(x.to_bits() - 1),
+        ]);
+    }
+    xs.extend([131_071.99, 131_072.0, 131_072.02, -131_071.99]);
     xs.extend([
         0.0,
         -0.0,
