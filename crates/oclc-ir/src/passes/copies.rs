@@ -7,8 +7,8 @@
 //! access would move.
 
 use super::unroll::{
-    Loop, Rel, defined_in, entering_edges, find_loop, header_like_params, header_span, remat,
-    term_op,
+    Loop, Rel, defined_in, entering_edges, header_like_params, header_span, remat, term_op,
+    transform_loops,
 };
 use super::util::*;
 use crate::ir::*;
@@ -39,20 +39,7 @@ struct Copy {
 
 /// Widens every byte-copy loop of `f`; returns how many.
 pub fn widen_copies(f: &mut Function) -> usize {
-    let mut done = 0;
-    let mut tried: Vec<Block> = Vec::new();
-    for _ in 0..64 {
-        let Some(lp) = find_loop(f, &tried) else {
-            break;
-        };
-        tried.push(lp.header);
-        if let Some(c) = match_copy(f, lp)
-            && widen(f, &c)
-        {
-            done += 1;
-        }
-    }
-    done
+    transform_loops(f, |f, lp| match_copy(f, lp).is_some_and(|c| widen(f, &c)))
 }
 
 /// The header parameter `p` is stepped by one on the back edge `back`.
@@ -193,7 +180,11 @@ fn match_copy(f: &Function, lp: Loop) -> Option<Copy> {
     })
 }
 
-/// Builds instructions at the end of one block.
+fn go(block: Block, args: Vec<Value>) -> BlockCall {
+    BlockCall { block, args }
+}
+
+/// Builds instructions at the end of block `b`.
 struct At<'a> {
     f: &'a mut Function,
     b: Block,
@@ -219,6 +210,13 @@ impl At<'_> {
             Some(c) => self.push(Op::Conv(c, x), Type::I64),
             None => Some(x),
         }
+    }
+    fn br(&mut self, to: BlockCall) {
+        self.f.push_inst(self.b, Op::Br(to), None, self.span);
+    }
+    fn cond_br(&mut self, c: Value, t: BlockCall, e: BlockCall) {
+        self.f
+            .push_inst(self.b, Op::CondBr(c, t, e), None, self.span);
     }
     fn to_i64(&mut self, x: Value, ity: Type) -> Option<Value> {
         if ity == Type::I64 {
@@ -307,105 +305,46 @@ fn widen_inner(f: &mut Function, c: &Copy) -> Option<()> {
     ok = a.bin(BinOp::And, ok, aligned, Type::I1)?;
     let four = a.int(Type::I64, 4)?;
     let chunks = a.bin(BinOp::LShr, n64, four, Type::I64)?;
-    let to_header = BlockCall {
-        block: lp.header,
-        args: q.clone(),
-    };
-    a.f.push_inst(
-        pre,
-        Op::CondBr(
-            ok,
-            BlockCall {
-                block: vhead,
-                args: vec![zero],
-            },
-            to_header,
-        ),
-        None,
-        span,
-    );
+    a.cond_br(ok, go(vhead, vec![zero]), go(lp.header, q.clone()));
     // vhead(k): k < chunks ? vbody : vexit.
     let k = a.f.add_block_param(vhead, Type::I64);
-    let mut h = At {
-        f: a.f,
-        b: vhead,
-        span,
-    };
-    let more = h.cmp(CmpOp::Ult, k, chunks)?;
-    h.f.push_inst(
-        vhead,
-        Op::CondBr(
-            more,
-            BlockCall {
-                block: vbody,
-                args: Vec::new(),
-            },
-            BlockCall {
-                block: vexit,
-                args: Vec::new(),
-            },
-        ),
-        None,
-        span,
-    );
+    a.b = vhead;
+    let more = a.cmp(CmpOp::Ult, k, chunks)?;
+    a.cond_br(more, go(vbody, Vec::new()), go(vexit, Vec::new()));
     // vbody: 16 bytes as four 32-bit lanes.
-    let mut v = At {
-        f: h.f,
-        b: vbody,
-        span,
-    };
-    let off = v.bin(BinOp::Shl, k, four, Type::I64)?;
-    let from = v.push(Op::PtrAdd(ps, off), sty)?;
-    let to = v.push(Op::PtrAdd(pd, off), dty)?;
-    let x = v.push(Op::Load(from), Type::vec(Scalar::I32, 4))?;
-    v.f.push_inst(vbody, Op::Store { ptr: to, value: x }, None, span);
-    let one64 = v.int(Type::I64, 1)?;
-    let k1 = v.bin(BinOp::Add, k, one64, Type::I64)?;
-    v.f.push_inst(
-        vbody,
-        Op::Br(BlockCall {
-            block: vhead,
-            args: vec![k1],
-        }),
-        None,
-        span,
-    );
+    a.b = vbody;
+    let off = a.bin(BinOp::Shl, k, four, Type::I64)?;
+    let from = a.push(Op::PtrAdd(ps, off), sty)?;
+    let to = a.push(Op::PtrAdd(pd, off), dty)?;
+    let x = a.push(Op::Load(from), Type::vec(Scalar::I32, 4))?;
+    a.f.push_inst(vbody, Op::Store { ptr: to, value: x }, None, span);
+    let one64 = a.int(Type::I64, 1)?;
+    let k1 = a.bin(BinOp::Add, k, one64, Type::I64)?;
+    a.br(go(vhead, vec![k1]));
     // vexit: the loop goes on 16 * chunks iterations later.
-    let mut e = At {
-        f: v.f,
-        b: vexit,
-        span,
-    };
-    let done64 = e.bin(BinOp::Shl, chunks, four, Type::I64)?;
+    a.b = vexit;
+    let done64 = a.bin(BinOp::Shl, chunks, four, Type::I64)?;
     let done = if bits == 64 {
         done64
     } else {
-        e.push(Op::Conv(ConvOp::Trunc, done64), ity)?
+        a.push(Op::Conv(ConvOp::Trunc, done64), ity)?
     };
     let mut args = q.clone();
     for idx in [lp.iv, c.si.param, c.di.param] {
         if let (Some(slot), Some(&q0)) = (args.get(idx).copied(), q.get(idx))
             && slot == q0
         {
-            let moved = e.bin(BinOp::Add, q0, done, ity)?;
+            let moved = a.bin(BinOp::Add, q0, done, ity)?;
             if let Some(s) = args.get_mut(idx) {
                 *s = moved;
             }
         }
     }
-    e.f.push_inst(
-        vexit,
-        Op::Br(BlockCall {
-            block: lp.header,
-            args,
-        }),
-        None,
-        span,
-    );
+    a.br(go(lp.header, args));
     // Last, so that a failure above leaves the loop's entries as they were.
     for (b, k) in entering {
-        if let Some(t) = terminator(e.f, b)
-            && let Some(d) = e.f.insts.get_mut(t.index())
+        if let Some(t) = terminator(a.f, b)
+            && let Some(d) = a.f.insts.get_mut(t.index())
             && let Some(s) = successors_mut(&mut d.op).nth(k)
         {
             s.block = pre;
