@@ -218,7 +218,7 @@ impl At<'_> {
         self.f
             .push_inst(self.b, Op::CondBr(c, t, e), None, self.span);
     }
-    fn to_i64(&mut self, x: Value, ity: Type) -> Option<Value> {
+    fn widen_i64(&mut self, x: Value, ity: Type) -> Option<Value> {
         if ity == Type::I64 {
             Some(x)
         } else {
@@ -267,14 +267,14 @@ fn widen_inner(f: &mut Function, c: &Copy) -> Option<()> {
         Rel::Slt => a.cmp(CmpOp::Slt, iv0, bound)?,
         _ => a.cmp(CmpOp::Ne, iv0, bound)?,
     };
-    let n64 = a.to_i64(n, ity)?;
+    let n64 = a.widen_i64(n, ity)?;
     let min = a.int(Type::I64, MIN_BYTES)?;
     let enough = a.cmp(CmpOp::Uge, n64, min)?;
     let mut ok = a.bin(BinOp::And, runs, enough, Type::I1)?;
     // Each extended index runs through n consecutive offsets: ext(k0 + n - 1) - ext(k0) == n - 1.
     let one = a.int(ity, 1)?;
     let last = a.bin(BinOp::Sub, n, one, ity)?;
-    let last64 = a.to_i64(last, ity)?;
+    let last64 = a.widen_i64(last, ity)?;
     let mut starts = Vec::new();
     for ix in [c.si, c.di] {
         let k0 = *q.get(ix.param)?;
