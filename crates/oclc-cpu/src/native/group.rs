@@ -28,7 +28,9 @@ pub struct Worker {
 impl Worker {
     pub fn new(ctx: &LaunchCtx, nk: &NativeKernel) -> Worker {
         let nd = &ctx.nd;
-        let mut table = vec![0u64; nk.gt_word + 2 * ctx.globals.len()];
+        // One (0, 0) entry past the last allocation: native code reads the entry of a clamped
+        // index before it checks the index, and that entry fails every bounds check.
+        let mut table = vec![0u64; nk.gt_word + 2 * ctx.globals.len() + 2];
         table[E_DIMS] = nd.dims as u64;
         table[E_MAX_STEPS] = ctx.max_steps;
         table[E_OFFSET..E_OFFSET + 3].copy_from_slice(&nd.offset);
@@ -136,6 +138,8 @@ pub fn run_group(
             ltab.push(at + al.base as u64);
             ltab.push(al.size as u64);
         }
+        // The (0, 0) entry past the last one (see `Worker::new`).
+        ltab.extend([0, 0]);
         None
     })
     .flatten();
@@ -190,7 +194,7 @@ pub fn run_group(
     }
     t[E_STATE] = w.state.as_ptr() as u64;
     t[E_LTAB] = w.ltab.as_ptr() as u64;
-    t[E_NLOC] = (w.ltab.len() / 2) as u64;
+    t[E_NLOC] = (w.ltab.len() / 2).saturating_sub(1) as u64;
     let stop_of = |w: &Worker, k: usize| {
         w.state
             .get(k * nk.state_words + STATE_STOP)

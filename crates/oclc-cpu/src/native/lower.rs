@@ -14,6 +14,7 @@ use cranelift_codegen::ir::{
     AbiParam, AtomicRmwOp, Block, FuncRef, InstBuilder, MemFlagsData, Signature, Value, types,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
+use super::roots::Root;
 use oclc_ir::{BinOp, CmpOp, ConvOp, Scalar, WorkItemQuery};
 
 /// Integer operators compiled inline (division and remainder take the slow path).
@@ -164,12 +165,93 @@ pub struct Lower<'a, 'b> {
     pub gtab: Value,
     pub ltab: Value,
     pub nloc: Value,
+    /// Per pointer root: its bits above the offset field, base address, and the bytes a
+    /// load and a store may reach (0 where the root is no allocation the access may use).
+    pub root_vals: std::collections::HashMap<Root, RootVals>,
+    /// Pointer arithmetic whose only use is an access a few instructions on: the access
+    /// checks the arithmetic's operands against the root (see [`Deferred`]).
+    pub deferred: std::collections::HashMap<usize, Deferred>,
+}
+
+/// Pointer arithmetic `p + x * scale` (`bytes` is the product) left to the access that
+/// uses its result: the access's fast path needs no pointer built, its other paths build it.
+#[derive(Clone, Copy)]
+pub struct Deferred {
+    p: Value,
+    x: Value,
+    bytes: Value,
+    scale: Option<u64>,
+    root: RootVals,
+}
+
+/// The pointer operand of a plain load or store compiled inline.
+fn access_ptr(ins: &I) -> Option<u32> {
+    match *ins {
+        I::Load4 { p, .. } | I::Load8 { p, .. } | I::Store4 { p, .. } | I::Store8 { p, .. } => {
+            Some(p)
+        }
+        I::Load { s, n, p, .. } | I::Store { s, n, p, .. } => Acc::of(s, n).map(|_| p),
+        _ => None,
+    }
+}
+
+/// What an access through a pointer with a known root checks against (see [`Lower::root_vals`]).
+#[derive(Clone, Copy)]
+pub struct RootVals {
+    pub hi: Value,
+    pub base: Value,
+    pub size_ld: Value,
+    pub size_st: Value,
+}
+
+/// Looks up the allocation of pointer `p` in the global table `gtab` (`nglob` entries) or
+/// the `__local` table `ltab` (`nloc`): (space bits above the wrong-cast mark, whether a load
+/// and a store may use it, base, size). Tables carry a (0, 0) entry past their last, which an
+/// index out of range reads, so the loads are safe before any check.
+#[allow(clippy::too_many_arguments)]
+pub fn root_lookup(
+    b: &mut FunctionBuilder,
+    p: Value,
+    gtab: Value,
+    nglob: Value,
+    ltab: Value,
+    nloc: Value,
+) -> RootVals {
+    let top = b.ins().ushr_imm_s(p, ptr::BAD_SHIFT as i64);
+    let is_g = b.ins().icmp_imm_s(IntCC::Equal, top, 8);
+    let is_c = b.ins().icmp_imm_s(IntCC::Equal, top, 16);
+    let is_l = b.ins().icmp_imm_s(IntCC::Equal, top, 24);
+    let st_ok = b.ins().bor(is_g, is_l);
+    let ld_ok = b.ins().bor(st_ok, is_c);
+    let tab = b.ins().select(is_l, ltab, gtab);
+    let count = b.ins().select(is_l, nloc, nglob);
+    let idx = b.ins().ushr_imm_s(p, ptr::ALLOC_SHIFT as i64);
+    let idx = b.ins().band_imm_s(idx, ptr::ALLOC_MASK as i64);
+    let idx = b.ins().umin(idx, count);
+    let w = b.ins().ishl_imm_s(idx, 4);
+    let ta = b.ins().iadd(tab, w);
+    let base = b.ins().load(types::I64, pure_flags(), ta, 0);
+    let size = b.ins().load(types::I64, pure_flags(), ta, 8);
+    let zero = b.ins().iconst(types::I64, 0);
+    let size_ld = b.ins().select(ld_ok, size, zero);
+    let size_st = b.ins().select(st_ok, size, zero);
+    let hi = b.ins().ushr_imm_s(p, ptr::ALLOC_SHIFT as i64);
+    RootVals {
+        hi,
+        base,
+        size_ld,
+        size_st,
+    }
 }
 
 /// A function being lowered: its slot variables, their liveness (functions with barriers)
 /// and the instruction being lowered (a call, in callers).
 pub struct ActiveFn {
     pub vars: Vec<Variable>,
+    /// Reads of each slot (instructions and edge moves).
+    pub uses: Vec<u32>,
+    /// The root of each slot (see [`super::roots`]).
+    pub roots: Vec<Option<Root>>,
     pub live: Option<std::rc::Rc<super::live::Liveness>>,
     pub pc: u32,
 }
@@ -184,6 +266,12 @@ pub const STOP_BARRIER: u64 = 2;
 
 fn flags() -> MemFlagsData {
     MemFlagsData::trusted()
+}
+
+/// Loads of the launch's tables, which do not change while native code runs: pure, so
+/// Cranelift merges equal ones and hoists them out of loops.
+pub fn pure_flags() -> MemFlagsData {
+    MemFlagsData::trusted().with_readonly().with_can_move()
 }
 
 impl Lower<'_, '_> {
@@ -229,7 +317,7 @@ impl Lower<'_, '_> {
     }
 
     fn env_load(&mut self, word: usize) -> Value {
-        let fl = flags().with_readonly().with_can_move();
+        let fl = pure_flags();
         self.b
             .ins()
             .load(types::I64, fl, self.env, (word * 8) as i32)
@@ -420,6 +508,92 @@ impl Lower<'_, '_> {
         self.b.use_var(res)
     }
 
+    /// Leaves pointer arithmetic `d = p + x * scale` at `pc` to the access that is the only
+    /// use of `d`, when that access follows in the same block (no call, barrier or branch
+    /// between) and `p` has a known root; true when it did.
+    #[allow(clippy::too_many_arguments)]
+    fn defer(
+        &mut self,
+        f: &DFunc,
+        pc: u32,
+        bm: &BlockMap,
+        vars: &[Variable],
+        d: u32,
+        p: u32,
+        pv: Value,
+        x: Value,
+        bytes: Value,
+        scale: Option<u64>,
+    ) -> bool {
+        let Some(a) = self.active.last() else {
+            return false;
+        };
+        if a.uses.get(d as usize) != Some(&1) {
+            return false;
+        }
+        let Some(root) = a
+            .roots
+            .get(p as usize)
+            .copied()
+            .flatten()
+            .and_then(|r| self.root_vals.get(&r).copied())
+        else {
+            return false;
+        };
+        let Some(&dv) = vars.get(d as usize) else {
+            return false;
+        };
+        let mut k = pc + 1;
+        let found = loop {
+            if k > pc + 16 || bm.pcs.binary_search(&k).is_ok() {
+                break false;
+            }
+            let Some(ins) = f.code.get(k as usize) else {
+                break false;
+            };
+            if access_ptr(ins) == Some(d) {
+                break true;
+            }
+            if matches!(
+                ins,
+                I::Br { .. }
+                    | I::CondBr { .. }
+                    | I::BrICmp { .. }
+                    | I::Switch { .. }
+                    | I::Ret { .. }
+                    | I::Unreachable
+                    | I::Call { .. }
+                    | I::Barrier { .. }
+            ) {
+                break false;
+            }
+            k += 1;
+        };
+        if found {
+            // The pointer as the fast path of the arithmetic builds it (read by nothing but
+            // the access, which builds it exactly where it is needed).
+            let sh = (64 - ptr::ALLOC_SHIFT) as i64;
+            let o = self.b.ins().ishl_imm_s(pv, sh);
+            let soff = self.b.ins().sshr_imm_s(o, sh);
+            let new = self.b.ins().iadd(soff, bytes);
+            let hi = self.b.ins().band_imm_s(pv, !ptr::OFFSET_MASK as i64);
+            let lo = self.b.ins().band_imm_s(new, ptr::OFFSET_MASK as i64);
+            let r = self.b.ins().bor(hi, lo);
+            self.b.def_var(dv, r);
+            self.deferred.insert(
+                cranelift_codegen::entity::EntityRef::index(dv),
+                Deferred {
+                    p: pv,
+                    x,
+                    bytes,
+                    scale,
+                    root,
+                },
+            );
+        }
+        found
+    }
+
     /// A query's value for dimension `dv` (a value already masked to 32 bits).
     fn query(&mut self, q: WorkItemQuery, dv: Value) -> Value {
         match q {
@@ -471,7 +645,7 @@ impl Lower<'_, '_> {
                 let w = self.b.ins().iadd_imm_s(idx, base);
                 let off = self.b.ins().ishl_imm_s(w, 3);
                 let a = self.b.ins().iadd(self.env, off);
-                self.b.ins().load(types::I64, flags(), a, 0)
+                self.b.ins().load(types::I64, pure_flags(), a, 0)
             }
         }
     }
@@ -500,12 +674,81 @@ impl Lower<'_, '_> {
             n,
             bool_lanes,
         } = acc;
-        let pv = self.get(vars, p);
         let slow = self.b.create_block();
         let join = self.b.create_block();
-        let ok1 = self.b.create_block();
         let fast = self.b.create_block();
         self.b.set_cold_block(slow);
+        let addr_v = self.b.declare_var(types::I64);
+        let deferred = vars
+            .get(p as usize)
+            .and_then(|v| self.deferred.remove(&cranelift_codegen::entity::EntityRef::index(*v)));
+        let root = self
+            .active
+            .last()
+            .and_then(|a| a.roots.get(p as usize).copied().flatten())
+            .and_then(|r| self.root_vals.get(&r).copied());
+        let pv;
+        if let Some(df) = deferred {
+            // The base pointer still points into its root's allocation, the index is
+            // small, and the new offset (not negative) leaves the access inside it.
+            let rv = df.root;
+            let general = self.b.create_block();
+            let hi = self.b.ins().ushr_imm_s(df.p, ptr::ALLOC_SHIFT as i64);
+            let same = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
+            let x32 = self.sext(df.x, 32);
+            let small = self.b.ins().icmp(IntCC::Equal, x32, df.x);
+            let sh = (64 - ptr::ALLOC_SHIFT) as i64;
+            let o = self.b.ins().ishl_imm_s(df.p, sh);
+            let soff = self.b.ins().sshr_imm_s(o, sh);
+            let off = self.b.ins().iadd(soff, df.bytes);
+            let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
+            let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
+            let end = self.b.ins().iadd_imm_s(off, len as i64);
+            let size = if store.is_some() {
+                rv.size_st
+            } else {
+                rv.size_ld
+            };
+            let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
+            let nonneg = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, end);
+            let ok = self.b.ins().band(aligned, fits);
+            let ok = self.b.ins().band(ok, nonneg);
+            let ok = self.b.ins().band(ok, small);
+            let ok = self.b.ins().band(ok, same);
+            let addr = self.b.ins().iadd(rv.base, off);
+            self.b.def_var(addr_v, addr);
+            self.b.ins().brif(ok, fast, &[], general, &[]);
+            self.b.seal_block(general);
+            self.b.switch_to_block(general);
+            // Elsewhere the pointer is built as the arithmetic builds it.
+            pv = self.ptr_arith(df.p, df.x, df.bytes, df.scale);
+            self.set(vars, p, pv);
+        } else if let Some(rv) = root {
+            pv = self.get(vars, p);
+            // The pointer still points into its root's allocation: the root's bounds.
+            let general = self.b.create_block();
+            let hi = self.b.ins().ushr_imm_s(pv, ptr::ALLOC_SHIFT as i64);
+            let same = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
+            let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
+            let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
+            let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
+            let end = self.b.ins().iadd_imm_s(off, len as i64);
+            let size = if store.is_some() {
+                rv.size_st
+            } else {
+                rv.size_ld
+            };
+            let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
+            let ok = self.b.ins().band(aligned, fits);
+            let ok = self.b.ins().band(ok, same);
+            let addr = self.b.ins().iadd(rv.base, off);
+            self.b.def_var(addr_v, addr);
+            self.b.ins().brif(ok, fast, &[], general, &[]);
+            self.b.seal_block(general);
+            self.b.switch_to_block(general);
+        } else {
+            pv = self.get(vars, p);
+        }
         // Buffers (`__global`; `__constant` for reads) and `__local` allocations of this
         // group: tagged, no wrong-cast mark, allocation in the table.
         let top = self.b.ins().ushr_imm_s(pv, ptr::BAD_SHIFT as i64);
@@ -523,25 +766,27 @@ impl Lower<'_, '_> {
         let count = self.b.ins().select(is_l, nloc, self.nglob);
         let idx = self.b.ins().ushr_imm_s(pv, ptr::ALLOC_SHIFT as i64);
         let idx = self.b.ins().band_imm_s(idx, ptr::ALLOC_MASK as i64);
-        let inb = self.b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
-        let ok = self.b.ins().band(tag_ok, inb);
-        self.b.ins().brif(ok, ok1, &[], slow, &[]);
-        self.b.seal_block(ok1);
-        self.b.switch_to_block(ok1);
+        // An index past the table reads the (0, 0) entry after its last one (the driver
+        // puts it there), which fails the size check below: the loads are safe to do
+        // before any check, so they are pure (merged and hoisted out of loops).
+        let idx = self.b.ins().umin(idx, count);
         let w = self.b.ins().ishl_imm_s(idx, 4);
         let ta = self.b.ins().iadd(tab, w);
-        let base = self.b.ins().load(types::I64, flags(), ta, 0);
-        let size = self.b.ins().load(types::I64, flags(), ta, 8);
+        let base = self.b.ins().load(types::I64, pure_flags(), ta, 0);
+        let size = self.b.ins().load(types::I64, pure_flags(), ta, 8);
         let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
         let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
         let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
         let end = self.b.ins().iadd_imm_s(off, len as i64);
         let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
         let ok = self.b.ins().band(aligned, fits);
+        let ok = self.b.ins().band(ok, tag_ok);
+        let addr = self.b.ins().iadd(base, off);
+        self.b.def_var(addr_v, addr);
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.seal_block(fast);
         self.b.switch_to_block(fast);
-        let addr = self.b.ins().iadd(base, off);
+        let addr = self.b.use_var(addr_v);
         let fl = MemFlagsData::new().with_notrap();
         if let Some(at) = atomic {
             self.atomic_at(at, eb, addr, vars, store, load);
@@ -747,6 +992,28 @@ impl BlockMap {
     }
 }
 
+/// Reads of each slot of `f` (instructions and edge moves).
+fn slot_uses(f: &DFunc) -> Vec<u32> {
+    let mut u = vec![0u32; f.nregs as usize];
+    let mut add = |s: u32| {
+        if let Some(x) = u.get_mut(s as usize) {
+            *x = x.saturating_add(1);
+        }
+    };
+    for ins in &f.code {
+        let (r, _, _, _) = super::live::rw(f, ins);
+        for (s, n) in r {
+            for k in s..s.saturating_add(n) {
+                add(k);
+            }
+        }
+    }
+    for &(_, s) in &f.moves {
+        add(s);
+    }
+    u
+}
+
 /// Where a function's code returns to when it is inlined.
 pub struct RetTo {
     pub block: Block,
@@ -766,6 +1033,7 @@ impl Lower<'_, '_> {
         vars: &[Variable],
         ret: Option<RetTo>,
         depth: usize,
+        params: &[Option<Root>],
     ) -> Result<(), Unsupported> {
         let prog = self.prog;
         let f = prog
@@ -826,6 +1094,8 @@ impl Lower<'_, '_> {
         };
         self.active.push(ActiveFn {
             vars: vars.to_vec(),
+            roots: super::roots::slot_roots(f, params),
+            uses: slot_uses(f),
             live: liveness,
             pc: 0,
         });
@@ -1095,8 +1365,10 @@ impl Lower<'_, '_> {
             }
             I::PtrAdd { d, p, o } => {
                 let (x, y) = (self.get(vars, p), self.get(vars, o));
-                let r = self.ptr_arith(x, y, y, None);
-                self.set(vars, d, r);
+                if !self.defer(f, pc, bm, vars, d, p, x, y, y, None) {
+                    let r = self.ptr_arith(x, y, y, None);
+                    self.set(vars, d, r);
+                }
             }
             I::PtrIndex { sw, scale, d, p, i } => {
                 let x = self.get(vars, p);
@@ -1105,8 +1377,11 @@ impl Lower<'_, '_> {
                     iv = self.sext(iv, sw as u32);
                 }
                 let prod = self.b.ins().imul_imm_s(iv, scale as i64);
-                let r = self.ptr_arith(x, iv, prod, Some(scale as u64));
-                self.set(vars, d, r);
+                let sc = Some(scale as u64);
+                if !self.defer(f, pc, bm, vars, d, p, x, iv, prod, sc) {
+                    let r = self.ptr_arith(x, iv, prod, sc);
+                    self.set(vars, d, r);
+                }
             }
             I::Load4 { d, p } => {
                 self.access(fi, pc, f, &ins, vars, p, Acc::word(4), None, Some(d), None)
@@ -1247,7 +1522,19 @@ impl Lower<'_, '_> {
                     ret_n: ci.ret_n,
                     release,
                 };
-                self.function(ci.func, &cvars, Some(rt), depth + 1)?;
+                let proots: Vec<Option<Root>> = ci
+                    .args
+                    .iter()
+                    .map(|&(s, n)| {
+                        let a = self.active.last()?;
+                        if n == 1 {
+                            a.roots.get(s as usize).copied().flatten()
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                self.function(ci.func, &cvars, Some(rt), depth + 1, &proots)?;
                 self.b.seal_block(cont);
                 self.b.switch_to_block(cont);
             }

@@ -9,6 +9,7 @@ pub mod group;
 pub mod layout;
 mod live;
 mod lower;
+mod roots;
 mod slow;
 
 use crate::decode::Program;
@@ -162,8 +163,10 @@ pub fn compile(
         let env = b.block_params(entry)[0];
         let io = b.block_params(entry)[1];
         let fl = MemFlagsData::trusted();
-        let ld =
-            |b: &mut FunctionBuilder, w: usize| b.ins().load(types::I64, fl, env, (w * 8) as i32);
+        let pure = lower::pure_flags();
+        let ld = |b: &mut FunctionBuilder, w: usize| {
+            b.ins().load(types::I64, pure, env, (w * 8) as i32)
+        };
         let dims = ld(&mut b, E_DIMS);
         let max_steps = ld(&mut b, E_MAX_STEPS);
         let size = [
@@ -186,6 +189,25 @@ pub fn compile(
             let lanes: Vec<_> = (0..n as usize).map(|k| ld(&mut b, w + k)).collect();
             arg_vals.push(lanes);
             w += n as usize;
+        }
+        // Pointer roots (looked up once per call): the kernel's one-lane parameters and every address constant.
+        let mut root_vals = std::collections::HashMap::new();
+        let mut kroots = Vec::new();
+        for (i, lanes) in arg_vals.iter().enumerate() {
+            let r = (lanes.len() == 1 && aggregate.get(i) != Some(&true))
+                .then_some(roots::Root::Param(i as u32));
+            if let (Some(r), Some(&v)) = (r, lanes.first()) {
+                let rv = lower::root_lookup(&mut b, v, gtab, nglob, ltab, nloc);
+                root_vals.insert(r, rv);
+            }
+            kroots.push(r);
+        }
+        for r in roots::const_roots(prog.funcs.iter()) {
+            if let roots::Root::Const(c) = r {
+                let v = b.ins().iconst(types::I64, c as i64);
+                let rv = lower::root_lookup(&mut b, v, gtab, nglob, ltab, nloc);
+                root_vals.insert(r, rv);
+            }
         }
         let steps = b.declare_var(types::I64);
         let sbase = b.declare_var(types::I64);
@@ -292,8 +314,10 @@ pub fn compile(
             gtab,
             ltab,
             nloc,
+            root_vals,
+            deferred: Default::default(),
         };
-        lw.function(kernel, &kvars, None, 0)?;
+        lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
         let resumes = std::mem::take(&mut lw.resumes);
         state_words = if resumes.is_empty() {
@@ -365,7 +389,19 @@ pub fn compile(
         b.ins().return_(&[c]);
         b.finalize(tc);
     }
+    // OCLC_NATIVE_DUMP=1 prints each kernel's optimized Cranelift IR and machine code to
+    // stderr (for reading what the back end generates).
+    let dump = std::env::var_os("OCLC_NATIVE_DUMP").is_some_and(|v| v == "1");
+    if dump {
+        ctx.set_disasm(true);
+    }
     m.define_function(fid, &mut ctx).map_err(cl_err)?;
+    if dump {
+        eprintln!("; native code of kernel {kernel}\n{}", ctx.func.display());
+        if let Some(v) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+            eprintln!("{v}");
+        }
+    }
     m.clear_context(&mut ctx);
     m.finalize_definitions().map_err(cl_err)?;
     let entry = m.get_finalized_function(fid) as usize;
