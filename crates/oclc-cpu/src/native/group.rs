@@ -3,6 +3,8 @@
 //! fault codes into the interpreter's reports.
 
 use super::NativeKernel;
+use super::roots::Root;
+use crate::ptr;
 use super::layout::*;
 use super::lower::{CODE_FELL_OFF, CODE_SHIM, CODE_STEPS, CODE_UNREACHABLE};
 use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE};
@@ -101,6 +103,32 @@ impl Drop for Worker {
     }
 }
 
+/// A pointer root's words for native code: its bits above the offset field, the base
+/// address of its allocation, and the bytes a load and a store through it may reach (0 where
+/// it is no buffer or `__local` allocation of this group the access may use: NULL, a raw
+/// address, a wrong cast, `__private` memory, an allocation not in the tables).
+pub fn root_entry(p: u64, gtab: &[u64], ltab: &[u64]) -> [u64; 4] {
+    let top = p >> ptr::BAD_SHIFT;
+    let (tab, st_ok) = match top {
+        8 => (gtab, true),
+        16 => (gtab, false),
+        24 => (ltab, true),
+        _ => return [p >> ptr::ALLOC_SHIFT, 0, 0, 0],
+    };
+    let idx = ((p >> ptr::ALLOC_SHIFT) & ptr::ALLOC_MASK) as usize;
+    // `ltab` ends with a (0, 0) entry, `gtab` (as sliced) does not: both are bounded here.
+    let (base, size) = match (tab.get(2 * idx), tab.get(2 * idx + 1)) {
+        (Some(&b), Some(&s)) => (b, s),
+        _ => (0, 0),
+    };
+    [
+        p >> ptr::ALLOC_SHIFT,
+        base,
+        size,
+        if st_ok { size } else { 0 },
+    ]
+}
+
 fn ids_of(linear: u64, counts: [u64; 3]) -> [u64; 3] {
     [
         linear % counts[0],
@@ -190,6 +218,18 @@ pub fn run_group(
     for k in 0..n {
         if let Some(s) = w.state.get(k * nk.state_words) {
             s.store(0, Relaxed);
+        }
+    }
+    let nglob = ctx.globals.len();
+    for (k, &(r, v)) in nk.roots.iter().enumerate() {
+        let p = match r {
+            Root::Param(_) => t.get(v as usize).copied().unwrap_or(0),
+            Root::Const(_) => v,
+        };
+        let gtab = t.get(nk.gt_word..nk.gt_word + 2 * nglob).unwrap_or(&[]);
+        let e = root_entry(p, gtab, &w.ltab);
+        if let Some(d) = t.get_mut(nk.roots_word + 4 * k..nk.roots_word + 4 * k + 4) {
+            d.copy_from_slice(&e);
         }
     }
     t[E_STATE] = w.state.as_ptr() as u64;

@@ -175,12 +175,11 @@ pub struct Lower<'a, 'b> {
 
 /// Pointer arithmetic `p + x * scale` (`bytes` is the product) left to the access that
 /// uses its result: the access's fast path needs no pointer built, its other paths build it.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Deferred {
     p: Value,
-    x: Value,
-    bytes: Value,
-    scale: Option<u64>,
+    /// The steps `+ x * scale` (`bytes` is the product), in order.
+    terms: Vec<(Value, Value, Option<u64>)>,
     root: RootVals,
 }
 
@@ -204,45 +203,6 @@ pub struct RootVals {
     pub size_st: Value,
 }
 
-/// Looks up the allocation of pointer `p` in the global table `gtab` (`nglob` entries) or
-/// the `__local` table `ltab` (`nloc`): (space bits above the wrong-cast mark, whether a load
-/// and a store may use it, base, size). Tables carry a (0, 0) entry past their last, which an
-/// index out of range reads, so the loads are safe before any check.
-#[allow(clippy::too_many_arguments)]
-pub fn root_lookup(
-    b: &mut FunctionBuilder,
-    p: Value,
-    gtab: Value,
-    nglob: Value,
-    ltab: Value,
-    nloc: Value,
-) -> RootVals {
-    let top = b.ins().ushr_imm_s(p, ptr::BAD_SHIFT as i64);
-    let is_g = b.ins().icmp_imm_s(IntCC::Equal, top, 8);
-    let is_c = b.ins().icmp_imm_s(IntCC::Equal, top, 16);
-    let is_l = b.ins().icmp_imm_s(IntCC::Equal, top, 24);
-    let st_ok = b.ins().bor(is_g, is_l);
-    let ld_ok = b.ins().bor(st_ok, is_c);
-    let tab = b.ins().select(is_l, ltab, gtab);
-    let count = b.ins().select(is_l, nloc, nglob);
-    let idx = b.ins().ushr_imm_s(p, ptr::ALLOC_SHIFT as i64);
-    let idx = b.ins().band_imm_s(idx, ptr::ALLOC_MASK as i64);
-    let idx = b.ins().umin(idx, count);
-    let w = b.ins().ishl_imm_s(idx, 4);
-    let ta = b.ins().iadd(tab, w);
-    let base = b.ins().load(types::I64, pure_flags(), ta, 0);
-    let size = b.ins().load(types::I64, pure_flags(), ta, 8);
-    let zero = b.ins().iconst(types::I64, 0);
-    let size_ld = b.ins().select(ld_ok, size, zero);
-    let size_st = b.ins().select(st_ok, size, zero);
-    let hi = b.ins().ushr_imm_s(p, ptr::ALLOC_SHIFT as i64);
-    RootVals {
-        hi,
-        base,
-        size_ld,
-        size_st,
-    }
-}
 
 /// A function being lowered: its slot variables, their liveness (functions with barriers)
 /// and the instruction being lowered (a call, in callers).
@@ -508,9 +468,48 @@ impl Lower<'_, '_> {
         self.b.use_var(res)
     }
 
-    /// Leaves pointer arithmetic `d = p + x * scale` at `pc` to the access that is the only
-    /// use of `d`, when that access follows in the same block (no call, barrier or branch
-    /// between) and `p` has a known root; true when it did.
+    /// Whether the only use of slot `d` (defined at `pc`) is an access, or pointer
+    /// arithmetic on it whose result's only use is (recursively), a few instructions on in
+    /// the same block with no call, barrier or branch between.
+    fn ends_in_access(&self, f: &DFunc, pc: u32, bm: &BlockMap, d: u32) -> bool {
+        let Some(a) = self.active.last() else {
+            return false;
+        };
+        let (mut d, mut k) = (d, pc + 1);
+        let end = pc + 24;
+        loop {
+            if a.uses.get(d as usize) != Some(&1) {
+                return false;
+            }
+            if k > end || bm.pcs.binary_search(&k).is_ok() {
+                return false;
+            }
+            let Some(ins) = f.code.get(k as usize) else {
+                return false;
+            };
+            if access_ptr(ins) == Some(d) {
+                return true;
+            }
+            match *ins {
+                I::PtrIndex { d: d2, p, i, .. } if p == d && i != d => d = d2,
+                I::PtrAdd { d: d2, p, o } if p == d && o != d => d = d2,
+                I::Br { .. }
+                | I::CondBr { .. }
+                | I::BrICmp { .. }
+                | I::Switch { .. }
+                | I::Ret { .. }
+                | I::Unreachable
+                | I::Call { .. }
+                | I::Barrier { .. } => return false,
+                _ => {}
+            }
+            k += 1;
+        }
+    }
+
+    /// Leaves pointer arithmetic `d = p + x * scale` at `pc` to the access that uses its
+    /// result (see [`Self::ends_in_access`]) when `p` has a known root or is itself left so;
+    /// true when it did.
     #[allow(clippy::too_many_arguments)]
     fn defer(
         &mut self,
@@ -525,73 +524,45 @@ impl Lower<'_, '_> {
         bytes: Value,
         scale: Option<u64>,
     ) -> bool {
-        let Some(a) = self.active.last() else {
-            return false;
-        };
-        if a.uses.get(d as usize) != Some(&1) {
-            return false;
-        }
-        let Some(root) = a
-            .roots
-            .get(p as usize)
-            .copied()
-            .flatten()
-            .and_then(|r| self.root_vals.get(&r).copied())
-        else {
-            return false;
-        };
+        use cranelift_codegen::entity::EntityRef;
         let Some(&dv) = vars.get(d as usize) else {
             return false;
         };
-        let mut k = pc + 1;
-        let found = loop {
-            if k > pc + 16 || bm.pcs.binary_search(&k).is_ok() {
-                break false;
-            }
-            let Some(ins) = f.code.get(k as usize) else {
-                break false;
-            };
-            if access_ptr(ins) == Some(d) {
-                break true;
-            }
-            if matches!(
-                ins,
-                I::Br { .. }
-                    | I::CondBr { .. }
-                    | I::BrICmp { .. }
-                    | I::Switch { .. }
-                    | I::Ret { .. }
-                    | I::Unreachable
-                    | I::Call { .. }
-                    | I::Barrier { .. }
-            ) {
-                break false;
-            }
-            k += 1;
-        };
-        if found {
-            // The pointer as the fast path of the arithmetic builds it (read by nothing but
-            // the access, which builds it exactly where it is needed).
-            let sh = (64 - ptr::ALLOC_SHIFT) as i64;
-            let o = self.b.ins().ishl_imm_s(pv, sh);
-            let soff = self.b.ins().sshr_imm_s(o, sh);
-            let new = self.b.ins().iadd(soff, bytes);
-            let hi = self.b.ins().band_imm_s(pv, !ptr::OFFSET_MASK as i64);
-            let lo = self.b.ins().band_imm_s(new, ptr::OFFSET_MASK as i64);
-            let r = self.b.ins().bor(hi, lo);
-            self.b.def_var(dv, r);
-            self.deferred.insert(
-                cranelift_codegen::entity::EntityRef::index(dv),
+        let prev = vars
+            .get(p as usize)
+            .and_then(|v| self.deferred.remove(&v.index()));
+        let root = self
+            .active
+            .last()
+            .and_then(|a| a.roots.get(p as usize).copied().flatten())
+            .and_then(|r| self.root_vals.get(&r).copied());
+        let mut df = match (prev, root) {
+            (Some(df), _) => df,
+            (None, Some(root)) => {
+                if !self.ends_in_access(f, pc, bm, d) {
+                    return false;
+                }
                 Deferred {
                     p: pv,
-                    x,
-                    bytes,
-                    scale,
+                    terms: Vec::new(),
                     root,
-                },
-            );
-        }
-        found
+                }
+            }
+            (None, None) => return false,
+        };
+        df.terms.push((x, bytes, scale));
+        // The pointer as the fast path of the arithmetic builds it (read by nothing but
+        // the access, which builds it exactly where it is needed).
+        let sh = (64 - ptr::ALLOC_SHIFT) as i64;
+        let o = self.b.ins().ishl_imm_s(pv, sh);
+        let soff = self.b.ins().sshr_imm_s(o, sh);
+        let new = self.b.ins().iadd(soff, bytes);
+        let hi = self.b.ins().band_imm_s(pv, !ptr::OFFSET_MASK as i64);
+        let lo = self.b.ins().band_imm_s(new, ptr::OFFSET_MASK as i64);
+        let r = self.b.ins().bor(hi, lo);
+        self.b.def_var(dv, r);
+        self.deferred.insert(dv.index(), df);
+        true
     }
 
     /// A query's value for dimension `dv` (a value already masked to 32 bits).
@@ -689,18 +660,28 @@ impl Lower<'_, '_> {
             .and_then(|r| self.root_vals.get(&r).copied());
         let pv;
         if let Some(df) = deferred {
-            // The base pointer still points into its root's allocation, the index is
-            // small, and the new offset (not negative) leaves the access inside it.
+            // The base pointer still points into its root's allocation, every index is
+            // small, every step stays inside the offset field, and the final offset (not
+            // negative) leaves the access inside the allocation.
             let rv = df.root;
             let general = self.b.create_block();
             let hi = self.b.ins().ushr_imm_s(df.p, ptr::ALLOC_SHIFT as i64);
-            let same = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
-            let x32 = self.sext(df.x, 32);
-            let small = self.b.ins().icmp(IntCC::Equal, x32, df.x);
+            let mut ok = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
             let sh = (64 - ptr::ALLOC_SHIFT) as i64;
             let o = self.b.ins().ishl_imm_s(df.p, sh);
-            let soff = self.b.ins().sshr_imm_s(o, sh);
-            let off = self.b.ins().iadd(soff, df.bytes);
+            let mut off = self.b.ins().sshr_imm_s(o, sh);
+            for (i, &(x, bytes, _)) in df.terms.iter().enumerate() {
+                let x32 = self.sext(x, 32);
+                let small = self.b.ins().icmp(IntCC::Equal, x32, x);
+                ok = self.b.ins().band(ok, small);
+                off = self.b.ins().iadd(off, bytes);
+                if i + 1 < df.terms.len() {
+                    let t = self.b.ins().ishl_imm_s(off, sh);
+                    let t = self.b.ins().sshr_imm_s(t, sh);
+                    let inf = self.b.ins().icmp(IntCC::Equal, t, off);
+                    ok = self.b.ins().band(ok, inf);
+                }
+            }
             let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
             let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
             let end = self.b.ins().iadd_imm_s(off, len as i64);
@@ -711,17 +692,20 @@ impl Lower<'_, '_> {
             };
             let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
             let nonneg = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, end);
-            let ok = self.b.ins().band(aligned, fits);
-            let ok = self.b.ins().band(ok, nonneg);
-            let ok = self.b.ins().band(ok, small);
-            let ok = self.b.ins().band(ok, same);
+            let ok2 = self.b.ins().band(aligned, fits);
+            let ok2 = self.b.ins().band(ok2, nonneg);
+            let ok = self.b.ins().band(ok, ok2);
             let addr = self.b.ins().iadd(rv.base, off);
             self.b.def_var(addr_v, addr);
             self.b.ins().brif(ok, fast, &[], general, &[]);
             self.b.seal_block(general);
             self.b.switch_to_block(general);
             // Elsewhere the pointer is built as the arithmetic builds it.
-            pv = self.ptr_arith(df.p, df.x, df.bytes, df.scale);
+            let mut q = df.p;
+            for &(x, bytes, scale) in &df.terms {
+                q = self.ptr_arith(q, x, bytes, scale);
+            }
+            pv = q;
             self.set(vars, p, pv);
         } else if let Some(rv) = root {
             pv = self.get(vars, p);

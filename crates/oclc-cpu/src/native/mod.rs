@@ -9,7 +9,7 @@ pub mod group;
 pub mod layout;
 mod live;
 mod lower;
-mod roots;
+pub(crate) mod roots;
 mod slow;
 
 use crate::decode::Program;
@@ -47,6 +47,11 @@ pub struct NativeKernel {
     pub(crate) io_words: usize,
     /// Where the global table starts in the launch table.
     pub(crate) gt_word: usize,
+    /// Where the pointer roots' words start in the launch table.
+    pub(crate) roots_word: usize,
+    /// The pointer roots: a parameter's argument word in the launch table, or an address
+    /// constant's value.
+    pub(crate) roots: Vec<(roots::Root, u64)>,
     /// State words per work-item (1 without barriers: where it stopped).
     pub(crate) state_words: usize,
     /// How long compiling took.
@@ -136,7 +141,30 @@ pub fn compile(
         .map(|f| f.params.clone())
         .unwrap_or_default();
     let arg_lanes: u32 = kf.params.iter().map(|&(_, n)| n).sum();
-    let gt_word = E_ARGS + arg_lanes as usize;
+    // Pointer roots: the kernel's one-lane parameters and every address constant; the
+    // driver fills 4 words per root (see `group::root_entry`) before the global table.
+    let mut roots_list: Vec<(roots::Root, u64)> = Vec::new();
+    {
+        let mut w = E_ARGS as u64;
+        for (i, &(_, n)) in kf.params.iter().enumerate() {
+            let agg = module
+                .functions
+                .get(kernel as usize)
+                .and_then(|f| f.params.get(i))
+                .is_some_and(|p| matches!(p.kind, ParamKind::Aggregate { .. }));
+            if n == 1 && !agg {
+                roots_list.push((roots::Root::Param(i as u32), w));
+            }
+            w += n as u64;
+        }
+        for r in roots::const_roots(prog.funcs.iter()) {
+            if let roots::Root::Const(c) = r {
+                roots_list.push((r, c));
+            }
+        }
+    }
+    let roots_word = E_ARGS + arg_lanes as usize;
+    let gt_word = roots_word + 4 * roots_list.len();
     let private = lower::private_users(prog);
     let aggregate: Vec<bool> = (0..kf.params.len())
         .map(|i| {
@@ -163,9 +191,11 @@ pub fn compile(
         let env = b.block_params(entry)[0];
         let io = b.block_params(entry)[1];
         let fl = MemFlagsData::trusted();
-        let pure = lower::pure_flags();
+        // Not movable: loaded once per call here, not again in the work-item loop (which
+        // Cranelift does not hoist them out of).
+        let fixed = MemFlagsData::trusted().with_readonly();
         let ld = |b: &mut FunctionBuilder, w: usize| {
-            b.ins().load(types::I64, pure, env, (w * 8) as i32)
+            b.ins().load(types::I64, fixed, env, (w * 8) as i32)
         };
         let dims = ld(&mut b, E_DIMS);
         let max_steps = ld(&mut b, E_MAX_STEPS);
@@ -182,7 +212,10 @@ pub fn compile(
         let nglob = ld(&mut b, E_NGLOB);
         let ltab = ld(&mut b, E_LTAB);
         let nloc = ld(&mut b, E_NLOC);
+        let state = ld(&mut b, E_STATE);
+        let state_w = ld(&mut b, E_STATE_W);
         let gtab = b.ins().iadd_imm_s(env, (gt_word * 8) as i64);
+        let zero0 = b.ins().iconst(types::I64, 0);
         let mut arg_vals = Vec::new();
         let mut w = E_ARGS;
         for &(_, n) in &kf.params {
@@ -190,25 +223,30 @@ pub fn compile(
             arg_vals.push(lanes);
             w += n as usize;
         }
-        // Pointer roots (looked up once per call): the kernel's one-lane parameters and every address constant.
+        // The roots' words, loaded once per call (not movable: they stay out of the loops).
         let mut root_vals = std::collections::HashMap::new();
-        let mut kroots = Vec::new();
-        for (i, lanes) in arg_vals.iter().enumerate() {
-            let r = (lanes.len() == 1 && aggregate.get(i) != Some(&true))
-                .then_some(roots::Root::Param(i as u32));
-            if let (Some(r), Some(&v)) = (r, lanes.first()) {
-                let rv = lower::root_lookup(&mut b, v, gtab, nglob, ltab, nloc);
-                root_vals.insert(r, rv);
+        for (k, &(r, _)) in roots_list.iter().enumerate() {
+            let at = |j: usize| ((roots_word + 4 * k + j) * 8) as i32;
+            let mut w = [zero0; 4];
+            for (j, x) in w.iter_mut().enumerate() {
+                *x = b.ins().load(types::I64, fixed, env, at(j));
             }
-            kroots.push(r);
+            root_vals.insert(
+                r,
+                lower::RootVals {
+                    hi: w[0],
+                    base: w[1],
+                    size_ld: w[2],
+                    size_st: w[3],
+                },
+            );
         }
-        for r in roots::const_roots(prog.funcs.iter()) {
-            if let roots::Root::Const(c) = r {
-                let v = b.ins().iconst(types::I64, c as i64);
-                let rv = lower::root_lookup(&mut b, v, gtab, nglob, ltab, nloc);
-                root_vals.insert(r, rv);
-            }
-        }
+        let kroots: Vec<Option<roots::Root>> = (0..kf.params.len())
+            .map(|i| {
+                let r = roots::Root::Param(i as u32);
+                root_vals.contains_key(&r).then_some(r)
+            })
+            .collect();
         let steps = b.declare_var(types::I64);
         let sbase = b.declare_var(types::I64);
         let code = b.declare_var(types::I64);
@@ -243,8 +281,6 @@ pub fn compile(
         b.seal_block(body);
         b.switch_to_block(body);
         b.ins().store(fl, idx, io, (IO_INDEX * 8) as i32);
-        let state = ld(&mut b, E_STATE);
-        let state_w = ld(&mut b, E_STATE_W);
         let sw = b.ins().imul(idx, state_w);
         let sw = b.ins().ishl_imm_s(sw, 3);
         let sb = b.ins().iadd(state, sw);
@@ -424,6 +460,8 @@ pub fn compile(
         io_words: IO_SLOTS + max_regs + 8,
         state_words,
         gt_word,
+        roots_word,
+        roots: roots_list,
         compile_time: t0.elapsed(),
     })
 }
