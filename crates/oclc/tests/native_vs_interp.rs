@@ -382,3 +382,73 @@ a = { buffer = "long", len = 4 }
         "out-of-bounds atomic operation of 8 bytes at offset 32",
     );
 }
+
+/// Accesses checked against a pointer's root (kernel argument or address constant), with the
+/// pointer arithmetic folded into the check, report what the interpreter reports when the
+/// check fails: a negative offset reached through two indexing steps, an index past the
+/// 32-bit range (the offset field saturates), a pointer chosen at run time (no root), and a
+/// root pointer passed to a helper function.
+#[test]
+fn root_checked_accesses_report_the_same() {
+    let job = r#"
+code = """
+kernel void k(global float *out, int d) {
+    local float t[4][4];
+    int x = get_local_id(0), y = get_local_id(1);
+    t[y][x] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[y * 4 + x] = t[y][x - d];
+}
+"""
+kernel = "k"
+global = [4, 4]
+local = [4, 4]
+[args]
+out = { buffer = "float", len = 16 }
+d = { value = 1 }
+"#;
+    same_fault("root_neg", job, &[], "out-of-bounds read of 4 bytes");
+    let job = r#"
+code = """
+kernel void k(global int *out, long shift) {
+    size_t i = get_global_id(0);
+    out[i + shift] = 1;
+}
+"""
+kernel = "k"
+global = [4]
+[args]
+out = { buffer = "int", len = 16 }
+shift = { value = 35184372088832 }
+"#;
+    same_fault("root_huge", job, &[], "out-of-bounds write of 4 bytes");
+    let job = r#"
+code = """
+kernel void k(global int *a, global int *b) {
+    size_t i = get_global_id(0);
+    global int *p = (i & 1) ? a : b;
+    p[i * 3] = 1;
+}
+"""
+kernel = "k"
+global = [8]
+[args]
+a = { buffer = "int", len = 16 }
+b = { buffer = "int", len = 8 }
+"#;
+    same_fault("root_none", job, &[], "out-of-bounds write of 4 bytes");
+    let job = r#"
+code = """
+void put(global int *p, int i) { p[i] = i; }
+kernel void k(global int *out) {
+    int i = get_global_id(0);
+    put(out + 2, i);
+}
+"""
+kernel = "k"
+global = [16]
+[args]
+out = { buffer = "int", len = 16 }
+"#;
+    same_fault("root_call", job, &["-O0"], "out-of-bounds write of 4 bytes");
+}
