@@ -171,6 +171,9 @@ pub struct Lower<'a, 'b> {
     /// Pointer arithmetic whose only use is an access a few instructions on: the access
     /// checks the arithmetic's operands against the root (see [`Deferred`]).
     pub deferred: std::collections::HashMap<usize, Deferred>,
+    /// Values loaded from a work-item's state words at a barrier's resume, with the index
+    /// of the variable whose word they came from.
+    pub restored: std::collections::HashMap<u32, usize>,
 }
 
 /// Pointer arithmetic `p + x * scale` (`bytes` is the product) left to the access that
@@ -1538,9 +1541,14 @@ impl Lower<'_, '_> {
                 let sb = self.b.use_var(self.sbase);
                 for v in &all {
                     let x = self.b.use_var(*v);
+                    self.max_var = self.max_var.max(v.index() + 1);
+                    // Still the value this work-item restored from the same word at an
+                    // earlier barrier: the word holds it already.
+                    if self.restored.get(&x.as_u32()) == Some(&v.index()) {
+                        continue;
+                    }
                     let off = ((STATE_VARS + v.index()) * 8) as i32;
                     self.b.ins().store(flags(), x, sb, off);
-                    self.max_var = self.max_var.max(v.index() + 1);
                 }
                 let st = self.b.use_var(self.steps);
                 self.b
@@ -1556,6 +1564,7 @@ impl Lower<'_, '_> {
                 for v in &all {
                     let off = ((STATE_VARS + v.index()) * 8) as i32;
                     let x = self.b.ins().load(types::I64, flags(), sb, off);
+                    self.restored.insert(x.as_u32(), v.index());
                     self.b.def_var(*v, x);
                 }
                 let st = self

@@ -352,6 +352,7 @@ pub fn compile(
             nloc,
             root_vals,
             deferred: Default::default(),
+            restored: Default::default(),
         };
         lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
