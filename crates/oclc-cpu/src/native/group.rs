@@ -104,16 +104,18 @@ impl Drop for Worker {
 }
 
 /// A pointer root's words for native code: its bits above the offset field, the base
-/// address of its allocation, and the bytes a load and a store through it may reach (0 where
+/// address of its allocation, the bytes a load and a store through it may reach (0 where
 /// it is no buffer or `__local` allocation of this group the access may use: NULL, a raw
-/// address, a wrong cast, `__private` memory, an allocation not in the tables).
-pub fn root_entry(p: u64, gtab: &[u64], ltab: &[u64]) -> [u64; 4] {
+/// address, a wrong cast, `__private` memory, an allocation not in the tables), and its
+/// offset, sign-extended.
+pub fn root_entry(p: u64, gtab: &[u64], ltab: &[u64]) -> [u64; ROOT_WORDS] {
+    let soff = ptr::signed_offset(p) as u64;
     let top = p >> ptr::BAD_SHIFT;
     let (tab, st_ok) = match top {
         8 => (gtab, true),
         16 => (gtab, false),
         24 => (ltab, true),
-        _ => return [p >> ptr::ALLOC_SHIFT, 0, 0, 0],
+        _ => return [p >> ptr::ALLOC_SHIFT, 0, 0, 0, soff],
     };
     let idx = ((p >> ptr::ALLOC_SHIFT) & ptr::ALLOC_MASK) as usize;
     // `ltab` ends with a (0, 0) entry, `gtab` (as sliced) does not: both are bounded here.
@@ -126,6 +128,7 @@ pub fn root_entry(p: u64, gtab: &[u64], ltab: &[u64]) -> [u64; 4] {
         base,
         size,
         if st_ok { size } else { 0 },
+        soff,
     ]
 }
 
@@ -228,7 +231,8 @@ pub fn run_group(
         };
         let gtab = t.get(nk.gt_word..nk.gt_word + 2 * nglob).unwrap_or(&[]);
         let e = root_entry(p, gtab, &w.ltab);
-        if let Some(d) = t.get_mut(nk.roots_word + 4 * k..nk.roots_word + 4 * k + 4) {
+        let at = nk.roots_word + ROOT_WORDS * k;
+        if let Some(d) = t.get_mut(at..at + ROOT_WORDS) {
             d.copy_from_slice(&e);
         }
     }

@@ -204,6 +204,11 @@ pub struct RootVals {
     pub base: Value,
     pub size_ld: Value,
     pub size_st: Value,
+    /// The root's offset, sign-extended.
+    pub soff: Value,
+    /// For a parameter, the argument as loaded at entry: a pointer that is this value
+    /// needs no check that it still points into the root's allocation.
+    pub val: Option<Value>,
 }
 
 
@@ -668,11 +673,16 @@ impl Lower<'_, '_> {
             // negative) leaves the access inside the allocation.
             let rv = df.root;
             let general = self.b.create_block();
-            let hi = self.b.ins().ushr_imm_s(df.p, ptr::ALLOC_SHIFT as i64);
-            let mut ok = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
             let sh = (64 - ptr::ALLOC_SHIFT) as i64;
-            let o = self.b.ins().ishl_imm_s(df.p, sh);
-            let mut off = self.b.ins().sshr_imm_s(o, sh);
+            let (mut ok, mut off) = if rv.val == Some(df.p) {
+                let t = self.b.ins().iconst(types::I8, 1);
+                (t, rv.soff)
+            } else {
+                let hi = self.b.ins().ushr_imm_s(df.p, ptr::ALLOC_SHIFT as i64);
+                let same = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
+                let o = self.b.ins().ishl_imm_s(df.p, sh);
+                (same, self.b.ins().sshr_imm_s(o, sh))
+            };
             for (i, &(x, bytes, _)) in df.terms.iter().enumerate() {
                 let x32 = self.sext(x, 32);
                 let small = self.b.ins().icmp(IntCC::Equal, x32, x);

@@ -142,7 +142,7 @@ pub fn compile(
         .unwrap_or_default();
     let arg_lanes: u32 = kf.params.iter().map(|&(_, n)| n).sum();
     // Pointer roots: the kernel's one-lane parameters and every address constant; the
-    // driver fills 4 words per root (see `group::root_entry`) before the global table.
+    // driver fills `ROOT_WORDS` words per root (see `group::root_entry`) before the global table.
     let mut roots_list: Vec<(roots::Root, u64)> = Vec::new();
     {
         let mut w = E_ARGS as u64;
@@ -164,7 +164,7 @@ pub fn compile(
         }
     }
     let roots_word = E_ARGS + arg_lanes as usize;
-    let gt_word = roots_word + 4 * roots_list.len();
+    let gt_word = roots_word + ROOT_WORDS * roots_list.len();
     let private = lower::private_users(prog);
     let aggregate: Vec<bool> = (0..kf.params.len())
         .map(|i| {
@@ -226,8 +226,8 @@ pub fn compile(
         // The roots' words, loaded once per call (not movable: they stay out of the loops).
         let mut root_vals = std::collections::HashMap::new();
         for (k, &(r, _)) in roots_list.iter().enumerate() {
-            let at = |j: usize| ((roots_word + 4 * k + j) * 8) as i32;
-            let mut w = [zero0; 4];
+            let at = |j: usize| ((roots_word + ROOT_WORDS * k + j) * 8) as i32;
+            let mut w = [zero0; ROOT_WORDS];
             for (j, x) in w.iter_mut().enumerate() {
                 *x = b.ins().load(types::I64, fixed, env, at(j));
             }
@@ -238,6 +238,11 @@ pub fn compile(
                     base: w[1],
                     size_ld: w[2],
                     size_st: w[3],
+                    soff: w[4],
+                    val: match r {
+                        roots::Root::Param(i) => arg_vals.get(i as usize).and_then(|l| l.first()).copied(),
+                        roots::Root::Const(_) => None,
+                    },
                 },
             );
         }
