@@ -174,6 +174,9 @@ pub struct Lower<'a, 'b> {
     /// Values loaded from a work-item's state words at a barrier's resume, with the index
     /// of the variable whose word they came from.
     pub restored: std::collections::HashMap<u32, usize>,
+    /// By variable index: saved to its state word where it is defined (see
+    /// [`eager_slots`]), so barriers need not save it.
+    pub eager: Vec<bool>,
 }
 
 /// Pointer arithmetic `p + x * scale` (`bytes` is the product) left to the access that
@@ -216,6 +219,8 @@ pub struct RootVals {
 /// and the instruction being lowered (a call, in callers).
 pub struct ActiveFn {
     pub vars: Vec<Variable>,
+    /// Slots that only ever hold one constant (see [`const_slots`]).
+    pub consts: Vec<Option<u64>>,
     /// Reads of each slot (instructions and edge moves).
     pub uses: Vec<u32>,
     /// The root of each slot (see [`super::roots`]).
@@ -324,8 +329,16 @@ impl Lower<'_, '_> {
     }
 
     fn set(&mut self, vars: &[Variable], s: u32, v: Value) {
+        use cranelift_codegen::entity::EntityRef;
         if let Some(x) = vars.get(s as usize) {
             self.b.def_var(*x, v);
+            if self.eager.get(x.index()) == Some(&true) {
+                // The state words cover every variable stored to them.
+                self.max_var = self.max_var.max(x.index() + 1);
+                let sb = self.b.use_var(self.sbase);
+                let off = ((STATE_VARS + x.index()) * 8) as i32;
+                self.b.ins().store(flags(), v, sb, off);
+            }
         }
     }
 
@@ -536,6 +549,9 @@ impl Lower<'_, '_> {
         let Some(&dv) = vars.get(d as usize) else {
             return false;
         };
+        if self.eager.get(dv.index()) == Some(&true) {
+            return false;
+        }
         let prev = vars
             .get(p as usize)
             .and_then(|v| self.deferred.remove(&v.index()));
@@ -989,6 +1005,89 @@ impl BlockMap {
     }
 }
 
+/// Slots of `f` (a function with barriers) saved to their state words where they are
+/// defined rather than at every barrier: those live after a barrier that only instructions
+/// lowered through `Lower::set` define (not parameters, edge-move targets or call results).
+/// Defined once and live across a loop's barriers, such a slot is stored once, not at each.
+fn eager_slots(f: &DFunc, l: &super::live::Liveness) -> Vec<bool> {
+    let n = f.nregs as usize;
+    let mut e = vec![false; n];
+    for (pc, ins) in f.code.iter().enumerate() {
+        if matches!(ins, I::Barrier { .. }) {
+            for (k, x) in e.iter_mut().enumerate() {
+                if l.live(pc as u32 + 1, k as u32) {
+                    *x = true;
+                }
+            }
+        }
+    }
+    let mut clear = |s: u32, k: u32| {
+        for x in s..s.saturating_add(k) {
+            if let Some(y) = e.get_mut(x as usize) {
+                *y = false;
+            }
+        }
+    };
+    for &(d, _) in &f.moves {
+        clear(d, 1);
+    }
+    for &(s, k) in &f.params {
+        clear(s, k);
+    }
+    for ins in &f.code {
+        if let I::Call { d, info } = *ins {
+            let k = f.calls.get(info as usize).map_or(1, |c| c.ret_n);
+            clear(d, k.max(1));
+        }
+    }
+    e
+}
+
+/// The constant each slot of `f` holds, for slots that only `Imm` instructions of one
+/// value write (no other instruction, edge move, parameter or call result).
+fn const_slots(f: &DFunc) -> Vec<Option<u64>> {
+    let n = f.nregs as usize;
+    // None: never written; Some(Some(c)): only `c`; Some(None): anything else.
+    let mut st: Vec<Option<Option<u64>>> = vec![None; n];
+    let other = |st: &mut Vec<Option<Option<u64>>>, s: u32, k: u32| {
+        for x in s..s.saturating_add(k) {
+            if let Some(y) = st.get_mut(x as usize) {
+                *y = Some(None);
+            }
+        }
+    };
+    for ins in &f.code {
+        match *ins {
+            I::Imm { d, v } => {
+                if let Some(y) = st.get_mut(d as usize) {
+                    *y = match *y {
+                        None => Some(Some(v)),
+                        Some(Some(c)) if c == v => Some(Some(c)),
+                        _ => Some(None),
+                    };
+                }
+            }
+            _ => {
+                let (_, w, _, _) = super::live::rw(f, ins);
+                for (s, k) in w {
+                    other(&mut st, s, k);
+                }
+                if let I::Call { d, info } = *ins {
+                    let k = f.calls.get(info as usize).map_or(1, |c| c.ret_n);
+                    other(&mut st, d, k.max(1));
+                }
+            }
+        }
+    }
+    for &(d, _) in &f.moves {
+        other(&mut st, d, 1);
+    }
+    for &(s, k) in &f.params {
+        other(&mut st, s, k);
+    }
+    st.into_iter().map(|x| x.flatten()).collect()
+}
+
 /// Reads of each slot of `f` (instructions and edge moves).
 fn slot_uses(f: &DFunc) -> Vec<u32> {
     let mut u = vec![0u32; f.nregs as usize];
@@ -1089,7 +1188,19 @@ impl Lower<'_, '_> {
         } else {
             None
         };
+        if let Some(l) = &liveness {
+            use cranelift_codegen::entity::EntityRef;
+            for (k, e) in eager_slots(f, l).into_iter().enumerate() {
+                if let (true, Some(v)) = (e, vars.get(k)) {
+                    if self.eager.len() <= v.index() {
+                        self.eager.resize(v.index() + 1, false);
+                    }
+                    self.eager[v.index()] = true;
+                }
+            }
+        }
         self.active.push(ActiveFn {
+            consts: const_slots(f),
             vars: vars.to_vec(),
             roots: super::roots::slot_roots(f, params),
             uses: slot_uses(f),
@@ -1541,10 +1652,15 @@ impl Lower<'_, '_> {
                 let code = STOP_BARRIER + site;
                 // What is live after the barrier (and after the calls that lead to it).
                 let mut all: Vec<Variable> = Vec::new();
+                // Constants live after the barrier are not saved: the resume redefines them.
+                let mut consts: Vec<(Variable, u64)> = Vec::new();
                 for a in &self.active {
                     for (k, v) in a.vars.iter().enumerate() {
                         if a.live.as_ref().is_none_or(|l| l.live(a.pc + 1, k as u32)) {
-                            all.push(*v);
+                            match a.consts.get(k).copied().flatten() {
+                                Some(c) => consts.push((*v, c)),
+                                None => all.push(*v),
+                            }
                         }
                     }
                 }
@@ -1552,6 +1668,9 @@ impl Lower<'_, '_> {
                 for v in &all {
                     let x = self.b.use_var(*v);
                     self.max_var = self.max_var.max(v.index() + 1);
+                    if self.eager.get(v.index()) == Some(&true) {
+                        continue;
+                    }
                     // Still the value this work-item restored from the same word at an
                     // earlier barrier: the word holds it already.
                     if self.restored.get(&x.as_u32()) == Some(&v.index()) {
@@ -1576,6 +1695,10 @@ impl Lower<'_, '_> {
                     let x = self.b.ins().load(types::I64, flags(), sb, off);
                     self.restored.insert(x.as_u32(), v.index());
                     self.b.def_var(*v, x);
+                }
+                for &(v, c) in &consts {
+                    let x = self.iconst(c);
+                    self.b.def_var(v, x);
                 }
                 let st = self
                     .b

@@ -358,6 +358,7 @@ pub fn compile(
             root_vals,
             deferred: Default::default(),
             restored: Default::default(),
+            eager: Vec::new(),
         };
         lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
