@@ -218,6 +218,13 @@ pub struct RootVals {
 /// A function being lowered: its slot variables, their liveness (functions with barriers)
 /// and the instruction being lowered (a call, in callers).
 pub struct ActiveFn {
+    /// Accesses at constant offsets from one base pointer in one block, checked together
+    /// (see [`access_groups`]): access pc -> (group, constant byte offset).
+    pub groups: std::collections::HashMap<u32, (usize, i64)>,
+    pub group_info: Vec<AccessGroup>,
+    /// Per group, once its first access is lowered: (all in bounds, base address plus
+    /// the base pointer's offset).
+    pub group_vals: std::collections::HashMap<usize, (Value, Value)>,
     pub vars: Vec<Variable>,
     /// Slots that only ever hold one constant (see [`const_slots`]).
     pub consts: Vec<Option<u64>>,
@@ -589,6 +596,46 @@ impl Lower<'_, '_> {
         true
     }
 
+    /// The check of access group `g` with base pointer `p` (root `rv`), emitted at its
+    /// first access (which dominates the others): the base pointer points into its root's
+    /// allocation, is aligned for every access, and every access lies inside it; and the
+    /// base address plus the pointer's offset.
+    fn group_check(&mut self, g: usize, p: Value, rv: RootVals) -> (Value, Value) {
+        if let Some(v) = self.active.last().and_then(|a| a.group_vals.get(&g).copied()) {
+            return v;
+        }
+        let Some(gi) = self.active.last().and_then(|a| a.group_info.get(g).copied()) else {
+            let f = self.b.ins().iconst(types::I8, 0);
+            return (f, rv.base);
+        };
+        let sh = (64 - ptr::ALLOC_SHIFT) as i64;
+        let (ok, soff) = if rv.val == Some(p) {
+            (self.b.ins().iconst(types::I8, 1), rv.soff)
+        } else {
+            let hi = self.b.ins().ushr_imm_s(p, ptr::ALLOC_SHIFT as i64);
+            let same = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
+            let o = self.b.ins().ishl_imm_s(p, sh);
+            (same, self.b.ins().sshr_imm_s(o, sh))
+        };
+        let mis = self.b.ins().band_imm_s(soff, (gi.align - 1) as i64);
+        let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
+        // soff + lo >= 0 and soff + end <= size (soff within the field, the constants
+        // below 2^36: no overflow).
+        let lo = self.b.ins().iadd_imm_s(soff, gi.lo);
+        let nonneg = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, lo, 0);
+        let end = self.b.ins().iadd_imm_s(soff, gi.end);
+        let size = if gi.store { rv.size_st } else { rv.size_ld };
+        let fits = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, end, size);
+        let ok = self.b.ins().band(ok, aligned);
+        let ok = self.b.ins().band(ok, nonneg);
+        let ok = self.b.ins().band(ok, fits);
+        let bs = self.b.ins().iadd(rv.base, soff);
+        if let Some(a) = self.active.last_mut() {
+            a.group_vals.insert(g, (ok, bs));
+        }
+        (ok, bs)
+    }
+
     /// A query's value for dimension `dv` (a value already masked to 32 bits).
     fn query(&mut self, q: WorkItemQuery, dv: Value) -> Value {
         match q {
@@ -683,6 +730,21 @@ impl Lower<'_, '_> {
             .and_then(|a| a.roots.get(p as usize).copied().flatten())
             .and_then(|r| self.root_vals.get(&r).copied());
         let pv;
+        let group = self
+            .active
+            .last()
+            .and_then(|a| a.groups.get(&pc).copied())
+            .filter(|_| deferred.as_ref().is_some_and(|d| d.terms.len() == 1));
+        if let (Some((g, c)), Some(df)) = (group, &deferred) {
+            // Every access of the group in bounds (checked at its first): no check here.
+            let (all_ok, bs) = self.group_check(g, df.p, df.root);
+            let addr = self.b.ins().iadd_imm_s(bs, c);
+            self.b.def_var(addr_v, addr);
+            let each = self.b.create_block();
+            self.b.ins().brif(all_ok, fast, &[], each, &[]);
+            self.b.seal_block(each);
+            self.b.switch_to_block(each);
+        }
         if let Some(df) = deferred {
             // The base pointer still points into its root's allocation, every index is
             // small, every step stays inside the offset field, and the final offset (not
@@ -1043,6 +1105,129 @@ fn eager_slots(f: &DFunc, l: &super::live::Liveness) -> Vec<bool> {
     e
 }
 
+/// Accesses of one block at constant offsets from one base pointer (a slot with a known
+/// root) through pointer arithmetic used by nothing else.
+#[derive(Clone, Copy, Debug)]
+pub struct AccessGroup {
+    /// Lowest offset and highest end (bytes past the base pointer) of the accesses.
+    pub lo: i64,
+    pub end: i64,
+    /// Largest alignment (every offset is a multiple of its access's alignment).
+    pub align: u32,
+    /// Whether an access stores.
+    pub store: bool,
+}
+
+/// The access groups of `f` (blocks start at `starts`): groups of at least two accesses,
+/// keyed by each access's pc with its constant byte offset.
+#[allow(clippy::type_complexity)]
+fn access_groups(
+    f: &DFunc,
+    starts: &[u32],
+    consts: &[Option<u64>],
+    uses: &[u32],
+    rooted: impl Fn(u32) -> bool,
+) -> (std::collections::HashMap<u32, (usize, i64)>, Vec<AccessGroup>) {
+    let mut out = std::collections::HashMap::new();
+    let mut info = Vec::new();
+    // Per block: base slot -> (group so far, members).
+    let mut cur: std::collections::HashMap<u32, (AccessGroup, Vec<(u32, i64)>)> =
+        Default::default();
+    // Pointer arithmetic of this block with a constant offset: result slot -> (base, bytes).
+    let mut arith: std::collections::HashMap<u32, (u32, i64)> = Default::default();
+    let flush = |cur: &mut std::collections::HashMap<u32, (AccessGroup, Vec<(u32, i64)>)>,
+                 out: &mut std::collections::HashMap<u32, (usize, i64)>,
+                 info: &mut Vec<AccessGroup>| {
+        let mut gs: Vec<_> = cur.drain().map(|(_, g)| g).collect();
+        gs.sort_by_key(|g| g.1.first().map(|m| m.0));
+        for (g, members) in gs {
+            if members.len() >= 2 {
+                for (pc, c) in members {
+                    out.insert(pc, (info.len(), c));
+                }
+                info.push(g);
+            }
+        }
+    };
+    let konst = |s: u32| consts.get(s as usize).copied().flatten();
+    for (pc, ins) in f.code.iter().enumerate() {
+        let pc = pc as u32;
+        if starts.binary_search(&pc).is_ok() {
+            flush(&mut cur, &mut out, &mut info);
+            arith.clear();
+        }
+        match *ins {
+            I::PtrIndex { sw, scale, d, p, i } if rooted(p) && i != p => {
+                if let Some(c) = konst(i) {
+                    let x = if sw != 0 {
+                        let sh = 64 - sw as u32;
+                        ((c << sh) as i64) >> sh
+                    } else {
+                        c as i64
+                    };
+                    let bytes = x.checked_mul(scale as i64);
+                    if let (Some(b), true) = (bytes, i32::try_from(x).is_ok()) {
+                        arith.insert(d, (p, b));
+                    }
+                }
+            }
+            I::PtrAdd { d, p, o } if rooted(p) && o != p => {
+                if let Some(c) = konst(o)
+                    && i32::try_from(c as i64).is_ok()
+                {
+                    arith.insert(d, (p, c as i64));
+                }
+            }
+            I::Call { .. } | I::Barrier { .. } => {
+                flush(&mut cur, &mut out, &mut info);
+                arith.clear();
+            }
+            _ => {}
+        }
+        let Some(ptr) = access_ptr(ins) else {
+            continue;
+        };
+        let Some(&(base, c)) = arith.get(&ptr) else {
+            continue;
+        };
+        if uses.get(ptr as usize) != Some(&1) {
+            continue;
+        }
+        let (len, align) = match *ins {
+            I::Load4 { .. } | I::Store4 { .. } => (4, 4),
+            I::Load8 { .. } | I::Store8 { .. } => (8, 8),
+            I::Load { s, n, .. } | I::Store { s, n, .. } => match Acc::of(s, n) {
+                Some(a) => (a.len, a.align),
+                None => continue,
+            },
+            _ => continue,
+        };
+        if c.rem_euclid(align as i64) != 0 || c.abs() > 1 << 36 {
+            continue;
+        }
+        let store = matches!(
+            ins,
+            I::Store4 { .. } | I::Store8 { .. } | I::Store { .. }
+        );
+        let e = cur.entry(base).or_insert((
+            AccessGroup {
+                lo: c,
+                end: c + len as i64,
+                align,
+                store,
+            },
+            Vec::new(),
+        ));
+        e.0.lo = e.0.lo.min(c);
+        e.0.end = e.0.end.max(c + len as i64);
+        e.0.align = e.0.align.max(align);
+        e.0.store |= store;
+        e.1.push((pc, c));
+    }
+    flush(&mut cur, &mut out, &mut info);
+    (out, info)
+}
+
 /// The constant each slot of `f` holds, for slots that only `Imm` instructions of one
 /// value write (no other instruction, edge move, parameter or call result).
 fn const_slots(f: &DFunc) -> Vec<Option<u64>> {
@@ -1199,11 +1384,24 @@ impl Lower<'_, '_> {
                 }
             }
         }
+        let consts = const_slots(f);
+        let roots = super::roots::slot_roots(f, params);
+        let uses = slot_uses(f);
+        let (groups, group_info) = access_groups(f, &bm.pcs, &consts, &uses, |p| {
+            roots
+                .get(p as usize)
+                .copied()
+                .flatten()
+                .is_some_and(|r| self.root_vals.contains_key(&r))
+        });
         self.active.push(ActiveFn {
-            consts: const_slots(f),
+            groups,
+            group_info,
+            group_vals: Default::default(),
+            consts,
             vars: vars.to_vec(),
-            roots: super::roots::slot_roots(f, params),
-            uses: slot_uses(f),
+            roots,
+            uses,
             live: liveness,
             pc: 0,
         });
