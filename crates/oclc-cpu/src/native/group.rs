@@ -3,15 +3,15 @@
 //! fault codes into the interpreter's reports.
 
 use super::NativeKernel;
-use super::roots::Root;
-use crate::ptr;
 use super::layout::*;
 use super::lower::{CODE_FELL_OFF, CODE_SHIM, CODE_STEPS, CODE_UNREACHABLE};
 use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE};
+use super::roots::Root;
 use super::slow::{self, Aggregate, Env};
 use crate::error::{CheckKind, RuntimeError};
 use crate::exec::{BoundArg, Group, Item, LaunchCtx, Stop};
 use crate::memory::Arena;
+use crate::ptr;
 use oclc_ir::WorkItemQuery as Q;
 use oclc_syntax::Span;
 use std::sync::Arc;

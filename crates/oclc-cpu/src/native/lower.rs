@@ -6,6 +6,7 @@
 
 use super::Unsupported;
 use super::layout::*;
+use super::roots::Root;
 use crate::decode::{DFunc, I, Program};
 use crate::ops::mask;
 use crate::ptr;
@@ -14,7 +15,6 @@ use cranelift_codegen::ir::{
     AbiParam, AtomicRmwOp, Block, FuncRef, InstBuilder, MemFlagsData, Signature, Value, types,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
-use super::roots::Root;
 use oclc_ir::{BinOp, CmpOp, ConvOp, Scalar, WorkItemQuery};
 
 /// Integer operators compiled inline (division and remainder take the slow path).
@@ -213,7 +213,6 @@ pub struct RootVals {
     /// needs no check that it still points into the root's allocation.
     pub val: Option<Value>,
 }
-
 
 /// A function being lowered: its slot variables, their liveness (functions with barriers)
 /// and the instruction being lowered (a call, in callers).
@@ -601,10 +600,18 @@ impl Lower<'_, '_> {
     /// allocation, is aligned for every access, and every access lies inside it; and the
     /// base address plus the pointer's offset.
     fn group_check(&mut self, g: usize, p: Value, rv: RootVals) -> (Value, Value) {
-        if let Some(v) = self.active.last().and_then(|a| a.group_vals.get(&g).copied()) {
+        if let Some(v) = self
+            .active
+            .last()
+            .and_then(|a| a.group_vals.get(&g).copied())
+        {
             return v;
         }
-        let Some(gi) = self.active.last().and_then(|a| a.group_info.get(g).copied()) else {
+        let Some(gi) = self
+            .active
+            .last()
+            .and_then(|a| a.group_info.get(g).copied())
+        else {
             let f = self.b.ins().iconst(types::I8, 0);
             return (f, rv.base);
         };
@@ -622,7 +629,10 @@ impl Lower<'_, '_> {
         // soff + lo >= 0 and soff + end <= size (soff within the field, the constants
         // below 2^36: no overflow).
         let lo = self.b.ins().iadd_imm_s(soff, gi.lo);
-        let nonneg = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, lo, 0);
+        let nonneg = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, lo, 0);
         let end = self.b.ins().iadd_imm_s(soff, gi.end);
         let size = if gi.store { rv.size_st } else { rv.size_ld };
         let fits = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, end, size);
@@ -721,9 +731,10 @@ impl Lower<'_, '_> {
         let fast = self.b.create_block();
         self.b.set_cold_block(slow);
         let addr_v = self.b.declare_var(types::I64);
-        let deferred = vars
-            .get(p as usize)
-            .and_then(|v| self.deferred.remove(&cranelift_codegen::entity::EntityRef::index(*v)));
+        let deferred = vars.get(p as usize).and_then(|v| {
+            self.deferred
+                .remove(&cranelift_codegen::entity::EntityRef::index(*v))
+        });
         let root = self
             .active
             .last()
@@ -972,7 +983,10 @@ pub enum Atomic {
     /// Read-modify-write; the old value goes to slot `.1`.
     Rmw(AtomicRmwOp, u32),
     /// Compare-and-exchange with the expected value in slot `e`; the old value goes to `d`.
-    Cas { d: u32, e: u32 },
+    Cas {
+        d: u32,
+        e: u32,
+    },
     Load,
     Store,
 }
@@ -1127,7 +1141,10 @@ fn access_groups(
     consts: &[Option<u64>],
     uses: &[u32],
     rooted: impl Fn(u32) -> bool,
-) -> (std::collections::HashMap<u32, (usize, i64)>, Vec<AccessGroup>) {
+) -> (
+    std::collections::HashMap<u32, (usize, i64)>,
+    Vec<AccessGroup>,
+) {
     let mut out = std::collections::HashMap::new();
     let mut info = Vec::new();
     // Per block: base slot -> (group so far, members).
@@ -1205,10 +1222,7 @@ fn access_groups(
         if c.rem_euclid(align as i64) != 0 || c.abs() > 1 << 36 {
             continue;
         }
-        let store = matches!(
-            ins,
-            I::Store4 { .. } | I::Store8 { .. } | I::Store { .. }
-        );
+        let store = matches!(ins, I::Store4 { .. } | I::Store8 { .. } | I::Store { .. });
         let e = cur.entry(base).or_insert((
             AccessGroup {
                 lo: c,

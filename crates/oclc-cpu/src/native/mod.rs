@@ -240,7 +240,9 @@ pub fn compile(
                     size_st: w[3],
                     soff: w[4],
                     val: match r {
-                        roots::Root::Param(i) => arg_vals.get(i as usize).and_then(|l| l.first()).copied(),
+                        roots::Root::Param(i) => {
+                            arg_vals.get(i as usize).and_then(|l| l.first()).copied()
+                        }
                         roots::Root::Const(_) => None,
                     },
                 },
