@@ -386,8 +386,8 @@ a = { buffer = "long", len = 4 }
 /// Accesses checked against a pointer's root (kernel argument or address constant), with the
 /// pointer arithmetic folded into the check, report what the interpreter reports when the
 /// check fails: a negative offset reached through two indexing steps, an index past the
-/// 32-bit range (the offset field saturates), a pointer chosen at run time (no root), and a
-/// root pointer passed to a helper function.
+/// 32-bit range (the offset field saturates), a pointer chosen at run time (no root), a
+/// root pointer passed to a helper function, and accesses checked as a group.
 #[test]
 fn root_checked_accesses_report_the_same() {
     let job = r#"
@@ -451,4 +451,35 @@ global = [16]
 out = { buffer = "int", len = 16 }
 "#;
     same_fault("root_call", job, &["-O0"], "out-of-bounds write of 4 bytes");
+    // Accesses at constant offsets from one pointer are checked together; when one of
+    // them is out of bounds, each is checked and the right one reports.
+    let job = r#"
+code = """
+kernel void k(global float *out, global const float *in) {
+    size_t i = get_global_id(0);
+    global const float *p = in + i;
+    out[i] = p[0] + p[1] + p[2] + p[3];
+    global float *q = out + i;
+    q[0] = 1; q[1] = 2; q[2] = 3;
+}
+"""
+kernel = "k"
+global = [16]
+[args]
+out = { buffer = "float", len = 17 }
+in = { buffer = "float", len = 16 }
+"#;
+    same_fault(
+        "root_group",
+        job,
+        &[],
+        "out-of-bounds read of 4 bytes at offset 64",
+    );
+    let job = job.replace("len = 16 }", "len = 19 }");
+    same_fault(
+        "root_group_st",
+        &job,
+        &[],
+        "out-of-bounds write of 4 bytes at offset 68",
+    );
 }
