@@ -158,8 +158,11 @@ pub struct Lower<'a, 'b> {
     pub advance: Block,
     /// Stop code and resume block of each barrier.
     pub resumes: Vec<(u64, Block)>,
-    /// One more than the highest variable index a barrier saves.
+    /// How many state words (after `STATE_VARS`) barriers and eager stores use.
     pub max_var: usize,
+    /// The state word (after `STATE_VARS`) of each variable saved at barriers, by variable
+    /// index: dense, so a work-item's state stays small (and in cache).
+    pub state_slots: std::collections::HashMap<usize, usize>,
     /// Address of the global table, address and length of the `__local` table (loaded
     /// once per call).
     pub gtab: Value,
@@ -334,15 +337,22 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// The state word of variable `v` (see [`Lower::state_slots`]); `max_var` counts them.
+    fn state_slot(&mut self, v: usize) -> usize {
+        let n = self.state_slots.len();
+        let k = *self.state_slots.entry(v).or_insert(n);
+        self.max_var = self.state_slots.len();
+        k
+    }
+
     fn set(&mut self, vars: &[Variable], s: u32, v: Value) {
         use cranelift_codegen::entity::EntityRef;
         if let Some(x) = vars.get(s as usize) {
             self.b.def_var(*x, v);
             if self.eager.get(x.index()) == Some(&true) {
                 // The state words cover every variable stored to them.
-                self.max_var = self.max_var.max(x.index() + 1);
                 let sb = self.b.use_var(self.sbase);
-                let off = ((STATE_VARS + x.index()) * 8) as i32;
+                let off = ((STATE_VARS + self.state_slot(x.index())) * 8) as i32;
                 self.b.ins().store(flags(), v, sb, off);
             }
         }
@@ -1879,7 +1889,7 @@ impl Lower<'_, '_> {
                 let sb = self.b.use_var(self.sbase);
                 for v in &all {
                     let x = self.b.use_var(*v);
-                    self.max_var = self.max_var.max(v.index() + 1);
+                    let slot = self.state_slot(v.index());
                     if self.eager.get(v.index()) == Some(&true) {
                         continue;
                     }
@@ -1888,7 +1898,7 @@ impl Lower<'_, '_> {
                     if self.restored.get(&x.as_u32()) == Some(&v.index()) {
                         continue;
                     }
-                    let off = ((STATE_VARS + v.index()) * 8) as i32;
+                    let off = ((STATE_VARS + slot) * 8) as i32;
                     self.b.ins().store(flags(), x, sb, off);
                 }
                 let st = self.b.use_var(self.steps);
@@ -1903,7 +1913,7 @@ impl Lower<'_, '_> {
                 self.b.switch_to_block(rb);
                 let sb = self.b.use_var(self.sbase);
                 for v in &all {
-                    let off = ((STATE_VARS + v.index()) * 8) as i32;
+                    let off = ((STATE_VARS + self.state_slot(v.index())) * 8) as i32;
                     let x = self.b.ins().load(types::I64, flags(), sb, off);
                     self.restored.insert(x.as_u32(), v.index());
                     self.b.def_var(*v, x);

@@ -354,6 +354,7 @@ pub fn compile(
             advance,
             resumes: Vec::new(),
             max_var: 0,
+            state_slots: Default::default(),
             gtab,
             ltab,
             nloc,
@@ -443,13 +444,23 @@ pub fn compile(
     m.define_function(fid, &mut ctx).map_err(cl_err)?;
     if dump {
         eprintln!("; native code of kernel {kernel}\n{}", ctx.func.display());
-        if let Some(v) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
-            eprintln!("{v}");
+        if let Some(c) = ctx.compiled_code() {
+            if let Some(v) = c.vcode.as_ref() {
+                eprintln!("{v}");
+            }
+            // The machine code too, for `objdump -D -b binary -mi386:x86-64`.
+            let path = std::env::temp_dir().join(format!("oclc-native-{kernel}.bin"));
+            if std::fs::write(&path, c.code_buffer()).is_ok() {
+                eprintln!("; machine code in {}", path.display());
+            }
         }
     }
     m.clear_context(&mut ctx);
     m.finalize_definitions().map_err(cl_err)?;
     let entry = m.get_finalized_function(fid) as usize;
+    if dump {
+        eprintln!("; kernel {kernel} at {entry:#x}");
+    }
     let site_slots = sites
         .iter()
         .map(|&(fi, pc)| {
