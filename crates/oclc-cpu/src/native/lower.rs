@@ -180,6 +180,8 @@ pub struct Lower<'a, 'b> {
     /// By variable index: saved to its state word where it is defined (see
     /// [`eager_slots`]), so barriers need not save it.
     pub eager: Vec<bool>,
+    /// Slot values made from a float's bits (`bits_of_f32`/`bits_of_f64`): the float.
+    pub floats: std::collections::HashMap<u32, Value>,
 }
 
 /// Pointer arithmetic `p + x * scale` (`bytes` is the product) left to the access that
@@ -399,21 +401,33 @@ impl Lower<'_, '_> {
     }
 
     fn f32_of(&mut self, x: Value) -> Value {
+        // The float a slot's bits were made from, when they were (no trip through an
+        // integer register between float operations).
+        if let Some(&f) = self.floats.get(&x.as_u32()) {
+            return f;
+        }
         let t = self.b.ins().ireduce(types::I32, x);
         self.b.ins().bitcast(types::F32, MemFlagsData::new(), t)
     }
 
     fn bits_of_f32(&mut self, x: Value) -> Value {
         let t = self.b.ins().bitcast(types::I32, MemFlagsData::new(), x);
-        self.b.ins().uextend(types::I64, t)
+        let r = self.b.ins().uextend(types::I64, t);
+        self.floats.insert(r.as_u32(), x);
+        r
     }
 
     fn f64_of(&mut self, x: Value) -> Value {
+        if let Some(&f) = self.floats.get(&x.as_u32()) {
+            return f;
+        }
         self.b.ins().bitcast(types::F64, MemFlagsData::new(), x)
     }
 
     fn bits_of_f64(&mut self, x: Value) -> Value {
-        self.b.ins().bitcast(types::I64, MemFlagsData::new(), x)
+        let r = self.b.ins().bitcast(types::I64, MemFlagsData::new(), x);
+        self.floats.insert(r.as_u32(), x);
+        r
     }
 
     /// Moves of edge `e` of `f`, then a jump to its target block.

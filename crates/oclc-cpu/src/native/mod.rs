@@ -362,6 +362,7 @@ pub fn compile(
             deferred: Default::default(),
             restored: Default::default(),
             eager: Vec::new(),
+            floats: Default::default(),
         };
         lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
