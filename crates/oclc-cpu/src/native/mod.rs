@@ -367,7 +367,9 @@ pub fn compile(
         lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
         let resumes = std::mem::take(&mut lw.resumes);
-        state_words = if resumes.is_empty() {
+        // Eager stores use the state words too (even where no barrier was compiled: one
+        // in code that cannot run still makes its function's slots eager).
+        state_words = if resumes.is_empty() && lw.max_var == 0 {
             1
         } else {
             lower::STATE_VARS + lw.max_var
