@@ -482,4 +482,36 @@ in = { buffer = "float", len = 16 }
         &[],
         "out-of-bounds write of 4 bytes at offset 68",
     );
+    // Groups indexed by one index plus constants (64-bit and sign-extended 32-bit).
+    let job = r#"
+code = """
+kernel void k(global float *out, global const float *in, int s) {
+    size_t i = get_global_id(0);
+    int j = get_global_id(0) + s;
+    out[i] = in[i - 1] + in[i] + in[i + 1] + in[j + 1] + in[j + 2];
+}
+"""
+kernel = "k"
+global = [16]
+[args]
+out = { buffer = "float", len = 16 }
+in = { buffer = "float", len = 16 }
+s = { value = 0 }
+"#;
+    same_fault(
+        "root_group_idx",
+        job,
+        &[],
+        "out-of-bounds read of 4 bytes at offset -4",
+    );
+    let job = job
+        .replace("in[i - 1] + ", "")
+        .replace("global = [16]", "global = [14]")
+        .replace("value = 0", "value = 1");
+    same_fault(
+        "root_group_idx32",
+        &job,
+        &[],
+        "out-of-bounds read of 4 bytes at offset 64",
+    );
 }

@@ -621,9 +621,16 @@ impl Lower<'_, '_> {
 
     /// The check of access group `g` with base pointer `p` (root `rv`), emitted at its
     /// first access (which dominates the others): the base pointer points into its root's
-    /// allocation, is aligned for every access, and every access lies inside it; and the
-    /// base address plus the pointer's offset.
-    fn group_check(&mut self, g: usize, p: Value, rv: RootVals) -> (Value, Value) {
+    /// allocation, the index plus every constant is small, and every access is aligned and
+    /// lies inside the allocation; and the base address plus the pointer's offset plus the
+    /// scaled index.
+    fn group_check(
+        &mut self,
+        g: usize,
+        p: Value,
+        rv: RootVals,
+        vars: &[Variable],
+    ) -> (Value, Value) {
         if let Some(v) = self
             .active
             .last()
@@ -648,10 +655,30 @@ impl Lower<'_, '_> {
             let o = self.b.ins().ishl_imm_s(p, sh);
             (same, self.b.ins().sshr_imm_s(o, sh))
         };
+        // The index plus each constant is small (so the arithmetic builds base + offset
+        // without saturating): the lowest and highest are (no wrap in between).
+        let (ok, soff) = match gi.idx {
+            Some(slot) => {
+                let mut x = self.get(vars, slot);
+                if gi.sext {
+                    x = self.sext(x, 32);
+                }
+                let mut ok = ok;
+                for c in [gi.clo, gi.chi] {
+                    let y = self.b.ins().iadd_imm_s(x, c);
+                    let y32 = self.sext(y, 32);
+                    let sm = self.b.ins().icmp(IntCC::Equal, y32, y);
+                    ok = self.b.ins().band(ok, sm);
+                }
+                let xs = self.b.ins().imul_imm_s(x, gi.scale);
+                (ok, self.b.ins().iadd(soff, xs))
+            }
+            None => (ok, soff),
+        };
         let mis = self.b.ins().band_imm_s(soff, (gi.align - 1) as i64);
         let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
-        // soff + lo >= 0 and soff + end <= size (soff within the field, the constants
-        // below 2^36: no overflow).
+        // soff + lo >= 0 and soff + end <= size (soff within the field, the index small,
+        // the constants below 2^36: no overflow).
         let lo = self.b.ins().iadd_imm_s(soff, gi.lo);
         let nonneg = self
             .b
@@ -772,7 +799,7 @@ impl Lower<'_, '_> {
             .filter(|_| deferred.as_ref().is_some_and(|d| d.terms.len() == 1));
         if let (Some((g, c)), Some(df)) = (group, &deferred) {
             // Every access of the group in bounds (checked at its first): no check here.
-            let (all_ok, bs) = self.group_check(g, df.p, df.root);
+            let (all_ok, bs) = self.group_check(g, df.p, df.root, vars);
             let addr = self.b.ins().iadd_imm_s(bs, c);
             self.b.def_var(addr_v, addr);
             let each = self.b.create_block();
@@ -1144,17 +1171,29 @@ fn eager_slots(f: &DFunc, l: &super::live::Liveness) -> Vec<bool> {
 }
 
 /// Accesses of one block at constant offsets from one base pointer (a slot with a known
-/// root) through pointer arithmetic used by nothing else.
+/// root), indexed by one index slot plus constants (or by constants alone), through pointer
+/// arithmetic used by nothing else.
 #[derive(Clone, Copy, Debug)]
 pub struct AccessGroup {
-    /// Lowest offset and highest end (bytes past the base pointer) of the accesses.
+    /// The index slot (sign-extended from 32 bits when `sext`), scaled by `scale`.
+    pub idx: Option<u32>,
+    pub sext: bool,
+    pub scale: i64,
+    /// Lowest and highest constant added to the index.
+    pub clo: i64,
+    pub chi: i64,
+    /// Lowest offset and highest end (bytes past base + index * scale) of the accesses.
     pub lo: i64,
     pub end: i64,
-    /// Largest alignment (every offset is a multiple of its access's alignment).
+    /// Largest alignment (every constant offset is a multiple of its access's alignment).
     pub align: u32,
     /// Whether an access stores.
     pub store: bool,
 }
+
+/// Group key: base slot, index slot, sign-extended, scale.
+type GroupKey = (u32, Option<u32>, bool, i64);
+type Members = Vec<(u32, i64)>;
 
 /// The access groups of `f` (blocks start at `starts`): groups of at least two accesses,
 /// keyed by each access's pc with its constant byte offset.
@@ -1165,19 +1204,18 @@ fn access_groups(
     consts: &[Option<u64>],
     uses: &[u32],
     rooted: impl Fn(u32) -> bool,
-) -> (
-    std::collections::HashMap<u32, (usize, i64)>,
-    Vec<AccessGroup>,
-) {
-    let mut out = std::collections::HashMap::new();
+) -> (std::collections::HashMap<u32, (usize, i64)>, Vec<AccessGroup>) {
+    use std::collections::HashMap;
+    let mut out = HashMap::new();
     let mut info = Vec::new();
-    // Per block: base slot -> (group so far, members).
-    let mut cur: std::collections::HashMap<u32, (AccessGroup, Vec<(u32, i64)>)> =
-        Default::default();
-    // Pointer arithmetic of this block with a constant offset: result slot -> (base, bytes).
-    let mut arith: std::collections::HashMap<u32, (u32, i64)> = Default::default();
-    let flush = |cur: &mut std::collections::HashMap<u32, (AccessGroup, Vec<(u32, i64)>)>,
-                 out: &mut std::collections::HashMap<u32, (usize, i64)>,
+    let mut cur: HashMap<GroupKey, (AccessGroup, Members)> = HashMap::new();
+    // Pointer arithmetic of this block: result slot -> (key, index constant, bytes).
+    let mut arith: HashMap<u32, (GroupKey, i64, i64)> = HashMap::new();
+    // Integer slots of this block that are another slot plus a constant: (slot, constant,
+    // width).
+    let mut lin: HashMap<u32, (u32, i64, u8)> = HashMap::new();
+    let flush = |cur: &mut HashMap<GroupKey, (AccessGroup, Members)>,
+                 out: &mut HashMap<u32, (usize, i64)>,
                  info: &mut Vec<AccessGroup>| {
         let mut gs: Vec<_> = cur.drain().map(|(_, g)| g).collect();
         gs.sort_by_key(|g| g.1.first().map(|m| m.0));
@@ -1191,14 +1229,29 @@ fn access_groups(
         }
     };
     let konst = |s: u32| consts.get(s as usize).copied().flatten();
+    let small = |x: i64| i32::try_from(x).is_ok();
     for (pc, ins) in f.code.iter().enumerate() {
         let pc = pc as u32;
         if starts.binary_search(&pc).is_ok() {
             flush(&mut cur, &mut out, &mut info);
             arith.clear();
+            lin.clear();
         }
         match *ins {
+            I::Add { w, d, a, b } if w == 32 || w == 64 => {
+                if let Some(c) = konst(b) {
+                    lin.insert(d, (a, c as i64, w));
+                } else if let Some(c) = konst(a) {
+                    lin.insert(d, (b, c as i64, w));
+                }
+            }
+            I::Sub { w, d, a, b } if w == 32 || w == 64 => {
+                if let Some(c) = konst(b) {
+                    lin.insert(d, (a, (c as i64).wrapping_neg(), w));
+                }
+            }
             I::PtrIndex { sw, scale, d, p, i } if rooted(p) && i != p => {
+                let scale = scale as i64;
                 if let Some(c) = konst(i) {
                     let x = if sw != 0 {
                         let sh = 64 - sw as u32;
@@ -1206,29 +1259,42 @@ fn access_groups(
                     } else {
                         c as i64
                     };
-                    let bytes = x.checked_mul(scale as i64);
-                    if let (Some(b), true) = (bytes, i32::try_from(x).is_ok()) {
-                        arith.insert(d, (p, b));
+                    if let (Some(b), true) = (x.checked_mul(scale), small(x)) {
+                        arith.insert(d, ((p, None, false, scale), x, b));
+                    }
+                } else if sw == 0 || sw == 32 {
+                    let want = if sw == 0 { 64 } else { 32 };
+                    let (slot, c) = match lin.get(&i) {
+                        // A constant of the slot's width: as a signed value of that width.
+                        Some(&(a, c, w)) if w == want => {
+                            let c = if w == 32 { c as i32 as i64 } else { c };
+                            (a, c)
+                        }
+                        _ => (i, 0),
+                    };
+                    if slot != p && c.abs() < 1 << 31 {
+                        arith.insert(d, ((p, Some(slot), sw == 32, scale), c, c * scale));
                     }
                 }
             }
             I::PtrAdd { d, p, o } if rooted(p) && o != p => {
                 if let Some(c) = konst(o)
-                    && i32::try_from(c as i64).is_ok()
+                    && small(c as i64)
                 {
-                    arith.insert(d, (p, c as i64));
+                    arith.insert(d, ((p, None, false, 1), c as i64, c as i64));
                 }
             }
             I::Call { .. } | I::Barrier { .. } => {
                 flush(&mut cur, &mut out, &mut info);
                 arith.clear();
+                lin.clear();
             }
             _ => {}
         }
         let Some(ptr) = access_ptr(ins) else {
             continue;
         };
-        let Some(&(base, c)) = arith.get(&ptr) else {
+        let Some(&(key, c, bytes)) = arith.get(&ptr) else {
             continue;
         };
         if uses.get(ptr as usize) != Some(&1) {
@@ -1243,24 +1309,34 @@ fn access_groups(
             },
             _ => continue,
         };
-        if c.rem_euclid(align as i64) != 0 || c.abs() > 1 << 36 {
+        if bytes.rem_euclid(align as i64) != 0 || bytes.abs() > 1 << 36 {
             continue;
         }
-        let store = matches!(ins, I::Store4 { .. } | I::Store8 { .. } | I::Store { .. });
-        let e = cur.entry(base).or_insert((
+        let store = matches!(
+            ins,
+            I::Store4 { .. } | I::Store8 { .. } | I::Store { .. }
+        );
+        let e = cur.entry(key).or_insert((
             AccessGroup {
-                lo: c,
-                end: c + len as i64,
+                idx: key.1,
+                sext: key.2,
+                scale: key.3,
+                clo: c,
+                chi: c,
+                lo: bytes,
+                end: bytes + len as i64,
                 align,
                 store,
             },
             Vec::new(),
         ));
-        e.0.lo = e.0.lo.min(c);
-        e.0.end = e.0.end.max(c + len as i64);
+        e.0.clo = e.0.clo.min(c);
+        e.0.chi = e.0.chi.max(c);
+        e.0.lo = e.0.lo.min(bytes);
+        e.0.end = e.0.end.max(bytes + len as i64);
         e.0.align = e.0.align.max(align);
         e.0.store |= store;
-        e.1.push((pc, c));
+        e.1.push((pc, bytes));
     }
     flush(&mut cur, &mut out, &mut info);
     (out, info)
