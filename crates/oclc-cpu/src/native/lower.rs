@@ -1487,10 +1487,13 @@ impl Lower<'_, '_> {
         } else {
             None
         };
+        let consts = const_slots(f);
         if let Some(l) = &liveness {
             use cranelift_codegen::entity::EntityRef;
             for (k, e) in eager_slots(f, l).into_iter().enumerate() {
-                if let (true, Some(v)) = (e, vars.get(k)) {
+                // Constants are redefined at resumes, never stored.
+                let konst = consts.get(k).is_some_and(|c| c.is_some());
+                if let (true, false, Some(v)) = (e, konst, vars.get(k)) {
                     if self.eager.len() <= v.index() {
                         self.eager.resize(v.index() + 1, false);
                     }
@@ -1498,7 +1501,6 @@ impl Lower<'_, '_> {
                 }
             }
         }
-        let consts = const_slots(f);
         let roots = super::roots::slot_roots(f, params);
         let uses = slot_uses(f);
         let (groups, group_info) = access_groups(f, &bm.pcs, &consts, &uses, |p| {
