@@ -1204,7 +1204,10 @@ fn access_groups(
     consts: &[Option<u64>],
     uses: &[u32],
     rooted: impl Fn(u32) -> bool,
-) -> (std::collections::HashMap<u32, (usize, i64)>, Vec<AccessGroup>) {
+) -> (
+    std::collections::HashMap<u32, (usize, i64)>,
+    Vec<AccessGroup>,
+) {
     use std::collections::HashMap;
     let mut out = HashMap::new();
     let mut info = Vec::new();
@@ -1312,10 +1315,7 @@ fn access_groups(
         if bytes.rem_euclid(align as i64) != 0 || bytes.abs() > 1 << 36 {
             continue;
         }
-        let store = matches!(
-            ins,
-            I::Store4 { .. } | I::Store8 { .. } | I::Store { .. }
-        );
+        let store = matches!(ins, I::Store4 { .. } | I::Store8 { .. } | I::Store { .. });
         let e = cur.entry(key).or_insert((
             AccessGroup {
                 idx: key.1,
