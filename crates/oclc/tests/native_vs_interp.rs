@@ -382,3 +382,136 @@ a = { buffer = "long", len = 4 }
         "out-of-bounds atomic operation of 8 bytes at offset 32",
     );
 }
+
+/// Accesses checked against a pointer's root (kernel argument or address constant), with the
+/// pointer arithmetic folded into the check, report what the interpreter reports when the
+/// check fails: a negative offset reached through two indexing steps, an index past the
+/// 32-bit range (the offset field saturates), a pointer chosen at run time (no root), a
+/// root pointer passed to a helper function, and accesses checked as a group.
+#[test]
+fn root_checked_accesses_report_the_same() {
+    let job = r#"
+code = """
+kernel void k(global float *out, int d) {
+    local float t[4][4];
+    int x = get_local_id(0), y = get_local_id(1);
+    t[y][x] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[y * 4 + x] = t[y][x - d];
+}
+"""
+kernel = "k"
+global = [4, 4]
+local = [4, 4]
+[args]
+out = { buffer = "float", len = 16 }
+d = { value = 1 }
+"#;
+    same_fault("root_neg", job, &[], "out-of-bounds read of 4 bytes");
+    let job = r#"
+code = """
+kernel void k(global int *out, long shift) {
+    size_t i = get_global_id(0);
+    out[i + shift] = 1;
+}
+"""
+kernel = "k"
+global = [4]
+[args]
+out = { buffer = "int", len = 16 }
+shift = { value = 35184372088832 }
+"#;
+    same_fault("root_huge", job, &[], "out-of-bounds write of 4 bytes");
+    let job = r#"
+code = """
+kernel void k(global int *a, global int *b) {
+    size_t i = get_global_id(0);
+    global int *p = (i & 1) ? a : b;
+    p[i * 3] = 1;
+}
+"""
+kernel = "k"
+global = [8]
+[args]
+a = { buffer = "int", len = 16 }
+b = { buffer = "int", len = 8 }
+"#;
+    same_fault("root_none", job, &[], "out-of-bounds write of 4 bytes");
+    let job = r#"
+code = """
+void put(global int *p, int i) { p[i] = i; }
+kernel void k(global int *out) {
+    int i = get_global_id(0);
+    put(out + 2, i);
+}
+"""
+kernel = "k"
+global = [16]
+[args]
+out = { buffer = "int", len = 16 }
+"#;
+    same_fault("root_call", job, &["-O0"], "out-of-bounds write of 4 bytes");
+    // Accesses at constant offsets from one pointer are checked together; when one of
+    // them is out of bounds, each is checked and the right one reports.
+    let job = r#"
+code = """
+kernel void k(global float *out, global const float *in) {
+    size_t i = get_global_id(0);
+    global const float *p = in + i;
+    out[i] = p[0] + p[1] + p[2] + p[3];
+    global float *q = out + i;
+    q[0] = 1; q[1] = 2; q[2] = 3;
+}
+"""
+kernel = "k"
+global = [16]
+[args]
+out = { buffer = "float", len = 17 }
+in = { buffer = "float", len = 16 }
+"#;
+    same_fault(
+        "root_group",
+        job,
+        &[],
+        "out-of-bounds read of 4 bytes at offset 64",
+    );
+    let job = job.replace("len = 16 }", "len = 19 }");
+    same_fault(
+        "root_group_st",
+        &job,
+        &[],
+        "out-of-bounds write of 4 bytes at offset 68",
+    );
+    // Groups indexed by one index plus constants (64-bit and sign-extended 32-bit).
+    let job = r#"
+code = """
+kernel void k(global float *out, global const float *in, int s) {
+    size_t i = get_global_id(0);
+    int j = get_global_id(0) + s;
+    out[i] = in[i - 1] + in[i] + in[i + 1] + in[j + 1] + in[j + 2];
+}
+"""
+kernel = "k"
+global = [16]
+[args]
+out = { buffer = "float", len = 16 }
+in = { buffer = "float", len = 16 }
+s = { value = 0 }
+"#;
+    same_fault(
+        "root_group_idx",
+        job,
+        &[],
+        "out-of-bounds read of 4 bytes at offset -4",
+    );
+    let job = job
+        .replace("in[i - 1] + ", "")
+        .replace("global = [16]", "global = [14]")
+        .replace("value = 0", "value = 1");
+    same_fault(
+        "root_group_idx32",
+        &job,
+        &[],
+        "out-of-bounds read of 4 bytes at offset 64",
+    );
+}

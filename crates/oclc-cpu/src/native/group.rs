@@ -6,10 +6,12 @@ use super::NativeKernel;
 use super::layout::*;
 use super::lower::{CODE_FELL_OFF, CODE_SHIM, CODE_STEPS, CODE_UNREACHABLE};
 use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE};
+use super::roots::Root;
 use super::slow::{self, Aggregate, Env};
 use crate::error::{CheckKind, RuntimeError};
 use crate::exec::{BoundArg, Group, Item, LaunchCtx, Stop};
 use crate::memory::Arena;
+use crate::ptr;
 use oclc_ir::WorkItemQuery as Q;
 use oclc_syntax::Span;
 use std::sync::Arc;
@@ -28,7 +30,9 @@ pub struct Worker {
 impl Worker {
     pub fn new(ctx: &LaunchCtx, nk: &NativeKernel) -> Worker {
         let nd = &ctx.nd;
-        let mut table = vec![0u64; nk.gt_word + 2 * ctx.globals.len()];
+        // One (0, 0) entry past the last allocation: native code reads the entry of a clamped
+        // index before it checks the index, and that entry fails every bounds check.
+        let mut table = vec![0u64; nk.gt_word + 2 * ctx.globals.len() + 2];
         table[E_DIMS] = nd.dims as u64;
         table[E_MAX_STEPS] = ctx.max_steps;
         table[E_OFFSET..E_OFFSET + 3].copy_from_slice(&nd.offset);
@@ -99,6 +103,35 @@ impl Drop for Worker {
     }
 }
 
+/// A pointer root's words for native code: its bits above the offset field, the base
+/// address of its allocation, the bytes a load and a store through it may reach (0 where
+/// it is no buffer or `__local` allocation of this group the access may use: NULL, a raw
+/// address, a wrong cast, `__private` memory, an allocation not in the tables), and its
+/// offset, sign-extended.
+pub fn root_entry(p: u64, gtab: &[u64], ltab: &[u64]) -> [u64; ROOT_WORDS] {
+    let soff = ptr::signed_offset(p) as u64;
+    let top = p >> ptr::BAD_SHIFT;
+    let (tab, st_ok) = match top {
+        8 => (gtab, true),
+        16 => (gtab, false),
+        24 => (ltab, true),
+        _ => return [p >> ptr::ALLOC_SHIFT, 0, 0, 0, soff],
+    };
+    let idx = ((p >> ptr::ALLOC_SHIFT) & ptr::ALLOC_MASK) as usize;
+    // `ltab` ends with a (0, 0) entry, `gtab` (as sliced) does not: both are bounded here.
+    let (base, size) = match (tab.get(2 * idx), tab.get(2 * idx + 1)) {
+        (Some(&b), Some(&s)) => (b, s),
+        _ => (0, 0),
+    };
+    [
+        p >> ptr::ALLOC_SHIFT,
+        base,
+        size,
+        if st_ok { size } else { 0 },
+        soff,
+    ]
+}
+
 fn ids_of(linear: u64, counts: [u64; 3]) -> [u64; 3] {
     [
         linear % counts[0],
@@ -136,6 +169,8 @@ pub fn run_group(
             ltab.push(at + al.base as u64);
             ltab.push(al.size as u64);
         }
+        // The (0, 0) entry past the last one (see `Worker::new`).
+        ltab.extend([0, 0]);
         None
     })
     .flatten();
@@ -188,9 +223,22 @@ pub fn run_group(
             s.store(0, Relaxed);
         }
     }
+    let nglob = ctx.globals.len();
+    for (k, &(r, v)) in nk.roots.iter().enumerate() {
+        let p = match r {
+            Root::Param(_) => t.get(v as usize).copied().unwrap_or(0),
+            Root::Const(_) => v,
+        };
+        let gtab = t.get(nk.gt_word..nk.gt_word + 2 * nglob).unwrap_or(&[]);
+        let e = root_entry(p, gtab, &w.ltab);
+        let at = nk.roots_word + ROOT_WORDS * k;
+        if let Some(d) = t.get_mut(at..at + ROOT_WORDS) {
+            d.copy_from_slice(&e);
+        }
+    }
     t[E_STATE] = w.state.as_ptr() as u64;
     t[E_LTAB] = w.ltab.as_ptr() as u64;
-    t[E_NLOC] = (w.ltab.len() / 2) as u64;
+    t[E_NLOC] = (w.ltab.len() / 2).saturating_sub(1) as u64;
     let stop_of = |w: &Worker, k: usize| {
         w.state
             .get(k * nk.state_words + STATE_STOP)

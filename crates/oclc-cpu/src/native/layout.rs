@@ -53,3 +53,8 @@ pub fn query_index(q: oclc_ir::WorkItemQuery) -> usize {
         Q::LocalLinearId => 10,
     }
 }
+
+/// Words per pointer root in the launch table: the root's bits above the offset field, the
+/// base address of its allocation, the bytes a load and a store may reach, and the root's
+/// own offset (sign-extended).
+pub const ROOT_WORDS: usize = 5;

@@ -26,7 +26,7 @@ fn range(v: &mut Vec<(u32, u32)>, s: u32, n: u32) {
 
 /// Slots read and written by `ins` (edge moves aside), its edges, and whether it falls
 /// through to the next instruction.
-fn rw(f: &DFunc, ins: &I) -> (Slots, Slots, Vec<u32>, bool) {
+pub(super) fn rw(f: &DFunc, ins: &I) -> (Slots, Slots, Vec<u32>, bool) {
     let (mut r, mut w) = super::slow::uses_defs(f, ins);
     let mut edges = Vec::new();
     let mut falls = true;

@@ -6,6 +6,7 @@
 
 use super::Unsupported;
 use super::layout::*;
+use super::roots::Root;
 use crate::decode::{DFunc, I, Program};
 use crate::ops::mask;
 use crate::ptr;
@@ -157,19 +158,84 @@ pub struct Lower<'a, 'b> {
     pub advance: Block,
     /// Stop code and resume block of each barrier.
     pub resumes: Vec<(u64, Block)>,
-    /// One more than the highest variable index a barrier saves.
+    /// How many state words (after `STATE_VARS`) barriers and eager stores use.
     pub max_var: usize,
+    /// The state word (after `STATE_VARS`) of each variable saved at barriers, by variable
+    /// index: dense, so a work-item's state stays small (and in cache).
+    pub state_slots: std::collections::HashMap<usize, usize>,
     /// Address of the global table, address and length of the `__local` table (loaded
     /// once per call).
     pub gtab: Value,
     pub ltab: Value,
     pub nloc: Value,
+    /// Per pointer root: its bits above the offset field, base address, and the bytes a
+    /// load and a store may reach (0 where the root is no allocation the access may use).
+    pub root_vals: std::collections::HashMap<Root, RootVals>,
+    /// Pointer arithmetic whose only use is an access a few instructions on: the access
+    /// checks the arithmetic's operands against the root (see [`Deferred`]).
+    pub deferred: std::collections::HashMap<usize, Deferred>,
+    /// Values loaded from a work-item's state words at a barrier's resume, with the index
+    /// of the variable whose word they came from.
+    pub restored: std::collections::HashMap<u32, usize>,
+    /// By variable index: saved to its state word where it is defined (see
+    /// [`eager_slots`]), so barriers need not save it.
+    pub eager: Vec<bool>,
+    /// Slot values made from a float's bits (`bits_of_f32`/`bits_of_f64`): the float.
+    pub floats: std::collections::HashMap<u32, Value>,
+}
+
+/// Pointer arithmetic `p + x * scale` (`bytes` is the product) left to the access that
+/// uses its result: the access's fast path needs no pointer built, its other paths build it.
+#[derive(Clone)]
+pub struct Deferred {
+    p: Value,
+    /// The steps `+ x * scale` (`bytes` is the product), in order.
+    terms: Vec<(Value, Value, Option<u64>)>,
+    root: RootVals,
+}
+
+/// The pointer operand of a plain load or store compiled inline.
+fn access_ptr(ins: &I) -> Option<u32> {
+    match *ins {
+        I::Load4 { p, .. } | I::Load8 { p, .. } | I::Store4 { p, .. } | I::Store8 { p, .. } => {
+            Some(p)
+        }
+        I::Load { s, n, p, .. } | I::Store { s, n, p, .. } => Acc::of(s, n).map(|_| p),
+        _ => None,
+    }
+}
+
+/// What an access through a pointer with a known root checks against (see [`Lower::root_vals`]).
+#[derive(Clone, Copy)]
+pub struct RootVals {
+    pub hi: Value,
+    pub base: Value,
+    pub size_ld: Value,
+    pub size_st: Value,
+    /// The root's offset, sign-extended.
+    pub soff: Value,
+    /// For a parameter, the argument as loaded at entry: a pointer that is this value
+    /// needs no check that it still points into the root's allocation.
+    pub val: Option<Value>,
 }
 
 /// A function being lowered: its slot variables, their liveness (functions with barriers)
 /// and the instruction being lowered (a call, in callers).
 pub struct ActiveFn {
+    /// Accesses at constant offsets from one base pointer in one block, checked together
+    /// (see [`access_groups`]): access pc -> (group, constant byte offset).
+    pub groups: std::collections::HashMap<u32, (usize, i64)>,
+    pub group_info: Vec<AccessGroup>,
+    /// Per group, once its first access is lowered: (all in bounds, base address plus
+    /// the base pointer's offset).
+    pub group_vals: std::collections::HashMap<usize, (Value, Value)>,
     pub vars: Vec<Variable>,
+    /// Slots that only ever hold one constant (see [`const_slots`]).
+    pub consts: Vec<Option<u64>>,
+    /// Reads of each slot (instructions and edge moves).
+    pub uses: Vec<u32>,
+    /// The root of each slot (see [`super::roots`]).
+    pub roots: Vec<Option<Root>>,
     pub live: Option<std::rc::Rc<super::live::Liveness>>,
     pub pc: u32,
 }
@@ -184,6 +250,12 @@ pub const STOP_BARRIER: u64 = 2;
 
 fn flags() -> MemFlagsData {
     MemFlagsData::trusted()
+}
+
+/// Loads of the launch's tables, which do not change while native code runs: pure, so
+/// Cranelift merges equal ones and hoists them out of loops.
+pub fn pure_flags() -> MemFlagsData {
+    MemFlagsData::trusted().with_readonly().with_can_move()
 }
 
 impl Lower<'_, '_> {
@@ -229,7 +301,7 @@ impl Lower<'_, '_> {
     }
 
     fn env_load(&mut self, word: usize) -> Value {
-        let fl = flags().with_readonly().with_can_move();
+        let fl = pure_flags();
         self.b
             .ins()
             .load(types::I64, fl, self.env, (word * 8) as i32)
@@ -267,9 +339,24 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// The state word of variable `v` (see [`Lower::state_slots`]); `max_var` counts them.
+    fn state_slot(&mut self, v: usize) -> usize {
+        let n = self.state_slots.len();
+        let k = *self.state_slots.entry(v).or_insert(n);
+        self.max_var = self.state_slots.len();
+        k
+    }
+
     fn set(&mut self, vars: &[Variable], s: u32, v: Value) {
+        use cranelift_codegen::entity::EntityRef;
         if let Some(x) = vars.get(s as usize) {
             self.b.def_var(*x, v);
+            if self.eager.get(x.index()) == Some(&true) {
+                // The state words cover every variable stored to them.
+                let sb = self.b.use_var(self.sbase);
+                let off = ((STATE_VARS + self.state_slot(x.index())) * 8) as i32;
+                self.b.ins().store(flags(), v, sb, off);
+            }
         }
     }
 
@@ -314,21 +401,33 @@ impl Lower<'_, '_> {
     }
 
     fn f32_of(&mut self, x: Value) -> Value {
+        // The float a slot's bits were made from, when they were (no trip through an
+        // integer register between float operations).
+        if let Some(&f) = self.floats.get(&x.as_u32()) {
+            return f;
+        }
         let t = self.b.ins().ireduce(types::I32, x);
         self.b.ins().bitcast(types::F32, MemFlagsData::new(), t)
     }
 
     fn bits_of_f32(&mut self, x: Value) -> Value {
         let t = self.b.ins().bitcast(types::I32, MemFlagsData::new(), x);
-        self.b.ins().uextend(types::I64, t)
+        let r = self.b.ins().uextend(types::I64, t);
+        self.floats.insert(r.as_u32(), x);
+        r
     }
 
     fn f64_of(&mut self, x: Value) -> Value {
+        if let Some(&f) = self.floats.get(&x.as_u32()) {
+            return f;
+        }
         self.b.ins().bitcast(types::F64, MemFlagsData::new(), x)
     }
 
     fn bits_of_f64(&mut self, x: Value) -> Value {
-        self.b.ins().bitcast(types::I64, MemFlagsData::new(), x)
+        let r = self.b.ins().bitcast(types::I64, MemFlagsData::new(), x);
+        self.floats.insert(r.as_u32(), x);
+        r
     }
 
     /// Moves of edge `e` of `f`, then a jump to its target block.
@@ -420,6 +519,184 @@ impl Lower<'_, '_> {
         self.b.use_var(res)
     }
 
+    /// Whether the only use of slot `d` (defined at `pc`) is an access, or pointer
+    /// arithmetic on it whose result's only use is (recursively), a few instructions on in
+    /// the same block with no call, barrier or branch between.
+    fn ends_in_access(&self, f: &DFunc, pc: u32, bm: &BlockMap, d: u32) -> bool {
+        let Some(a) = self.active.last() else {
+            return false;
+        };
+        let (mut d, mut k) = (d, pc + 1);
+        let end = pc + 24;
+        loop {
+            if a.uses.get(d as usize) != Some(&1) {
+                return false;
+            }
+            if k > end || bm.pcs.binary_search(&k).is_ok() {
+                return false;
+            }
+            let Some(ins) = f.code.get(k as usize) else {
+                return false;
+            };
+            if access_ptr(ins) == Some(d) {
+                return true;
+            }
+            match *ins {
+                I::PtrIndex { d: d2, p, i, .. } if p == d && i != d => d = d2,
+                I::PtrAdd { d: d2, p, o } if p == d && o != d => d = d2,
+                I::Br { .. }
+                | I::CondBr { .. }
+                | I::BrICmp { .. }
+                | I::Switch { .. }
+                | I::Ret { .. }
+                | I::Unreachable
+                | I::Call { .. }
+                | I::Barrier { .. } => return false,
+                _ => {}
+            }
+            k += 1;
+        }
+    }
+
+    /// Leaves pointer arithmetic `d = p + x * scale` at `pc` to the access that uses its
+    /// result (see [`Self::ends_in_access`]) when `p` has a known root or is itself left so;
+    /// true when it did.
+    #[allow(clippy::too_many_arguments)]
+    fn defer(
+        &mut self,
+        f: &DFunc,
+        pc: u32,
+        bm: &BlockMap,
+        vars: &[Variable],
+        d: u32,
+        p: u32,
+        pv: Value,
+        x: Value,
+        bytes: Value,
+        scale: Option<u64>,
+    ) -> bool {
+        use cranelift_codegen::entity::EntityRef;
+        let Some(&dv) = vars.get(d as usize) else {
+            return false;
+        };
+        if self.eager.get(dv.index()) == Some(&true) {
+            return false;
+        }
+        let prev = vars
+            .get(p as usize)
+            .and_then(|v| self.deferred.remove(&v.index()));
+        let root = self
+            .active
+            .last()
+            .and_then(|a| a.roots.get(p as usize).copied().flatten())
+            .and_then(|r| self.root_vals.get(&r).copied());
+        let mut df = match (prev, root) {
+            (Some(df), _) => df,
+            (None, Some(root)) => {
+                if !self.ends_in_access(f, pc, bm, d) {
+                    return false;
+                }
+                Deferred {
+                    p: pv,
+                    terms: Vec::new(),
+                    root,
+                }
+            }
+            (None, None) => return false,
+        };
+        df.terms.push((x, bytes, scale));
+        // The pointer as the fast path of the arithmetic builds it (read by nothing but
+        // the access, which builds it exactly where it is needed).
+        let sh = (64 - ptr::ALLOC_SHIFT) as i64;
+        let o = self.b.ins().ishl_imm_s(pv, sh);
+        let soff = self.b.ins().sshr_imm_s(o, sh);
+        let new = self.b.ins().iadd(soff, bytes);
+        let hi = self.b.ins().band_imm_s(pv, !ptr::OFFSET_MASK as i64);
+        let lo = self.b.ins().band_imm_s(new, ptr::OFFSET_MASK as i64);
+        let r = self.b.ins().bor(hi, lo);
+        self.b.def_var(dv, r);
+        self.deferred.insert(dv.index(), df);
+        true
+    }
+
+    /// The check of access group `g` with base pointer `p` (root `rv`), emitted at its
+    /// first access (which dominates the others): the base pointer points into its root's
+    /// allocation, the index plus every constant is small, and every access is aligned and
+    /// lies inside the allocation; and the base address plus the pointer's offset plus the
+    /// scaled index.
+    fn group_check(
+        &mut self,
+        g: usize,
+        p: Value,
+        rv: RootVals,
+        vars: &[Variable],
+    ) -> (Value, Value) {
+        if let Some(v) = self
+            .active
+            .last()
+            .and_then(|a| a.group_vals.get(&g).copied())
+        {
+            return v;
+        }
+        let Some(gi) = self
+            .active
+            .last()
+            .and_then(|a| a.group_info.get(g).copied())
+        else {
+            let f = self.b.ins().iconst(types::I8, 0);
+            return (f, rv.base);
+        };
+        let sh = (64 - ptr::ALLOC_SHIFT) as i64;
+        let (ok, soff) = if rv.val == Some(p) {
+            (self.b.ins().iconst(types::I8, 1), rv.soff)
+        } else {
+            let hi = self.b.ins().ushr_imm_s(p, ptr::ALLOC_SHIFT as i64);
+            let same = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
+            let o = self.b.ins().ishl_imm_s(p, sh);
+            (same, self.b.ins().sshr_imm_s(o, sh))
+        };
+        // The index plus each constant is small (so the arithmetic builds base + offset
+        // without saturating): the lowest and highest are (no wrap in between).
+        let (ok, soff) = match gi.idx {
+            Some(slot) => {
+                let mut x = self.get(vars, slot);
+                if gi.sext {
+                    x = self.sext(x, 32);
+                }
+                let mut ok = ok;
+                for c in [gi.clo, gi.chi] {
+                    let y = self.b.ins().iadd_imm_s(x, c);
+                    let y32 = self.sext(y, 32);
+                    let sm = self.b.ins().icmp(IntCC::Equal, y32, y);
+                    ok = self.b.ins().band(ok, sm);
+                }
+                let xs = self.b.ins().imul_imm_s(x, gi.scale);
+                (ok, self.b.ins().iadd(soff, xs))
+            }
+            None => (ok, soff),
+        };
+        let mis = self.b.ins().band_imm_s(soff, (gi.align - 1) as i64);
+        let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
+        // soff + lo >= 0 and soff + end <= size (soff within the field, the index small,
+        // the constants below 2^36: no overflow).
+        let lo = self.b.ins().iadd_imm_s(soff, gi.lo);
+        let nonneg = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, lo, 0);
+        let end = self.b.ins().iadd_imm_s(soff, gi.end);
+        let size = if gi.store { rv.size_st } else { rv.size_ld };
+        let fits = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, end, size);
+        let ok = self.b.ins().band(ok, aligned);
+        let ok = self.b.ins().band(ok, nonneg);
+        let ok = self.b.ins().band(ok, fits);
+        let bs = self.b.ins().iadd(rv.base, soff);
+        if let Some(a) = self.active.last_mut() {
+            a.group_vals.insert(g, (ok, bs));
+        }
+        (ok, bs)
+    }
+
     /// A query's value for dimension `dv` (a value already masked to 32 bits).
     fn query(&mut self, q: WorkItemQuery, dv: Value) -> Value {
         match q {
@@ -471,7 +748,7 @@ impl Lower<'_, '_> {
                 let w = self.b.ins().iadd_imm_s(idx, base);
                 let off = self.b.ins().ishl_imm_s(w, 3);
                 let a = self.b.ins().iadd(self.env, off);
-                self.b.ins().load(types::I64, flags(), a, 0)
+                self.b.ins().load(types::I64, pure_flags(), a, 0)
             }
         }
     }
@@ -500,12 +777,115 @@ impl Lower<'_, '_> {
             n,
             bool_lanes,
         } = acc;
-        let pv = self.get(vars, p);
         let slow = self.b.create_block();
         let join = self.b.create_block();
-        let ok1 = self.b.create_block();
         let fast = self.b.create_block();
         self.b.set_cold_block(slow);
+        let addr_v = self.b.declare_var(types::I64);
+        let deferred = vars.get(p as usize).and_then(|v| {
+            self.deferred
+                .remove(&cranelift_codegen::entity::EntityRef::index(*v))
+        });
+        let root = self
+            .active
+            .last()
+            .and_then(|a| a.roots.get(p as usize).copied().flatten())
+            .and_then(|r| self.root_vals.get(&r).copied());
+        let pv;
+        let group = self
+            .active
+            .last()
+            .and_then(|a| a.groups.get(&pc).copied())
+            .filter(|_| deferred.as_ref().is_some_and(|d| d.terms.len() == 1));
+        if let (Some((g, c)), Some(df)) = (group, &deferred) {
+            // Every access of the group in bounds (checked at its first): no check here.
+            let (all_ok, bs) = self.group_check(g, df.p, df.root, vars);
+            let addr = self.b.ins().iadd_imm_s(bs, c);
+            self.b.def_var(addr_v, addr);
+            let each = self.b.create_block();
+            self.b.ins().brif(all_ok, fast, &[], each, &[]);
+            self.b.seal_block(each);
+            self.b.switch_to_block(each);
+        }
+        if let Some(df) = deferred {
+            // The base pointer still points into its root's allocation, every index is
+            // small, every step stays inside the offset field, and the final offset (not
+            // negative) leaves the access inside the allocation.
+            let rv = df.root;
+            let general = self.b.create_block();
+            let sh = (64 - ptr::ALLOC_SHIFT) as i64;
+            let (mut ok, mut off) = if rv.val == Some(df.p) {
+                let t = self.b.ins().iconst(types::I8, 1);
+                (t, rv.soff)
+            } else {
+                let hi = self.b.ins().ushr_imm_s(df.p, ptr::ALLOC_SHIFT as i64);
+                let same = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
+                let o = self.b.ins().ishl_imm_s(df.p, sh);
+                (same, self.b.ins().sshr_imm_s(o, sh))
+            };
+            for (i, &(x, bytes, _)) in df.terms.iter().enumerate() {
+                let x32 = self.sext(x, 32);
+                let small = self.b.ins().icmp(IntCC::Equal, x32, x);
+                ok = self.b.ins().band(ok, small);
+                off = self.b.ins().iadd(off, bytes);
+                if i + 1 < df.terms.len() {
+                    let t = self.b.ins().ishl_imm_s(off, sh);
+                    let t = self.b.ins().sshr_imm_s(t, sh);
+                    let inf = self.b.ins().icmp(IntCC::Equal, t, off);
+                    ok = self.b.ins().band(ok, inf);
+                }
+            }
+            let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
+            let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
+            let end = self.b.ins().iadd_imm_s(off, len as i64);
+            let size = if store.is_some() {
+                rv.size_st
+            } else {
+                rv.size_ld
+            };
+            let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
+            let nonneg = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, end);
+            let ok2 = self.b.ins().band(aligned, fits);
+            let ok2 = self.b.ins().band(ok2, nonneg);
+            let ok = self.b.ins().band(ok, ok2);
+            let addr = self.b.ins().iadd(rv.base, off);
+            self.b.def_var(addr_v, addr);
+            self.b.ins().brif(ok, fast, &[], general, &[]);
+            self.b.seal_block(general);
+            self.b.switch_to_block(general);
+            // Elsewhere the pointer is built as the arithmetic builds it.
+            let mut q = df.p;
+            for &(x, bytes, scale) in &df.terms {
+                q = self.ptr_arith(q, x, bytes, scale);
+            }
+            pv = q;
+            self.set(vars, p, pv);
+        } else if let Some(rv) = root {
+            pv = self.get(vars, p);
+            // The pointer still points into its root's allocation: the root's bounds.
+            let general = self.b.create_block();
+            let hi = self.b.ins().ushr_imm_s(pv, ptr::ALLOC_SHIFT as i64);
+            let same = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
+            let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
+            let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
+            let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
+            let end = self.b.ins().iadd_imm_s(off, len as i64);
+            let size = if store.is_some() {
+                rv.size_st
+            } else {
+                rv.size_ld
+            };
+            let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
+            let ok = self.b.ins().band(aligned, fits);
+            let ok = self.b.ins().band(ok, same);
+            let addr = self.b.ins().iadd(rv.base, off);
+            self.b.def_var(addr_v, addr);
+            self.b.ins().brif(ok, fast, &[], general, &[]);
+            self.b.seal_block(general);
+            self.b.switch_to_block(general);
+        } else {
+            pv = self.get(vars, p);
+        }
         // Buffers (`__global`; `__constant` for reads) and `__local` allocations of this
         // group: tagged, no wrong-cast mark, allocation in the table.
         let top = self.b.ins().ushr_imm_s(pv, ptr::BAD_SHIFT as i64);
@@ -523,25 +903,27 @@ impl Lower<'_, '_> {
         let count = self.b.ins().select(is_l, nloc, self.nglob);
         let idx = self.b.ins().ushr_imm_s(pv, ptr::ALLOC_SHIFT as i64);
         let idx = self.b.ins().band_imm_s(idx, ptr::ALLOC_MASK as i64);
-        let inb = self.b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
-        let ok = self.b.ins().band(tag_ok, inb);
-        self.b.ins().brif(ok, ok1, &[], slow, &[]);
-        self.b.seal_block(ok1);
-        self.b.switch_to_block(ok1);
+        // An index past the table reads the (0, 0) entry after its last one (the driver
+        // puts it there), which fails the size check below: the loads are safe to do
+        // before any check, so they are pure (merged and hoisted out of loops).
+        let idx = self.b.ins().umin(idx, count);
         let w = self.b.ins().ishl_imm_s(idx, 4);
         let ta = self.b.ins().iadd(tab, w);
-        let base = self.b.ins().load(types::I64, flags(), ta, 0);
-        let size = self.b.ins().load(types::I64, flags(), ta, 8);
+        let base = self.b.ins().load(types::I64, pure_flags(), ta, 0);
+        let size = self.b.ins().load(types::I64, pure_flags(), ta, 8);
         let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
         let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
         let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
         let end = self.b.ins().iadd_imm_s(off, len as i64);
         let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
         let ok = self.b.ins().band(aligned, fits);
+        let ok = self.b.ins().band(ok, tag_ok);
+        let addr = self.b.ins().iadd(base, off);
+        self.b.def_var(addr_v, addr);
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.seal_block(fast);
         self.b.switch_to_block(fast);
-        let addr = self.b.ins().iadd(base, off);
+        let addr = self.b.use_var(addr_v);
         let fl = MemFlagsData::new().with_notrap();
         if let Some(at) = atomic {
             self.atomic_at(at, eb, addr, vars, store, load);
@@ -750,6 +1132,283 @@ impl BlockMap {
     }
 }
 
+/// Slots of `f` (a function with barriers) saved to their state words where they are
+/// defined rather than at every barrier: those live after a barrier that only instructions
+/// lowered through `Lower::set` define (not parameters, edge-move targets or call results).
+/// Defined once and live across a loop's barriers, such a slot is stored once, not at each.
+fn eager_slots(f: &DFunc, l: &super::live::Liveness) -> Vec<bool> {
+    let n = f.nregs as usize;
+    let mut e = vec![false; n];
+    for (pc, ins) in f.code.iter().enumerate() {
+        if matches!(ins, I::Barrier { .. }) {
+            for (k, x) in e.iter_mut().enumerate() {
+                if l.live(pc as u32 + 1, k as u32) {
+                    *x = true;
+                }
+            }
+        }
+    }
+    let mut clear = |s: u32, k: u32| {
+        for x in s..s.saturating_add(k) {
+            if let Some(y) = e.get_mut(x as usize) {
+                *y = false;
+            }
+        }
+    };
+    for &(d, _) in &f.moves {
+        clear(d, 1);
+    }
+    for &(s, k) in &f.params {
+        clear(s, k);
+    }
+    for ins in &f.code {
+        if let I::Call { d, info } = *ins {
+            let k = f.calls.get(info as usize).map_or(1, |c| c.ret_n);
+            clear(d, k.max(1));
+        }
+    }
+    e
+}
+
+/// Accesses of one block at constant offsets from one base pointer (a slot with a known
+/// root), indexed by one index slot plus constants (or by constants alone), through pointer
+/// arithmetic used by nothing else.
+#[derive(Clone, Copy, Debug)]
+pub struct AccessGroup {
+    /// The index slot (sign-extended from 32 bits when `sext`), scaled by `scale`.
+    pub idx: Option<u32>,
+    pub sext: bool,
+    pub scale: i64,
+    /// Lowest and highest constant added to the index.
+    pub clo: i64,
+    pub chi: i64,
+    /// Lowest offset and highest end (bytes past base + index * scale) of the accesses.
+    pub lo: i64,
+    pub end: i64,
+    /// Largest alignment (every constant offset is a multiple of its access's alignment).
+    pub align: u32,
+    /// Whether an access stores.
+    pub store: bool,
+}
+
+/// Group key: base slot, index slot, sign-extended, scale.
+type GroupKey = (u32, Option<u32>, bool, i64);
+type Members = Vec<(u32, i64)>;
+
+/// The access groups of `f` (blocks start at `starts`): groups of at least two accesses,
+/// keyed by each access's pc with its constant byte offset.
+#[allow(clippy::type_complexity)]
+fn access_groups(
+    f: &DFunc,
+    starts: &[u32],
+    consts: &[Option<u64>],
+    uses: &[u32],
+    rooted: impl Fn(u32) -> bool,
+) -> (
+    std::collections::HashMap<u32, (usize, i64)>,
+    Vec<AccessGroup>,
+) {
+    use std::collections::HashMap;
+    let mut out = HashMap::new();
+    let mut info = Vec::new();
+    let mut cur: HashMap<GroupKey, (AccessGroup, Members)> = HashMap::new();
+    // Pointer arithmetic of this block: result slot -> (key, index constant, bytes).
+    let mut arith: HashMap<u32, (GroupKey, i64, i64)> = HashMap::new();
+    // Integer slots of this block that are another slot plus a constant: (slot, constant,
+    // width).
+    let mut lin: HashMap<u32, (u32, i64, u8)> = HashMap::new();
+    let flush = |cur: &mut HashMap<GroupKey, (AccessGroup, Members)>,
+                 out: &mut HashMap<u32, (usize, i64)>,
+                 info: &mut Vec<AccessGroup>| {
+        let mut gs: Vec<_> = cur.drain().map(|(_, g)| g).collect();
+        gs.sort_by_key(|g| g.1.first().map(|m| m.0));
+        for (g, members) in gs {
+            if members.len() >= 2 {
+                for (pc, c) in members {
+                    out.insert(pc, (info.len(), c));
+                }
+                info.push(g);
+            }
+        }
+    };
+    let konst = |s: u32| consts.get(s as usize).copied().flatten();
+    let small = |x: i64| i32::try_from(x).is_ok();
+    for (pc, ins) in f.code.iter().enumerate() {
+        let pc = pc as u32;
+        if starts.binary_search(&pc).is_ok() {
+            flush(&mut cur, &mut out, &mut info);
+            arith.clear();
+            lin.clear();
+        }
+        match *ins {
+            I::Add { w, d, a, b } if w == 32 || w == 64 => {
+                if let Some(c) = konst(b) {
+                    lin.insert(d, (a, c as i64, w));
+                } else if let Some(c) = konst(a) {
+                    lin.insert(d, (b, c as i64, w));
+                }
+            }
+            I::Sub { w, d, a, b } if w == 32 || w == 64 => {
+                if let Some(c) = konst(b) {
+                    lin.insert(d, (a, (c as i64).wrapping_neg(), w));
+                }
+            }
+            I::PtrIndex { sw, scale, d, p, i } if rooted(p) && i != p => {
+                let scale = scale as i64;
+                if let Some(c) = konst(i) {
+                    let x = if sw != 0 {
+                        let sh = 64 - sw as u32;
+                        ((c << sh) as i64) >> sh
+                    } else {
+                        c as i64
+                    };
+                    if let (Some(b), true) = (x.checked_mul(scale), small(x)) {
+                        arith.insert(d, ((p, None, false, scale), x, b));
+                    }
+                } else if sw == 0 || sw == 32 {
+                    let want = if sw == 0 { 64 } else { 32 };
+                    let (slot, c) = match lin.get(&i) {
+                        // A constant of the slot's width: as a signed value of that width.
+                        Some(&(a, c, w)) if w == want => {
+                            let c = if w == 32 { c as i32 as i64 } else { c };
+                            (a, c)
+                        }
+                        _ => (i, 0),
+                    };
+                    if slot != p && c.abs() < 1 << 31 {
+                        arith.insert(d, ((p, Some(slot), sw == 32, scale), c, c * scale));
+                    }
+                }
+            }
+            I::PtrAdd { d, p, o } if rooted(p) && o != p => {
+                if let Some(c) = konst(o)
+                    && small(c as i64)
+                {
+                    arith.insert(d, ((p, None, false, 1), c as i64, c as i64));
+                }
+            }
+            I::Call { .. } | I::Barrier { .. } => {
+                flush(&mut cur, &mut out, &mut info);
+                arith.clear();
+                lin.clear();
+            }
+            _ => {}
+        }
+        let Some(ptr) = access_ptr(ins) else {
+            continue;
+        };
+        let Some(&(key, c, bytes)) = arith.get(&ptr) else {
+            continue;
+        };
+        if uses.get(ptr as usize) != Some(&1) {
+            continue;
+        }
+        let (len, align) = match *ins {
+            I::Load4 { .. } | I::Store4 { .. } => (4, 4),
+            I::Load8 { .. } | I::Store8 { .. } => (8, 8),
+            I::Load { s, n, .. } | I::Store { s, n, .. } => match Acc::of(s, n) {
+                Some(a) => (a.len, a.align),
+                None => continue,
+            },
+            _ => continue,
+        };
+        if bytes.rem_euclid(align as i64) != 0 || bytes.abs() > 1 << 36 {
+            continue;
+        }
+        let store = matches!(ins, I::Store4 { .. } | I::Store8 { .. } | I::Store { .. });
+        let e = cur.entry(key).or_insert((
+            AccessGroup {
+                idx: key.1,
+                sext: key.2,
+                scale: key.3,
+                clo: c,
+                chi: c,
+                lo: bytes,
+                end: bytes + len as i64,
+                align,
+                store,
+            },
+            Vec::new(),
+        ));
+        e.0.clo = e.0.clo.min(c);
+        e.0.chi = e.0.chi.max(c);
+        e.0.lo = e.0.lo.min(bytes);
+        e.0.end = e.0.end.max(bytes + len as i64);
+        e.0.align = e.0.align.max(align);
+        e.0.store |= store;
+        e.1.push((pc, bytes));
+    }
+    flush(&mut cur, &mut out, &mut info);
+    (out, info)
+}
+
+/// The constant each slot of `f` holds, for slots that only `Imm` instructions of one
+/// value write (no other instruction, edge move, parameter or call result).
+fn const_slots(f: &DFunc) -> Vec<Option<u64>> {
+    let n = f.nregs as usize;
+    // None: never written; Some(Some(c)): only `c`; Some(None): anything else.
+    let mut st: Vec<Option<Option<u64>>> = vec![None; n];
+    let other = |st: &mut Vec<Option<Option<u64>>>, s: u32, k: u32| {
+        for x in s..s.saturating_add(k) {
+            if let Some(y) = st.get_mut(x as usize) {
+                *y = Some(None);
+            }
+        }
+    };
+    for ins in &f.code {
+        match *ins {
+            I::Imm { d, v } => {
+                if let Some(y) = st.get_mut(d as usize) {
+                    *y = match *y {
+                        None => Some(Some(v)),
+                        Some(Some(c)) if c == v => Some(Some(c)),
+                        _ => Some(None),
+                    };
+                }
+            }
+            _ => {
+                let (_, w, _, _) = super::live::rw(f, ins);
+                for (s, k) in w {
+                    other(&mut st, s, k);
+                }
+                if let I::Call { d, info } = *ins {
+                    let k = f.calls.get(info as usize).map_or(1, |c| c.ret_n);
+                    other(&mut st, d, k.max(1));
+                }
+            }
+        }
+    }
+    for &(d, _) in &f.moves {
+        other(&mut st, d, 1);
+    }
+    for &(s, k) in &f.params {
+        other(&mut st, s, k);
+    }
+    st.into_iter().map(|x| x.flatten()).collect()
+}
+
+/// Reads of each slot of `f` (instructions and edge moves).
+fn slot_uses(f: &DFunc) -> Vec<u32> {
+    let mut u = vec![0u32; f.nregs as usize];
+    let mut add = |s: u32| {
+        if let Some(x) = u.get_mut(s as usize) {
+            *x = x.saturating_add(1);
+        }
+    };
+    for ins in &f.code {
+        let (r, _, _, _) = super::live::rw(f, ins);
+        for (s, n) in r {
+            for k in s..s.saturating_add(n) {
+                add(k);
+            }
+        }
+    }
+    for &(_, s) in &f.moves {
+        add(s);
+    }
+    u
+}
+
 /// Where a function's code returns to when it is inlined.
 pub struct RetTo {
     pub block: Block,
@@ -769,6 +1428,7 @@ impl Lower<'_, '_> {
         vars: &[Variable],
         ret: Option<RetTo>,
         depth: usize,
+        params: &[Option<Root>],
     ) -> Result<(), Unsupported> {
         let prog = self.prog;
         let f = prog
@@ -827,8 +1487,37 @@ impl Lower<'_, '_> {
         } else {
             None
         };
+        let consts = const_slots(f);
+        if let Some(l) = &liveness {
+            use cranelift_codegen::entity::EntityRef;
+            for (k, e) in eager_slots(f, l).into_iter().enumerate() {
+                // Constants are redefined at resumes, never stored.
+                let konst = consts.get(k).is_some_and(|c| c.is_some());
+                if let (true, false, Some(v)) = (e, konst, vars.get(k)) {
+                    if self.eager.len() <= v.index() {
+                        self.eager.resize(v.index() + 1, false);
+                    }
+                    self.eager[v.index()] = true;
+                }
+            }
+        }
+        let roots = super::roots::slot_roots(f, params);
+        let uses = slot_uses(f);
+        let (groups, group_info) = access_groups(f, &bm.pcs, &consts, &uses, |p| {
+            roots
+                .get(p as usize)
+                .copied()
+                .flatten()
+                .is_some_and(|r| self.root_vals.contains_key(&r))
+        });
         self.active.push(ActiveFn {
+            groups,
+            group_info,
+            group_vals: Default::default(),
+            consts,
             vars: vars.to_vec(),
+            roots,
+            uses,
             live: liveness,
             pc: 0,
         });
@@ -1098,8 +1787,10 @@ impl Lower<'_, '_> {
             }
             I::PtrAdd { d, p, o } => {
                 let (x, y) = (self.get(vars, p), self.get(vars, o));
-                let r = self.ptr_arith(x, y, y, None);
-                self.set(vars, d, r);
+                if !self.defer(f, pc, bm, vars, d, p, x, y, y, None) {
+                    let r = self.ptr_arith(x, y, y, None);
+                    self.set(vars, d, r);
+                }
             }
             I::PtrIndex { sw, scale, d, p, i } => {
                 let x = self.get(vars, p);
@@ -1108,8 +1799,11 @@ impl Lower<'_, '_> {
                     iv = self.sext(iv, sw as u32);
                 }
                 let prod = self.b.ins().imul_imm_s(iv, scale as i64);
-                let r = self.ptr_arith(x, iv, prod, Some(scale as u64));
-                self.set(vars, d, r);
+                let sc = Some(scale as u64);
+                if !self.defer(f, pc, bm, vars, d, p, x, iv, prod, sc) {
+                    let r = self.ptr_arith(x, iv, prod, sc);
+                    self.set(vars, d, r);
+                }
             }
             I::Load4 { d, p } => {
                 self.access(fi, pc, f, &ins, vars, p, Acc::word(4), None, Some(d), None)
@@ -1250,7 +1944,19 @@ impl Lower<'_, '_> {
                     ret_n: ci.ret_n,
                     release,
                 };
-                self.function(ci.func, &cvars, Some(rt), depth + 1)?;
+                let proots: Vec<Option<Root>> = ci
+                    .args
+                    .iter()
+                    .map(|&(s, n)| {
+                        let a = self.active.last()?;
+                        if n == 1 {
+                            a.roots.get(s as usize).copied().flatten()
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                self.function(ci.func, &cvars, Some(rt), depth + 1, &proots)?;
                 self.b.seal_block(cont);
                 self.b.switch_to_block(cont);
             }
@@ -1260,19 +1966,32 @@ impl Lower<'_, '_> {
                 let code = STOP_BARRIER + site;
                 // What is live after the barrier (and after the calls that lead to it).
                 let mut all: Vec<Variable> = Vec::new();
+                // Constants live after the barrier are not saved: the resume redefines them.
+                let mut consts: Vec<(Variable, u64)> = Vec::new();
                 for a in &self.active {
                     for (k, v) in a.vars.iter().enumerate() {
                         if a.live.as_ref().is_none_or(|l| l.live(a.pc + 1, k as u32)) {
-                            all.push(*v);
+                            match a.consts.get(k).copied().flatten() {
+                                Some(c) => consts.push((*v, c)),
+                                None => all.push(*v),
+                            }
                         }
                     }
                 }
                 let sb = self.b.use_var(self.sbase);
                 for v in &all {
                     let x = self.b.use_var(*v);
-                    let off = ((STATE_VARS + v.index()) * 8) as i32;
+                    let slot = self.state_slot(v.index());
+                    if self.eager.get(v.index()) == Some(&true) {
+                        continue;
+                    }
+                    // Still the value this work-item restored from the same word at an
+                    // earlier barrier: the word holds it already.
+                    if self.restored.get(&x.as_u32()) == Some(&v.index()) {
+                        continue;
+                    }
+                    let off = ((STATE_VARS + slot) * 8) as i32;
                     self.b.ins().store(flags(), x, sb, off);
-                    self.max_var = self.max_var.max(v.index() + 1);
                 }
                 let st = self.b.use_var(self.steps);
                 self.b
@@ -1286,9 +2005,14 @@ impl Lower<'_, '_> {
                 self.b.switch_to_block(rb);
                 let sb = self.b.use_var(self.sbase);
                 for v in &all {
-                    let off = ((STATE_VARS + v.index()) * 8) as i32;
+                    let off = ((STATE_VARS + self.state_slot(v.index())) * 8) as i32;
                     let x = self.b.ins().load(types::I64, flags(), sb, off);
+                    self.restored.insert(x.as_u32(), v.index());
                     self.b.def_var(*v, x);
+                }
+                for &(v, c) in &consts {
+                    let x = self.iconst(c);
+                    self.b.def_var(v, x);
                 }
                 let st = self
                     .b

@@ -9,6 +9,7 @@ pub mod group;
 pub mod layout;
 mod live;
 mod lower;
+pub(crate) mod roots;
 mod slow;
 
 use crate::decode::Program;
@@ -46,6 +47,11 @@ pub struct NativeKernel {
     pub(crate) io_words: usize,
     /// Where the global table starts in the launch table.
     pub(crate) gt_word: usize,
+    /// Where the pointer roots' words start in the launch table.
+    pub(crate) roots_word: usize,
+    /// The pointer roots: a parameter's argument word in the launch table, or an address
+    /// constant's value.
+    pub(crate) roots: Vec<(roots::Root, u64)>,
     /// State words per work-item (1 without barriers: where it stopped).
     pub(crate) state_words: usize,
     /// How long compiling took.
@@ -135,7 +141,30 @@ pub fn compile(
         .map(|f| f.params.clone())
         .unwrap_or_default();
     let arg_lanes: u32 = kf.params.iter().map(|&(_, n)| n).sum();
-    let gt_word = E_ARGS + arg_lanes as usize;
+    // Pointer roots: the kernel's one-lane parameters and every address constant; the
+    // driver fills `ROOT_WORDS` words per root (see `group::root_entry`) before the global table.
+    let mut roots_list: Vec<(roots::Root, u64)> = Vec::new();
+    {
+        let mut w = E_ARGS as u64;
+        for (i, &(_, n)) in kf.params.iter().enumerate() {
+            let agg = module
+                .functions
+                .get(kernel as usize)
+                .and_then(|f| f.params.get(i))
+                .is_some_and(|p| matches!(p.kind, ParamKind::Aggregate { .. }));
+            if n == 1 && !agg {
+                roots_list.push((roots::Root::Param(i as u32), w));
+            }
+            w += n as u64;
+        }
+        for r in roots::const_roots(prog.funcs.iter()) {
+            if let roots::Root::Const(c) = r {
+                roots_list.push((r, c));
+            }
+        }
+    }
+    let roots_word = E_ARGS + arg_lanes as usize;
+    let gt_word = roots_word + ROOT_WORDS * roots_list.len();
     let private = lower::private_users(prog);
     let aggregate: Vec<bool> = (0..kf.params.len())
         .map(|i| {
@@ -162,8 +191,12 @@ pub fn compile(
         let env = b.block_params(entry)[0];
         let io = b.block_params(entry)[1];
         let fl = MemFlagsData::trusted();
-        let ld =
-            |b: &mut FunctionBuilder, w: usize| b.ins().load(types::I64, fl, env, (w * 8) as i32);
+        // Not movable: loaded once per call here, not again in the work-item loop (which
+        // Cranelift does not hoist them out of).
+        let fixed = MemFlagsData::trusted().with_readonly();
+        let ld = |b: &mut FunctionBuilder, w: usize| {
+            b.ins().load(types::I64, fixed, env, (w * 8) as i32)
+        };
         let dims = ld(&mut b, E_DIMS);
         let max_steps = ld(&mut b, E_MAX_STEPS);
         let size = [
@@ -179,7 +212,10 @@ pub fn compile(
         let nglob = ld(&mut b, E_NGLOB);
         let ltab = ld(&mut b, E_LTAB);
         let nloc = ld(&mut b, E_NLOC);
+        let state = ld(&mut b, E_STATE);
+        let state_w = ld(&mut b, E_STATE_W);
         let gtab = b.ins().iadd_imm_s(env, (gt_word * 8) as i64);
+        let zero0 = b.ins().iconst(types::I64, 0);
         let mut arg_vals = Vec::new();
         let mut w = E_ARGS;
         for &(_, n) in &kf.params {
@@ -187,6 +223,37 @@ pub fn compile(
             arg_vals.push(lanes);
             w += n as usize;
         }
+        // The roots' words, loaded once per call (not movable: they stay out of the loops).
+        let mut root_vals = std::collections::HashMap::new();
+        for (k, &(r, _)) in roots_list.iter().enumerate() {
+            let at = |j: usize| ((roots_word + ROOT_WORDS * k + j) * 8) as i32;
+            let mut w = [zero0; ROOT_WORDS];
+            for (j, x) in w.iter_mut().enumerate() {
+                *x = b.ins().load(types::I64, fixed, env, at(j));
+            }
+            root_vals.insert(
+                r,
+                lower::RootVals {
+                    hi: w[0],
+                    base: w[1],
+                    size_ld: w[2],
+                    size_st: w[3],
+                    soff: w[4],
+                    val: match r {
+                        roots::Root::Param(i) => {
+                            arg_vals.get(i as usize).and_then(|l| l.first()).copied()
+                        }
+                        roots::Root::Const(_) => None,
+                    },
+                },
+            );
+        }
+        let kroots: Vec<Option<roots::Root>> = (0..kf.params.len())
+            .map(|i| {
+                let r = roots::Root::Param(i as u32);
+                root_vals.contains_key(&r).then_some(r)
+            })
+            .collect();
         let steps = b.declare_var(types::I64);
         let sbase = b.declare_var(types::I64);
         let code = b.declare_var(types::I64);
@@ -221,8 +288,6 @@ pub fn compile(
         b.seal_block(body);
         b.switch_to_block(body);
         b.ins().store(fl, idx, io, (IO_INDEX * 8) as i32);
-        let state = ld(&mut b, E_STATE);
-        let state_w = ld(&mut b, E_STATE_W);
         let sw = b.ins().imul(idx, state_w);
         let sw = b.ins().ishl_imm_s(sw, 3);
         let sb = b.ins().iadd(state, sw);
@@ -289,14 +354,22 @@ pub fn compile(
             advance,
             resumes: Vec::new(),
             max_var: 0,
+            state_slots: Default::default(),
             gtab,
             ltab,
             nloc,
+            root_vals,
+            deferred: Default::default(),
+            restored: Default::default(),
+            eager: Vec::new(),
+            floats: Default::default(),
         };
-        lw.function(kernel, &kvars, None, 0)?;
+        lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
         let resumes = std::mem::take(&mut lw.resumes);
-        state_words = if resumes.is_empty() {
+        // Eager stores use the state words too (even where no barrier was compiled: one
+        // in code that cannot run still makes its function's slots eager).
+        state_words = if resumes.is_empty() && lw.max_var == 0 {
             1
         } else {
             lower::STATE_VARS + lw.max_var
@@ -365,10 +438,32 @@ pub fn compile(
         b.ins().return_(&[c]);
         b.finalize(tc);
     }
+    // OCLC_NATIVE_DUMP=1 prints each kernel's optimized Cranelift IR and machine code to
+    // stderr (for reading what the back end generates).
+    let dump = std::env::var_os("OCLC_NATIVE_DUMP").is_some_and(|v| v == "1");
+    if dump {
+        ctx.set_disasm(true);
+    }
     m.define_function(fid, &mut ctx).map_err(cl_err)?;
+    if dump {
+        eprintln!("; native code of kernel {kernel}\n{}", ctx.func.display());
+        if let Some(c) = ctx.compiled_code() {
+            if let Some(v) = c.vcode.as_ref() {
+                eprintln!("{v}");
+            }
+            // The machine code too, for `objdump -D -b binary -mi386:x86-64`.
+            let path = std::env::temp_dir().join(format!("oclc-native-{kernel}.bin"));
+            if std::fs::write(&path, c.code_buffer()).is_ok() {
+                eprintln!("; machine code in {}", path.display());
+            }
+        }
+    }
     m.clear_context(&mut ctx);
     m.finalize_definitions().map_err(cl_err)?;
     let entry = m.get_finalized_function(fid) as usize;
+    if dump {
+        eprintln!("; kernel {kernel} at {entry:#x}");
+    }
     let site_slots = sites
         .iter()
         .map(|&(fi, pc)| {
@@ -388,6 +483,8 @@ pub fn compile(
         io_words: IO_SLOTS + max_regs + 8,
         state_words,
         gt_word,
+        roots_word,
+        roots: roots_list,
         compile_time: t0.elapsed(),
     })
 }
