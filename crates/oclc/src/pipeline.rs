@@ -5,7 +5,7 @@ use oclc_syntax::ast::{ExternalDecl, TranslationUnit};
 use oclc_syntax::pp::{self, PpOptions, PpOutput};
 use oclc_syntax::{Diagnostics, FileId, SourceMap, Span};
 
-use crate::check::CheckOptions;
+use crate::check::{CheckOptions, Schedule};
 
 pub use oclc_sema::hir::Program;
 pub use oclc_syntax::pp::MacroArg;
@@ -46,8 +46,14 @@ pub fn parse_and_check(
     diags: &mut Diagnostics,
 ) -> FrontEnd {
     let before = diags.list.len();
-    let (tu, program, parse_end) = match pipelined(out, sm, opts, diags) {
-        // The pipelined parser reported nothing.
+    let streamed = match opts.schedule {
+        Schedule::Auto if use_parse_thread(out) => pipelined(out, sm, opts, diags),
+        Schedule::Auto | Schedule::Interleaved => interleaved(out, sm, opts, diags),
+        Schedule::TwoThreads => pipelined(out, sm, opts, diags),
+        Schedule::InOrder => None,
+    };
+    let (tu, program, parse_end) = match streamed {
+        // The streaming parser reported nothing.
         Some((tu, program)) => (tu, program, before),
         None => {
             let tu = oclc_syntax::parse::parse_on_this_thread(out, sm, &opts.lang, diags);
@@ -95,6 +101,67 @@ const PIPELINE_BATCH: usize = 2;
 /// alive at once.
 const PIPELINE_IN_FLIGHT: usize = 4;
 
+/// Whether parse and sema of `out` run on two threads ([`pipelined`]) rather than taking
+/// turns on this one ([`interleaved`]): for large inputs on a machine with cores to spare.
+/// Two threads shorten the wall time there, but they cost more CPU time in all (sema reads
+/// each syntax tree from the other core's cache, and the parser frees it back there: about
+/// a sixth more on a large kernel), so with few cores, which other work likely shares, one
+/// thread does better.
+fn use_parse_thread(out: &PpOutput) -> bool {
+    out.tokens.len() >= PIPELINE_TOKENS
+        && std::thread::available_parallelism().is_ok_and(|n| n.get() >= PARSE_THREAD_CORES)
+}
+
+/// Cores from which [`use_parse_thread`] starts a parser thread.
+const PARSE_THREAD_CORES: usize = 4;
+
+/// Parse and sema taking turns on this thread: sema checks each top-level item as soon as it
+/// is parsed, and the parser frees it next (its boxes are reused for the next item), so the
+/// syntax tree never exists whole and stays in this core's cache between the two. As with
+/// [`pipelined`], the result is the sequential one: when the parser reports anything, `None`
+/// (the caller parses and checks again in order); `None` also after diagnostics of the
+/// preprocessor.
+fn interleaved(
+    out: &PpOutput,
+    sm: &SourceMap,
+    opts: &CheckOptions,
+    diags: &mut Diagnostics,
+) -> Option<(TranslationUnit, Program)> {
+    // Earlier diagnostics (the preprocessor's) would also be "the last diagnostic" to sema.
+    if !diags.list.is_empty() {
+        return None;
+    }
+    let lang = &opts.lang;
+    if out.tokens.len() >= PIPELINE_TOKENS {
+        oclc_syntax::heap::reserve(
+            out.tokens.len() * (PARSE_BYTES_PER_TOKEN + SEMA_BYTES_PER_TOKEN),
+        );
+    }
+    let mut parse_diags = Diagnostics::default();
+    let mut sema_diags = Diagnostics::default();
+    let mut checker = oclc_sema::ItemChecker::new(sm, lang, &mut sema_diags, opts.bodies());
+    let tu = oclc_syntax::parse::parse_on_this_thread_into(
+        out,
+        sm,
+        lang,
+        &mut parse_diags,
+        &mut |item| {
+            checker.item(&item);
+            oclc_syntax::ast::recycle(std::iter::once(item));
+        },
+    );
+    let program = checker.finish();
+    if opts.leak_syntax_tree {
+        oclc_syntax::ast::leak_spares();
+        oclc_sema::hir::leak_spares();
+    }
+    if !parse_diags.list.is_empty() {
+        return None;
+    }
+    diags.list.append(&mut sema_diags.list);
+    Some((tu, program))
+}
+
 /// Parse and sema at once on a large input: the parser runs on its own thread (with the
 /// front end's stack) and sends items to sema, on this thread, in batches as it finishes them;
 /// sema sends each batch back once checked and the parser frees it, so the syntax tree never
@@ -111,7 +178,8 @@ fn pipelined(
     diags: &mut Diagnostics,
 ) -> Option<(TranslationUnit, Program)> {
     // Earlier diagnostics (the preprocessor's) would also be "the last diagnostic" to sema.
-    if out.tokens.len() < PIPELINE_TOKENS || !diags.list.is_empty() {
+    let small = out.tokens.len() < PIPELINE_TOKENS && opts.schedule != Schedule::TwoThreads;
+    if small || !diags.list.is_empty() {
         return None;
     }
     let lang = &opts.lang;
