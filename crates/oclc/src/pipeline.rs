@@ -132,11 +132,6 @@ fn interleaved(
         return None;
     }
     let lang = &opts.lang;
-    if out.tokens.len() >= PIPELINE_TOKENS {
-        oclc_syntax::heap::reserve(
-            out.tokens.len() * (PARSE_BYTES_PER_TOKEN + SEMA_BYTES_PER_TOKEN),
-        );
-    }
     let mut parse_diags = Diagnostics::default();
     let mut sema_diags = Diagnostics::default();
     let mut checker = oclc_sema::ItemChecker::new(sm, lang, &mut sema_diags, opts.bodies());
