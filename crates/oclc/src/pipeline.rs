@@ -119,21 +119,19 @@ const PARSE_THREAD_CORES: usize = 4;
 /// is parsed, and the parser frees it next (its boxes are reused for the next item), so the
 /// syntax tree never exists whole and stays in this core's cache between the two. As with
 /// [`pipelined`], the result is the sequential one: when the parser reports anything, `None`
-/// (the caller parses and checks again in order); `None` also after diagnostics of the
-/// preprocessor.
+/// (the caller parses and checks again in order).
 fn interleaved(
     out: &PpOutput,
     sm: &SourceMap,
     opts: &CheckOptions,
     diags: &mut Diagnostics,
 ) -> Option<(TranslationUnit, Program)> {
-    // Earlier diagnostics (the preprocessor's) would also be "the last diagnostic" to sema.
-    if !diags.list.is_empty() {
-        return None;
-    }
     let lang = &opts.lang;
     let mut parse_diags = Diagnostics::default();
-    let mut sema_diags = Diagnostics::default();
+    // Sema appends to the preprocessor's diagnostics, as in order (the last one may take its
+    // notes).
+    let before = diags.list.len();
+    let mut sema_diags = std::mem::take(diags);
     let mut checker = oclc_sema::ItemChecker::new(sm, lang, &mut sema_diags, opts.bodies());
     let tu = oclc_syntax::parse::parse_on_this_thread_into(
         out,
@@ -151,9 +149,11 @@ fn interleaved(
         oclc_sema::hir::leak_spares();
     }
     if !parse_diags.list.is_empty() {
+        sema_diags.list.truncate(before);
+        *diags = sema_diags;
         return None;
     }
-    diags.list.append(&mut sema_diags.list);
+    *diags = sema_diags;
     Some((tu, program))
 }
 
@@ -164,17 +164,15 @@ fn interleaved(
 /// that allocated it stays cheap). The result is the sequential one: when the parser reports
 /// anything, the pipelined work is dropped and `None` returned, and the caller parses and
 /// checks again in order (a note sema attaches to the last diagnostic could otherwise land
-/// elsewhere). `None` (nothing done) also for small inputs, after diagnostics of the
-/// preprocessor, or when no thread can be started.
+/// elsewhere). `None` (nothing done) also for small inputs (unless [`Schedule::TwoThreads`]
+/// asks for the thread), or when no thread can be started.
 fn pipelined(
     out: &PpOutput,
     sm: &SourceMap,
     opts: &CheckOptions,
     diags: &mut Diagnostics,
 ) -> Option<(TranslationUnit, Program)> {
-    // Earlier diagnostics (the preprocessor's) would also be "the last diagnostic" to sema.
-    let small = out.tokens.len() < PIPELINE_TOKENS && opts.schedule != Schedule::TwoThreads;
-    if small || !diags.list.is_empty() {
+    if out.tokens.len() < PIPELINE_TOKENS && opts.schedule != Schedule::TwoThreads {
         return None;
     }
     let lang = &opts.lang;
@@ -224,7 +222,10 @@ fn pipelined(
             })
             .ok()?;
         oclc_syntax::heap::reserve(out.tokens.len() * SEMA_BYTES_PER_TOKEN);
-        let mut sema_diags = Diagnostics::default();
+        // Sema appends to the preprocessor's diagnostics, as in order (the last one may take
+        // its notes).
+        let before = diags.list.len();
+        let mut sema_diags = std::mem::take(diags);
         let program = {
             let back = back_tx;
             oclc_sema::check_items(rx, sm, lang, &mut sema_diags, opts.bodies(), |done| {
@@ -241,9 +242,11 @@ fn pipelined(
             oclc_sema::hir::leak_spares();
         }
         if !parse_diags.list.is_empty() {
+            sema_diags.list.truncate(before);
+            *diags = sema_diags;
             return None;
         }
-        diags.list.append(&mut sema_diags.list);
+        *diags = sema_diags;
         Some((tu, program))
     })
 }

@@ -124,3 +124,23 @@ fn a_file_over_a_megabyte_gives_the_same_diagnostics() {
 fn a_clean_large_file_has_no_diagnostics() {
     assert_eq!(check(&filler(9000)), "");
 }
+
+#[test]
+fn every_schedule_gives_the_in_order_result_after_preprocessor_diagnostics() {
+    // The preprocessor's warnings come first; sema's diagnostics follow them as in order.
+    let head = "#define A 1\n#define A 2\n#warning careful\n";
+    let tail = "int f3(int a);\nfloat f3(int a);\nvoid h(void) { undeclared = 1; }\n";
+    for src in [
+        format!("{head}{}{tail}", filler(9000)),
+        format!("{head}{tail}"),
+    ] {
+        let text = same_under_every_schedule(&src);
+        assert!(text.contains("'A' macro redefined"), "{text}");
+        assert!(text.contains("warning: careful"), "{text}");
+        assert!(text.contains("conflicting types for 'f3'"), "{text}");
+        assert!(
+            text.contains("use of undeclared identifier 'undeclared'"),
+            "{text}"
+        );
+    }
+}
