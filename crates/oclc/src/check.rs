@@ -40,8 +40,8 @@ pub struct CheckOptions {
 /// the same diagnostics and program; they differ in time and memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Schedule {
-    /// [`Schedule::TwoThreads`] for large inputs on a machine with cores to spare, otherwise
-    /// [`Schedule::Interleaved`].
+    /// In order for small inputs; for large ones [`Schedule::TwoThreads`] on a machine with
+    /// cores to spare, otherwise [`Schedule::Interleaved`].
     #[default]
     Auto,
     /// Parse everything, then check everything (the tree exists whole).

@@ -47,6 +47,9 @@ pub fn parse_and_check(
 ) -> FrontEnd {
     let before = diags.list.len();
     let streamed = match opts.schedule {
+        // A small tree costs little to keep whole, and in order a parse error costs no second
+        // pass (the streaming ways start over in order after one).
+        Schedule::Auto if out.tokens.len() < PIPELINE_TOKENS => None,
         Schedule::Auto if use_parse_thread(out) => pipelined(out, sm, opts, diags),
         Schedule::Auto | Schedule::Interleaved => interleaved(out, sm, opts, diags),
         Schedule::TwoThreads => pipelined(out, sm, opts, diags),
@@ -81,8 +84,8 @@ pub fn parse_and_check(
     }
 }
 
-/// Inputs of at least this many tokens are parsed on a thread of their own while sema checks
-/// the items already parsed (below it, the thread costs more than it saves).
+/// Inputs of at least this many tokens are parsed while sema checks the items already parsed,
+/// on one thread or two (below it, [`Schedule::Auto`] parses and checks in order).
 const PIPELINE_TOKENS: usize = 1 << 16;
 
 /// Heap the parser thread needs per token, about (reserved up front: see
