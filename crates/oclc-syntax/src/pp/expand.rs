@@ -441,13 +441,14 @@ impl Pp<'_> {
                 let raw = args.get(p).map_or(&[][..], |a| a);
                 let pasted = (i > 0 && m.body[i - 1].is_punct(Punct::HashHash))
                     || (i + 1 < n && m.body[i + 1].is_punct(Punct::HashHash));
-                let toks: Vec<PTok> = if pasted {
-                    raw.to_vec()
+                // Borrowed, not copied: a parameter may be used many times.
+                let toks: &[PTok] = if pasted {
+                    raw
                 } else {
                     if expanded[p].is_none() {
                         expanded[p] = Some(self.pre_expand(raw));
                     }
-                    expanded[p].clone().unwrap_or_default()
+                    expanded[p].as_deref().unwrap_or_default()
                 };
                 if toks.is_empty() {
                     items.push(Item::Placemarker);
@@ -455,11 +456,12 @@ impl Pp<'_> {
                     let param = Span { expn, ..b.span };
                     // Recorded only where a statement expression's `({` or `})` can be split
                     // across it: an argument with a brace or an unbalanced parenthesis.
-                    let record = splits_compound_tokens(&toks);
+                    let record = splits_compound_tokens(toks);
                     // One substitution record per run of tokens from one place, as clang
                     // makes one macro-argument expansion per such run.
                     let mut run: Option<((u32, crate::source::ExpnId), u32)> = None;
-                    for (k, mut t) in toks.into_iter().enumerate() {
+                    for (k, &t) in toks.iter().enumerate() {
+                        let mut t = t;
                         if k == 0 {
                             t.tok.leading_space = b.leading_space;
                         }
