@@ -599,10 +599,44 @@ fn free_iteratively(stmt: Option<Stmt>, init: Option<Init>, spare: Option<&mut V
     f.run();
 }
 
+/// The (empty) work lists of the last [`free_stmt`] on a thread: a checker that discards
+/// bodies frees every statement, so these keep their capacity instead of growing from
+/// nothing each time.
+#[derive(Default)]
+#[allow(clippy::vec_box)]
+struct WorkLists {
+    boxes: Vec<Box<Expr>>,
+    exprs: Vec<Expr>,
+    stmts: Vec<Stmt>,
+    inits: Vec<Init>,
+}
+
+thread_local! {
+    static WORK_LISTS: std::cell::Cell<Option<WorkLists>> = const { std::cell::Cell::new(None) };
+}
+
 /// Frees a statement without recursing (as dropping a [`Function`] frees its body): for a
 /// checker that does not keep bodies.
 pub fn free_stmt(s: Stmt) {
-    SPARE_BOXES.with_borrow_mut(|spare| free_iteratively(Some(s), None, Some(spare)));
+    let mut lists = WORK_LISTS.take().unwrap_or_default();
+    lists.stmts.push(s);
+    SPARE_BOXES.with_borrow_mut(|spare| {
+        let mut f = Freer {
+            spare: Some(spare),
+            boxes: std::mem::take(&mut lists.boxes),
+            exprs: std::mem::take(&mut lists.exprs),
+            stmts: std::mem::take(&mut lists.stmts),
+            inits: std::mem::take(&mut lists.inits),
+        };
+        f.run();
+        lists = WorkLists {
+            boxes: f.boxes,
+            exprs: f.exprs,
+            stmts: f.stmts,
+            inits: f.inits,
+        };
+    });
+    WORK_LISTS.set(Some(lists));
 }
 
 /// Drops this thread's spare expression boxes without freeing them, for a process about to

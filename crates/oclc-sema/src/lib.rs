@@ -19,6 +19,7 @@ pub mod space;
 pub mod types;
 
 pub use check::{
-    Bodies, DEFAULT_OFF_GROUPS, MAX_DEPTH, PEDANTIC_GROUPS, check, check_items, check_with,
+    Bodies, DEFAULT_OFF_GROUPS, ItemChecker, MAX_DEPTH, PEDANTIC_GROUPS, check, check_items,
+    check_with,
 };
 pub use space::AddrSpace;

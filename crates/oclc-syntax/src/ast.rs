@@ -1051,7 +1051,7 @@ pub fn leak_spares() {
 
 /// Frees top-level items, keeping the boxes of the expressions in function bodies for
 /// [`boxed`] on this thread. A work list, not recursion: nesting may be deep.
-pub fn recycle(items: Vec<ExternalDecl>) {
+pub fn recycle(items: impl IntoIterator<Item = ExternalDecl>) {
     SPARE_EXPRS.with_borrow_mut(|spare| {
         let mut r = Recycler {
             spare,

@@ -80,6 +80,38 @@ fn stringizing() {
 }
 
 #[test]
+fn pasting_words_gives_the_tokens_lexing_gives() {
+    // Identifier and number pastes made without lexing the joined text: each result must be
+    // the one token the lexer makes of it, of the same kind.
+    use oclc_syntax::token::TokenKind;
+    let r = run("#define CAT(a, b) a ## b\n\
+         CAT(x, 1) CAT(x, y_2) CAT(_, _) CAT(1, x) CAT(0x, 1F) CAT(1.5, f) CAT(1., e5) CAT(9, 9)\n");
+    assert_eq!(r.text, "x1 xy_2 __ 1x 0x1F 1.5f 1.e5 99");
+    assert!(r.diags.list.is_empty(), "{:?}", diags(&r));
+    let kinds: Vec<&str> = r.out.tokens[..r.out.tokens.len() - 1]
+        .iter()
+        .map(|t| match t.kind {
+            TokenKind::Ident(_) => "ident",
+            TokenKind::Number(_) => "number",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "ident", "ident", "ident", "number", "number", "number", "number", "number"
+        ]
+    );
+    // A number after an identifier is not all word characters: lexed, and an error.
+    let r = run("#define CAT(a, b) a ## b\nCAT(x, 1.5) CAT(1e, +5)\n");
+    assert_eq!(
+        diags(&r),
+        ["2:1: error: pasting formed 'x1.5', an invalid preprocessing token"]
+    );
+    assert_eq!(r.text, "x 1.5 1e+ 5");
+}
+
+#[test]
 fn pasting() {
     let r = run(
         "#define CAT(a, b) a ## b\n#define X CAT(int, 32)\nCAT(x, 1) CAT(, y) CAT(z,) CAT(,) CAT(1, .5e) CAT(<, <=) X\n",

@@ -32,6 +32,24 @@ pub struct CheckOptions {
     /// (generic address space), function bodies are freed as soon as they are checked, and
     /// [`CheckOutcome::program`] has none.
     pub diagnostics_only: bool,
+    /// How parsing and sema share the work (tests compare the ways; the result is the same).
+    pub schedule: Schedule,
+}
+
+/// How [`check_source`] runs the parser and sema over the preprocessed tokens. Every way gives
+/// the same diagnostics and program; they differ in time and memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Schedule {
+    /// In order for small inputs; for large ones [`Schedule::TwoThreads`] on a machine with
+    /// cores to spare, otherwise [`Schedule::Interleaved`].
+    #[default]
+    Auto,
+    /// Parse everything, then check everything (the tree exists whole).
+    InOrder,
+    /// Each top-level item is checked as soon as it is parsed, on one thread, then freed.
+    Interleaved,
+    /// The parser runs on its own thread and sends items to sema in batches.
+    TwoThreads,
 }
 
 impl CheckOptions {

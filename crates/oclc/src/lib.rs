@@ -23,7 +23,7 @@ pub mod spaces_cmd;
 pub mod verify;
 pub mod warnings;
 
-pub use check::{CheckOptions, CheckOutcome, MacroArg, check_source};
+pub use check::{CheckOptions, CheckOutcome, MacroArg, Schedule, check_source};
 /// What the driver reports about a GPU (`Device::cuda_info`).
 #[cfg(feature = "cuda")]
 pub use oclc_ptx::cuda::DeviceInfo as CudaDeviceInfo;

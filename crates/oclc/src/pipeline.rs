@@ -5,7 +5,7 @@ use oclc_syntax::ast::{ExternalDecl, TranslationUnit};
 use oclc_syntax::pp::{self, PpOptions, PpOutput};
 use oclc_syntax::{Diagnostics, FileId, SourceMap, Span};
 
-use crate::check::CheckOptions;
+use crate::check::{CheckOptions, Schedule};
 
 pub use oclc_sema::hir::Program;
 pub use oclc_syntax::pp::MacroArg;
@@ -46,8 +46,17 @@ pub fn parse_and_check(
     diags: &mut Diagnostics,
 ) -> FrontEnd {
     let before = diags.list.len();
-    let (tu, program, parse_end) = match pipelined(out, sm, opts, diags) {
-        // The pipelined parser reported nothing.
+    let streamed = match opts.schedule {
+        // A small tree costs little to keep whole, and in order a parse error costs no second
+        // pass (the streaming ways start over in order after one).
+        Schedule::Auto if out.tokens.len() < PIPELINE_TOKENS => None,
+        Schedule::Auto if use_parse_thread(out) => pipelined(out, sm, opts, diags),
+        Schedule::Auto | Schedule::Interleaved => interleaved(out, sm, opts, diags),
+        Schedule::TwoThreads => pipelined(out, sm, opts, diags),
+        Schedule::InOrder => None,
+    };
+    let (tu, program, parse_end) = match streamed {
+        // The streaming parser reported nothing.
         Some((tu, program)) => (tu, program, before),
         None => {
             let tu = oclc_syntax::parse::parse_on_this_thread(out, sm, &opts.lang, diags);
@@ -75,8 +84,8 @@ pub fn parse_and_check(
     }
 }
 
-/// Inputs of at least this many tokens are parsed on a thread of their own while sema checks
-/// the items already parsed (below it, the thread costs more than it saves).
+/// Inputs of at least this many tokens are parsed while sema checks the items already parsed,
+/// on one thread or two (below it, [`Schedule::Auto`] parses and checks in order).
 const PIPELINE_TOKENS: usize = 1 << 16;
 
 /// Heap the parser thread needs per token, about (reserved up front: see
@@ -95,6 +104,62 @@ const PIPELINE_BATCH: usize = 2;
 /// alive at once.
 const PIPELINE_IN_FLIGHT: usize = 4;
 
+/// Whether parse and sema of `out` run on two threads ([`pipelined`]) rather than taking
+/// turns on this one ([`interleaved`]): for large inputs on a machine with cores to spare.
+/// Two threads shorten the wall time there, but they cost more CPU time in all (sema reads
+/// each syntax tree from the other core's cache, and the parser frees it back there: about
+/// a sixth more on a large kernel), so with few cores, which other work likely shares, one
+/// thread does better.
+fn use_parse_thread(out: &PpOutput) -> bool {
+    out.tokens.len() >= PIPELINE_TOKENS
+        && std::thread::available_parallelism().is_ok_and(|n| n.get() >= PARSE_THREAD_CORES)
+}
+
+/// Cores from which [`use_parse_thread`] starts a parser thread.
+const PARSE_THREAD_CORES: usize = 4;
+
+/// Parse and sema taking turns on this thread: sema checks each top-level item as soon as it
+/// is parsed, and the parser frees it next (its boxes are reused for the next item), so the
+/// syntax tree never exists whole and stays in this core's cache between the two. As with
+/// [`pipelined`], the result is the sequential one: when the parser reports anything, `None`
+/// (the caller parses and checks again in order).
+fn interleaved(
+    out: &PpOutput,
+    sm: &SourceMap,
+    opts: &CheckOptions,
+    diags: &mut Diagnostics,
+) -> Option<(TranslationUnit, Program)> {
+    let lang = &opts.lang;
+    let mut parse_diags = Diagnostics::default();
+    // Sema appends to the preprocessor's diagnostics, as in order (the last one may take its
+    // notes).
+    let before = diags.list.len();
+    let mut sema_diags = std::mem::take(diags);
+    let mut checker = oclc_sema::ItemChecker::new(sm, lang, &mut sema_diags, opts.bodies());
+    let tu = oclc_syntax::parse::parse_on_this_thread_into(
+        out,
+        sm,
+        lang,
+        &mut parse_diags,
+        &mut |item| {
+            checker.item(&item);
+            oclc_syntax::ast::recycle(std::iter::once(item));
+        },
+    );
+    let program = checker.finish();
+    if opts.leak_syntax_tree {
+        oclc_syntax::ast::leak_spares();
+        oclc_sema::hir::leak_spares();
+    }
+    if !parse_diags.list.is_empty() {
+        sema_diags.list.truncate(before);
+        *diags = sema_diags;
+        return None;
+    }
+    *diags = sema_diags;
+    Some((tu, program))
+}
+
 /// Parse and sema at once on a large input: the parser runs on its own thread (with the
 /// front end's stack) and sends items to sema, on this thread, in batches as it finishes them;
 /// sema sends each batch back once checked and the parser frees it, so the syntax tree never
@@ -102,16 +167,15 @@ const PIPELINE_IN_FLIGHT: usize = 4;
 /// that allocated it stays cheap). The result is the sequential one: when the parser reports
 /// anything, the pipelined work is dropped and `None` returned, and the caller parses and
 /// checks again in order (a note sema attaches to the last diagnostic could otherwise land
-/// elsewhere). `None` (nothing done) also for small inputs, after diagnostics of the
-/// preprocessor, or when no thread can be started.
+/// elsewhere). `None` (nothing done) also for small inputs (unless [`Schedule::TwoThreads`]
+/// asks for the thread), or when no thread can be started.
 fn pipelined(
     out: &PpOutput,
     sm: &SourceMap,
     opts: &CheckOptions,
     diags: &mut Diagnostics,
 ) -> Option<(TranslationUnit, Program)> {
-    // Earlier diagnostics (the preprocessor's) would also be "the last diagnostic" to sema.
-    if out.tokens.len() < PIPELINE_TOKENS || !diags.list.is_empty() {
+    if out.tokens.len() < PIPELINE_TOKENS && opts.schedule != Schedule::TwoThreads {
         return None;
     }
     let lang = &opts.lang;
@@ -161,7 +225,10 @@ fn pipelined(
             })
             .ok()?;
         oclc_syntax::heap::reserve(out.tokens.len() * SEMA_BYTES_PER_TOKEN);
-        let mut sema_diags = Diagnostics::default();
+        // Sema appends to the preprocessor's diagnostics, as in order (the last one may take
+        // its notes).
+        let before = diags.list.len();
+        let mut sema_diags = std::mem::take(diags);
         let program = {
             let back = back_tx;
             oclc_sema::check_items(rx, sm, lang, &mut sema_diags, opts.bodies(), |done| {
@@ -178,9 +245,11 @@ fn pipelined(
             oclc_sema::hir::leak_spares();
         }
         if !parse_diags.list.is_empty() {
+            sema_diags.list.truncate(before);
+            *diags = sema_diags;
             return None;
         }
-        diags.list.append(&mut sema_diags.list);
+        *diags = sema_diags;
         Some((tu, program))
     })
 }

@@ -374,6 +374,36 @@ fn discarding_bodies_gives_the_same_diagnostics_on_the_clang_corpus() {
     assert!(configs >= 40, "{configs} configurations");
 }
 
+#[test]
+fn discarding_nested_statements_gives_the_same_diagnostics() {
+    // Discarding bodies frees each statement of every block as soon as it is checked; what
+    // sema reports later (labels, switch cases, statement expressions' values, the flow
+    // warnings at the end of a function) must not depend on the freed statements.
+    let mut src = String::from("kernel void k(global uint *w, uint off) {\n  switch (off / 4) {\n");
+    for c in 0..300 {
+        src.push_str(&format!(
+            "  case {c}: {{ w[{c}] = w[{c}] + off; {{ w[1] + 2; }} }}\n"
+        ));
+    }
+    src.push_str(
+        "  case 7: break;\n  case 8: w[1] == 2;\n  default: { int y = ({ int t = w[0]; { t += 1; } t; }); w[2] = y; goto done; }\n  }\n\
+         done: { uint u = 1.5; }\n  goto missing;\n}\n\
+         int f(int a) { { if (a) { return 1; } } }\n",
+    );
+    let args: Vec<String> = vec!["-cl-std=CL1.2".into()];
+    let (keep, discard) = both_modes("t.cl", src.as_bytes(), &args);
+    assert_eq!(keep, discard);
+    for want in [
+        "duplicate case value '7'",
+        "expression result unused",
+        "equality comparison result unused",
+        "use of undeclared label 'missing'",
+        "301 warnings and 3 errors generated.",
+    ] {
+        assert!(discard.contains(want), "{want}: {discard}");
+    }
+}
+
 /// A translation unit large enough for the pipelined check (parser and sema on two threads),
 /// with errors and warnings in many functions.
 fn big_source() -> String {

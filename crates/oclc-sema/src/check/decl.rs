@@ -1676,13 +1676,7 @@ impl Checker<'_> {
             id: Some(fid),
         });
         self.flow = super::flow::Flow::default();
-        let body = match self.bodies {
-            super::Bodies::Keep => Some(self.block(&f.body, false)),
-            super::Bodies::Discard => {
-                self.body_discarded(&f.body);
-                None
-            }
-        };
+        let body = Some(self.block(&f.body, false)).filter(|_| self.bodies == super::Bodies::Keep);
         self.check_gotos();
         self.flush_runtime_warnings();
         self.func = None;

@@ -132,6 +132,33 @@ pub fn check_items(
     c.finish()
 }
 
+/// A checker fed one top-level item at a time (by a parser on the same thread, say):
+/// [`check_items`] without the batches.
+pub struct ItemChecker<'a>(Checker<'a>);
+
+impl<'a> ItemChecker<'a> {
+    pub fn new(
+        sm: &'a SourceMap,
+        lang: &LangOptions,
+        diags: &'a mut Diagnostics,
+        bodies: Bodies,
+    ) -> Self {
+        let mut c = Checker::new(sm, lang, diags);
+        c.bodies = bodies;
+        ItemChecker(c)
+    }
+
+    /// Checks the next top-level item.
+    pub fn item(&mut self, item: &ast::ExternalDecl) {
+        self.0.external_decl(item);
+    }
+
+    /// The checked program.
+    pub fn finish(self) -> Program {
+        self.0.finish()
+    }
+}
+
 /// The function being checked.
 #[derive(Clone, Debug)]
 pub(crate) struct FnCtx {

@@ -19,7 +19,10 @@ pub(crate) struct SwitchCases {
 
 impl Checker<'_> {
     /// A compound statement. `new_scope` is false for a function body, whose parameters
-    /// already opened its scope.
+    /// already opened its scope. A checker that discards bodies frees each statement's HIR
+    /// as soon as it is checked (the block comes back empty): freed while still in the cache,
+    /// and its boxes reused for the next statement, rather than a whole switch of thousands
+    /// of statements built, then walked again from memory to free it.
     pub(crate) fn block(&mut self, b: &ast::Block, new_scope: bool) -> Block {
         if new_scope {
             self.scopes.push();
@@ -27,9 +30,15 @@ impl Checker<'_> {
         if let Some(f) = &mut self.func {
             f.block_depth += 1;
         }
-        let mut stmts = Vec::with_capacity(b.stmts.len());
+        let keep = self.bodies == super::Bodies::Keep;
+        let mut stmts = Vec::with_capacity(if keep { b.stmts.len() } else { 1 });
         for s in &b.stmts {
             self.stmt_into(s, &mut stmts);
+            if !keep {
+                for st in stmts.drain(..) {
+                    crate::hir::free_stmt(st);
+                }
+            }
         }
         if let Some(f) = &mut self.func {
             f.block_depth = f.block_depth.saturating_sub(1);
@@ -40,25 +49,6 @@ impl Checker<'_> {
         Block {
             stmts,
             span: b.span,
-        }
-    }
-
-    /// A function body checked as [`Checker::block`] checks it (no scope of its own), each
-    /// statement's HIR freed as soon as it is checked: for a checker that discards bodies,
-    /// so that the heap reuses the same few blocks rather than growing with the function.
-    pub(crate) fn body_discarded(&mut self, b: &ast::Block) {
-        if let Some(f) = &mut self.func {
-            f.block_depth += 1;
-        }
-        let mut stmts = Vec::new();
-        for s in &b.stmts {
-            self.stmt_into(s, &mut stmts);
-            for st in stmts.drain(..) {
-                crate::hir::free_stmt(st);
-            }
-        }
-        if let Some(f) = &mut self.func {
-            f.block_depth = f.block_depth.saturating_sub(1);
         }
     }
 

@@ -441,13 +441,14 @@ impl Pp<'_> {
                 let raw = args.get(p).map_or(&[][..], |a| a);
                 let pasted = (i > 0 && m.body[i - 1].is_punct(Punct::HashHash))
                     || (i + 1 < n && m.body[i + 1].is_punct(Punct::HashHash));
-                let toks: Vec<PTok> = if pasted {
-                    raw.to_vec()
+                // Borrowed, not copied: a parameter may be used many times.
+                let toks: &[PTok] = if pasted {
+                    raw
                 } else {
                     if expanded[p].is_none() {
                         expanded[p] = Some(self.pre_expand(raw));
                     }
-                    expanded[p].clone().unwrap_or_default()
+                    expanded[p].as_deref().unwrap_or_default()
                 };
                 if toks.is_empty() {
                     items.push(Item::Placemarker);
@@ -455,11 +456,12 @@ impl Pp<'_> {
                     let param = Span { expn, ..b.span };
                     // Recorded only where a statement expression's `({` or `})` can be split
                     // across it: an argument with a brace or an unbalanced parenthesis.
-                    let record = splits_compound_tokens(&toks);
+                    let record = splits_compound_tokens(toks);
                     // One substitution record per run of tokens from one place, as clang
                     // makes one macro-argument expansion per such run.
                     let mut run: Option<((u32, crate::source::ExpnId), u32)> = None;
-                    for (k, mut t) in toks.into_iter().enumerate() {
+                    for (k, &t) in toks.iter().enumerate() {
+                        let mut t = t;
                         if k == 0 {
                             t.tok.leading_space = b.leading_space;
                         }
@@ -555,6 +557,12 @@ impl Pp<'_> {
 
     /// Pastes two tokens; reports clang's error when the result is not one token.
     fn paste(&mut self, a: PTok, b: PTok, op: Span) -> Option<PTok> {
+        if let Some(kind) = paste_word(a.tok.kind, b.tok.kind) {
+            let mut t = a;
+            t.tok.kind = kind;
+            t.no_expand = false;
+            return Some(t);
+        }
         let text = format!("{}{}", a.tok.text(), b.tok.text());
         let mut scratch = crate::diag::Diagnostics::default();
         let toks = crate::lexer::lex_str(a.tok.span.file, &text, &mut scratch);
@@ -745,4 +753,38 @@ fn date_time_now() -> (String, String) {
         format!("{month} {d:>2} {y}"),
         format!("{:02}:{:02}:{:02}", rem / 3600, rem / 60 % 60, rem % 60),
     )
+}
+
+/// The token that pasting `a` and `b` makes when that needs no lexing: an identifier or
+/// pp-number followed by letters, digits and `_` only is one identifier or pp-number (the
+/// common `name ## 1`, `prefix ## name`), as lexing the joined text finds. `None` for every
+/// other pair ([`Pp::paste`] lexes those).
+fn paste_word(a: TokenKind, b: TokenKind) -> Option<TokenKind> {
+    let word = |s: &str| s.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
+    let (a_text, number) = match a {
+        TokenKind::Ident(s) => (s.as_str(), false),
+        TokenKind::Number(s) => (s.as_str(), true),
+        _ => return None,
+    };
+    let b_text = match b {
+        TokenKind::Ident(s) | TokenKind::Number(s) => s.as_str(),
+        _ => return None,
+    };
+    // A number may hold `.` (`1.5`): appending word characters keeps it one pp-number.
+    let a_ok = if number {
+        a_text
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+    } else {
+        word(a_text)
+    };
+    if !(a_ok && word(b_text)) {
+        return None;
+    }
+    let sym = Symbol::intern(&format!("{a_text}{b_text}"));
+    Some(if number {
+        TokenKind::Number(sym)
+    } else {
+        TokenKind::Ident(sym)
+    })
 }
