@@ -835,24 +835,17 @@ impl Lower<'_, '_> {
                     ok = self.b.ins().band(ok, inf);
                 }
             }
-            let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
-            let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
             let end = self.b.ins().iadd_imm_s(off, len as i64);
-            let size = if store.is_some() {
-                rv.size_st
-            } else {
-                rv.size_ld
-            };
-            let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
             let nonneg = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, end);
-            let ok2 = self.b.ins().band(aligned, fits);
-            let ok2 = self.b.ins().band(ok2, nonneg);
-            let ok = self.b.ins().band(ok, ok2);
-            let addr = self.b.ins().iadd(rv.base, off);
-            self.b.def_var(addr_v, addr);
-            self.b.ins().brif(ok, fast, &[], general, &[]);
-            self.b.seal_block(general);
-            self.b.switch_to_block(general);
+            let ok = self.b.ins().band(ok, nonneg);
+            let at = RootAccess {
+                rv: &rv,
+                off,
+                align,
+                len,
+                write: store.is_some(),
+            };
+            self.root_branch(at, ok, addr_v, fast, general);
             // Elsewhere the pointer is built as the arithmetic builds it.
             let mut q = df.p;
             for &(x, bytes, scale) in &df.terms {
@@ -867,22 +860,14 @@ impl Lower<'_, '_> {
             let hi = self.b.ins().ushr_imm_s(pv, ptr::ALLOC_SHIFT as i64);
             let same = self.b.ins().icmp(IntCC::Equal, hi, rv.hi);
             let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
-            let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
-            let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
-            let end = self.b.ins().iadd_imm_s(off, len as i64);
-            let size = if store.is_some() {
-                rv.size_st
-            } else {
-                rv.size_ld
+            let at = RootAccess {
+                rv: &rv,
+                off,
+                align,
+                len,
+                write: store.is_some(),
             };
-            let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
-            let ok = self.b.ins().band(aligned, fits);
-            let ok = self.b.ins().band(ok, same);
-            let addr = self.b.ins().iadd(rv.base, off);
-            self.b.def_var(addr_v, addr);
-            self.b.ins().brif(ok, fast, &[], general, &[]);
-            self.b.seal_block(general);
-            self.b.switch_to_block(general);
+            self.root_branch(at, same, addr_v, fast, general);
         } else {
             pv = self.get(vars, p);
         }
@@ -964,6 +949,38 @@ impl Lower<'_, '_> {
         self.b.switch_to_block(join);
     }
 
+    /// Ends the block with the test that the access `at` is aligned and inside its root's
+    /// object (and that `ok` holds): on to `fast` with `addr_v` the host address, else on in
+    /// `general`.
+    fn root_branch(
+        &mut self,
+        at: RootAccess,
+        ok: Value,
+        addr_v: Variable,
+        fast: Block,
+        general: Block,
+    ) {
+        let RootAccess {
+            rv,
+            off,
+            align,
+            len,
+            write,
+        } = at;
+        let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
+        let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
+        let end = self.b.ins().iadd_imm_s(off, len as i64);
+        let size = if write { rv.size_st } else { rv.size_ld };
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
+        let inside = self.b.ins().band(aligned, fits);
+        let ok = self.b.ins().band(ok, inside);
+        let addr = self.b.ins().iadd(rv.base, off);
+        self.b.def_var(addr_v, addr);
+        self.b.ins().brif(ok, fast, &[], general, &[]);
+        self.b.seal_block(general);
+        self.b.switch_to_block(general);
+    }
+
     /// The atomic operation `at` on the `b`-byte word at `addr` (already checked): operands
     /// and results are the zero-extended lanes of the slots, as the interpreter keeps them.
     fn atomic_at(
@@ -1025,6 +1042,15 @@ impl Lower<'_, '_> {
             }
         }
     }
+}
+
+/// An access at byte `off` of a root's object: `len` bytes, `align`-aligned.
+pub struct RootAccess<'r> {
+    rv: &'r RootVals,
+    off: Value,
+    align: u32,
+    len: u32,
+    write: bool,
 }
 
 /// An atomic access compiled inline (32- or 64-bit words; the value operand is the access's
