@@ -398,7 +398,9 @@ fn discarding_nested_statements_gives_the_same_diagnostics() {
         "expression result unused",
         "equality comparison result unused",
         "use of undeclared label 'missing'",
-        "301 warnings and 3 errors generated.",
+        "changes value from 1.5 to 1 [-Wliteral-conversion]",
+        // clang-19 gives the same count on this source.
+        "302 warnings and 3 errors generated.",
     ] {
         assert!(discard.contains(want), "{want}: {discard}");
     }

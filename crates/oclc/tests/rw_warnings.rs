@@ -1700,3 +1700,78 @@ struct __attribute__((aligned(16), packed)) S { int x; };
 "#;
     assert_eq!(check(src, &[]), expected);
 }
+
+/// -Wliteral-conversion: a floating literal (or `-literal`) converted to an integer, `bool` or
+/// integer vector type in an initializer, assignment, argument or return: the changed value as
+/// clang prints it (16 or 8 significant digits, `1.0E-4`), or "out of range ... is undefined";
+/// nothing for an exact value or a compound assignment.
+#[test]
+fn literal_conversion() {
+    let src = r#"int r(void) { return 2.5; }
+int g(int x) { return x; }
+kernel void k(global int *w, global bool *bo) {
+  int a = 1.5; int a2 = 0.1; int a3 = 123456.789; int a4 = 0.0001; int a5 = 1e10;
+  char c1 = 300.5; uint u1 = -1.5; int a6 = (2.75); int a7 = 1.5f; bool b1 = 0.5;
+  int4 v = 1.5; w[0] = 3.25; w[1] = g(7.5); a += 1.5; int a8 = 1.0e-20; int a9 = 3.0;
+  int a10 = 1234567.25f; ulong g1 = 1.8e19; uint f = 4294967295.5; int e = -0.25;
+  w[2] = a + a2 + a3 + a4 + a5 + c1 + u1 + a6 + a7 + v.x + a8 + a9 + a10 + g1 + f + e; bo[0] = b1;
+}
+"#;
+    let expected = r#"<stdin>:1:22: warning: implicit conversion from 'double' to 'int' changes value from 2.5 to 2 [-Wliteral-conversion]
+    1 | int r(void) { return 2.5; }
+      |               ~~~~~~ ^~~
+<stdin>:4:11: warning: implicit conversion from 'double' to 'int' changes value from 1.5 to 1 [-Wliteral-conversion]
+    4 |   int a = 1.5; int a2 = 0.1; int a3 = 123456.789; int a4 = 0.0001; int a5 = 1e10;
+      |       ~   ^~~
+<stdin>:4:25: warning: implicit conversion from 'double' to 'int' changes value from 0.1 to 0 [-Wliteral-conversion]
+    4 |   int a = 1.5; int a2 = 0.1; int a3 = 123456.789; int a4 = 0.0001; int a5 = 1e10;
+      |                    ~~   ^~~
+<stdin>:4:39: warning: implicit conversion from 'double' to 'int' changes value from 123456.789 to 123456 [-Wliteral-conversion]
+    4 |   int a = 1.5; int a2 = 0.1; int a3 = 123456.789; int a4 = 0.0001; int a5 = 1e10;
+      |                                  ~~   ^~~~~~~~~~
+<stdin>:4:60: warning: implicit conversion from 'double' to 'int' changes value from 1.0E-4 to 0 [-Wliteral-conversion]
+    4 |   int a = 1.5; int a2 = 0.1; int a3 = 123456.789; int a4 = 0.0001; int a5 = 1e10;
+      |                                                       ~~   ^~~~~~
+<stdin>:4:77: warning: implicit conversion of out of range value from 'double' to 'int' is undefined [-Wliteral-conversion]
+    4 |   int a = 1.5; int a2 = 0.1; int a3 = 123456.789; int a4 = 0.0001; int a5 = 1e10;
+      |                                                                        ~~   ^~~~
+<stdin>:5:13: warning: implicit conversion of out of range value from 'double' to 'char' is undefined [-Wliteral-conversion]
+    5 |   char c1 = 300.5; uint u1 = -1.5; int a6 = (2.75); int a7 = 1.5f; bool b1 = 0.5;
+      |        ~~   ^~~~~
+<stdin>:5:30: warning: implicit conversion of out of range value from 'double' to 'uint' (aka 'unsigned int') is undefined [-Wliteral-conversion]
+    5 |   char c1 = 300.5; uint u1 = -1.5; int a6 = (2.75); int a7 = 1.5f; bool b1 = 0.5;
+      |                         ~~   ^~~~
+<stdin>:5:46: warning: implicit conversion from 'double' to 'int' changes value from 2.75 to 2 [-Wliteral-conversion]
+    5 |   char c1 = 300.5; uint u1 = -1.5; int a6 = (2.75); int a7 = 1.5f; bool b1 = 0.5;
+      |                                        ~~    ^~~~
+<stdin>:5:62: warning: implicit conversion from 'float' to 'int' changes value from 1.5 to 1 [-Wliteral-conversion]
+    5 |   char c1 = 300.5; uint u1 = -1.5; int a6 = (2.75); int a7 = 1.5f; bool b1 = 0.5;
+      |                                                         ~~   ^~~~
+<stdin>:5:78: warning: implicit conversion from 'double' to 'bool' changes value from 0.5 to true [-Wliteral-conversion]
+    5 |   char c1 = 300.5; uint u1 = -1.5; int a6 = (2.75); int a7 = 1.5f; bool b1 = 0.5;
+      |                                                                         ~~   ^~~
+<stdin>:6:12: warning: implicit conversion from 'double' to 'int4' (vector of 4 'int' values) changes value from 1.5 to 1 [-Wliteral-conversion]
+    6 |   int4 v = 1.5; w[0] = 3.25; w[1] = g(7.5); a += 1.5; int a8 = 1.0e-20; int a9 = 3.0;
+      |        ~   ^~~
+<stdin>:6:24: warning: implicit conversion from 'double' to 'int' changes value from 3.25 to 3 [-Wliteral-conversion]
+    6 |   int4 v = 1.5; w[0] = 3.25; w[1] = g(7.5); a += 1.5; int a8 = 1.0e-20; int a9 = 3.0;
+      |                      ~ ^~~~
+<stdin>:6:39: warning: implicit conversion from 'double' to 'int' changes value from 7.5 to 7 [-Wliteral-conversion]
+    6 |   int4 v = 1.5; w[0] = 3.25; w[1] = g(7.5); a += 1.5; int a8 = 1.0e-20; int a9 = 3.0;
+      |                                     ~ ^~~
+<stdin>:6:64: warning: implicit conversion from 'double' to 'int' changes value from 9.999999999999999E-21 to 0 [-Wliteral-conversion]
+    6 |   int4 v = 1.5; w[0] = 3.25; w[1] = g(7.5); a += 1.5; int a8 = 1.0e-20; int a9 = 3.0;
+      |                                                           ~~   ^~~~~~~
+<stdin>:7:13: warning: implicit conversion from 'float' to 'int' changes value from 1234567.3 to 1234567 [-Wliteral-conversion]
+    7 |   int a10 = 1234567.25f; ulong g1 = 1.8e19; uint f = 4294967295.5; int e = -0.25;
+      |       ~~~   ^~~~~~~~~~~
+<stdin>:7:54: warning: implicit conversion from 'double' to 'uint' (aka 'unsigned int') changes value from 4294967295.5 to 4294967295 [-Wliteral-conversion]
+    7 |   int a10 = 1234567.25f; ulong g1 = 1.8e19; uint f = 4294967295.5; int e = -0.25;
+      |                                                  ~   ^~~~~~~~~~~~
+<stdin>:7:76: warning: implicit conversion from 'double' to 'int' changes value from -0.25 to 0 [-Wliteral-conversion]
+    7 |   int a10 = 1234567.25f; ulong g1 = 1.8e19; uint f = 4294967295.5; int e = -0.25;
+      |                                                                        ~   ^~~~~
+18 warnings generated.
+"#;
+    assert_eq!(check(src, &["-cl-std=CL2.0"]), expected);
+}

@@ -10,6 +10,11 @@
 //! - an integer constant expression a floating type cannot hold exactly (`f * 16777217`):
 //!   [-Wimplicit-const-int-float-conversion], run-time;
 //!
+//! - a floating literal (under an optional `-`) converted to an integer, `bool` or integer
+//!   vector type when the value changes: "implicit conversion from 'double' to 'int' changes
+//!   value from 1.5 to 1", or "implicit conversion of out of range value from 'double' to
+//!   'char' is undefined" [-Wliteral-conversion] (`DiagnoseFloatingImpConversion`), at once;
+//!
 //! at the constant (its operator for `1 << 30 | 1`), underlining it and the context: the
 //! operator, the declared name, the callee of an argument, `return`, the `{` of a list.
 
@@ -148,6 +153,98 @@ impl Checker<'_> {
         }
     }
 
+    /// [-Wliteral-conversion] for the implicit conversion at the top of `converted` (an
+    /// initializer, assignment, argument or return value), in the context `cc`.
+    pub(crate) fn check_literal_conversion(&mut self, converted: &Expr, cc: Span) {
+        if converted.is_error() {
+            return;
+        }
+        let src = strip_implicit(converted);
+        if std::ptr::eq(src, converted) {
+            return;
+        }
+        // The literal, or `-literal` (clang looks through a unary minus too).
+        let value = match &src.kind {
+            ExprKind::FloatLit(v) => *v,
+            ExprKind::Unary(UnOp::Neg, inner) => match &strip_implicit(inner).kind {
+                ExprKind::FloatLit(v) => -*v,
+                _ => return,
+            },
+            _ => return,
+        };
+        let types = &self.prog.types;
+        let digits = match types.kind(types.canonical(src.ty).id) {
+            TypeKind::Scalar(Scalar::Half) => 4,
+            TypeKind::Scalar(Scalar::Float) => 8,
+            TypeKind::Scalar(Scalar::Double) => 16,
+            _ => return,
+        };
+        let to = converted.ty.unqualified();
+        let target = match types.kind(types.canonical(to).id) {
+            TypeKind::Vector(e, _) => *e,
+            k => match int_scalar(k).or(match k {
+                TypeKind::Scalar(Scalar::Bool) => Some(Scalar::Bool),
+                _ => None,
+            }) {
+                Some(s) => s,
+                None => return,
+            },
+        };
+        if !value.is_finite() || !(target.is_integer() || target == Scalar::Bool) {
+            return;
+        }
+        let t = value.trunc();
+        let shown = if target == Scalar::Bool {
+            // Only a fraction changes the value as clang sees it here.
+            if t == value {
+                return;
+            }
+            (value != 0.0).to_string()
+        } else {
+            let bits = target.size() * 8;
+            let (lo, hi) = if target.is_signed() {
+                (
+                    -(2f64.powi(bits as i32 - 1)),
+                    2f64.powi(bits as i32 - 1) - 1.0,
+                )
+            } else {
+                (0.0, 2f64.powi(bits as i32) - 1.0)
+            };
+            let (a, b) = (self.prog.types.quoted(src.ty), self.prog.types.quoted(to));
+            if t < lo || t > hi {
+                let msg = format!(
+                    "implicit conversion of out of range value from {a} to {b} is undefined"
+                );
+                self.literal_warning(src, cc, msg);
+                return;
+            }
+            if t == value {
+                return;
+            }
+            if t >= 0.0 {
+                format!("{}", t as u64)
+            } else {
+                format!("{}", t as i64)
+            }
+        };
+        let (a, b) = (self.prog.types.quoted(src.ty), self.prog.types.quoted(to));
+        let msg = format!(
+            "implicit conversion from {a} to {b} changes value from {} to {shown}",
+            apfloat_string(value, digits)
+        );
+        self.literal_warning(src, cc, msg);
+    }
+
+    fn literal_warning(&mut self, src: &Expr, cc: Span, msg: String) {
+        let loc = self.hir_expr_loc(src);
+        let range = self.unparenthesized(src.span);
+        let d = Diagnostic::warning(loc, msg)
+            .with_group("literal-conversion")
+            .with_range(range)
+            .with_range(cc);
+        self.warn_conversion(d, false);
+    }
+
     /// Whether `e` is an integer constant expression in C's sense (no variable is read).
     fn is_ice(&self, e: &Expr) -> bool {
         let mut todo = vec![e];
@@ -257,6 +354,80 @@ fn int_scalar(k: &TypeKind) -> Option<Scalar> {
         TypeKind::Scalar(s) if s.is_integer() => Some(*s),
         TypeKind::Enum(_) => Some(Scalar::Int),
         _ => None,
+    }
+}
+
+/// `v` as LLVM's `APFloat::toString(_, digits, 3)` writes it: rounded (half up) to `digits`
+/// significant digits, trailing zeros dropped, in scientific notation (`1.0E-4`) when more
+/// than three zeros would pad it.
+fn apfloat_string(v: f64, digits: usize) -> String {
+    let sign = if v < 0.0 { "-" } else { "" };
+    // The exact decimal expansion (a double has at most 767 significant digits).
+    let exact = format!("{:.800e}", v.abs());
+    let (mant, exp) = exact.split_once('e').unwrap_or((&exact, "0"));
+    let mut exp: i64 = exp.parse().unwrap_or(0);
+    let mut ds: Vec<u8> = mant
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .map(|b| b - b'0')
+        .collect();
+    while ds.len() > 1 && ds.last() == Some(&0) {
+        ds.pop();
+    }
+    if ds.len() > digits {
+        let up = ds.get(digits).is_some_and(|d| *d >= 5);
+        ds.truncate(digits);
+        if up {
+            let mut k = digits;
+            loop {
+                if k == 0 {
+                    ds.insert(0, 1);
+                    exp += 1;
+                    ds.truncate(digits);
+                    break;
+                }
+                k -= 1;
+                if let Some(d) = ds.get_mut(k) {
+                    if *d == 9 {
+                        *d = 0;
+                    } else {
+                        *d += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        while ds.len() > 1 && ds.last() == Some(&0) {
+            ds.pop();
+        }
+    }
+    let n = ds.len() as i64;
+    let text: String = ds.iter().map(|d| char::from(b'0' + d)).collect();
+    // `exp` is the power of ten of the first digit; LLVM's exponent is the last digit's.
+    let last = exp - (n - 1);
+    let scientific = if last >= 0 {
+        last > 3 || n + last > digits as i64
+    } else {
+        exp < 0 && -exp > 3
+    };
+    if scientific {
+        let (first, rest) = text.split_at(1);
+        let rest = if rest.is_empty() { "0" } else { rest };
+        let e = if exp >= 0 {
+            format!("+{exp}")
+        } else {
+            exp.to_string()
+        };
+        return format!("{sign}{first}.{rest}E{e}");
+    }
+    if last >= 0 {
+        return format!("{sign}{text}{}", "0".repeat(last as usize));
+    }
+    if exp >= 0 {
+        let (whole, frac) = text.split_at(exp as usize + 1);
+        format!("{sign}{whole}.{frac}")
+    } else {
+        format!("{sign}0.{}{text}", "0".repeat((-exp - 1) as usize))
     }
 }
 

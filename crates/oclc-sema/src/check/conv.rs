@@ -477,6 +477,7 @@ impl Checker<'_> {
                 let c = self.implicit_to(r, dst);
                 let cc = self.conversion_context(action, at);
                 self.check_constant_conversion(&c, cc);
+                self.check_literal_conversion(&c, cc);
                 c
             }
             (TypeKind::Scalar(_) | TypeKind::Enum(_), TypeKind::Pointer(_)) => {
@@ -486,6 +487,7 @@ impl Checker<'_> {
                 let c = self.implicit_to(r, dst);
                 let cc = self.conversion_context(action, at);
                 self.check_constant_conversion(&c, cc);
+                self.check_literal_conversion(&c, cc);
                 c
             }
             (TypeKind::Vector(..), TypeKind::Vector(..)) if dc.id == sc.id => r,
