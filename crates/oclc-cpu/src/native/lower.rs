@@ -897,12 +897,8 @@ impl Lower<'_, '_> {
         let base = self.b.ins().load(types::I64, pure_flags(), ta, 0);
         let size = self.b.ins().load(types::I64, pure_flags(), ta, 8);
         let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
-        let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
-        let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
-        let end = self.b.ins().iadd_imm_s(off, len as i64);
-        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
-        let ok = self.b.ins().band(aligned, fits);
-        let ok = self.b.ins().band(ok, tag_ok);
+        let inside = self.inside(off, align, len, size);
+        let ok = self.b.ins().band(inside, tag_ok);
         let addr = self.b.ins().iadd(base, off);
         self.b.def_var(addr_v, addr);
         self.b.ins().brif(ok, fast, &[], slow, &[]);
@@ -949,6 +945,15 @@ impl Lower<'_, '_> {
         self.b.switch_to_block(join);
     }
 
+    /// Whether `len` bytes at offset `off` are `align`-aligned and end within `size`.
+    fn inside(&mut self, off: Value, align: u32, len: u32, size: Value) -> Value {
+        let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
+        let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
+        let end = self.b.ins().iadd_imm_s(off, len as i64);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
+        self.b.ins().band(aligned, fits)
+    }
+
     /// Ends the block with the test that the access `at` is aligned and inside its root's
     /// object (and that `ok` holds): on to `fast` with `addr_v` the host address, else on in
     /// `general`.
@@ -967,12 +972,8 @@ impl Lower<'_, '_> {
             len,
             write,
         } = at;
-        let mis = self.b.ins().band_imm_s(off, (align - 1) as i64);
-        let aligned = self.b.ins().icmp_imm_s(IntCC::Equal, mis, 0);
-        let end = self.b.ins().iadd_imm_s(off, len as i64);
         let size = if write { rv.size_st } else { rv.size_ld };
-        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
-        let inside = self.b.ins().band(aligned, fits);
+        let inside = self.inside(off, align, len, size);
         let ok = self.b.ins().band(ok, inside);
         let addr = self.b.ins().iadd(rv.base, off);
         self.b.def_var(addr_v, addr);

@@ -28,13 +28,9 @@ impl Checker<'_> {
     /// Checks the implicit conversion at the top of `converted` (an rvalue sema converted to
     /// its type), in the context `cc`.
     pub(crate) fn check_constant_conversion(&mut self, converted: &Expr, cc: Span) {
-        if converted.is_error() {
+        let Some(src) = converted_operand(converted) else {
             return;
-        }
-        let src = strip_implicit(converted);
-        if std::ptr::eq(src, converted) {
-            return;
-        }
+        };
         self.constant_conversion_from(src, converted.ty.unqualified(), cc, 0);
     }
 
@@ -110,30 +106,19 @@ impl Checker<'_> {
             if rounded == value {
                 return;
             }
-            let loc = self.hir_expr_loc(src);
-            let range = self.unparenthesized(src.span);
-            let d = Diagnostic::warning(loc, msg(self, value, &float_string(rounded, precision)))
-                .with_group("implicit-const-int-float-conversion")
-                .with_range(range)
-                .with_range(cc);
-            self.warn_conversion(d, true);
+            let m = msg(self, value, &float_string(rounded, precision));
+            self.conversion_warning(src, cc, m, "implicit-const-int-float-conversion", true);
             return;
         }
         let width = target.size() * 8;
         let bits = value_bits(value);
         let shown = truncate(value, width, target.is_signed());
         if bits > width {
-            let loc = self.hir_expr_loc(src);
-            let range = self.unparenthesized(src.span);
-            let d = Diagnostic::warning(loc, msg(self, value, &shown))
-                .with_group("constant-conversion")
-                .with_range(range)
-                .with_range(cc);
-            self.warn_conversion(d, true);
+            let m = msg(self, value, &shown);
+            self.conversion_warning(src, cc, m, "constant-conversion", true);
             return;
         }
         if bits == width && target.is_signed() && value >= 0 && from.is_signed() {
-            let loc = self.hir_expr_loc(src);
             let range = self.unparenthesized(src.span);
             // A literal written with a leading `0` may fill the bits; so may a `char` array's
             // initializer list.
@@ -145,24 +130,17 @@ impl Checker<'_> {
             if matches!(target, Scalar::Char | Scalar::SChar) && self.snippet(cc).starts_with('{') {
                 return;
             }
-            let d = Diagnostic::warning(loc, msg(self, value, &shown))
-                .with_group("constant-conversion")
-                .with_range(range)
-                .with_range(cc);
-            self.warn_conversion(d, false);
+            let m = msg(self, value, &shown);
+            self.conversion_warning(src, cc, m, "constant-conversion", false);
         }
     }
 
     /// [-Wliteral-conversion] for the implicit conversion at the top of `converted` (an
     /// initializer, assignment, argument or return value), in the context `cc`.
     pub(crate) fn check_literal_conversion(&mut self, converted: &Expr, cc: Span) {
-        if converted.is_error() {
+        let Some(src) = converted_operand(converted) else {
             return;
-        }
-        let src = strip_implicit(converted);
-        if std::ptr::eq(src, converted) {
-            return;
-        }
+        };
         // The literal, or `-literal` (clang looks through a unary minus too).
         let value = match &src.kind {
             ExprKind::FloatLit(v) => *v,
@@ -201,21 +179,19 @@ impl Checker<'_> {
             }
             (value != 0.0).to_string()
         } else {
-            let bits = target.size() * 8;
-            let (lo, hi) = if target.is_signed() {
-                (
-                    -(2f64.powi(bits as i32 - 1)),
-                    2f64.powi(bits as i32 - 1) - 1.0,
-                )
+            // The target's range as [lo, end): both powers of two, exact in a double.
+            let bits = target.size() as i32 * 8;
+            let (lo, end) = if target.is_signed() {
+                (-(2f64.powi(bits - 1)), 2f64.powi(bits - 1))
             } else {
-                (0.0, 2f64.powi(bits as i32) - 1.0)
+                (0.0, 2f64.powi(bits))
             };
-            let (a, b) = (self.prog.types.quoted(src.ty), self.prog.types.quoted(to));
-            if t < lo || t > hi {
+            if t < lo || t >= end {
+                let (a, b) = (self.prog.types.quoted(src.ty), self.prog.types.quoted(to));
                 let msg = format!(
                     "implicit conversion of out of range value from {a} to {b} is undefined"
                 );
-                self.literal_warning(src, cc, msg);
+                self.conversion_warning(src, cc, msg, "literal-conversion", false);
                 return;
             }
             if t == value {
@@ -232,17 +208,26 @@ impl Checker<'_> {
             "implicit conversion from {a} to {b} changes value from {} to {shown}",
             apfloat_string(value, digits)
         );
-        self.literal_warning(src, cc, msg);
+        self.conversion_warning(src, cc, msg, "literal-conversion", false);
     }
 
-    fn literal_warning(&mut self, src: &Expr, cc: Span, msg: String) {
+    /// A conversion warning of `group` at `src`, underlining it and the context `cc`; a
+    /// `runtime` one is held to the end of the function (dropped in unreachable code).
+    fn conversion_warning(
+        &mut self,
+        src: &Expr,
+        cc: Span,
+        msg: String,
+        group: &'static str,
+        runtime: bool,
+    ) {
         let loc = self.hir_expr_loc(src);
         let range = self.unparenthesized(src.span);
         let d = Diagnostic::warning(loc, msg)
-            .with_group("literal-conversion")
+            .with_group(group)
             .with_range(range)
             .with_range(cc);
-        self.warn_conversion(d, false);
+        self.warn_conversion(d, runtime);
     }
 
     /// Whether `e` is an integer constant expression in C's sense (no variable is read).
@@ -429,6 +414,13 @@ fn apfloat_string(v: f64, digits: usize) -> String {
     } else {
         format!("{sign}0.{}{text}", "0".repeat((-exp - 1) as usize))
     }
+}
+
+/// The operand of the implicit conversion at the top of `converted` (`None` for an error or
+/// no conversion).
+fn converted_operand(converted: &Expr) -> Option<&Expr> {
+    let src = strip_implicit(converted);
+    (!converted.is_error() && !std::ptr::eq(src, converted)).then_some(src)
 }
 
 /// The expression under the implicit conversions sema added (their span is the operand's).
