@@ -4,7 +4,7 @@
 //! or under `-cl-fast-relaxed-math`.
 
 use crate::emit::{FnEmitter, R, float_ty};
-use crate::math::LogBase;
+use crate::math_single::LogBase;
 use crate::regs::{Rc, float_literal, mem_type};
 use oclc_ir::{AddrSpace, BuiltinDecl, Scalar, Type, Value};
 
@@ -158,7 +158,7 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             y()?,
             arg(e, a, 2, name)?
         )),
-        "sqrt" if fast => approx(e, "sqrt", d, &x),
+        "sqrt" if f32 && !e.cx.opts.exact_div_sqrt => approx(e, "sqrt", d, &x),
         "sqrt" => e.ins(format!("sqrt.rn.{t} {d}, {x}")),
         "ceil" => e.ins(format!("cvt.rpi.{t}.{t} {d}, {x}")),
         "floor" => e.ins(format!("cvt.rmi.{t}.{t} {d}, {x}")),
@@ -256,11 +256,12 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
             e.ins(format!("@{q} mov.{t} {d}, {}", lit(-1.0)));
             e.ins(format!("@{n} mov.{t} {d}, {}", lit(0.0)));
         }
-        "exp" | "exp2" | "exp10" if f32 && !fast => {
-            let scale = match name {
-                "exp" => std::f64::consts::LOG2_E,
-                "exp10" => std::f64::consts::LOG2_10,
-                _ => 1.0,
+        "exp" if f32 && !fast => crate::math_single::exp(e, d, &x),
+        "exp2" | "exp10" if f32 && !fast => {
+            let scale = if name == "exp10" {
+                std::f64::consts::LOG2_10
+            } else {
+                1.0
             };
             crate::math::exp_f32(e, d, &x, scale);
         }
@@ -273,7 +274,7 @@ fn float_scalar(e: &mut FnEmitter, name: &str, s: Scalar, d: &str, a: &[String])
                 "log2" => LogBase::Two,
                 _ => LogBase::Ten,
             };
-            crate::math::log_f32(e, d, &x, base);
+            crate::math_single::log(e, d, &x, base);
         }
         "logb" | "nan" | "ldexp" | "nextafter" if f32 => {
             let y = a.get(1).map(String::as_str);
@@ -1347,15 +1348,33 @@ fn vload(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> R<(
     let es = rt.elem().map_or(1, Scalar::bytes);
     let addr = element_address(e, *p, *offset, n * es)?;
     let lane_t = Type::Scalar(rt.elem().unwrap_or(Scalar::I32));
-    for l in 0..rt.lanes() {
-        let d = e.reg(r, l)?;
-        e.ins(format!(
-            "ld{sfx}.{} {d}, [{addr}+{}]",
-            mem_type(lane_t),
-            l * es
-        ));
+    let regs = (0..rt.lanes())
+        .map(|l| e.reg(r, l))
+        .collect::<R<Vec<_>>>()?;
+    let chunk = whole_chunk(e, name, rt, *p);
+    for (c, group) in regs.chunks(chunk as usize).enumerate() {
+        let at = c as u32 * chunk * es;
+        let t = mem_type(lane_t);
+        match group {
+            [d] => e.ins(format!("ld{sfx}.{t} {d}, [{addr}+{at}]")),
+            _ => e.ins(format!(
+                "ld{sfx}.v{}.{t} {{{}}}, [{addr}+{at}]",
+                group.len(),
+                group.join(", ")
+            )),
+        }
     }
     Ok(())
+}
+
+/// Lanes per access of a `vloadN`/`vstoreN` of type `t` through `p`: a whole vector (or
+/// 16-byte parts of one) when the launch variant knows `p`'s argument is 16-byte aligned,
+/// else one lane.
+fn whole_chunk(e: &FnEmitter, name: &str, t: Type, p: Value) -> u32 {
+    match crate::variant::whole_vector_lanes(name, t) {
+        Some(k) if e.aligned_param(p) => k,
+        _ => 1,
+    }
 }
 
 fn vstore(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value]) -> R<()> {
@@ -1399,13 +1418,21 @@ fn vstore(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value]) -> R<()> {
     let es = dt.elem().map_or(1, Scalar::bytes);
     let addr = element_address(e, *p, *offset, n * es)?;
     let lane_t = Type::Scalar(dt.elem().unwrap_or(Scalar::I32));
-    for l in 0..dt.lanes() {
-        let x = e.reg(*data, l)?;
-        e.ins(format!(
-            "st{sfx}.{} [{addr}+{}], {x}",
-            mem_type(lane_t),
-            l * es
-        ));
+    let regs = (0..dt.lanes())
+        .map(|l| e.reg(*data, l))
+        .collect::<R<Vec<_>>>()?;
+    let chunk = whole_chunk(e, name, dt, *p);
+    for (c, group) in regs.chunks(chunk as usize).enumerate() {
+        let at = c as u32 * chunk * es;
+        let t = mem_type(lane_t);
+        match group {
+            [x] => e.ins(format!("st{sfx}.{t} [{addr}+{at}], {x}")),
+            _ => e.ins(format!(
+                "st{sfx}.v{}.{t} [{addr}+{at}], {{{}}}",
+                group.len(),
+                group.join(", ")
+            )),
+        }
     }
     Ok(())
 }

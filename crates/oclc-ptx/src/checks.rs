@@ -310,8 +310,6 @@ pub struct FnChecks {
     /// Whether the kernel (or what it calls) has barriers: a work-item that leaves takes
     /// part in the divergence protocol.
     pub barriers: bool,
-    /// Code after the body: fault stubs, the record writer, the exit protocol.
-    pub cold: String,
     tail: bool,
     /// Whether bounds checks of loads and stores defer their branch ([`FnEmitter::flush_checks`]).
     defer: bool,
@@ -341,7 +339,6 @@ impl FnChecks {
             roots: roots(f),
             defs,
             barriers,
-            cold: String::new(),
             tail: false,
             defer: std::env::var("OCLC_CUDA_CHECKS_DEFER").map_or(true, |v| v != "0"),
             deferred: false,
@@ -379,23 +376,6 @@ impl FnEmitter<'_> {
                 root: Root::Unknown,
                 nullable: true,
             })
-    }
-
-    /// Emits `f` into the cold section.
-    fn cold(&mut self, f: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
-        let Some(c) = self.chk.as_mut() else {
-            return Ok(());
-        };
-        let mut cold = std::mem::take(&mut c.cold);
-        std::mem::swap(&mut self.body, &mut cold);
-        let r = f(self);
-        std::mem::swap(&mut self.body, &mut cold);
-        if let Some(c) = self.chk.as_mut() {
-            // Code a nested call emitted goes after this call's.
-            let inner = std::mem::replace(&mut c.cold, cold);
-            c.cold.push_str(&inner);
-        }
-        r
     }
 
     fn site(&mut self, what: &'static str, space: AddrSpace, object: Object) -> u32 {

@@ -658,8 +658,9 @@ impl CudaDevice {
         &self,
         module: &Module,
         sm: Option<&SourceMap>,
-        fast_math: bool,
+        float: impl Into<crate::FloatMode>,
     ) -> Result<Program, CudaError> {
+        let float = float.into();
         if let Err(errs) = oclc_ir::verify_module(module) {
             let msg: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
             return Err(CudaError::InvalidProgram(msg.join("; ")));
@@ -668,11 +669,12 @@ impl CudaDevice {
         oclc_ir::passes::optimize_for_gpu(&mut module, !self.checks.get());
         let opts = PtxOptions {
             target: self.target.clone(),
-            fast_math,
+            fast_math: float.fast_math,
             ids_32bit: true,
             coarsen: self.coarsen.get(),
             variant: None,
             checks: self.checks.get(),
+            exact_div_sqrt: float.exact_div_sqrt,
         };
         let ptx = crate::emit_module(&module, sm, &opts)?;
         let cu = self.load_text(&ptx.text, 0)?;
@@ -900,6 +902,11 @@ impl CudaDevice {
         } else {
             Vec::new()
         };
+        let aligned: Vec<usize> = if variants {
+            aligned_params(&abi.vector_params, args)
+        } else {
+            Vec::new()
+        };
         let cname = CString::new(kernel).map_err(|_| CudaError::NoSuchKernel(kernel.into()))?;
         let mut launches = Vec::with_capacity(plan.regions.len());
         let mut used = (1, 0, 0);
@@ -910,8 +917,9 @@ impl CudaDevice {
                 kernel: kernel.into(),
                 coarsen: r.coarsen,
                 nc: nc.clone(),
+                aligned: aligned.clone(),
             };
-            if r.coarsen > 1 || !nc.is_empty() {
+            if r.coarsen > 1 || !nc.is_empty() || !aligned.is_empty() {
                 match self.variant(prog, &v) {
                     Some(m) => {
                         module = m;
@@ -922,6 +930,7 @@ impl CudaDevice {
                         r.coarsen = 1;
                         v.coarsen = 1;
                         v.nc.clear();
+                        v.aligned.clear();
                     }
                 }
             }
@@ -1358,6 +1367,22 @@ fn nc_params(read_only: &[bool], bufs: &[Option<u64>]) -> Vec<usize> {
         .collect()
 }
 
+/// The [`KernelAbi::vector_params`] whose argument in `args` is a 16-byte aligned address.
+fn aligned_params(vector_params: &[bool], args: &[Arg]) -> Vec<usize> {
+    args.iter()
+        .enumerate()
+        .filter(|(k, a)| {
+            vector_params.get(*k).copied().unwrap_or(false)
+                && match a {
+                    Arg::Buffer(b) => b.0.ptr % 16 == 0,
+                    Arg::Address(p) => p % 16 == 0,
+                    _ => false,
+                }
+        })
+        .map(|(k, _)| k)
+        .collect()
+}
+
 /// One host buffer per kernel parameter (8-byte aligned words) and the dynamic shared size.
 fn pack_args(
     abi: &KernelAbi,
@@ -1439,6 +1464,7 @@ mod tests {
             reqd_work_group_size: None,
             max_global_end: None,
             read_only: vec![],
+            vector_params: vec![],
             coarsenable: false,
             uses_globals: false,
             printf: false,

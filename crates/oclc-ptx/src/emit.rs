@@ -478,6 +478,7 @@ fn emit_kernel(
             reqd_work_group_size: f.kernel.as_ref().and_then(|k| k.reqd_work_group_size),
             max_global_end: cx.opts.ids_32bit.then_some(crate::MAX_GLOBAL_END_32),
             read_only: traits.read_only,
+            vector_params: traits.vector_params,
             coarsenable: traits.coarsenable,
             uses_globals: traits.uses_globals,
             printf: cx.pf.get(idx).copied().unwrap_or(false),
@@ -517,6 +518,8 @@ pub struct FnEmitter<'a> {
     pub(crate) cur_block: Block,
     /// `--checks` state ([`crate::checks`]); `None` without checks.
     pub(crate) chk: Option<crate::checks::FnChecks>,
+    /// Rarely run code ([`FnEmitter::cold`]), placed after the body.
+    cold: String,
 }
 
 /// Marks where a narrow value's zero-extension goes, resolved in `finish`.
@@ -556,6 +559,7 @@ impl<'a> FnEmitter<'a> {
             cur_block: Block(0),
             launch: None,
             copy: 0,
+            cold: String::new(),
             chk: cx.opts.checks.then(|| {
                 crate::checks::FnChecks::new(f, cx.barrier_users.get(idx).copied().unwrap_or(false))
             }),
@@ -598,6 +602,19 @@ impl<'a> FnEmitter<'a> {
         self.body.push('\t');
         self.body.push_str(s.as_ref());
         self.body.push_str(";\n");
+    }
+
+    /// Emits `f`'s code after the function body (a fault stub, a math function's slow
+    /// path), so that the common path stays contiguous in the instruction stream; the code
+    /// must end in a branch. Code a nested call emits goes after this call's.
+    pub fn cold<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let mut cold = std::mem::take(&mut self.cold);
+        std::mem::swap(&mut self.body, &mut cold);
+        let r = f(self);
+        std::mem::swap(&mut self.body, &mut cold);
+        let inner = std::mem::replace(&mut self.cold, cold);
+        self.cold.push_str(&inner);
+        r
     }
 
     pub fn label(&mut self, l: &str) {
@@ -767,7 +784,9 @@ impl<'a> FnEmitter<'a> {
         }
     }
 
-    fn finish(self) -> String {
+    fn finish(mut self) -> String {
+        let cold = std::mem::take(&mut self.cold);
+        self.body.push_str(&cold);
         let mut s = String::new();
         if self.entry {
             let _ = write!(s, ".visible .entry {}(", self.f.name);
@@ -862,9 +881,6 @@ impl<'a> FnEmitter<'a> {
                 }
                 None => s.push_str(line),
             }
-        }
-        if let Some(c) = &self.chk {
-            s.push_str(&c.cold);
         }
         s.push_str("}\n");
         s
@@ -1670,7 +1686,7 @@ impl<'a> FnEmitter<'a> {
                     BinOp::FAdd => self.ins(format!("add{rn}.{t} {d}, {a}, {b}")),
                     BinOp::FSub => self.ins(format!("sub{rn}.{t} {d}, {a}, {b}")),
                     BinOp::FMul => self.ins(format!("mul{rn}.{t} {d}, {a}, {b}")),
-                    BinOp::FDiv if fast && s == Scalar::F32 => {
+                    BinOp::FDiv if s == Scalar::F32 && !self.cx.opts.exact_div_sqrt => {
                         self.ins(format!("div.full.f32 {d}, {a}, {b}"))
                     }
                     BinOp::FDiv => self.ins(format!("div.rn.{t} {d}, {a}, {b}")),

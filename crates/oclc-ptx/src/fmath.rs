@@ -95,17 +95,6 @@ pub fn expm1_d(e: &mut FnEmitter, x: &str) -> String {
 /// ln x in double for x = 0, normal, infinite or NaN: x = m·2^k with m in [√½, √2), then
 /// ln m = 2 atanh((m-1)/(m+1)) by its series.
 pub fn log_d(e: &mut FnEmitter, x: &str) -> String {
-    log_core(e, x, 12, false)
-}
-
-/// [`log_d`] good to about 1e-13 relative, for results rounded to f32: seven terms of the
-/// series and the quotient by a reciprocal approximation refined twice by Newton's method
-/// (`div.rn.f64` costs more than the whole series on a GPU).
-pub fn log_d_for_f32(e: &mut FnEmitter, x: &str) -> String {
-    log_core(e, x, 7, true)
-}
-
-fn log_core(e: &mut FnEmitter, x: &str, terms: u32, newton: bool) -> String {
     let (bits, eb) = (e.tmp(Rc::B64), e.tmp(Rc::B64));
     let (ex, exd, m, s, s2, den) = (e.tmp(Rc::B32), fd(e), fd(e), fd(e), fd(e), fd(e));
     let (big, q) = (pr(e), pr(e));
@@ -126,24 +115,9 @@ fn log_core(e: &mut FnEmitter, x: &str, terms: u32, newton: bool) -> String {
     e.ins(format!("cvt.rn.f64.s32 {exd}, {ex}"));
     e.ins(format!("add.rn.f64 {den}, {m}, {}", d(1.0)));
     e.ins(format!("sub.rn.f64 {s}, {m}, {}", d(1.0)));
-    if newton {
-        // den is in [1.7, 2.5): no special values for the approximation.
-        let (inv, t) = (fd(e), fd(e));
-        e.ins(format!("rcp.approx.ftz.f64 {inv}, {den}"));
-        for _ in 0..2 {
-            e.ins(format!("neg.f64 {t}, {den}"));
-            e.ins(format!("fma.rn.f64 {t}, {t}, {inv}, {}", d(1.0)));
-            e.ins(format!("fma.rn.f64 {inv}, {inv}, {t}, {inv}"));
-        }
-        e.ins(format!("mul.rn.f64 {s}, {s}, {inv}"));
-    } else {
-        e.ins(format!("div.rn.f64 {s}, {s}, {den}"));
-    }
+    e.ins(format!("div.rn.f64 {s}, {s}, {den}"));
     e.ins(format!("mul.rn.f64 {s2}, {s}, {s}"));
-    let c: Vec<f64> = (0..terms)
-        .rev()
-        .map(|k| 2.0 / f64::from(2 * k + 1))
-        .collect();
+    let c: Vec<f64> = (0..12).rev().map(|k| 2.0 / f64::from(2 * k + 1)).collect();
     let p = horner(e, &s2, &c);
     e.ins(format!("mul.rn.f64 {p}, {p}, {s}"));
     e.ins(format!("fma.rn.f64 {p}, {exd}, {}, {p}", d(LN2_HI)));

@@ -275,6 +275,7 @@ mod tests {
             reqd_work_group_size: None,
             max_global_end: Some(crate::MAX_GLOBAL_END_32),
             read_only: vec![],
+            vector_params: vec![],
             coarsenable,
             uses_globals: false,
             printf: false,

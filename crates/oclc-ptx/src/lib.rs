@@ -48,6 +48,7 @@ mod error;
 mod fmath;
 pub mod launch;
 mod math;
+mod math_single;
 mod narrow;
 pub mod printf;
 pub mod readonly;
@@ -82,6 +83,29 @@ pub struct PtxOptions {
     /// `--checks`: every access and barrier checked in the kernel, faults recorded for the
     /// host ([`checks`]).
     pub checks: bool,
+    /// `-cl-fp32-correctly-rounded-divide-sqrt`: single-precision `/` and `sqrt` correctly
+    /// rounded (`div.rn`, `sqrt.rn`). Otherwise `div.full.f32` (2 ulp) and `sqrt.approx.f32`,
+    /// within OpenCL's 2.5 and 3 ulp, as NVIDIA's driver compiles them.
+    pub exact_div_sqrt: bool,
+}
+
+/// The build options that choose floating-point instructions (a plain `bool` is
+/// `-cl-fast-relaxed-math` alone).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FloatMode {
+    /// `-cl-fast-relaxed-math`.
+    pub fast_math: bool,
+    /// `-cl-fp32-correctly-rounded-divide-sqrt`.
+    pub exact_div_sqrt: bool,
+}
+
+impl From<bool> for FloatMode {
+    fn from(fast_math: bool) -> FloatMode {
+        FloatMode {
+            fast_math,
+            exact_div_sqrt: false,
+        }
+    }
 }
 
 /// The coarsening factor the cuda device uses unless `OCLC_CUDA_COARSEN` says otherwise.
@@ -96,6 +120,7 @@ impl Default for PtxOptions {
             coarsen: DEFAULT_COARSEN,
             variant: None,
             checks: false,
+            exact_div_sqrt: false,
         }
     }
 }
@@ -103,8 +128,8 @@ impl Default for PtxOptions {
 /// Largest global offset + global size per dimension under [`PtxOptions::ids_32bit`].
 pub const MAX_GLOBAL_END_32: u64 = u32::MAX as u64;
 /// A kernel compiled for one kind of launch: each CUDA thread runs `coarsen` work-items of
-/// consecutive work-groups, and loads that read only the buffers of the `nc` parameters use
-/// `ld.global.nc`.
+/// consecutive work-groups, loads that read only the buffers of the `nc` parameters use
+/// `ld.global.nc`, and `vloadN`/`vstoreN` through the `aligned` parameters move whole vectors.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct KernelVariant {
     pub kernel: String,
@@ -114,6 +139,9 @@ pub struct KernelVariant {
     /// Parameter indices, each [`KernelAbi::read_only`] and not sharing its buffer with
     /// another argument of the launch.
     pub nc: Vec<usize>,
+    /// Parameter indices, each [`KernelAbi::vector_params`], whose argument address is a
+    /// multiple of 16 in this launch.
+    pub aligned: Vec<usize>,
 }
 
 /// Bytes of the dynamic shared block that are never handed out, so no `__local` object sits
@@ -156,6 +184,10 @@ pub struct KernelAbi {
     /// Per parameter: a `__global` buffer the kernel provably never writes
     /// ([`readonly`]).
     pub read_only: Vec<bool>,
+    /// Per parameter: the kernel passes it unchanged to `vloadN`/`vstoreN` of 8 or more
+    /// bytes, which a launch variant can make whole-vector accesses when the argument is
+    /// 16-byte aligned ([`KernelVariant::aligned`]).
+    pub vector_params: Vec<bool>,
     /// No barrier, `__local` memory, work-group function or async copy, in the kernel or
     /// what it calls, and a body small enough to repeat: each CUDA thread may run several
     /// work-groups' work-items.

@@ -1,7 +1,7 @@
-//! Full-precision single-precision `exp*` and `log*` as PTX sequences (within OpenCL's
-//! 3-ulp limits): the exponent's integer part is split off exactly in double precision and
-//! only the reduced part goes through `ex2.approx` (2 ulp); logarithms are evaluated in
-//! double precision with an atanh series and rounded once.
+//! Full-precision single-precision `exp2`/`exp10` and `sin`/`cos`/`tan` as PTX sequences
+//! (within OpenCL's limits): the exponent's integer part is split off exactly in double
+//! precision and only the reduced part goes through `ex2.approx` (2 ulp); trigonometry past
+//! [`crate::math_single`]'s fast range reduces exactly and evaluates in double precision.
 
 use crate::emit::FnEmitter;
 use crate::regs::{Rc, float_literal};
@@ -55,35 +55,6 @@ pub fn exp_f32(e: &mut FnEmitter, dst: &str, x: &str, scale: f64) {
     e.ins(format!("@{nan} add.f32 {dst}, {x}, {x}"));
 }
 
-/// Which logarithm [`log_f32`] computes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum LogBase {
-    E,
-    Two,
-    Ten,
-}
-
-/// `log`, `log2` or `log10` of f32 `x`: [`crate::fmath::log_d_for_f32`] on the value widened to
-/// double (which also gives zero, negatives, infinities and NaN their results), scaled and
-/// rounded once.
-pub fn log_f32(e: &mut FnEmitter, dst: &str, x: &str, base: LogBase) {
-    let xd = e.tmp(Rc::F64);
-    e.ins(format!("cvt.f64.f32 {xd}, {x}"));
-    let r = crate::fmath::log_d_for_f32(e, &xd);
-    match base {
-        LogBase::E => {}
-        LogBase::Two => e.ins(format!(
-            "mul.rn.f64 {r}, {r}, {}",
-            d(std::f64::consts::LOG2_E)
-        )),
-        LogBase::Ten => e.ins(format!(
-            "mul.rn.f64 {r}, {r}, {}",
-            d(std::f64::consts::LOG10_E)
-        )),
-    }
-    e.ins(format!("cvt.rn.f32.f64 {dst}, {r}"));
-}
-
 /// Module-scope table of 2/π for [`sincos_f32`]'s argument reduction: a zero word, then the
 /// binary fraction of 2/π, 32 bits a word.
 pub const TWO_OVER_PI_TABLE: &str = ".const .align 4 .u32 __oclc_2_over_pi[12] = {0x00000000, 0xA2F9836E, 0x4E441529, 0xFC2757D1, 0xF534DDC0, 0xDB629599, 0x3C439041, 0xFE5163AB, 0xDEBBC561, 0xB7246E3A, 0x424DD2E0, 0x06492EEA};";
@@ -123,8 +94,30 @@ const PIO2_LO: f64 = 6.123_233_995_736_766e-17;
 /// `sin`, `cos` (and `tan` = sin/cos) of f32 `x`: |x| reduced to a quadrant and a remainder
 /// in [-π/4, π/4] (Cody–Waite in double below 2^17, else exact Payne–Hanek with 64-bit
 /// integer arithmetic), then double precision polynomials, rounded once. Writes whichever of
-/// `sin_dst`/`cos_dst` is given.
+/// `sin_dst`/`cos_dst` is given. `sin` and `cos` of arguments below
+/// [`crate::math_single::SINCOS_FAST_LIMIT`] take single-precision arithmetic instead.
 pub fn sincos_f32(
+    e: &mut FnEmitter,
+    x: &str,
+    sin_dst: Option<&str>,
+    cos_dst: Option<&str>,
+    tan_dst: Option<&str>,
+) {
+    if tan_dst.is_some() {
+        return sincos_reduced_in_double(e, x, sin_dst, cos_dst, tan_dst);
+    }
+    let (slow, end) = (e.fresh_label(), e.fresh_label());
+    crate::math_single::sincos(e, x, sin_dst, cos_dst, &slow);
+    e.cold(|e| {
+        e.label(&slow);
+        sincos_reduced_in_double(e, x, sin_dst, cos_dst, None);
+        e.ins(format!("bra.uni {end}"));
+    });
+    e.label(&end);
+}
+
+/// [`sincos_f32`] for any argument: the reduction and polynomials in double precision.
+fn sincos_reduced_in_double(
     e: &mut FnEmitter,
     x: &str,
     sin_dst: Option<&str>,

@@ -6,7 +6,7 @@ use crate::KernelVariant;
 use crate::emit::FnEmitter;
 use crate::readonly::{KernelFacts, kernel_facts};
 use crate::regs::Rc;
-use oclc_ir::{AddrSpace, FuncId, Module, Op, ParamKind, Value};
+use oclc_ir::{AddrSpace, FuncId, Module, Op, ParamKind, Type, Value};
 use std::fmt::Write;
 
 /// The largest kernel body (in IR instructions) that coarsening repeats.
@@ -36,6 +36,7 @@ pub fn reachable(m: &Module, kernel: FuncId) -> Vec<bool> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Traits {
     pub read_only: Vec<bool>,
+    pub vector_params: Vec<bool>,
     pub coarsenable: bool,
     pub uses_globals: bool,
 }
@@ -45,6 +46,7 @@ impl Traits {
         let Some(k) = m.function(kernel) else {
             return Traits {
                 read_only: Vec::new(),
+                vector_params: Vec::new(),
                 coarsenable: false,
                 uses_globals: true,
             };
@@ -87,10 +89,50 @@ impl Traits {
         });
         Traits {
             read_only: kernel_facts(m, kernel).read_only,
+            vector_params: vector_params(m, k),
             coarsenable: !group_bound && per_item_params && k.insts.len() <= MAX_COARSEN_INSTS,
             uses_globals,
         }
     }
+}
+
+/// Lanes per whole-vector access (PTX's `.v2`/`.v4`, at most 16 bytes) of a `vloadN` or
+/// `vstoreN` (not `_half`) of type `t`, when it can have them: 2, 4, 8 or 16 lanes of 2, 4
+/// or 8 bytes. The accesses then sit at multiples of their size from a 16-byte aligned
+/// argument.
+pub fn whole_vector_lanes(name: &str, t: Type) -> Option<u32> {
+    let plain = (name.starts_with("vload") || name.starts_with("vstore")) && !name.contains("half");
+    let es = t.elem()?.bytes();
+    let n = t.lanes();
+    (plain && matches!(n, 2 | 4 | 8 | 16) && matches!(es, 2 | 4 | 8)).then(|| n.min(4).min(16 / es))
+}
+
+/// Per parameter of kernel `k`: passed unchanged as the pointer of a `vloadN`/`vstoreN` that
+/// [`whole_vector_lanes`] admits.
+fn vector_params(m: &Module, k: &oclc_ir::Function) -> Vec<bool> {
+    let params = k.params_of(oclc_ir::Block(0));
+    let mut out = vec![false; params.len()];
+    for d in &k.insts {
+        let Op::CallBuiltin(b, args) = &d.op else {
+            continue;
+        };
+        let Some(decl) = m.builtins.get(b.index()) else {
+            continue;
+        };
+        let t = if decl.name.starts_with("vload") {
+            d.result.and_then(|r| k.value_type(r))
+        } else {
+            args.first().and_then(|v| k.value_type(*v))
+        };
+        if let (Some(t), Some(p)) = (t, args.last())
+            && whole_vector_lanes(&decl.name, t).is_some()
+            && let Some(i) = params.iter().position(|q| q == p)
+            && let Some(slot) = out.get_mut(i)
+        {
+            *slot = true;
+        }
+    }
+    out
 }
 
 /// The variant a kernel is being emitted for.
@@ -99,6 +141,8 @@ pub struct Launch {
     coarsen: u32,
     /// Parameters whose buffers no one writes during the launch (a bit set).
     nc: u64,
+    /// Parameters whose argument is 16-byte aligned (a bit set).
+    aligned: u64,
     facts: KernelFacts,
     /// Register holding the first work-group (dimension 0) of a coarsened block.
     group0: Option<String>,
@@ -111,14 +155,21 @@ impl Launch {
             v.nc.iter()
                 .filter(|k| facts.read_only.get(**k).copied().unwrap_or(false))
                 .fold(0u64, |a, k| a | (1 << k));
-        let coarsen = if v.coarsen > 1 && Traits::of(m, kernel).coarsenable {
+        let traits = Traits::of(m, kernel);
+        let coarsen = if v.coarsen > 1 && traits.coarsenable {
             v.coarsen
         } else {
             1
         };
+        let aligned = v
+            .aligned
+            .iter()
+            .filter(|k| traits.vector_params.get(**k).copied().unwrap_or(false) && **k < 64)
+            .fold(0u64, |a, k| a | (1 << k));
         Launch {
             coarsen,
             nc,
+            aligned,
             facts,
             group0: None,
         }
@@ -184,6 +235,21 @@ impl FnEmitter<'_> {
         } else {
             self.ins("ret");
         }
+    }
+
+    /// Whether `vloadN`/`vstoreN` through `p` may move whole vectors: `p` is a kernel
+    /// parameter whose argument is 16-byte aligned in this launch.
+    pub fn aligned_param(&self, p: Value) -> bool {
+        let Some(l) = self.launch.as_ref().filter(|l| l.aligned != 0) else {
+            return false;
+        };
+        self.entry
+            && self
+                .f
+                .params_of(oclc_ir::Block(0))
+                .iter()
+                .position(|q| *q == p)
+                .is_some_and(|k| k < 64 && l.aligned & (1 << k) != 0)
     }
 
     /// Whether a `__global` load through `p` may use `ld.global.nc`.

@@ -4,6 +4,7 @@
 
 mod common;
 use common::kernels;
+use oclc_ptx::FloatMode;
 use oclc_ptx::cuda::{Arg, CudaDevice, CudaError, NdRange};
 
 fn device() -> Option<CudaDevice> {
@@ -327,6 +328,20 @@ fn exp_and_log_within_three_ulps() {
     let mut xs: Vec<f32> = (-2000..2000).map(|i| i as f32 * 0.0573).collect();
     // Around 1, where the logarithm's result is small (its series carries it).
     xs.extend((0..4000).map(|i| 0.6 + i as f32 * 0.0002));
+    // Every 8 191st float of either sign: each binade, subnormals and the overflow edges;
+    // every 1 021st below 104 in magnitude, where exp's result is neither 0 nor infinite.
+    for sign in [0, 0x8000_0000u32] {
+        xs.extend(
+            (0..0x7F80_0000u32)
+                .step_by(8191)
+                .map(|b| f32::from_bits(b | sign)),
+        );
+        xs.extend(
+            (0..0x42D0_0000u32)
+                .step_by(1021)
+                .map(|b| f32::from_bits(b | sign)),
+        );
+    }
     xs.extend([
         0.0,
         -0.0,
@@ -406,6 +421,16 @@ fn trigonometry_within_spec_ulps() {
         ]);
     }
     xs.extend([131_071.99, 131_072.0, 131_072.02, -131_071.99]);
+    // Every 4 099th float of either sign below 2^17 (single-precision reduction below
+    // 105 615, double above).
+    for sign in [0, 0x8000_0000u32] {
+        xs.extend(
+            (0..0x4800_0000u32)
+                .step_by(4099)
+                .map(|b| f32::from_bits(b | sign)),
+        );
+    }
+    xs.extend([105_614.99, 105_615.0, 105_615.01, -105_615.0]);
     xs.extend([
         0.0,
         -0.0,
@@ -637,5 +662,120 @@ fn work_group_collectives() {
             ],
             "item {g}"
         );
+    }
+}
+
+/// `vload4`/`vstore4` through parameters: whole 16-byte accesses when the arguments are
+/// aligned (a launch variant), per lane when an SVM address is only 4-byte aligned (a
+/// 16-byte access there would fault).
+#[test]
+fn vector_loads_and_stores_at_any_alignment() {
+    let Some(d) = device() else { return };
+    let src = "kernel void vmove(global const float *a, global float *o) {\n\
+        size_t i = get_global_id(0);\n\
+        vstore4(vload4(i, a) * 2.0f, i, o);\n\
+    }\n";
+    let p = load(&d, src);
+    let n = 1024usize;
+    let input: Vec<f32> = (0..n * 4).map(|i| i as f32 - 7.5).collect();
+    let want: Vec<f32> = input.iter().map(|x| x * 2.0).collect();
+    let range = NdRange::new(&[n as u64]).local(&[64]);
+    let a = d.buffer_from_bytes(&bytes_f32(&input)).expect("buffer");
+    let o = d.zeroed(n * 16).expect("buffer");
+    d.launch(
+        &p,
+        "vmove",
+        &[Arg::Buffer(a), Arg::Buffer(o.clone())],
+        &range,
+    )
+    .expect("aligned launch");
+    assert_eq!(f32s(&o.read().expect("read")), want);
+    let (sa, so) = match (d.managed(n * 16 + 16), d.managed(n * 16 + 16)) {
+        (Ok(a), Ok(o)) => (a, o),
+        _ => {
+            eprintln!("skipping the misaligned half: no managed memory");
+            return;
+        }
+    };
+    sa.write_at(4, &bytes_f32(&input)).expect("write");
+    let args = [
+        Arg::Address(sa.address() + 4),
+        Arg::Address(so.address() + 4),
+    ];
+    d.launch(&p, "vmove", &args, &range)
+        .expect("misaligned launch");
+    let mut out = vec![0u8; n * 16];
+    so.read_at(4, &mut out).expect("read");
+    assert_eq!(f32s(&out), want);
+}
+
+/// Single-precision `/` and `sqrt`: within OpenCL's 2.5 and 3 ulp by default (`div.full`,
+/// `sqrt.approx`), correctly rounded under `-cl-fp32-correctly-rounded-divide-sqrt`.
+#[test]
+fn division_and_sqrt_within_spec_or_exact() {
+    let Some(d) = device() else { return };
+    let src = "kernel void ds(global const float *a, global const float *b, global float *o) {\n\
+        size_t i = get_global_id(0);\n\
+        o[2 * i] = a[i] / b[i];\n\
+        o[2 * i + 1] = sqrt(a[i]);\n\
+    }\n";
+    let mut a: Vec<f32> = Vec::new();
+    let mut b: Vec<f32> = Vec::new();
+    // Every 65 521st float as the dividend against divisors across the range, subnormal
+    // quotients and operands included.
+    let divisors = [
+        1.0f32, 3.0, 0.1, 7.0e-39, 1.0e-30, 6.0e20, 3.0e38, 1.0e-45, 255.0,
+    ];
+    for (k, bits) in (0..0x7F80_0000u32).step_by(65_521).enumerate() {
+        a.push(f32::from_bits(bits));
+        b.push(divisors[k % divisors.len()] * if k % 3 == 0 { -1.0 } else { 1.0 });
+    }
+    a.extend([0.0, 1.0, f32::INFINITY, 5.0, f32::NAN, 1.0e-40]);
+    b.extend([0.0, 0.0, f32::INFINITY, f32::INFINITY, 2.0, 3.0e-39]);
+    while !a.len().is_multiple_of(64) {
+        a.push(2.0);
+        b.push(3.0);
+    }
+    let (m, sm) = common::module(src);
+    for exact in [false, true] {
+        let mode = FloatMode {
+            fast_math: false,
+            exact_div_sqrt: exact,
+        };
+        let p = d.load(&m, Some(&sm), mode).expect("load");
+        let ab = d.buffer_from_bytes(&bytes_f32(&a)).expect("buffer");
+        let bb = d.buffer_from_bytes(&bytes_f32(&b)).expect("buffer");
+        let o = d.zeroed(a.len() * 8).expect("buffer");
+        d.launch(
+            &p,
+            "ds",
+            &[Arg::Buffer(ab), Arg::Buffer(bb), Arg::Buffer(o.clone())],
+            &NdRange::new(&[a.len() as u64]).local(&[64]),
+        )
+        .expect("launch");
+        let out = f32s(&o.read().expect("read"));
+        let mut worst = [0f64; 2];
+        for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+            let (q, r) = (out[2 * i], out[2 * i + 1]);
+            if exact {
+                // Correctly rounded: the host's result (any NaN for a NaN).
+                let same = |got: f32, want: f32| {
+                    got.to_bits() == want.to_bits() || got.is_nan() && want.is_nan()
+                };
+                assert!(same(q, x / y), "{x:e} / {y:e}: got {q:e}");
+                assert!(same(r, x.sqrt()), "sqrt {x:e}: got {r:e}");
+                continue;
+            }
+            let (eq, er) = (
+                ulps(q, f64::from(*x) / f64::from(*y)),
+                ulps(r, f64::from(*x).sqrt()),
+            );
+            assert!(eq <= 2.5, "{x:e} / {y:e}: got {q:e} ({eq} ulp)");
+            assert!(er <= 3.0, "sqrt {x:e}: got {r:e} ({er} ulp)");
+            worst = [worst[0].max(eq), worst[1].max(er)];
+        }
+        if !exact {
+            eprintln!("worst ulp errors (division, sqrt): {worst:?}");
+        }
     }
 }

@@ -24,6 +24,7 @@ fn variant(src: &str, kernel: &str, coarsen: u32, nc: &[usize]) -> PtxModule {
             kernel: kernel.into(),
             coarsen,
             nc: nc.to_vec(),
+            aligned: vec![],
         }),
         ..PtxOptions::default()
     };
@@ -176,6 +177,7 @@ fn a_variant_of_a_missing_kernel_is_an_error() {
             kernel: "nope".into(),
             coarsen: 2,
             nc: vec![],
+            aligned: vec![],
         }),
         ..PtxOptions::default()
     };
@@ -301,4 +303,57 @@ fn the_checker_catches_undeclared_registers_and_labels() {
     assert_eq!(well_formed(ok), Ok(()));
     assert!(well_formed(&ok.replace(".reg .b32 %r1;", ".reg .b32 %r2;")).is_err());
     assert!(well_formed(&ok.replace("$L1:", "$L2:")).is_err());
+}
+
+const VECTORS: &str = "kernel void v(global const float *a, global float *o, global const double *d,\n\
+        global float *q) {\n\
+    size_t i = get_global_id(0);\n\
+    float4 x = vload4(i, a);\n\
+    vstore8((float8)(x, x), i, o);\n\
+    vstore3(vload3(i, a), i, q);\n\
+    o[0] += (float)vload2(i, d).x;\n\
+    vstore4(x, i, q + 1);\n\
+}\n";
+
+fn vectors_with(aligned: Vec<usize>) -> String {
+    let (m, sm) = module(VECTORS);
+    let opts = PtxOptions {
+        variant: Some(KernelVariant {
+            kernel: "v".into(),
+            coarsen: 1,
+            nc: vec![],
+            aligned,
+        }),
+        ..PtxOptions::default()
+    };
+    match emit_module(&m, Some(&sm), &opts) {
+        Ok(p) => p.text,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn vloads_and_vstores_through_aligned_parameters_move_whole_vectors() {
+    // `q` only takes a 3-lane store and a pointer derived from it.
+    assert_eq!(
+        abi(VECTORS, "v").vector_params,
+        vec![true, true, true, false]
+    );
+    let whole = vectors_with(vec![0, 1, 2, 3]);
+    assert_eq!(whole.matches("ld.global.v4.f32").count(), 1, "{whole}");
+    // vstore8: two 16-byte halves.
+    assert_eq!(whole.matches("st.global.v4.f32").count(), 2, "{whole}");
+    assert!(whole.contains("+16], {"), "{whole}");
+    assert_eq!(whole.matches("ld.global.v2.f64").count(), 1, "{whole}");
+    // vload3/vstore3 and the store through q + 1 stay per lane.
+    assert_eq!(whole.matches(".v3.").count(), 0);
+    assert_eq!(whole.matches("st.global.f32").count(), 3 + 4 + 1, "{whole}");
+    let some = vectors_with(vec![0]);
+    assert_eq!(some.matches("ld.global.v4.f32").count(), 1);
+    assert!(
+        !some.contains("st.global.v4") && !some.contains(".v2."),
+        "{some}"
+    );
+    let none = vectors_with(vec![]);
+    assert!(!none.contains(".v4.") && !none.contains(".v2."), "{none}");
 }

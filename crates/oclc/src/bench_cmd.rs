@@ -411,7 +411,14 @@ fn run_cuda(
     use oclc_ptx::cuda::{Arg, NdRange as CudaRange};
     let e = |e: oclc_ptx::cuda::CudaError| e.to_string();
     let loaded = device
-        .load(program.ir(), Some(program.source_map()), opts.fast_math)
+        .load(
+            program.ir(),
+            Some(program.source_map()),
+            oclc_ptx::FloatMode {
+                fast_math: opts.fast_math,
+                exact_div_sqrt: opts.exact_div_sqrt,
+            },
+        )
         .map_err(e)?;
     let mut args = Vec::new();
     let mut buffers = Vec::new();

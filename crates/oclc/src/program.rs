@@ -158,6 +158,7 @@ pub struct Program {
     cpu: oclc_cpu::Program,
     optimized: bool,
     fast_math: bool,
+    exact_div_sqrt: bool,
     /// Launches must use uniform work-groups: OpenCL C before 2.0, or
     /// `-cl-uniform-work-group-size` (clEnqueueNDRangeKernel's CL_INVALID_WORK_GROUP_SIZE).
     uniform_work_groups: bool,
@@ -183,6 +184,9 @@ pub struct BuildOptions {
     pub optimize: bool,
     /// `-cl-fast-relaxed-math`: code generators may use approximate instructions.
     pub fast_math: bool,
+    /// `-cl-fp32-correctly-rounded-divide-sqrt`: single-precision `/` and `sqrt` correctly
+    /// rounded on every device (the cpu device always rounds them correctly).
+    pub exact_div_sqrt: bool,
     /// `-cl-uniform-work-group-size`: launches must divide the global size by the local size
     /// (always so before OpenCL C 2.0).
     pub uniform_work_groups: bool,
@@ -197,7 +201,6 @@ const CODEGEN_FLAGS: &[&str] = &[
     "-cl-finite-math-only",
     "-cl-denorms-are-zero",
     "-cl-single-precision-constant",
-    "-cl-fp32-correctly-rounded-divide-sqrt",
     "-cl-uniform-work-group-size",
     "-cl-no-subgroup-ifp",
     "-cl-kernel-arg-info",
@@ -216,6 +219,7 @@ impl Default for BuildOptions {
             check: CheckOptions::default(),
             optimize: true,
             fast_math: false,
+            exact_div_sqrt: false,
             uniform_work_groups: false,
         }
     }
@@ -239,12 +243,14 @@ impl BuildOptions {
     {
         let mut optimize = true;
         let mut fast_math = false;
+        let mut exact_div_sqrt = false;
         let mut uniform_work_groups = false;
         let mut rest = Vec::new();
         for word in args.into_iter().map(Into::into) {
             match word.as_str() {
                 "-O0" | "-cl-opt-disable" => optimize = false,
                 "-cl-fast-relaxed-math" => fast_math = true,
+                "-cl-fp32-correctly-rounded-divide-sqrt" => exact_div_sqrt = true,
                 "-cl-uniform-work-group-size" => uniform_work_groups = true,
                 w if CODEGEN_FLAGS.contains(&w) => {}
                 _ => rest.push(word),
@@ -266,6 +272,7 @@ impl BuildOptions {
                 check,
                 optimize,
                 fast_math,
+                exact_div_sqrt,
                 uniform_work_groups,
             },
             parsed.files,
@@ -316,6 +323,8 @@ impl Program {
             check: first.opts.check.clone(),
             optimize: link_opts.optimize && units.iter().all(|(_, u)| u.opts.optimize),
             fast_math: link_opts.fast_math || units.iter().all(|(_, u)| u.opts.fast_math),
+            exact_div_sqrt: link_opts.exact_div_sqrt
+                || units.iter().any(|(_, u)| u.opts.exact_div_sqrt),
             uniform_work_groups: link_opts.uniform_work_groups
                 || units.iter().any(|(_, u)| u.opts.uniform_work_groups),
         };
@@ -360,6 +369,7 @@ impl Program {
             cpu,
             optimized: opts.optimize,
             fast_math: opts.fast_math,
+            exact_div_sqrt: opts.exact_div_sqrt,
             uniform_work_groups: opts.uniform_work_groups || opts.check.lang.std.version() < 200,
             #[cfg(feature = "cuda")]
             token: std::sync::Arc::new(()),
@@ -387,6 +397,11 @@ impl Program {
         self.fast_math
     }
 
+    /// Whether it was built with `-cl-fp32-correctly-rounded-divide-sqrt`.
+    pub fn exact_div_sqrt(&self) -> bool {
+        self.exact_div_sqrt
+    }
+
     /// The IR as text.
     pub fn ir_text(&self) -> String {
         oclc_ir::print_module(&self.module, Some(&self.sm))
@@ -409,6 +424,7 @@ impl Program {
             target: target.to_string(),
             fast_math,
             checks,
+            exact_div_sqrt: self.exact_div_sqrt,
             ..oclc_ptx::PtxOptions::default()
         };
         // The device pipeline (inlining, unrolling) runs on load, as in `CudaDevice::load`.
@@ -1644,7 +1660,14 @@ mod cuda {
             }
             let module = self
                 .dev
-                .load(program.ir(), Some(program.source_map()), program.fast_math)
+                .load(
+                    program.ir(),
+                    Some(program.source_map()),
+                    oclc_ptx::FloatMode {
+                        fast_math: program.fast_math,
+                        exact_div_sqrt: program.exact_div_sqrt,
+                    },
+                )
                 .map_err(|e| Error::DeviceCompile {
                     device: self.describe(),
                     message: e.to_string(),
