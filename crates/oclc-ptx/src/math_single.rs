@@ -1,10 +1,10 @@
 //! Full-precision f32 `sin`, `cos`, `exp` and `log*` in single-precision arithmetic: a GPU
 //! runs f32 operations at several times the rate of f64 ones and of f32<->f64 conversions,
 //! which dominated these functions evaluated in double. Extra-precise reductions (π/2, ln 2
-//! and log2 e in two or three parts, applied with fma) keep the error small; polynomials are
-//! Cephes' (`sinf`, `cosf`) and fdlibm's (`logf`), `exp` ends in `ex2.approx`. Worst errors
-//! of a model of these sequences in Rust over every 37th f32, against double-precision
-//! results: sin 1.50, cos 1.53, log 0.91, log2 0.96, log10 0.93 ulp (OpenCL: 4, 4, 3, 3, 3);
+//! and log2 e in two or three parts, applied with fma) keep the error small; sin and cos use
+//! Cephes' `sinf`/`cosf` polynomials, log a fitted one, `exp` ends in `ex2.approx`. Worst
+//! errors of a model of these sequences in Rust over every 37th f32, against double-precision
+//! results: sin 1.95, cos 1.53, log 1.0, log2 and log10 1.53 ulp (OpenCL: 4, 4, 3, 3, 3);
 //! `tests/gpu.rs` measures them, and exp's, on the GPU.
 
 // Coefficients are written with the digits their sources publish; each rounds to the f32
@@ -78,9 +78,11 @@ pub fn sincos(
         e.ins(format!("and.b32 {bit}, {q}, 2"));
         e.ins(format!("setp.ne.u32 {p}, {bit}, 0"));
         e.ins(format!("@{p} neg.f32 {dst}, {dst}"));
-        // sin(±0) is ±0.
-        e.ins(format!("setp.eq.f32 {p}, {x}, {}", f(0.0)));
-        e.ins(format!("@{p} mov.f32 {dst}, {x}"));
+        if cos_dst.is_some() {
+            // sin(±0) is ±0 (the sum r + r·z·S(z) gives +0 for -0).
+            e.ins(format!("setp.eq.f32 {p}, {x}, {}", f(0.0)));
+            e.ins(format!("@{p} mov.f32 {dst}, {x}"));
+        }
     }
     if let Some(dst) = cos_dst {
         e.ins(format!("add.s32 {bit}, {q}, 1"));
@@ -149,8 +151,9 @@ fn one_polynomial(e: &mut FnEmitter, dst: &str, r: &str, z: &str, odd: &str, cos
         (f(1.0), r.to_string())
     };
     e.ins(format!("selp.f32 {a}, {a_odd}, {a_even}, {odd}"));
-    e.ins(format!("mul.rn.f32 {t}, {z}, {a}"));
-    e.ins(format!("fma.rn.f32 {dst}, {acc}, {t}, {a}"));
+    // a·(1 + z·P): a product, so sin(±0) keeps the sign of r = ±0.
+    e.ins(format!("fma.rn.f32 {t}, {z}, {acc}, {}", f(1.0)));
+    e.ins(format!("mul.rn.f32 {dst}, {a}, {t}"));
 }
 
 /// e^x for f32 `x`: n = rint(x·log2 e), r = x·log2 e - n carried with log2 e in two parts
@@ -171,8 +174,8 @@ pub fn exp(e: &mut FnEmitter, dst: &str, x: &str) {
     ));
     e.ins(format!("mov.b32 {n}, {j}"));
     e.ins(format!("sub.s32 {n}, {n}, {}", MAGIC.to_bits()));
-    e.ins(format!("sub.rn.f32 {j}, {j}, {}", f(MAGIC)));
-    e.ins(format!("neg.f32 {j}, {j}"));
+    // j = -n exactly.
+    e.ins(format!("sub.rn.f32 {j}, {}, {j}", f(MAGIC)));
     e.ins(format!(
         "fma.rn.f32 {r}, {t}, {}, {j}",
         f(std::f32::consts::LOG2_E)
@@ -200,12 +203,28 @@ pub enum LogBase {
     Ten,
 }
 
-/// `log`, `log2` or `log10` of f32 `x` (fdlibm's `logf`): x = m·2^k with m in [√½, √2),
-/// f = m - 1, log(1+f) = f - f²/2 + s·(f²/2 + R(s²)) with s = f/(2+f); k·log b(2) and
-/// the scaled log(1+f) are each carried in two parts.
+/// log(1 + f) = f + f²·P(f) on f ∈ [-⅓, ⅓]: P fitted to relative error 2.4e-8 (iteratively
+/// reweighted least squares on 4 000 Chebyshev nodes, coefficients rounded to f32),
+/// highest degree first.
+const LOG1P_POLY: [f32; 9] = [
+    -0.106_424_219_906_330_11,
+    0.138_286_292_552_948,
+    -0.127_136_617_898_941_04,
+    0.140_350_297_093_391_42,
+    -0.166_394_338_011_741_64,
+    0.200_088_292_360_305_8,
+    -0.250_009_536_743_164_06,
+    0.333_332_389_593_124_4,
+    -0.499_999_910_593_032_84,
+];
+
+/// `log`, `log2` or `log10` of f32 `x`: x = m·2^k with m in [⅔, 4/3), f = m - 1 (exact),
+/// log(1+f) by [`LOG1P_POLY`] (no division), plus k·log b(2); log2 and log10 carry
+/// log(1+f) and log_b(e) in two parts.
 pub fn log(e: &mut FnEmitter, dst: &str, x: &str, base: LogBase) {
     let r32 = |e: &mut FnEmitter| e.tmp(Rc::F32);
-    let (xs, m, fm, dk, den, s, z, w) = (
+    let (xs, m, fm, dk, kf, p, t, l, lo) = (
+        r32(e),
         r32(e),
         r32(e),
         r32(e),
@@ -215,13 +234,7 @@ pub fn log(e: &mut FnEmitter, dst: &str, x: &str, base: LogBase) {
         r32(e),
         r32(e),
     );
-    let (t1, t2, hf, t, l, lo) = (r32(e), r32(e), r32(e), r32(e), r32(e), r32(e));
-    let (bits, k, kadj, sh) = (
-        e.tmp(Rc::B32),
-        e.tmp(Rc::B32),
-        e.tmp(Rc::B32),
-        e.tmp(Rc::B32),
-    );
+    let (bits, k, kadj) = (e.tmp(Rc::B32), e.tmp(Rc::B32), e.tmp(Rc::F32));
     let (q, tb) = (e.tmp(Rc::Pred), e.tmp(Rc::B32));
     let (main, special, end) = (e.fresh_label(), e.fresh_label(), e.fresh_label());
     // Positive normal numbers take the straight path; the rest (±0, negatives, subnormals,
@@ -229,7 +242,7 @@ pub fn log(e: &mut FnEmitter, dst: &str, x: &str, base: LogBase) {
     // their results: lg2.approx's -∞ for ±0, NaN below zero, +∞ for +∞; NaN stays NaN.
     e.ins(format!("mov.b32 {bits}, {x}"));
     e.ins(format!("mov.f32 {xs}, {x}"));
-    e.ins(format!("mov.s32 {kadj}, 0"));
+    e.ins(format!("mov.f32 {kadj}, {}", f(0.0)));
     e.ins(format!("add.s32 {tb}, {bits}, -8388608"));
     e.ins(format!("setp.lt.u32 {q}, {tb}, 0x7F000000"));
     e.ins(format!("@!{q} bra {special}"));
@@ -238,7 +251,7 @@ pub fn log(e: &mut FnEmitter, dst: &str, x: &str, base: LogBase) {
         e.ins(format!("add.s32 {tb}, {bits}, -1"));
         e.ins(format!("setp.lt.u32 {q}, {tb}, 0x007FFFFF"));
         e.ins(format!("@{q} mul.rn.f32 {xs}, {x}, {}", f(8_388_608.0)));
-        e.ins(format!("@{q} mov.s32 {kadj}, -23"));
+        e.ins(format!("@{q} mov.f32 {kadj}, {}", f(-23.0)));
         e.ins(format!("@{q} bra {main}"));
         e.ins(format!("lg2.approx.f32 {dst}, {x}"));
         e.ins(format!("testp.notanumber.f32 {q}, {x}"));
@@ -247,61 +260,40 @@ pub fn log(e: &mut FnEmitter, dst: &str, x: &str, base: LogBase) {
     });
     e.label(&main);
     e.ins(format!("mov.b32 {bits}, {xs}"));
-    e.ins(format!("sub.s32 {k}, {bits}, 0x3F3504F3"));
-    e.ins(format!("shr.s32 {k}, {k}, 23"));
-    e.ins(format!("shl.b32 {sh}, {k}, 23"));
-    e.ins(format!("sub.s32 {bits}, {bits}, {sh}"));
+    // k·2^23 = (bits - bits(⅔)) rounded down to a multiple of 2^23; m's bits = bits - k·2^23.
+    e.ins(format!("sub.s32 {k}, {bits}, 0x3F2AAAAB"));
+    e.ins(format!("and.b32 {k}, {k}, 0xFF800000"));
+    e.ins(format!("sub.s32 {bits}, {bits}, {k}"));
     e.ins(format!("mov.b32 {m}, {bits}"));
-    e.ins(format!("add.s32 {k}, {k}, {kadj}"));
-    e.ins(format!("cvt.rn.f32.s32 {dk}, {k}"));
+    e.ins(format!("cvt.rn.f32.s32 {kf}, {k}"));
+    e.ins(format!(
+        "fma.rn.f32 {dk}, {kf}, {}, {kadj}",
+        f(1.0 / 8_388_608.0)
+    ));
     e.ins(format!("sub.rn.f32 {fm}, {m}, {}", f(1.0)));
-    // s = f/(2+f); an approximate reciprocal's error reaches only the s·(…) term.
-    e.ins(format!("add.rn.f32 {den}, {fm}, {}", f(2.0)));
-    e.ins(format!("rcp.approx.ftz.f32 {den}, {den}"));
-    e.ins(format!("mul.rn.f32 {s}, {fm}, {den}"));
-    e.ins(format!("mul.rn.f32 {z}, {s}, {s}"));
-    e.ins(format!("mul.rn.f32 {w}, {z}, {z}"));
-    e.ins(format!(
-        "fma.rn.f32 {t1}, {w}, {}, {}",
-        f(0.242_790_788_41),
-        f(0.400_009_721_52)
-    ));
-    e.ins(format!("mul.rn.f32 {t1}, {w}, {t1}"));
-    e.ins(format!(
-        "fma.rn.f32 {t2}, {w}, {}, {}",
-        f(0.284_987_866_88),
-        f(0.666_666_626_93)
-    ));
-    e.ins(format!("mul.rn.f32 {t2}, {z}, {t2}"));
-    e.ins(format!("add.rn.f32 {t1}, {t2}, {t1}"));
-    e.ins(format!("mul.rn.f32 {hf}, {fm}, {}", f(0.5)));
-    e.ins(format!("mul.rn.f32 {hf}, {hf}, {fm}"));
-    e.ins(format!("add.rn.f32 {t}, {hf}, {t1}"));
-    e.ins(format!("mul.rn.f32 {t}, {s}, {t}"));
-    // log(1+f) = f + t.
-    e.ins(format!("sub.rn.f32 {t}, {t}, {hf}"));
+    e.ins(format!("mov.f32 {p}, {}", f(LOG1P_POLY[0])));
+    for c in &LOG1P_POLY[1..] {
+        e.ins(format!("fma.rn.f32 {p}, {p}, {fm}, {}", f(*c)));
+    }
+    e.ins(format!("mul.rn.f32 {t}, {fm}, {p}"));
+    // l = log(1+f), rounded once.
+    e.ins(format!("fma.rn.f32 {l}, {t}, {fm}, {fm}"));
     match base {
         LogBase::E => {
             e.ins(format!(
-                "fma.rn.f32 {t}, {dk}, {}, {t}",
-                f(9.058_000_614_5e-6)
-            ));
-            e.ins(format!("add.rn.f32 {t}, {fm}, {t}"));
-            e.ins(format!(
-                "fma.rn.f32 {dst}, {dk}, {}, {t}",
-                f(6.931_381_225_6e-1)
+                "fma.rn.f32 {dst}, {dk}, {}, {l}",
+                f(std::f32::consts::LN_2)
             ));
         }
         LogBase::Two | LogBase::Ten => {
-            // l + lo = f + t exactly; scaled by log_b(e) in two parts.
+            // lo = l's rounding error (f - l is exact); l + lo scaled by log_b(e) in two parts.
             let (c_hi, c_lo) = if base == LogBase::Two {
                 (1.442_695_02, 1.925_963e-8)
             } else {
                 (0.434_294_462, 1.969_927_23e-8)
             };
-            e.ins(format!("add.rn.f32 {l}, {fm}, {t}"));
             e.ins(format!("sub.rn.f32 {lo}, {fm}, {l}"));
-            e.ins(format!("add.rn.f32 {lo}, {lo}, {t}"));
+            e.ins(format!("fma.rn.f32 {lo}, {t}, {fm}, {lo}"));
             e.ins(format!("mul.rn.f32 {lo}, {lo}, {}", f(c_hi)));
             e.ins(format!("fma.rn.f32 {lo}, {l}, {}, {lo}", f(c_lo)));
             e.ins(format!("fma.rn.f32 {lo}, {l}, {}, {lo}", f(c_hi)));
