@@ -238,6 +238,45 @@ fn faults_match_the_cpu_device() {
         )
         .err(),
     );
+    // Several accesses at constant offsets from one pointer: the report names the first that
+    // faults (the third read of work-item 12, the second of work-item 0, the third write of
+    // work-item 2).
+    for (body, expect) in [
+        (
+            "local int t[16];
+             local int *p = t + get_local_id(0);
+             p[0] = 1;
+             barrier(CLK_LOCAL_MEM_FENCE);
+             a[get_global_id(0)] = p[0] + p[2] + p[4];",
+            "out-of-bounds read of 4 bytes at offset 64 of __local variable `t`",
+        ),
+        (
+            "local int t[16];
+             local int *p = t + get_local_id(0);
+             p[0] = 1;
+             barrier(CLK_LOCAL_MEM_FENCE);
+             a[get_global_id(0)] = p[1] + p[-1];",
+            "of __local variable `t`",
+        ),
+        (
+            "int q[4];
+             int *r = q + (get_global_id(0) % 3);
+             r[0] = 1; r[1] = 2; r[2] = 3;
+             a[get_global_id(0)] = q[0];",
+            "of __private variable `q`",
+        ),
+    ] {
+        bad.extend(
+            same_fault(
+                &d,
+                &format!("kernel void k(global int *a) {{ {body} }}"),
+                &[A::Ints(64)],
+                &r64,
+                expect,
+            )
+            .err(),
+        );
+    }
     // A large range: launch variants (coarsened blocks) run it.
     bad.extend(
         same_fault(
