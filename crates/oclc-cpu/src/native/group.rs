@@ -214,13 +214,17 @@ pub fn run_group(
         }
     }
     let n = (size[0] * size[1] * size[2]) as usize;
-    let words = n * nk.state_words;
+    // Without barriers only eager stores (none) could use the state words: the work-items
+    // need no stop words reset, nor scanned when they finish.
+    let words = if nk.barriers { n * nk.state_words } else { 0 };
     if w.state.len() < words {
         w.state.resize_with(words, || AtomicU64::new(0));
     }
-    for k in 0..n {
-        if let Some(s) = w.state.get(k * nk.state_words) {
-            s.store(0, Relaxed);
+    if nk.barriers {
+        for k in 0..n {
+            if let Some(s) = w.state.get(k * nk.state_words) {
+                s.store(0, Relaxed);
+            }
         }
     }
     let nglob = ctx.globals.len();
@@ -248,6 +252,9 @@ pub fn run_group(
         let status = super::call::run(nk.entry, &w.table, &w.io, &w.state);
         if status != 0 {
             break status;
+        }
+        if !nk.barriers {
+            return Ok(String::new());
         }
         // Every work-item stopped: all returned, or all wait at one barrier.
         let at = |code: u64| -> Stop {

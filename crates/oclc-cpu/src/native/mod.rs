@@ -54,6 +54,9 @@ pub struct NativeKernel {
     pub(crate) roots: Vec<(roots::Root, u64)>,
     /// State words per work-item (1 without barriers: where it stopped).
     pub(crate) state_words: usize,
+    /// Whether the kernel (or a callee) has a barrier: without one, every work-item runs
+    /// to its end in one call and the state words are not used.
+    pub(crate) barriers: bool,
     /// How long compiling took.
     pub compile_time: Duration,
 }
@@ -175,6 +178,7 @@ pub fn compile(
         .collect();
     let needs_item = private.get(kernel as usize) == Some(&true) || aggregate.iter().any(|a| *a);
     let max_regs = prog.funcs.iter().map(|f| f.nregs).max().unwrap_or(0) as usize;
+    let barriers = kf.has_barrier;
     let sites;
     let state_words;
     let tc = m.target_config();
@@ -288,16 +292,24 @@ pub fn compile(
         b.seal_block(body);
         b.switch_to_block(body);
         b.ins().store(fl, idx, io, (IO_INDEX * 8) as i32);
-        let sw = b.ins().imul(idx, state_w);
-        let sw = b.ins().ishl_imm_s(sw, 3);
-        let sb = b.ins().iadd(state, sw);
-        b.def_var(sbase, sb);
-        let stop = b
-            .ins()
-            .load(types::I64, fl, sb, (lower::STATE_STOP * 8) as i32);
         let fresh = b.create_block();
         let dispatch = b.create_block();
-        b.ins().brif(stop, dispatch, &[], fresh, &[]);
+        // Without barriers a work-item is always fresh here and needs no state words.
+        let stop = if barriers {
+            let sw = b.ins().imul(idx, state_w);
+            let sw = b.ins().ishl_imm_s(sw, 3);
+            let sb = b.ins().iadd(state, sw);
+            b.def_var(sbase, sb);
+            let stop = b
+                .ins()
+                .load(types::I64, fl, sb, (lower::STATE_STOP * 8) as i32);
+            b.ins().brif(stop, dispatch, &[], fresh, &[]);
+            stop
+        } else {
+            b.def_var(sbase, state);
+            b.ins().jump(fresh, &[]);
+            zero
+        };
         b.seal_block(fresh);
         b.switch_to_block(fresh);
         b.def_var(steps, zero);
@@ -393,10 +405,12 @@ pub fn compile(
         b.seal_block(dispatch);
         b.switch_to_block(item_end);
         b.seal_block(item_end);
-        let sb = b.use_var(sbase);
-        let done_code = b.ins().iconst(types::I64, lower::STOP_DONE as i64);
-        b.ins()
-            .store(fl, done_code, sb, (lower::STATE_STOP * 8) as i32);
+        if barriers {
+            let sb = b.use_var(sbase);
+            let done_code = b.ins().iconst(types::I64, lower::STOP_DONE as i64);
+            b.ins()
+                .store(fl, done_code, sb, (lower::STATE_STOP * 8) as i32);
+        }
         b.ins().jump(advance, &[]);
         // The next work-item: local ids advance in x, then y, then z.
         b.switch_to_block(advance);
@@ -482,6 +496,7 @@ pub fn compile(
         sites: sites.into(),
         io_words: IO_SLOTS + max_regs + 8,
         state_words,
+        barriers,
         gt_word,
         roots_word,
         roots: roots_list,
