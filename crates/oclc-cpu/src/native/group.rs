@@ -5,7 +5,7 @@
 use super::NativeKernel;
 use super::layout::*;
 use super::lower::{CODE_FELL_OFF, CODE_SHIM, CODE_STEPS, CODE_UNREACHABLE};
-use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE};
+use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE, index_range};
 use super::roots::Root;
 use super::slow::{self, Aggregate, Env};
 use crate::error::{CheckKind, RuntimeError};
@@ -238,6 +238,17 @@ pub fn run_group(
         let at = nk.roots_word + ROOT_WORDS * k;
         if let Some(d) = t.get_mut(at..at + ROOT_WORDS) {
             d.copy_from_slice(&e);
+        }
+    }
+    // The index ranges of accesses through the roots (see `lower::index_range`).
+    for (i, req) in nk.ranges.iter().enumerate() {
+        let at = nk.roots_word + ROOT_WORDS * req.root;
+        let word = |j: usize| t.get(at + j).copied().unwrap_or(0);
+        let size = if req.store { word(3) } else { word(2) };
+        let (first, count) = index_range(req, word(4) as i64, size as i64);
+        let w = nk.ranges_word + 2 * i;
+        if let Some(d) = t.get_mut(w..w + 2) {
+            d.copy_from_slice(&[first, count]);
         }
     }
     t[E_STATE] = w.state.as_ptr() as u64;

@@ -49,6 +49,9 @@ pub struct NativeKernel {
     pub(crate) gt_word: usize,
     /// Where the pointer roots' words start in the launch table.
     pub(crate) roots_word: usize,
+    /// The index ranges native code reads, two words each at `ranges_word`.
+    pub(crate) ranges: Vec<lower::RangeReq>,
+    pub(crate) ranges_word: usize,
     /// The pointer roots: a parameter's argument word in the launch table, or an address
     /// constant's value.
     pub(crate) roots: Vec<(roots::Root, u64)>,
@@ -167,7 +170,8 @@ pub fn compile(
         }
     }
     let roots_word = E_ARGS + arg_lanes as usize;
-    let gt_word = roots_word + ROOT_WORDS * roots_list.len();
+    let ranges_word = roots_word + ROOT_WORDS * roots_list.len();
+    let gt_word = ranges_word + 2 * lower::MAX_RANGES;
     let private = lower::private_users(prog);
     let aggregate: Vec<bool> = (0..kf.params.len())
         .map(|i| {
@@ -180,6 +184,7 @@ pub fn compile(
     let max_regs = prog.funcs.iter().map(|f| f.nregs).max().unwrap_or(0) as usize;
     let barriers = kf.has_barrier;
     let sites;
+    let ranges;
     let state_words;
     let tc = m.target_config();
     {
@@ -249,6 +254,7 @@ pub fn compile(
                         }
                         roots::Root::Const(_) => None,
                     },
+                    index: k,
                 },
             );
         }
@@ -375,9 +381,12 @@ pub fn compile(
             restored: Default::default(),
             eager: Vec::new(),
             floats: Default::default(),
+            ranges: Vec::new(),
+            ranges_word,
         };
         lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
+        ranges = std::mem::take(&mut lw.ranges);
         let resumes = std::mem::take(&mut lw.resumes);
         // Eager stores use the state words too (even where no barrier was compiled: one
         // in code that cannot run still makes its function's slots eager).
@@ -499,6 +508,8 @@ pub fn compile(
         barriers,
         gt_word,
         roots_word,
+        ranges,
+        ranges_word,
         roots: roots_list,
         compile_time: t0.elapsed(),
     })
