@@ -64,6 +64,16 @@ pub fn shim_sig(call_conv: cranelift_codegen::isa::CallConv, n: usize) -> Signat
     s
 }
 
+/// The signature of a shim's trampoline: the shim's `n` u64s and the io image's address;
+/// it preserves every register and leaves the shim's result at `IO_RET`.
+pub fn tramp_sig(n: usize) -> Signature {
+    let mut s = Signature::new(cranelift_codegen::isa::CallConv::PreserveAll);
+    for _ in 0..=n {
+        s.params.push(AbiParam::new(types::I64));
+    }
+    s
+}
+
 /// The size of `kernel` with every call inlined (saturating), and its deepest call chain:
 /// checked before any code is generated, so a call tree that doubles per level is refused
 /// at once.
@@ -275,6 +285,8 @@ pub struct ActiveFn {
     pub consts: Vec<Option<u64>>,
     /// Reads of each slot (instructions and edge moves).
     pub uses: Vec<u32>,
+    /// Slots that a 32-bit float operation reads.
+    pub float_reads: Vec<bool>,
     /// The root of each slot (see [`super::roots`]).
     pub roots: Vec<Option<Root>>,
     /// Slots that always hold the kernel's argument (a kernel parameter never written):
@@ -303,6 +315,16 @@ pub fn pure_flags() -> MemFlagsData {
 }
 
 impl Lower<'_, '_> {
+    /// Calls shim `f` (through its trampoline) with `args`; its result.
+    fn shim(&mut self, f: FuncRef, args: &[Value]) -> Value {
+        let mut a = args.to_vec();
+        a.push(self.io);
+        self.b.ins().call(f, &a);
+        self.b
+            .ins()
+            .load(types::I64, flags(), self.io, (IO_RET * 8) as i32)
+    }
+
     fn iconst(&mut self, v: u64) -> Value {
         self.b.ins().iconst(types::I64, v as i64)
     }
@@ -364,8 +386,7 @@ impl Lower<'_, '_> {
         }
         let site = self.site(fi, pc);
         let sv = self.iconst(site);
-        let call = self.b.ins().call(self.shims.exec, &[sv]);
-        let st = self.b.inst_results(call)[0];
+        let st = self.shim(self.shims.exec, &[sv]);
         self.fault_if(st, (site << 8) | CODE_SHIM);
         for (s, n) in defs {
             for k in s..s + n {
@@ -548,14 +569,13 @@ impl Lower<'_, '_> {
         self.b.def_var(res, r);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow);
-        let call = match scale {
-            None => self.b.ins().call(self.shims.ptr_add, &[p, x]),
+        let r = match scale {
+            None => self.shim(self.shims.ptr_add, &[p, x]),
             Some(sc) => {
                 let scv = self.iconst(sc);
-                self.b.ins().call(self.shims.ptr_scaled, &[p, x, scv])
+                self.shim(self.shims.ptr_scaled, &[p, x, scv])
             }
         };
-        let r = self.b.inst_results(call)[0];
         self.b.def_var(res, r);
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
@@ -1060,8 +1080,23 @@ impl Lower<'_, '_> {
         if let Some(at) = atomic {
             self.atomic_at(at, eb, addr, vars, store, load);
         }
+        // A 4-byte word that float operations read is loaded into a float register (on the
+        // slow path, made from the slot's bits): no move from an integer register per use.
+        let float = match load {
+            Some(d) if atomic.is_none() && n == 1 && eb == 4 && !bool_lanes => self
+                .active
+                .last()
+                .is_some_and(|a| a.float_reads.get(d as usize) == Some(&true))
+                .then_some(d),
+            _ => None,
+        };
+        let fv = self.b.declare_var(types::F32);
+        if float.is_some() {
+            let x = self.b.ins().load(types::F32, fl, addr, 0);
+            self.b.def_var(fv, x);
+        }
         for k in 0..n {
-            if atomic.is_some() {
+            if atomic.is_some() || float.is_some() {
                 break;
             }
             let o = (k * eb) as i32;
@@ -1091,9 +1126,19 @@ impl Lower<'_, '_> {
         self.b.seal_block(slow);
         self.b.switch_to_block(slow);
         self.slow(fi, pc, f, ins, vars);
+        if let Some(d) = float {
+            let x = self.get(vars, d);
+            let x = self.f32_of(x);
+            self.b.def_var(fv, x);
+        }
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
+        if let Some(d) = float {
+            let x = self.b.use_var(fv);
+            let r = self.bits_of_f32(x);
+            self.set(vars, d, r);
+        }
     }
 
     /// Whether `len` bytes at offset `off` are `align`-aligned and end within `size`.
@@ -1565,6 +1610,33 @@ fn const_slots(f: &DFunc) -> Vec<Option<u64>> {
     st.into_iter().map(|x| x.flatten()).collect()
 }
 
+/// Whether each slot of `f` is read by a 32-bit float operation compiled inline.
+fn float_reads(f: &DFunc) -> Vec<bool> {
+    let mut v = vec![false; f.nregs as usize];
+    for ins in &f.code {
+        let ab = match *ins {
+            I::FAdd32 { a, b, .. }
+            | I::FSub32 { a, b, .. }
+            | I::FMul32 { a, b, .. }
+            | I::FDiv32 { a, b, .. } => [a, b],
+            I::Cmp {
+                s: Scalar::F32,
+                n: 1,
+                a,
+                b,
+                ..
+            } => [a, b],
+            _ => continue,
+        };
+        for s in ab {
+            if let Some(x) = v.get_mut(s as usize) {
+                *x = true;
+            }
+        }
+    }
+    v
+}
+
 /// Whether each slot of `f` is written by an instruction, an edge move or a call.
 fn written_slots(f: &DFunc) -> Vec<bool> {
     let mut v = vec![false; f.nregs as usize];
@@ -1736,6 +1808,7 @@ impl Lower<'_, '_> {
             roots,
             uses,
             args,
+            float_reads: float_reads(f),
             live: liveness,
             pc: 0,
         });
@@ -2122,7 +2195,7 @@ impl Lower<'_, '_> {
                     }
                     if rt.release {
                         let z = self.iconst(0);
-                        self.b.ins().call(self.shims.release, &[z]);
+                        self.shim(self.shims.release, &[z]);
                     }
                     self.b.ins().jump(rt.block, &[]);
                 }
@@ -2150,7 +2223,7 @@ impl Lower<'_, '_> {
                 let release = self.private.get(ci.func as usize) == Some(&true);
                 if release {
                     let z = self.iconst(0);
-                    self.b.ins().call(self.shims.mark, &[z]);
+                    self.shim(self.shims.mark, &[z]);
                 }
                 let cont = self.b.create_block();
                 let dest: Vec<Variable> = (0..ci.ret_n)

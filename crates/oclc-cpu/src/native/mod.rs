@@ -123,11 +123,44 @@ pub fn compile(
     }
     let mut m = JITModule::new(jb);
     let cc = m.isa().default_call_conv();
+    // Native code calls each shim through a trampoline that preserves every register and
+    // leaves the shim's result in the io image (`IO_RET`): a slow path's call, cold as it
+    // is, then clobbers no register of the hot code around it (float registers included,
+    // which the system ABI does not preserve), so values live across it stay in registers.
     let mut ids = Vec::new();
-    for (name, _, n) in shims {
-        let id = m
+    let mut ctx = m.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    for (k, (name, _, n)) in shims.into_iter().enumerate() {
+        let imp = m
             .declare_function(name, Linkage::Import, &lower::shim_sig(cc, n))
             .map_err(cl_err)?;
+        let tsig = lower::tramp_sig(n);
+        let id = m
+            .declare_function(&format!("{name}_tramp"), Linkage::Local, &tsig)
+            .map_err(cl_err)?;
+        ctx.func.signature = tsig;
+        ctx.func.name = UserFuncName::user(1, k as u32);
+        {
+            let tc = m.target_config();
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let blk = b.create_block();
+            b.append_block_params_for_function_params(blk);
+            b.switch_to_block(blk);
+            b.seal_block(blk);
+            let ps = b.block_params(blk).to_vec();
+            let fr = m.declare_func_in_func(imp, b.func);
+            let (args, io) = ps.split_at(n);
+            let call = b.ins().call(fr, args);
+            let r = b.inst_results(call)[0];
+            if let Some(&io) = io.first() {
+                b.ins()
+                    .store(MemFlagsData::trusted(), r, io, (IO_RET * 8) as i32);
+            }
+            b.ins().return_(&[]);
+            b.finalize(tc);
+        }
+        m.define_function(id, &mut ctx).map_err(cl_err)?;
+        m.clear_context(&mut ctx);
         ids.push(id);
     }
     let mut sig = m.make_signature();
@@ -137,10 +170,8 @@ pub fn compile(
     let fid = m
         .declare_function("oclc_kernel", Linkage::Local, &sig)
         .map_err(cl_err)?;
-    let mut ctx = m.make_context();
     ctx.func.signature = sig;
     ctx.func.name = UserFuncName::user(0, fid.as_u32());
-    let mut fctx = FunctionBuilderContext::new();
     let kparams = module
         .functions
         .get(kernel as usize)
@@ -321,8 +352,7 @@ pub fn compile(
         b.def_var(steps, zero);
         let kvars: Vec<Variable> = (0..kf.nregs).map(|_| b.declare_var(types::I64)).collect();
         if needs_item {
-            let call = b.ins().call(fr[1], &[idx]);
-            let _ = b.inst_results(call);
+            b.ins().call(fr[1], &[idx, io]);
         }
         for (i, (&(slot, n), lanes)) in kf.params.iter().zip(&arg_vals).enumerate() {
             if aggregate.get(i) == Some(&true) {
