@@ -583,3 +583,56 @@ s = {{ value = 0 }}
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// An access through a group's base pointer itself is the group's member at offset 0:
+/// when it is the one out of bounds (below the start for a load, past the end for a
+/// store), it reports what the interpreter does.
+#[test]
+fn group_base_member_reports_the_same() {
+    let job = |body: &str, global: u32| {
+        format!(
+            r#"
+code = """
+kernel void k(global float *out, global const float *in) {{
+    size_t i = get_global_id(0);
+    {body}
+}}
+"""
+kernel = "k"
+global = [{global}]
+[args]
+out = {{ buffer = "float", len = 16 }}
+in = {{ buffer = "float", len = 16, init = "range" }}
+"#
+        )
+    };
+    let j = job(
+        "global const float *p = in + i - 1; out[i] = p[0] + p[1] + p[2];",
+        14,
+    );
+    same_fault(
+        "base_lo",
+        &j,
+        &[],
+        "out-of-bounds read of 4 bytes at offset -4",
+    );
+    let j = job(
+        "global float *q = out + i + 1; q[0] = in[i]; q[-1] = 2;",
+        16,
+    );
+    same_fault(
+        "base_hi",
+        &j,
+        &[],
+        "out-of-bounds write of 4 bytes at offset 64",
+    );
+    let j = job(
+        "global float *q = out + i; out[i] = in[i]; q[0] = in[i] + 1; q[1] = 2;",
+        15,
+    );
+    let dir = temp_dir("base_in");
+    let path = dir.join("in.toml");
+    std::fs::write(&path, &j).expect("write run file");
+    assert!(same_bytes(&path.to_string_lossy()), "not native");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -937,14 +937,26 @@ impl Lower<'_, '_> {
             .and_then(|a| a.roots.get(p as usize).copied().flatten())
             .and_then(|r| self.root_vals.get(&r).copied());
         let pv;
-        let group = self
-            .active
-            .last()
-            .and_then(|a| a.groups.get(&pc).copied())
-            .filter(|_| deferred.as_ref().is_some_and(|d| d.terms.len() == 1));
-        if let (Some((g, c)), Some(df)) = (group, &deferred) {
+        let group = self.active.last().and_then(|a| a.groups.get(&pc).copied());
+        // The group's base pointer and root: through the arithmetic left to this access,
+        // or (the member at offset 0) the access's own pointer.
+        let base = match (&deferred, root) {
+            (Some(df), _) if df.terms.len() == 1 => Some((df.p, df.root)),
+            (None, Some(rv)) => {
+                let arg = self
+                    .active
+                    .last()
+                    .is_some_and(|a| a.args.get(p as usize) == Some(&true));
+                match rv.val {
+                    Some(v) if arg => Some((v, rv)),
+                    _ => Some((self.get(vars, p), rv)),
+                }
+            }
+            _ => None,
+        };
+        if let (Some((g, c)), Some((bp, brv))) = (group, base) {
             // Every access of the group in bounds (checked at its first): no check here.
-            let (all_ok, bs) = self.group_check(g, df.p, df.root, vars);
+            let (all_ok, bs) = self.group_check(g, bp, brv, vars);
             let addr = self.b.ins().iadd_imm_s(bs, c);
             self.b.def_var(addr_v, addr);
             let each = self.b.create_block();
@@ -1520,12 +1532,14 @@ fn access_groups(
         let Some(ptr) = access_ptr(ins) else {
             continue;
         };
-        let Some(&(key, c, bytes)) = arith.get(&ptr) else {
-            continue;
+        // Through arithmetic used by nothing else, or through the base pointer itself (the
+        // member at offset 0).
+        let (key, c, bytes) = match arith.get(&ptr) {
+            Some(&m) if uses.get(ptr as usize) == Some(&1) => m,
+            Some(_) => continue,
+            None if rooted(ptr) => ((ptr, None, false, 1), 0, 0),
+            None => continue,
         };
-        if uses.get(ptr as usize) != Some(&1) {
-            continue;
-        }
         let (len, align) = match *ins {
             I::Load4 { .. } | I::Store4 { .. } => (4, 4),
             I::Load8 { .. } | I::Store8 { .. } => (8, 8),
