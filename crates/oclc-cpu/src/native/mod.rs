@@ -457,24 +457,29 @@ pub fn compile(
         let idx = b.use_var(index);
         let idx1 = b.ins().iadd_imm_s(idx, 1);
         b.def_var(index, idx1);
+        // Branches, not selects: x wraps once per row, y once per plane.
+        use cranelift_codegen::ir::condcodes::IntCC;
         let x = b.use_var(lid[0]);
         let x1 = b.ins().iadd_imm_s(x, 1);
-        let wrap = b
-            .ins()
-            .icmp(cranelift_codegen::ir::condcodes::IntCC::Equal, x1, size[0]);
-        let x2 = b.ins().select(wrap, zero, x1);
-        b.def_var(lid[0], x2);
+        b.def_var(lid[0], x1);
+        let wrap = b.ins().icmp(IntCC::Equal, x1, size[0]);
+        let (wx, wy) = (b.create_block(), b.create_block());
+        b.set_cold_block(wx);
+        b.set_cold_block(wy);
+        b.ins().brif(wrap, wx, &[], head, &[]);
+        b.seal_block(wx);
+        b.switch_to_block(wx);
+        b.def_var(lid[0], zero);
         let y = b.use_var(lid[1]);
-        let wy = b.ins().uextend(types::I64, wrap);
-        let y1 = b.ins().iadd(y, wy);
-        let wrap2 = b
-            .ins()
-            .icmp(cranelift_codegen::ir::condcodes::IntCC::Equal, y1, size[1]);
-        let y2 = b.ins().select(wrap2, zero, y1);
-        b.def_var(lid[1], y2);
+        let y1 = b.ins().iadd_imm_s(y, 1);
+        b.def_var(lid[1], y1);
+        let wrap2 = b.ins().icmp(IntCC::Equal, y1, size[1]);
+        b.ins().brif(wrap2, wy, &[], head, &[]);
+        b.seal_block(wy);
+        b.switch_to_block(wy);
+        b.def_var(lid[1], zero);
         let z = b.use_var(lid[2]);
-        let wz = b.ins().uextend(types::I64, wrap2);
-        let z1 = b.ins().iadd(z, wz);
+        let z1 = b.ins().iadd_imm_s(z, 1);
         b.def_var(lid[2], z1);
         b.ins().jump(head, &[]);
         b.seal_block(head);
