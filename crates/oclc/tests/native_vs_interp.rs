@@ -515,3 +515,124 @@ s = { value = 0 }
         "out-of-bounds read of 4 bytes at offset 64",
     );
 }
+
+/// Accesses through a kernel's unchanged pointer argument at a scaled index test the index
+/// against a range the driver computes per work-group; at each end of the buffer, for
+/// loads and stores of 2-, 4- and 8-byte elements, they report what the interpreter does,
+/// and the accesses just inside pass on both.
+#[test]
+fn index_range_accesses_report_the_same() {
+    let job = |ty: &str, len: u32, load: &str, store: &str, global: u32| {
+        format!(
+            r#"
+code = """
+kernel void k(global {ty} *out, global const {ty} *in, uint n, int s) {{
+    size_t i = get_global_id(0);
+    int j = (int)i + s;
+    {ty} v = {load};
+    {store} = v;
+}}
+"""
+kernel = "k"
+global = [{global}]
+[args]
+out = {{ buffer = "{ty}", len = {len} }}
+in = {{ buffer = "{ty}", len = {len}, init = "range" }}
+n = {{ value = 4 }}
+s = {{ value = 0 }}
+"#
+        )
+    };
+    for (ty, b) in [("short", 2), ("float", 4), ("long", 8)] {
+        // Below the start: in[i - n] (size_t) and in[j - 1] (int, sign-extended).
+        let j = job(ty, 16, "in[i - n] + in[i]", "out[i]", 16);
+        same_fault(
+            &format!("range_lo_{ty}"),
+            &j,
+            &[],
+            &format!("out-of-bounds read of {b} bytes at offset -{}", 4 * b),
+        );
+        let j = job(ty, 16, "in[j - 1] + in[j + 1]", "out[i]", 15);
+        same_fault(
+            &format!("range_lo32_{ty}"),
+            &j,
+            &[],
+            &format!("out-of-bounds read of {b} bytes at offset -{b}"),
+        );
+        // Past the end: a load and a store one element past it.
+        let j = job(ty, 16, "in[i + n]", "out[i]", 13);
+        same_fault(
+            &format!("range_hi_{ty}"),
+            &j,
+            &[],
+            &format!("out-of-bounds read of {b} bytes at offset {}", 16 * b),
+        );
+        let j = job(ty, 16, "in[i]", "out[j + 1]", 16);
+        same_fault(
+            &format!("range_st_{ty}"),
+            &j,
+            &[],
+            &format!("out-of-bounds write of {b} bytes at offset {}", 16 * b),
+        );
+        // Just inside at both ends: the same bytes on both back ends.
+        let j = job(ty, 16, "in[i + n] + in[j]", "out[j + 3]", 12);
+        let dir = temp_dir(&format!("range_in_{ty}"));
+        let path = dir.join("in.toml");
+        std::fs::write(&path, &j).expect("write run file");
+        assert!(same_bytes(&path.to_string_lossy()), "{ty}: not native");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// An access through a group's base pointer itself is the group's member at offset 0:
+/// when it is the one out of bounds (below the start for a load, past the end for a
+/// store), it reports what the interpreter does.
+#[test]
+fn group_base_member_reports_the_same() {
+    let job = |body: &str, global: u32| {
+        format!(
+            r#"
+code = """
+kernel void k(global float *out, global const float *in) {{
+    size_t i = get_global_id(0);
+    {body}
+}}
+"""
+kernel = "k"
+global = [{global}]
+[args]
+out = {{ buffer = "float", len = 16 }}
+in = {{ buffer = "float", len = 16, init = "range" }}
+"#
+        )
+    };
+    let j = job(
+        "global const float *p = in + i - 1; out[i] = p[0] + p[1] + p[2];",
+        14,
+    );
+    same_fault(
+        "base_lo",
+        &j,
+        &[],
+        "out-of-bounds read of 4 bytes at offset -4",
+    );
+    let j = job(
+        "global float *q = out + i + 1; q[0] = in[i]; q[-1] = 2;",
+        16,
+    );
+    same_fault(
+        "base_hi",
+        &j,
+        &[],
+        "out-of-bounds write of 4 bytes at offset 64",
+    );
+    let j = job(
+        "global float *q = out + i; out[i] = in[i]; q[0] = in[i] + 1; q[1] = 2;",
+        15,
+    );
+    let dir = temp_dir("base_in");
+    let path = dir.join("in.toml");
+    std::fs::write(&path, &j).expect("write run file");
+    assert!(same_bytes(&path.to_string_lossy()), "not native");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,7 +5,7 @@
 use super::NativeKernel;
 use super::layout::*;
 use super::lower::{CODE_FELL_OFF, CODE_SHIM, CODE_STEPS, CODE_UNREACHABLE};
-use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE};
+use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE, index_range};
 use super::roots::Root;
 use super::slow::{self, Aggregate, Env};
 use crate::error::{CheckKind, RuntimeError};
@@ -214,13 +214,17 @@ pub fn run_group(
         }
     }
     let n = (size[0] * size[1] * size[2]) as usize;
-    let words = n * nk.state_words;
+    // Without barriers only eager stores (none) could use the state words: the work-items
+    // need no stop words reset, nor scanned when they finish.
+    let words = if nk.barriers { n * nk.state_words } else { 0 };
     if w.state.len() < words {
         w.state.resize_with(words, || AtomicU64::new(0));
     }
-    for k in 0..n {
-        if let Some(s) = w.state.get(k * nk.state_words) {
-            s.store(0, Relaxed);
+    if nk.barriers {
+        for k in 0..n {
+            if let Some(s) = w.state.get(k * nk.state_words) {
+                s.store(0, Relaxed);
+            }
         }
     }
     let nglob = ctx.globals.len();
@@ -236,6 +240,17 @@ pub fn run_group(
             d.copy_from_slice(&e);
         }
     }
+    // The index ranges of accesses through the roots (see `lower::index_range`).
+    for (i, req) in nk.ranges.iter().enumerate() {
+        let at = nk.roots_word + ROOT_WORDS * req.root;
+        let word = |j: usize| t.get(at + j).copied().unwrap_or(0);
+        let size = if req.store { word(3) } else { word(2) };
+        let (first, count) = index_range(req, word(4) as i64, size as i64);
+        let w = nk.ranges_word + 2 * i;
+        if let Some(d) = t.get_mut(w..w + 2) {
+            d.copy_from_slice(&[first, count]);
+        }
+    }
     t[E_STATE] = w.state.as_ptr() as u64;
     t[E_LTAB] = w.ltab.as_ptr() as u64;
     t[E_NLOC] = (w.ltab.len() / 2).saturating_sub(1) as u64;
@@ -248,6 +263,9 @@ pub fn run_group(
         let status = super::call::run(nk.entry, &w.table, &w.io, &w.state);
         if status != 0 {
             break status;
+        }
+        if !nk.barriers {
+            return Ok(String::new());
         }
         // Every work-item stopped: all returned, or all wait at one barrier.
         let at = |code: u64| -> Stop {

@@ -5,6 +5,8 @@
 pub const IO_INDEX: usize = 0;
 /// io: local ids of the work-item that faulted (3 words).
 pub const IO_LID: usize = 1;
+/// io: the result of the last shim called through its trampoline.
+pub const IO_RET: usize = 4;
 /// io: start of the slot image the slow path reads operands from and writes results to.
 pub const IO_SLOTS: usize = 8;
 

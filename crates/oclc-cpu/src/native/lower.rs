@@ -64,6 +64,16 @@ pub fn shim_sig(call_conv: cranelift_codegen::isa::CallConv, n: usize) -> Signat
     s
 }
 
+/// The signature of a shim's trampoline: the shim's `n` u64s and the io image's address;
+/// it preserves every register and leaves the shim's result at `IO_RET`.
+pub fn tramp_sig(n: usize) -> Signature {
+    let mut s = Signature::new(cranelift_codegen::isa::CallConv::PreserveAll);
+    for _ in 0..=n {
+        s.params.push(AbiParam::new(types::I64));
+    }
+    s
+}
+
 /// The size of `kernel` with every call inlined (saturating), and its deepest call chain:
 /// checked before any code is generated, so a call tree that doubles per level is refused
 /// at once.
@@ -182,6 +192,9 @@ pub struct Lower<'a, 'b> {
     pub eager: Vec<bool>,
     /// Slot values made from a float's bits (`bits_of_f32`/`bits_of_f64`): the float.
     pub floats: std::collections::HashMap<u32, Value>,
+    /// The index ranges the driver computes per call, at `ranges_word` in the launch table.
+    pub ranges: Vec<RangeReq>,
+    pub ranges_word: usize,
 }
 
 /// Pointer arithmetic `p + x * scale` (`bytes` is the product) left to the access that
@@ -217,6 +230,44 @@ pub struct RootVals {
     /// For a parameter, the argument as loaded at entry: a pointer that is this value
     /// needs no check that it still points into the root's allocation.
     pub val: Option<Value>,
+    /// The root's index in the kernel's root list.
+    pub index: usize,
+}
+
+/// An index range the driver computes per call (see [`Lower::index_range`] and
+/// [`index_range`]): root index, scale, lowest offset, highest end, alignment, store,
+/// lowest and highest constant added to the index.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct RangeReq {
+    pub root: usize,
+    pub scale: i64,
+    pub lo: i64,
+    pub end: i64,
+    pub align: u32,
+    pub store: bool,
+    pub clo: i64,
+    pub chi: i64,
+}
+
+/// Most index ranges a kernel has words for in the launch table (more are computed inline).
+pub const MAX_RANGES: usize = 32;
+
+/// The range of index `x` for which accesses `req` through a root with offset `soff` and
+/// `size` bytes pass their checks: `(first, count)`, so that they pass exactly when
+/// `x - first < count` (unsigned, wrapping): `soff + x * scale + lo >= 0`,
+/// `soff + x * scale + end <= size`, `x + clo` and `x + chi` fit in 32 bits, and `soff` is
+/// aligned (`scale` is a power of two and a multiple of the alignment).
+pub fn index_range(req: &RangeReq, soff: i64, size: i64) -> (u64, u64) {
+    let k = req.scale.trailing_zeros();
+    let first = (-((soff.wrapping_add(req.lo)) >> k)).max(i32::MIN as i64 - req.clo);
+    let last = (size.wrapping_sub(soff).wrapping_sub(req.end) >> k).min(i32::MAX as i64 - req.chi);
+    let aligned = soff & (req.align.max(1) as i64 - 1) == 0;
+    let count = if aligned && first <= last {
+        (last - first + 1) as u64
+    } else {
+        0
+    };
+    (first as u64, count)
 }
 
 /// A function being lowered: its slot variables, their liveness (functions with barriers)
@@ -234,8 +285,13 @@ pub struct ActiveFn {
     pub consts: Vec<Option<u64>>,
     /// Reads of each slot (instructions and edge moves).
     pub uses: Vec<u32>,
+    /// Slots that a 32-bit float operation reads.
+    pub float_reads: Vec<bool>,
     /// The root of each slot (see [`super::roots`]).
     pub roots: Vec<Option<Root>>,
+    /// Slots that always hold the kernel's argument (a kernel parameter never written):
+    /// read as the argument's value itself, loaded once per call.
+    pub args: Vec<bool>,
     pub live: Option<std::rc::Rc<super::live::Liveness>>,
     pub pc: u32,
 }
@@ -259,6 +315,16 @@ pub fn pure_flags() -> MemFlagsData {
 }
 
 impl Lower<'_, '_> {
+    /// Calls shim `f` (through its trampoline) with `args`; its result.
+    fn shim(&mut self, f: FuncRef, args: &[Value]) -> Value {
+        let mut a = args.to_vec();
+        a.push(self.io);
+        self.b.ins().call(f, &a);
+        self.b
+            .ins()
+            .load(types::I64, flags(), self.io, (IO_RET * 8) as i32)
+    }
+
     fn iconst(&mut self, v: u64) -> Value {
         self.b.ins().iconst(types::I64, v as i64)
     }
@@ -320,8 +386,7 @@ impl Lower<'_, '_> {
         }
         let site = self.site(fi, pc);
         let sv = self.iconst(site);
-        let call = self.b.ins().call(self.shims.exec, &[sv]);
-        let st = self.b.inst_results(call)[0];
+        let st = self.shim(self.shims.exec, &[sv]);
         self.fault_if(st, (site << 8) | CODE_SHIM);
         for (s, n) in defs {
             for k in s..s + n {
@@ -504,14 +569,13 @@ impl Lower<'_, '_> {
         self.b.def_var(res, r);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow);
-        let call = match scale {
-            None => self.b.ins().call(self.shims.ptr_add, &[p, x]),
+        let r = match scale {
+            None => self.shim(self.shims.ptr_add, &[p, x]),
             Some(sc) => {
                 let scv = self.iconst(sc);
-                self.b.ins().call(self.shims.ptr_scaled, &[p, x, scv])
+                self.shim(self.shims.ptr_scaled, &[p, x, scv])
             }
         };
-        let r = self.b.inst_results(call)[0];
         self.b.def_var(res, r);
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
@@ -596,8 +660,15 @@ impl Lower<'_, '_> {
                 if !self.ends_in_access(f, pc, bm, d) {
                     return false;
                 }
+                let arg = self
+                    .active
+                    .last()
+                    .is_some_and(|a| a.args.get(p as usize) == Some(&true));
                 Deferred {
-                    p: pv,
+                    p: match root.val {
+                        Some(v) if arg => v,
+                        _ => pv,
+                    },
                     terms: Vec::new(),
                     root,
                 }
@@ -617,6 +688,58 @@ impl Lower<'_, '_> {
         self.b.def_var(dv, r);
         self.deferred.insert(dv.index(), df);
         true
+    }
+
+    /// For accesses through a parameter's unchanged argument at `x * scale` bytes past it
+    /// (`scale` a power of two, a multiple of `align`), reaching bytes `lo..end` past that
+    /// and with `x + clo` and `x + chi` small: `(first, count)` such that the checks of
+    /// those accesses pass exactly when `x - first < count` (unsigned). The driver computes
+    /// it per call from the root's words ([`index_range`]; Cranelift did not hoist it out of
+    /// the work-item loop): two loads here.
+    #[allow(clippy::too_many_arguments)]
+    fn index_range(
+        &mut self,
+        rv: &RootVals,
+        scale: i64,
+        lo: i64,
+        end: i64,
+        align: u32,
+        store: bool,
+        clo: i64,
+        chi: i64,
+    ) -> (Value, Value) {
+        let req = RangeReq {
+            root: rv.index,
+            scale,
+            lo,
+            end,
+            align,
+            store,
+            clo,
+            chi,
+        };
+        let at = match self.ranges.iter().position(|r| *r == req) {
+            Some(i) => Some(i),
+            None if self.ranges.len() < MAX_RANGES => {
+                self.ranges.push(req);
+                Some(self.ranges.len() - 1)
+            }
+            None => None,
+        };
+        match at {
+            Some(i) => {
+                let w = self.ranges_word + 2 * i;
+                (self.env_load(w), self.env_load(w + 1))
+            }
+            // No word left: an empty range (every access takes the full test).
+            None => (self.iconst(0), self.iconst(0)),
+        }
+    }
+
+    /// Whether `x - first < count` (see [`Self::index_range`]).
+    fn in_range(&mut self, x: Value, (first, count): (Value, Value)) -> Value {
+        let t = self.b.ins().isub(x, first);
+        self.b.ins().icmp(IntCC::UnsignedLessThan, t, count)
     }
 
     /// The check of access group `g` with base pointer `p` (root `rv`), emitted at its
@@ -646,6 +769,28 @@ impl Lower<'_, '_> {
             let f = self.b.ins().iconst(types::I8, 0);
             return (f, rv.base);
         };
+        // Through the unchanged argument: one range test of the index.
+        if let (Some(slot), true) = (gi.idx, rv.val == Some(p))
+            && gi.scale > 0
+            && (gi.scale as u64).is_power_of_two()
+            && gi.scale % gi.align as i64 == 0
+        {
+            let mut x = self.get(vars, slot);
+            if gi.sext {
+                x = self.sext(x, 32);
+            }
+            let r = self.index_range(
+                &rv, gi.scale, gi.lo, gi.end, gi.align, gi.store, gi.clo, gi.chi,
+            );
+            let ok = self.in_range(x, r);
+            let bs = self.b.ins().iadd(rv.base, rv.soff);
+            let xs = self.b.ins().imul_imm_s(x, gi.scale);
+            let bs = self.b.ins().iadd(bs, xs);
+            if let Some(a) = self.active.last_mut() {
+                a.group_vals.insert(g, (ok, bs));
+            }
+            return (ok, bs);
+        }
         let sh = (64 - ptr::ALLOC_SHIFT) as i64;
         let (ok, soff) = if rv.val == Some(p) {
             (self.b.ins().iconst(types::I8, 1), rv.soff)
@@ -792,14 +937,26 @@ impl Lower<'_, '_> {
             .and_then(|a| a.roots.get(p as usize).copied().flatten())
             .and_then(|r| self.root_vals.get(&r).copied());
         let pv;
-        let group = self
-            .active
-            .last()
-            .and_then(|a| a.groups.get(&pc).copied())
-            .filter(|_| deferred.as_ref().is_some_and(|d| d.terms.len() == 1));
-        if let (Some((g, c)), Some(df)) = (group, &deferred) {
+        let group = self.active.last().and_then(|a| a.groups.get(&pc).copied());
+        // The group's base pointer and root: through the arithmetic left to this access,
+        // or (the member at offset 0) the access's own pointer.
+        let base = match (&deferred, root) {
+            (Some(df), _) if df.terms.len() == 1 => Some((df.p, df.root)),
+            (None, Some(rv)) => {
+                let arg = self
+                    .active
+                    .last()
+                    .is_some_and(|a| a.args.get(p as usize) == Some(&true));
+                match rv.val {
+                    Some(v) if arg => Some((v, rv)),
+                    _ => Some((self.get(vars, p), rv)),
+                }
+            }
+            _ => None,
+        };
+        if let (Some((g, c)), Some((bp, brv))) = (group, base) {
             // Every access of the group in bounds (checked at its first): no check here.
-            let (all_ok, bs) = self.group_check(g, df.p, df.root, vars);
+            let (all_ok, bs) = self.group_check(g, bp, brv, vars);
             let addr = self.b.ins().iadd_imm_s(bs, c);
             self.b.def_var(addr_v, addr);
             let each = self.b.create_block();
@@ -812,6 +969,32 @@ impl Lower<'_, '_> {
             // small, every step stays inside the offset field, and the final offset (not
             // negative) leaves the access inside the allocation.
             let rv = df.root;
+            // Through the unchanged argument at a scaled index: one range test of the
+            // index (the full test below when it fails).
+            if let ([(x, bytes, sc)], true) = (df.terms.as_slice(), rv.val == Some(df.p)) {
+                let scale = sc.unwrap_or(1);
+                if scale.is_power_of_two() && scale % align as u64 == 0 && scale < 1 << 16 {
+                    let r = self.index_range(
+                        &rv,
+                        scale as i64,
+                        0,
+                        len as i64,
+                        align,
+                        store.is_some(),
+                        0,
+                        0,
+                    );
+                    let ok = self.in_range(*x, r);
+                    let bs = self.b.ins().iadd(rv.base, rv.soff);
+                    let addr = self.b.ins().iadd(bs, *bytes);
+                    self.b.def_var(addr_v, addr);
+                    let full = self.b.create_block();
+                    self.b.set_cold_block(full);
+                    self.b.ins().brif(ok, fast, &[], full, &[]);
+                    self.b.seal_block(full);
+                    self.b.switch_to_block(full);
+                }
+            }
             let general = self.b.create_block();
             let sh = (64 - ptr::ALLOC_SHIFT) as i64;
             let (mut ok, mut off) = if rv.val == Some(df.p) {
@@ -909,8 +1092,23 @@ impl Lower<'_, '_> {
         if let Some(at) = atomic {
             self.atomic_at(at, eb, addr, vars, store, load);
         }
+        // A 4-byte word that float operations read is loaded into a float register (on the
+        // slow path, made from the slot's bits): no move from an integer register per use.
+        let float = match load {
+            Some(d) if atomic.is_none() && n == 1 && eb == 4 && !bool_lanes => self
+                .active
+                .last()
+                .is_some_and(|a| a.float_reads.get(d as usize) == Some(&true))
+                .then_some(d),
+            _ => None,
+        };
+        let fv = self.b.declare_var(types::F32);
+        if float.is_some() {
+            let x = self.b.ins().load(types::F32, fl, addr, 0);
+            self.b.def_var(fv, x);
+        }
         for k in 0..n {
-            if atomic.is_some() {
+            if atomic.is_some() || float.is_some() {
                 break;
             }
             let o = (k * eb) as i32;
@@ -940,9 +1138,19 @@ impl Lower<'_, '_> {
         self.b.seal_block(slow);
         self.b.switch_to_block(slow);
         self.slow(fi, pc, f, ins, vars);
+        if let Some(d) = float {
+            let x = self.get(vars, d);
+            let x = self.f32_of(x);
+            self.b.def_var(fv, x);
+        }
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
+        if let Some(d) = float {
+            let x = self.b.use_var(fv);
+            let r = self.bits_of_f32(x);
+            self.set(vars, d, r);
+        }
     }
 
     /// Whether `len` bytes at offset `off` are `align`-aligned and end within `size`.
@@ -1324,12 +1532,14 @@ fn access_groups(
         let Some(ptr) = access_ptr(ins) else {
             continue;
         };
-        let Some(&(key, c, bytes)) = arith.get(&ptr) else {
-            continue;
+        // Through arithmetic used by nothing else, or through the base pointer itself (the
+        // member at offset 0).
+        let (key, c, bytes) = match arith.get(&ptr) {
+            Some(&m) if uses.get(ptr as usize) == Some(&1) => m,
+            Some(_) => continue,
+            None if rooted(ptr) => ((ptr, None, false, 1), 0, 0),
+            None => continue,
         };
-        if uses.get(ptr as usize) != Some(&1) {
-            continue;
-        }
         let (len, align) = match *ins {
             I::Load4 { .. } | I::Store4 { .. } => (4, 4),
             I::Load8 { .. } | I::Store8 { .. } => (8, 8),
@@ -1412,6 +1622,59 @@ fn const_slots(f: &DFunc) -> Vec<Option<u64>> {
         other(&mut st, s, k);
     }
     st.into_iter().map(|x| x.flatten()).collect()
+}
+
+/// Whether each slot of `f` is read by a 32-bit float operation compiled inline.
+fn float_reads(f: &DFunc) -> Vec<bool> {
+    let mut v = vec![false; f.nregs as usize];
+    for ins in &f.code {
+        let ab = match *ins {
+            I::FAdd32 { a, b, .. }
+            | I::FSub32 { a, b, .. }
+            | I::FMul32 { a, b, .. }
+            | I::FDiv32 { a, b, .. } => [a, b],
+            I::Cmp {
+                s: Scalar::F32,
+                n: 1,
+                a,
+                b,
+                ..
+            } => [a, b],
+            _ => continue,
+        };
+        for s in ab {
+            if let Some(x) = v.get_mut(s as usize) {
+                *x = true;
+            }
+        }
+    }
+    v
+}
+
+/// Whether each slot of `f` is written by an instruction, an edge move or a call.
+fn written_slots(f: &DFunc) -> Vec<bool> {
+    let mut v = vec![false; f.nregs as usize];
+    let mut put = |s: u32, k: u32| {
+        for x in s..s.saturating_add(k) {
+            if let Some(y) = v.get_mut(x as usize) {
+                *y = true;
+            }
+        }
+    };
+    for ins in &f.code {
+        let (_, w, _, _) = super::live::rw(f, ins);
+        for (s, k) in w {
+            put(s, k);
+        }
+        if let I::Call { d, info } = *ins {
+            let k = f.calls.get(info as usize).map_or(1, |c| c.ret_n);
+            put(d, k.max(1));
+        }
+    }
+    for &(d, _) in &f.moves {
+        put(d, 1);
+    }
+    v
 }
 
 /// Reads of each slot of `f` (instructions and edge moves).
@@ -1530,6 +1793,19 @@ impl Lower<'_, '_> {
         }
         let roots = super::roots::slot_roots(f, params);
         let uses = slot_uses(f);
+        let mut args = vec![false; f.nregs as usize];
+        if ret.is_none() {
+            let written = written_slots(f);
+            for &(s, n) in &f.params {
+                if let (1, Some(false), Some(a)) = (
+                    n,
+                    written.get(s as usize).copied(),
+                    args.get_mut(s as usize),
+                ) {
+                    *a = true;
+                }
+            }
+        }
         let (groups, group_info) = access_groups(f, &bm.pcs, &consts, &uses, |p| {
             roots
                 .get(p as usize)
@@ -1545,6 +1821,8 @@ impl Lower<'_, '_> {
             vars: vars.to_vec(),
             roots,
             uses,
+            args,
+            float_reads: float_reads(f),
             live: liveness,
             pc: 0,
         });
@@ -1931,7 +2209,7 @@ impl Lower<'_, '_> {
                     }
                     if rt.release {
                         let z = self.iconst(0);
-                        self.b.ins().call(self.shims.release, &[z]);
+                        self.shim(self.shims.release, &[z]);
                     }
                     self.b.ins().jump(rt.block, &[]);
                 }
@@ -1959,7 +2237,7 @@ impl Lower<'_, '_> {
                 let release = self.private.get(ci.func as usize) == Some(&true);
                 if release {
                     let z = self.iconst(0);
-                    self.b.ins().call(self.shims.mark, &[z]);
+                    self.shim(self.shims.mark, &[z]);
                 }
                 let cont = self.b.create_block();
                 let dest: Vec<Variable> = (0..ci.ret_n)
@@ -2072,5 +2350,79 @@ impl Lower<'_, '_> {
             | I::AtomicStore { .. } => self.slow(fi, pc, f, &ins, vars),
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RangeReq, index_range};
+
+    /// What the per-access checks accept for index `x` (as `access` and `group_check` test
+    /// it, with exact arithmetic).
+    fn accepts(r: &RangeReq, soff: i64, size: i64, x: i64) -> bool {
+        let small = |v: i128| v >= i32::MIN as i128 && v <= i32::MAX as i128;
+        let off = soff as i128 + x as i128 * r.scale as i128;
+        small(x as i128 + r.clo as i128)
+            && small(x as i128 + r.chi as i128)
+            && off % r.align as i128 == 0
+            && off + r.lo as i128 >= 0
+            && off + r.end as i128 <= size as i128
+    }
+
+    /// The range test accepts exactly the indexes the full checks accept, near every edge
+    /// (offsets, sizes and the 32-bit limits of the index).
+    #[test]
+    fn index_range_matches_the_checks() {
+        let xs: Vec<i64> = [
+            -40i64, -9, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 7, 8, 9, 40,
+        ]
+        .into_iter()
+        .chain([
+            i32::MIN as i64,
+            i32::MAX as i64,
+            1 << 33,
+            -(1 << 33),
+            i64::MIN,
+            i64::MAX,
+        ])
+        .flat_map(|x: i64| [x.saturating_sub(1), x, x.saturating_add(1)])
+        .collect();
+        let mut n = 0;
+        for scale in [1i64, 2, 4, 8, 16] {
+            for align in [1u32, 2, 4, 8] {
+                if scale % align as i64 != 0 {
+                    continue;
+                }
+                for (lo, end) in [(0i64, 4i64), (0, 1), (-8, 8), (4, 12), (-64, -60)] {
+                    for (clo, chi) in [(0i64, 0i64), (-1, 1), (0, 3), (5, 9)] {
+                        for soff in [-16i64, -4, -3, 0, 1, 4, 12, 1 << 38] {
+                            for size in [0i64, 3, 4, 16, 17, 64, 1 << 39] {
+                                let r = RangeReq {
+                                    root: 0,
+                                    scale,
+                                    lo,
+                                    end,
+                                    align,
+                                    store: false,
+                                    clo,
+                                    chi,
+                                };
+                                let (first, count) = index_range(&r, soff, size);
+                                for &x in &xs {
+                                    let fast = (x as u64).wrapping_sub(first) < count;
+                                    assert_eq!(
+                                        fast,
+                                        accepts(&r, soff, size, x),
+                                        "{r:?} soff {soff} size {size} x {x}"
+                                    );
+                                    n += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(n > 100_000);
     }
 }

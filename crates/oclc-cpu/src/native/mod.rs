@@ -49,11 +49,17 @@ pub struct NativeKernel {
     pub(crate) gt_word: usize,
     /// Where the pointer roots' words start in the launch table.
     pub(crate) roots_word: usize,
+    /// The index ranges native code reads, two words each at `ranges_word`.
+    pub(crate) ranges: Vec<lower::RangeReq>,
+    pub(crate) ranges_word: usize,
     /// The pointer roots: a parameter's argument word in the launch table, or an address
     /// constant's value.
     pub(crate) roots: Vec<(roots::Root, u64)>,
     /// State words per work-item (1 without barriers: where it stopped).
     pub(crate) state_words: usize,
+    /// Whether the kernel (or a callee) has a barrier: without one, every work-item runs
+    /// to its end in one call and the state words are not used.
+    pub(crate) barriers: bool,
     /// How long compiling took.
     pub compile_time: Duration,
 }
@@ -117,11 +123,44 @@ pub fn compile(
     }
     let mut m = JITModule::new(jb);
     let cc = m.isa().default_call_conv();
+    // Native code calls each shim through a trampoline that preserves every register and
+    // leaves the shim's result in the io image (`IO_RET`): a slow path's call, cold as it
+    // is, then clobbers no register of the hot code around it (float registers included,
+    // which the system ABI does not preserve), so values live across it stay in registers.
     let mut ids = Vec::new();
-    for (name, _, n) in shims {
-        let id = m
+    let mut ctx = m.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    for (k, (name, _, n)) in shims.into_iter().enumerate() {
+        let imp = m
             .declare_function(name, Linkage::Import, &lower::shim_sig(cc, n))
             .map_err(cl_err)?;
+        let tsig = lower::tramp_sig(n);
+        let id = m
+            .declare_function(&format!("{name}_tramp"), Linkage::Local, &tsig)
+            .map_err(cl_err)?;
+        ctx.func.signature = tsig;
+        ctx.func.name = UserFuncName::user(1, k as u32);
+        {
+            let tc = m.target_config();
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let blk = b.create_block();
+            b.append_block_params_for_function_params(blk);
+            b.switch_to_block(blk);
+            b.seal_block(blk);
+            let ps = b.block_params(blk).to_vec();
+            let fr = m.declare_func_in_func(imp, b.func);
+            let (args, io) = ps.split_at(n);
+            let call = b.ins().call(fr, args);
+            let r = b.inst_results(call)[0];
+            if let Some(&io) = io.first() {
+                b.ins()
+                    .store(MemFlagsData::trusted(), r, io, (IO_RET * 8) as i32);
+            }
+            b.ins().return_(&[]);
+            b.finalize(tc);
+        }
+        m.define_function(id, &mut ctx).map_err(cl_err)?;
+        m.clear_context(&mut ctx);
         ids.push(id);
     }
     let mut sig = m.make_signature();
@@ -131,10 +170,8 @@ pub fn compile(
     let fid = m
         .declare_function("oclc_kernel", Linkage::Local, &sig)
         .map_err(cl_err)?;
-    let mut ctx = m.make_context();
     ctx.func.signature = sig;
     ctx.func.name = UserFuncName::user(0, fid.as_u32());
-    let mut fctx = FunctionBuilderContext::new();
     let kparams = module
         .functions
         .get(kernel as usize)
@@ -164,7 +201,8 @@ pub fn compile(
         }
     }
     let roots_word = E_ARGS + arg_lanes as usize;
-    let gt_word = roots_word + ROOT_WORDS * roots_list.len();
+    let ranges_word = roots_word + ROOT_WORDS * roots_list.len();
+    let gt_word = ranges_word + 2 * lower::MAX_RANGES;
     let private = lower::private_users(prog);
     let aggregate: Vec<bool> = (0..kf.params.len())
         .map(|i| {
@@ -175,7 +213,9 @@ pub fn compile(
         .collect();
     let needs_item = private.get(kernel as usize) == Some(&true) || aggregate.iter().any(|a| *a);
     let max_regs = prog.funcs.iter().map(|f| f.nregs).max().unwrap_or(0) as usize;
+    let barriers = kf.has_barrier;
     let sites;
+    let ranges;
     let state_words;
     let tc = m.target_config();
     {
@@ -245,6 +285,7 @@ pub fn compile(
                         }
                         roots::Root::Const(_) => None,
                     },
+                    index: k,
                 },
             );
         }
@@ -288,23 +329,30 @@ pub fn compile(
         b.seal_block(body);
         b.switch_to_block(body);
         b.ins().store(fl, idx, io, (IO_INDEX * 8) as i32);
-        let sw = b.ins().imul(idx, state_w);
-        let sw = b.ins().ishl_imm_s(sw, 3);
-        let sb = b.ins().iadd(state, sw);
-        b.def_var(sbase, sb);
-        let stop = b
-            .ins()
-            .load(types::I64, fl, sb, (lower::STATE_STOP * 8) as i32);
         let fresh = b.create_block();
         let dispatch = b.create_block();
-        b.ins().brif(stop, dispatch, &[], fresh, &[]);
+        // Without barriers a work-item is always fresh here and needs no state words.
+        let stop = if barriers {
+            let sw = b.ins().imul(idx, state_w);
+            let sw = b.ins().ishl_imm_s(sw, 3);
+            let sb = b.ins().iadd(state, sw);
+            b.def_var(sbase, sb);
+            let stop = b
+                .ins()
+                .load(types::I64, fl, sb, (lower::STATE_STOP * 8) as i32);
+            b.ins().brif(stop, dispatch, &[], fresh, &[]);
+            stop
+        } else {
+            b.def_var(sbase, state);
+            b.ins().jump(fresh, &[]);
+            zero
+        };
         b.seal_block(fresh);
         b.switch_to_block(fresh);
         b.def_var(steps, zero);
         let kvars: Vec<Variable> = (0..kf.nregs).map(|_| b.declare_var(types::I64)).collect();
         if needs_item {
-            let call = b.ins().call(fr[1], &[idx]);
-            let _ = b.inst_results(call);
+            b.ins().call(fr[1], &[idx, io]);
         }
         for (i, (&(slot, n), lanes)) in kf.params.iter().zip(&arg_vals).enumerate() {
             if aggregate.get(i) == Some(&true) {
@@ -363,9 +411,12 @@ pub fn compile(
             restored: Default::default(),
             eager: Vec::new(),
             floats: Default::default(),
+            ranges: Vec::new(),
+            ranges_word,
         };
         lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
+        ranges = std::mem::take(&mut lw.ranges);
         let resumes = std::mem::take(&mut lw.resumes);
         // Eager stores use the state words too (even where no barrier was compiled: one
         // in code that cannot run still makes its function's slots eager).
@@ -393,10 +444,12 @@ pub fn compile(
         b.seal_block(dispatch);
         b.switch_to_block(item_end);
         b.seal_block(item_end);
-        let sb = b.use_var(sbase);
-        let done_code = b.ins().iconst(types::I64, lower::STOP_DONE as i64);
-        b.ins()
-            .store(fl, done_code, sb, (lower::STATE_STOP * 8) as i32);
+        if barriers {
+            let sb = b.use_var(sbase);
+            let done_code = b.ins().iconst(types::I64, lower::STOP_DONE as i64);
+            b.ins()
+                .store(fl, done_code, sb, (lower::STATE_STOP * 8) as i32);
+        }
         b.ins().jump(advance, &[]);
         // The next work-item: local ids advance in x, then y, then z.
         b.switch_to_block(advance);
@@ -404,24 +457,29 @@ pub fn compile(
         let idx = b.use_var(index);
         let idx1 = b.ins().iadd_imm_s(idx, 1);
         b.def_var(index, idx1);
+        // Branches, not selects: x wraps once per row, y once per plane.
+        use cranelift_codegen::ir::condcodes::IntCC;
         let x = b.use_var(lid[0]);
         let x1 = b.ins().iadd_imm_s(x, 1);
-        let wrap = b
-            .ins()
-            .icmp(cranelift_codegen::ir::condcodes::IntCC::Equal, x1, size[0]);
-        let x2 = b.ins().select(wrap, zero, x1);
-        b.def_var(lid[0], x2);
+        b.def_var(lid[0], x1);
+        let wrap = b.ins().icmp(IntCC::Equal, x1, size[0]);
+        let (wx, wy) = (b.create_block(), b.create_block());
+        b.set_cold_block(wx);
+        b.set_cold_block(wy);
+        b.ins().brif(wrap, wx, &[], head, &[]);
+        b.seal_block(wx);
+        b.switch_to_block(wx);
+        b.def_var(lid[0], zero);
         let y = b.use_var(lid[1]);
-        let wy = b.ins().uextend(types::I64, wrap);
-        let y1 = b.ins().iadd(y, wy);
-        let wrap2 = b
-            .ins()
-            .icmp(cranelift_codegen::ir::condcodes::IntCC::Equal, y1, size[1]);
-        let y2 = b.ins().select(wrap2, zero, y1);
-        b.def_var(lid[1], y2);
+        let y1 = b.ins().iadd_imm_s(y, 1);
+        b.def_var(lid[1], y1);
+        let wrap2 = b.ins().icmp(IntCC::Equal, y1, size[1]);
+        b.ins().brif(wrap2, wy, &[], head, &[]);
+        b.seal_block(wy);
+        b.switch_to_block(wy);
+        b.def_var(lid[1], zero);
         let z = b.use_var(lid[2]);
-        let wz = b.ins().uextend(types::I64, wrap2);
-        let z1 = b.ins().iadd(z, wz);
+        let z1 = b.ins().iadd_imm_s(z, 1);
         b.def_var(lid[2], z1);
         b.ins().jump(head, &[]);
         b.seal_block(head);
@@ -482,8 +540,11 @@ pub fn compile(
         sites: sites.into(),
         io_words: IO_SLOTS + max_regs + 8,
         state_words,
+        barriers,
         gt_word,
         roots_word,
+        ranges,
+        ranges_word,
         roots: roots_list,
         compile_time: t0.elapsed(),
     })
