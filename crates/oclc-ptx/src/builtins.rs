@@ -1352,19 +1352,39 @@ fn vload(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value], r: Value) -> R<(
         .map(|l| e.reg(r, l))
         .collect::<R<Vec<_>>>()?;
     let chunk = whole_chunk(e, name, rt, *p);
-    for (c, group) in regs.chunks(chunk as usize).enumerate() {
+    vector_access(e, false, sfx, mem_type(lane_t), &addr, &regs, chunk, es);
+    Ok(())
+}
+
+/// The loads (or stores) of `regs`' lanes at `addr`, `chunk` lanes (of `es` bytes) per
+/// instruction.
+#[allow(clippy::too_many_arguments)]
+fn vector_access(
+    e: &mut FnEmitter,
+    store: bool,
+    sfx: &str,
+    t: &str,
+    addr: &str,
+    regs: &[String],
+    chunk: u32,
+    es: u32,
+) {
+    for (c, group) in regs.chunks(chunk.max(1) as usize).enumerate() {
         let at = c as u32 * chunk * es;
-        let t = mem_type(lane_t);
-        match group {
-            [d] => e.ins(format!("ld{sfx}.{t} {d}, [{addr}+{at}]")),
-            _ => e.ins(format!(
-                "ld{sfx}.v{}.{t} {{{}}}, [{addr}+{at}]",
-                group.len(),
-                group.join(", ")
-            )),
+        let v = match group.len() {
+            1 => String::new(),
+            n => format!(".v{n}"),
+        };
+        let lanes = match group {
+            [one] => one.clone(),
+            _ => format!("{{{}}}", group.join(", ")),
+        };
+        if store {
+            e.ins(format!("st{sfx}{v}.{t} [{addr}+{at}], {lanes}"));
+        } else {
+            e.ins(format!("ld{sfx}{v}.{t} {lanes}, [{addr}+{at}]"));
         }
     }
-    Ok(())
 }
 
 /// Lanes per access of a `vloadN`/`vstoreN` of type `t` through `p`: a whole vector (or
@@ -1422,17 +1442,6 @@ fn vstore(e: &mut FnEmitter, decl: &BuiltinDecl, args: &[Value]) -> R<()> {
         .map(|l| e.reg(*data, l))
         .collect::<R<Vec<_>>>()?;
     let chunk = whole_chunk(e, name, dt, *p);
-    for (c, group) in regs.chunks(chunk as usize).enumerate() {
-        let at = c as u32 * chunk * es;
-        let t = mem_type(lane_t);
-        match group {
-            [x] => e.ins(format!("st{sfx}.{t} [{addr}+{at}], {x}")),
-            _ => e.ins(format!(
-                "st{sfx}.v{}.{t} [{addr}+{at}], {{{}}}",
-                group.len(),
-                group.join(", ")
-            )),
-        }
-    }
+    vector_access(e, true, sfx, mem_type(lane_t), &addr, &regs, chunk, es);
     Ok(())
 }

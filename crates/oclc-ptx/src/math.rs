@@ -11,7 +11,7 @@ fn d(x: f64) -> String {
     float_literal(Scalar::F64, x)
 }
 
-/// `exp2(x * scale)` for f32 `x`, where `scale` is 1, log2(e) or log2(10).
+/// `exp2(x * scale)` for f32 `x`, where `scale` is 1 or log2(10) (`exp2`, `exp10`).
 pub fn exp_f32(e: &mut FnEmitter, dst: &str, x: &str, scale: f64) {
     let (xd, t, n, fr) = (
         e.tmp(Rc::F64),
@@ -19,13 +19,8 @@ pub fn exp_f32(e: &mut FnEmitter, dst: &str, x: &str, scale: f64) {
         e.tmp(Rc::F64),
         e.tmp(Rc::F64),
     );
-    let (f, e1, p1, p2) = (
-        e.tmp(Rc::F32),
-        e.tmp(Rc::F32),
-        e.tmp(Rc::F32),
-        e.tmp(Rc::F32),
-    );
-    let (ni, n1, n2) = (e.tmp(Rc::B32), e.tmp(Rc::B32), e.tmp(Rc::B32));
+    let (f, e1) = (e.tmp(Rc::F32), e.tmp(Rc::F32));
+    let ni = e.tmp(Rc::B32);
     let nan = e.tmp(Rc::Pred);
     e.ins(format!("cvt.f64.f32 {xd}, {x}"));
     if scale == 1.0 {
@@ -40,17 +35,8 @@ pub fn exp_f32(e: &mut FnEmitter, dst: &str, x: &str, scale: f64) {
     e.ins(format!("sub.rn.f64 {fr}, {t}, {n}"));
     e.ins(format!("cvt.rn.f32.f64 {f}, {fr}"));
     e.ins(format!("ex2.approx.f32 {e1}, {f}"));
-    // 2^n as two exact powers of two, so subnormal results are rounded once.
     e.ins(format!("cvt.rni.s32.f64 {ni}, {n}"));
-    e.ins(format!("shr.s32 {n1}, {ni}, 1"));
-    e.ins(format!("sub.s32 {n2}, {ni}, {n1}"));
-    for (k, p) in [(&n1, &p1), (&n2, &p2)] {
-        e.ins(format!("add.s32 {k}, {k}, 127"));
-        e.ins(format!("shl.b32 {k}, {k}, 23"));
-        e.ins(format!("mov.b32 {p}, {k}"));
-    }
-    e.ins(format!("mul.rn.f32 {e1}, {e1}, {p1}"));
-    e.ins(format!("mul.rn.f32 {dst}, {e1}, {p2}"));
+    crate::math_single::scale_by_power_of_two(e, dst, &e1, &ni);
     e.ins(format!("testp.notanumber.f32 {nan}, {x}"));
     e.ins(format!("@{nan} add.f32 {dst}, {x}, {x}"));
 }

@@ -161,8 +161,8 @@ fn one_polynomial(e: &mut FnEmitter, dst: &str, r: &str, z: &str, odd: &str, cos
 /// exact steps so that a subnormal result is rounded once.
 pub fn exp(e: &mut FnEmitter, dst: &str, x: &str) {
     let r32 = |e: &mut FnEmitter| e.tmp(Rc::F32);
-    let (t, j, r, p, s1, s2) = (r32(e), r32(e), r32(e), r32(e), r32(e), r32(e));
-    let (n, n1, n2) = (e.tmp(Rc::B32), e.tmp(Rc::B32), e.tmp(Rc::B32));
+    let (t, j, r, p) = (r32(e), r32(e), r32(e), r32(e));
+    let n = e.tmp(Rc::B32);
     let nan = e.tmp(Rc::Pred);
     // Outside [-104, 89] the result is 0 or infinity; the clamp keeps 2^n in range.
     e.ins(format!("max.f32 {t}, {x}, {}", f(-104.0)));
@@ -182,6 +182,16 @@ pub fn exp(e: &mut FnEmitter, dst: &str, x: &str) {
     ));
     e.ins(format!("fma.rn.f32 {r}, {t}, {}, {r}", f(1.925_963e-8)));
     e.ins(format!("ex2.approx.ftz.f32 {p}, {r}"));
+    scale_by_power_of_two(e, dst, &p, &n);
+    e.ins(format!("testp.notanumber.f32 {nan}, {x}"));
+    e.ins(format!("@{nan} add.f32 {dst}, {x}, {x}"));
+}
+
+/// `dst = v·2^n` for f32 `v` near 1 and |n| ≤ 254: as two exact powers of two, so that a
+/// subnormal result is rounded once.
+pub fn scale_by_power_of_two(e: &mut FnEmitter, dst: &str, v: &str, n: &str) {
+    let (n1, n2) = (e.tmp(Rc::B32), e.tmp(Rc::B32));
+    let (s1, s2, t) = (e.tmp(Rc::F32), e.tmp(Rc::F32), e.tmp(Rc::F32));
     e.ins(format!("shr.s32 {n1}, {n}, 1"));
     e.ins(format!("sub.s32 {n2}, {n}, {n1}"));
     for (k, s) in [(&n1, &s1), (&n2, &s2)] {
@@ -189,10 +199,8 @@ pub fn exp(e: &mut FnEmitter, dst: &str, x: &str) {
         e.ins(format!("shl.b32 {k}, {k}, 23"));
         e.ins(format!("mov.b32 {s}, {k}"));
     }
-    e.ins(format!("mul.rn.f32 {p}, {p}, {s1}"));
-    e.ins(format!("mul.rn.f32 {dst}, {p}, {s2}"));
-    e.ins(format!("testp.notanumber.f32 {nan}, {x}"));
-    e.ins(format!("@{nan} add.f32 {dst}, {x}, {x}"));
+    e.ins(format!("mul.rn.f32 {t}, {v}, {s1}"));
+    e.ins(format!("mul.rn.f32 {dst}, {t}, {s2}"));
 }
 
 /// Which logarithm [`log`] computes.
