@@ -600,6 +600,9 @@ pub struct Block {
     pub id: StmtId,
     /// From `{` to `}`.
     pub span: Span,
+    /// The `}` (where clang reports a function that falls off its end; it may come from
+    /// another macro expansion than the `{`).
+    pub close: Span,
     pub stmts: Vec<Stmt>,
 }
 

@@ -21,6 +21,9 @@ impl Checker<'_> {
         let saved = self.conv_cc.replace(cc);
         let r = self.call_inner(callee, args, span);
         self.conv_cc = saved;
+        if !r.is_error() && self.call_attrs(&r).noreturn {
+            self.flow_abort();
+        }
         r
     }
 

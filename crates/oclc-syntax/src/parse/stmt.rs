@@ -18,6 +18,7 @@ impl Parser<'_> {
             return Block {
                 id,
                 span: start,
+                close: start,
                 stmts: Vec::new(),
             };
         };
@@ -43,10 +44,11 @@ impl Parser<'_> {
             }
         }
         self.pop_scope();
-        let close = self.close(Punct::RBrace, open);
+        let close = self.close(Punct::RBrace, open).unwrap_or(self.prev_span());
         Block {
             id,
-            span: open.to(close.unwrap_or(self.prev_span())),
+            span: open.to(close),
+            close,
             stmts,
         }
     }
