@@ -7,7 +7,11 @@ use oclc::cli::check_command;
 
 /// `oclc check` on `src` (as `<stdin>`, spir64 like the clang runs): stderr.
 fn check(src: &str) -> String {
-    let args: Vec<String> = vec!["-triple".into(), "spir64-unknown-unknown".into(), "-".into()];
+    let args: Vec<String> = vec![
+        "-triple".into(),
+        "spir64-unknown-unknown".into(),
+        "-".into(),
+    ];
     check_command(args, &mut src.as_bytes()).stderr
 }
 

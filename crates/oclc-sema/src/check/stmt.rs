@@ -331,7 +331,8 @@ impl Checker<'_> {
                 // `case`.
                 let covered = value.is_none()
                     && !cases.values.is_empty()
-                    && enum_values.is_some_and(|vs| vs.iter().all(|v| cases.values.contains_key(v)));
+                    && enum_values
+                        .is_some_and(|vs| vs.iter().all(|v| cases.values.contains_key(v)));
                 if let Some(sw) = self.flow.switches.pop() {
                     // With a constant condition only the matching label (or else `default`)
                     // is entered.
@@ -611,10 +612,16 @@ impl Checker<'_> {
     /// clang's `-Winvalid-noreturn` at a `return` (its keyword) in a `noreturn` function.
     fn warn_noreturn_return(&mut self, span: oclc_syntax::Span) {
         let Some(f) = &self.func else { return };
-        if !f.id.is_some_and(|id| self.func_attrs.get(&id).is_some_and(|a| a.noreturn)) {
+        if !f
+            .id
+            .is_some_and(|id| self.func_attrs.get(&id).is_some_and(|a| a.noreturn))
+        {
             return;
         }
-        let msg = format!("function '{}' declared 'noreturn' should not return", f.name);
+        let msg = format!(
+            "function '{}' declared 'noreturn' should not return",
+            f.name
+        );
         let kw = oclc_syntax::Span {
             hi: span.lo + 6,
             ..span
