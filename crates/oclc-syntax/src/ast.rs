@@ -98,6 +98,9 @@ pub struct FunctionDef {
     /// K&R parameter declarations between the declarator and the body (`int f(a) int a; {`).
     pub kr_decls: Vec<Declaration>,
     pub body: Block,
+    /// The body's `}` (where clang reports a function that falls off its end; it may come
+    /// from another macro expansion than the `{`, so `body.span` may not reach it).
+    pub close: Span,
 }
 
 /// `_Static_assert(cond, "message")` (message optional, as C2x allows).
@@ -600,9 +603,6 @@ pub struct Block {
     pub id: StmtId,
     /// From `{` to `}`.
     pub span: Span,
-    /// The `}` (where clang reports a function that falls off its end; it may come from
-    /// another macro expansion than the `{`).
-    pub close: Span,
     pub stmts: Vec<Stmt>,
 }
 

@@ -1678,7 +1678,7 @@ impl Checker<'_> {
         self.flow = super::flow::Flow::default();
         let body = Some(self.block(&f.body, false)).filter(|_| self.bodies == super::Bodies::Keep);
         self.check_gotos();
-        let rbrace = f.body.close;
+        let rbrace = f.close;
         let ret_void = is_kernel || self.prog.types.is_void(ret) || self.prog.types.is_error(ret);
         let noreturn = self.func_attrs.get(&fid).is_some_and(|a| a.noreturn);
         self.flush_runtime_warnings(rbrace, ret_void, noreturn);

@@ -12,15 +12,20 @@ use crate::token::{Punct, TokenKind};
 impl Parser<'_> {
     /// `{ block-item* }` at a `{`.
     pub(crate) fn parse_compound_body(&mut self) -> Block {
+        self.parse_compound_body_closed().0
+    }
+
+    /// [`Self::parse_compound_body`], with the span of its `}`.
+    pub(crate) fn parse_compound_body_closed(&mut self) -> (Block, Span) {
         let id = self.stmt_id();
         let start = self.span();
         let Some(open) = self.open() else {
-            return Block {
+            let b = Block {
                 id,
                 span: start,
-                close: start,
                 stmts: Vec::new(),
             };
+            return (b, start);
         };
         self.push_scope();
         let mut stmts = Vec::new();
@@ -45,12 +50,12 @@ impl Parser<'_> {
         }
         self.pop_scope();
         let close = self.close(Punct::RBrace, open).unwrap_or(self.prev_span());
-        Block {
+        let b = Block {
             id,
             span: open.to(close),
-            close,
             stmts,
-        }
+        };
+        (b, close)
     }
 
     pub(crate) fn parse_stmt(&mut self) -> Stmt {
