@@ -98,6 +98,9 @@ pub struct FunctionDef {
     /// K&R parameter declarations between the declarator and the body (`int f(a) int a; {`).
     pub kr_decls: Vec<Declaration>,
     pub body: Block,
+    /// The body's `}` (where clang reports a function that falls off its end; it may come
+    /// from another macro expansion than the `{`, so `body.span` may not reach it).
+    pub close: Span,
 }
 
 /// `_Static_assert(cond, "message")` (message optional, as C2x allows).
@@ -1036,7 +1039,10 @@ thread_local! {
 pub fn boxed(e: Expr) -> Box<Expr> {
     match SPARE_EXPRS.with_borrow_mut(|spare| spare.pop()) {
         Some(mut b) => {
-            *b = e;
+            // A spare box holds an emptied expression (kind `Error`, nothing to free): it is
+            // overwritten without running the drop glue, which costs a call per box.
+            debug_assert!(matches!(b.kind, ExprKind::Error));
+            std::mem::forget(std::mem::replace(&mut *b, e));
             b
         }
         None => Box::new(e),
@@ -1066,6 +1072,12 @@ pub fn recycle(items: impl IntoIterator<Item = ExternalDecl>) {
             }
         }
     });
+}
+
+/// What [`Recycler::expr_kind`] forgets without dropping holds nothing to free.
+fn _leaf_payloads_are_copy() {
+    fn copy<T: Copy>() {}
+    copy::<(IntLit, FloatLit, CharLit, bool, Symbol)>();
 }
 
 /// The work lists of [`recycle`] (boxes kept whole: their allocations are reused).
@@ -1127,6 +1139,15 @@ impl Recycler<'_> {
                 self.exprs.extend(args);
             }
             ExprKind::ParenList(v) => self.exprs.extend(v),
+            // Leaves own nothing (their payloads are `Copy`): forgetting one skips a call to
+            // the drop glue, for most of the nodes.
+            k @ (ExprKind::IntLit(_)
+            | ExprKind::FloatLit(_)
+            | ExprKind::CharLit(_)
+            | ExprKind::BoolLit(_)
+            | ExprKind::Ident(_)
+            | ExprKind::FuncName
+            | ExprKind::Error) => std::mem::forget(k),
             _ => {}
         }
     }

@@ -118,6 +118,10 @@ fn use_parse_thread(out: &PpOutput) -> bool {
 /// Cores from which [`use_parse_thread`] starts a parser thread.
 const PARSE_THREAD_CORES: usize = 4;
 
+/// Heap [`interleaved`] needs per token, about: the syntax tree and HIR of one item at a
+/// time (their memory is reused for the next), the program's declarations and the scopes.
+const INTERLEAVED_BYTES_PER_TOKEN: usize = 24;
+
 /// Parse and sema taking turns on this thread: sema checks each top-level item as soon as it
 /// is parsed, and the parser frees it next (its boxes are reused for the next item), so the
 /// syntax tree never exists whole and stays in this core's cache between the two. As with
@@ -130,6 +134,9 @@ fn interleaved(
     diags: &mut Diagnostics,
 ) -> Option<(TranslationUnit, Program)> {
     let lang = &opts.lang;
+    // This thread's heap grows in large steps rather than a page at a time (see
+    // `oclc_syntax::heap`): a front-end thread's heap starts empty.
+    oclc_syntax::heap::reserve(out.tokens.len() * INTERLEAVED_BYTES_PER_TOKEN);
     let mut parse_diags = Diagnostics::default();
     // Sema appends to the preprocessor's diagnostics, as in order (the last one may take its
     // notes).

@@ -21,6 +21,16 @@ impl Checker<'_> {
         let saved = self.conv_cc.replace(cc);
         let r = self.call_inner(callee, args, span);
         self.conv_cc = saved;
+        let noreturn = match &r.kind {
+            ExprKind::Call { callee, .. } => {
+                self.func_attrs.get(callee).is_some_and(|a| a.noreturn)
+            }
+            ExprKind::BuiltinCall { builtin, .. } => self.noreturn_builtins.contains(&builtin.name),
+            _ => false,
+        };
+        if noreturn {
+            self.flow_abort();
+        }
         r
     }
 

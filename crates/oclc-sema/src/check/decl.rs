@@ -986,7 +986,7 @@ impl Checker<'_> {
                         .specs
                         .attributes()
                         .chain(declarator_attrs(&idecl.declarator));
-                    self.record_call_attrs(fid, attrs);
+                    self.record_call_attrs(fid, &d.specs, attrs);
                     self.record_fn_link(fid, &d.specs, &idecl.declarator, decl.name_span);
                 }
                 continue;
@@ -1649,7 +1649,7 @@ impl Checker<'_> {
             return;
         };
         let attrs = f.specs.attributes().chain(declarator_attrs(&f.declarator));
-        self.record_call_attrs(fid, attrs);
+        self.record_call_attrs(fid, &f.specs, attrs);
         self.record_fn_link(fid, &f.specs, &f.declarator, d.name_span);
         // clang checks the attributes' arguments with the declaration, before the body.
         self.attributes_for(fid, &f.specs);
@@ -1678,7 +1678,10 @@ impl Checker<'_> {
         self.flow = super::flow::Flow::default();
         let body = Some(self.block(&f.body, false)).filter(|_| self.bodies == super::Bodies::Keep);
         self.check_gotos();
-        self.flush_runtime_warnings();
+        let rbrace = f.close;
+        let ret_void = is_kernel || self.prog.types.is_void(ret) || self.prog.types.is_error(ret);
+        let noreturn = self.func_attrs.get(&fid).is_some_and(|a| a.noreturn);
+        self.flush_runtime_warnings(rbrace, ret_void, noreturn);
         self.func = None;
         self.fn_end = std::mem::take(&mut self.deferred);
         self.scopes.pop();

@@ -7,6 +7,7 @@ use oclc_syntax::{Diagnostic, Span, Symbol};
 
 use super::Checker;
 use super::conv::Action;
+use super::flow::Reach;
 use super::scope::Binding;
 use super::unused::Unused;
 use crate::hir::{BinOp, CastKind, Expr, ExprKind, UnOp};
@@ -728,7 +729,9 @@ impl Checker<'_> {
             let here = self.flow.reach.clone();
             self.flow.reach = here.when(truth, op == AB::LogAnd);
             let r = self.rexpr(rhs);
-            self.flow.reach = here;
+            // Past the operator: from the right operand's end, or from a short circuit.
+            let end = std::mem::replace(&mut self.flow.reach, Reach::No);
+            self.flow.reach = end.or(here.when(truth, op != AB::LogAnd));
             r
         } else {
             self.rexpr(rhs)
@@ -1192,9 +1195,10 @@ impl Checker<'_> {
         let here = self.flow.reach.clone();
         self.flow.reach = here.when(truth, true);
         let t = self.rexpr(then);
-        self.flow.reach = here.when(truth, false);
+        let then_end = std::mem::replace(&mut self.flow.reach, here.when(truth, false));
         let e = self.rexpr(else_);
-        self.flow.reach = here;
+        // Past the operator: from the end of either branch.
+        self.flow.reach = std::mem::replace(&mut self.flow.reach, Reach::No).or(then_end);
         if c.is_error() || t.is_error() || e.is_error() {
             return Expr::error(span);
         }

@@ -10,7 +10,7 @@
 //! of the jumps to them. Warnings in unevaluated operands (`sizeof`, `vec_step`, `_Alignof`)
 //! are dropped, as clang drops them.
 
-use oclc_syntax::{Diagnostic, Symbol};
+use oclc_syntax::{Diagnostic, Span, Symbol};
 
 use super::Checker;
 use crate::hir::{BinOp, Expr, ExprKind};
@@ -96,6 +96,10 @@ pub(crate) struct Flow {
     pub points: u32,
     /// Warnings held until the end of the body, with the state of their code.
     pub held: Vec<(Diagnostic, Reach)>,
+    /// The states of the `return` statements (clang's live returns, for `-Wreturn-type`).
+    pub returns: Vec<Reach>,
+    /// The states of the calls to `noreturn` functions (clang's abnormal edges to the exit).
+    pub aborts: Vec<Reach>,
 }
 
 impl Default for Flow {
@@ -108,6 +112,8 @@ impl Default for Flow {
             edges: Vec::new(),
             points: 0,
             held: Vec::new(),
+            returns: Vec::new(),
+            aborts: Vec::new(),
         }
     }
 }
@@ -203,7 +209,12 @@ impl Checker<'_> {
     /// At the end of a function body: the held warnings whose code is reachable, in the order
     /// they were found, go to [`Self::deferred`] (clang emits them after the body). After an
     /// error anywhere clang skips the analysis and reports them all.
-    pub(crate) fn flush_runtime_warnings(&mut self) {
+    ///
+    /// Then clang's `CheckFallThroughForBody`, when the end of the body (`rbrace`, its closing
+    /// brace) can be reached: `-Wreturn-type` for a non-void function (`ret_void` false),
+    /// "in all control paths" when a reachable `return` or `noreturn` call also leaves it;
+    /// `-Winvalid-noreturn` for a `noreturn` one.
+    pub(crate) fn flush_runtime_warnings(&mut self, rbrace: Span, ret_void: bool, noreturn: bool) {
         self.end_full_expr();
         let flow = std::mem::take(&mut self.flow);
         if self.diags.has_errors() {
@@ -218,6 +229,32 @@ impl Checker<'_> {
                 self.deferred.push(d);
             }
         }
+        if (ret_void && !noreturn) || !resolves(&flow.reach, &r) {
+            return;
+        }
+        let d = if noreturn {
+            Diagnostic::warning(rbrace, "function declared 'noreturn' should not return")
+                .with_group("invalid-noreturn")
+        } else {
+            let live = |v: &[Reach]| v.iter().any(|st| resolves(st, &r));
+            let msg = if live(&flow.returns) || live(&flow.aborts) {
+                "non-void function does not return a value in all control paths"
+            } else {
+                "non-void function does not return a value"
+            };
+            Diagnostic::warning(rbrace, msg).with_group("return-type")
+        };
+        self.deferred.push(d);
+    }
+
+    /// A call to a `noreturn` function (`__builtin_trap()`, `__builtin_unreachable()`, one
+    /// declared `noreturn`) has been checked: the code after it cannot run.
+    pub(crate) fn flow_abort(&mut self) {
+        if self.unevaluated > 0 {
+            return;
+        }
+        let here = std::mem::replace(&mut self.flow.reach, Reach::No);
+        self.flow.aborts.push(here);
     }
 
     /// Code after this point cannot run (a `return`, `goto`, `break`, `continue`).

@@ -200,6 +200,8 @@ pub(crate) struct Checker<'a> {
     pub named_typedefs: crate::fxhash::FxHashMap<&'static str, QualType>,
     /// The empty name of unnamed parameters.
     pub empty_sym: Symbol,
+    /// `__builtin_trap` and `__builtin_unreachable`, the builtins that do not return.
+    pub noreturn_builtins: [Symbol; 2],
     /// Checking the operand of `&` (for -Warray-bounds, which allows `&a[n]`).
     pub in_addr_of: bool,
     /// The builtin function library of this language mode.
@@ -276,6 +278,10 @@ impl<'a> Checker<'a> {
             vec_typedefs: Default::default(),
             named_typedefs: Default::default(),
             empty_sym: Symbol::intern(""),
+            noreturn_builtins: [
+                Symbol::intern("__builtin_trap"),
+                Symbol::intern("__builtin_unreachable"),
+            ],
             switch_cases: Vec::new(),
             labels: HashMap::new(),
             gotos: Vec::new(),

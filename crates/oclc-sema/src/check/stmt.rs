@@ -162,9 +162,6 @@ impl Checker<'_> {
                 self.flush_typos(Some(span));
                 self.unused_result(e, &x);
                 self.end_full_expr();
-                if is_noreturn_call(e) {
-                    self.flow_stop();
-                }
                 let x = self.rvalue_discard(x);
                 StmtKind::Expr(x)
             }
@@ -281,6 +278,18 @@ impl Checker<'_> {
             }
             SK::Switch { cond, body } => {
                 let c = self.rexpr(cond);
+                // The enumerators of the condition's enum type, before promotion (for clang's
+                // `isAllEnumCasesCovered`).
+                let enum_values: Option<Vec<i64>> = match self.prog.types.ckind(c.ty) {
+                    crate::types::TypeKind::Enum(id) if !c.is_error() => self
+                        .prog
+                        .types
+                        .enums
+                        .get(id.0 as usize)
+                        .filter(|d| d.complete && !d.values.is_empty())
+                        .map(|d| d.values.iter().map(|v| v.1).collect()),
+                    _ => None,
+                };
                 let c = if c.is_error() {
                     c
                 } else if !self.prog.types.is_integer(c.ty) {
@@ -314,13 +323,20 @@ impl Checker<'_> {
                 self.se_switch_enter();
                 let b = self.sub_stmt(body);
                 self.se_switch_leave();
-                self.switch_cases.pop();
+                let cases = self.switch_cases.pop().unwrap_or_default();
                 self.switch_depth -= 1;
                 let t = self.pop_target();
+                // clang's CFG does not enter `default` (or, without one, leave the switch)
+                // from a non-constant condition of an enum type whose every enumerator has a
+                // `case`.
+                let covered = value.is_none()
+                    && !cases.values.is_empty()
+                    && enum_values
+                        .is_some_and(|vs| vs.iter().all(|v| cases.values.contains_key(v)));
                 if let Some(sw) = self.flow.switches.pop() {
                     // With a constant condition only the matching label (or else `default`)
                     // is entered.
-                    let no_match = if value.is_some() && sw.matched {
+                    let no_match = if (value.is_some() && sw.matched) || covered {
                         Reach::No
                     } else {
                         entry
@@ -423,7 +439,8 @@ impl Checker<'_> {
             }
             SK::Return(e) => {
                 let k = self.return_stmt(e.as_ref(), span);
-                self.flow_stop();
+                let here = std::mem::replace(&mut self.flow.reach, Reach::No);
+                self.flow.returns.push(here);
                 k
             }
             SK::Goto(l) => {
@@ -563,10 +580,12 @@ impl Checker<'_> {
                         oclc_syntax::Diagnostic::error(span, msg).with_group("return-mismatch"),
                     );
                 }
+                self.warn_noreturn_return(span);
                 StmtKind::Return(None)
             }
             Some(e) => {
                 let x = self.expr(e);
+                self.warn_noreturn_return(span);
                 if void {
                     if !x.is_error() && !self.prog.types.is_void(x.ty) {
                         let msg = format!("void function '{}' should not return a value", f.name);
@@ -589,22 +608,24 @@ impl Checker<'_> {
             }
         }
     }
-}
 
-/// Whether an expression statement calls a builtin that does not return
-/// (`__builtin_unreachable()`, `__builtin_trap()`): the code after it cannot run.
-fn is_noreturn_call(e: &ast::Expr) -> bool {
-    let mut x = e;
-    loop {
-        match &x.kind {
-            ast::ExprKind::Paren(i) => x = i,
-            ast::ExprKind::Cast { expr, .. } => x = expr,
-            _ => break,
+    /// clang's `-Winvalid-noreturn` at a `return` (its keyword) in a `noreturn` function.
+    fn warn_noreturn_return(&mut self, span: oclc_syntax::Span) {
+        let Some(f) = &self.func else { return };
+        if !f
+            .id
+            .is_some_and(|id| self.func_attrs.get(&id).is_some_and(|a| a.noreturn))
+        {
+            return;
         }
+        let msg = format!(
+            "function '{}' declared 'noreturn' should not return",
+            f.name
+        );
+        let kw = oclc_syntax::Span {
+            hi: span.lo + 6,
+            ..span
+        };
+        self.warn(kw, msg, "invalid-noreturn");
     }
-    let ast::ExprKind::Call { callee, .. } = &x.kind else {
-        return false;
-    };
-    matches!(&callee.kind, ast::ExprKind::Ident(n)
-        if matches!(n.as_str(), "__builtin_unreachable" | "__builtin_trap"))
 }

@@ -28,12 +28,15 @@ pub(crate) enum Unused {
     CommaLeftTail,
 }
 
-/// A function attribute that makes an unused call result worth a warning.
+/// The function attributes that calls care about: those that make an unused call result worth
+/// a warning, and `noreturn` (`__attribute__((noreturn))`, `_Noreturn`), after which a call's
+/// code cannot go on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct CallAttrs {
     pub is_const: bool,
     pub is_pure: bool,
     pub warn_unused_result: bool,
+    pub noreturn: bool,
 }
 
 /// What `isUnusedResultAWarning` found: the location, the ranges, and the expression the
@@ -396,25 +399,32 @@ impl Checker<'_> {
                 CallAttrs {
                     is_const: a.is_const,
                     is_pure: a.is_pure,
-                    warn_unused_result: false,
+                    ..CallAttrs::default()
                 }
             }
             _ => CallAttrs::default(),
         }
     }
 
-    /// Records the attributes of function `f` that matter for unused results.
+    /// Records the attributes of function `f` that matter for its calls (`noreturn` also comes
+    /// from the `_Noreturn` specifier).
     pub(crate) fn record_call_attrs<'x>(
         &mut self,
         f: crate::hir::FuncId,
+        specs: &ast::DeclSpecs,
         attrs: impl Iterator<Item = &'x ast::Attribute>,
     ) {
         let mut a = self.func_attrs.get(&f).copied().unwrap_or_default();
+        a.noreturn |= specs
+            .items
+            .iter()
+            .any(|d| matches!(d.kind, ast::DeclSpecKind::Func(ast::FuncSpec::Noreturn)));
         for at in attrs {
             match at.name.name.as_str().trim_matches('_') {
                 "const" => a.is_const = true,
                 "pure" => a.is_pure = true,
                 "warn_unused_result" => a.warn_unused_result = true,
+                "noreturn" => a.noreturn = true,
                 _ => {}
             }
         }
@@ -465,6 +475,7 @@ fn gnu_builtin_attrs(name: &str) -> CallAttrs {
         );
     CallAttrs {
         is_const: !not_const,
+        noreturn: matches!(name, "__builtin_trap" | "__builtin_unreachable"),
         ..CallAttrs::default()
     }
 }

@@ -483,7 +483,7 @@ impl Parser<'_> {
             }
         }
         self.in_body += 1;
-        let body = self.parse_compound_body();
+        let (body, close) = self.parse_compound_body_closed();
         self.in_body -= 1;
         self.pop_scope();
         Some(ExternalDecl::FunctionDef(FunctionDef {
@@ -493,6 +493,7 @@ impl Parser<'_> {
             declarator,
             kr_decls: kr,
             body,
+            close,
         }))
     }
 

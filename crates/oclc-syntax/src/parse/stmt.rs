@@ -12,14 +12,20 @@ use crate::token::{Punct, TokenKind};
 impl Parser<'_> {
     /// `{ block-item* }` at a `{`.
     pub(crate) fn parse_compound_body(&mut self) -> Block {
+        self.parse_compound_body_closed().0
+    }
+
+    /// [`Self::parse_compound_body`], with the span of its `}`.
+    pub(crate) fn parse_compound_body_closed(&mut self) -> (Block, Span) {
         let id = self.stmt_id();
         let start = self.span();
         let Some(open) = self.open() else {
-            return Block {
+            let b = Block {
                 id,
                 span: start,
                 stmts: Vec::new(),
             };
+            return (b, start);
         };
         self.push_scope();
         let mut stmts = Vec::new();
@@ -43,12 +49,13 @@ impl Parser<'_> {
             }
         }
         self.pop_scope();
-        let close = self.close(Punct::RBrace, open);
-        Block {
+        let close = self.close(Punct::RBrace, open).unwrap_or(self.prev_span());
+        let b = Block {
             id,
-            span: open.to(close.unwrap_or(self.prev_span())),
+            span: open.to(close),
             stmts,
-        }
+        };
+        (b, close)
     }
 
     pub(crate) fn parse_stmt(&mut self) -> Stmt {

@@ -622,14 +622,11 @@ impl Pp<'_> {
             }
         }
         // Any file but a directory, as clang: a device or a pipe is read up to the limit.
-        let Some(path) = candidates
-            .into_iter()
-            .find(|c| c.metadata().is_ok_and(|m| !m.is_dir()))
-        else {
+        let Some(path) = candidates.into_iter().find(|c| self.is_includable(c)) else {
             self.fatal(span, format!("'{name}' file not found"));
             return After::Nothing;
         };
-        let canon = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        let canon = self.canonical(&path).unwrap_or_else(|| path.clone());
         if self.pragma_once.contains(&canon) {
             return After::Nothing;
         }

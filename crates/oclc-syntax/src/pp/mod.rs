@@ -79,6 +79,13 @@ pub struct Pragma {
     pub kind: PragmaKind,
 }
 
+/// What the preprocessor found out about one path (each fact when first needed).
+#[derive(Default)]
+struct PathFacts {
+    is_file: Option<bool>,
+    canonical: Option<Option<PathBuf>>,
+}
+
 /// The preprocessed translation unit.
 #[derive(Clone, Debug, Default)]
 pub struct PpOutput {
@@ -346,6 +353,11 @@ struct Pp<'s> {
     expn_end: HashMap<ExpnId, Span>,
     /// Included files by canonical path, loaded once.
     loaded: HashMap<PathBuf, FileId>,
+    /// What the file system said of each path looked at (`#include` candidates): whether it
+    /// is a file, and its canonical form. A file is included many times (each `#include` of
+    /// a guarded header), and each look costs system calls (`realpath` reads every directory
+    /// of the path as a link).
+    paths: HashMap<PathBuf, PathFacts>,
     main_name: String,
     sym_pragma: Symbol,
     /// End of the last token read on the current directive line (for end-of-line locations).
@@ -401,6 +413,7 @@ impl<'s> Pp<'s> {
             pragma_once: Vec::new(),
             expn_end: HashMap::new(),
             loaded: HashMap::new(),
+            paths: HashMap::new(),
             main_name: String::new(),
             sym_pragma: Symbol::intern("_Pragma"),
             dir_last_hi: 0,
@@ -514,7 +527,7 @@ impl<'s> Pp<'s> {
             Some(p) => p.parent().map(PathBuf::from),
             None => std::path::Path::new(&f.name).parent().map(PathBuf::from),
         };
-        let canon = path.as_ref().and_then(|p| std::fs::canonicalize(p).ok());
+        let canon = path.as_ref().and_then(|p| self.canonical(p));
         self.files.push(FileState {
             id,
             lexer: Lexer::new(id, text),
@@ -525,6 +538,23 @@ impl<'s> Pp<'s> {
             line_map: None,
         });
         true
+    }
+
+    /// Whether `p` names something `#include` can read (anything but a directory, as clang);
+    /// asked of the file system once per path.
+    pub(crate) fn is_includable(&mut self, p: &std::path::Path) -> bool {
+        let f = self.paths.entry(p.to_path_buf()).or_default();
+        *f.is_file
+            .get_or_insert_with(|| p.metadata().is_ok_and(|m| !m.is_dir()))
+    }
+
+    /// `p` with links and `.`/`..` resolved (`None` when that fails); asked of the file
+    /// system once per path.
+    pub(crate) fn canonical(&mut self, p: &std::path::Path) -> Option<PathBuf> {
+        let f = self.paths.entry(p.to_path_buf()).or_default();
+        f.canonical
+            .get_or_insert_with(|| std::fs::canonicalize(p).ok())
+            .clone()
     }
 
     fn error(&mut self, span: Span, msg: impl Into<String>) {
