@@ -220,10 +220,17 @@ pub fn compile(
     let tc = m.target_config();
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        let fr: Vec<_> = ids
-            .iter()
-            .map(|id| m.declare_func_in_func(*id, b.func))
-            .collect();
+        // The trampolines are called through their absolute address (not colocated): the
+        // JIT places each function in memory of its own, which may lie more than 2 GiB from
+        // the kernel's (a GPU driver's reservations in between), out of a 32-bit call's reach.
+        let mut fr = Vec::with_capacity(ids.len());
+        for id in &ids {
+            let f = m.declare_func_in_func(*id, b.func);
+            if let Some(ext) = b.func.dfg.ext_funcs.get_mut(f) {
+                ext.colocated = false;
+            }
+            fr.push(f);
+        }
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
