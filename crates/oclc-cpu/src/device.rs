@@ -886,7 +886,13 @@ impl Program {
         cache
             .entry(kid)
             .or_insert_with(|| {
-                let r = native::compile(&self.module, &self.code, kid).map(Arc::new);
+                // A code generator panic (a bug there) must not end the host's process: the
+                // kernel then runs on the interpreter, as one the back end cannot compile.
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    native::compile(&self.module, &self.code, kid)
+                }))
+                .unwrap_or_else(|_| Err(native::Unsupported("the code generator failed".into())))
+                .map(Arc::new);
                 if std::env::var_os("OCLC_CPU_BACKEND_TRACE").is_some() {
                     let name = self.code.funcs.get(kid as usize).map_or("?", |f| &f.name);
                     match &r {
