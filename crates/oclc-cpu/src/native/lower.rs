@@ -187,6 +187,9 @@ pub struct Lower<'a, 'b> {
     /// Values loaded from a work-item's state words at a barrier's resume, with the index
     /// of the variable whose word they came from.
     pub restored: std::collections::HashMap<u32, usize>,
+    /// A stack word that accumulating float adds store their result to (see
+    /// [`Lower::anchor`]), made at the first such add.
+    pub anchor: Option<cranelift_codegen::ir::StackSlot>,
     /// By variable index: saved to its state word where it is defined (see
     /// [`eager_slots`]), so barriers need not save it.
     pub eager: Vec<bool>,
@@ -395,6 +398,27 @@ impl Lower<'_, '_> {
                 self.set(vars, k, v);
             }
         }
+    }
+
+    /// Stores float `r` (an accumulator's new value) to a scratch stack word, so that
+    /// Cranelift computes it here: pure operations are otherwise placed at their first use,
+    /// which sinks an unrolled `sum += a[k] * b[k]` chain below all of its loads and keeps
+    /// every loaded value live (spilled) until then.
+    fn anchor(&mut self, r: Value) {
+        use cranelift_codegen::ir::{StackSlotData, StackSlotKind};
+        let ss = match self.anchor {
+            Some(ss) => ss,
+            None => {
+                let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+                    StackSlotKind::ExplicitSlot,
+                    8,
+                    3,
+                ));
+                self.anchor = Some(ss);
+                ss
+            }
+        };
+        self.b.ins().stack_store(types::I64, r, ss, 0);
     }
 
     fn get(&mut self, vars: &[Variable], s: u32) -> Value {
@@ -959,7 +983,10 @@ impl Lower<'_, '_> {
             let (all_ok, bs) = self.group_check(g, bp, brv, vars);
             let addr = self.b.ins().iadd_imm_s(bs, c);
             self.b.def_var(addr_v, addr);
+            // The rest (each access's own checks, then the slow path) only runs when some
+            // access of the group faults: laid out after the hot code.
             let each = self.b.create_block();
+            self.b.set_cold_block(each);
             self.b.ins().brif(all_ok, fast, &[], each, &[]);
             self.b.seal_block(each);
             self.b.switch_to_block(each);
@@ -1185,6 +1212,8 @@ impl Lower<'_, '_> {
         let ok = self.b.ins().band(ok, inside);
         let addr = self.b.ins().iadd(rv.base, off);
         self.b.def_var(addr_v, addr);
+        // A pointer with a known root fails this only when the access faults.
+        self.b.set_cold_block(general);
         self.b.ins().brif(ok, fast, &[], general, &[]);
         self.b.seal_block(general);
         self.b.switch_to_block(general);
@@ -1933,6 +1962,9 @@ impl Lower<'_, '_> {
                     I::FMul32 { .. } => self.b.ins().fmul(x, y),
                     _ => self.b.ins().fdiv(x, y),
                 };
+                if matches!(ins, I::FAdd32 { .. } | I::FSub32 { .. }) {
+                    self.anchor(r);
+                }
                 let r = self.bits_of_f32(r);
                 self.set(vars, d, r);
             }
