@@ -187,8 +187,8 @@ pub struct Lower<'a, 'b> {
     /// Values loaded from a work-item's state words at a barrier's resume, with the index
     /// of the variable whose word they came from.
     pub restored: std::collections::HashMap<u32, usize>,
-    /// A stack word that accumulating float adds store their result to (see
-    /// [`Lower::anchor`]), made at the first such add.
+    /// A stack word that 32-bit float adds store their result to (see [`Lower::anchor`]),
+    /// made at the first one.
     pub anchor: Option<cranelift_codegen::ir::StackSlot>,
     /// By variable index: saved to its state word where it is defined (see
     /// [`eager_slots`]), so barriers need not save it.
@@ -400,10 +400,10 @@ impl Lower<'_, '_> {
         }
     }
 
-    /// Stores float `r` (an accumulator's new value) to a scratch stack word, so that
-    /// Cranelift computes it here: pure operations are otherwise placed at their first use,
-    /// which sinks an unrolled `sum += a[k] * b[k]` chain below all of its loads and keeps
-    /// every loaded value live (spilled) until then.
+    /// Stores float `r` (a 32-bit float add's or subtraction's result) to a scratch stack
+    /// word, so that Cranelift computes it here: pure operations are otherwise placed at
+    /// their first use, which sinks an unrolled `sum += a[k] * b[k]` chain below all of its
+    /// loads and keeps every loaded value live (spilled) until then.
     fn anchor(&mut self, r: Value) {
         use cranelift_codegen::ir::{StackSlotData, StackSlotKind};
         let ss = match self.anchor {
