@@ -337,11 +337,22 @@ impl Lower<'_, '_> {
         (self.sites.len() - 1) as u64
     }
 
+    /// Whether the block being filled is cold (laid out after the hot code).
+    fn current_is_cold(&self) -> bool {
+        self.b
+            .current_block()
+            .is_some_and(|c| self.b.func.layout.is_cold(c))
+    }
+
     /// Branches to the fault block with `code` when `cond` holds.
     fn fault_if(&mut self, cond: Value, code: u64) {
         let cold = self.b.create_block();
         let cont = self.b.create_block();
         self.b.set_cold_block(cold);
+        // After a check on a cold path (a slow-path call of an access), still cold.
+        if self.current_is_cold() {
+            self.b.set_cold_block(cont);
+        }
         self.b.ins().brif(cond, cold, &[], cont, &[]);
         self.b.switch_to_block(cold);
         self.b.seal_block(cold);
@@ -564,6 +575,11 @@ impl Lower<'_, '_> {
             self.b.create_block(),
         );
         self.b.set_cold_block(slow);
+        // Built on an access's cold path (its checks failed): all of it is cold.
+        if self.current_is_cold() {
+            self.b.set_cold_block(fast);
+            self.b.set_cold_block(join);
+        }
         let tag = self.b.ins().ushr_imm_s(p, ptr::TAG_SHIFT as i64);
         let tagged = self.b.ins().icmp_imm_s(IntCC::NotEqual, tag, 0);
         let addr = self.b.ins().band_imm_s(p, ptr::RAW_MASK as i64);
