@@ -776,6 +776,28 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// Condition `c` as one 0/1 value made by a branch: the group's accesses each test it
+    /// with one compare, where Cranelift would otherwise redo its last `band` at each.
+    fn flag(&mut self, c: Value) -> Value {
+        let (t, e, m) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.set_cold_block(e);
+        let v = self.b.append_block_param(m, types::I8);
+        self.b.ins().brif(c, t, &[], e, &[]);
+        for (blk, k) in [(t, 1), (e, 0)] {
+            self.b.seal_block(blk);
+            self.b.switch_to_block(blk);
+            let x = self.b.ins().iconst(types::I8, k);
+            self.b.ins().jump(m, &[x.into()]);
+        }
+        self.b.seal_block(m);
+        self.b.switch_to_block(m);
+        v
+    }
+
     /// Whether `x - first < count` (see [`Self::index_range`]).
     fn in_range(&mut self, x: Value, (first, count): (Value, Value)) -> Value {
         let t = self.b.ins().isub(x, first);
@@ -826,6 +848,7 @@ impl Lower<'_, '_> {
             let bs = self.b.ins().iadd(rv.base, rv.soff);
             let xs = self.b.ins().imul_imm_s(x, gi.scale);
             let bs = self.b.ins().iadd(bs, xs);
+            let ok = self.flag(ok);
             if let Some(a) = self.active.last_mut() {
                 a.group_vals.insert(g, (ok, bs));
             }
@@ -876,6 +899,7 @@ impl Lower<'_, '_> {
         let ok = self.b.ins().band(ok, nonneg);
         let ok = self.b.ins().band(ok, fits);
         let bs = self.b.ins().iadd(rv.base, soff);
+        let ok = self.flag(ok);
         if let Some(a) = self.active.last_mut() {
             a.group_vals.insert(g, (ok, bs));
         }
