@@ -1027,7 +1027,10 @@ impl Lower<'_, '_> {
             // access of the group faults: laid out after the hot code.
             let each = self.b.create_block();
             self.b.set_cold_block(each);
-            self.b.ins().brif(all_ok, fast, &[], each, &[]);
+            // The flag is 0 or 1: compared with 1, it is read once (a spilled flag: one
+            // reload, where testing it against itself reloads it twice).
+            let t = self.b.ins().icmp_imm_s(IntCC::Equal, all_ok, 1);
+            self.b.ins().brif(t, fast, &[], each, &[]);
             self.b.seal_block(each);
             self.b.switch_to_block(each);
         }
