@@ -187,6 +187,9 @@ pub struct Lower<'a, 'b> {
     /// Values loaded from a work-item's state words at a barrier's resume, with the index
     /// of the variable whose word they came from.
     pub restored: std::collections::HashMap<u32, usize>,
+    /// A stack word that 32-bit float adds store their result to (see [`Lower::anchor`]),
+    /// made at the first one.
+    pub anchor: Option<cranelift_codegen::ir::StackSlot>,
     /// By variable index: saved to its state word where it is defined (see
     /// [`eager_slots`]), so barriers need not save it.
     pub eager: Vec<bool>,
@@ -334,11 +337,22 @@ impl Lower<'_, '_> {
         (self.sites.len() - 1) as u64
     }
 
+    /// Whether the block being filled is cold (laid out after the hot code).
+    fn current_is_cold(&self) -> bool {
+        self.b
+            .current_block()
+            .is_some_and(|c| self.b.func.layout.is_cold(c))
+    }
+
     /// Branches to the fault block with `code` when `cond` holds.
     fn fault_if(&mut self, cond: Value, code: u64) {
         let cold = self.b.create_block();
         let cont = self.b.create_block();
         self.b.set_cold_block(cold);
+        // After a check on a cold path (a slow-path call of an access), still cold.
+        if self.current_is_cold() {
+            self.b.set_cold_block(cont);
+        }
         self.b.ins().brif(cond, cold, &[], cont, &[]);
         self.b.switch_to_block(cold);
         self.b.seal_block(cold);
@@ -395,6 +409,27 @@ impl Lower<'_, '_> {
                 self.set(vars, k, v);
             }
         }
+    }
+
+    /// Stores float `r` (a 32-bit float add's or subtraction's result) to a scratch stack
+    /// word, so that Cranelift computes it here: pure operations are otherwise placed at
+    /// their first use, which sinks an unrolled `sum += a[k] * b[k]` chain below all of its
+    /// loads and keeps every loaded value live (spilled) until then.
+    fn anchor(&mut self, r: Value) {
+        use cranelift_codegen::ir::{StackSlotData, StackSlotKind};
+        let ss = match self.anchor {
+            Some(ss) => ss,
+            None => {
+                let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+                    StackSlotKind::ExplicitSlot,
+                    8,
+                    3,
+                ));
+                self.anchor = Some(ss);
+                ss
+            }
+        };
+        self.b.ins().stack_store(types::I64, r, ss, 0);
     }
 
     fn get(&mut self, vars: &[Variable], s: u32) -> Value {
@@ -540,6 +575,11 @@ impl Lower<'_, '_> {
             self.b.create_block(),
         );
         self.b.set_cold_block(slow);
+        // Built on an access's cold path (its checks failed): all of it is cold.
+        if self.current_is_cold() {
+            self.b.set_cold_block(fast);
+            self.b.set_cold_block(join);
+        }
         let tag = self.b.ins().ushr_imm_s(p, ptr::TAG_SHIFT as i64);
         let tagged = self.b.ins().icmp_imm_s(IntCC::NotEqual, tag, 0);
         let addr = self.b.ins().band_imm_s(p, ptr::RAW_MASK as i64);
@@ -736,6 +776,28 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// Condition `c` as one 0/1 value made by a branch: the group's accesses each test it
+    /// with one compare, where Cranelift would otherwise redo its last `band` at each.
+    fn flag(&mut self, c: Value) -> Value {
+        let (t, e, m) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.set_cold_block(e);
+        let v = self.b.append_block_param(m, types::I8);
+        self.b.ins().brif(c, t, &[], e, &[]);
+        for (blk, k) in [(t, 1), (e, 0)] {
+            self.b.seal_block(blk);
+            self.b.switch_to_block(blk);
+            let x = self.b.ins().iconst(types::I8, k);
+            self.b.ins().jump(m, &[x.into()]);
+        }
+        self.b.seal_block(m);
+        self.b.switch_to_block(m);
+        v
+    }
+
     /// Whether `x - first < count` (see [`Self::index_range`]).
     fn in_range(&mut self, x: Value, (first, count): (Value, Value)) -> Value {
         let t = self.b.ins().isub(x, first);
@@ -786,6 +848,7 @@ impl Lower<'_, '_> {
             let bs = self.b.ins().iadd(rv.base, rv.soff);
             let xs = self.b.ins().imul_imm_s(x, gi.scale);
             let bs = self.b.ins().iadd(bs, xs);
+            let ok = self.flag(ok);
             if let Some(a) = self.active.last_mut() {
                 a.group_vals.insert(g, (ok, bs));
             }
@@ -836,6 +899,7 @@ impl Lower<'_, '_> {
         let ok = self.b.ins().band(ok, nonneg);
         let ok = self.b.ins().band(ok, fits);
         let bs = self.b.ins().iadd(rv.base, soff);
+        let ok = self.flag(ok);
         if let Some(a) = self.active.last_mut() {
             a.group_vals.insert(g, (ok, bs));
         }
@@ -959,8 +1023,14 @@ impl Lower<'_, '_> {
             let (all_ok, bs) = self.group_check(g, bp, brv, vars);
             let addr = self.b.ins().iadd_imm_s(bs, c);
             self.b.def_var(addr_v, addr);
+            // The rest (each access's own checks, then the slow path) only runs when some
+            // access of the group faults: laid out after the hot code.
             let each = self.b.create_block();
-            self.b.ins().brif(all_ok, fast, &[], each, &[]);
+            self.b.set_cold_block(each);
+            // The flag is 0 or 1: compared with 1, it is read once (a spilled flag: one
+            // reload, where testing it against itself reloads it twice).
+            let t = self.b.ins().icmp_imm_s(IntCC::Equal, all_ok, 1);
+            self.b.ins().brif(t, fast, &[], each, &[]);
             self.b.seal_block(each);
             self.b.switch_to_block(each);
         }
@@ -1185,6 +1255,8 @@ impl Lower<'_, '_> {
         let ok = self.b.ins().band(ok, inside);
         let addr = self.b.ins().iadd(rv.base, off);
         self.b.def_var(addr_v, addr);
+        // A pointer with a known root fails this only when the access faults.
+        self.b.set_cold_block(general);
         self.b.ins().brif(ok, fast, &[], general, &[]);
         self.b.seal_block(general);
         self.b.switch_to_block(general);
@@ -1933,6 +2005,9 @@ impl Lower<'_, '_> {
                     I::FMul32 { .. } => self.b.ins().fmul(x, y),
                     _ => self.b.ins().fdiv(x, y),
                 };
+                if matches!(ins, I::FAdd32 { .. } | I::FSub32 { .. }) {
+                    self.anchor(r);
+                }
                 let r = self.bits_of_f32(r);
                 self.set(vars, d, r);
             }

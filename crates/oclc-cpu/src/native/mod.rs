@@ -416,6 +416,7 @@ pub fn compile(
             root_vals,
             deferred: Default::default(),
             restored: Default::default(),
+            anchor: None,
             eager: Vec::new(),
             floats: Default::default(),
             ranges: Vec::new(),
