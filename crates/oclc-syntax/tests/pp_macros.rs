@@ -216,13 +216,13 @@ fn expansion_spans_and_records() {
     let plus = &toks[4];
     assert_eq!(&src[plus.span.lo as usize..plus.span.hi as usize], "+");
     let e = r.sm.expansion(plus.span.expn).expect("expansion");
-    assert_eq!(e.macro_name, "ID");
+    assert_eq!(e.macro_name.as_str(), "ID");
     assert_eq!(&src[e.call_site.lo as usize..e.call_site.hi as usize], "ID");
     assert_eq!(&src[e.def_site.lo as usize..e.def_site.hi as usize], "ID");
     // `1` comes from ONE, expanded inside ID's expansion.
     let one = &toks[5];
     let e1 = r.sm.expansion(one.span.expn).expect("expansion");
-    assert_eq!(e1.macro_name, "ONE");
+    assert_eq!(e1.macro_name.as_str(), "ONE");
     assert_eq!(e1.call_site.expn, plus.span.expn);
     assert_eq!(r.sm.location(one.span), Some(("t.cl", 3, 9)));
     let chain: Vec<&str> =
@@ -240,7 +240,7 @@ fn predefined_macro_expansion_has_dummy_def_site() {
     let e =
         r.sm.expansion(r.out.tokens[4].span.expn)
             .expect("expansion");
-    assert_eq!(e.macro_name, "NULL");
+    assert_eq!(e.macro_name.as_str(), "NULL");
     assert!(e.def_site.is_dummy());
 }
 
