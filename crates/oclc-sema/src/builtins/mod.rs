@@ -338,10 +338,10 @@ impl Builtins {
     /// The builtin called `name` if it has at least one declaration in this mode: a binary
     /// search, and on a name's first lookup in the process the parse of its declarations.
     pub fn lookup(&self, name: Symbol) -> Option<BuiltinId> {
-        if let Ok(names) = self.names.lock() {
-            if let Some(&known) = names.get(&name) {
-                return known;
-            }
+        if let Ok(names) = self.names.lock()
+            && let Some(&known) = names.get(&name)
+        {
+            return known;
         }
         let found = self.lookup_uncached(name);
         if let Ok(mut names) = self.names.lock() {
