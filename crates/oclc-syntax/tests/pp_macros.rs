@@ -66,6 +66,18 @@ fn function_like_and_nested_parens() {
     assert_eq!(r.diags.list[0].notes[0].message, "macro 'F' defined here");
 }
 
+/// Arguments are pre-expanded once each, with few parameters and with more than 8; `##`
+/// bodies and plain bodies alike.
+#[test]
+fn many_arguments_expand_in_place() {
+    let r = run("#define ID(x) x\n\
+                 #define S10(a,b,c,d,e,f,g,h,i,j) a b c d e f g h i j a\n\
+                 #define P(a,b) a##b b\n\
+                 S10(ID(1),2,3,4,5,6,7,8,9,ID(10)) P(x,ID(y)) ID(ID(z))\n");
+    assert_eq!(r.text, "1 2 3 4 5 6 7 8 9 10 1 xID ( y ) y z");
+    assert!(r.diags.list.is_empty());
+}
+
 #[test]
 fn function_like_name_without_parens_is_not_expanded() {
     let r = run("#define f(x) [x]\nint f; f\n(1) f\n#define g 2\n(3)\n");

@@ -431,7 +431,16 @@ impl Pp<'_> {
             }
             return self.finish_body(out, name);
         };
-        let mut expanded: Vec<Option<Vec<PTok>>> = vec![None; args.len()];
+        // Each argument pre-expanded once, on first use; on the stack for up to 8 arguments
+        // (one allocation fewer per macro use).
+        let mut small: [Option<Vec<PTok>>; 8] = Default::default();
+        let mut big: Vec<Option<Vec<PTok>>>;
+        let expanded: &mut [Option<Vec<PTok>>] = if args.len() <= small.len() {
+            &mut small[..args.len()]
+        } else {
+            big = vec![None; args.len()];
+            &mut big
+        };
         let n = m.body.len();
         let mut items = Body::new(m.body.iter().any(|t| t.is_punct(Punct::HashHash)), n);
         let mut i = 0;
