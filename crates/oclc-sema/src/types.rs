@@ -657,6 +657,14 @@ impl TypeTable {
 
     /// The id of `kind`, adding it if new.
     pub fn intern(&mut self, kind: TypeKind) -> TypeId {
+        // Scalars have fixed ids (BOOL..=DOUBLE in `Scalar`'s order) once `new` added them:
+        // conversions ask for them by the hundred thousand, no hashing needed.
+        if let TypeKind::Scalar(s) = kind {
+            let id = Self::BOOL.0 + s as u32;
+            if (id as usize) < self.kinds.len() {
+                return TypeId(id);
+            }
+        }
         if let Some(&id) = self.map.get(&kind) {
             return id;
         }
@@ -1292,6 +1300,35 @@ mod tests {
 
     fn t() -> TypeTable {
         TypeTable::new()
+    }
+
+    /// `intern`'s fixed-id shortcut for scalars gives each scalar its own kind.
+    #[test]
+    fn scalar_ids_are_their_kinds() {
+        let mut t = t();
+        let all = [
+            Scalar::Bool,
+            Scalar::Char,
+            Scalar::SChar,
+            Scalar::UChar,
+            Scalar::Short,
+            Scalar::UShort,
+            Scalar::Int,
+            Scalar::UInt,
+            Scalar::Long,
+            Scalar::ULong,
+            Scalar::LongLong,
+            Scalar::ULongLong,
+            Scalar::Half,
+            Scalar::Float,
+            Scalar::Double,
+        ];
+        for s in all {
+            let id = t.scalar(s);
+            assert_eq!(t.kind(id), &TypeKind::Scalar(s));
+        }
+        assert_eq!(t.scalar(Scalar::UInt), TypeTable::UINT);
+        assert_eq!(t.scalar(Scalar::Double), TypeTable::DOUBLE);
     }
 
     fn int() -> QualType {

@@ -273,7 +273,8 @@ pub fn format_size(bytes: u64) -> String {
 /// expansion it happened inside (for nested macros).
 #[derive(Clone, Debug)]
 pub struct ExpnData {
-    pub macro_name: String,
+    /// Interned: an expansion is recorded for every macro use.
+    pub macro_name: crate::intern::Symbol,
     /// The macro name token at the use site (in the parent expansion's coordinates).
     pub call_site: Span,
     /// The macro name in its `#define` line; DUMMY for predefined and command-line macros.
@@ -337,7 +338,7 @@ impl SourceMap {
         SourceMap {
             files: Vec::new(),
             expns: vec![ExpnData {
-                macro_name: String::new(),
+                macro_name: crate::intern::Symbol::intern(""),
                 call_site: Span::DUMMY,
                 def_site: Span::DUMMY,
             }],
@@ -399,7 +400,7 @@ impl SourceMap {
         }
         for e in other.expns.iter().skip(1) {
             self.expns.push(ExpnData {
-                macro_name: e.macro_name.clone(),
+                macro_name: e.macro_name,
                 call_site: shift.apply(e.call_site),
                 def_site: shift.apply(e.def_site),
             });
@@ -583,7 +584,7 @@ mod tests {
         let f = sm.add_text("a.cl", "#define A 1\nint x = A;".into());
         let use_site = Span::new(f, 20, 21);
         let e = sm.add_expansion(ExpnData {
-            macro_name: "A".into(),
+            macro_name: crate::intern::Symbol::intern("A"),
             call_site: use_site,
             def_site: Span::new(f, 8, 9),
         });

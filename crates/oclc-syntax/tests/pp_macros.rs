@@ -66,6 +66,18 @@ fn function_like_and_nested_parens() {
     assert_eq!(r.diags.list[0].notes[0].message, "macro 'F' defined here");
 }
 
+/// Arguments are pre-expanded once each, with few parameters and with more than 8; `##`
+/// bodies and plain bodies alike.
+#[test]
+fn many_arguments_expand_in_place() {
+    let r = run("#define ID(x) x\n\
+                 #define S10(a,b,c,d,e,f,g,h,i,j) a b c d e f g h i j a\n\
+                 #define P(a,b) a##b b\n\
+                 S10(ID(1),2,3,4,5,6,7,8,9,ID(10)) P(x,ID(y)) ID(ID(z))\n");
+    assert_eq!(r.text, "1 2 3 4 5 6 7 8 9 10 1 xID ( y ) y z");
+    assert!(r.diags.list.is_empty());
+}
+
 #[test]
 fn function_like_name_without_parens_is_not_expanded() {
     let r = run("#define f(x) [x]\nint f; f\n(1) f\n#define g 2\n(3)\n");
@@ -216,13 +228,13 @@ fn expansion_spans_and_records() {
     let plus = &toks[4];
     assert_eq!(&src[plus.span.lo as usize..plus.span.hi as usize], "+");
     let e = r.sm.expansion(plus.span.expn).expect("expansion");
-    assert_eq!(e.macro_name, "ID");
+    assert_eq!(e.macro_name.as_str(), "ID");
     assert_eq!(&src[e.call_site.lo as usize..e.call_site.hi as usize], "ID");
     assert_eq!(&src[e.def_site.lo as usize..e.def_site.hi as usize], "ID");
     // `1` comes from ONE, expanded inside ID's expansion.
     let one = &toks[5];
     let e1 = r.sm.expansion(one.span.expn).expect("expansion");
-    assert_eq!(e1.macro_name, "ONE");
+    assert_eq!(e1.macro_name.as_str(), "ONE");
     assert_eq!(e1.call_site.expn, plus.span.expn);
     assert_eq!(r.sm.location(one.span), Some(("t.cl", 3, 9)));
     let chain: Vec<&str> =
@@ -240,7 +252,7 @@ fn predefined_macro_expansion_has_dummy_def_site() {
     let e =
         r.sm.expansion(r.out.tokens[4].span.expn)
             .expect("expansion");
-    assert_eq!(e.macro_name, "NULL");
+    assert_eq!(e.macro_name.as_str(), "NULL");
     assert!(e.def_site.is_dummy());
 }
 

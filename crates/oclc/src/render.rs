@@ -204,7 +204,7 @@ impl<'a> TextRenderer<'a> {
         let mut levels: Vec<(Span, String)> = Vec::new();
         let mut s = span;
         while let Some(e) = self.sm.expansion(s.expn) {
-            levels.push((s, e.macro_name.clone()));
+            levels.push((s, e.macro_name.as_str().to_string()));
             s = e.call_site;
             if levels.len() > 10_000 {
                 break;
@@ -713,7 +713,7 @@ mod tests {
         let f = sm.add_text("t.cl", text.into());
         let b_use = Span::new(f, 48, 49);
         let eb = sm.add_expansion(ExpnData {
-            macro_name: "B".into(),
+            macro_name: oclc_syntax::intern::Symbol::intern("B"),
             call_site: b_use,
             def_site: Span::new(f, 32, 33),
         });
@@ -724,7 +724,7 @@ mod tests {
             expn: eb,
         };
         let ea = sm.add_expansion(ExpnData {
-            macro_name: "A".into(),
+            macro_name: oclc_syntax::intern::Symbol::intern("A"),
             call_site: a_in_b,
             def_site: Span::new(f, 8, 9),
         });

@@ -230,6 +230,9 @@ pub struct Builtins {
     avail: TypeAvail,
     /// Memoized resolutions: calls repeat the same argument types over and over.
     cache: Mutex<ResolveCache>,
+    /// Memoized [`Builtins::lookup`] answers: a kernel calls the same few builtins thousands
+    /// of times, and each answer costs two table searches.
+    names: Mutex<crate::fxhash::FxHashMap<Symbol, Option<BuiltinId>>>,
 }
 
 /// The parsed table and which of its gates and element types a mode has.
@@ -291,6 +294,7 @@ impl Builtins {
             mode: OnceLock::new(),
             avail,
             cache: Mutex::new(ResolveCache::default()),
+            names: Mutex::new(Default::default()),
         }
     }
 
@@ -334,6 +338,20 @@ impl Builtins {
     /// The builtin called `name` if it has at least one declaration in this mode: a binary
     /// search, and on a name's first lookup in the process the parse of its declarations.
     pub fn lookup(&self, name: Symbol) -> Option<BuiltinId> {
+        if let Ok(names) = self.names.lock()
+            && let Some(&known) = names.get(&name)
+        {
+            return known;
+        }
+        let found = self.lookup_uncached(name);
+        if let Ok(mut names) = self.names.lock() {
+            names.insert(name, found);
+        }
+        found
+    }
+
+    /// [`Builtins::lookup`] without the memo.
+    fn lookup_uncached(&self, name: Symbol) -> Option<BuiltinId> {
         // The compile-time name list first: most names are no builtin.
         parse::find_name(name.as_str())?;
         let id = self.mode().table.find(name.as_str())?;

@@ -114,6 +114,43 @@ fn splits_compound_tokens(toks: &[PTok]) -> bool {
     depth != 0
 }
 
+/// A substituted body as it is built: [`Item`]s where the body has a `##` (pasting needs
+/// the placemarkers and operators), else the tokens themselves (no copy into a token vector
+/// afterwards: most bodies paste nothing).
+struct Body {
+    paste: bool,
+    items: Vec<Item>,
+    toks: Vec<PTok>,
+    /// Items pushed, placemarkers included (the expansion limit counts them).
+    len: usize,
+}
+
+impl Body {
+    fn new(paste: bool, cap: usize) -> Body {
+        let (items, toks) = if paste {
+            (Vec::with_capacity(cap), Vec::new())
+        } else {
+            (Vec::new(), Vec::with_capacity(cap))
+        };
+        Body {
+            paste,
+            items,
+            toks,
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, item: Item) {
+        self.len += 1;
+        match item {
+            Item::Tok(t) if !self.paste => self.toks.push(t),
+            // Without `##` in the body a placemarker is dropped at the end anyway.
+            _ if !self.paste => {}
+            _ => self.items.push(item),
+        }
+    }
+}
+
 /// An element of a macro's substituted body before pasting.
 #[derive(Clone, Copy)]
 enum Item {
@@ -367,7 +404,7 @@ impl Pp<'_> {
         args: Option<&[Vec<PTok>]>,
     ) -> Vec<PTok> {
         let expn = self.sm.add_expansion(ExpnData {
-            macro_name: m.name.as_str().to_string(),
+            macro_name: m.name,
             call_site: name.span,
             def_site: m.def_site(),
         });
@@ -394,9 +431,18 @@ impl Pp<'_> {
             }
             return self.finish_body(out, name);
         };
-        let mut expanded: Vec<Option<Vec<PTok>>> = vec![None; args.len()];
-        let mut items: Vec<Item> = Vec::with_capacity(m.body.len());
+        // Each argument pre-expanded once, on first use; on the stack for up to 8 arguments
+        // (one allocation fewer per macro use).
+        let mut small: [Option<Vec<PTok>>; 8] = Default::default();
+        let mut big: Vec<Option<Vec<PTok>>>;
+        let expanded: &mut [Option<Vec<PTok>>] = if args.len() <= small.len() {
+            &mut small[..args.len()]
+        } else {
+            big = vec![None; args.len()];
+            &mut big
+        };
         let n = m.body.len();
+        let mut items = Body::new(m.body.iter().any(|t| t.is_punct(Punct::HashHash)), n);
         let mut i = 0;
         while i < n {
             let b = m.body[i];
@@ -425,9 +471,14 @@ impl Pp<'_> {
                             "token pasting of ',' and __VA_ARGS__ is a GNU extension",
                             "gnu-zero-variadic-macro-arguments",
                         );
-                        items.extend(va.iter().map(|t| Item::Tok(*t)));
+                        for t in va {
+                            items.push(Item::Tok(*t));
+                        }
                     } else if m.params.len() >= 2 {
-                        items.pop();
+                        // A `##` is in the body: `items` holds the items.
+                        if items.items.pop().is_some() {
+                            items.len -= 1;
+                        }
                     }
                     i += 2;
                     continue;
@@ -494,7 +545,7 @@ impl Pp<'_> {
                         items.push(Item::Tok(t));
                     }
                 }
-                if self.expanded_total + items.len() as u64 > MAX_EXPANDED_TOKENS {
+                if self.expanded_total + items.len as u64 > MAX_EXPANDED_TOKENS {
                     self.too_many_tokens(m, name.span);
                     return Vec::new();
                 }
@@ -504,10 +555,13 @@ impl Pp<'_> {
             items.push(Item::Tok(body_tok(&b)));
             i += 1;
         }
-        let out = if items.iter().any(|it| matches!(it, Item::Paste(_))) {
-            self.paste_all(items)
+        let out = if !items.paste {
+            items.toks
+        } else if items.items.iter().any(|it| matches!(it, Item::Paste(_))) {
+            self.paste_all(items.items)
         } else {
             items
+                .items
                 .into_iter()
                 .filter_map(|it| if let Item::Tok(t) = it { Some(t) } else { None })
                 .collect()

@@ -176,7 +176,7 @@ impl Pp<'_> {
         let Some(e) = self.sm.expansion(span.expn) else {
             return;
         };
-        let sym = Symbol::intern(&e.macro_name);
+        let sym = e.macro_name;
         let function_like = self.macros.get(sym).is_some_and(|m| m.function_like);
         let msg = "macro expansion producing 'defined' has undefined behavior";
         if function_like {

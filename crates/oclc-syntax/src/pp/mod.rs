@@ -350,7 +350,8 @@ struct Pp<'s> {
     reached_max_include: bool,
     pragma_once: Vec<PathBuf>,
     /// The closing `)` of each function-like macro invocation, for `__LINE__`.
-    expn_end: HashMap<ExpnId, Span>,
+    /// (Fx-hashed: one insert per function-like macro use.)
+    expn_end: crate::fxhash::FxHashMap<ExpnId, Span>,
     /// Included files by canonical path, loaded once.
     loaded: HashMap<PathBuf, FileId>,
     /// What the file system said of each path looked at (`#include` candidates): whether it
@@ -411,7 +412,7 @@ impl<'s> Pp<'s> {
             arg_nesting: 0,
             reached_max_include: false,
             pragma_once: Vec::new(),
-            expn_end: HashMap::new(),
+            expn_end: Default::default(),
             loaded: HashMap::new(),
             paths: HashMap::new(),
             main_name: String::new(),
