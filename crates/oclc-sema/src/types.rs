@@ -174,6 +174,25 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// Every scalar, in declaration order (the type table interns them first, in this order).
+    pub const ALL: [Scalar; 15] = [
+        Scalar::Bool,
+        Scalar::Char,
+        Scalar::SChar,
+        Scalar::UChar,
+        Scalar::Short,
+        Scalar::UShort,
+        Scalar::Int,
+        Scalar::UInt,
+        Scalar::Long,
+        Scalar::ULong,
+        Scalar::LongLong,
+        Scalar::ULongLong,
+        Scalar::Half,
+        Scalar::Float,
+        Scalar::Double,
+    ];
+
     /// clang's spelling of the canonical type.
     pub fn name(self) -> &'static str {
         match self {
@@ -633,23 +652,7 @@ impl TypeTable {
         };
         t.intern(TypeKind::Void);
         t.intern(TypeKind::Error);
-        for s in [
-            Scalar::Bool,
-            Scalar::Char,
-            Scalar::SChar,
-            Scalar::UChar,
-            Scalar::Short,
-            Scalar::UShort,
-            Scalar::Int,
-            Scalar::UInt,
-            Scalar::Long,
-            Scalar::ULong,
-            Scalar::LongLong,
-            Scalar::ULongLong,
-            Scalar::Half,
-            Scalar::Float,
-            Scalar::Double,
-        ] {
+        for s in Scalar::ALL {
             t.intern(TypeKind::Scalar(s));
         }
         t
@@ -1306,24 +1309,7 @@ mod tests {
     #[test]
     fn scalar_ids_are_their_kinds() {
         let mut t = t();
-        let all = [
-            Scalar::Bool,
-            Scalar::Char,
-            Scalar::SChar,
-            Scalar::UChar,
-            Scalar::Short,
-            Scalar::UShort,
-            Scalar::Int,
-            Scalar::UInt,
-            Scalar::Long,
-            Scalar::ULong,
-            Scalar::LongLong,
-            Scalar::ULongLong,
-            Scalar::Half,
-            Scalar::Float,
-            Scalar::Double,
-        ];
-        for s in all {
+        for s in Scalar::ALL {
             let id = t.scalar(s);
             assert_eq!(t.kind(id), &TypeKind::Scalar(s));
         }
