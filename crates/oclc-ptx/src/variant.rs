@@ -155,16 +155,20 @@ impl Launch {
             v.nc.iter()
                 .filter(|k| facts.read_only.get(**k).copied().unwrap_or(false))
                 .fold(0u64, |a, k| a | (1 << k));
-        let traits = Traits::of(m, kernel);
-        let coarsen = if v.coarsen > 1 && traits.coarsenable {
+        let coarsen = if v.coarsen > 1 && Traits::of(m, kernel).coarsenable {
             v.coarsen
         } else {
             1
         };
+        // Only the vector parameters (not all of `Traits`, which recomputes `facts`).
+        let vector = match m.function(kernel) {
+            Some(k) if !v.aligned.is_empty() => vector_params(m, k),
+            _ => Vec::new(),
+        };
         let aligned = v
             .aligned
             .iter()
-            .filter(|k| traits.vector_params.get(**k).copied().unwrap_or(false) && **k < 64)
+            .filter(|k| vector.get(**k).copied().unwrap_or(false) && **k < 64)
             .fold(0u64, |a, k| a | (1 << k));
         Launch {
             coarsen,
