@@ -34,6 +34,7 @@ fn cuda() -> WorkItemBounds {
         max_local_size: Some(1024),
         max_groups: Some((1 << 31) - 1),
         max_global_end: Some(u32::MAX as u64),
+        local_size: None,
     }
 }
 

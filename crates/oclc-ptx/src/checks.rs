@@ -313,10 +313,25 @@ pub struct FnChecks {
     tail: bool,
     /// Whether bounds checks of loads and stores defer their branch ([`FnEmitter::flush_checks`]).
     defer: bool,
-    /// A deferred check is pending in the current block.
-    deferred: bool,
-    /// `$CHKD` was emitted.
-    dtail: bool,
+    /// The deferred checks of the current block, in order (none pending when empty).
+    pending: Vec<Deferred>,
+}
+
+/// A bounds check whose failure is found again in cold code when the block's accumulated
+/// predicate says one of them failed: the hot path keeps only the compare.
+struct Deferred {
+    site: u32,
+    /// The register of the byte offset from the object's start.
+    off: String,
+    len: u64,
+    /// The largest in-bounds offset: `n - len`, or the size register (`size - len`, with
+    /// sizes below `len` failing).
+    limit: Limit,
+}
+
+enum Limit {
+    Static(u64),
+    Size(String),
 }
 
 /// Operations that may run after a failed deferred check of their block: the removable
@@ -341,8 +356,7 @@ impl FnChecks {
             barriers,
             tail: false,
             defer: std::env::var("OCLC_CUDA_CHECKS_DEFER").map_or(true, |v| v != "0"),
-            deferred: false,
-            dtail: false,
+            pending: Vec::new(),
         }
     }
 }
@@ -523,60 +537,56 @@ impl FnEmitter<'_> {
         // In bounds iff `addr - base <= size - len` (unsigned; below the base wraps high).
         let off = self.tmp(Rc::B64);
         self.ins(format!("sub.u64 {off}, {addr}, {base}"));
-        let bad = self.tmp(Rc::Pred);
-        let oob = self.fault_stub(kind::OUT_OF_BOUNDS, site, &off, len, "4294967295", "0")?;
-        match size {
+        let limit = match size {
             Extent::Static(n) if n < len => {
+                let oob = self.fault_stub(kind::OUT_OF_BOUNDS, site, &off, len, "4294967295", "0")?;
                 self.ins(format!("bra.uni {oob}"));
                 return Ok(());
             }
-            Extent::Static(n) => self.ins(format!("setp.gt.u64 {bad}, {off}, {}", n - len)),
-            Extent::Reg(r) => {
-                // `lim = size - len`, or all ones' complement trick: size < len faults.
-                let lim = self.tmp(Rc::B64);
-                let small = self.tmp(Rc::Pred);
-                self.ins(format!("sub.u64 {lim}, {r}, {len}"));
-                self.ins(format!("setp.lt.u64 {small}, {r}, {len}"));
-                self.ins(format!("setp.gt.or.u64 {bad}, {off}, {lim}, {small}"));
-            }
-        }
+            Extent::Static(n) => Limit::Static(n - len),
+            Extent::Reg(r) => Limit::Size(r),
+        };
         let global = matches!(rsp, AddrSpace::Global | AddrSpace::Constant);
+        let d = Deferred {
+            site,
+            off,
+            len,
+            limit,
+        };
         if global && self.chk.as_ref().is_some_and(|c| c.defer) {
-            self.defer_fault(&bad, site, &off, len);
+            let bad = self.out_of_bounds(&d);
+            self.ins(format!("or.pred %ck_acc, %ck_acc, {bad}"));
+            if let Some(c) = self.chk.as_mut() {
+                c.pending.push(d);
+            }
         } else {
+            let bad = self.out_of_bounds(&d);
+            let oob = self.fault_stub(kind::OUT_OF_BOUNDS, site, &d.off, len, "4294967295", "0")?;
             self.ins(format!("@{bad} bra {oob}"));
         }
         Ok(())
     }
 
-    /// Defers the branch of a failed bounds check of a `__global` load or store to the end
-    /// of its block (or the next operation with other effects, [`FnEmitter::flush_checks`]):
-    /// the block's first failure is kept, and it and every later access of the block are
-    /// predicated off, so that loads of global memory are not serialized behind branches.
-    fn defer_fault(&mut self, bad: &str, site: u32, off: &str, len: u64) {
-        for (n, rc) in [
-            ("%ck_dsite", Rc::B32),
-            ("%ck_doff", Rc::B64),
-            ("%ck_dlen", Rc::B64),
-        ] {
-            self.declare(n, rc);
+    /// The predicate of check `d` failing: `off > size - len` unsigned (below the object's
+    /// start wraps high), or a size below `len`.
+    fn out_of_bounds(&mut self, d: &Deferred) -> String {
+        let bad = self.tmp(Rc::Pred);
+        match &d.limit {
+            Limit::Static(lim) => self.ins(format!("setp.gt.u64 {bad}, {}, {lim}", d.off)),
+            Limit::Size(r) => {
+                let (lim, small) = (self.tmp(Rc::B64), self.tmp(Rc::Pred));
+                self.ins(format!("sub.u64 {lim}, {r}, {}", d.len));
+                self.ins(format!("setp.lt.u64 {small}, {r}, {}", d.len));
+                self.ins(format!("setp.gt.or.u64 {bad}, {}, {lim}, {small}", d.off));
+            }
         }
-        let (first, clean) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred));
-        self.ins(format!("not.pred {clean}, %ck_acc"));
-        self.ins(format!("and.pred {first}, {bad}, {clean}"));
-        self.ins(format!("@{first} mov.u32 %ck_dsite, {site}"));
-        self.ins(format!("@{first} mov.u64 %ck_doff, {off}"));
-        self.ins(format!("@{first} mov.u64 %ck_dlen, {len}"));
-        self.ins(format!("or.pred %ck_acc, %ck_acc, {bad}"));
-        if let Some(c) = self.chk.as_mut() {
-            c.deferred = true;
-        }
+        bad
     }
 
     /// Predicates the memory instructions emitted since `mark` (one access) on no deferred
     /// check of the block having failed.
     pub(crate) fn guard_access(&mut self, mark: usize) {
-        if !self.chk.as_ref().is_some_and(|c| c.deferred) {
+        if !self.chk.as_ref().is_some_and(|c| !c.pending.is_empty()) {
             return;
         }
         let tail = self.body.split_off(mark.min(self.body.len()));
@@ -593,33 +603,32 @@ impl FnEmitter<'_> {
 
     /// Takes the deferred branch to the fault path if a check of the block failed: before
     /// a terminator and any operation other than arithmetic, loads, stores and
-    /// single-instruction atomics.
+    /// single-instruction atomics. The cold side tests the block's checks again in order and
+    /// records the first that fails, as the cpu device reports it.
     pub(crate) fn flush_checks(&mut self, op: &Op) -> R<()> {
         let guardable = self.guardable_atomic(op);
         let Some(c) = self.chk.as_mut() else {
             return Ok(());
         };
-        if !c.deferred || is_quiet(op) || guardable {
+        if c.pending.is_empty() || is_quiet(op) || guardable {
             return Ok(());
         }
-        c.deferred = false;
-        let first = !std::mem::replace(&mut c.dtail, true);
-        self.ins("@%ck_acc bra $CHKD");
-        if first {
-            self.ensure_tail()?;
-            self.cold(|em| {
-                em.label("$CHKD");
-                em.ins(format!("mov.u32 %ck_kind, {}", kind::OUT_OF_BOUNDS));
-                em.ins("mov.u32 %ck_site, %ck_dsite");
-                em.ins("mov.u64 %ck_val, %ck_doff");
-                em.ins("mov.u64 %ck_len, %ck_dlen");
-                em.ins("mov.u32 %ck_entry, 4294967295");
-                em.ins("mov.u32 %ck_extra, 0");
-                em.ins("bra.uni $CHKF");
-                Ok(())
-            })?;
-        }
-        Ok(())
+        let pending = std::mem::take(&mut c.pending);
+        let l = self.fresh_label();
+        self.ins(format!("@%ck_acc bra {l}"));
+        self.ensure_tail()?;
+        self.cold(|em| {
+            em.label(&l);
+            for d in &pending {
+                let bad = em.out_of_bounds(d);
+                let oob =
+                    em.fault_stub(kind::OUT_OF_BOUNDS, d.site, &d.off, d.len, "4294967295", "0")?;
+                em.ins(format!("@{bad} bra {oob}"));
+            }
+            // Not reached: one of the checks failed.
+            em.ins("trap");
+            Ok(())
+        })
     }
 
     /// An atomic read-modify-write that is one `atom`/`red` instruction (32- or 64-bit

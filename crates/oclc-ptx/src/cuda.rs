@@ -907,6 +907,10 @@ impl CudaDevice {
         } else {
             Vec::new()
         };
+        // Under --checks, code for the launch's local size: the local ids' ranges then prove
+        // most `__local` accesses in bounds, and their checks go.
+        let local = (variants && checks)
+            .then(|| plan.local.map(|x| u32::try_from(x).unwrap_or(u32::MAX)));
         let cname = CString::new(kernel).map_err(|_| CudaError::NoSuchKernel(kernel.into()))?;
         let mut launches = Vec::with_capacity(plan.regions.len());
         let mut used = (1, 0, 0);
@@ -918,8 +922,9 @@ impl CudaDevice {
                 coarsen: r.coarsen,
                 nc: nc.clone(),
                 aligned: aligned.clone(),
+                local,
             };
-            if r.coarsen > 1 || !nc.is_empty() || !aligned.is_empty() {
+            if r.coarsen > 1 || !nc.is_empty() || !aligned.is_empty() || local.is_some() {
                 match self.variant(prog, &v) {
                     Some(m) => {
                         module = m;
@@ -931,6 +936,7 @@ impl CudaDevice {
                         v.coarsen = 1;
                         v.nc.clear();
                         v.aligned.clear();
+                        v.local = None;
                     }
                 }
             }

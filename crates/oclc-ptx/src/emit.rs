@@ -527,12 +527,18 @@ pub(crate) const WIDE_MARK: &str = "\t//@wide ";
 
 /// What the cuda device guarantees about work-item queries: at most 1024 work-items per
 /// group, fewer than 2^31 groups per dimension (the driver's grid limit), and with
-/// [`PtxOptions::ids_32bit`] global offset + size below 2^32.
+/// [`PtxOptions::ids_32bit`] global offset + size below 2^32; a variant for one local size
+/// bounds the local ids by it.
 fn cuda_bounds(opts: &PtxOptions) -> WorkItemBounds {
     WorkItemBounds {
         max_local_size: Some(1024),
         max_groups: Some((1 << 31) - 1),
         max_global_end: opts.ids_32bit.then_some(crate::MAX_GLOBAL_END_32),
+        local_size: opts
+            .variant
+            .as_ref()
+            .and_then(|v| v.local)
+            .map(|l| l.map(u64::from)),
     }
 }
 

@@ -142,6 +142,9 @@ pub struct KernelVariant {
     /// Parameter indices, each [`KernelAbi::vector_params`], whose argument address is a
     /// multiple of 16 in this launch.
     pub aligned: Vec<usize>,
+    /// The launch's enqueued local size, for code specialised to it (under `--checks`: the
+    /// value ranges of local ids then prove most `__local` accesses in bounds).
+    pub local: Option<[u32; 3]>,
 }
 
 /// Bytes of the dynamic shared block that are never handed out, so no `__local` object sits

@@ -79,6 +79,71 @@ fn accesses_proven_in_bounds_are_not_checked() {
     assert_eq!(local[0].what, "write");
 }
 
+/// The checked PTX of kernel `k` of `src` specialised to local size `local`.
+fn checked_for(src: &str, local: [u32; 3]) -> oclc_ptx::PtxModule {
+    let (mut m, sm) = common::module(src);
+    oclc_ir::passes::optimize_for_device(&mut m);
+    let opts = PtxOptions {
+        checks: true,
+        variant: Some(oclc_ptx::KernelVariant {
+            kernel: "k".into(),
+            coarsen: 1,
+            nc: vec![],
+            aligned: vec![],
+            local: Some(local),
+        }),
+        ..PtxOptions::default()
+    };
+    emit_module(&m, Some(&sm), &opts).expect("emits")
+}
+
+#[test]
+fn a_launch_local_size_proves_tile_accesses_in_bounds() {
+    // The tiled matmul's 16x16 tiles: in bounds for every work-item of a 16x16 group (and of
+    // any smaller one), not for a 32-wide group.
+    let src = "kernel void k(global const float *a, global const float *b, global float *c, uint n) {
+             local float ta[16][16];
+             local float tb[16][16];
+             size_t col = get_global_id(0), row = get_global_id(1);
+             size_t lx = get_local_id(0), ly = get_local_id(1);
+             float sum = 0.0f;
+             for (uint t = 0; t < n; t += 16) {
+                 ta[ly][lx] = a[row * n + t + lx];
+                 tb[ly][lx] = b[(t + ly) * n + col];
+                 barrier(CLK_LOCAL_MEM_FENCE);
+                 for (uint k = 0; k < 16; k++)
+                     sum += ta[ly][k] * tb[k][lx];
+                 barrier(CLK_LOCAL_MEM_FENCE);
+             }
+             c[row * n + col] = sum;
+         }";
+    let tiles = |p: &oclc_ptx::PtxModule| {
+        p.checks
+            .iter()
+            .filter(|s| matches!(s.object, Object::Local(_)))
+            .count()
+    };
+    let (any, _, _) = checked(src);
+    assert!(tiles(&any) >= 4, "{:?}", any.checks);
+    assert_eq!(tiles(&checked_for(src, [16, 16, 1])), 0);
+    assert_eq!(tiles(&checked_for(src, [8, 4, 1])), 0);
+    let wide = checked_for(src, [32, 16, 1]);
+    let left: Vec<_> = wide
+        .checks
+        .iter()
+        .filter(|s| matches!(s.object, Object::Local(_)))
+        .collect();
+    // lx up to 31: the two tile stores and the reads of tb[k][lx].
+    assert!(!left.is_empty() && left.len() < tiles(&any), "{left:?}");
+    // The global accesses keep their checks.
+    assert!(
+        checked_for(src, [16, 16, 1])
+            .checks
+            .iter()
+            .any(|s| s.object == Object::Param(0))
+    );
+}
+
 #[test]
 fn without_checks_nothing_is_added() {
     let (m, sm) = common::module("kernel void k(global int *a) { a[get_global_id(0)] = 1; }");

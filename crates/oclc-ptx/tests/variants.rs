@@ -25,6 +25,7 @@ fn variant(src: &str, kernel: &str, coarsen: u32, nc: &[usize]) -> PtxModule {
             coarsen,
             nc: nc.to_vec(),
             aligned: vec![],
+            local: None,
         }),
         ..PtxOptions::default()
     };
@@ -178,6 +179,7 @@ fn a_variant_of_a_missing_kernel_is_an_error() {
             coarsen: 2,
             nc: vec![],
             aligned: vec![],
+            local: None,
         }),
         ..PtxOptions::default()
     };
@@ -323,6 +325,7 @@ fn vectors_with(aligned: Vec<usize>) -> String {
             coarsen: 1,
             nc: vec![],
             aligned,
+            local: None,
         }),
         ..PtxOptions::default()
     };

@@ -78,6 +78,9 @@ pub struct WorkItemBounds {
     /// Bound on global offset + global size in every dimension (global ids, sizes and
     /// offsets are below it).
     pub max_global_end: Option<u64>,
+    /// The launch's enqueued local size per dimension, when code is compiled for one launch
+    /// shape (local ids are below it, local sizes at most it).
+    pub local_size: Option<[u64; 3]>,
 }
 
 impl WorkItemBounds {
@@ -591,30 +594,47 @@ impl Analysis<'_> {
                 let (x, y) = (self.get(*x, env)?, self.get(*y, env)?);
                 x.join(y)
             }
-            Op::WorkItem(q, _) => self.work_item(*q, bits),
+            Op::WorkItem(q, dim) => {
+                let dim = dim.and_then(|d| self.get(d, env)).filter(|r| r.lo == r.hi);
+                self.work_item(*q, dim.map(|r| r.lo), bits)
+            }
             _ => full,
         })
     }
 
-    fn work_item(&self, q: WorkItemQuery, bits: u32) -> Range {
+    /// The range of work-item query `q` (of dimension `dim` when it is a known constant).
+    fn work_item(&self, q: WorkItemQuery, dim: Option<u64>, bits: u32) -> Range {
         let full = Range::full(bits);
         let b = self.bounds;
         let below = |max: Option<u64>| max.map_or(full, |m| Range::new(0, m.saturating_sub(1)));
         // Sizes and counts are at least 1.
         let upto = |max: Option<u64>| max.map_or(full, |m| Range::new(1, m.max(1)));
+        // The launch's local size in `dim` (the largest of the three for an unknown one;
+        // a dimension past the third has local id 0 and size 1).
+        let local = match (b.local_size, dim) {
+            (Some(ls), Some(d)) => Some(ls.get(d as usize).copied().unwrap_or(1)),
+            (Some(ls), None) => ls.iter().copied().max(),
+            (None, _) => b.max_local_size,
+        };
         let r = match q {
-            WorkItemQuery::LocalId => below(b.max_local_size),
-            WorkItemQuery::LocalSize | WorkItemQuery::EnqueuedLocalSize => upto(b.max_local_size),
+            WorkItemQuery::LocalId => below(local),
+            WorkItemQuery::LocalSize | WorkItemQuery::EnqueuedLocalSize => upto(local),
             WorkItemQuery::GroupId => below(b.max_groups),
             WorkItemQuery::NumGroups => upto(b.max_groups),
             WorkItemQuery::GlobalId | WorkItemQuery::GlobalOffset => below(b.max_global_end),
             WorkItemQuery::GlobalSize => upto(b.max_global_end),
             WorkItemQuery::WorkDim => Range::new(1, 3),
-            WorkItemQuery::LocalLinearId => match b.max_local_size {
+            WorkItemQuery::LocalLinearId => {
                 // The product of the three local sizes is bounded by the same maximum.
-                Some(m) => Range::new(0, m.saturating_sub(1)),
-                None => full,
-            },
+                let total = match b.local_size {
+                    Some(ls) => Some(ls.iter().fold(1u64, |a, &x| a.saturating_mul(x))),
+                    None => b.max_local_size,
+                };
+                match total {
+                    Some(m) => Range::new(0, m.saturating_sub(1)),
+                    None => full,
+                }
+            }
             WorkItemQuery::GlobalLinearId => full,
         };
         r.meet(full).unwrap_or(full)
