@@ -180,6 +180,12 @@ pub enum I {
         a: u32,
         b: u32,
     },
+    /// 1 when `len` bytes at `p` can be read and written without a fault, else 0.
+    InBounds {
+        d: u32,
+        p: u32,
+        len: u32,
+    },
     Load4 {
         d: u32,
         p: u32,
@@ -971,6 +977,10 @@ fn decode_inst(m: &Module, d: &mut Dec, inst: &InstData, local_index: &[u32]) {
         Op::PtrDiff(a, b) => {
             let (a, b) = (d.s(*a), d.s(*b));
             d.emit(I::PtrDiff { d: rd, a, b }, span);
+        }
+        Op::InBounds { ptr, len } => {
+            let (p, len) = (d.s(*ptr), d.s(*len));
+            d.emit(I::InBounds { d: rd, p, len }, span);
         }
         Op::Load(p) => {
             let p = d.s(*p);

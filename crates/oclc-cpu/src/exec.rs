@@ -662,6 +662,9 @@ fn run_item(ctx: &LaunchCtx, g: &mut Group, it: &mut Item) -> Result<Stop, Box<R
                 I::PtrDiff { d, a, b } => {
                     r[d as usize] = ptr::diff(r[a as usize], r[b as usize]) as u64
                 }
+                I::InBounds { d, p, len } => {
+                    r[d as usize] = mem.in_bounds(r[p as usize], r[len as usize]) as u64
+                }
                 I::Load4 { d, p } => {
                     let a = r[p as usize];
                     if !ctx.races

@@ -524,6 +524,11 @@ impl Mem<'_> {
         }
     }
 
+    /// Whether `len` bytes at `p` can be read and written without a fault (`Op::InBounds`).
+    pub fn in_bounds(&mut self, p: u64, len: u64) -> bool {
+        usize::try_from(len).is_ok_and(|n| self.place(p, n, true).is_ok())
+    }
+
     pub fn read(&mut self, p: u64, out: &mut [u8]) -> Result<(), Fault> {
         match self.place(p, out.len(), false)? {
             Place::Global(s, off) => s.read(off, out),

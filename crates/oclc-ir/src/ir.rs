@@ -439,6 +439,14 @@ pub enum Op {
         byte: Value,
         len: Value,
     },
+    /// `i1`: whether `len` bytes (an `i64`) from `ptr` can be read and written without a
+    /// fault, as the device's `--checks` would find accesses of them (true where checks are
+    /// off; a device may answer false where it cannot tell cheaply). Made by passes that keep
+    /// the checked accesses as the path taken otherwise.
+    InBounds {
+        ptr: Value,
+        len: Value,
+    },
     /// Any named non-constant space to generic (always valid).
     ToGeneric(Value),
     /// Generic to the named result space: an explicit cast, checked when accessed.
@@ -542,6 +550,10 @@ impl Op {
             Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::PtrAdd(a, b) | Op::PtrDiff(a, b) => {
                 f(*a);
                 f(*b)
+            }
+            Op::InBounds { ptr, len } => {
+                f(*ptr);
+                f(*len)
             }
             Op::InsertDyn(a, b, c) => {
                 f(*a);

@@ -171,6 +171,7 @@ fn print_op(out: &mut String, op: &Op) {
         Op::Select(c, a, b) => write!(out, "select {c}, {a}, {b}"),
         Op::PtrAdd(p, o) => write!(out, "ptradd {p}, {o}"),
         Op::PtrDiff(a, b) => write!(out, "ptrdiff {a}, {b}"),
+        Op::InBounds { ptr, len } => write!(out, "inbounds {ptr}, {len}"),
         Op::Load(p) => write!(out, "load {p}"),
         Op::Store { ptr, value } => write!(out, "store {ptr}, {value}"),
         Op::Memcpy { dst, src, len } => write!(out, "memcpy {dst}, {src}, {len}"),

@@ -447,6 +447,12 @@ fn check_types(cx: &mut Ctx, self_id: FuncId, i: Inst, d: &InstData) {
             );
             pr.need(rty == Some(Type::I64), "ptrdiff result must be i64");
         }
+        Op::InBounds { ptr, len } => {
+            pr.result(true);
+            pr.need(t(ptr).is_ptr(), "inbounds needs a pointer");
+            pr.need(t(len) == Type::I64, "inbounds length must be i64");
+            pr.need(rty == Some(Type::I1), "inbounds result must be i1");
+        }
         Op::Load(p) => {
             pr.result(true);
             pr.need(t(p).is_ptr(), "load from non-pointer");

@@ -1,13 +1,14 @@
-//! Byte-copy loops widened to 16-byte accesses (`passes::copies`, the cuda device's pipeline
-//! without `--checks`): the seed article's copy loop and `b[to + i] = a[from + i]` are
-//! widened, other loops are not, and
-//! the widened module computes, on the cpu device, exactly the bytes of a byte-by-byte
-//! forward copy for every start, length, alignment and overlap tried (overlapping copies
-//! forward and backward, misaligned ends, lengths around 16).
+//! Byte-copy loops widened to 16-byte accesses (`passes::copies`, the cuda device's pipeline):
+//! the seed article's copy loop and `b[to + i] = a[from + i]` are widened, other loops are
+//! not, and the widened module computes, on the cpu device, exactly the bytes of a
+//! byte-by-byte forward copy for every start, length, alignment and overlap tried
+//! (overlapping copies forward and backward, misaligned ends, lengths around 16). Widened for
+//! `--checks`, a copy that leaves its buffer reports the fault the byte loop reports.
 
 mod passes_util;
 
 use oclc_cpu::{Arg, Buffer, Device, NdRange};
+use oclc_ir::passes::copies::Widening;
 use oclc_ir::passes::inline::InlineBudget;
 use oclc_ir::passes::{PassOptions, optimize_for_device_opts, run_default};
 use oclc_ir::*;
@@ -43,8 +44,8 @@ kernel void k(global uchar *a, global uchar *b, global const uint *p, local ucha
 }
 "#;
 
-/// The module as the cuda device prepares it, with or without widening.
-fn prepared(src: &str, wide: bool) -> Module {
+/// The module as the cuda device prepares it, widened as `wide` says.
+fn prepared(src: &str, wide: Widening) -> Module {
     let (mut m, _) = passes_util::compile("k.cl", src);
     let r = run_default(&mut m, &PassOptions::default());
     assert!(r.verify_errors.is_empty(), "{:?}", r.verify_errors);
@@ -92,9 +93,18 @@ fn expected(mode: u32, from: usize, to: usize, len: usize) -> (Vec<u8>, Vec<u8>)
 
 #[test]
 fn the_seed_copy_loop_is_widened_and_others_are_not() {
-    assert_eq!(wide_loads(&prepared(COPY, false)), 0);
+    assert_eq!(wide_loads(&prepared(COPY, Widening::Off)), 0);
     // Both copy loops (global and local source) in all three calls, and the indexed loop.
-    assert!(wide_loads(&prepared(COPY, true)) >= 4);
+    assert!(wide_loads(&prepared(COPY, Widening::Plain)) >= 4);
+    let checked = prepared(COPY, Widening::Checked);
+    assert!(wide_loads(&checked) >= 4);
+    let guards = checked
+        .functions
+        .iter()
+        .flat_map(|f| &f.insts)
+        .filter(|d| matches!(d.op, Op::InBounds { .. }))
+        .count();
+    assert!(guards >= 8, "two ranges per widened loop: {guards}");
     // Not a byte copy: int elements, a loop that also adds, a loop that stores twice.
     let others = r#"
 kernel void k(global int *a, global int *b, global uchar *c, global uchar *d, uint n)
@@ -104,14 +114,15 @@ kernel void k(global int *a, global int *b, global uchar *c, global uchar *d, ui
     for (uint i = 0; i < n; i++) { d[i] = c[i]; c[i] = 0; }
 }
 "#;
-    assert_eq!(wide_loads(&prepared(others, true)), 0);
+    assert_eq!(wide_loads(&prepared(others, Widening::Plain)), 0);
 }
 
 #[test]
 fn widened_copies_give_the_byte_loop_bytes() {
     let dev = Device::cpu().with_threads(1).with_printf_echo(false);
-    let wide = dev.load(prepared(COPY, true)).expect("loads");
-    let plain = dev.load(prepared(COPY, false)).expect("loads");
+    let wide = dev.load(prepared(COPY, Widening::Plain)).expect("loads");
+    let checked = dev.load(prepared(COPY, Widening::Checked)).expect("loads");
+    let plain = dev.load(prepared(COPY, Widening::Off)).expect("loads");
     let starts = [0usize, 1, 3, 15, 16, 17, 32, 48];
     let lens = [0usize, 1, 15, 16, 17, 31, 32, 33, 47, 64];
     let mut cases = 0;
@@ -123,7 +134,7 @@ fn widened_copies_give_the_byte_loop_bytes() {
                         continue;
                     }
                     let want = expected(mode, from, to, len);
-                    for prog in [&wide, &plain] {
+                    for prog in [&wide, &checked, &plain] {
                         let a = Buffer::from_bytes(&pattern(1));
                         let b = Buffer::from_bytes(&pattern(101));
                         let p: Vec<u8> = [from as u32, to as u32, len as u32, mode]
@@ -150,4 +161,54 @@ fn widened_copies_give_the_byte_loop_bytes() {
         }
     }
     assert!(cases > 400, "{cases}");
+}
+
+/// Runs mode `mode` of [`COPY`] on `prog` with buffers of `na` and `nb` bytes: the bytes of
+/// both, or the fault's text.
+fn run_sized(
+    dev: &Device,
+    prog: &oclc_cpu::Program,
+    mode: u32,
+    (from, to, len): (usize, usize, usize),
+    (na, nb): (usize, usize),
+) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let a = Buffer::from_bytes(&pattern(1)[..na]);
+    let b = Buffer::from_bytes(&pattern(101)[..nb]);
+    let p: Vec<u8> = [from as u32, to as u32, len as u32, mode]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let args = vec![
+        Arg::Buffer(a.clone()),
+        Arg::Buffer(b.clone()),
+        Arg::Buffer(Buffer::from_bytes(&p)),
+        Arg::Local(128),
+    ];
+    dev.launch(prog, "k", &args, &NdRange::new(&[1]).local(&[1]))
+        .map(|_| (a.read(), b.read()))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn copies_widened_for_checks_report_the_byte_loops_fault() {
+    let dev = Device::cpu().with_threads(1).with_printf_echo(false);
+    let checked = dev.load(prepared(COPY, Widening::Checked)).expect("loads");
+    let plain = dev.load(prepared(COPY, Widening::Off)).expect("loads");
+    let mut faults = 0;
+    // Buffers of 96 and 112 bytes (a 16-byte multiple and not): copies that end inside,
+    // at the end and past it, reading or writing out of bounds, from aligned and unaligned
+    // starts.
+    for (na, nb) in [(96usize, 112usize), (128, 100), (100, 128)] {
+        for mode in [0u32, 1, 3] {
+            for (from, to) in [(0usize, 0usize), (16, 32), (32, 16), (3, 19), (48, 0)] {
+                for len in [16usize, 47, 48, 64, 80, 96, 112] {
+                    let want = run_sized(&dev, &plain, mode, (from, to, len), (na, nb));
+                    let got = run_sized(&dev, &checked, mode, (from, to, len), (na, nb));
+                    assert_eq!(got, want, "mode {mode} {from}->{to} len {len} in {na}/{nb}");
+                    faults += want.is_err() as usize;
+                }
+            }
+        }
+    }
+    assert!(faults > 30, "{faults}");
 }

@@ -315,10 +315,11 @@ pub struct FnChecks {
     defer: bool,
     /// The deferred checks of the current block, in order (none pending when empty).
     pending: Vec<Deferred>,
+    /// The failure predicate of the access being emitted, when its check is deferred.
+    own: Option<String>,
 }
 
-/// A bounds check whose failure is found again in cold code when the block's accumulated
-/// predicate says one of them failed: the hot path keeps only the compare.
+/// A bounds check deferred to its block's end ([`FnEmitter::flush_checks`]).
 struct Deferred {
     site: u32,
     /// The register of the byte offset from the object's start.
@@ -357,6 +358,7 @@ impl FnChecks {
             tail: false,
             defer: std::env::var("OCLC_CUDA_CHECKS_DEFER").map_or(true, |v| v != "0"),
             pending: Vec::new(),
+            own: None,
         }
     }
 }
@@ -442,9 +444,10 @@ impl FnEmitter<'_> {
         write: bool,
         what: &'static str,
     ) -> R<()> {
-        if !self.checks_on() {
+        let Some(c) = self.chk.as_mut() else {
             return Ok(());
-        }
+        };
+        c.own = None;
         let sp = self.ptr_space(p)?;
         let pr = self.reg(p, 0)?;
         let fact = self.fact(p);
@@ -539,7 +542,8 @@ impl FnEmitter<'_> {
         self.ins(format!("sub.u64 {off}, {addr}, {base}"));
         let limit = match size {
             Extent::Static(n) if n < len => {
-                let oob = self.fault_stub(kind::OUT_OF_BOUNDS, site, &off, len, "4294967295", "0")?;
+                let oob =
+                    self.fault_stub(kind::OUT_OF_BOUNDS, site, &off, len, "4294967295", "0")?;
                 self.ins(format!("bra.uni {oob}"));
                 return Ok(());
             }
@@ -555,9 +559,10 @@ impl FnEmitter<'_> {
         };
         if global && self.chk.as_ref().is_some_and(|c| c.defer) {
             let bad = self.out_of_bounds(&d);
-            self.ins(format!("or.pred %ck_acc, %ck_acc, {bad}"));
+            self.record_first(&bad, &d);
             if let Some(c) = self.chk.as_mut() {
                 c.pending.push(d);
+                c.own = Some(bad);
             }
         } else {
             let bad = self.out_of_bounds(&d);
@@ -565,6 +570,78 @@ impl FnEmitter<'_> {
             self.ins(format!("@{bad} bra {oob}"));
         }
         Ok(())
+    }
+
+    /// `Op::InBounds`: a predicate register that holds when `len` bytes (register `len`)
+    /// through `p` pass the checks of reading and writing them: without checks always; with
+    /// them, for a pointer rooted in a writable object of its own space whose bounds hold
+    /// them. Pointers the checks find only at run time (no root) give false: the caller then
+    /// takes its path of checked accesses.
+    pub(crate) fn in_bounds(&mut self, p: Value, len: &str) -> R<String> {
+        let ok = self.tmp(Rc::Pred);
+        if !self.checks_on() {
+            self.ins(format!("setp.eq.u32 {ok}, 0, 0"));
+            return Ok(ok);
+        }
+        let sp = self.ptr_space(p)?;
+        let pr = self.reg(p, 0)?;
+        let fact = self.fact(p);
+        let extent = self.root_extent(fact.root)?;
+        let Some((rsp, base, size)) = extent.filter(|(rsp, ..)| {
+            (sp == AddrSpace::Generic || sp == *rsp) && *rsp != AddrSpace::Constant
+        }) else {
+            self.ins(format!("setp.ne.u32 {ok}, 0, 0"));
+            return Ok(ok);
+        };
+        let addr = match (sp, rsp) {
+            (AddrSpace::Generic, AddrSpace::Local | AddrSpace::Private) => {
+                let a = self.tmp(Rc::B64);
+                let to = if rsp == AddrSpace::Local {
+                    "shared"
+                } else {
+                    "local"
+                };
+                self.ins(format!("cvta.to.{to}.u64 {a}, {pr}"));
+                a
+            }
+            _ => pr.clone(),
+        };
+        // `len <= size` and `addr - base <= size - len` (below the base wraps high).
+        let size = match size {
+            Extent::Static(n) => n.to_string(),
+            Extent::Reg(r) => r,
+        };
+        let (off, lim) = (self.tmp(Rc::B64), self.tmp(Rc::B64));
+        self.ins(format!("sub.u64 {off}, {addr}, {base}"));
+        self.ins(format!("sub.u64 {lim}, {size}, {len}"));
+        self.ins(format!("setp.le.u64 {ok}, {len}, {size}"));
+        self.ins(format!("setp.le.and.u64 {ok}, {off}, {lim}, {ok}"));
+        if fact.nullable {
+            // NULL plus an offset is never in an object.
+            match rsp {
+                AddrSpace::Local | AddrSpace::Private => {
+                    self.ins(format!("setp.ne.and.u64 {ok}, {pr}, 0, {ok}"))
+                }
+                _ => self.ins(format!("setp.ge.and.u64 {ok}, {pr}, {NULL_AREA}, {ok}")),
+            }
+        }
+        Ok(ok)
+    }
+
+    /// Keeps the site and offset of the block's first failed deferred check (registers
+    /// `%ck_dsite`, `%ck_doff`) and accumulates failures in `%ck_acc`. Recording them here
+    /// costs a few predicated moves; finding them again at the flush would keep every
+    /// checked offset of the block live until then (85 instead of 40 registers in the
+    /// reduction's unrolled loop, half its speed).
+    fn record_first(&mut self, bad: &str, d: &Deferred) {
+        self.declare("%ck_dsite", Rc::B32);
+        self.declare("%ck_doff", Rc::B64);
+        let (first, clean) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred));
+        self.ins(format!("not.pred {clean}, %ck_acc"));
+        self.ins(format!("and.pred {first}, {bad}, {clean}"));
+        self.ins(format!("@{first} mov.u32 %ck_dsite, {}", d.site));
+        self.ins(format!("@{first} mov.u64 %ck_doff, {}", d.off));
+        self.ins(format!("or.pred %ck_acc, %ck_acc, {bad}"));
     }
 
     /// The predicate of check `d` failing: `off > size - len` unsigned (below the object's
@@ -583,17 +660,20 @@ impl FnEmitter<'_> {
         bad
     }
 
-    /// Predicates the memory instructions emitted since `mark` (one access) on no deferred
-    /// check of the block having failed.
+    /// Predicates the memory instructions emitted since `mark` (one access) on its own
+    /// deferred check passing. Accesses after a failed one still run when their own checks
+    /// pass (in bounds, so harmless; the block's end reports the first failure): predicating
+    /// them all on the block's state makes ptxas branch around atomics and serialize the
+    /// loads between them.
     pub(crate) fn guard_access(&mut self, mark: usize) {
-        if !self.chk.as_ref().is_some_and(|c| !c.pending.is_empty()) {
+        let Some(bad) = self.chk.as_mut().and_then(|c| c.own.take()) else {
             return;
-        }
+        };
         let tail = self.body.split_off(mark.min(self.body.len()));
         for line in tail.split_inclusive('\n') {
             let memory = ["\tld.", "\tst.", "\tatom.", "\tred."];
             if memory.iter().any(|m| line.starts_with(m)) {
-                self.body.push_str("\t@!%ck_acc ");
+                self.body.push_str(&format!("\t@!{bad} "));
                 self.body.push_str(&line[1..]);
             } else {
                 self.body.push_str(line);
@@ -603,8 +683,8 @@ impl FnEmitter<'_> {
 
     /// Takes the deferred branch to the fault path if a check of the block failed: before
     /// a terminator and any operation other than arithmetic, loads, stores and
-    /// single-instruction atomics. The cold side tests the block's checks again in order and
-    /// records the first that fails, as the cpu device reports it.
+    /// single-instruction atomics. The cold side reports the block's first failed check (its
+    /// site picks the access's length), as the cpu device reports it.
     pub(crate) fn flush_checks(&mut self, op: &Op) -> R<()> {
         let guardable = self.guardable_atomic(op);
         let Some(c) = self.chk.as_mut() else {
@@ -620,12 +700,19 @@ impl FnEmitter<'_> {
         self.cold(|em| {
             em.label(&l);
             for d in &pending {
-                let bad = em.out_of_bounds(d);
-                let oob =
-                    em.fault_stub(kind::OUT_OF_BOUNDS, d.site, &d.off, d.len, "4294967295", "0")?;
-                em.ins(format!("@{bad} bra {oob}"));
+                let this = em.tmp(Rc::Pred);
+                let oob = em.fault_stub(
+                    kind::OUT_OF_BOUNDS,
+                    d.site,
+                    "%ck_doff",
+                    d.len,
+                    "4294967295",
+                    "0",
+                )?;
+                em.ins(format!("setp.eq.u32 {this}, %ck_dsite, {}", d.site));
+                em.ins(format!("@{this} bra {oob}"));
             }
-            // Not reached: one of the checks failed.
+            // Not reached: the recorded site is one of the block's.
             em.ins("trap");
             Ok(())
         })

@@ -666,7 +666,7 @@ impl CudaDevice {
             return Err(CudaError::InvalidProgram(msg.join("; ")));
         }
         let mut module = module.clone();
-        oclc_ir::passes::optimize_for_gpu(&mut module, !self.checks.get());
+        oclc_ir::passes::optimize_for_gpu(&mut module, self.checks.get());
         let opts = PtxOptions {
             target: self.target.clone(),
             fast_math: float.fast_math,
@@ -909,8 +909,8 @@ impl CudaDevice {
         };
         // Under --checks, code for the launch's local size: the local ids' ranges then prove
         // most `__local` accesses in bounds, and their checks go.
-        let local = (variants && checks)
-            .then(|| plan.local.map(|x| u32::try_from(x).unwrap_or(u32::MAX)));
+        let local =
+            (variants && checks).then(|| plan.local.map(|x| u32::try_from(x).unwrap_or(u32::MAX)));
         let cname = CString::new(kernel).map_err(|_| CudaError::NoSuchKernel(kernel.into()))?;
         let mut launches = Vec::with_capacity(plan.regions.len());
         let mut used = (1, 0, 0);

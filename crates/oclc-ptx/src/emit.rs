@@ -1171,6 +1171,12 @@ impl<'a> FnEmitter<'a> {
                 let (dr, pr, or) = (self.reg(r, 0)?, self.reg(*p, 0)?, self.reg(*o, 0)?);
                 self.ins(format!("add.s64 {dr}, {pr}, {or}"));
             }
+            Op::InBounds { ptr, len } => {
+                let r = self.result(d)?;
+                let (dr, lr) = (self.reg(r, 0)?, self.reg(*len, 0)?);
+                let ok = self.in_bounds(*ptr, &lr)?;
+                self.ins(format!("mov.pred {dr}, {ok}"));
+            }
             Op::PtrDiff(a, b) => {
                 let r = self.result(d)?;
                 let (dr, ar, br) = (self.reg(r, 0)?, self.reg(*a, 0)?, self.reg(*b, 0)?);

@@ -101,7 +101,8 @@ fn checked_for(src: &str, local: [u32; 3]) -> oclc_ptx::PtxModule {
 fn a_launch_local_size_proves_tile_accesses_in_bounds() {
     // The tiled matmul's 16x16 tiles: in bounds for every work-item of a 16x16 group (and of
     // any smaller one), not for a 32-wide group.
-    let src = "kernel void k(global const float *a, global const float *b, global float *c, uint n) {
+    let src =
+        "kernel void k(global const float *a, global const float *b, global float *c, uint n) {
              local float ta[16][16];
              local float tb[16][16];
              size_t col = get_global_id(0), row = get_global_id(1);

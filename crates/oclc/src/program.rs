@@ -429,7 +429,7 @@ impl Program {
         };
         // The device pipeline (inlining, unrolling) runs on load, as in `CudaDevice::load`.
         let mut module = self.module.clone();
-        oclc_ir::passes::optimize_for_gpu(&mut module, !checks);
+        oclc_ir::passes::optimize_for_gpu(&mut module, checks);
         oclc_ptx::emit_module(&module, Some(&self.sm), &opts)
             .map(|m| m.text)
             .map_err(|e| match e {

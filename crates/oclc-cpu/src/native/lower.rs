@@ -2412,6 +2412,7 @@ impl Lower<'_, '_> {
             | I::Conv { .. }
             | I::Bitcast { .. }
             | I::PtrDiff { .. }
+            | I::InBounds { .. }
             | I::Memcpy { .. }
             | I::Memset { .. }
             | I::FromGeneric { .. }

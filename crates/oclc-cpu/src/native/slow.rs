@@ -104,6 +104,7 @@ pub(crate) fn uses_defs(f: &DFunc, ins: &I) -> (Slots, Slots) {
             (vec![(a, from.lanes())], vec![(d, to.lanes())])
         }
         I::PtrDiff { d, a, b } => (vec![n1(a), n1(b)], vec![n1(d)]),
+        I::InBounds { d, p, len } => (vec![n1(p), n1(len)], vec![n1(d)]),
         I::Load { n, d, p, .. } => (vec![n1(p)], vec![(d, n as u32)]),
         I::Store { n, p, v, .. } => (vec![n1(p), (v, n as u32)], vec![]),
         I::Load4 { d, p } | I::Load8 { d, p } | I::AtomicLoad { d, p, .. } => {
@@ -292,6 +293,7 @@ fn exec_one(
             }
         }
         I::PtrDiff { d, a, b } => set(r, d, ptr::diff(g(r, a), g(r, b)) as u64),
+        I::InBounds { d, p, len } => set(r, d, mem.in_bounds(g(r, p), g(r, len)) as u64),
         I::Load4 { d, p } => {
             let a = g(r, p);
             align(mem, a, 4, 4, false, "read", 0)?;

@@ -2,9 +2,10 @@
 //! `dst[j] = src[i]` with `i` and `j` stepped by one (the seed article's memcpy), first copies
 //! 16 bytes per iteration when, at run time, both ends are 16-byte aligned and the indices
 //! stay contiguous once extended; the original
-//! loop copies what is left (and everything when a condition fails). For the cuda device
-//! without `--checks` only: a checked access reports its first faulting byte, which a 16-byte
-//! access would move.
+//! loop copies what is left (and everything when a condition fails). For the cuda device.
+//! Under `--checks` ([`Widening::Checked`]) the 16-byte copy also needs both whole ranges to
+//! pass the checks (`Op::InBounds`): otherwise the byte loop runs and reports the first
+//! faulting byte, as the cpu device does.
 
 use super::unroll::{
     Loop, Rel, defined_in, entering_edges, header_like_params, header_span, remat, term_op,
@@ -37,9 +38,25 @@ struct Copy {
     di: Index,
 }
 
-/// Widens every byte-copy loop of `f`; returns how many.
-pub fn widen_copies(f: &mut Function) -> usize {
-    transform_loops(f, |f, lp| match_copy(f, lp).is_some_and(|c| widen(f, &c)))
+/// Whether and how byte-copy loops are widened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Widening {
+    Off,
+    /// Behind the alignment and index tests.
+    Plain,
+    /// Behind them and `Op::InBounds` of both ranges (code run with `--checks`).
+    Checked,
+}
+
+/// Widens every byte-copy loop of `f` as `how` says; returns how many.
+pub fn widen_copies(f: &mut Function, how: Widening) -> usize {
+    if how == Widening::Off {
+        return 0;
+    }
+    let checked = how == Widening::Checked;
+    transform_loops(f, |f, lp| {
+        match_copy(f, lp).is_some_and(|c| widen(f, &c, checked))
+    })
 }
 
 /// The header parameter `p` is stepped by one on the back edge `back`.
@@ -229,9 +246,9 @@ impl At<'_> {
 
 /// Puts the widened copy in front of the loop; false leaves `f` as it was (everything
 /// [`widen_inner`] makes is appended, and the loop is entered through it only at its end).
-fn widen(f: &mut Function, c: &Copy) -> bool {
+fn widen(f: &mut Function, c: &Copy, checked: bool) -> bool {
     let (nb, ni, nv) = (f.blocks.len(), f.insts.len(), f.values.len());
-    if widen_inner(f, c).is_some() {
+    if widen_inner(f, c, checked).is_some() {
         return true;
     }
     f.blocks.truncate(nb);
@@ -240,7 +257,7 @@ fn widen(f: &mut Function, c: &Copy) -> bool {
     false
 }
 
-fn widen_inner(f: &mut Function, c: &Copy) -> Option<()> {
+fn widen_inner(f: &mut Function, c: &Copy, checked: bool) -> Option<()> {
     let lp = &c.lp;
     let span = header_span(f, lp);
     let entering = entering_edges(f, lp);
@@ -305,6 +322,14 @@ fn widen_inner(f: &mut Function, c: &Copy) -> Option<()> {
     ok = a.bin(BinOp::And, ok, aligned, Type::I1)?;
     let four = a.int(Type::I64, 4)?;
     let chunks = a.bin(BinOp::LShr, n64, four, Type::I64)?;
+    if checked {
+        // Every byte the 16-byte copy reads and writes passes the checks.
+        let bytes = a.bin(BinOp::Shl, chunks, four, Type::I64)?;
+        for p in [ps, pd] {
+            let inside = a.push(Op::InBounds { ptr: p, len: bytes }, Type::I1)?;
+            ok = a.bin(BinOp::And, ok, inside, Type::I1)?;
+        }
+    }
     a.cond_br(ok, go(vhead, vec![zero]), go(lp.header, q.clone()));
     // vhead(k): k < chunks ? vbody : vexit.
     let k = a.f.add_block_param(vhead, Type::I64);

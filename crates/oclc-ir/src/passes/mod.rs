@@ -360,17 +360,27 @@ pub fn optimize_for_device(m: &mut Module) {
 
 /// [`optimize_for_device`] with the inlining budget `budget`; calls past it stay calls.
 pub fn optimize_for_device_with(m: &mut Module, budget: &inline::InlineBudget) {
-    optimize_for_device_opts(m, budget, false);
+    optimize_for_device_opts(m, budget, copies::Widening::Off);
 }
 
-/// The device pipeline for the cuda device: with `wide_copies` (no `--checks`), byte-copy
-/// loops also copy 16 bytes at a time where they can ([`copies`]).
-pub fn optimize_for_gpu(m: &mut Module, wide_copies: bool) {
-    optimize_for_device_opts(m, &inline::InlineBudget::from_env(), wide_copies);
+/// The device pipeline for the cuda device: byte-copy loops also copy 16 bytes at a time
+/// where they can ([`copies`]; with `checks`, where both ranges pass the checks).
+pub fn optimize_for_gpu(m: &mut Module, checks: bool) {
+    let how = if checks {
+        copies::Widening::Checked
+    } else {
+        copies::Widening::Plain
+    };
+    optimize_for_device_opts(m, &inline::InlineBudget::from_env(), how);
 }
 
-/// [`optimize_for_device_with`], widening byte-copy loops before unrolling when `wide_copies`.
-pub fn optimize_for_device_opts(m: &mut Module, budget: &inline::InlineBudget, wide_copies: bool) {
+/// [`optimize_for_device_with`], widening byte-copy loops before unrolling as `wide_copies`
+/// says.
+pub fn optimize_for_device_opts(
+    m: &mut Module,
+    budget: &inline::InlineBudget,
+    wide_copies: copies::Widening,
+) {
     sroa::sroa_module(m);
     for f in m.functions.iter_mut() {
         mem2reg::mem2reg(f);
@@ -389,10 +399,8 @@ pub fn optimize_for_device_opts(m: &mut Module, budget: &inline::InlineBudget, w
     for fi in stats.changed {
         inline::simplify_inlined(m, fi);
     }
-    if wide_copies {
-        for f in m.functions.iter_mut() {
-            copies::widen_copies(f);
-        }
+    for f in m.functions.iter_mut() {
+        copies::widen_copies(f, wide_copies);
     }
     let factor = unroll::factor_from_env();
     let mut unrolled = Vec::new();

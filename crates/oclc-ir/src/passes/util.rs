@@ -20,6 +20,7 @@ pub fn for_each_operand_mut(op: &mut Op, mut f: impl FnMut(&mut Value)) {
         | Op::Cmp(_, a, b)
         | Op::PtrAdd(a, b)
         | Op::PtrDiff(a, b)
+        | Op::InBounds { ptr: a, len: b }
         | Op::ExtractDyn(a, b)
         | Op::Insert(a, b, _) => {
             f(a);
@@ -520,6 +521,7 @@ pub fn is_removable(op: &Op) -> bool {
             | Op::Select(..)
             | Op::PtrAdd(..)
             | Op::PtrDiff(..)
+            | Op::InBounds { .. }
             | Op::ToGeneric(_)
             | Op::FromGeneric(..)
             | Op::SpaceTest(..)
