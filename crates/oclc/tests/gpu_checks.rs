@@ -277,6 +277,50 @@ fn faults_match_the_cpu_device() {
             .err(),
         );
     }
+    // The seed article's byte copy, widened to 16-byte copies where both ranges pass the
+    // checks: a chunk past the end (aligned: the guard sends it to the byte loop) reports its
+    // first byte, read or written, as the cpu device does; from a `__local` copy too.
+    let copy = "void cp(global uchar *in, global uchar *out, uint from, uint to, uint len) {
+             for (int i = from; i < from + len;) out[to++] = in[i++];
+         }
+         void cpl(local uchar *in, global uchar *out, uint from, uint to, uint len) {
+             for (int i = from; i < from + len;) out[to++] = in[i++];
+         }";
+    for (body, expect) in [
+        (
+            "uint g = get_global_id(0);
+             cp((global uchar *)a, (global uchar *)b, g * 16, g * 16 + (g == 63) * 16, 16);",
+            "out-of-bounds write of 1 byte at offset 1024 of __global buffer `b`",
+        ),
+        (
+            "uint g = get_global_id(0);
+             cp((global uchar *)a, (global uchar *)b, g * 16 + (g == 40) * 640, g * 16, 16);",
+            "out-of-bounds read of 1 byte at offset 1280 of __global buffer `a`",
+        ),
+        (
+            "uint g = get_global_id(0), l = get_local_id(0);
+             for (uint i = 0; i < 16; i++) t[l * 16 + i] = ((global uchar *)a)[g * 16 + i];
+             barrier(CLK_LOCAL_MEM_FENCE);
+             cpl(t, (global uchar *)b, l * 16, g * 16 + (g == 50) * 224, 16);",
+            "out-of-bounds write of 1 byte at offset 1024 of __global buffer `b`",
+        ),
+    ] {
+        bad.extend(
+            same_fault(
+                &d,
+                &format!(
+                    "{copy}\nkernel void k(global int *a, global int *b) {{
+                         local uchar t[256];
+                         {body}
+                     }}"
+                ),
+                &[A::Ints(256), A::Ints(256)],
+                &r64,
+                expect,
+            )
+            .err(),
+        );
+    }
     // A large range: launch variants (coarsened blocks) run it.
     bad.extend(
         same_fault(
