@@ -135,23 +135,10 @@ fn widened_copies_give_the_byte_loop_bytes() {
                     }
                     let want = expected(mode, from, to, len);
                     for prog in [&wide, &checked, &plain] {
-                        let a = Buffer::from_bytes(&pattern(1));
-                        let b = Buffer::from_bytes(&pattern(101));
-                        let p: Vec<u8> = [from as u32, to as u32, len as u32, mode]
-                            .iter()
-                            .flat_map(|x| x.to_le_bytes())
-                            .collect();
-                        let args = vec![
-                            Arg::Buffer(a.clone()),
-                            Arg::Buffer(b.clone()),
-                            Arg::Buffer(Buffer::from_bytes(&p)),
-                            Arg::Local(128),
-                        ];
-                        dev.launch(prog, "k", &args, &NdRange::new(&[1]).local(&[1]))
-                            .expect("runs");
+                        let got = run_sized(&dev, prog, mode, (from, to, len), (128, 128));
                         assert_eq!(
-                            (a.read(), b.read()),
-                            want,
+                            got.as_ref(),
+                            Ok(&want),
                             "mode {mode} from {from} to {to} len {len}"
                         );
                     }
