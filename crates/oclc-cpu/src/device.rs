@@ -592,7 +592,13 @@ impl Device {
         let mut module = module;
         // Sub-groups of one work-item: their builtins need no other work-item.
         oclc_ir::passes::subgroups::one_item(&mut module);
-        oclc_ir::passes::optimize_for_device(&mut module);
+        // Byte-copy loops copy 16 bytes at a time where both whole ranges are in bounds (the
+        // byte loop, and its exact fault report, otherwise).
+        oclc_ir::passes::optimize_for_device_opts(
+            &mut module,
+            &oclc_ir::passes::inline::InlineBudget::from_env(),
+            oclc_ir::passes::copies::Widening::Checked,
+        );
         if let Err(errs) = oclc_ir::debug_verify(&module) {
             let msg = errs
                 .iter()

@@ -178,7 +178,17 @@ fn run_sized(
 
 #[test]
 fn copies_widened_for_checks_report_the_byte_loops_fault() {
-    let dev = Device::cpu().with_threads(1).with_printf_echo(false);
+    // Native code (`Op::InBounds` in line) and the interpreter.
+    for interp in [false, true] {
+        let dev = Device::cpu()
+            .with_threads(1)
+            .with_printf_echo(false)
+            .with_interpreter(interp);
+        widened_faults_on(&dev);
+    }
+}
+
+fn widened_faults_on(dev: &Device) {
     let checked = dev.load(prepared(COPY, Widening::Checked)).expect("loads");
     let plain = dev.load(prepared(COPY, Widening::Off)).expect("loads");
     let mut faults = 0;
@@ -189,8 +199,8 @@ fn copies_widened_for_checks_report_the_byte_loops_fault() {
         for mode in [0u32, 1, 3] {
             for (from, to) in [(0usize, 0usize), (16, 32), (32, 16), (3, 19), (48, 0)] {
                 for len in [16usize, 47, 48, 64, 80, 96, 112] {
-                    let want = run_sized(&dev, &plain, mode, (from, to, len), (na, nb));
-                    let got = run_sized(&dev, &checked, mode, (from, to, len), (na, nb));
+                    let want = run_sized(dev, &plain, mode, (from, to, len), (na, nb));
+                    let got = run_sized(dev, &checked, mode, (from, to, len), (na, nb));
                     assert_eq!(got, want, "mode {mode} {from}->{to} len {len} in {na}/{nb}");
                     faults += want.is_err() as usize;
                 }

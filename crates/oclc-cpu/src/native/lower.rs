@@ -1124,31 +1124,8 @@ impl Lower<'_, '_> {
         } else {
             pv = self.get(vars, p);
         }
-        // Buffers (`__global`; `__constant` for reads) and `__local` allocations of this
-        // group: tagged, no wrong-cast mark, allocation in the table.
-        let top = self.b.ins().ushr_imm_s(pv, ptr::BAD_SHIFT as i64);
-        let is_g = if store.is_some() {
-            self.b.ins().icmp_imm_s(IntCC::Equal, top, 8)
-        } else {
-            let g = self.b.ins().icmp_imm_s(IntCC::Equal, top, 8);
-            let c = self.b.ins().icmp_imm_s(IntCC::Equal, top, 16);
-            self.b.ins().bor(g, c)
-        };
-        let is_l = self.b.ins().icmp_imm_s(IntCC::Equal, top, 24);
-        let tag_ok = self.b.ins().bor(is_g, is_l);
-        let (gtab, ltab, nloc) = (self.gtab, self.ltab, self.nloc);
-        let tab = self.b.ins().select(is_l, ltab, gtab);
-        let count = self.b.ins().select(is_l, nloc, self.nglob);
-        let idx = self.b.ins().ushr_imm_s(pv, ptr::ALLOC_SHIFT as i64);
-        let idx = self.b.ins().band_imm_s(idx, ptr::ALLOC_MASK as i64);
-        // An index past the table reads the (0, 0) entry after its last one (the driver
-        // puts it there), which fails the size check below: the loads are safe to do
-        // before any check, so they are pure (merged and hoisted out of loops).
-        let idx = self.b.ins().umin(idx, count);
-        let w = self.b.ins().ishl_imm_s(idx, 4);
-        let ta = self.b.ins().iadd(tab, w);
-        let base = self.b.ins().load(types::I64, pure_flags(), ta, 0);
-        let size = self.b.ins().load(types::I64, pure_flags(), ta, 8);
+        // Buffers and `__local` allocations of this group in the table.
+        let (tag_ok, base, size) = self.table_entry(pv, store.is_some());
         let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
         let inside = self.inside(off, align, len, size);
         let ok = self.b.ins().band(inside, tag_ok);
@@ -1221,6 +1198,71 @@ impl Lower<'_, '_> {
             let r = self.bits_of_f32(x);
             self.set(vars, d, r);
         }
+    }
+
+    /// `Op::InBounds` (`d` = whether `len` bytes at `p` can be read and written): a buffer's
+    /// or this group's `__local` allocation's bounds in line (1 when they hold); any other
+    /// pointer, or bounds that fail, get the interpreter's exact answer on the slow path.
+    fn in_bounds(
+        &mut self,
+        fi: u32,
+        pc: u32,
+        f: &DFunc,
+        ins: &I,
+        vars: &[Variable],
+        (d, p, len): (u32, u32, u32),
+    ) {
+        let (pv, n) = (self.get(vars, p), self.get(vars, len));
+        let (tag_ok, _, size) = self.table_entry(pv, true);
+        let off = self.b.ins().band_imm_s(pv, ptr::OFFSET_MASK as i64);
+        let lim = self.b.ins().isub(size, n);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, n, size);
+        let within = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, off, lim);
+        let ok = self.b.ins().band(fits, within);
+        let ok = self.b.ins().band(ok, tag_ok);
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(slow);
+        let r = self.b.append_block_param(join, types::I64);
+        let one = self.iconst(1);
+        self.b.ins().brif(ok, join, &[one.into()], slow, &[]);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(slow);
+        self.slow(fi, pc, f, ins, vars);
+        let exact = self.get(vars, d);
+        self.b.ins().jump(join, &[exact.into()]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        self.set(vars, d, r);
+    }
+
+    /// The allocation table entry of tagged pointer `pv` (a buffer: `__global`, or
+    /// `__constant` unless `write`; or a `__local` allocation of this group): whether the
+    /// tag is one of those (no wrong-cast mark), and the entry's base and size. An index past
+    /// the table reads the (0, 0) entry after its last one (the driver puts it there), which
+    /// fails any size check: the loads are safe before any check, so they are pure (merged
+    /// and hoisted out of loops).
+    fn table_entry(&mut self, pv: Value, write: bool) -> (Value, Value, Value) {
+        let top = self.b.ins().ushr_imm_s(pv, ptr::BAD_SHIFT as i64);
+        let is_g = if write {
+            self.b.ins().icmp_imm_s(IntCC::Equal, top, 8)
+        } else {
+            let g = self.b.ins().icmp_imm_s(IntCC::Equal, top, 8);
+            let c = self.b.ins().icmp_imm_s(IntCC::Equal, top, 16);
+            self.b.ins().bor(g, c)
+        };
+        let is_l = self.b.ins().icmp_imm_s(IntCC::Equal, top, 24);
+        let tag_ok = self.b.ins().bor(is_g, is_l);
+        let (gtab, ltab, nloc) = (self.gtab, self.ltab, self.nloc);
+        let tab = self.b.ins().select(is_l, ltab, gtab);
+        let count = self.b.ins().select(is_l, nloc, self.nglob);
+        let idx = self.b.ins().ushr_imm_s(pv, ptr::ALLOC_SHIFT as i64);
+        let idx = self.b.ins().band_imm_s(idx, ptr::ALLOC_MASK as i64);
+        let idx = self.b.ins().umin(idx, count);
+        let w = self.b.ins().ishl_imm_s(idx, 4);
+        let ta = self.b.ins().iadd(tab, w);
+        let base = self.b.ins().load(types::I64, pure_flags(), ta, 0);
+        let size = self.b.ins().load(types::I64, pure_flags(), ta, 8);
+        (tag_ok, base, size)
     }
 
     /// Whether `len` bytes at offset `off` are `align`-aligned and end within `size`.
@@ -2188,6 +2230,7 @@ impl Lower<'_, '_> {
             I::Load4 { d, p } => {
                 self.access(fi, pc, f, &ins, vars, p, Acc::word(4), None, Some(d), None)
             }
+            I::InBounds { d, p, len } => self.in_bounds(fi, pc, f, &ins, vars, (d, p, len)),
             I::Load8 { d, p } => {
                 self.access(fi, pc, f, &ins, vars, p, Acc::word(8), None, Some(d), None)
             }
@@ -2412,7 +2455,6 @@ impl Lower<'_, '_> {
             | I::Conv { .. }
             | I::Bitcast { .. }
             | I::PtrDiff { .. }
-            | I::InBounds { .. }
             | I::Memcpy { .. }
             | I::Memset { .. }
             | I::FromGeneric { .. }
