@@ -5,7 +5,7 @@
 use super::NativeKernel;
 use super::layout::*;
 use super::lower::{CODE_FELL_OFF, CODE_SHIM, CODE_STEPS, CODE_UNREACHABLE};
-use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE, index_range};
+use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE, index_range, lid_access_ok};
 use super::roots::Root;
 use super::slow::{self, Aggregate, Env};
 use crate::error::{CheckKind, RuntimeError};
@@ -184,6 +184,7 @@ pub fn run_group(
         }));
     }
     let t = &mut w.table;
+    let size3 = size;
     let gbase = [0, 1, 2].map(|k| nd.offset[k] + gid3[k] * nd.local[k]);
     t[E_SIZE..E_SIZE + 3].copy_from_slice(&size);
     t[E_GBASE..E_GBASE + 3].copy_from_slice(&gbase);
@@ -249,6 +250,16 @@ pub fn run_group(
         let w = nk.ranges_word + 2 * i;
         if let Some(d) = t.get_mut(w..w + 2) {
             d.copy_from_slice(&[first, count]);
+        }
+    }
+    // Whether the group's accesses at local ids all pass (see `lower::lid_access_ok`).
+    for (i, req) in nk.lid_reqs.iter().enumerate() {
+        let at = nk.roots_word + ROOT_WORDS * req.root;
+        let word = |j: usize| t.get(at + j).copied().unwrap_or(0);
+        let size = if req.store { word(3) } else { word(2) };
+        let ok = lid_access_ok(req, word(4) as i64, size as i64, size3);
+        if let Some(d) = t.get_mut(nk.lid_word + i) {
+            *d = ok as u64;
         }
     }
     t[E_STATE] = w.state.as_ptr() as u64;

@@ -52,6 +52,9 @@ pub struct NativeKernel {
     /// The index ranges native code reads, two words each at `ranges_word`.
     pub(crate) ranges: Vec<lower::RangeReq>,
     pub(crate) ranges_word: usize,
+    /// The per-group flags of accesses at local ids, one word each at `lid_word`.
+    pub(crate) lid_reqs: Vec<lower::LidReq>,
+    pub(crate) lid_word: usize,
     /// The pointer roots: a parameter's argument word in the launch table, or an address
     /// constant's value.
     pub(crate) roots: Vec<(roots::Root, u64)>,
@@ -60,6 +63,9 @@ pub struct NativeKernel {
     /// Whether the kernel (or a callee) has a barrier: without one, every work-item runs
     /// to its end in one call and the state words are not used.
     pub(crate) barriers: bool,
+    /// The most steps a work-item can take, where no function it runs has a loop: its code
+    /// has no step checks, and a launch with a lower step limit runs on the interpreter.
+    pub step_bound: Option<u64>,
     /// How long compiling took.
     pub compile_time: Duration,
 }
@@ -202,7 +208,8 @@ pub fn compile(
     }
     let roots_word = E_ARGS + arg_lanes as usize;
     let ranges_word = roots_word + ROOT_WORDS * roots_list.len();
-    let gt_word = ranges_word + 2 * lower::MAX_RANGES;
+    let lid_word = ranges_word + 2 * lower::MAX_RANGES;
+    let gt_word = lid_word + lower::MAX_LID_REQS;
     let private = lower::private_users(prog);
     let aggregate: Vec<bool> = (0..kf.params.len())
         .map(|i| {
@@ -214,8 +221,10 @@ pub fn compile(
     let needs_item = private.get(kernel as usize) == Some(&true) || aggregate.iter().any(|a| *a);
     let max_regs = prog.funcs.iter().map(|f| f.nregs).max().unwrap_or(0) as usize;
     let barriers = kf.has_barrier;
+    let step_bound = lower::step_bound(prog, kernel);
     let sites;
     let ranges;
+    let lid_reqs;
     let state_words;
     let tc = m.target_config();
     {
@@ -393,6 +402,7 @@ pub fn compile(
             sites: Vec::new(),
             steps,
             max_steps,
+            step_checks: step_bound.is_none(),
             code,
             fault,
             lid,
@@ -421,10 +431,13 @@ pub fn compile(
             floats: Default::default(),
             ranges: Vec::new(),
             ranges_word,
+            lid_reqs: Vec::new(),
+            lid_word,
         };
         lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
         ranges = std::mem::take(&mut lw.ranges);
+        lid_reqs = std::mem::take(&mut lw.lid_reqs);
         let resumes = std::mem::take(&mut lw.resumes);
         // Eager stores use the state words too (even where no barrier was compiled: one
         // in code that cannot run still makes its function's slots eager).
@@ -553,7 +566,10 @@ pub fn compile(
         roots_word,
         ranges,
         ranges_word,
+        lid_reqs,
+        lid_word,
         roots: roots_list,
+        step_bound,
         compile_time: t0.elapsed(),
     })
 }
