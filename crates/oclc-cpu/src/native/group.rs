@@ -290,8 +290,15 @@ pub fn run_group(
                 .unwrap_or((0, 0));
             Stop::Barrier { func, pc }
         };
-        let first = at(stop_of(w, 0));
-        if let Some(k) = (1..n).find(|&k| at(stop_of(w, k)) != first) {
+        let first_word = stop_of(w, 0);
+        let first = at(first_word);
+        // Equal words stop at the same place: only a group whose words differ (rare: all
+        // returned, or a divergence) compares their stops.
+        let same = (1..n).all(|k| stop_of(w, k) == first_word);
+        if let Some(k) = (1..n)
+            .filter(|_| !same)
+            .find(|&k| at(stop_of(w, k)) != first)
+        {
             let item = |k: usize, stop: Stop| {
                 let lid = ids_of(k as u64, size);
                 let mut it = Item::default();

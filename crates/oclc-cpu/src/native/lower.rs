@@ -2643,10 +2643,13 @@ impl Lower<'_, '_> {
                     let off = ((STATE_VARS + slot) * 8) as i32;
                     self.b.ins().store(flags(), x, sb, off);
                 }
-                let st = self.b.use_var(self.steps);
-                self.b
-                    .ins()
-                    .store(flags(), st, sb, (STATE_STEPS * 8) as i32);
+                // Without step checks the count is not kept (always 0).
+                if self.step_checks {
+                    let st = self.b.use_var(self.steps);
+                    self.b
+                        .ins()
+                        .store(flags(), st, sb, (STATE_STEPS * 8) as i32);
+                }
                 let c = self.iconst(code);
                 self.b.ins().store(flags(), c, sb, (STATE_STOP * 8) as i32);
                 self.b.ins().jump(self.advance, &[]);
@@ -2668,11 +2671,13 @@ impl Lower<'_, '_> {
                     let x = self.b.use_var(self.lid[d as usize]);
                     self.b.def_var(v, x);
                 }
-                let st = self
-                    .b
-                    .ins()
-                    .load(types::I64, flags(), sb, (STATE_STEPS * 8) as i32);
-                self.b.def_var(self.steps, st);
+                if self.step_checks {
+                    let st = self
+                        .b
+                        .ins()
+                        .load(types::I64, flags(), sb, (STATE_STEPS * 8) as i32);
+                    self.b.def_var(self.steps, st);
+                }
                 self.b.ins().jump(cont, &[]);
                 self.b.seal_block(cont);
                 self.b.switch_to_block(cont);
