@@ -269,6 +269,8 @@ pub struct Lower<'a, 'b> {
     /// at `lid_word` in the launch table.
     pub lid_reqs: Vec<LidReq>,
     pub lid_word: usize,
+    /// Where the roots' words start in the launch table.
+    pub roots_word: usize,
 }
 
 /// Pointer arithmetic `p + x * scale` (`bytes` is the product) left to the access that
@@ -489,6 +491,22 @@ impl Lower<'_, '_> {
 
     fn io_addr(&mut self, word: usize) -> (Value, i32) {
         (self.io, (word * 8) as i32)
+    }
+
+    /// Root `r`'s words, loaded where they are used (not at entry: live across the
+    /// work-item loop, they were spilled and moved between stack slots in it); the
+    /// argument's value stays the one loaded at entry (a pointer is compared with it).
+    fn root_at(&mut self, r: Root) -> Option<RootVals> {
+        let rv = self.root_vals.get(&r).copied()?;
+        let at = self.roots_word + ROOT_WORDS * rv.index;
+        Some(RootVals {
+            hi: self.env_load(at),
+            base: self.env_load(at + 1),
+            size_ld: self.env_load(at + 2),
+            size_st: self.env_load(at + 3),
+            soff: self.env_load(at + 4),
+            ..rv
+        })
     }
 
     fn env_load(&mut self, word: usize) -> Value {
@@ -805,7 +823,7 @@ impl Lower<'_, '_> {
             .active
             .last()
             .and_then(|a| a.roots.get(p as usize).copied().flatten());
-        let root = root_key.and_then(|r| self.root_vals.get(&r).copied());
+        let root = root_key.and_then(|r| self.root_at(r));
         let mut df = match (prev, root) {
             (Some(df), _) => df,
             (None, Some(root)) => {
@@ -1122,7 +1140,7 @@ impl Lower<'_, '_> {
             .active
             .last()
             .and_then(|a| a.roots.get(p as usize).copied().flatten())
-            .and_then(|r| self.root_vals.get(&r).copied());
+            .and_then(|r| self.root_at(r));
         let pv;
         let group = self.active.last().and_then(|a| a.groups.get(&pc).copied());
         // The group's base pointer and root: through the arithmetic left to this access,

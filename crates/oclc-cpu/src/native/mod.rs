@@ -433,6 +433,7 @@ pub fn compile(
             ranges_word,
             lid_reqs: Vec::new(),
             lid_word,
+            roots_word,
         };
         lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
