@@ -222,10 +222,9 @@ pub fn run_group(
         w.state.resize_with(words, || AtomicU64::new(0));
     }
     if nk.barriers {
-        for k in 0..n {
-            if let Some(s) = w.state.get(k * nk.state_words) {
-                s.store(0, Relaxed);
-            }
+        let sw = nk.state_words.max(1);
+        for s in w.state.iter().take(n * sw).step_by(sw) {
+            s.store(0, Relaxed);
         }
     }
     let nglob = ctx.globals.len();
@@ -294,7 +293,14 @@ pub fn run_group(
         let first = at(first_word);
         // Equal words stop at the same place: only a group whose words differ (rare: all
         // returned, or a divergence) compares their stops.
-        let same = (1..n).all(|k| stop_of(w, k) == first_word);
+        let sw = nk.state_words.max(1);
+        let same = w
+            .state
+            .iter()
+            .skip(STATE_STOP)
+            .take(n * sw)
+            .step_by(sw)
+            .all(|s| s.load(Relaxed) == first_word);
         if let Some(k) = (1..n)
             .filter(|_| !same)
             .find(|&k| at(stop_of(w, k)) != first)
