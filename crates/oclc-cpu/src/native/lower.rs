@@ -2727,7 +2727,55 @@ impl Lower<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{RangeReq, index_range};
+    use super::{LidReq, RangeReq, index_range, lid_access_ok};
+
+    /// The per-group flag holds exactly when every work-item's access passes the checks
+    /// (each one's offset aligned, not negative, and its end inside the allocation).
+    #[test]
+    fn lid_access_ok_matches_every_work_item() {
+        let req = |terms: Vec<(u8, u64)>, len: u64, align: u32| LidReq {
+            root: 0,
+            terms,
+            len,
+            align,
+            store: false,
+        };
+        let reqs = [
+            req(vec![(1, 68), (0, 4)], 4, 4),
+            req(vec![(0, 4)], 4, 4),
+            req(vec![(0, 8), (2, 64)], 8, 8),
+            req(vec![(1, 2)], 2, 2),
+        ];
+        for r in &reqs {
+            for local in [[16, 16, 1], [15, 16, 1], [1, 1, 1], [4, 3, 2]] {
+                for soff in [-4i64, 0, 2, 4, 8] {
+                    for size in [0i64, 4, 60, 64, 1084, 1088, 1092] {
+                        let mut every = true;
+                        for z in 0..local[2] {
+                            for y in 0..local[1] {
+                                for x in 0..local[0] {
+                                    let id = [x, y, z];
+                                    let off: i64 = soff
+                                        + r.terms
+                                            .iter()
+                                            .map(|&(d, sc)| (id[d as usize] * sc) as i64)
+                                            .sum::<i64>();
+                                    every &= off >= 0
+                                        && off % r.align as i64 == 0
+                                        && off + r.len as i64 <= size;
+                                }
+                            }
+                        }
+                        assert_eq!(
+                            lid_access_ok(r, soff, size, local),
+                            every,
+                            "{r:?} local {local:?} soff {soff} size {size}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     /// What the per-access checks accept for index `x` (as `access` and `group_check` test
     /// it, with exact arithmetic).
