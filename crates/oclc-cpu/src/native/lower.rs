@@ -271,6 +271,10 @@ pub struct Lower<'a, 'b> {
     pub lid_word: usize,
     /// Where the roots' words start in the launch table.
     pub roots_word: usize,
+    /// By variable index: the value loaded at entry of a kernel parameter's one lane,
+    /// which a slot that always holds the argument is redefined to at a barrier's resume
+    /// (not saved).
+    pub arg_vals: std::collections::HashMap<usize, Value>,
 }
 
 /// Pointer arithmetic `p + x * scale` (`bytes` is the product) left to the access that
@@ -2632,16 +2636,23 @@ impl Lower<'_, '_> {
                 let mut consts: Vec<(Variable, u64)> = Vec::new();
                 // So are local ids: the resume reads them from the work-item loop.
                 let mut lids: Vec<(Variable, u8)> = Vec::new();
+                // And the kernel's arguments: the resume reads the values loaded at entry.
+                let mut argv: Vec<(Variable, Value)> = Vec::new();
                 for a in &self.active {
                     for (k, v) in a.vars.iter().enumerate() {
                         if a.live.as_ref().is_none_or(|l| l.live(a.pc + 1, k as u32)) {
+                            let arg = (a.args.get(k) == Some(&true))
+                                .then(|| self.arg_vals.get(&v.index()).copied())
+                                .flatten();
                             match (
                                 a.consts.get(k).copied().flatten(),
                                 a.lids.get(k).copied().flatten(),
+                                arg,
                             ) {
-                                (Some(c), _) => consts.push((*v, c)),
-                                (None, Some(d)) => lids.push((*v, d)),
-                                (None, None) => all.push(*v),
+                                (Some(c), _, _) => consts.push((*v, c)),
+                                (None, Some(d), _) => lids.push((*v, d)),
+                                (None, None, Some(x)) => argv.push((*v, x)),
+                                (None, None, None) => all.push(*v),
                             }
                         }
                     }
@@ -2687,6 +2698,9 @@ impl Lower<'_, '_> {
                 }
                 for &(v, d) in &lids {
                     let x = self.b.use_var(self.lid[d as usize]);
+                    self.b.def_var(v, x);
+                }
+                for &(v, x) in &argv {
                     self.b.def_var(v, x);
                 }
                 if self.step_checks {

@@ -367,6 +367,8 @@ pub fn compile(
         b.switch_to_block(fresh);
         b.def_var(steps, zero);
         let kvars: Vec<Variable> = (0..kf.nregs).map(|_| b.declare_var(types::I64)).collect();
+        // The kernel's one-lane arguments by variable index (see `Lower::arg_vals`).
+        let mut arg_slot_vals = std::collections::HashMap::new();
         if needs_item {
             b.ins().call(fr[1], &[idx, io]);
         }
@@ -384,6 +386,10 @@ pub fn compile(
                 if let (Some(x), Some(v)) = (kvars.get((slot + k) as usize), lanes.get(k as usize))
                 {
                     b.def_var(*x, *v);
+                    if n == 1 {
+                        use cranelift_codegen::entity::EntityRef;
+                        arg_slot_vals.insert(x.index(), *v);
+                    }
                 }
             }
         }
@@ -434,6 +440,7 @@ pub fn compile(
             lid_reqs: Vec::new(),
             lid_word,
             roots_word,
+            arg_vals: arg_slot_vals,
         };
         lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
