@@ -216,16 +216,10 @@ pub fn run_group(
     }
     let n = (size[0] * size[1] * size[2]) as usize;
     // Without barriers only eager stores (none) could use the state words: the work-items
-    // need no stop words reset, nor scanned when they finish.
+    // need no stop words scanned when they finish.
     let words = if nk.barriers { n * nk.state_words } else { 0 };
     if w.state.len() < words {
         w.state.resize_with(words, || AtomicU64::new(0));
-    }
-    if nk.barriers {
-        let sw = nk.state_words.max(1);
-        for s in w.state.iter().take(n * sw).step_by(sw) {
-            s.store(0, Relaxed);
-        }
     }
     let nglob = ctx.globals.len();
     for (k, &(r, v)) in nk.roots.iter().enumerate() {
@@ -269,8 +263,12 @@ pub fn run_group(
             .get(k * nk.state_words + STATE_STOP)
             .map_or(STOP_DONE, |s| s.load(Relaxed))
     };
+    // The first call starts every work-item (it reads no stop word), the later ones
+    // resume them.
+    w.table[E_FRESH] = 1;
     let status = loop {
         let status = super::call::run(nk.entry, &w.table, &w.io, &w.state);
+        w.table[E_FRESH] = 0;
         if status != 0 {
             break status;
         }

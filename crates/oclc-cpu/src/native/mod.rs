@@ -266,6 +266,7 @@ pub fn compile(
             ld(&mut b, E_GBASE + 2),
         ];
         let nglob = ld(&mut b, E_NGLOB);
+        let fresh_call = ld(&mut b, E_FRESH);
         let ltab = ld(&mut b, E_LTAB);
         let nloc = ld(&mut b, E_NLOC);
         let state = ld(&mut b, E_STATE);
@@ -353,6 +354,11 @@ pub fn compile(
             let sw = b.ins().ishl_imm_s(sw, 3);
             let sb = b.ins().iadd(state, sw);
             b.def_var(sbase, sb);
+            // On the group's first call every work-item is fresh (its stop word is stale).
+            let resume = b.create_block();
+            b.ins().brif(fresh_call, fresh, &[], resume, &[]);
+            b.seal_block(resume);
+            b.switch_to_block(resume);
             let stop = b
                 .ins()
                 .load(types::I64, fl, sb, (lower::STATE_STOP * 8) as i32);
