@@ -768,8 +768,21 @@ impl Device {
         } else {
             prog.native_kernel(kid.0)
         };
+        // Native code without step checks (a kernel without loops) runs only where the
+        // step limit covers its longest path; the interpreter reports the limit otherwise.
+        let below_bound = native
+            .as_ref()
+            .and_then(|nk| nk.step_bound)
+            .filter(|&b| b > self.max_steps);
+        let native = native.filter(|_| below_bound.is_none());
         if native.is_none() && self.native_only {
-            let why = prog.native_status(kernel).and_then(|r| r.err());
+            let why = match below_bound {
+                Some(b) => Some(format!(
+                    "the step limit {} is below the {b} branches and calls of its longest path",
+                    self.max_steps
+                )),
+                None => prog.native_status(kernel).and_then(|r| r.err()),
+            };
             return Err(DeviceError::Setting(format!(
                 "OCLC_CPU_BACKEND=native: kernel `{kernel}` does not run natively ({})",
                 why.as_deref().unwrap_or(if self.races {

@@ -636,3 +636,156 @@ in = {{ buffer = "float", len = 16, init = "range" }}
     assert!(same_bytes(&path.to_string_lossy()), "not native");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Writes `job` to a temporary run file and compares the bytes of both back ends' buffers;
+/// whether it ran natively.
+fn same_bytes_inline(name: &str, job: &str) -> bool {
+    let dir = temp_dir(name);
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, job).expect("write run file");
+    let native = same_bytes(&path.to_string_lossy());
+    let _ = std::fs::remove_dir_all(&dir);
+    native
+}
+
+/// The stencil and the tiled transpose (whose `__local` accesses at local ids are checked
+/// once per group) leave the same bytes as the interpreter.
+#[test]
+fn bench_stencil_and_transpose_match() {
+    for job in ["bench/jacobi.toml", "bench/transpose_tiled.toml"] {
+        assert!(same_bytes(job), "{job} should run natively");
+    }
+}
+
+/// Ids of dimensions past the launch's (and a partial last group) read as the interpreter
+/// reads them: 0 for the ids, without a test of the launch's dimensions in native code.
+#[test]
+fn ids_beyond_the_launch_dimensions_match() {
+    let job = r#"
+code = """
+kernel void k(global ulong *out) {
+    size_t i = get_global_id(0);
+    out[i] = get_global_id(1) * 1000 + get_local_id(2) * 100 + get_local_id(0) * 7 + i;
+    out[i + 40] = get_global_id(2) + get_local_id(1) + get_group_id(0);
+}
+"""
+options = "-cl-std=CL2.0"
+kernel = "k"
+global = [37]
+local = [8]
+[args]
+out = { buffer = "ulong", len = 80, init = { fill = 9 } }
+"#;
+    assert!(same_bytes_inline("ids", job), "not native");
+}
+
+/// A tile at local ids too small for the group: the per-group test fails, and the accesses'
+/// own checks report the same access and work-item as the interpreter (the write before
+/// the barrier, the read after it; a partial last group that fits runs the fast path).
+#[test]
+fn local_tile_at_local_ids_reports_the_same() {
+    let job = |rows: u32, cols: u32, global: [u32; 2]| {
+        format!(
+            r#"
+code = """
+kernel void k(global const float *in, global float *out, uint n) {{
+    local float a[{rows}][17];
+    local float b[16][{cols}];
+    size_t x = get_global_id(0), y = get_global_id(1);
+    size_t lx = get_local_id(0), ly = get_local_id(1);
+    a[ly][lx] = in[y * n + x];
+    b[ly][lx] = 2 * in[y * n + x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[y * n + x] = a[lx][ly] + b[ly][lx] + (float)lx;
+}}
+"""
+options = "-cl-std=CL2.0"
+kernel = "k"
+global = [{}, {}]
+local = [16, 16]
+[args]
+in = {{ buffer = "float", len = 1024, init = "range" }}
+out = {{ buffer = "float", len = 1024 }}
+n = {{ value = 32 }}
+"#,
+            global[0], global[1]
+        )
+    };
+    same_fault(
+        "tile_write",
+        &job(15, 17, [32, 32]),
+        &[],
+        "out-of-bounds write of 4 bytes",
+    );
+    same_fault(
+        "tile_b",
+        &job(16, 15, [32, 32]),
+        &[],
+        "out-of-bounds write of 4 bytes",
+    );
+    // Read only after the barrier: `c` has 15 rows, so work-item (15, 0) reads past it.
+    let read = job(16, 17, [32, 32])
+        .replace(
+            "local float b[16]",
+            "local float c[15][16];\n    local float b[16]",
+        )
+        .replace("a[lx][ly] +", "a[lx][ly] + c[lx][ly] * 0 +");
+    same_fault("tile_read", &read, &[], "out-of-bounds read of 4 bytes");
+    assert!(
+        same_bytes_inline("tile_ok", &job(16, 17, [32, 24])),
+        "not native"
+    );
+}
+
+/// A kernel without loops has no step checks in native code; a launch whose step limit is
+/// below its longest path runs on the interpreter and reports the limit as it does (and
+/// `OCLC_CPU_BACKEND=native` says why it does not run natively).
+#[test]
+fn step_limit_below_a_loop_free_kernel_reports_the_same() {
+    let job = r#"
+code = """
+kernel void k(global int *out) {
+    size_t i = get_global_id(0);
+    if (i > 0) out[i] = 1;
+    if (i > 1) out[i] = 2;
+    if (i > 2) out[i] = 3;
+}
+"""
+kernel = "k"
+global = [4]
+[args]
+out = { buffer = "int", len = 4 }
+"#;
+    let dir = temp_dir("steps_acyclic");
+    let path = dir.join("steps.toml");
+    std::fs::write(&path, job).expect("write run file");
+    let p = path.to_string_lossy().into_owned();
+    let run = |env: Option<&str>, args: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_oclc"));
+        c.current_dir(root()).arg("run").arg(&p).args(args);
+        match env {
+            Some(v) => c.env("OCLC_CPU_BACKEND", v),
+            None => c.env_remove("OCLC_CPU_BACKEND"),
+        };
+        let out = c.output().expect("run oclc");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (cd, ed) = run(None, &["--max-steps", "2"]);
+    let (ci, ei) = run(None, &["--max-steps", "2", "--device", "cpu-interp"]);
+    let (cn, en) = run(Some("native"), &["--max-steps", "2"]);
+    let (ck, ek) = run(Some("native"), &["--max-steps", "3"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(cd, 3, "{ed}");
+    assert_eq!(ci, 3, "{ei}");
+    assert!(ed.contains("step limit of 2"), "{ed}");
+    assert_eq!(ed, ei, "reports differ");
+    assert_ne!(cn, 0);
+    assert!(
+        en.contains("the step limit 2 is below the 3 branches and calls of its longest path"),
+        "{en}"
+    );
+    assert_eq!(ck, 0, "{ek}");
+}

@@ -5,7 +5,7 @@
 use super::NativeKernel;
 use super::layout::*;
 use super::lower::{CODE_FELL_OFF, CODE_SHIM, CODE_STEPS, CODE_UNREACHABLE};
-use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE, index_range};
+use super::lower::{STATE_STOP, STOP_BARRIER, STOP_DONE, index_range, lid_access_ok};
 use super::roots::Root;
 use super::slow::{self, Aggregate, Env};
 use crate::error::{CheckKind, RuntimeError};
@@ -184,6 +184,7 @@ pub fn run_group(
         }));
     }
     let t = &mut w.table;
+    let size3 = size;
     let gbase = [0, 1, 2].map(|k| nd.offset[k] + gid3[k] * nd.local[k]);
     t[E_SIZE..E_SIZE + 3].copy_from_slice(&size);
     t[E_GBASE..E_GBASE + 3].copy_from_slice(&gbase);
@@ -215,17 +216,10 @@ pub fn run_group(
     }
     let n = (size[0] * size[1] * size[2]) as usize;
     // Without barriers only eager stores (none) could use the state words: the work-items
-    // need no stop words reset, nor scanned when they finish.
+    // need no stop words scanned when they finish.
     let words = if nk.barriers { n * nk.state_words } else { 0 };
     if w.state.len() < words {
         w.state.resize_with(words, || AtomicU64::new(0));
-    }
-    if nk.barriers {
-        for k in 0..n {
-            if let Some(s) = w.state.get(k * nk.state_words) {
-                s.store(0, Relaxed);
-            }
-        }
     }
     let nglob = ctx.globals.len();
     for (k, &(r, v)) in nk.roots.iter().enumerate() {
@@ -251,6 +245,16 @@ pub fn run_group(
             d.copy_from_slice(&[first, count]);
         }
     }
+    // Whether the group's accesses at local ids all pass (see `lower::lid_access_ok`).
+    for (i, req) in nk.lid_reqs.iter().enumerate() {
+        let at = nk.roots_word + ROOT_WORDS * req.root;
+        let word = |j: usize| t.get(at + j).copied().unwrap_or(0);
+        let size = if req.store { word(3) } else { word(2) };
+        let ok = lid_access_ok(req, word(4) as i64, size as i64, size3);
+        if let Some(d) = t.get_mut(nk.lid_word + i) {
+            *d = ok as u64;
+        }
+    }
     t[E_STATE] = w.state.as_ptr() as u64;
     t[E_LTAB] = w.ltab.as_ptr() as u64;
     t[E_NLOC] = (w.ltab.len() / 2).saturating_sub(1) as u64;
@@ -259,8 +263,12 @@ pub fn run_group(
             .get(k * nk.state_words + STATE_STOP)
             .map_or(STOP_DONE, |s| s.load(Relaxed))
     };
+    // The first call starts every work-item (it reads no stop word), the later ones
+    // resume them.
+    w.table[E_FRESH] = 1;
     let status = loop {
         let status = super::call::run(nk.entry, &w.table, &w.io, &w.state);
+        w.table[E_FRESH] = 0;
         if status != 0 {
             break status;
         }
@@ -279,8 +287,22 @@ pub fn run_group(
                 .unwrap_or((0, 0));
             Stop::Barrier { func, pc }
         };
-        let first = at(stop_of(w, 0));
-        if let Some(k) = (1..n).find(|&k| at(stop_of(w, k)) != first) {
+        let first_word = stop_of(w, 0);
+        let first = at(first_word);
+        // Equal words stop at the same place: only a group whose words differ (rare: all
+        // returned, or a divergence) compares their stops.
+        let sw = nk.state_words.max(1);
+        let same = w
+            .state
+            .iter()
+            .skip(STATE_STOP)
+            .take(n * sw)
+            .step_by(sw)
+            .all(|s| s.load(Relaxed) == first_word);
+        if let Some(k) = (1..n)
+            .filter(|_| !same)
+            .find(|&k| at(stop_of(w, k)) != first)
+        {
             let item = |k: usize, stop: Stop| {
                 let lid = ids_of(k as u64, size);
                 let mut it = Item::default();

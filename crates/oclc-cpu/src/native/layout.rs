@@ -24,6 +24,9 @@ pub const E_OFFSET: usize = 8;
 pub const E_GSIZE: usize = 11;
 /// env: number of global allocations in the table.
 pub const E_NGLOB: usize = 14;
+/// env: 1 on a group's first call (every work-item starts fresh: no stop word is read, so
+/// the driver need not clear them), else 0.
+pub const E_FRESH: usize = 15;
 /// env: work-item queries that are the same for the whole group, 4 words each (dims 0..3,
 /// then the value for any other dimension).
 pub const E_QUERY: usize = 16;

@@ -111,6 +111,70 @@ pub fn inlined_size(prog: &Program, kernel: u32) -> (u64, usize) {
     go(prog, kernel, 0, &mut memo)
 }
 
+/// The most steps (branches and calls) a work-item of `kernel` can take when no function it
+/// runs has a loop (every branch leads forward): each branch and call then runs at most once
+/// per work-item (a callee once per call site). `None` when one may loop. A launch whose step
+/// limit is at least this bound cannot exceed it, so its code needs no step checks.
+pub fn step_bound(prog: &Program, kernel: u32) -> Option<u64> {
+    fn go(
+        prog: &Program,
+        f: u32,
+        depth: usize,
+        memo: &mut Vec<Option<Option<u64>>>,
+    ) -> Option<u64> {
+        if depth > prog.funcs.len() + 1 {
+            return None;
+        }
+        if let Some(Some(r)) = memo.get(f as usize) {
+            return *r;
+        }
+        let df = prog.funcs.get(f as usize)?;
+        let forward =
+            |pc: usize, e: u32| df.edges.get(e as usize).is_some_and(|x| x.pc as usize > pc);
+        let mut n: u64 = 0;
+        let mut ok = true;
+        for (pc, ins) in df.code.iter().enumerate() {
+            let (fwd, callee) = match *ins {
+                I::Br { e } => (forward(pc, e), None),
+                I::CondBr { t, f: e, .. } => (forward(pc, t) && forward(pc, e), None),
+                I::BrICmp { info, .. } => (
+                    df.brcmps
+                        .get(info as usize)
+                        .is_some_and(|&(t, e)| forward(pc, t) && forward(pc, e)),
+                    None,
+                ),
+                I::Switch { info, .. } => (
+                    df.switches.get(info as usize).is_some_and(|sw| {
+                        forward(pc, sw.default) && sw.cases.iter().all(|&(_, e)| forward(pc, e))
+                    }),
+                    None,
+                ),
+                I::Call { info, .. } => (true, Some(df.calls.get(info as usize).map(|c| c.func))),
+                _ => continue,
+            };
+            let sub = match callee {
+                Some(Some(c)) => go(prog, c, depth + 1, memo),
+                Some(None) => None,
+                None => Some(0),
+            };
+            match sub {
+                Some(s) if fwd => n = n.saturating_add(1).saturating_add(s),
+                _ => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        let r = ok.then_some(n);
+        if let Some(m) = memo.get_mut(f as usize) {
+            *m = Some(r);
+        }
+        r
+    }
+    let mut memo = vec![None; prog.funcs.len()];
+    go(prog, kernel, 0, &mut memo)
+}
+
 /// Whether each function (or a callee) allocates private memory.
 pub fn private_users(prog: &Program) -> Vec<bool> {
     let mut v: Vec<bool> = prog
@@ -147,6 +211,9 @@ pub struct Lower<'a, 'b> {
     pub sites: Vec<(u32, u32)>,
     pub steps: Variable,
     pub max_steps: Value,
+    /// Whether branches and calls check the step limit (not where [`step_bound`] shows the
+    /// launch cannot exceed it).
+    pub step_checks: bool,
     pub code: Variable,
     pub fault: Block,
     pub lid: [Variable; 3],
@@ -198,6 +265,16 @@ pub struct Lower<'a, 'b> {
     /// The index ranges the driver computes per call, at `ranges_word` in the launch table.
     pub ranges: Vec<RangeReq>,
     pub ranges_word: usize,
+    /// The per-group flags of accesses at local ids (see [`lid_access_ok`]), one word each
+    /// at `lid_word` in the launch table.
+    pub lid_reqs: Vec<LidReq>,
+    pub lid_word: usize,
+    /// Where the roots' words start in the launch table.
+    pub roots_word: usize,
+    /// By variable index: the value loaded at entry of a kernel parameter's one lane,
+    /// which a slot that always holds the argument is redefined to at a barrier's resume
+    /// (not saved).
+    pub arg_vals: std::collections::HashMap<usize, Value>,
 }
 
 /// Pointer arithmetic `p + x * scale` (`bytes` is the product) left to the access that
@@ -207,6 +284,10 @@ pub struct Deferred {
     p: Value,
     /// The steps `+ x * scale` (`bytes` is the product), in order.
     terms: Vec<(Value, Value, Option<u64>)>,
+    /// Per step, the local-id dimension its index is (see [`lid_slots`]).
+    lids: Vec<Option<u8>>,
+    /// Whether `p` is the root's own pointer (its unchanged argument or address constant).
+    exact: bool,
     root: RootVals,
 }
 
@@ -255,6 +336,37 @@ pub struct RangeReq {
 /// Most index ranges a kernel has words for in the launch table (more are computed inline).
 pub const MAX_RANGES: usize = 32;
 
+/// Accesses through a root's own pointer plus local ids times constants (`terms`: dimension
+/// and bytes per id), `len` bytes each, `align`-aligned: the driver sets their word to 1 for
+/// a group where every work-item's access passes its checks (see [`lid_access_ok`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LidReq {
+    pub root: usize,
+    pub terms: Vec<(u8, u64)>,
+    pub len: u64,
+    pub align: u32,
+    pub store: bool,
+}
+
+/// Most per-group flags of local-id accesses a kernel has words for (more take the full test).
+pub const MAX_LID_REQS: usize = 16;
+
+/// Whether accesses `req` through a root with offset `soff` and `size` bytes pass every check
+/// for each work-item of a group of `local` work-items: the offsets run from `soff` (all ids
+/// 0) up to `soff + sum((local[d] - 1) * scale)` (the last work-item), each id fits in 32
+/// bits, the offset is aligned and the access lies inside the allocation.
+pub fn lid_access_ok(req: &LidReq, soff: i64, size: i64, local: [u64; 3]) -> bool {
+    let mut hi = soff as i128;
+    for &(d, scale) in &req.terms {
+        let n = local.get(d as usize).copied().unwrap_or(1).max(1) - 1;
+        if n > i32::MAX as u64 {
+            return false;
+        }
+        hi += n as i128 * scale as i128;
+    }
+    soff >= 0 && soff & (req.align.max(1) as i64 - 1) == 0 && hi + req.len as i128 <= size as i128
+}
+
 /// The range of index `x` for which accesses `req` through a root with offset `soff` and
 /// `size` bytes pass their checks: `(first, count)`, so that they pass exactly when
 /// `x - first < count` (unsigned, wrapping): `soff + x * scale + lo >= 0`,
@@ -286,6 +398,8 @@ pub struct ActiveFn {
     pub vars: Vec<Variable>,
     /// Slots that only ever hold one constant (see [`const_slots`]).
     pub consts: Vec<Option<u64>>,
+    /// Slots that only ever hold a local id (see [`lid_slots`]).
+    pub lids: Vec<Option<u8>>,
     /// Reads of each slot (instructions and edge moves).
     pub uses: Vec<u32>,
     /// Slots that a 32-bit float operation reads.
@@ -365,6 +479,9 @@ impl Lower<'_, '_> {
 
     /// Counts one step (a branch or call), as the interpreter does.
     fn step(&mut self, fi: u32, pc: u32) {
+        if !self.step_checks {
+            return;
+        }
         let s = self.b.use_var(self.steps);
         let s = self.b.ins().iadd_imm_s(s, 1);
         self.b.def_var(self.steps, s);
@@ -378,6 +495,22 @@ impl Lower<'_, '_> {
 
     fn io_addr(&mut self, word: usize) -> (Value, i32) {
         (self.io, (word * 8) as i32)
+    }
+
+    /// Root `r`'s words, loaded where they are used (not at entry: live across the
+    /// work-item loop, they were spilled and moved between stack slots in it); the
+    /// argument's value stays the one loaded at entry (a pointer is compared with it).
+    fn root_at(&mut self, r: Root) -> Option<RootVals> {
+        let rv = self.root_vals.get(&r).copied()?;
+        let at = self.roots_word + ROOT_WORDS * rv.index;
+        Some(RootVals {
+            hi: self.env_load(at),
+            base: self.env_load(at + 1),
+            size_ld: self.env_load(at + 2),
+            size_st: self.env_load(at + 3),
+            soff: self.env_load(at + 4),
+            ..rv
+        })
     }
 
     fn env_load(&mut self, word: usize) -> Value {
@@ -678,6 +811,7 @@ impl Lower<'_, '_> {
         x: Value,
         bytes: Value,
         scale: Option<u64>,
+        lid: Option<u8>,
     ) -> bool {
         use cranelift_codegen::entity::EntityRef;
         let Some(&dv) = vars.get(d as usize) else {
@@ -689,11 +823,11 @@ impl Lower<'_, '_> {
         let prev = vars
             .get(p as usize)
             .and_then(|v| self.deferred.remove(&v.index()));
-        let root = self
+        let root_key = self
             .active
             .last()
-            .and_then(|a| a.roots.get(p as usize).copied().flatten())
-            .and_then(|r| self.root_vals.get(&r).copied());
+            .and_then(|a| a.roots.get(p as usize).copied().flatten());
+        let root = root_key.and_then(|r| self.root_at(r));
         let mut df = match (prev, root) {
             (Some(df), _) => df,
             (None, Some(root)) => {
@@ -704,18 +838,29 @@ impl Lower<'_, '_> {
                     .active
                     .last()
                     .is_some_and(|a| a.args.get(p as usize) == Some(&true));
+                // An address constant's slot holding that constant: the root's own pointer.
+                let konst = match root_key {
+                    Some(Root::Const(c)) => self
+                        .active
+                        .last()
+                        .is_some_and(|a| a.consts.get(p as usize) == Some(&Some(c))),
+                    _ => false,
+                };
                 Deferred {
                     p: match root.val {
                         Some(v) if arg => v,
                         _ => pv,
                     },
                     terms: Vec::new(),
+                    lids: Vec::new(),
+                    exact: (arg && root.val.is_some()) || konst,
                     root,
                 }
             }
             (None, None) => return false,
         };
         df.terms.push((x, bytes, scale));
+        df.lids.push(lid);
         // The pointer as the fast path of the arithmetic builds it (read by nothing but
         // the access, which builds it exactly where it is needed).
         let sh = (64 - ptr::ALLOC_SHIFT) as i64;
@@ -999,7 +1144,7 @@ impl Lower<'_, '_> {
             .active
             .last()
             .and_then(|a| a.roots.get(p as usize).copied().flatten())
-            .and_then(|r| self.root_vals.get(&r).copied());
+            .and_then(|r| self.root_at(r));
         let pv;
         let group = self.active.last().and_then(|a| a.groups.get(&pc).copied());
         // The group's base pointer and root: through the arithmetic left to this access,
@@ -1039,6 +1184,50 @@ impl Lower<'_, '_> {
             // small, every step stays inside the offset field, and the final offset (not
             // negative) leaves the access inside the allocation.
             let rv = df.root;
+            // Through the root's own pointer at local ids times constants: in bounds for
+            // the whole group when its last work-item's offset is (the driver's per-group
+            // flag, see [`lid_access_ok`]); the full test below when it is not.
+            let lid_terms: Option<Vec<(u8, u64)>> = df
+                .terms
+                .iter()
+                .zip(&df.lids)
+                .map(|(&(_, _, sc), l)| match (sc, l) {
+                    (Some(sc), Some(d)) if sc > 0 && sc % align as u64 == 0 && sc < 1 << 32 => {
+                        Some((*d, sc))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if let (Some(terms), true) = (lid_terms, df.exact) {
+                let req = LidReq {
+                    root: rv.index,
+                    terms,
+                    len: len as u64,
+                    align,
+                    store: store.is_some(),
+                };
+                let at = match self.lid_reqs.iter().position(|r| *r == req) {
+                    Some(i) => Some(i),
+                    None if self.lid_reqs.len() < MAX_LID_REQS => {
+                        self.lid_reqs.push(req);
+                        Some(self.lid_reqs.len() - 1)
+                    }
+                    None => None,
+                };
+                if let Some(i) = at {
+                    let ok = self.env_load(self.lid_word + i);
+                    let mut addr = self.b.ins().iadd(rv.base, rv.soff);
+                    for &(_, bytes, _) in &df.terms {
+                        addr = self.b.ins().iadd(addr, bytes);
+                    }
+                    self.b.def_var(addr_v, addr);
+                    let full = self.b.create_block();
+                    self.b.set_cold_block(full);
+                    self.b.ins().brif(ok, fast, &[], full, &[]);
+                    self.b.seal_block(full);
+                    self.b.switch_to_block(full);
+                }
+            }
             // Through the unchanged argument at a scaled index: one range test of the
             // index (the full test below when it fails).
             if let ([(x, bytes, sc)], true) = (df.terms.as_slice(), rv.val == Some(df.p)) {
@@ -1738,6 +1927,67 @@ fn const_slots(f: &DFunc) -> Vec<Option<u64>> {
     st.into_iter().map(|x| x.flatten()).collect()
 }
 
+/// The local-id dimension each slot of `f` holds, for slots that only `get_local_id(c)`
+/// writes (one constant dimension `c` below 3, no other instruction, edge move, parameter or
+/// call result): its value is the running work-item's local id, below the group's size.
+fn lid_slots(f: &DFunc, consts: &[Option<u64>]) -> Vec<Option<u8>> {
+    let n = f.nregs as usize;
+    // None: never written; Some(Some(d)): only local id d; Some(None): anything else.
+    let mut st: Vec<Option<Option<u8>>> = vec![None; n];
+    let other = |st: &mut Vec<Option<Option<u8>>>, s: u32, k: u32| {
+        for x in s..s.saturating_add(k) {
+            if let Some(y) = st.get_mut(x as usize) {
+                *y = Some(None);
+            }
+        }
+    };
+    for ins in &f.code {
+        let lid = match *ins {
+            I::WorkItem {
+                q: WorkItemQuery::LocalId,
+                d,
+                dim,
+            } => {
+                let c = if dim == u32::MAX {
+                    Some(0)
+                } else {
+                    consts.get(dim as usize).copied().flatten()
+                };
+                c.filter(|&c| c < 3).map(|c| (d, c as u8))
+            }
+            _ => None,
+        };
+        match lid {
+            Some((d, c)) => {
+                if let Some(y) = st.get_mut(d as usize) {
+                    *y = match *y {
+                        None => Some(Some(c)),
+                        Some(Some(e)) if e == c => Some(Some(c)),
+                        _ => Some(None),
+                    };
+                }
+            }
+            None => {
+                let (_, w, _, _) = super::live::rw(f, ins);
+                for (s, k) in w {
+                    other(&mut st, s, k);
+                }
+                if let I::Call { d, info } = *ins {
+                    let k = f.calls.get(info as usize).map_or(1, |c| c.ret_n);
+                    other(&mut st, d, k.max(1));
+                }
+            }
+        }
+    }
+    for &(d, _) in &f.moves {
+        other(&mut st, d, 1);
+    }
+    for &(s, k) in &f.params {
+        other(&mut st, s, k);
+    }
+    st.into_iter().map(|x| x.flatten()).collect()
+}
+
 /// Whether each slot of `f` is read by a 32-bit float operation compiled inline.
 fn float_reads(f: &DFunc) -> Vec<bool> {
     let mut v = vec![false; f.nregs as usize];
@@ -1892,11 +2142,13 @@ impl Lower<'_, '_> {
             None
         };
         let consts = const_slots(f);
+        let lids = lid_slots(f, &consts);
         if let Some(l) = &liveness {
             use cranelift_codegen::entity::EntityRef;
             for (k, e) in eager_slots(f, l).into_iter().enumerate() {
-                // Constants are redefined at resumes, never stored.
-                let konst = consts.get(k).is_some_and(|c| c.is_some());
+                // Constants and local ids are redefined at resumes, never stored.
+                let konst = consts.get(k).is_some_and(|c| c.is_some())
+                    || lids.get(k).is_some_and(|c| c.is_some());
                 if let (true, false, Some(v)) = (e, konst, vars.get(k)) {
                     if self.eager.len() <= v.index() {
                         self.eager.resize(v.index() + 1, false);
@@ -1932,6 +2184,7 @@ impl Lower<'_, '_> {
             group_info,
             group_vals: Default::default(),
             consts,
+            lids,
             vars: vars.to_vec(),
             roots,
             uses,
@@ -2209,7 +2462,7 @@ impl Lower<'_, '_> {
             }
             I::PtrAdd { d, p, o } => {
                 let (x, y) = (self.get(vars, p), self.get(vars, o));
-                if !self.defer(f, pc, bm, vars, d, p, x, y, y, None) {
+                if !self.defer(f, pc, bm, vars, d, p, x, y, y, None, None) {
                     let r = self.ptr_arith(x, y, y, None);
                     self.set(vars, d, r);
                 }
@@ -2222,7 +2475,11 @@ impl Lower<'_, '_> {
                 }
                 let prod = self.b.ins().imul_imm_s(iv, scale as i64);
                 let sc = Some(scale as u64);
-                if !self.defer(f, pc, bm, vars, d, p, x, iv, prod, sc) {
+                let lid = self
+                    .active
+                    .last()
+                    .and_then(|a| a.lids.get(i as usize).copied().flatten());
+                if !self.defer(f, pc, bm, vars, d, p, x, iv, prod, sc, lid) {
                     let r = self.ptr_arith(x, iv, prod, sc);
                     self.set(vars, d, r);
                 }
@@ -2272,6 +2529,35 @@ impl Lower<'_, '_> {
                 Some(acc) => self.access(fi, pc, f, &ins, vars, p, acc, Some(v), None, None),
                 None => self.slow(fi, pc, f, &ins, vars),
             },
+            I::WorkItem { q, d, dim }
+                if matches!(q, WorkItemQuery::LocalId | WorkItemQuery::GlobalId)
+                    && self.active.last().is_some_and(|a| {
+                        dim == u32::MAX
+                            || a.consts
+                                .get(dim as usize)
+                                .copied()
+                                .flatten()
+                                .is_some_and(|c| c < 3)
+                    }) =>
+            {
+                // A dimension below 3: beyond the launch's dimensions the local size is 1 and
+                // the group's first global id 0 (the launch's shape), so no test of it.
+                let k = if dim == u32::MAX {
+                    0
+                } else {
+                    self.active
+                        .last()
+                        .and_then(|a| a.consts.get(dim as usize).copied().flatten())
+                        .unwrap_or(0) as usize
+                };
+                let l = self.b.use_var(self.lid[k]);
+                let r = if q == WorkItemQuery::GlobalId {
+                    self.b.ins().iadd(self.gbase[k], l)
+                } else {
+                    l
+                };
+                self.set(vars, d, r);
+            }
             I::WorkItem { q, d, dim } => {
                 let dv = if dim == u32::MAX {
                     self.iconst(0)
@@ -2391,12 +2677,25 @@ impl Lower<'_, '_> {
                 let mut all: Vec<Variable> = Vec::new();
                 // Constants live after the barrier are not saved: the resume redefines them.
                 let mut consts: Vec<(Variable, u64)> = Vec::new();
+                // So are local ids: the resume reads them from the work-item loop.
+                let mut lids: Vec<(Variable, u8)> = Vec::new();
+                // And the kernel's arguments: the resume reads the values loaded at entry.
+                let mut argv: Vec<(Variable, Value)> = Vec::new();
                 for a in &self.active {
                     for (k, v) in a.vars.iter().enumerate() {
                         if a.live.as_ref().is_none_or(|l| l.live(a.pc + 1, k as u32)) {
-                            match a.consts.get(k).copied().flatten() {
-                                Some(c) => consts.push((*v, c)),
-                                None => all.push(*v),
+                            let arg = (a.args.get(k) == Some(&true))
+                                .then(|| self.arg_vals.get(&v.index()).copied())
+                                .flatten();
+                            match (
+                                a.consts.get(k).copied().flatten(),
+                                a.lids.get(k).copied().flatten(),
+                                arg,
+                            ) {
+                                (Some(c), _, _) => consts.push((*v, c)),
+                                (None, Some(d), _) => lids.push((*v, d)),
+                                (None, None, Some(x)) => argv.push((*v, x)),
+                                (None, None, None) => all.push(*v),
                             }
                         }
                     }
@@ -2416,10 +2715,13 @@ impl Lower<'_, '_> {
                     let off = ((STATE_VARS + slot) * 8) as i32;
                     self.b.ins().store(flags(), x, sb, off);
                 }
-                let st = self.b.use_var(self.steps);
-                self.b
-                    .ins()
-                    .store(flags(), st, sb, (STATE_STEPS * 8) as i32);
+                // Without step checks the count is not kept (always 0).
+                if self.step_checks {
+                    let st = self.b.use_var(self.steps);
+                    self.b
+                        .ins()
+                        .store(flags(), st, sb, (STATE_STEPS * 8) as i32);
+                }
                 let c = self.iconst(code);
                 self.b.ins().store(flags(), c, sb, (STATE_STOP * 8) as i32);
                 self.b.ins().jump(self.advance, &[]);
@@ -2437,11 +2739,20 @@ impl Lower<'_, '_> {
                     let x = self.iconst(c);
                     self.b.def_var(v, x);
                 }
-                let st = self
-                    .b
-                    .ins()
-                    .load(types::I64, flags(), sb, (STATE_STEPS * 8) as i32);
-                self.b.def_var(self.steps, st);
+                for &(v, d) in &lids {
+                    let x = self.b.use_var(self.lid[d as usize]);
+                    self.b.def_var(v, x);
+                }
+                for &(v, x) in &argv {
+                    self.b.def_var(v, x);
+                }
+                if self.step_checks {
+                    let st = self
+                        .b
+                        .ins()
+                        .load(types::I64, flags(), sb, (STATE_STEPS * 8) as i32);
+                    self.b.def_var(self.steps, st);
+                }
                 self.b.ins().jump(cont, &[]);
                 self.b.seal_block(cont);
                 self.b.switch_to_block(cont);
@@ -2473,7 +2784,55 @@ impl Lower<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{RangeReq, index_range};
+    use super::{LidReq, RangeReq, index_range, lid_access_ok};
+
+    /// The per-group flag holds exactly when every work-item's access passes the checks
+    /// (each one's offset aligned, not negative, and its end inside the allocation).
+    #[test]
+    fn lid_access_ok_matches_every_work_item() {
+        let req = |terms: Vec<(u8, u64)>, len: u64, align: u32| LidReq {
+            root: 0,
+            terms,
+            len,
+            align,
+            store: false,
+        };
+        let reqs = [
+            req(vec![(1, 68), (0, 4)], 4, 4),
+            req(vec![(0, 4)], 4, 4),
+            req(vec![(0, 8), (2, 64)], 8, 8),
+            req(vec![(1, 2)], 2, 2),
+        ];
+        for r in &reqs {
+            for local in [[16, 16, 1], [15, 16, 1], [1, 1, 1], [4, 3, 2]] {
+                for soff in [-4i64, 0, 2, 4, 8] {
+                    for size in [0i64, 4, 60, 64, 1084, 1088, 1092] {
+                        let mut every = true;
+                        for z in 0..local[2] {
+                            for y in 0..local[1] {
+                                for x in 0..local[0] {
+                                    let id = [x, y, z];
+                                    let off: i64 = soff
+                                        + r.terms
+                                            .iter()
+                                            .map(|&(d, sc)| (id[d as usize] * sc) as i64)
+                                            .sum::<i64>();
+                                    every &= off >= 0
+                                        && off % r.align as i64 == 0
+                                        && off + r.len as i64 <= size;
+                                }
+                            }
+                        }
+                        assert_eq!(
+                            lid_access_ok(r, soff, size, local),
+                            every,
+                            "{r:?} local {local:?} soff {soff} size {size}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     /// What the per-access checks accept for index `x` (as `access` and `group_check` test
     /// it, with exact arithmetic).

@@ -52,6 +52,9 @@ pub struct NativeKernel {
     /// The index ranges native code reads, two words each at `ranges_word`.
     pub(crate) ranges: Vec<lower::RangeReq>,
     pub(crate) ranges_word: usize,
+    /// The per-group flags of accesses at local ids, one word each at `lid_word`.
+    pub(crate) lid_reqs: Vec<lower::LidReq>,
+    pub(crate) lid_word: usize,
     /// The pointer roots: a parameter's argument word in the launch table, or an address
     /// constant's value.
     pub(crate) roots: Vec<(roots::Root, u64)>,
@@ -60,6 +63,9 @@ pub struct NativeKernel {
     /// Whether the kernel (or a callee) has a barrier: without one, every work-item runs
     /// to its end in one call and the state words are not used.
     pub(crate) barriers: bool,
+    /// The most steps a work-item can take, where no function it runs has a loop: its code
+    /// has no step checks, and a launch with a lower step limit runs on the interpreter.
+    pub step_bound: Option<u64>,
     /// How long compiling took.
     pub compile_time: Duration,
 }
@@ -202,7 +208,8 @@ pub fn compile(
     }
     let roots_word = E_ARGS + arg_lanes as usize;
     let ranges_word = roots_word + ROOT_WORDS * roots_list.len();
-    let gt_word = ranges_word + 2 * lower::MAX_RANGES;
+    let lid_word = ranges_word + 2 * lower::MAX_RANGES;
+    let gt_word = lid_word + lower::MAX_LID_REQS;
     let private = lower::private_users(prog);
     let aggregate: Vec<bool> = (0..kf.params.len())
         .map(|i| {
@@ -214,8 +221,10 @@ pub fn compile(
     let needs_item = private.get(kernel as usize) == Some(&true) || aggregate.iter().any(|a| *a);
     let max_regs = prog.funcs.iter().map(|f| f.nregs).max().unwrap_or(0) as usize;
     let barriers = kf.has_barrier;
+    let step_bound = lower::step_bound(prog, kernel);
     let sites;
     let ranges;
+    let lid_reqs;
     let state_words;
     let tc = m.target_config();
     {
@@ -257,6 +266,7 @@ pub fn compile(
             ld(&mut b, E_GBASE + 2),
         ];
         let nglob = ld(&mut b, E_NGLOB);
+        let fresh_call = ld(&mut b, E_FRESH);
         let ltab = ld(&mut b, E_LTAB);
         let nloc = ld(&mut b, E_NLOC);
         let state = ld(&mut b, E_STATE);
@@ -344,6 +354,11 @@ pub fn compile(
             let sw = b.ins().ishl_imm_s(sw, 3);
             let sb = b.ins().iadd(state, sw);
             b.def_var(sbase, sb);
+            // On the group's first call every work-item is fresh (its stop word is stale).
+            let resume = b.create_block();
+            b.ins().brif(fresh_call, fresh, &[], resume, &[]);
+            b.seal_block(resume);
+            b.switch_to_block(resume);
             let stop = b
                 .ins()
                 .load(types::I64, fl, sb, (lower::STATE_STOP * 8) as i32);
@@ -358,6 +373,8 @@ pub fn compile(
         b.switch_to_block(fresh);
         b.def_var(steps, zero);
         let kvars: Vec<Variable> = (0..kf.nregs).map(|_| b.declare_var(types::I64)).collect();
+        // The kernel's one-lane arguments by variable index (see `Lower::arg_vals`).
+        let mut arg_slot_vals = std::collections::HashMap::new();
         if needs_item {
             b.ins().call(fr[1], &[idx, io]);
         }
@@ -375,6 +392,10 @@ pub fn compile(
                 if let (Some(x), Some(v)) = (kvars.get((slot + k) as usize), lanes.get(k as usize))
                 {
                     b.def_var(*x, *v);
+                    if n == 1 {
+                        use cranelift_codegen::entity::EntityRef;
+                        arg_slot_vals.insert(x.index(), *v);
+                    }
                 }
             }
         }
@@ -393,6 +414,7 @@ pub fn compile(
             sites: Vec::new(),
             steps,
             max_steps,
+            step_checks: step_bound.is_none(),
             code,
             fault,
             lid,
@@ -421,10 +443,15 @@ pub fn compile(
             floats: Default::default(),
             ranges: Vec::new(),
             ranges_word,
+            lid_reqs: Vec::new(),
+            lid_word,
+            roots_word,
+            arg_vals: arg_slot_vals,
         };
         lw.function(kernel, &kvars, None, 0, &kroots)?;
         sites = std::mem::take(&mut lw.sites);
         ranges = std::mem::take(&mut lw.ranges);
+        lid_reqs = std::mem::take(&mut lw.lid_reqs);
         let resumes = std::mem::take(&mut lw.resumes);
         // Eager stores use the state words too (even where no barrier was compiled: one
         // in code that cannot run still makes its function's slots eager).
@@ -553,7 +580,10 @@ pub fn compile(
         roots_word,
         ranges,
         ranges_word,
+        lid_reqs,
+        lid_word,
         roots: roots_list,
+        step_bound,
         compile_time: t0.elapsed(),
     })
 }
