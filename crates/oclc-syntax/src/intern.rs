@@ -21,9 +21,14 @@ struct Interner {
 /// Bytes of string storage allocated at a time.
 const BLOCK: usize = 16 << 10;
 
-/// Symbols the interner has room for before it grows: the keywords, the predefined macros and
-/// a small file's identifiers.
+/// Symbols the interner's list has room for before it grows: the keywords, the predefined
+/// macros and a small file's identifiers.
 const INITIAL: usize = 1024;
+
+/// Symbols its map has room for before it grows: the keywords and a small file's names. The
+/// map is written where the names hash to, so every page of a larger one would be touched
+/// (a 48 KiB table cost a small check a dozen page faults).
+const INITIAL_MAP: usize = 256;
 
 impl Interner {
     /// A `'static` copy of `s`, carved from the current block.
@@ -50,7 +55,7 @@ fn interner() -> &'static RwLock<Interner> {
     static I: OnceLock<RwLock<Interner>> = OnceLock::new();
     I.get_or_init(|| {
         let mut i = Interner {
-            map: FxHashMap::with_capacity_and_hasher(INITIAL, Default::default()),
+            map: FxHashMap::with_capacity_and_hasher(INITIAL_MAP, Default::default()),
             strs: Vec::with_capacity(INITIAL),
             block: &mut [],
         };
