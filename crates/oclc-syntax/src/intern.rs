@@ -16,10 +16,16 @@ struct Interner {
     /// The unused rest of the current block that new strings are copied into (one
     /// allocation per [`BLOCK`] bytes instead of one per string).
     block: &'static mut [u8],
+    /// Blocks allocated so far (they grow from [`FIRST_BLOCK`] to [`BLOCK`] bytes).
+    blocks: u32,
 }
 
-/// Bytes of string storage allocated at a time.
+/// Bytes of string storage allocated at a time, once a few blocks were used.
 const BLOCK: usize = 16 << 10;
+
+/// Bytes of the first block of string storage (each next one is twice as large, up to
+/// [`BLOCK`]).
+const FIRST_BLOCK: usize = 2 << 10;
 
 /// Symbols the interner's list has room for before it grows: the keywords, the predefined
 /// macros and a small file's identifiers.
@@ -38,7 +44,11 @@ impl Interner {
             return Box::leak(s.to_owned().into_boxed_str());
         }
         if self.block.len() < n {
-            self.block = Box::leak(vec![0u8; BLOCK].into_boxed_slice());
+            // The first blocks are small: a small file interns a few hundred bytes, and a
+            // block is written whole (zeroed) when allocated.
+            let size = (FIRST_BLOCK << self.blocks.min(8)).min(BLOCK).max(n);
+            self.blocks += 1;
+            self.block = Box::leak(vec![0u8; size].into_boxed_slice());
         }
         let (head, tail) = std::mem::take(&mut self.block).split_at_mut(n);
         self.block = tail;
@@ -58,6 +68,7 @@ fn interner() -> &'static RwLock<Interner> {
             map: FxHashMap::with_capacity_and_hasher(INITIAL_MAP, Default::default()),
             strs: Vec::with_capacity(INITIAL),
             block: &mut [],
+            blocks: 0,
         };
         for s in kw::ALL {
             let sym = Symbol(i.strs.len() as u32);
@@ -187,6 +198,9 @@ mod tests {
             .map(|i| format!("name_{i}_{}", "x".repeat(i % 40)))
             .collect();
         let syms: Vec<Symbol> = names.iter().map(|n| Symbol::intern(n)).collect();
+        // Longer than the first blocks, shorter than a block of its own: fits a new block.
+        let mid = Symbol::intern(&"m".repeat(BLOCK / 4));
+        assert_eq!(mid.as_str(), "m".repeat(BLOCK / 4));
         let long = "y".repeat(BLOCK);
         let l = Symbol::intern(&long);
         let e = Symbol::intern("");
