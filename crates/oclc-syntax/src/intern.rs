@@ -138,7 +138,7 @@ macro_rules! keywords {
         pub mod kw {
             use super::Symbol;
             keywords!(@consts 0u32; $($name = $s,)*);
-            pub(super) const ALL: &[&str] = &[$($s),*];
+            pub(crate) const ALL: &[&str] = &[$($s),*];
         }
     };
     (@consts $n:expr; $name:ident = $s:literal, $($rest:tt)*) => {
@@ -175,6 +175,13 @@ keywords! {
     TYPEOF = "typeof", TYPEOF_GNU = "__typeof__", EXTENSION_GNU = "__extension__",
     DEFINED = "defined", HAS_INCLUDE = "__has_include", VA_ARGS = "__VA_ARGS__",
     FUNC = "__func__", PIPE = "pipe",
+    // The parser's other keyword spellings, so that every keyword is a fixed symbol.
+    CONST_GNU2 = "__const__", RESTRICT_GNU2 = "__restrict__", SIGNED_GNU = "__signed",
+    SIGNED_GNU2 = "__signed__", VOLATILE_GNU2 = "__volatile__", ALIGNOF_GNU2 = "__alignof",
+    COMPLEX_GNU = "__complex__", TYPEOF_GNU2 = "__typeof", FUNCTION_GNU = "__FUNCTION__",
+    TRUE = "true", FALSE = "false", BUILTIN_ASTYPE = "__builtin_astype",
+    BUILTIN_OFFSETOF = "__builtin_offsetof", BUILTIN_BIT_CAST = "__builtin_bit_cast",
+    BUILTIN_CHOOSE_EXPR = "__builtin_choose_expr",
 }
 
 #[cfg(test)]
