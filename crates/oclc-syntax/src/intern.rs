@@ -16,14 +16,25 @@ struct Interner {
     /// The unused rest of the current block that new strings are copied into (one
     /// allocation per [`BLOCK`] bytes instead of one per string).
     block: &'static mut [u8],
+    /// Blocks allocated so far (they grow from [`FIRST_BLOCK`] to [`BLOCK`] bytes).
+    blocks: u32,
 }
 
-/// Bytes of string storage allocated at a time.
+/// Bytes of string storage allocated at a time, once a few blocks were used.
 const BLOCK: usize = 16 << 10;
 
-/// Symbols the interner has room for before it grows: the keywords, the predefined macros and
-/// a small file's identifiers.
+/// Bytes of the first block of string storage (each next one is twice as large, up to
+/// [`BLOCK`]).
+const FIRST_BLOCK: usize = 2 << 10;
+
+/// Symbols the interner's list has room for before it grows: the keywords, the predefined
+/// macros and a small file's identifiers.
 const INITIAL: usize = 1024;
+
+/// Symbols its map has room for before it grows: the keywords and a small file's names. The
+/// map is written where the names hash to, so every page of a larger one would be touched
+/// (a 48 KiB table cost a small check a dozen page faults).
+const INITIAL_MAP: usize = 256;
 
 impl Interner {
     /// A `'static` copy of `s`, carved from the current block.
@@ -33,7 +44,11 @@ impl Interner {
             return Box::leak(s.to_owned().into_boxed_str());
         }
         if self.block.len() < n {
-            self.block = Box::leak(vec![0u8; BLOCK].into_boxed_slice());
+            // The first blocks are small: a small file interns a few hundred bytes, and a
+            // block is written whole (zeroed) when allocated.
+            let size = (FIRST_BLOCK << self.blocks.min(8)).min(BLOCK).max(n);
+            self.blocks += 1;
+            self.block = Box::leak(vec![0u8; size].into_boxed_slice());
         }
         let (head, tail) = std::mem::take(&mut self.block).split_at_mut(n);
         self.block = tail;
@@ -50,9 +65,10 @@ fn interner() -> &'static RwLock<Interner> {
     static I: OnceLock<RwLock<Interner>> = OnceLock::new();
     I.get_or_init(|| {
         let mut i = Interner {
-            map: FxHashMap::with_capacity_and_hasher(INITIAL, Default::default()),
+            map: FxHashMap::with_capacity_and_hasher(INITIAL_MAP, Default::default()),
             strs: Vec::with_capacity(INITIAL),
             block: &mut [],
+            blocks: 0,
         };
         for s in kw::ALL {
             let sym = Symbol(i.strs.len() as u32);
@@ -122,7 +138,7 @@ macro_rules! keywords {
         pub mod kw {
             use super::Symbol;
             keywords!(@consts 0u32; $($name = $s,)*);
-            pub(super) const ALL: &[&str] = &[$($s),*];
+            pub(crate) const ALL: &[&str] = &[$($s),*];
         }
     };
     (@consts $n:expr; $name:ident = $s:literal, $($rest:tt)*) => {
@@ -159,6 +175,13 @@ keywords! {
     TYPEOF = "typeof", TYPEOF_GNU = "__typeof__", EXTENSION_GNU = "__extension__",
     DEFINED = "defined", HAS_INCLUDE = "__has_include", VA_ARGS = "__VA_ARGS__",
     FUNC = "__func__", PIPE = "pipe",
+    // The parser's other keyword spellings, so that every keyword is a fixed symbol.
+    CONST_GNU2 = "__const__", RESTRICT_GNU2 = "__restrict__", SIGNED_GNU = "__signed",
+    SIGNED_GNU2 = "__signed__", VOLATILE_GNU2 = "__volatile__", ALIGNOF_GNU2 = "__alignof",
+    COMPLEX_GNU = "__complex__", TYPEOF_GNU2 = "__typeof", FUNCTION_GNU = "__FUNCTION__",
+    TRUE = "true", FALSE = "false", BUILTIN_ASTYPE = "__builtin_astype",
+    BUILTIN_OFFSETOF = "__builtin_offsetof", BUILTIN_BIT_CAST = "__builtin_bit_cast",
+    BUILTIN_CHOOSE_EXPR = "__builtin_choose_expr",
 }
 
 #[cfg(test)]
@@ -182,6 +205,9 @@ mod tests {
             .map(|i| format!("name_{i}_{}", "x".repeat(i % 40)))
             .collect();
         let syms: Vec<Symbol> = names.iter().map(|n| Symbol::intern(n)).collect();
+        // Longer than the first blocks, shorter than a block of its own: fits a new block.
+        let mid = Symbol::intern(&"m".repeat(BLOCK / 4));
+        assert_eq!(mid.as_str(), "m".repeat(BLOCK / 4));
         let long = "y".repeat(BLOCK);
         let l = Symbol::intern(&long);
         let e = Symbol::intern("");

@@ -24,11 +24,18 @@ pub struct Lexer {
     space_owed: bool,
     /// Diagnostics found while computing a spelling, reported with the token.
     deferred: Vec<Diagnostic>,
-    /// Direct-mapped cache of recent spellings, sparing the global interner's lock and hash.
-    cache: Vec<Option<(Symbol, &'static str)>>,
+    /// Direct-mapped cache of recent spellings, sparing the global interner's lock and hash:
+    /// [`CacheEntry`].
+    cache: Vec<CacheEntry>,
     /// Entries `cache` gets when first used (a power of two).
     cache_len: usize,
 }
+
+/// A spelling-cache slot: the symbol's number and its text, `None` for an empty slot. An
+/// all-zero value, so a new cache is zeroed memory from the allocator that the lexer
+/// touches only where it stores (an `Option<(Symbol, &str)>` slot had to be written out:
+/// up to 96 KiB per file).
+type CacheEntry = (u32, Option<&'static str>);
 
 /// Largest spelling cache (entries, a power of two); small files get smaller ones.
 const CACHE_SIZE: usize = 4096;
@@ -105,7 +112,7 @@ impl Lexer {
             space_owed: false,
             deferred: Vec::new(),
             cache: Vec::new(),
-            cache_len: (text_len / 8).next_power_of_two().clamp(64, CACHE_SIZE),
+            cache_len: (text_len / 32).next_power_of_two().clamp(64, CACHE_SIZE),
         }
     }
 
@@ -342,41 +349,36 @@ fn fnv_step(h: u32, b: u8) -> u32 {
 }
 
 /// Interns `s` through a direct-mapped cache of recent spellings.
-fn intern_cached(cache: &mut Vec<Option<(Symbol, &'static str)>>, len: usize, s: &str) -> Symbol {
+fn intern_cached(cache: &mut Vec<CacheEntry>, len: usize, s: &str) -> Symbol {
     let h = s.bytes().fold(FNV_START, fnv_step);
     intern_hashed(cache, len, s, h)
 }
 
 /// [`intern_cached`] with the hash of `s` already computed.
-fn intern_hashed(
-    cache: &mut Vec<Option<(Symbol, &'static str)>>,
-    len: usize,
-    s: &str,
-    h: u32,
-) -> Symbol {
+fn intern_hashed(cache: &mut Vec<CacheEntry>, len: usize, s: &str, h: u32) -> Symbol {
     intern_bytes_hashed(cache, len, s.as_bytes(), h).unwrap_or_else(|| Symbol::intern(s))
 }
 
 /// [`intern_hashed`] for bytes: a cache hit needs no UTF-8 check; `None` when the bytes
 /// missed the cache and are not UTF-8.
 fn intern_bytes_hashed(
-    cache: &mut Vec<Option<(Symbol, &'static str)>>,
+    cache: &mut Vec<CacheEntry>,
     len: usize,
     b: &[u8],
     h: u32,
 ) -> Option<Symbol> {
     if cache.is_empty() {
-        *cache = vec![None; len];
+        *cache = vec![(0, None); len];
     }
     let slot = (h as usize) & (cache.len() - 1);
-    if let Some(Some((sym, text))) = cache.get(slot)
+    if let Some(&(sym, Some(text))) = cache.get(slot)
         && text.as_bytes() == b
     {
-        return Some(*sym);
+        return Some(Symbol(sym));
     }
     let sym = Symbol::intern(std::str::from_utf8(b).ok()?);
     if let Some(e) = cache.get_mut(slot) {
-        *e = Some((sym, sym.as_str()));
+        *e = (sym.0, Some(sym.as_str()));
     }
     Some(sym)
 }

@@ -233,7 +233,14 @@ fn main_thread_with_stack() -> bool {
 /// The soft `RLIMIT_STACK` of this process, from Linux's `/proc/self/limits` (`None` where
 /// that is not available).
 fn stack_limit() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    use std::io::Read;
+    // Room for the whole file up front: one read instead of a doubling series of them (the
+    // file reports its size as 0).
+    let mut text = String::with_capacity(4096);
+    std::fs::File::open("/proc/self/limits")
+        .ok()?
+        .read_to_string(&mut text)
+        .ok()?;
     let line = text.lines().find(|l| l.starts_with("Max stack size"))?;
     match line.split_whitespace().nth(3)? {
         "unlimited" => Some(u64::MAX),

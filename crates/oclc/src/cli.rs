@@ -90,7 +90,12 @@ pub fn check_command(args: Vec<String>, stdin: &mut dyn Read) -> CliOutput {
                 out.code = 1;
             }
             FileResult::Text { text, failed } => {
-                out.stderr.push_str(&text);
+                // The one file's text becomes the output as it is (no copy).
+                if out.stderr.is_empty() {
+                    out.stderr = text;
+                } else {
+                    out.stderr.push_str(&text);
+                }
                 if failed {
                     out.code = 1;
                 }

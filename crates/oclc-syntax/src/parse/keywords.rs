@@ -2,9 +2,8 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::OnceLock;
 
-use crate::intern::Symbol;
+use crate::intern::{Symbol, kw};
 
 /// A keyword (alternate spellings map to the same variant; the token keeps the spelling).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -190,12 +189,44 @@ const TABLE: &[(&str, Kw)] = &[
     ("__builtin_choose_expr", Kw::BuiltinChooseExpr),
 ];
 
+/// Whether two strings are equal, at compile time.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The keyword of each pre-interned symbol ([`kw::ALL`]), made at compile time: every
+/// spelling in [`TABLE`] is one of them (checked here), so a lookup is an index (a map
+/// built at run time was a twentieth of a small check).
+static BY_SYMBOL: [Option<Kw>; kw::ALL.len()] = {
+    let mut t = [None; kw::ALL.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        let (s, k) = TABLE[i];
+        let mut j = 0;
+        while j < kw::ALL.len() && !same(kw::ALL[j], s) {
+            j += 1;
+        }
+        assert!(j < kw::ALL.len(), "every keyword spelling is pre-interned");
+        t[j] = Some(k);
+        i += 1;
+    }
+    t
+};
+
 /// The keyword `sym` spells, if any (`pipe` included regardless of language mode).
 pub(crate) fn keyword(sym: Symbol) -> Option<Kw> {
-    static MAP: OnceLock<IdMap<Symbol, Kw>> = OnceLock::new();
-    MAP.get_or_init(|| TABLE.iter().map(|&(s, k)| (Symbol::intern(s), k)).collect())
-        .get(&sym)
-        .copied()
+    BY_SYMBOL.get(sym.0 as usize).copied().flatten()
 }
 
 #[cfg(test)]
@@ -209,5 +240,19 @@ mod tests {
         assert_eq!(keyword(Symbol::intern("__inline__")), Some(Kw::Inline));
         assert_eq!(keyword(Symbol::intern("float4")), None);
         assert_eq!(keyword(Symbol::intern("x")), None);
+        // Every spelling of the table, and no pre-interned name outside it.
+        for &(s, k) in TABLE {
+            assert_eq!(keyword(Symbol::intern(s)), Some(k), "{s}");
+        }
+        for s in [
+            "typeof",
+            "defined",
+            "__has_include",
+            "__VA_ARGS__",
+            "size_t",
+            "uint",
+        ] {
+            assert_eq!(keyword(Symbol::intern(s)), None, "{s}");
+        }
     }
 }

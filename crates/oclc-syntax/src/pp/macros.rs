@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use crate::fxhash::FxHashMap;
 
+use super::predefined::find_static;
 use super::{Macro, Origin, SymMap};
 use crate::diag::Diagnostics;
 use crate::intern::Symbol;
@@ -32,6 +33,9 @@ enum Def {
 struct LazySource {
     lexer: Lexer,
     origin: Origin,
+    /// Its blocks of lines written at compile time (ids; their lines are found through
+    /// `predefined::find_static`), each with the offset of its first line.
+    blocks: Vec<(u8, u32)>,
 }
 
 /// Macros by name. Predefined lines are kept by name string until a symbol asks for them:
@@ -40,7 +44,8 @@ struct LazySource {
 pub(super) struct MacroTable {
     map: SymMap<Def>,
     sources: Vec<LazySource>,
-    /// Predefined lines (source, offset) by macro name, not yet moved into `map`.
+    /// Predefined lines written at run time, (source, offset) by macro name, not yet moved
+    /// into `map` (the lines of compile-time blocks are found in the blocks' tables).
     pending: FxHashMap<&'static str, (u8, u32)>,
     /// By symbol index: whether `pending` was consulted for the symbol (from then on `map`
     /// alone says whether it is defined).
@@ -55,14 +60,21 @@ impl MacroTable {
         match self.resolved.get(i) {
             Some(true) => return,
             Some(false) => {}
-            None if self.pending.is_empty() => return,
+            None if self.sources.is_empty() => return,
             None => self.resolved.resize(i + 1, false),
         }
         self.resolved[i] = true;
-        if self.pending.is_empty() {
-            return;
-        }
-        if let Some((src, pos)) = self.pending.remove(name.as_str()) {
+        let s = name.as_str();
+        let sources = &self.sources;
+        let found = self.pending.remove(s).or_else(|| {
+            find_static(s, |id| {
+                sources.iter().enumerate().find_map(|(src, l)| {
+                    let &(_, base) = l.blocks.iter().find(|b| b.0 == id)?;
+                    Some((u8::try_from(src).ok()?, base))
+                })
+            })
+        });
+        if let Some((src, pos)) = found {
             self.map.entry(name).or_insert(Def::Lazy { src, pos });
         }
     }
@@ -108,18 +120,21 @@ impl MacroTable {
         self.map.remove(&name);
     }
 
-    /// Room for `n` predefined lines (one allocation for all [`Self::add_lazy`] calls).
+    /// Room for `n` predefined lines written at run time (one allocation for all
+    /// [`Self::add_lazy`] calls).
     pub fn reserve_lazy(&mut self, n: usize) {
         self.pending.reserve(n);
     }
 
-    /// Enters the `#define` lines of virtual file `file` (text `text`), each given as the
-    /// macro's name and the offset of its `#`, to be parsed on first use.
+    /// Enters the `#define` lines of virtual file `file` (text `text`) to be parsed on first
+    /// use: `blocks`, compile-time blocks of lines at their offsets, and `lines`, each
+    /// further line's macro name and the offset of its `#`.
     pub fn add_lazy(
         &mut self,
         file: FileId,
         text: std::sync::Arc<[u8]>,
         origin: Origin,
+        blocks: &[(u8, u32)],
         lines: &[(&'static str, u32)],
     ) {
         let Ok(src) = u8::try_from(self.sources.len()) else {
@@ -128,6 +143,7 @@ impl MacroTable {
         self.sources.push(LazySource {
             lexer: Lexer::with_cache(file, text, LAZY_CACHE),
             origin,
+            blocks: blocks.to_vec(),
         });
         for &(name, pos) in lines {
             // A symbol resolved already (none is, before the first file) keeps its entry.

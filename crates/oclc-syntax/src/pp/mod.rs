@@ -445,7 +445,8 @@ impl<'s> Pp<'s> {
                 .sm
                 .file(id)
                 .map_or_else(|| std::sync::Arc::from(&b""[..]), |f| f.text.clone());
-            self.macros.add_lazy(id, text, origin, &defines.lines);
+            self.macros
+                .add_lazy(id, text, origin, &defines.blocks, &defines.lines);
         }
         let mut cmdline = String::new();
         for m in &self.opts.macros {

@@ -42,30 +42,153 @@ fn ext_macro_defined(lang: &LangOptions, name: &str) -> bool {
     true
 }
 
-/// Object-like `#define` lines made at compile time, with each line's macro name and
-/// length (so a run adds their positions without scanning the text).
+/// Object-like `#define` lines made at compile time, with each line's macro name and offset,
+/// so that a run adds a block with one copy of its text; [`NAME_TABLE`] finds a name's line
+/// in any block without anything built per line at run time.
 pub(super) struct StaticDefines {
+    /// The block's index in [`BLOCKS`].
+    id: u8,
     text: &'static str,
     names: &'static [&'static str],
-    lens: &'static [u32],
+    /// Byte offset of each line in `text`.
+    offsets: &'static [u32],
 }
 
-/// A [`StaticDefines`] from `(name, value)` pairs.
+/// A [`StaticDefines`] with index `id` in [`BLOCKS`] from `(name, value)` pairs.
 macro_rules! static_defines {
-    ($(($n:literal, $v:literal $(,)?)),* $(,)?) => {
+    ($id:expr; $(($n:literal, $v:literal $(,)?)),* $(,)?) => {{
+        const NAMES: &[&str] = &[$($n),*];
+        const LENS: &[u32] = &[$(("#define ".len() + $n.len() + 1 + $v.len() + 1) as u32),*];
+        const OFFSETS: [u32; NAMES.len()] = line_offsets(LENS);
         StaticDefines {
+            id: $id,
             text: concat!($("#define ", $n, " ", $v, "\n"),*),
-            names: &[$($n),*],
-            lens: &[$(("#define ".len() + $n.len() + 1 + $v.len() + 1) as u32),*],
+            names: NAMES,
+            offsets: &OFFSETS,
         }
-    };
+    }};
+}
+
+/// Every compile-time block; a block's `id` is its index here.
+const BLOCKS: [&StaticDefines; 12] = [
+    &CORE_MACROS,
+    &C_MACROS,
+    &SPIR64_MACROS,
+    &SPIR_MACROS,
+    &VERSION_MACROS,
+    &FLOAT_MACROS,
+    &HALF_MACROS,
+    &LIMIT_MACROS,
+    &IMAGE_MACROS,
+    &CHANNEL_ORDER_MACROS,
+    &CL20_MACROS,
+    &AVC_MACROS,
+];
+
+/// Lines in all of [`BLOCKS`].
+const BLOCK_LINES: usize = {
+    let mut n = 0;
+    let mut b = 0;
+    while b < BLOCKS.len() {
+        n += BLOCKS[b].names.len();
+        b += 1;
+    }
+    n
+};
+
+/// The names of every block's lines by open addressing on [`name_hash`] (linear probing, at
+/// most half full): block id << 16 | line index + 1, 0 for an empty slot. A name may be in
+/// several blocks (the spir and spir64 ones, of which a run adds one).
+static NAME_TABLE: [u32; (2 * BLOCK_LINES + 1).next_power_of_two()] = name_table();
+
+/// FNV-1a of a macro name: the hash of [`NAME_TABLE`], computed at compile time.
+const fn name_hash(s: &[u8]) -> u32 {
+    let mut h = 0x811c_9dc5u32;
+    let mut i = 0;
+    while i < s.len() {
+        h = (h ^ s[i] as u32).wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    h
+}
+
+/// The line offsets for line lengths `lens`.
+const fn line_offsets<const N: usize>(lens: &[u32]) -> [u32; N] {
+    let mut out = [0u32; N];
+    let mut at = 0u32;
+    let mut i = 0;
+    while i < N && i < lens.len() {
+        out[i] = at;
+        at += lens[i];
+        i += 1;
+    }
+    out
+}
+
+/// Builds [`NAME_TABLE`].
+const fn name_table<const M: usize>() -> [u32; M] {
+    let mut t = [0u32; M];
+    let mut b = 0;
+    while b < BLOCKS.len() {
+        assert!(
+            BLOCKS[b].id as usize == b,
+            "a block's id is its index in BLOCKS"
+        );
+        let names = BLOCKS[b].names;
+        assert!(
+            names.len() < 0xffff,
+            "a line index fits the table's low 16 bits"
+        );
+        let mut i = 0;
+        while i < names.len() {
+            let mut slot = name_hash(names[i].as_bytes()) as usize & (M - 1);
+            while t[slot] != 0 {
+                slot = (slot + 1) & (M - 1);
+            }
+            t[slot] = ((b as u32) << 16) | (i as u32 + 1);
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+}
+
+/// The compile-time line of macro `name` in a block that `base_of` gives the start of (the
+/// block's offset in its virtual file; `None` for a block not added): `base_of`'s value and
+/// the line's offset in that file.
+pub(super) fn find_static<T>(
+    name: &str,
+    mut base_of: impl FnMut(u8) -> Option<(T, u32)>,
+) -> Option<(T, u32)> {
+    let mask = NAME_TABLE.len() - 1;
+    let mut slot = name_hash(name.as_bytes()) as usize & mask;
+    // The table is at most half full: an empty slot ends every probe.
+    for _ in 0..NAME_TABLE.len() {
+        let e = NAME_TABLE[slot];
+        if e == 0 {
+            return None;
+        }
+        let (id, i) = ((e >> 16) as u8, (e & 0xffff) as usize - 1);
+        if let Some(b) = BLOCKS.get(usize::from(id))
+            && b.names.get(i) == Some(&name)
+            && let Some((t, base)) = base_of(id)
+        {
+            return Some((t, base + b.offsets.get(i).copied()?));
+        }
+        slot = (slot + 1) & mask;
+    }
+    None
 }
 
 /// `#define` lines being written, and where each macro's line starts, so the preprocessor
 /// can parse a line only when its macro is first used.
 pub(super) struct Defines {
     pub text: String,
-    /// Macro name (without parameters) and the byte offset of its line's `#`.
+    /// The compile-time blocks in `text` (their ids), each with the byte offset of its
+    /// first line.
+    pub blocks: Vec<(u8, u32)>,
+    /// The lines written at run time: macro name (without parameters) and the byte offset
+    /// of its line's `#`.
     pub lines: Vec<(&'static str, u32)>,
 }
 
@@ -74,19 +197,14 @@ impl Defines {
     fn new() -> Defines {
         Defines {
             text: String::with_capacity(24 * 1024),
-            lines: Vec::with_capacity(560),
+            blocks: Vec::with_capacity(8),
+            lines: Vec::with_capacity(160),
         }
     }
 
-    /// Appends a block of `#define` lines written at compile time: one copy of its text and
-    /// one addition per line for the positions.
+    /// Appends a block of `#define` lines written at compile time: one copy of its text.
     fn block(&mut self, b: &StaticDefines) {
-        let mut at = self.text.len() as u32;
-        self.lines.reserve(b.names.len());
-        for (&name, &len) in b.names.iter().zip(b.lens) {
-            self.lines.push((name, at));
-            at += len;
-        }
+        self.blocks.push((b.id, self.text.len() as u32));
         self.text.push_str(b.text);
     }
 
@@ -100,6 +218,20 @@ impl Defines {
         s.push(' ');
         s.push_str(value);
         s.push('\n');
+    }
+
+    /// Every line's macro name and offset (blocks first, then the lines written at run time).
+    #[cfg(test)]
+    pub fn all_lines(&self) -> Vec<(&'static str, u32)> {
+        let mut out = Vec::new();
+        for &(id, base) in &self.blocks {
+            let b = BLOCKS[usize::from(id)];
+            for (&n, &off) in b.names.iter().zip(b.offsets) {
+                out.push((n, base + off));
+            }
+        }
+        out.extend_from_slice(&self.lines);
+        out
     }
 }
 
@@ -165,6 +297,7 @@ fn target_macros(target: Target) -> &'static StaticDefines {
 /// [`target_macros`] of spir64; clang defines `_LP64` where pointers and `long` are 64-bit
 /// (`long` is 64-bit on both targets in OpenCL, so `_ILP32` is never defined).
 const SPIR64_MACROS: StaticDefines = static_defines![
+    2;
     ("__SIZE_MAX__", "18446744073709551615UL"),
     ("__SIZE_WIDTH__", "64"),
     ("__PTRDIFF_MAX__", "9223372036854775807L"),
@@ -199,6 +332,7 @@ const SPIR64_MACROS: StaticDefines = static_defines![
 
 /// [`target_macros`] of spir.
 const SPIR_MACROS: StaticDefines = static_defines![
+    3;
     ("__SIZE_MAX__", "4294967295U"),
     ("__SIZE_WIDTH__", "32"),
     ("__PTRDIFF_MAX__", "2147483647"),
@@ -394,6 +528,7 @@ const FLOAT_ATOMIC_FEATURES: &[(&str, [&str; 4])] = &[
 /// The start of clang's `<built-in>` buffer: the compiler, atomics, floating-point classes,
 /// type sizes and limits (the same in every mode).
 const CORE_MACROS: StaticDefines = static_defines![
+    0;
     ("__llvm__", "1"),
     ("__clang__", "1"),
     ("__clang_major__", "19"),
@@ -474,6 +609,7 @@ const CORE_MACROS: StaticDefines = static_defines![
 
 /// The OpenCL versions and the byte order (after `__OPENCL_C_VERSION__`).
 const VERSION_MACROS: StaticDefines = static_defines![
+    4;
     ("CL_VERSION_1_0", "100"),
     ("CL_VERSION_1_1", "110"),
     ("CL_VERSION_1_2", "120"),
@@ -486,6 +622,7 @@ const VERSION_MACROS: StaticDefines = static_defines![
 /// depend on the pointer width, with clang's values, as `#define` lines written at compile
 /// time (a few hundred lines no run should have to build).
 const C_MACROS: StaticDefines = static_defines![
+    1;
     ("__BIGGEST_ALIGNMENT__", "8"),
     ("__BITINT_MAXWIDTH__", "128"),
     ("__CHAR16_TYPE__", "unsigned short"),
@@ -759,6 +896,7 @@ const C_MACROS: StaticDefines = static_defines![
 /// The macros of `cl_intel_device_side_avc_motion_estimation` in clang-19's
 /// `opencl-c-base.h`, in its order.
 const AVC_MACROS: StaticDefines = static_defines![
+    11;
     ("CLK_AVC_ME_MAJOR_16x16_INTEL", "0x0"),
     ("CLK_AVC_ME_MAJOR_16x8_INTEL", "0x1"),
     ("CLK_AVC_ME_MAJOR_8x16_INTEL", "0x2"),
@@ -965,6 +1103,7 @@ pub fn predefined_macro_names(lang: &LangOptions) -> Vec<String> {
 }
 
 const FLOAT_MACROS: StaticDefines = static_defines![
+    5;
     ("FLT_DIG", "6"),
     ("FLT_MANT_DIG", "24"),
     ("FLT_MAX_10_EXP", "+38"),
@@ -1014,6 +1153,7 @@ const FLOAT_MACROS: StaticDefines = static_defines![
 ];
 
 const HALF_MACROS: StaticDefines = static_defines![
+    6;
     ("HALF_DIG", "3"),
     ("HALF_MANT_DIG", "11"),
     ("HALF_MAX_10_EXP", "+4"),
@@ -1040,6 +1180,7 @@ const HALF_MACROS: StaticDefines = static_defines![
 ];
 
 const LIMIT_MACROS: StaticDefines = static_defines![
+    7;
     ("CHAR_BIT", "8"),
     ("SCHAR_MAX", "127"),
     ("SCHAR_MIN", "(-128)"),
@@ -1058,6 +1199,7 @@ const LIMIT_MACROS: StaticDefines = static_defines![
 ];
 
 const IMAGE_MACROS: StaticDefines = static_defines![
+    8;
     ("CLK_ADDRESS_NONE", "0"),
     ("CLK_ADDRESS_CLAMP_TO_EDGE", "2"),
     ("CLK_ADDRESS_CLAMP", "4"),
@@ -1086,6 +1228,7 @@ const IMAGE_MACROS: StaticDefines = static_defines![
 ];
 
 const CHANNEL_ORDER_MACROS: StaticDefines = static_defines![
+    9;
     ("CLK_R", "0x10B0"),
     ("CLK_A", "0x10B1"),
     ("CLK_RG", "0x10B2"),
@@ -1105,6 +1248,7 @@ const CHANNEL_ORDER_MACROS: StaticDefines = static_defines![
 
 /// `opencl-c-base.h` macros under `__OPENCL_C_VERSION__ >= CL_VERSION_2_0`.
 const CL20_MACROS: StaticDefines = static_defines![
+    10;
     ("CLK_sRGB", "0x10BF"),
     ("CLK_sRGBx", "0x10C0"),
     ("CLK_sRGBA", "0x10C1"),
@@ -1145,6 +1289,44 @@ mod tests {
 
     fn defines(lang: &LangOptions) -> Vec<String> {
         builtin_text(lang).lines().map(str::to_string).collect()
+    }
+
+    /// Every line of every compile-time block is found by name in [`NAME_TABLE`], at an
+    /// offset where its `#define` starts, in whichever block is present; names that no block
+    /// defines are not found.
+    #[test]
+    fn static_lines_are_found_by_name() {
+        let mut lines = 0;
+        for (id, b) in BLOCKS.iter().enumerate() {
+            assert_eq!(usize::from(b.id), id);
+            for &name in b.names {
+                let got = find_static(name, |i| (usize::from(i) == id).then_some(((), 0)));
+                let off = got.map(|(_, o)| o as usize);
+                let line = off.and_then(|o| b.text.get(o..)).unwrap_or("");
+                assert!(
+                    line.starts_with(&format!("#define {name} ")),
+                    "{name}: {off:?}"
+                );
+                // Not found when its block is absent (unless another block defines it).
+                let elsewhere = BLOCKS
+                    .iter()
+                    .any(|o| o.id != b.id && o.names.contains(&name));
+                let absent = find_static(name, |i| (usize::from(i) != id).then_some(((), 0)));
+                assert_eq!(absent.is_some(), elsewhere, "{name}");
+                lines += 1;
+            }
+        }
+        assert_eq!(lines, BLOCK_LINES);
+        for name in [
+            "",
+            "FLT_DIG_",
+            "__SPIR",
+            "x",
+            "CLK_LOCAL_MEM_FENCE",
+            "__clang__x",
+        ] {
+            assert_eq!(find_static(name, |_| Some(((), 0))), None, "{name}");
+        }
     }
 
     #[test]

@@ -123,8 +123,8 @@ fn lazy_predefined_macros_equal_directives() {
         ];
         let mut names = std::collections::HashSet::new();
         for (d, _) in &sets {
-            for (n, _) in &d.lines {
-                assert!(names.insert(*n), "{n} defined twice in {lang:?}");
+            for (n, _) in d.all_lines() {
+                assert!(names.insert(n), "{n} defined twice in {lang:?}");
                 assert!(!n.contains(['(', ' ']), "{n}");
             }
         }
@@ -147,12 +147,13 @@ fn lazy_predefined_macros_equal_directives() {
                 id,
                 std::sync::Arc::from(d.text.as_bytes()),
                 *origin,
+                &d.blocks,
                 &d.lines,
             );
         }
         let mut count = 0;
         for (d, _) in &sets {
-            for (n, _) in &d.lines {
+            for (n, _) in d.all_lines() {
                 let sym = Symbol::intern(n);
                 assert!(lazy.macros.contains(sym), "{n}");
                 let a = eager.macros.get(sym);
