@@ -291,34 +291,45 @@ fn cts_native_matches_interpreter() {
         Ok(l) => l,
         Err(e) => panic!("cannot read the CTS manifest: {e}"),
     };
-    let results: Vec<(u64, Option<String>)> = all
-        .par_iter()
-        .map_init(
-            || {
-                (
-                    Device::cpu().with_printf_echo(false),
-                    Device::cpu_interp().with_printf_echo(false),
-                )
-            },
-            |(native, interp), l| {
-                let mut ran_native = 0;
-                let mut err = None;
-                for extra in ["", "-O0"] {
-                    let before = oclc_cpu::native_launches();
-                    let got = run(native, l, extra);
-                    ran_native += oclc_cpu::native_launches() - before;
-                    let want = run(interp, l, extra);
-                    if got != want {
-                        err = Some(format!(
-                            "{} ({}) {extra}: native and interpreted runs differ",
-                            l.name, l.file
-                        ));
-                    }
-                }
-                (ran_native, err)
-            },
-        )
-        .collect();
+    // Plain threads, not rayon's: a rayon worker waiting for a launch's work-groups runs
+    // other launches meanwhile, whose native launches the thread-local count would then add
+    // to this one's.
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let chunk = all.len().div_ceil(threads).max(1);
+    let results: Vec<(u64, Option<String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = all
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let native = Device::cpu().with_printf_echo(false);
+                    let interp = Device::cpu_interp().with_printf_echo(false);
+                    part.iter()
+                        .map(|l| {
+                            let mut ran_native = 0;
+                            let mut err = None;
+                            for extra in ["", "-O0"] {
+                                let before = oclc_cpu::native_launches();
+                                let got = run(&native, l, extra);
+                                ran_native += oclc_cpu::native_launches() - before;
+                                let want = run(&interp, l, extra);
+                                if got != want {
+                                    err = Some(format!(
+                                        "{} ({}) {extra}: native and interpreted runs differ",
+                                        l.name, l.file
+                                    ));
+                                }
+                            }
+                            (ran_native, err)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a CTS worker panicked"))
+            .collect()
+    });
     let native: u64 = results.iter().map(|r| r.0).sum();
     let failures: Vec<&String> = results.iter().filter_map(|r| r.1.as_ref()).collect();
     for f in &failures {
