@@ -420,5 +420,10 @@ pub fn optimize_for_device_opts(
         if gvn::gvn(f) > 0 {
             dce::dce(f);
         }
+        // After gvn: `||` and `&&` chains whose joins it made identical thread through.
+        if fold::thread_jumps(f) {
+            fold::fold(f);
+            dce::dce(f);
+        }
     }
 }
