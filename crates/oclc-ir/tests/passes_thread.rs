@@ -64,7 +64,10 @@ fn short_circuit_joins_are_threaded_and_keep_their_values() {
     let (mut m, _sm) = passes_util::compile("k.cl", SRC);
     let r = run_default(&mut m, &PassOptions::default());
     assert!(r.verify_errors.is_empty(), "{:?}", r.verify_errors);
-    assert!(bool_params(&m) > 0, "the front end joins `||` in a block parameter");
+    assert!(
+        bool_params(&m) > 0,
+        "the front end joins `||` in a block parameter"
+    );
     optimize_for_device(&mut m);
     if let Err(e) = verify_module(&m) {
         panic!("{e:?}\n{}", print_module(&m, None));
