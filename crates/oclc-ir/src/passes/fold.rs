@@ -402,3 +402,88 @@ pub fn simplify_block_params(f: &mut Function) -> bool {
         any = true;
     }
 }
+
+/// Jump threading of short-circuit joins: an edge into a block whose only instruction
+/// branches on one of its parameters goes straight to that branch's target when the edge's
+/// argument is known there (a constant, or the condition of the branch taking the edge).
+/// `a || b || c` then tests each operand once instead of rebuilding and testing its 0/1
+/// join value at every step. Returns whether any edge changed.
+pub fn thread_jumps(f: &mut Function) -> bool {
+    let uses = use_counts(f);
+    // Per block: (parameter index branched on, the branch) when the block is only that
+    // branch and its parameters are used nowhere else.
+    let cand: Vec<Option<(usize, Value, BlockCall, BlockCall)>> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(b, bd)| {
+            let [i] = bd.insts.as_slice() else {
+                return None;
+            };
+            let Op::CondBr(c, t, e) = &f.insts.get(i.index())?.op else {
+                return None;
+            };
+            let k = bd.params.iter().position(|p| p == c)?;
+            let mut here = vec![0u32; f.values.len()];
+            f.insts.get(i.index())?.op.for_each_operand(|v| {
+                if let Some(n) = here.get_mut(v.index()) {
+                    *n += 1;
+                }
+            });
+            let local = bd
+                .params
+                .iter()
+                .all(|p| uses.get(p.index()) == here.get(p.index()));
+            (b != 0 && local).then(|| (k, *c, t.clone(), e.clone()))
+        })
+        .collect();
+    let mut changed = false;
+    for a in 0..f.blocks.len() {
+        let Some(t) = terminator(f, Block(a as u32)) else {
+            continue;
+        };
+        let Some(mut op) = f.insts.get(t.index()).map(|d| d.op.clone()) else {
+            continue;
+        };
+        let cond = match &op {
+            Op::CondBr(c, ..) => Some(*c),
+            _ => None,
+        };
+        let mut any = false;
+        for (edge, call) in successors_mut(&mut op).enumerate() {
+            for _ in 0..8 {
+                let Some(Some((k, _, bt, be))) = cand.get(call.block.index()) else {
+                    break;
+                };
+                let Some(&arg) = call.args.get(*k) else {
+                    break;
+                };
+                let known = match (const_int(f, arg), cond) {
+                    (Some(x), _) => x & 1 != 0,
+                    (None, Some(c)) if c == arg && edge < 2 => edge == 0,
+                    _ => break,
+                };
+                let params = &f.blocks[call.block.index()].params;
+                let next = if known { bt } else { be };
+                let args = next
+                    .args
+                    .iter()
+                    .map(|v| match params.iter().position(|p| p == v) {
+                        Some(j) => call.args.get(j).copied().unwrap_or(*v),
+                        None => *v,
+                    })
+                    .collect();
+                *call = BlockCall {
+                    block: next.block,
+                    args,
+                };
+                any = true;
+            }
+        }
+        if any && let Some(d) = f.insts.get_mut(t.index()) {
+            d.op = op;
+            changed = true;
+        }
+    }
+    changed
+}

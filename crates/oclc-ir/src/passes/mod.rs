@@ -420,5 +420,14 @@ pub fn optimize_for_device_opts(
         if gvn::gvn(f) > 0 {
             dce::dce(f);
         }
+        // After gvn: `||` and `&&` chains whose joins it made identical thread through;
+        // folding the threaded blocks away can leave a join that is only a branch in turn.
+        for _ in 0..4 {
+            if !fold::thread_jumps(f) {
+                break;
+            }
+            fold::fold(f);
+            dce::dce(f);
+        }
     }
 }
