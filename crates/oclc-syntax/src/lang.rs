@@ -1,6 +1,8 @@
 //! Language mode: the OpenCL C version (`-cl-std`) and the enabled extensions and optional
 //! features (`-cl-ext`), with clang's defaults for the spir target.
 
+use crate::fnv::hash as name_hash;
+
 /// OpenCL C version selected by `-cl-std`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ClStd {
@@ -206,17 +208,6 @@ const KNOWN: [&str; 61] = [
     "cl_khr_subgroups",
     "cles_khr_int64",
 ];
-
-/// FNV-1a of a name, for [`KNOWN_TABLE`].
-const fn name_hash(s: &[u8]) -> u32 {
-    let mut h = 0x811c_9dc5u32;
-    let mut i = 0;
-    while i < s.len() {
-        h = (h ^ s[i] as u32).wrapping_mul(0x0100_0193);
-        i += 1;
-    }
-    h
-}
 
 /// [`KNOWN`] by open addressing on [`name_hash`] (linear probing, at most half full), made
 /// at compile time: index + 1, 0 for an empty slot. Each predefined extension macro asks

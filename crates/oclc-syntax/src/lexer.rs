@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::fnv::{START as FNV_START, step as fnv_step};
 use crate::intern::Symbol;
 use crate::source::{FileId, Span};
 use crate::token::{Punct, Token, TokenKind};
@@ -338,14 +339,6 @@ impl Lexer {
         }
         Symbol::intern(&s)
     }
-}
-
-/// FNV-1a, the spelling cache's hash: its start and its step for one byte.
-const FNV_START: u32 = 0x811c_9dc5;
-
-#[inline]
-fn fnv_step(h: u32, b: u8) -> u32 {
-    (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
 }
 
 /// Interns `s` through a direct-mapped cache of recent spellings.

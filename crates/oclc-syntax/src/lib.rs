@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod diag;
+pub mod fnv;
 pub mod fxhash;
 pub mod heap;
 pub mod intern;

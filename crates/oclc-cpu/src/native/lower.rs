@@ -1882,13 +1882,17 @@ fn access_groups(
     (out, info)
 }
 
-/// The constant each slot of `f` holds, for slots that only `Imm` instructions of one
-/// value write (no other instruction, edge move, parameter or call result).
-fn const_slots(f: &DFunc) -> Vec<Option<u64>> {
+/// The value each slot of `f` holds, for slots that only instructions for which `source`
+/// gives `(slot, value)` write, all with one value (no other instruction, edge move,
+/// parameter or call result).
+fn single_source_slots<T: Copy + PartialEq>(
+    f: &DFunc,
+    source: impl Fn(&I) -> Option<(u32, T)>,
+) -> Vec<Option<T>> {
     let n = f.nregs as usize;
-    // None: never written; Some(Some(c)): only `c`; Some(None): anything else.
-    let mut st: Vec<Option<Option<u64>>> = vec![None; n];
-    let other = |st: &mut Vec<Option<Option<u64>>>, s: u32, k: u32| {
+    // None: never written; Some(Some(v)): only `v`; Some(None): anything else.
+    let mut st: Vec<Option<Option<T>>> = vec![None; n];
+    let other = |st: &mut Vec<Option<Option<T>>>, s: u32, k: u32| {
         for x in s..s.saturating_add(k) {
             if let Some(y) = st.get_mut(x as usize) {
                 *y = Some(None);
@@ -1896,73 +1900,12 @@ fn const_slots(f: &DFunc) -> Vec<Option<u64>> {
         }
     };
     for ins in &f.code {
-        match *ins {
-            I::Imm { d, v } => {
+        match source(ins) {
+            Some((d, v)) => {
                 if let Some(y) = st.get_mut(d as usize) {
                     *y = match *y {
                         None => Some(Some(v)),
                         Some(Some(c)) if c == v => Some(Some(c)),
-                        _ => Some(None),
-                    };
-                }
-            }
-            _ => {
-                let (_, w, _, _) = super::live::rw(f, ins);
-                for (s, k) in w {
-                    other(&mut st, s, k);
-                }
-                if let I::Call { d, info } = *ins {
-                    let k = f.calls.get(info as usize).map_or(1, |c| c.ret_n);
-                    other(&mut st, d, k.max(1));
-                }
-            }
-        }
-    }
-    for &(d, _) in &f.moves {
-        other(&mut st, d, 1);
-    }
-    for &(s, k) in &f.params {
-        other(&mut st, s, k);
-    }
-    st.into_iter().map(|x| x.flatten()).collect()
-}
-
-/// The local-id dimension each slot of `f` holds, for slots that only `get_local_id(c)`
-/// writes (one constant dimension `c` below 3, no other instruction, edge move, parameter or
-/// call result): its value is the running work-item's local id, below the group's size.
-fn lid_slots(f: &DFunc, consts: &[Option<u64>]) -> Vec<Option<u8>> {
-    let n = f.nregs as usize;
-    // None: never written; Some(Some(d)): only local id d; Some(None): anything else.
-    let mut st: Vec<Option<Option<u8>>> = vec![None; n];
-    let other = |st: &mut Vec<Option<Option<u8>>>, s: u32, k: u32| {
-        for x in s..s.saturating_add(k) {
-            if let Some(y) = st.get_mut(x as usize) {
-                *y = Some(None);
-            }
-        }
-    };
-    for ins in &f.code {
-        let lid = match *ins {
-            I::WorkItem {
-                q: WorkItemQuery::LocalId,
-                d,
-                dim,
-            } => {
-                let c = if dim == u32::MAX {
-                    Some(0)
-                } else {
-                    consts.get(dim as usize).copied().flatten()
-                };
-                c.filter(|&c| c < 3).map(|c| (d, c as u8))
-            }
-            _ => None,
-        };
-        match lid {
-            Some((d, c)) => {
-                if let Some(y) = st.get_mut(d as usize) {
-                    *y = match *y {
-                        None => Some(Some(c)),
-                        Some(Some(e)) if e == c => Some(Some(c)),
                         _ => Some(None),
                     };
                 }
@@ -1986,6 +1929,36 @@ fn lid_slots(f: &DFunc, consts: &[Option<u64>]) -> Vec<Option<u8>> {
         other(&mut st, s, k);
     }
     st.into_iter().map(|x| x.flatten()).collect()
+}
+
+/// The constant each slot of `f` holds, for slots that only `Imm` instructions of one
+/// value write.
+fn const_slots(f: &DFunc) -> Vec<Option<u64>> {
+    single_source_slots(f, |ins| match *ins {
+        I::Imm { d, v } => Some((d, v)),
+        _ => None,
+    })
+}
+
+/// The local-id dimension each slot of `f` holds, for slots that only `get_local_id(c)`
+/// writes (one constant dimension `c` below 3): its value is the running work-item's local
+/// id, below the group's size.
+fn lid_slots(f: &DFunc, consts: &[Option<u64>]) -> Vec<Option<u8>> {
+    single_source_slots(f, |ins| match *ins {
+        I::WorkItem {
+            q: WorkItemQuery::LocalId,
+            d,
+            dim,
+        } => {
+            let c = if dim == u32::MAX {
+                Some(0)
+            } else {
+                consts.get(dim as usize).copied().flatten()
+            };
+            c.filter(|&c| c < 3).map(|c| (d, c as u8))
+        }
+        _ => None,
+    })
 }
 
 /// Whether each slot of `f` is read by a 32-bit float operation compiled inline.

@@ -2,6 +2,7 @@
 //! OpenCL C, plus the macros of the default header `opencl-c-base.h` (which the clang driver
 //! includes with `-finclude-default-header`), per language mode.
 
+use crate::fnv::hash as name_hash;
 use crate::lang::{ClStd, LangOptions, Target};
 
 /// First OpenCL C version (100, 110, ...) in which clang defines each extension or feature
@@ -100,17 +101,6 @@ const BLOCK_LINES: usize = {
 /// most half full): block id << 16 | line index + 1, 0 for an empty slot. A name may be in
 /// several blocks (the spir and spir64 ones, of which a run adds one).
 static NAME_TABLE: [u32; (2 * BLOCK_LINES + 1).next_power_of_two()] = name_table();
-
-/// FNV-1a of a macro name: the hash of [`NAME_TABLE`], computed at compile time.
-const fn name_hash(s: &[u8]) -> u32 {
-    let mut h = 0x811c_9dc5u32;
-    let mut i = 0;
-    while i < s.len() {
-        h = (h ^ s[i] as u32).wrapping_mul(0x0100_0193);
-        i += 1;
-    }
-    h
-}
 
 /// The line offsets for line lengths `lens`.
 const fn line_offsets<const N: usize>(lens: &[u32]) -> [u32; N] {
