@@ -313,14 +313,16 @@ pub struct FnChecks {
     tail: bool,
     /// Whether bounds checks of loads and stores defer their branch ([`FnEmitter::flush_checks`]).
     defer: bool,
-    /// The deferred checks of the current block, in order (none pending when empty).
-    pending: Vec<Deferred>,
+    /// The site and access length of each deferred check of the current block, in order
+    /// (none pending when empty).
+    pending: Vec<(u32, u64)>,
     /// The failure predicate of the access being emitted, when its check is deferred.
     own: Option<String>,
 }
 
-/// A bounds check deferred to its block's end ([`FnEmitter::flush_checks`]).
-struct Deferred {
+/// One access's bounds check, branching at once or deferred to its block's end
+/// ([`FnEmitter::flush_checks`]).
+struct BoundsCheck {
     site: u32,
     /// The register of the byte offset from the object's start.
     off: String,
@@ -551,21 +553,20 @@ impl FnEmitter<'_> {
             Extent::Reg(r) => Limit::Size(r),
         };
         let global = matches!(rsp, AddrSpace::Global | AddrSpace::Constant);
-        let d = Deferred {
+        let d = BoundsCheck {
             site,
             off,
             len,
             limit,
         };
+        let bad = self.out_of_bounds(&d);
         if global && self.chk.as_ref().is_some_and(|c| c.defer) {
-            let bad = self.out_of_bounds(&d);
             self.record_first(&bad, &d);
             if let Some(c) = self.chk.as_mut() {
-                c.pending.push(d);
+                c.pending.push((d.site, d.len));
                 c.own = Some(bad);
             }
         } else {
-            let bad = self.out_of_bounds(&d);
             let oob = self.fault_stub(kind::OUT_OF_BOUNDS, site, &d.off, len, "4294967295", "0")?;
             self.ins(format!("@{bad} bra {oob}"));
         }
@@ -633,7 +634,7 @@ impl FnEmitter<'_> {
     /// costs a few predicated moves; finding them again at the flush would keep every
     /// checked offset of the block live until then (85 instead of 40 registers in the
     /// reduction's unrolled loop, half its speed).
-    fn record_first(&mut self, bad: &str, d: &Deferred) {
+    fn record_first(&mut self, bad: &str, d: &BoundsCheck) {
         self.declare("%ck_dsite", Rc::B32);
         self.declare("%ck_doff", Rc::B64);
         let (first, clean) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred));
@@ -646,7 +647,7 @@ impl FnEmitter<'_> {
 
     /// The predicate of check `d` failing: `off > size - len` unsigned (below the object's
     /// start wraps high), or a size below `len`.
-    fn out_of_bounds(&mut self, d: &Deferred) -> String {
+    fn out_of_bounds(&mut self, d: &BoundsCheck) -> String {
         let bad = self.tmp(Rc::Pred);
         match &d.limit {
             Limit::Static(lim) => self.ins(format!("setp.gt.u64 {bad}, {}, {lim}", d.off)),
@@ -699,17 +700,17 @@ impl FnEmitter<'_> {
         self.ensure_tail()?;
         self.cold(|em| {
             em.label(&l);
-            for d in &pending {
+            for &(site, len) in &pending {
                 let this = em.tmp(Rc::Pred);
                 let oob = em.fault_stub(
                     kind::OUT_OF_BOUNDS,
-                    d.site,
+                    site,
                     "%ck_doff",
-                    d.len,
+                    len,
                     "4294967295",
                     "0",
                 )?;
-                em.ins(format!("setp.eq.u32 {this}, %ck_dsite, {}", d.site));
+                em.ins(format!("setp.eq.u32 {this}, %ck_dsite, {site}"));
                 em.ins(format!("@{this} bra {oob}"));
             }
             // Not reached: the recorded site is one of the block's.

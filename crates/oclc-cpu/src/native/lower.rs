@@ -421,6 +421,19 @@ pub const STATE_VARS: usize = 2;
 pub const STOP_DONE: u64 = 1;
 pub const STOP_BARRIER: u64 = 2;
 
+/// The index of `req` in `table` (a per-kernel list the driver fills, one entry per distinct
+/// request), added when new and there is room for it: at most `max` entries.
+fn table_index<T: PartialEq>(table: &mut Vec<T>, req: T, max: usize) -> Option<usize> {
+    match table.iter().position(|r| *r == req) {
+        Some(i) => Some(i),
+        None if table.len() < max => {
+            table.push(req);
+            Some(table.len() - 1)
+        }
+        None => None,
+    }
+}
+
 fn flags() -> MemFlagsData {
     MemFlagsData::trusted()
 }
@@ -903,14 +916,7 @@ impl Lower<'_, '_> {
             clo,
             chi,
         };
-        let at = match self.ranges.iter().position(|r| *r == req) {
-            Some(i) => Some(i),
-            None if self.ranges.len() < MAX_RANGES => {
-                self.ranges.push(req);
-                Some(self.ranges.len() - 1)
-            }
-            None => None,
-        };
+        let at = table_index(&mut self.ranges, req, MAX_RANGES);
         match at {
             Some(i) => {
                 let w = self.ranges_word + 2 * i;
@@ -1206,14 +1212,7 @@ impl Lower<'_, '_> {
                     align,
                     store: store.is_some(),
                 };
-                let at = match self.lid_reqs.iter().position(|r| *r == req) {
-                    Some(i) => Some(i),
-                    None if self.lid_reqs.len() < MAX_LID_REQS => {
-                        self.lid_reqs.push(req);
-                        Some(self.lid_reqs.len() - 1)
-                    }
-                    None => None,
-                };
+                let at = table_index(&mut self.lid_reqs, req, MAX_LID_REQS);
                 if let Some(i) = at {
                     let ok = self.env_load(self.lid_word + i);
                     let mut addr = self.b.ins().iadd(rv.base, rv.soff);
@@ -1221,11 +1220,7 @@ impl Lower<'_, '_> {
                         addr = self.b.ins().iadd(addr, bytes);
                     }
                     self.b.def_var(addr_v, addr);
-                    let full = self.b.create_block();
-                    self.b.set_cold_block(full);
-                    self.b.ins().brif(ok, fast, &[], full, &[]);
-                    self.b.seal_block(full);
-                    self.b.switch_to_block(full);
+                    self.fast_if(ok, fast);
                 }
             }
             // Through the unchanged argument at a scaled index: one range test of the
@@ -1247,11 +1242,7 @@ impl Lower<'_, '_> {
                     let bs = self.b.ins().iadd(rv.base, rv.soff);
                     let addr = self.b.ins().iadd(bs, *bytes);
                     self.b.def_var(addr_v, addr);
-                    let full = self.b.create_block();
-                    self.b.set_cold_block(full);
-                    self.b.ins().brif(ok, fast, &[], full, &[]);
-                    self.b.seal_block(full);
-                    self.b.switch_to_block(full);
+                    self.fast_if(ok, fast);
                 }
             }
             let general = self.b.create_block();
@@ -1387,6 +1378,16 @@ impl Lower<'_, '_> {
             let r = self.bits_of_f32(x);
             self.set(vars, d, r);
         }
+    }
+
+    /// Ends the block by going on to `fast` when `ok` holds, and continues in a new cold
+    /// block (the fuller test) otherwise.
+    fn fast_if(&mut self, ok: Value, fast: Block) {
+        let full = self.b.create_block();
+        self.b.set_cold_block(full);
+        self.b.ins().brif(ok, fast, &[], full, &[]);
+        self.b.seal_block(full);
+        self.b.switch_to_block(full);
     }
 
     /// `Op::InBounds` (`d` = whether `len` bytes at `p` can be read and written): a buffer's
