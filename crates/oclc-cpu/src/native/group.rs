@@ -263,68 +263,105 @@ pub fn run_group(
             .get(k * nk.state_words + STATE_STOP)
             .map_or(STOP_DONE, |s| s.load(Relaxed))
     };
+    set_items(w, nk, 0, n as u64, size3);
+    // The vector function, where the kernel has one and the group's width allows: the
+    // chunks it hands back (a failed check, lanes that disagree, a row's last work-items)
+    // run on the scalar code, which reports their faults as always.
+    let mut handed = None;
+    if let Some((ventry, with_barriers)) = nk.vector {
+        let lanes = super::vector::LANES as u64;
+        if size3[0] >= lanes && (!with_barriers || size3[0] % lanes == 0) {
+            let mut start = 0;
+            loop {
+                w.table[nk.item_word + ITEM_START] = start;
+                let st = super::call::run(ventry, &w.table, &w.io, &w.state);
+                if st == 0 {
+                    return Ok(String::new());
+                }
+                if with_barriers || st == super::vector::GROUP_FALLBACK {
+                    break;
+                }
+                let (lin, cnt) = super::vector::fallback_status(st);
+                set_items(w, nk, lin, lin + cnt, size3);
+                w.table[E_FRESH] = 1;
+                let st = super::call::run(nk.entry, &w.table, &w.io, &w.state);
+                if st != 0 {
+                    handed = Some(st);
+                    break;
+                }
+                start = lin + cnt;
+            }
+            if handed.is_none() {
+                set_items(w, nk, 0, n as u64, size3);
+            }
+        }
+    }
     // The first call starts every work-item (it reads no stop word), the later ones
     // resume them.
     w.table[E_FRESH] = 1;
-    let status = loop {
-        let status = super::call::run(nk.entry, &w.table, &w.io, &w.state);
-        w.table[E_FRESH] = 0;
-        if status != 0 {
-            break status;
-        }
-        if !nk.barriers {
-            return Ok(String::new());
-        }
-        // Every work-item stopped: all returned, or all wait at one barrier.
-        let at = |code: u64| -> Stop {
-            if code < STOP_BARRIER {
-                return Stop::Done;
+    let status = if let Some(st) = handed {
+        st
+    } else {
+        loop {
+            let status = super::call::run(nk.entry, &w.table, &w.io, &w.state);
+            w.table[E_FRESH] = 0;
+            if status != 0 {
+                break status;
             }
-            let (func, pc) = nk
-                .sites
-                .get((code - STOP_BARRIER) as usize)
-                .copied()
-                .unwrap_or((0, 0));
-            Stop::Barrier { func, pc }
-        };
-        let first_word = stop_of(w, 0);
-        let first = at(first_word);
-        // Equal words stop at the same place: only a group whose words differ (rare: all
-        // returned, or a divergence) compares their stops.
-        let sw = nk.state_words.max(1);
-        let same = w
-            .state
-            .iter()
-            .skip(STATE_STOP)
-            .take(n * sw)
-            .step_by(sw)
-            .all(|s| s.load(Relaxed) == first_word);
-        if let Some(k) = (1..n)
-            .filter(|_| !same)
-            .find(|&k| at(stop_of(w, k)) != first)
-        {
-            let item = |k: usize, stop: Stop| {
-                let lid = ids_of(k as u64, size);
-                let mut it = Item::default();
-                it.lid = lid;
-                it.gid = [0, 1, 2].map(|d| gbase[d] + lid[d]);
-                it.stop = Some(stop);
-                it
+            if !nk.barriers {
+                return Ok(String::new());
+            }
+            // Every work-item stopped: all returned, or all wait at one barrier.
+            let at = |code: u64| -> Stop {
+                if code < STOP_BARRIER {
+                    return Stop::Done;
+                }
+                let (func, pc) = nk
+                    .sites
+                    .get((code - STOP_BARRIER) as usize)
+                    .copied()
+                    .unwrap_or((0, 0));
+                Stop::Barrier { func, pc }
             };
-            let g = Group {
-                id: gid3,
-                ..Group::default()
-            };
-            let other = at(stop_of(w, k));
-            return Err(crate::device::divergence(
-                ctx,
-                &g,
-                &item(0, first),
-                &item(k, other),
-            ));
-        }
-        if first == Stop::Done {
-            return Ok(String::new());
+            let first_word = stop_of(w, 0);
+            let first = at(first_word);
+            // Equal words stop at the same place: only a group whose words differ (rare: all
+            // returned, or a divergence) compares their stops.
+            let sw = nk.state_words.max(1);
+            let same = w
+                .state
+                .iter()
+                .skip(STATE_STOP)
+                .take(n * sw)
+                .step_by(sw)
+                .all(|s| s.load(Relaxed) == first_word);
+            if let Some(k) = (1..n)
+                .filter(|_| !same)
+                .find(|&k| at(stop_of(w, k)) != first)
+            {
+                let item = |k: usize, stop: Stop| {
+                    let lid = ids_of(k as u64, size);
+                    let mut it = Item::default();
+                    it.lid = lid;
+                    it.gid = [0, 1, 2].map(|d| gbase[d] + lid[d]);
+                    it.stop = Some(stop);
+                    it
+                };
+                let g = Group {
+                    id: gid3,
+                    ..Group::default()
+                };
+                let other = at(stop_of(w, k));
+                return Err(crate::device::divergence(
+                    ctx,
+                    &g,
+                    &item(0, first),
+                    &item(k, other),
+                ));
+            }
+            if first == Stop::Done {
+                return Ok(String::new());
+            }
         }
     };
     let io = |k: usize| w.io.get(k).map_or(0, |c| c.load(Relaxed));
@@ -368,4 +405,16 @@ pub fn run_group(
         note: None,
         ..RuntimeError::default()
     }))
+}
+
+/// Sets the work-items the scalar function runs: linear indices `first..end` of a group of
+/// `size`.
+fn set_items(w: &mut Worker, nk: &NativeKernel, first: u64, end: u64, size: [u64; 3]) {
+    let lid = ids_of(first, size.map(|s| s.max(1)));
+    let at = nk.item_word;
+    if let Some(t) = w.table.get_mut(at..at + ITEM_WORDS) {
+        t[ITEM_FIRST] = first;
+        t[ITEM_LID..ITEM_LID + 3].copy_from_slice(&lid);
+        t[ITEM_END] = end;
+    }
 }

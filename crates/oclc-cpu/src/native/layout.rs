@@ -63,3 +63,13 @@ pub fn query_index(q: oclc_ir::WorkItemQuery) -> usize {
 /// base address of its allocation, the bytes a load and a store may reach, and the root's
 /// own offset (sign-extended).
 pub const ROOT_WORDS: usize = 5;
+
+/// Words of the work-item range in the launch table: the scalar function runs the group's
+/// work-items `ITEM_FIRST..ITEM_END` (linear indices), starting at the local ids at
+/// `ITEM_LID` (3 words); the vector function starts at the chunk whose first work-item is
+/// `ITEM_START`.
+pub const ITEM_WORDS: usize = 6;
+pub const ITEM_FIRST: usize = 0;
+pub const ITEM_LID: usize = 1;
+pub const ITEM_END: usize = 4;
+pub const ITEM_START: usize = 5;

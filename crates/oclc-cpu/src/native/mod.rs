@@ -11,6 +11,7 @@ mod live;
 mod lower;
 pub(crate) mod roots;
 mod slow;
+mod vector;
 
 use crate::decode::Program;
 use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, UserFuncName, types};
@@ -55,6 +56,13 @@ pub struct NativeKernel {
     /// The per-group flags of accesses at local ids, one word each at `lid_word`.
     pub(crate) lid_reqs: Vec<lower::LidReq>,
     pub(crate) lid_word: usize,
+    /// Where the work-item range words start (see `layout::ITEM_WORDS`).
+    pub(crate) item_word: usize,
+    /// The vector work-group function (its code address) and whether the kernel has
+    /// barriers, where the kernel allows one (see [`vector`]).
+    pub(crate) vector: Option<(usize, bool)>,
+    /// Why there is no vector function.
+    pub vector_why: Option<String>,
     /// The pointer roots: a parameter's argument word in the launch table, or an address
     /// constant's value.
     pub(crate) roots: Vec<(roots::Root, u64)>,
@@ -207,9 +215,19 @@ pub fn compile(
         }
     }
     let roots_word = E_ARGS + arg_lanes as usize;
+    let param_words: Vec<usize> = kf
+        .params
+        .iter()
+        .scan(E_ARGS, |w, &(_, n)| {
+            let at = *w;
+            *w += n as usize;
+            Some(at)
+        })
+        .collect();
     let ranges_word = roots_word + ROOT_WORDS * roots_list.len();
     let lid_word = ranges_word + 2 * lower::MAX_RANGES;
-    let gt_word = lid_word + lower::MAX_LID_REQS;
+    let item_word = lid_word + lower::MAX_LID_REQS;
+    let gt_word = item_word + ITEM_WORDS;
     let private = lower::private_users(prog);
     let aggregate: Vec<bool> = (0..kf.params.len())
         .map(|i| {
@@ -322,11 +340,17 @@ pub fn compile(
             b.declare_var(types::I64),
         ];
         let zero = b.ins().iconst(types::I64, 0);
-        for v in [steps, code, index, lid[0], lid[1], lid[2]] {
-            b.def_var(v, zero);
+        b.def_var(steps, zero);
+        b.def_var(code, zero);
+        // The work-items to run: linear indices `first..end` of the group, `first` at the
+        // local ids given (all of them but for chunks the vector code hands over).
+        let first = ld(&mut b, item_word + ITEM_FIRST);
+        b.def_var(index, first);
+        for (k, l) in lid.iter().enumerate() {
+            let v = ld(&mut b, item_word + ITEM_LID + k);
+            b.def_var(*l, v);
         }
-        let n01 = b.ins().imul(size[0], size[1]);
-        let n = b.ins().imul(n01, size[2]);
+        let n = ld(&mut b, item_word + ITEM_END);
         let head = b.create_block();
         let body = b.create_block();
         let done = b.create_block();
@@ -552,8 +576,26 @@ pub fn compile(
         }
     }
     m.clear_context(&mut ctx);
+    // The vector function, where the kernel allows (else every group runs on the scalar one).
+    let vector = build_vector(
+        &mut m,
+        &mut ctx,
+        &mut fctx,
+        module,
+        kernel,
+        &roots_list,
+        vector::Words {
+            params: param_words,
+            roots_word,
+            start_word: item_word + ITEM_START,
+        },
+    );
+    let vector_why = vector.as_ref().err().cloned();
     m.finalize_definitions().map_err(cl_err)?;
     let entry = m.get_finalized_function(fid) as usize;
+    let vector = vector
+        .ok()
+        .map(|(id, barriers)| (m.get_finalized_function(id) as usize, barriers));
     if dump {
         eprintln!("; kernel {kernel} at {entry:#x}");
     }
@@ -582,8 +624,55 @@ pub fn compile(
         ranges_word,
         lid_reqs,
         lid_word,
+        item_word,
+        vector,
+        vector_why,
         roots: roots_list,
         step_bound,
         compile_time: t0.elapsed(),
     })
+}
+
+/// Declares and defines the vector work-group function of `kernel` ([`vector`]): its id
+/// and whether the kernel has barriers, or why the kernel has none.
+#[allow(clippy::too_many_arguments)]
+fn build_vector(
+    m: &mut JITModule,
+    ctx: &mut cranelift_codegen::Context,
+    fctx: &mut FunctionBuilderContext,
+    module: &Module,
+    kernel: u32,
+    roots: &[(roots::Root, u64)],
+    words: vector::Words,
+) -> Result<(cranelift_module::FuncId, bool), String> {
+    let plan = vector::Plan::new(module, kernel as usize, roots)?;
+    let mut sig = m.make_signature();
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(types::I64));
+    sig.returns.push(AbiParam::new(types::I64));
+    let id = m
+        .declare_function("oclc_vector", Linkage::Local, &sig)
+        .map_err(|e| e.to_string())?;
+    ctx.func.signature = sig;
+    ctx.func.name = UserFuncName::user(2, id.as_u32());
+    let tc = m.target_config();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
+        vector::build(&mut b, module, kernel as usize, &plan, roots, &words)?;
+        b.finalize(tc);
+    }
+    let dump = std::env::var_os("OCLC_NATIVE_DUMP").is_some_and(|v| v == "1");
+    if dump {
+        ctx.set_disasm(true);
+    }
+    let r = m.define_function(id, ctx).map_err(|e| format!("{e:?}"));
+    if dump {
+        eprintln!("; vector code of kernel {kernel}\n{}", ctx.func.display());
+        if let Some(v) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+            eprintln!("{v}");
+        }
+    }
+    m.clear_context(ctx);
+    r?;
+    Ok((id, !plan.barriers.is_empty()))
 }

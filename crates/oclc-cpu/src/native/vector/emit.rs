@@ -1,0 +1,1037 @@
+//! Cranelift code for one chunk of work-items as lanes: the check pass (every access and
+//! branch of the chunk tested, nothing loaded or stored) and the fast pass (the kernel's
+//! work with no test left).
+
+use super::LANES;
+use super::plan::{K, Plan, Sub, reaches};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, types};
+use cranelift_frontend::{FunctionBuilder, Variable};
+use oclc_ir::{BinOp, Block as IrBlock, CmpOp, Const, ConvOp, Op, Scalar, Type, UnOp, Value};
+use std::collections::HashMap;
+
+/// A number's lanes: uniform, affine (`base + lane * stride`), four scalars, or one SIMD
+/// vector (`i32`/`f32` only).
+#[derive(Clone, Copy, Debug)]
+pub enum VV {
+    U(ir::Value),
+    A(ir::Value, i64),
+    L([ir::Value; LANES]),
+    P(ir::Value),
+}
+
+/// A value: a number, or a pointer as a root plus an `i64` byte offset.
+#[derive(Clone, Copy, Debug)]
+pub enum Val {
+    N(VV),
+    Ptr(u32, VV),
+}
+
+/// A root's words in the launch table, loaded once per call.
+#[derive(Clone, Copy)]
+pub struct RootW {
+    pub base: ir::Value,
+    pub size_ld: ir::Value,
+    pub size_st: ir::Value,
+    pub soff: ir::Value,
+}
+
+/// Where one emission of the kernel's code starts and stops.
+pub struct Span {
+    /// First block and the index of its first instruction.
+    pub start: (IrBlock, usize),
+    /// The barrier that ends it (block, index), or none: it runs to the kernel's returns.
+    pub stop: Option<(IrBlock, usize)>,
+}
+
+pub struct Emit<'a, 'b, 'p> {
+    pub b: &'a mut FunctionBuilder<'b>,
+    pub plan: &'p Plan<'p>,
+    pub env: ir::Value,
+    /// Check pass (true) or fast pass.
+    pub check: bool,
+    /// Check pass: where a chunk goes when a test fails.
+    pub fail: ir::Block,
+    /// The chunk's local ids (lane 0's), `i64`.
+    pub lid: [ir::Value; 3],
+    pub gbase: [ir::Value; 3],
+    pub roots: Vec<Option<RootW>>,
+    /// Uniform kernel arguments by parameter (their argument lanes).
+    pub args: Vec<Option<ir::Value>>,
+    pub vals: HashMap<Value, Val>,
+    /// Check pass: the offsets and sizes of the accesses emitted so far (see
+    /// [`Plan::earlier`]).
+    pub seen: HashMap<oclc_ir::Inst, (VV, u32)>,
+}
+
+pub fn cl_ty(s: Scalar) -> ir::Type {
+    match s {
+        Scalar::I1 | Scalar::I8 => types::I8,
+        Scalar::I16 | Scalar::F16 => types::I16,
+        Scalar::I32 => types::I32,
+        Scalar::I64 => types::I64,
+        Scalar::F32 => types::F32,
+        Scalar::F64 => types::F64,
+    }
+}
+
+fn scalar_of(t: Type) -> Scalar {
+    t.elem().unwrap_or(Scalar::I64)
+}
+
+/// Whether lanes of this type live in one SIMD register.
+fn packed(s: Scalar) -> Option<ir::Type> {
+    match s {
+        Scalar::I32 => Some(types::I32X4),
+        Scalar::F32 => Some(types::F32X4),
+        _ => None,
+    }
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// Flags of memory the kernel reaches: not trapping (the check pass proved it), not
+/// necessarily aligned beyond the element.
+fn mem() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+impl Emit<'_, '_, '_> {
+    fn iconst(&mut self, t: ir::Type, v: u64) -> ir::Value {
+        let v = v & mask(t.bits());
+        self.b.ins().iconst(t, v as i64)
+    }
+
+    fn zero(&mut self, s: Scalar) -> ir::Value {
+        match s {
+            Scalar::F32 => self.b.ins().f32const(0.0),
+            Scalar::F64 => self.b.ins().f64const(0.0),
+            _ => self.iconst(cl_ty(s), 0),
+        }
+    }
+
+    /// The lane values of `v` (a number of element type `s`).
+    fn lanes(&mut self, v: VV, s: Scalar) -> [ir::Value; LANES] {
+        match v {
+            VV::U(x) => [x; LANES],
+            VV::A(x, st) => {
+                let t = cl_ty(s);
+                let mut out = [x; LANES];
+                for (k, o) in out.iter_mut().enumerate().skip(1) {
+                    let d = self.iconst(t, (st as u64).wrapping_mul(k as u64));
+                    *o = self.b.ins().iadd(x, d);
+                    if s == Scalar::I1 {
+                        *o = self.b.ins().band_imm_s(*o, 1);
+                    }
+                }
+                out
+            }
+            VV::L(l) => l,
+            VV::P(p) => std::array::from_fn(|k| self.b.ins().extractlane(p, k as u8)),
+        }
+    }
+
+    fn lane0(&mut self, v: VV) -> ir::Value {
+        match v {
+            VV::U(x) | VV::A(x, _) => x,
+            VV::L(l) => l[0],
+            VV::P(p) => self.b.ins().extractlane(p, 0),
+        }
+    }
+
+    /// `v` as one SIMD value (type `pt`).
+    fn pack(&mut self, v: VV, s: Scalar, pt: ir::Type) -> ir::Value {
+        match v {
+            VV::P(p) => p,
+            VV::U(x) => self.b.ins().splat(pt, x),
+            other => {
+                let l = self.lanes(other, s);
+                let mut p = self.b.ins().splat(pt, l[0]);
+                for (k, &x) in l.iter().enumerate().skip(1) {
+                    p = self.b.ins().insertlane(p, x, k as u8);
+                }
+                p
+            }
+        }
+    }
+
+    fn num(&mut self, v: Value) -> Result<VV, String> {
+        match self.get(v)? {
+            Val::N(x) => Ok(x),
+            Val::Ptr(..) => Err("a pointer used as a number".into()),
+        }
+    }
+
+    pub fn get(&mut self, v: Value) -> Result<Val, String> {
+        self.vals
+            .get(&v)
+            .copied()
+            .ok_or_else(|| format!("value {v:?} used before its definition"))
+    }
+
+    /// The value of kind `k` in its representation for a block parameter's variables.
+    pub fn vars_of(&mut self, k: K, s: Scalar) -> Vec<(Variable, ir::Type)> {
+        let (sub, t) = match k {
+            K::N(sub) => (sub, cl_ty(s)),
+            K::P(_, sub) => (sub, types::I64),
+        };
+        let n_vec = matches!(k, K::N(_)) && packed(s).is_some();
+        let tys: Vec<ir::Type> = match sub {
+            Sub::U | Sub::A(_) => vec![t],
+            Sub::V if n_vec => vec![packed(s).unwrap_or(t)],
+            Sub::V => vec![t; LANES],
+        };
+        tys.into_iter()
+            .map(|t| (self.b.declare_var(t), t))
+            .collect()
+    }
+
+    /// Writes `v` into a parameter's variables (kind `k`).
+    fn put_vars(&mut self, vars: &[(Variable, ir::Type)], k: K, s: Scalar, v: Val) {
+        let (sub, vv, es) = match (k, v) {
+            (K::N(sub), Val::N(vv)) => (sub, vv, s),
+            (K::P(_, sub), Val::Ptr(_, vv)) => (sub, vv, Scalar::I64),
+            _ => return,
+        };
+        let xs: Vec<ir::Value> = match sub {
+            Sub::U | Sub::A(_) => vec![self.lane0(vv)],
+            Sub::V => match (matches!(k, K::N(_)), packed(es)) {
+                (true, Some(pt)) => vec![self.pack(vv, es, pt)],
+                _ => self.lanes(vv, es).to_vec(),
+            },
+        };
+        for ((var, _), x) in vars.iter().zip(xs) {
+            self.b.def_var(*var, x);
+        }
+    }
+
+    /// Reads a parameter's variables back as a value of kind `k`.
+    fn read_vars(&mut self, vars: &[(Variable, ir::Type)], k: K, s: Scalar) -> Val {
+        let xs: Vec<ir::Value> = vars.iter().map(|(v, _)| self.b.use_var(*v)).collect();
+        let vv = |sub: Sub, xs: &[ir::Value], n_vec: bool| match sub {
+            Sub::U => VV::U(xs[0]),
+            Sub::A(st) => VV::A(xs[0], st),
+            Sub::V if n_vec => VV::P(xs[0]),
+            Sub::V => VV::L(std::array::from_fn(|i| xs[i.min(xs.len() - 1)])),
+        };
+        match k {
+            K::N(sub) => Val::N(vv(sub, &xs, packed(s).is_some())),
+            K::P(r, sub) => Val::Ptr(r, vv(sub, &xs, false)),
+        }
+    }
+
+    /// Emits the kernel's code from `span.start` to its stop (or its returns), then jumps
+    /// to `exit`.
+    pub fn emit(&mut self, span: &Span, exit: ir::Block) -> Result<(), String> {
+        let f = self.plan.f;
+        let (sb, si) = span.start;
+        let stop_block = span.stop.map(|(b, _)| b);
+        // The blocks of this stretch: the start, what it reaches, but nothing past the stop.
+        let blocks: Vec<IrBlock> = self
+            .plan
+            .order
+            .iter()
+            .copied()
+            .filter(|&b| {
+                (b == sb || reaches(f, sb, b))
+                    && stop_block.is_none_or(|s| b == s || !reaches(f, s, b))
+            })
+            .collect();
+        let mut cl: HashMap<IrBlock, ir::Block> = HashMap::new();
+        let mut pvars: HashMap<Value, Vec<(Variable, ir::Type)>> = HashMap::new();
+        for &b in &blocks {
+            if b != sb {
+                cl.insert(b, self.b.create_block());
+                for &p in f.params_of(b) {
+                    let k = self.plan.kinds[p.index()];
+                    let s = scalar_of(self.plan.ty(p));
+                    let vs = self.vars_of(k, s);
+                    pvars.insert(p, vs);
+                }
+            }
+        }
+        for &b in &blocks {
+            if b != sb {
+                let c = cl[&b];
+                self.b.switch_to_block(c);
+                for &p in f.params_of(b) {
+                    let k = self.plan.kinds[p.index()];
+                    let s = scalar_of(self.plan.ty(p));
+                    let v = self.read_vars(&pvars[&p], k, s);
+                    self.vals.insert(p, v);
+                }
+            }
+            let bd = &f.blocks[b.index()];
+            let first = if b == sb { si } else { 0 };
+            for (k, &inst) in bd.insts.iter().enumerate().skip(first) {
+                if span.stop == Some((b, k)) {
+                    self.b.ins().jump(exit, &[]);
+                    break;
+                }
+                let d = f.insts.get(inst.index()).ok_or("bad instruction")?;
+                match &d.op {
+                    Op::Ret(_) => {
+                        self.b.ins().jump(exit, &[]);
+                    }
+                    Op::Br(bc) => {
+                        self.edge(bc, &pvars, &cl, None)?;
+                        let t = *cl.get(&bc.block).ok_or("a branch out of the stretch")?;
+                        self.b.ins().jump(t, &[]);
+                    }
+                    Op::CondBr(c, t, e) => {
+                        let cond = self.cond(*c)?;
+                        let (tb, eb) = (self.b.create_block(), self.b.create_block());
+                        self.b.ins().brif(cond, tb, &[], eb, &[]);
+                        for (blk, bc, taken) in [(tb, t, true), (eb, e, false)] {
+                            self.b.switch_to_block(blk);
+                            self.b.seal_block(blk);
+                            self.edge(bc, &pvars, &cl, Some((*c, taken)))?;
+                            let tgt = *cl.get(&bc.block).ok_or("a branch out of the stretch")?;
+                            self.b.ins().jump(tgt, &[]);
+                        }
+                    }
+                    Op::Barrier { .. } | Op::Fence { .. } => {}
+                    op => self.inst(inst, op, d.result)?,
+                }
+            }
+        }
+        for &b in &blocks {
+            if let Some(&c) = cl.get(&b) {
+                self.b.seal_block(c);
+            }
+        }
+        Ok(())
+    }
+
+    /// Passes a branch's arguments to its target's parameters.
+    fn edge(
+        &mut self,
+        bc: &oclc_ir::BlockCall,
+        pvars: &HashMap<Value, Vec<(Variable, ir::Type)>>,
+        _cl: &HashMap<IrBlock, ir::Block>,
+        cond: Option<(Value, bool)>,
+    ) -> Result<(), String> {
+        let f = self.plan.f;
+        let params = f.params_of(bc.block).to_vec();
+        let mut vals = Vec::new();
+        for &a in &bc.args {
+            let v = match cond {
+                // A branch's condition is the same in every lane on its edges.
+                Some((c, taken)) if c == a => Val::N(VV::U(self.iconst(types::I8, taken as u64))),
+                _ => self.get(a)?,
+            };
+            vals.push(v);
+        }
+        for (p, v) in params.iter().zip(vals) {
+            let k = self.plan.kinds[p.index()];
+            let s = scalar_of(self.plan.ty(*p));
+            if let Some(vs) = pvars.get(p) {
+                self.put_vars(vs, k, s, v);
+            }
+        }
+        Ok(())
+    }
+
+    /// A branch condition: the check pass sends a chunk whose lanes disagree to `fail`;
+    /// the fast pass reads lane 0 (every lane agrees there).
+    fn cond(&mut self, c: Value) -> Result<ir::Value, String> {
+        let v = self.num(c)?;
+        if let VV::U(x) | VV::A(x, _) = v {
+            return Ok(x);
+        }
+        if !self.check {
+            return Ok(self.lane0(v));
+        }
+        let l = self.lanes(v, Scalar::I1);
+        let any = self.b.ins().bor(l[0], l[1]);
+        let any = self.b.ins().bor(any, l[2]);
+        let any = self.b.ins().bor(any, l[3]);
+        let all = self.b.ins().band(l[0], l[1]);
+        let all = self.b.ins().band(all, l[2]);
+        let all = self.b.ins().band(all, l[3]);
+        let split = self.b.ins().icmp(IntCC::NotEqual, any, all);
+        self.fail_if(split);
+        Ok(any)
+    }
+
+    /// Check pass: to `fail` when `c` (an `i8` 0/1) is true.
+    fn fail_if(&mut self, c: ir::Value) {
+        let next = self.b.create_block();
+        self.b.ins().brif(c, self.fail, &[], next, &[]);
+        self.b.seal_block(next);
+        self.b.switch_to_block(next);
+    }
+
+    fn query(&mut self, q: oclc_ir::WorkItemQuery, d: usize) -> ir::Value {
+        use oclc_ir::WorkItemQuery as Q;
+        match q {
+            Q::GlobalId => self.b.ins().iadd(self.gbase[d], self.lid[d]),
+            Q::LocalId => self.lid[d],
+            _ => {
+                let w =
+                    crate::native::layout::E_QUERY + 4 * crate::native::layout::query_index(q) + d;
+                self.b.ins().load(
+                    types::I64,
+                    crate::native::lower::pure_flags(),
+                    self.env,
+                    (w * 8) as i32,
+                )
+            }
+        }
+    }
+
+    /// One instruction with a result (or a store).
+    pub fn inst(&mut self, i: oclc_ir::Inst, op: &Op, r: Option<Value>) -> Result<(), String> {
+        let plan = self.plan;
+        if let Op::Store { ptr, value } = op {
+            return self.store(i, *ptr, *value);
+        }
+        let Some(r) = r else {
+            return Err("an instruction without a result".into());
+        };
+        let rt = plan.ty(r);
+        let rs = scalar_of(rt);
+        let kind = plan.kinds[r.index()];
+        let out: Val = match op {
+            Op::Const(c) => {
+                let x = match (c, rs) {
+                    (Const::Float(x), Scalar::F32) => self.b.ins().f32const(*x as f32),
+                    (Const::Float(x), Scalar::F64) => self.b.ins().f64const(*x),
+                    (Const::Int(i), s) if s.is_int() => self.iconst(cl_ty(s), *i),
+                    (Const::Int(i), Scalar::F32) => {
+                        let x = self.iconst(types::I32, *i);
+                        self.b.ins().bitcast(types::F32, MemFlagsData::new(), x)
+                    }
+                    (Const::Int(i), Scalar::F64) => {
+                        let x = self.iconst(types::I64, *i);
+                        self.b.ins().bitcast(types::F64, MemFlagsData::new(), x)
+                    }
+                    _ => return Err("a constant of an unsupported type".into()),
+                };
+                Val::N(VV::U(x))
+            }
+            Op::Undef => {
+                let z = self.zero(rs);
+                Val::N(VV::U(z))
+            }
+            Op::WorkItem(q, dim) => {
+                let d = dim.and_then(|v| plan.konst(v)).unwrap_or(0).min(2) as usize;
+                let x = self.query(*q, d);
+                let x = self.narrow(x, rs);
+                Val::N(match kind {
+                    K::N(Sub::A(s)) => VV::A(x, s),
+                    _ => VV::U(x),
+                })
+            }
+            Op::LocalAddr(_) | Op::GlobalAddr(_) => {
+                let K::P(root, _) = kind else {
+                    return Err("an address without a root".into());
+                };
+                let z = self.iconst(types::I64, 0);
+                Val::Ptr(root, VV::U(z))
+            }
+            Op::PtrAdd(p, o) => {
+                let (root, base) = match self.get(*p)? {
+                    Val::Ptr(root, vv) => (root, vv),
+                    Val::N(_) => return Err("pointer arithmetic on a number".into()),
+                };
+                let off = self.num(*o)?;
+                let sub = match kind {
+                    K::P(_, s) => s,
+                    K::N(_) => Sub::V,
+                };
+                let sum = self.int_bin(BinOp::Add, Scalar::I64, sub, base, off);
+                if self.check && plan.inner_ptr.get(r.index()).copied().unwrap_or(false) {
+                    self.offset_field_check(root, sum);
+                }
+                Val::Ptr(root, sum)
+            }
+            Op::Load(p) => self.load(i, *p, r)?,
+            Op::Bin(o, a, b) => {
+                let (x, y) = (self.num(*a)?, self.num(*b)?);
+                let sub = match kind {
+                    K::N(s) => s,
+                    K::P(..) => Sub::V,
+                };
+                Val::N(if o.is_float() {
+                    self.float_bin(*o, rs, sub, x, y)
+                } else {
+                    self.int_bin(*o, rs, sub, x, y)
+                })
+            }
+            Op::Un(o, a) => {
+                let x = self.num(*a)?;
+                let sub = match kind {
+                    K::N(s) => s,
+                    K::P(..) => Sub::V,
+                };
+                Val::N(self.un(*o, rs, sub, x))
+            }
+            Op::Cmp(o, a, b) => {
+                let s = scalar_of(plan.ty(*a));
+                let (x, y) = (self.num(*a)?, self.num(*b)?);
+                Val::N(match kind {
+                    K::N(Sub::U) => {
+                        let (x, y) = (self.lane0(x), self.lane0(y));
+                        VV::U(self.cmp1(*o, x, y))
+                    }
+                    _ => {
+                        let (lx, ly) = (self.lanes(x, s), self.lanes(y, s));
+                        VV::L(std::array::from_fn(|k| self.cmp1(*o, lx[k], ly[k])))
+                    }
+                })
+            }
+            Op::Conv(o, a) => {
+                let from = scalar_of(plan.ty(*a));
+                let x = self.num(*a)?;
+                Val::N(match kind {
+                    K::N(Sub::U) => {
+                        let x = self.lane0(x);
+                        VV::U(self.conv1(*o, from, rs, x)?)
+                    }
+                    K::N(Sub::A(st)) => {
+                        if self.check && matches!(o, ConvOp::ZExt | ConvOp::SExt) {
+                            self.no_wrap_check(*o, from, x);
+                        }
+                        let x = self.lane0(x);
+                        VV::A(self.conv1(*o, from, rs, x)?, st)
+                    }
+                    _ => match (o, from, rs, x) {
+                        (ConvOp::SToF, Scalar::I32, Scalar::F32, VV::P(p)) => {
+                            VV::P(self.b.ins().fcvt_from_sint(types::F32X4, p))
+                        }
+                        _ => {
+                            let l = self.lanes(x, from);
+                            let mut out = l;
+                            for (k, o2) in out.iter_mut().enumerate() {
+                                *o2 = self.conv1(*o, from, rs, l[k])?;
+                            }
+                            self.repack(VV::L(out), rs)
+                        }
+                    },
+                })
+            }
+            Op::Select(c, a, b) => {
+                let (cv, x, y) = (self.num(*c)?, self.num(*a)?, self.num(*b)?);
+                Val::N(match kind {
+                    K::N(Sub::U) => {
+                        let (c0, x0, y0) = (self.lane0(cv), self.lane0(x), self.lane0(y));
+                        VV::U(self.b.ins().select(c0, x0, y0))
+                    }
+                    _ => {
+                        let lc = self.lanes(cv, Scalar::I1);
+                        let (lx, ly) = (self.lanes(x, rs), self.lanes(y, rs));
+                        let out = std::array::from_fn(|k| self.b.ins().select(lc[k], lx[k], ly[k]));
+                        self.repack(VV::L(out), rs)
+                    }
+                })
+            }
+            other => return Err(format!("unexpected {other:?}")),
+        };
+        self.vals.insert(r, out);
+        Ok(())
+    }
+
+    /// A varying result in its representation: packed for `i32`/`f32`.
+    fn repack(&mut self, v: VV, s: Scalar) -> VV {
+        match (v, packed(s)) {
+            (VV::L(_), Some(pt)) => VV::P(self.pack(v, s, pt)),
+            _ => v,
+        }
+    }
+
+    /// A query's `i64` as the result type.
+    fn narrow(&mut self, x: ir::Value, s: Scalar) -> ir::Value {
+        let t = cl_ty(s);
+        if t == types::I64 {
+            x
+        } else {
+            self.b.ins().ireduce(t, x)
+        }
+    }
+
+    fn int_bin(&mut self, o: BinOp, s: Scalar, sub: Sub, x: VV, y: VV) -> VV {
+        match sub {
+            Sub::U | Sub::A(_) => {
+                let (a, b) = (self.lane0(x), self.lane0(y));
+                let r = self.int1(o, s, a, b);
+                match sub {
+                    Sub::A(st) => VV::A(r, st),
+                    _ => VV::U(r),
+                }
+            }
+            Sub::V => {
+                if s == Scalar::I32 {
+                    let simd = matches!(
+                        (o, y),
+                        (
+                            BinOp::Add
+                                | BinOp::Sub
+                                | BinOp::Mul
+                                | BinOp::And
+                                | BinOp::Or
+                                | BinOp::Xor,
+                            _,
+                        ) | (BinOp::Shl | BinOp::LShr | BinOp::AShr, VV::U(_))
+                    );
+                    if simd {
+                        let px = self.pack(x, s, types::I32X4);
+                        let p = match o {
+                            BinOp::Shl | BinOp::LShr | BinOp::AShr => {
+                                let amt = self.lane0(y);
+                                match o {
+                                    BinOp::Shl => self.b.ins().ishl(px, amt),
+                                    BinOp::LShr => self.b.ins().ushr(px, amt),
+                                    _ => self.b.ins().sshr(px, amt),
+                                }
+                            }
+                            _ => {
+                                let py = self.pack(y, s, types::I32X4);
+                                match o {
+                                    BinOp::Add => self.b.ins().iadd(px, py),
+                                    BinOp::Sub => self.b.ins().isub(px, py),
+                                    BinOp::Mul => self.b.ins().imul(px, py),
+                                    BinOp::And => self.b.ins().band(px, py),
+                                    BinOp::Or => self.b.ins().bor(px, py),
+                                    _ => self.b.ins().bxor(px, py),
+                                }
+                            }
+                        };
+                        return VV::P(p);
+                    }
+                }
+                let (lx, ly) = (self.lanes(x, s), self.lanes(y, s));
+                let out = std::array::from_fn(|k| self.int1(o, s, lx[k], ly[k]));
+                self.repack(VV::L(out), s)
+            }
+        }
+    }
+
+    fn int1(&mut self, o: BinOp, s: Scalar, a: ir::Value, b: ir::Value) -> ir::Value {
+        let i = self.b.ins();
+        let r = match o {
+            BinOp::Add => i.iadd(a, b),
+            BinOp::Sub => i.isub(a, b),
+            BinOp::Mul => i.imul(a, b),
+            BinOp::And => i.band(a, b),
+            BinOp::Or => i.bor(a, b),
+            BinOp::Xor => i.bxor(a, b),
+            BinOp::Shl => i.ishl(a, b),
+            BinOp::LShr => i.ushr(a, b),
+            // Division and the float operators never reach here (see the plan).
+            _ => i.sshr(a, b),
+        };
+        if s == Scalar::I1 {
+            self.b.ins().band_imm_s(r, 1)
+        } else {
+            r
+        }
+    }
+
+    fn float_bin(&mut self, o: BinOp, s: Scalar, sub: Sub, x: VV, y: VV) -> VV {
+        let f1 = |e: &mut Self, a: ir::Value, b: ir::Value| {
+            let i = e.b.ins();
+            match o {
+                BinOp::FAdd => i.fadd(a, b),
+                BinOp::FSub => i.fsub(a, b),
+                BinOp::FMul => i.fmul(a, b),
+                _ => i.fdiv(a, b),
+            }
+        };
+        if sub != Sub::V {
+            let (a, b) = (self.lane0(x), self.lane0(y));
+            return VV::U(f1(self, a, b));
+        }
+        if let Some(pt) = packed(s) {
+            let (a, b) = (self.pack(x, s, pt), self.pack(y, s, pt));
+            return VV::P(f1(self, a, b));
+        }
+        let (lx, ly) = (self.lanes(x, s), self.lanes(y, s));
+        VV::L(std::array::from_fn(|k| f1(self, lx[k], ly[k])))
+    }
+
+    fn un(&mut self, o: UnOp, s: Scalar, sub: Sub, x: VV) -> VV {
+        let u1 = |e: &mut Self, a: ir::Value| {
+            let r = match o {
+                UnOp::Neg => e.b.ins().ineg(a),
+                UnOp::Not => e.b.ins().bnot(a),
+                UnOp::FNeg => e.b.ins().fneg(a),
+            };
+            if s == Scalar::I1 {
+                e.b.ins().band_imm_s(r, 1)
+            } else {
+                r
+            }
+        };
+        match sub {
+            Sub::U => {
+                let a = self.lane0(x);
+                VV::U(u1(self, a))
+            }
+            Sub::A(st) => {
+                let a = self.lane0(x);
+                VV::A(u1(self, a), st)
+            }
+            Sub::V => {
+                if let (Some(pt), true) = (packed(s), s != Scalar::I1) {
+                    let p = self.pack(x, s, pt);
+                    return VV::P(u1(self, p));
+                }
+                let l = self.lanes(x, s);
+                VV::L(std::array::from_fn(|k| u1(self, l[k])))
+            }
+        }
+    }
+
+    fn cmp1(&mut self, o: CmpOp, a: ir::Value, b: ir::Value) -> ir::Value {
+        let i = self.b.ins();
+        match o {
+            CmpOp::Eq => i.icmp(IntCC::Equal, a, b),
+            CmpOp::Ne => i.icmp(IntCC::NotEqual, a, b),
+            CmpOp::Slt => i.icmp(IntCC::SignedLessThan, a, b),
+            CmpOp::Sle => i.icmp(IntCC::SignedLessThanOrEqual, a, b),
+            CmpOp::Sgt => i.icmp(IntCC::SignedGreaterThan, a, b),
+            CmpOp::Sge => i.icmp(IntCC::SignedGreaterThanOrEqual, a, b),
+            CmpOp::Ult => i.icmp(IntCC::UnsignedLessThan, a, b),
+            CmpOp::Ule => i.icmp(IntCC::UnsignedLessThanOrEqual, a, b),
+            CmpOp::Ugt => i.icmp(IntCC::UnsignedGreaterThan, a, b),
+            CmpOp::Uge => i.icmp(IntCC::UnsignedGreaterThanOrEqual, a, b),
+            CmpOp::FOeq => i.fcmp(FloatCC::Equal, a, b),
+            CmpOp::FUne => i.fcmp(FloatCC::NotEqual, a, b),
+            CmpOp::FOlt => i.fcmp(FloatCC::LessThan, a, b),
+            CmpOp::FOle => i.fcmp(FloatCC::LessThanOrEqual, a, b),
+            CmpOp::FOgt => i.fcmp(FloatCC::GreaterThan, a, b),
+            CmpOp::FOge => i.fcmp(FloatCC::GreaterThanOrEqual, a, b),
+        }
+    }
+
+    /// One lane's conversion, as the interpreter computes it (saturating float to
+    /// integer, NaN to 0, as Rust's `as`).
+    fn conv1(
+        &mut self,
+        o: ConvOp,
+        from: Scalar,
+        to: Scalar,
+        x: ir::Value,
+    ) -> Result<ir::Value, String> {
+        let (ft, tt) = (cl_ty(from), cl_ty(to));
+        let i = self.b.ins();
+        Ok(match o {
+            ConvOp::ZExt if ft == tt => x,
+            ConvOp::ZExt => i.uextend(tt, x),
+            ConvOp::SExt if from == Scalar::I1 => {
+                let n = i.ineg(x);
+                if tt == types::I8 {
+                    n
+                } else {
+                    self.b.ins().sextend(tt, n)
+                }
+            }
+            ConvOp::SExt if ft == tt => x,
+            ConvOp::SExt => i.sextend(tt, x),
+            ConvOp::Trunc => {
+                let r = if ft == tt { x } else { i.ireduce(tt, x) };
+                if to == Scalar::I1 {
+                    self.b.ins().band_imm_s(r, 1)
+                } else {
+                    r
+                }
+            }
+            ConvOp::SToF if from != Scalar::I1 => {
+                let w = if ft.bits() < 32 {
+                    self.b.ins().sextend(types::I32, x)
+                } else {
+                    x
+                };
+                self.b.ins().fcvt_from_sint(tt, w)
+            }
+            ConvOp::UToF => {
+                let w = if ft.bits() < 32 {
+                    self.b.ins().uextend(types::I32, x)
+                } else {
+                    x
+                };
+                self.b.ins().fcvt_from_uint(tt, w)
+            }
+            ConvOp::FToS => i.fcvt_to_sint_sat(tt, x),
+            ConvOp::FToU => i.fcvt_to_uint_sat(tt, x),
+            ConvOp::FExt if ft == tt => x,
+            ConvOp::FExt => i.fpromote(tt, x),
+            ConvOp::FTrunc if ft == tt => x,
+            ConvOp::FTrunc => i.fdemote(tt, x),
+            ConvOp::ToBool if from.is_float() => {
+                let z = self.zero(from);
+                self.b.ins().fcmp(FloatCC::NotEqual, x, z)
+            }
+            ConvOp::ToBool => i.icmp_imm_s(IntCC::NotEqual, x, 0),
+            _ => return Err(format!("conversion {} from {}", o.name(), from.name())),
+        })
+    }
+
+    /// Check pass: an extension of an affine value stays affine only if no lane wraps in
+    /// the narrow type.
+    fn no_wrap_check(&mut self, o: ConvOp, from: Scalar, x: VV) {
+        let VV::A(base, st) = x else {
+            return;
+        };
+        let bits = from.bits();
+        let t = cl_ty(from);
+        let span = (st.unsigned_abs() as u128) * (LANES as u128 - 1);
+        let bad = if o == ConvOp::ZExt {
+            let max = mask(bits) as u128;
+            if span > max {
+                None
+            } else if st > 0 {
+                let lim = self.iconst(t, (max - span) as u64);
+                Some(self.b.ins().icmp(IntCC::UnsignedGreaterThan, base, lim))
+            } else {
+                let lim = self.iconst(t, span as u64);
+                Some(self.b.ins().icmp(IntCC::UnsignedLessThan, base, lim))
+            }
+        } else {
+            let max = (mask(bits) >> 1) as u128;
+            if span > max {
+                None
+            } else if st > 0 {
+                let lim = self.iconst(t, (max - span) as u64);
+                Some(self.b.ins().icmp(IntCC::SignedGreaterThan, base, lim))
+            } else {
+                // The lowest value allowed: MIN + span.
+                let min = (1u128 << (bits - 1)) as u64; // bits of MIN
+                let lim = self.iconst(t, min.wrapping_add(span as u64));
+                Some(self.b.ins().icmp(IntCC::SignedLessThan, base, lim))
+            }
+        };
+        let bad = match bad {
+            Some(b) => b,
+            None => self.iconst(types::I8, 1),
+        };
+        self.fail_if(bad);
+    }
+
+    /// Check pass: a pointer that more arithmetic starts from must keep its offset in the
+    /// pointer's offset field, as the interpreter's clamped arithmetic does.
+    fn offset_field_check(&mut self, root: u32, off: VV) {
+        let Some(rw) = self.roots.get(root as usize).copied().flatten() else {
+            return;
+        };
+        let o = self.add_soff(rw.soff, off);
+        let half = 1i64 << (crate::ptr::ALLOC_SHIFT - 1);
+        let l = self.lanes(o, Scalar::I64);
+        for x in l {
+            let sh = self.b.ins().iadd_imm_s(x, half);
+            let bad = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, sh, 2 * half);
+            self.fail_if(bad);
+        }
+    }
+
+    fn add_soff(&mut self, soff: ir::Value, off: VV) -> VV {
+        match off {
+            VV::U(x) => VV::U(self.b.ins().iadd(soff, x)),
+            VV::A(x, s) => VV::A(self.b.ins().iadd(soff, x), s),
+            other => {
+                let l = self.lanes(other, Scalar::I64);
+                VV::L(std::array::from_fn(|k| self.b.ins().iadd(soff, l[k])))
+            }
+        }
+    }
+
+    /// Check pass: every lane's `bytes` at offset `o` (root offset included) lie within
+    /// `size` and are aligned to `bytes`.
+    fn bounds_check(&mut self, o: VV, bytes: u32, size: ir::Value) {
+        let b = bytes as i64;
+        let (lo, span, aligned) = match o {
+            VV::U(x) => (x, 0i64, Some(x)),
+            VV::A(x, st) => {
+                let span = st.saturating_mul(LANES as i64 - 1);
+                let lo = if span < 0 {
+                    self.b.ins().iadd_imm_s(x, span)
+                } else {
+                    x
+                };
+                if st % b != 0 {
+                    let t = self.iconst(types::I8, 1);
+                    self.fail_if(t);
+                    return;
+                }
+                (lo, span.abs(), Some(x))
+            }
+            other => {
+                let l = self.lanes(other, Scalar::I64);
+                for x in l {
+                    self.bounds_check(VV::U(x), bytes, size);
+                }
+                return;
+            }
+        };
+        // size >= bytes + span, and lo <= size - bytes - span (unsigned: a negative lo fails).
+        let need = b + span;
+        let small = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, size, need);
+        let cap = self.b.ins().iadd_imm_s(size, -need);
+        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, lo, cap);
+        let mut bad = self.b.ins().bor(small, out);
+        if let (Some(x), true) = (aligned, bytes > 1) {
+            let m = self.b.ins().band_imm_s(x, b - 1);
+            let mis = self.b.ins().icmp_imm_s(IntCC::NotEqual, m, 0);
+            bad = self.b.ins().bor(bad, mis);
+        }
+        self.fail_if(bad);
+    }
+
+    /// Check pass: access `i` (offsets `o`, `by` bytes per lane) must not overlap an
+    /// earlier access of another lane that comes later in the work-items' order (see
+    /// [`Plan::earlier`]).
+    fn order_check(&mut self, i: oclc_ir::Inst, o: VV, by: u32) {
+        let plan = self.plan;
+        let Some(xs) = plan.earlier.get(&i) else {
+            self.seen.insert(i, (o, by));
+            return;
+        };
+        for x in xs {
+            let Some(&(ox, bx)) = self.seen.get(x) else {
+                // Cannot happen (an earlier access dominates this one): run on the scalar code.
+                let t = self.iconst(types::I8, 1);
+                self.fail_if(t);
+                continue;
+            };
+            let (bxi, byi) = (bx as i64, by as i64);
+            let bad = match (ox, o) {
+                (VV::A(x0, s), VV::A(y0, t)) if s == t => {
+                    // Lanes a > b overlap where -bx < d + (a - b) s < by, d = x0 - y0.
+                    let d = self.b.ins().isub(x0, y0);
+                    let mut bad = self.iconst(types::I8, 0);
+                    for m in 1..LANES as i64 {
+                        let t = self.b.ins().iadd_imm_s(d, m * s + bxi - 1);
+                        let hit =
+                            self.b
+                                .ins()
+                                .icmp_imm_s(IntCC::UnsignedLessThan, t, bxi + byi - 1);
+                        bad = self.b.ins().bor(bad, hit);
+                    }
+                    bad
+                }
+                (VV::U(x0), VV::U(y0)) => {
+                    let d = self.b.ins().isub(x0, y0);
+                    let t = self.b.ins().iadd_imm_s(d, bxi - 1);
+                    self.b
+                        .ins()
+                        .icmp_imm_s(IntCC::UnsignedLessThan, t, bxi + byi - 1)
+                }
+                _ => {
+                    let (xl, xh) = self.hull(ox, bxi);
+                    let (yl, yh) = self.hull(o, byi);
+                    let a = self.b.ins().icmp(IntCC::SignedLessThan, xl, yh);
+                    let b = self.b.ins().icmp(IntCC::SignedLessThan, yl, xh);
+                    self.b.ins().band(a, b)
+                }
+            };
+            self.fail_if(bad);
+        }
+        self.seen.insert(i, (o, by));
+    }
+
+    /// The lowest offset and the end of the bytes of every lane.
+    fn hull(&mut self, o: VV, bytes: i64) -> (ir::Value, ir::Value) {
+        let l = self.lanes(o, Scalar::I64);
+        let lo = self.b.ins().smin(l[0], l[1]);
+        let lo2 = self.b.ins().smin(l[2], l[3]);
+        let lo = self.b.ins().smin(lo, lo2);
+        let hi = self.b.ins().smax(l[0], l[1]);
+        let hi2 = self.b.ins().smax(l[2], l[3]);
+        let hi = self.b.ins().smax(hi, hi2);
+        let end = self.b.ins().iadd_imm_s(hi, bytes);
+        (lo, end)
+    }
+
+    /// The root and offset of pointer `p`, and the root's words.
+    fn access(&mut self, p: Value) -> Result<(RootW, VV), String> {
+        let Val::Ptr(root, off) = self.get(p)? else {
+            return Err("an access through a number".into());
+        };
+        let rw = self
+            .roots
+            .get(root as usize)
+            .copied()
+            .flatten()
+            .ok_or("an access through a root without words")?;
+        let o = self.add_soff(rw.soff, off);
+        Ok((rw, o))
+    }
+
+    fn load(&mut self, i: oclc_ir::Inst, p: Value, r: Value) -> Result<Val, String> {
+        let rs = scalar_of(self.plan.ty(r));
+        let bytes = rs.bytes();
+        let (rw, o) = self.access(p)?;
+        let kind = self.plan.kinds[r.index()];
+        if self.check {
+            self.bounds_check(o, bytes, rw.size_ld);
+            self.order_check(i, o, bytes);
+            // The check pass never uses what memory holds (see the plan).
+            let z = self.zero(rs);
+            return Ok(Val::N(match kind {
+                K::N(Sub::U) => VV::U(z),
+                _ => self.repack(VV::L([z; LANES]), rs),
+            }));
+        }
+        let t = cl_ty(rs);
+        let one = |e: &mut Self, x: ir::Value| {
+            let a = e.b.ins().iadd(rw.base, x);
+            let v = e.b.ins().load(t, mem(), a, 0);
+            if rs == Scalar::I1 {
+                e.b.ins().band_imm_s(v, 1)
+            } else {
+                v
+            }
+        };
+        Ok(Val::N(match (o, packed(rs)) {
+            (VV::U(x), _) => VV::U(one(self, x)),
+            (VV::A(x, st), Some(pt)) if st == bytes as i64 => {
+                let a = self.b.ins().iadd(rw.base, x);
+                VV::P(self.b.ins().load(pt, mem(), a, 0))
+            }
+            _ => {
+                let l = self.lanes(o, Scalar::I64);
+                let out = std::array::from_fn(|k| one(self, l[k]));
+                self.repack(VV::L(out), rs)
+            }
+        }))
+    }
+
+    fn store(&mut self, i: oclc_ir::Inst, p: Value, value: Value) -> Result<(), String> {
+        let vs = scalar_of(self.plan.ty(value));
+        let bytes = vs.bytes();
+        let (rw, o) = self.access(p)?;
+        if self.check {
+            self.bounds_check(o, bytes, rw.size_st);
+            self.order_check(i, o, bytes);
+            return Ok(());
+        }
+        let v = self.num(value)?;
+        match (o, packed(vs)) {
+            (VV::A(x, st), Some(pt)) if st == bytes as i64 => {
+                let pv = self.pack(v, vs, pt);
+                let a = self.b.ins().iadd(rw.base, x);
+                self.b.ins().store(mem(), pv, a, 0);
+            }
+            _ => {
+                // Lane by lane, in work-item order (the last one's write stays).
+                let lo = self.lanes(o, Scalar::I64);
+                let lv = self.lanes(v, vs);
+                for k in 0..LANES {
+                    let a = self.b.ins().iadd(rw.base, lo[k]);
+                    self.b.ins().store(mem(), lv[k], a, 0);
+                }
+            }
+        }
+        Ok(())
+    }
+}

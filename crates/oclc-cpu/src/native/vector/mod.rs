@@ -1,0 +1,434 @@
+//! Work-items as SIMD lanes: a second work-group function for kernels whose accesses and
+//! branches depend only on the work-item ids and the arguments (not on memory), without
+//! loops, calls or private variables. It runs a group in chunks of [`LANES`] consecutive
+//! work-items along dimension 0. A check pass first tests every access of a chunk (bounds,
+//! alignment, stores to `__constant`) and every branch (all lanes must agree) without
+//! touching memory; then a fast pass does the work with no test left. A chunk that fails
+//! the check pass runs on the scalar code ([`super::lower`]), which finds and reports the
+//! fault exactly as before; with barriers, the whole group is checked first (all regions)
+//! and runs on the scalar code if any chunk fails, since nothing may have been written yet.
+
+mod emit;
+mod plan;
+
+use super::layout::*;
+use super::roots::Root;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, types};
+use cranelift_frontend::FunctionBuilder;
+use emit::{Emit, RootW, Span, VV, Val};
+use oclc_ir::{Module, Scalar, Type};
+pub use plan::Plan;
+
+/// Work-items per chunk.
+pub const LANES: usize = 4;
+
+/// Status of a group that must run on the scalar code whole (a kernel with barriers whose
+/// check pass failed).
+pub const GROUP_FALLBACK: u64 = u64::MAX;
+
+/// A chunk fallback's status: the linear index of its first work-item and how many of
+/// them (1 to [`LANES`]) run on the scalar code.
+pub fn fallback_status(status: u64) -> (u64, u64) {
+    (status >> 3, status & 7)
+}
+
+/// Words of the launch table the vector function reads.
+pub struct Words {
+    /// First argument word of each kernel parameter.
+    pub params: Vec<usize>,
+    pub roots_word: usize,
+    /// The linear index of the work-item to start from (a chunk's first).
+    pub start_word: usize,
+}
+
+/// Builds the vector work-group function of `plan` into `b` (its signature: launch table,
+/// io image, returning a status: 0 done, [`GROUP_FALLBACK`], or a chunk fallback).
+pub fn build(
+    b: &mut FunctionBuilder,
+    m: &Module,
+    kernel: usize,
+    plan: &Plan,
+    roots: &[(Root, u64)],
+    words: &Words,
+) -> Result<(), String> {
+    let f = m.functions.get(kernel).ok_or("no such kernel")?;
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let env = b.block_params(entry)[0];
+    let fixed = MemFlagsData::trusted().with_readonly();
+    let ld =
+        |b: &mut FunctionBuilder, w: usize| b.ins().load(types::I64, fixed, env, (w * 8) as i32);
+    let size: [ir::Value; 3] = std::array::from_fn(|k| ld(b, E_SIZE + k));
+    let gbase: [ir::Value; 3] = std::array::from_fn(|k| ld(b, E_GBASE + k));
+    let start = ld(b, words.start_word);
+    let mut args = Vec::new();
+    for (i, p) in f.params.iter().enumerate() {
+        let w = words.params.get(i).copied().ok_or("bad parameter words")?;
+        let x = ld(b, w);
+        let v = match p.ty {
+            Type::Scalar(s) => {
+                let t = emit::cl_ty(s);
+                Some(match s {
+                    Scalar::F32 => {
+                        let i = b.ins().ireduce(types::I32, x);
+                        b.ins().bitcast(types::F32, MemFlagsData::new(), i)
+                    }
+                    Scalar::F64 => b.ins().bitcast(types::F64, MemFlagsData::new(), x),
+                    _ if t == types::I64 => x,
+                    Scalar::I1 => {
+                        let i = b.ins().ireduce(types::I8, x);
+                        b.ins().band_imm_s(i, 1)
+                    }
+                    _ => b.ins().ireduce(t, x),
+                })
+            }
+            _ => None,
+        };
+        args.push(v);
+    }
+    let root_words: Vec<Option<RootW>> = (0..roots.len())
+        .map(|k| {
+            let at = words.roots_word + ROOT_WORDS * k;
+            Some(RootW {
+                base: ld(b, at + 1),
+                size_ld: ld(b, at + 2),
+                size_st: ld(b, at + 3),
+                soff: ld(b, at + 4),
+            })
+        })
+        .collect();
+    // The start's local ids.
+    let x0 = b.ins().urem(start, size[0]);
+    let t = b.ins().udiv(start, size[0]);
+    let y0 = b.ins().urem(t, size[1]);
+    let z0 = b.ins().udiv(t, size[1]);
+    let (xv, yv, zv) = (
+        b.declare_var(types::I64),
+        b.declare_var(types::I64),
+        b.declare_var(types::I64),
+    );
+    b.def_var(xv, x0);
+    b.def_var(yv, y0);
+    b.def_var(zv, z0);
+    let mut e = Emit {
+        b,
+        plan,
+        env,
+        check: true,
+        fail: entry,
+        lid: [x0; 3],
+        gbase,
+        roots: root_words,
+        args,
+        vals: Default::default(),
+        seen: Default::default(),
+    };
+    let whole = Span {
+        start: (f.entry(), 0),
+        stop: None,
+    };
+    let zero = e.b.ins().iconst(types::I64, 0);
+    // Roots the lanes may reach in one another's order must not overlap: else the group
+    // runs on the scalar code.
+    let mut overlap = e.b.ins().iconst(types::I8, 0);
+    for &(r1, r2) in &plan.disjoint {
+        let (Some(a), Some(c)) = (
+            e.roots.get(r1 as usize).copied().flatten(),
+            e.roots.get(r2 as usize).copied().flatten(),
+        ) else {
+            return Err("a root without words".into());
+        };
+        let a_end = e.b.ins().iadd(a.base, a.size_ld);
+        let c_end = e.b.ins().iadd(c.base, c.size_ld);
+        let x = e.b.ins().icmp(IntCC::UnsignedLessThan, a.base, c_end);
+        let y = e.b.ins().icmp(IntCC::UnsignedLessThan, c.base, a_end);
+        let both = e.b.ins().band(x, y);
+        overlap = e.b.ins().bor(overlap, both);
+    }
+    let whole_group = e.b.create_block();
+    let go = e.b.create_block();
+    e.b.set_cold_block(whole_group);
+    e.b.ins().brif(overlap, whole_group, &[], go, &[]);
+    e.b.seal_block(whole_group);
+    e.b.seal_block(go);
+    e.b.switch_to_block(whole_group);
+    let g = e.b.ins().iconst(types::I64, GROUP_FALLBACK as i64);
+    e.b.ins().return_(&[g]);
+    e.b.switch_to_block(go);
+    if plan.barriers.is_empty() {
+        // Chunk by chunk: check, then run (or hand the chunk to the scalar code).
+        let head = e.b.create_block();
+        let fallback = e.b.create_block();
+        let checked = e.b.create_block();
+        let advance = e.b.create_block();
+        let done = e.b.create_block();
+        let part = e.b.create_block();
+        e.b.set_cold_block(fallback);
+        e.b.ins().jump(head, &[]);
+        e.b.switch_to_block(head);
+        let (x, y, z) = (e.b.use_var(xv), e.b.use_var(yv), e.b.use_var(zv));
+        let end =
+            e.b.ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, z, size[2]);
+        let body = e.b.create_block();
+        e.b.ins().brif(end, done, &[], body, &[]);
+        e.b.seal_block(body);
+        e.b.switch_to_block(body);
+        let x4 = e.b.ins().iadd_imm_s(x, LANES as i64);
+        let short = e.b.ins().icmp(IntCC::UnsignedGreaterThan, x4, size[0]);
+        let full = e.b.create_block();
+        e.b.ins().brif(short, part, &[], full, &[]);
+        e.b.seal_block(full);
+        e.b.switch_to_block(full);
+        e.lid = [x, y, z];
+        e.check = true;
+        e.fail = fallback;
+        e.vals.clear();
+        e.seen.clear();
+        seed(&mut e, f)?;
+        e.emit(&whole, checked)?;
+        e.b.switch_to_block(checked);
+        e.b.seal_block(checked);
+        e.check = false;
+        e.vals.clear();
+        seed(&mut e, f)?;
+        e.emit(&whole, advance)?;
+        // The next chunk: x advances by LANES, then y, then z.
+        e.b.switch_to_block(advance);
+        e.b.seal_block(advance);
+        let x = e.b.use_var(xv);
+        let x4 = e.b.ins().iadd_imm_s(x, LANES as i64);
+        let wrap =
+            e.b.ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, x4, size[0]);
+        let (same_row, next_row) = (e.b.create_block(), e.b.create_block());
+        e.b.ins().brif(wrap, next_row, &[], same_row, &[]);
+        e.b.seal_block(same_row);
+        e.b.seal_block(next_row);
+        e.b.switch_to_block(same_row);
+        e.b.def_var(xv, x4);
+        e.b.ins().jump(head, &[]);
+        e.b.switch_to_block(next_row);
+        next_row_of(&mut e, xv, yv, zv, size, zero);
+        e.b.ins().jump(head, &[]);
+        // A row's last work-items, fewer than a chunk, and failed chunks: on the scalar code.
+        e.b.switch_to_block(part);
+        e.b.seal_block(part);
+        let x = e.b.use_var(xv);
+        let n = e.b.ins().isub(size[0], x);
+        let st = status(&mut e, xv, yv, zv, size, n);
+        e.b.ins().return_(&[st]);
+        e.b.switch_to_block(fallback);
+        e.b.seal_block(fallback);
+        let four = e.b.ins().iconst(types::I64, LANES as i64);
+        let st = status(&mut e, xv, yv, zv, size, four);
+        e.b.ins().return_(&[st]);
+        e.b.seal_block(head);
+        e.b.switch_to_block(done);
+        e.b.seal_block(done);
+        e.b.ins().return_(&[zero]);
+        return Ok(());
+    }
+    // With barriers: the driver runs only groups whose width is a multiple of LANES from
+    // their start. Every chunk of the group is checked (all regions at once) before any
+    // runs; then each region runs over every chunk.
+    let fallback = e.b.create_block();
+    e.b.set_cold_block(fallback);
+    let regions = plan.barriers.len() + 1;
+    for r in 0..=regions {
+        let check = r == 0;
+        let span = if check {
+            Span {
+                start: (f.entry(), 0),
+                stop: None,
+            }
+        } else {
+            let k = r - 1;
+            Span {
+                start: if k == 0 {
+                    (f.entry(), 0)
+                } else {
+                    let (bb, i) = plan.barriers[k - 1];
+                    (bb, i + 1)
+                },
+                stop: plan.barriers.get(k).copied(),
+            }
+        };
+        e.b.def_var(xv, zero);
+        e.b.def_var(yv, zero);
+        e.b.def_var(zv, zero);
+        let head = e.b.create_block();
+        let body = e.b.create_block();
+        let advance = e.b.create_block();
+        let after = e.b.create_block();
+        e.b.ins().jump(head, &[]);
+        e.b.switch_to_block(head);
+        let (x, y, z) = (e.b.use_var(xv), e.b.use_var(yv), e.b.use_var(zv));
+        let end =
+            e.b.ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, z, size[2]);
+        e.b.ins().brif(end, after, &[], body, &[]);
+        e.b.seal_block(body);
+        e.b.switch_to_block(body);
+        e.lid = [x, y, z];
+        e.check = check;
+        e.fail = fallback;
+        e.vals.clear();
+        e.seen.clear();
+        seed(&mut e, f)?;
+        if !check {
+            remat(&mut e, &span)?;
+        }
+        e.emit(&span, advance)?;
+        e.b.switch_to_block(advance);
+        e.b.seal_block(advance);
+        let x = e.b.use_var(xv);
+        let x4 = e.b.ins().iadd_imm_s(x, LANES as i64);
+        let wrap =
+            e.b.ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, x4, size[0]);
+        let (same_row, next_row) = (e.b.create_block(), e.b.create_block());
+        e.b.ins().brif(wrap, next_row, &[], same_row, &[]);
+        e.b.seal_block(same_row);
+        e.b.seal_block(next_row);
+        e.b.switch_to_block(same_row);
+        e.b.def_var(xv, x4);
+        e.b.ins().jump(head, &[]);
+        e.b.switch_to_block(next_row);
+        next_row_of(&mut e, xv, yv, zv, size, zero);
+        e.b.ins().jump(head, &[]);
+        e.b.seal_block(head);
+        e.b.switch_to_block(after);
+        e.b.seal_block(after);
+    }
+    e.b.ins().return_(&[zero]);
+    e.b.switch_to_block(fallback);
+    e.b.seal_block(fallback);
+    let g = e.b.ins().iconst(types::I64, GROUP_FALLBACK as i64);
+    e.b.ins().return_(&[g]);
+    Ok(())
+}
+
+/// x back to 0, y on (and z when y wraps).
+fn next_row_of(
+    e: &mut Emit,
+    xv: cranelift_frontend::Variable,
+    yv: cranelift_frontend::Variable,
+    zv: cranelift_frontend::Variable,
+    size: [ir::Value; 3],
+    zero: ir::Value,
+) {
+    e.b.def_var(xv, zero);
+    let y = e.b.use_var(yv);
+    let y1 = e.b.ins().iadd_imm_s(y, 1);
+    let wrap =
+        e.b.ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, y1, size[1]);
+    let z = e.b.use_var(zv);
+    let z1 = e.b.ins().iadd_imm_s(z, 1);
+    let ny = e.b.ins().select(wrap, zero, y1);
+    let nz = e.b.ins().select(wrap, z1, z);
+    e.b.def_var(yv, ny);
+    e.b.def_var(zv, nz);
+}
+
+/// A chunk fallback's status for the chunk at the current ids, `n` work-items.
+fn status(
+    e: &mut Emit,
+    xv: cranelift_frontend::Variable,
+    yv: cranelift_frontend::Variable,
+    zv: cranelift_frontend::Variable,
+    size: [ir::Value; 3],
+    n: ir::Value,
+) -> ir::Value {
+    let (x, y, z) = (e.b.use_var(xv), e.b.use_var(yv), e.b.use_var(zv));
+    let zy = e.b.ins().imul(z, size[1]);
+    let row = e.b.ins().iadd(zy, y);
+    let rx = e.b.ins().imul(row, size[0]);
+    let lin = e.b.ins().iadd(rx, x);
+    let sh = e.b.ins().ishl_imm_s(lin, 3);
+    e.b.ins().bor(sh, n)
+}
+
+/// The kernel's parameters as values: uniform arguments and pointer roots.
+fn seed(e: &mut Emit, f: &oclc_ir::Function) -> Result<(), String> {
+    for (i, &v) in f.params_of(f.entry()).iter().enumerate() {
+        let val = match e.plan.kinds[v.index()] {
+            plan::K::P(root, _) => {
+                let z = e.b.ins().iconst(types::I64, 0);
+                Val::Ptr(root, VV::U(z))
+            }
+            plan::K::N(_) => match e.args.get(i).copied().flatten() {
+                Some(x) => Val::N(VV::U(x)),
+                None => return Err("a parameter without a value".into()),
+            },
+        };
+        e.vals.insert(v, val);
+    }
+    Ok(())
+}
+
+/// Recomputes, at a region's start, the values it uses from earlier regions (the plan
+/// allows only ids, constants and arguments there).
+fn remat(e: &mut Emit, span: &Span) -> Result<(), String> {
+    let f = e.plan.f;
+    let regions = e.plan.regions();
+    let here = regions
+        .get(&(
+            span.start.0,
+            f.blocks[span.start.0.index()]
+                .insts
+                .get(span.start.1)
+                .copied()
+                .unwrap_or(oclc_ir::Inst(0)),
+        ))
+        .copied()
+        .unwrap_or(0);
+    let mut defined_here = std::collections::HashSet::new();
+    let mut used = Vec::new();
+    for &b in &e.plan.order {
+        for &i in &f.blocks[b.index()].insts {
+            if regions.get(&(b, i)).copied() != Some(here) {
+                continue;
+            }
+            if let Some(d) = f.insts.get(i.index()) {
+                if let Some(r) = d.result {
+                    defined_here.insert(r);
+                }
+                d.op.for_each_operand(|v| used.push(v));
+            }
+            for &p in f.params_of(b) {
+                defined_here.insert(p);
+            }
+        }
+    }
+    for v in used {
+        if !defined_here.contains(&v) {
+            remat_value(e, v, 0)?;
+        }
+    }
+    Ok(())
+}
+
+fn remat_value(e: &mut Emit, v: oclc_ir::Value, depth: usize) -> Result<(), String> {
+    if e.vals.contains_key(&v) {
+        return Ok(());
+    }
+    if depth > 64 {
+        return Err("values nested too deeply".into());
+    }
+    let f = e.plan.f;
+    let Some(oclc_ir::ValueDef::Inst(i)) = f.values.get(v.index()).map(|d| d.def) else {
+        return Err("a block parameter used after a barrier".into());
+    };
+    let d = f.insts.get(i.index()).ok_or("bad instruction")?;
+    let mut ops = Vec::new();
+    d.op.for_each_operand(|o| ops.push(o));
+    for o in ops {
+        remat_value(e, o, depth + 1)?;
+    }
+    e.inst(i, &d.op, d.result)
+}

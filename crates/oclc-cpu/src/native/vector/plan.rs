@@ -1,0 +1,821 @@
+//! Which kernels run with work-items as SIMD lanes, and how each IR value varies across the
+//! lanes of a chunk (consecutive work-items along dimension 0): uniform, affine in the lane
+//! (`base + lane * stride`), or varying; which values come from memory; and where the
+//! barriers split the kernel into regions.
+
+use super::LANES;
+use crate::native::roots::Root;
+use crate::ptr::{self, Tag};
+use oclc_ir::{
+    AddrSpace, BinOp, Block, ConvOp, Function, Module, Op, Scalar, Type, UnOp, Value, ValueDef,
+    WorkItemQuery as Q,
+};
+
+/// How a value varies over the lanes of a chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sub {
+    /// The same in every lane.
+    U,
+    /// Integer `base + lane * stride` (wrapping in its width).
+    A(i64),
+    /// Anything else, lane by lane.
+    V,
+}
+
+/// A value's kind: an integer/float [`Sub`], or a pointer: a root plus a byte offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum K {
+    N(Sub),
+    /// Root `r` (an index into the kernel's roots) plus an `i64` byte offset.
+    P(u32, Sub),
+}
+
+/// Largest stride kept affine (larger ones become varying).
+const MAX_STRIDE: i64 = 1 << 20;
+
+/// Most blocks a vectorized kernel may have (the analyses are quadratic in them).
+const MAX_BLOCKS: usize = 256;
+
+fn join_sub(a: Sub, b: Sub) -> Sub {
+    match (a, b) {
+        (Sub::U, Sub::U) => Sub::U,
+        (Sub::A(x), Sub::A(y)) if x == y => Sub::A(x),
+        _ => Sub::V,
+    }
+}
+
+/// A kernel the vector back end compiles.
+pub struct Plan<'m> {
+    pub f: &'m Function,
+    pub kinds: Vec<K>,
+    /// Values computed from memory (loads): never an address, a branch condition or a
+    /// guard, so the check pass need not load them.
+    pub data: Vec<bool>,
+    /// Integer constants.
+    pub consts: Vec<Option<u64>>,
+    /// Blocks in a topological order (the CFG has no cycle).
+    pub order: Vec<Block>,
+    /// The barriers, in order: (block, index in its instructions).
+    pub barriers: Vec<(Block, usize)>,
+    /// Root index of each kernel parameter (pointers) and of each `LocalAddr`/`GlobalAddr`.
+    pub param_roots: Vec<Option<u32>>,
+    pub local_roots: Vec<Option<u32>>,
+    pub global_roots: Vec<Option<u32>>,
+    /// Whether a pointer value is an operand of another `ptradd` (its offset is then
+    /// checked against the pointer's offset field, as the interpreter's arithmetic does).
+    pub inner_ptr: Vec<bool>,
+    /// Per load/store instruction: the earlier accesses of the same root (in its region,
+    /// one of the two a store) that the check pass tests it against, so that no lane reads
+    /// or writes what another lane wrote or reads out of the work-items' order.
+    pub earlier: std::collections::HashMap<oclc_ir::Inst, Vec<oclc_ir::Inst>>,
+    /// Pairs of roots accessed in one region (one of them stored through) that must not
+    /// overlap for the vector code to run the group: tested once per group.
+    pub disjoint: Vec<(u32, u32)>,
+}
+
+/// A load or store: its instruction, block, index there, root, space, whether it writes
+/// and its region.
+struct Access {
+    inst: oclc_ir::Inst,
+    block: Block,
+    idx: usize,
+    root: u32,
+    local: bool,
+    store: bool,
+    region: usize,
+}
+
+fn ty_ok(t: Type) -> bool {
+    match t {
+        Type::Scalar(s) => s != Scalar::F16,
+        Type::Ptr(sp) => matches!(
+            sp,
+            AddrSpace::Global | AddrSpace::Constant | AddrSpace::Local
+        ),
+        Type::Vector(..) => false,
+    }
+}
+
+impl<'m> Plan<'m> {
+    /// The plan for kernel `kernel` of `m`, or why it runs one work-item at a time.
+    /// `roots` are the native kernel's pointer roots (their index is their table slot).
+    pub fn new(m: &'m Module, kernel: usize, roots: &[(Root, u64)]) -> Result<Plan<'m>, String> {
+        let f = m.functions.get(kernel).ok_or("no such kernel")?;
+        if f.blocks.len() > MAX_BLOCKS {
+            return Err(format!("more than {MAX_BLOCKS} blocks"));
+        }
+        let root_of = |r: Root| roots.iter().position(|(x, _)| *x == r).map(|i| i as u32);
+        let param_roots = (0..f.params.len())
+            .map(|i| root_of(Root::Param(i as u32)))
+            .collect();
+        // A kernel-scope `__local`'s allocation id is its position among its kernel's.
+        let mut local_roots = vec![None; m.locals.len()];
+        let mut k = 0u32;
+        for (i, l) in m.locals.iter().enumerate() {
+            if l.kernel.index() == kernel {
+                local_roots[i] = root_of(Root::Const(ptr::make(Tag::Local, k, 0)));
+                k += 1;
+            }
+        }
+        let global_roots = m
+            .globals
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let tag = if g.space == AddrSpace::Constant {
+                    Tag::Constant
+                } else {
+                    Tag::Global
+                };
+                root_of(Root::Const(ptr::make(tag, i as u32, 0)))
+            })
+            .collect();
+        let order = topo_order(f)?;
+        let mut p = Plan {
+            f,
+            kinds: vec![K::N(Sub::V); f.values.len()],
+            data: vec![false; f.values.len()],
+            consts: vec![None; f.values.len()],
+            order,
+            barriers: Vec::new(),
+            param_roots,
+            local_roots,
+            global_roots,
+            inner_ptr: vec![false; f.values.len()],
+            earlier: Default::default(),
+            disjoint: Vec::new(),
+        };
+        p.analyse()?;
+        p.find_barriers()?;
+        p.order_accesses()?;
+        Ok(p)
+    }
+
+    fn kind(&self, v: Value) -> K {
+        self.kinds.get(v.index()).copied().unwrap_or(K::N(Sub::V))
+    }
+
+    fn sub(&self, v: Value) -> Sub {
+        match self.kind(v) {
+            K::N(s) => s,
+            K::P(..) => Sub::V,
+        }
+    }
+
+    pub fn ty(&self, v: Value) -> Type {
+        self.f.value_type(v).unwrap_or(Type::I64)
+    }
+
+    pub fn konst(&self, v: Value) -> Option<u64> {
+        self.consts.get(v.index()).copied().flatten()
+    }
+
+    pub fn is_data(&self, v: Value) -> bool {
+        self.data.get(v.index()).copied().unwrap_or(true)
+    }
+
+    /// Kinds, data flags and constants of every value, in topological block order.
+    fn analyse(&mut self) -> Result<(), String> {
+        let f = self.f;
+        let nb = f.blocks.len();
+        // Incoming (kind, data) per block parameter, joined as predecessors are visited.
+        let mut incoming: Vec<Vec<Option<(K, bool)>>> = f
+            .blocks
+            .iter()
+            .map(|b| vec![None; b.params.len()])
+            .collect();
+        for (i, p) in f.params.iter().enumerate() {
+            let v = f
+                .params_of(f.entry())
+                .get(i)
+                .copied()
+                .ok_or("bad parameters")?;
+            if !ty_ok(p.ty) {
+                return Err(format!("parameter `{}` of type {:?}", p.name, p.ty));
+            }
+            self.kinds[v.index()] = match p.ty {
+                Type::Ptr(_) => match self.param_roots.get(i).copied().flatten() {
+                    Some(r) => K::P(r, Sub::U),
+                    None => return Err(format!("pointer parameter `{}` without a root", p.name)),
+                },
+                _ => K::N(Sub::U),
+            };
+        }
+        let order = self.order.clone();
+        for &b in &order {
+            let bd = f.blocks.get(b.index()).ok_or("bad block")?;
+            if b != f.entry() {
+                for (k, &pv) in bd.params.iter().enumerate() {
+                    let (kd, data) = incoming[b.index()]
+                        .get(k)
+                        .copied()
+                        .flatten()
+                        .unwrap_or((K::N(Sub::U), false));
+                    if !ty_ok(self.ty(pv)) {
+                        return Err("a block parameter of an unsupported type".into());
+                    }
+                    self.kinds[pv.index()] = kd;
+                    self.data[pv.index()] = data;
+                }
+            }
+            for &inst in &bd.insts {
+                let d = f.insts.get(inst.index()).ok_or("bad instruction")?;
+                if let Some(r) = d.result {
+                    if !ty_ok(self.ty(r)) {
+                        return Err(format!("a value of type {:?}", self.ty(r)));
+                    }
+                    let (k, data) = self.rule(&d.op, r)?;
+                    self.kinds[r.index()] = k;
+                    self.data[r.index()] = data;
+                    if let Op::Const(oclc_ir::Const::Int(c)) = d.op {
+                        self.consts[r.index()] = Some(c);
+                    }
+                } else {
+                    self.check_effect(&d.op)?;
+                }
+                if let Op::PtrAdd(p, _) = d.op {
+                    self.inner_ptr[p.index()] = true;
+                }
+                // Edges: a branch's condition is uniform on each of its edges (a chunk
+                // whose lanes disagree never takes them).
+                let cond = match &d.op {
+                    Op::CondBr(c, ..) => Some(*c),
+                    _ => None,
+                };
+                for bc in d.op.successors() {
+                    let slot = incoming
+                        .get_mut(bc.block.index())
+                        .ok_or("a branch to a missing block")?;
+                    for (k, &a) in bc.args.iter().enumerate() {
+                        let mut ka = self.kind(a);
+                        if Some(a) == cond {
+                            ka = K::N(Sub::U);
+                        }
+                        let da = self.is_data(a);
+                        let cur = slot.get_mut(k).ok_or("a branch with extra arguments")?;
+                        *cur = Some(match *cur {
+                            None => (ka, da),
+                            Some((kb, db)) => (join(ka, kb)?, da || db),
+                        });
+                    }
+                }
+            }
+        }
+        let _ = nb;
+        Ok(())
+    }
+
+    /// Kind and data flag of the result of `op`.
+    fn rule(&self, op: &Op, r: Value) -> Result<(K, bool), String> {
+        let any_data = |vs: &[Value]| vs.iter().any(|&v| self.is_data(v));
+        let n = |s: Sub| K::N(s);
+        let ty = self.ty(r);
+        Ok(match op {
+            Op::Const(_) | Op::Undef => (n(Sub::U), false),
+            Op::WorkItem(q, dim) => {
+                let d = match dim {
+                    Some(v) => self
+                        .konst(*v)
+                        .ok_or("a work-item query of a run-time dimension")?,
+                    None => 0,
+                };
+                if d >= 3 {
+                    return Err("a work-item query of dimension 3 or more".into());
+                }
+                let k = match q {
+                    Q::GlobalId | Q::LocalId if d == 0 => Sub::A(1),
+                    Q::GlobalId
+                    | Q::LocalId
+                    | Q::GroupId
+                    | Q::GlobalSize
+                    | Q::LocalSize
+                    | Q::EnqueuedLocalSize
+                    | Q::NumGroups
+                    | Q::GlobalOffset
+                    | Q::WorkDim => Sub::U,
+                    Q::GlobalLinearId | Q::LocalLinearId => {
+                        return Err("linear id queries".into());
+                    }
+                };
+                (n(k), false)
+            }
+            Op::Bin(o, a, b) => {
+                if matches!(
+                    o,
+                    BinOp::SDiv | BinOp::UDiv | BinOp::SRem | BinOp::URem | BinOp::FRem
+                ) {
+                    return Err(format!("`{}`", o.name()));
+                }
+                let (sa, sb) = (self.sub(*a), self.sub(*b));
+                let cb = self.konst(*b);
+                let ca = self.konst(*a);
+                let k = match (o, sa, sb) {
+                    (_, Sub::U, Sub::U) => Sub::U,
+                    (BinOp::Add, Sub::A(s), Sub::U) | (BinOp::Add, Sub::U, Sub::A(s)) => Sub::A(s),
+                    (BinOp::Add, Sub::A(s), Sub::A(t)) => affine(s.wrapping_add(t)),
+                    (BinOp::Sub, Sub::A(s), Sub::U) => Sub::A(s),
+                    (BinOp::Sub, Sub::U, Sub::A(s)) => affine(s.wrapping_neg()),
+                    (BinOp::Sub, Sub::A(s), Sub::A(t)) => affine(s.wrapping_sub(t)),
+                    (BinOp::Mul, Sub::A(s), Sub::U) if cb.is_some() => {
+                        affine(s.wrapping_mul(sext(cb.unwrap_or(0), ty)))
+                    }
+                    (BinOp::Mul, Sub::U, Sub::A(s)) if ca.is_some() => {
+                        affine(s.wrapping_mul(sext(ca.unwrap_or(0), ty)))
+                    }
+                    (BinOp::Shl, Sub::A(s), Sub::U) if cb.is_some_and(|c| c < 32) => {
+                        affine(s.wrapping_shl(cb.unwrap_or(0) as u32))
+                    }
+                    _ => Sub::V,
+                };
+                (n(k), any_data(&[*a, *b]))
+            }
+            Op::Un(o, a) => {
+                let k = match (o, self.sub(*a)) {
+                    (_, Sub::U) => Sub::U,
+                    (UnOp::Neg | UnOp::Not, Sub::A(s)) => affine(s.wrapping_neg()),
+                    _ => Sub::V,
+                };
+                (n(k), any_data(&[*a]))
+            }
+            Op::Cmp(o, a, b) => {
+                if self.ty(*a).is_ptr() {
+                    return Err("pointer comparisons".into());
+                }
+                let _ = o;
+                let k = match (self.sub(*a), self.sub(*b)) {
+                    (Sub::U, Sub::U) => Sub::U,
+                    _ => Sub::V,
+                };
+                (n(k), any_data(&[*a, *b]))
+            }
+            Op::Conv(o, a) => {
+                let from = self.ty(*a);
+                let data = any_data(&[*a]);
+                let k = match (o, self.sub(*a)) {
+                    (ConvOp::PtrToInt, _) => return Err("pointer to integer".into()),
+                    (ConvOp::FToS | ConvOp::FToU, _)
+                        if !matches!(ty, Type::Scalar(Scalar::I32 | Scalar::I64)) =>
+                    {
+                        return Err("float conversions to narrow integers".into());
+                    }
+                    (_, Sub::U) => Sub::U,
+                    (ConvOp::Trunc, Sub::A(s)) => affine(sext(s as u64, ty)),
+                    // Exact while no lane wraps in the narrow type: a guard the check
+                    // pass tests (so not for values from memory).
+                    (ConvOp::ZExt | ConvOp::SExt, Sub::A(s)) if !data && from != Type::I1 => {
+                        Sub::A(s)
+                    }
+                    _ => Sub::V,
+                };
+                (n(k), data)
+            }
+            Op::Select(c, a, b) => {
+                if self.ty(*a).is_ptr() {
+                    return Err("pointer selects".into());
+                }
+                let k = match (self.sub(*c), self.sub(*a), self.sub(*b)) {
+                    (Sub::U, Sub::U, Sub::U) => Sub::U,
+                    _ => Sub::V,
+                };
+                (n(k), any_data(&[*c, *a, *b]))
+            }
+            Op::PtrAdd(p, o) => {
+                if self.is_data(*o) {
+                    return Err("an address computed from memory".into());
+                }
+                match self.kind(*p) {
+                    K::P(root, s) => {
+                        let k = match (s, self.sub(*o)) {
+                            (Sub::U, Sub::U) => Sub::U,
+                            (Sub::A(x), Sub::U) | (Sub::U, Sub::A(x)) => Sub::A(x),
+                            (Sub::A(x), Sub::A(y)) => affine(x.wrapping_add(y)),
+                            _ => Sub::V,
+                        };
+                        (K::P(root, k), false)
+                    }
+                    K::N(_) => return Err("pointer arithmetic on a non-pointer".into()),
+                }
+            }
+            Op::Load(p) => {
+                let (K::P(_, s), Type::Scalar(_)) = (self.kind(*p), ty) else {
+                    return Err("a load through an unknown pointer".into());
+                };
+                if self.is_data(*p) {
+                    return Err("an address loaded from memory".into());
+                }
+                (n(if s == Sub::U { Sub::U } else { Sub::V }), true)
+            }
+            Op::LocalAddr(l) => match self.local_roots.get(l.index()).copied().flatten() {
+                Some(r) => (K::P(r, Sub::U), false),
+                None => return Err("a __local variable without a root".into()),
+            },
+            Op::GlobalAddr(g) => match self.global_roots.get(g.index()).copied().flatten() {
+                Some(r) => (K::P(r, Sub::U), false),
+                None => return Err("a program-scope variable without a root".into()),
+            },
+            other => return Err(op_name(other).to_string()),
+        })
+    }
+
+    /// Instructions without a result: stores, barriers and terminators.
+    fn check_effect(&self, op: &Op) -> Result<(), String> {
+        match op {
+            Op::Store { ptr, value } => {
+                if !matches!(self.kind(*ptr), K::P(..)) || self.is_data(*ptr) {
+                    return Err("a store through an unknown pointer".into());
+                }
+                if !matches!(self.ty(*value), Type::Scalar(_)) {
+                    return Err("a store of a non-scalar".into());
+                }
+                Ok(())
+            }
+            Op::Barrier { .. } | Op::Fence { .. } | Op::Br(_) => Ok(()),
+            Op::Ret(None) => Ok(()),
+            Op::CondBr(c, ..) => {
+                if self.is_data(*c) {
+                    Err("a branch on a value from memory".into())
+                } else {
+                    Ok(())
+                }
+            }
+            other => Err(op_name(other).to_string()),
+        }
+    }
+
+    /// The barriers, each of which must lie on every path through the kernel (so every
+    /// work-item meets the same ones in the same order), and the values that cross them.
+    fn find_barriers(&mut self) -> Result<(), String> {
+        let f = self.f;
+        let mut list = Vec::new();
+        for &b in &self.order {
+            let bd = &f.blocks[b.index()];
+            for (k, &i) in bd.insts.iter().enumerate() {
+                if let Some(Op::Barrier { .. }) = f.insts.get(i.index()).map(|d| &d.op) {
+                    list.push((b, k));
+                }
+            }
+        }
+        let mut blocks: Vec<Block> = list.iter().map(|&(b, _)| b).collect();
+        blocks.dedup();
+        for &b in &blocks {
+            if !on_every_path(f, b) {
+                return Err("a barrier not on every path".into());
+            }
+        }
+        self.barriers = list;
+        if self.barriers.is_empty() {
+            return Ok(());
+        }
+        // Values used in a later region than their own are recomputed there: only pure
+        // values of the work-item ids and the arguments.
+        let region = self.regions();
+        for &b in &self.order {
+            for &i in &f.blocks[b.index()].insts {
+                let Some(d) = f.insts.get(i.index()) else {
+                    continue;
+                };
+                let here = region.get(&(b, i)).copied().unwrap_or(0);
+                let mut bad = None;
+                d.op.for_each_operand(|v| {
+                    if self.def_region(v, &region) < here && !self.remat_ok(v, 0) {
+                        bad = Some(v);
+                    }
+                });
+                if bad.is_some() {
+                    return Err("a value from memory used after a barrier".into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Which accesses the check pass compares (see [`Plan::earlier`]): lanes run each
+    /// instruction in turn where work-items run one after another, so a lane must not touch
+    /// what another one wrote (or write what it reads) between two accesses; accesses that
+    /// may run one after the other must then be in blocks that dominate each other (their
+    /// addresses are at hand), and different roots must not overlap.
+    fn order_accesses(&mut self) -> Result<(), String> {
+        let f = self.f;
+        let regions = self.regions();
+        let mut list = Vec::new();
+        for &b in &self.order {
+            for (k, &i) in f.blocks[b.index()].insts.iter().enumerate() {
+                let Some(d) = f.insts.get(i.index()) else {
+                    continue;
+                };
+                let (p, store) = match d.op {
+                    Op::Load(p) => (p, false),
+                    Op::Store { ptr, .. } => (ptr, true),
+                    _ => continue,
+                };
+                let K::P(root, _) = self.kind(p) else {
+                    continue;
+                };
+                list.push(Access {
+                    inst: i,
+                    block: b,
+                    idx: k,
+                    root,
+                    local: self.ty(p) == Type::Ptr(AddrSpace::Local),
+                    store,
+                    region: regions.get(&(b, i)).copied().unwrap_or(0),
+                });
+            }
+        }
+        let dom = dominators(f, &self.order);
+        let dominates = |a: Block, b: Block| {
+            dom.get(b.index())
+                .is_some_and(|d| d.get(a.index()).copied().unwrap_or(false))
+        };
+        for y in &list {
+            for x in &list {
+                let before = if x.block == y.block {
+                    x.idx < y.idx
+                } else {
+                    reaches(f, x.block, y.block)
+                };
+                if !before || x.region != y.region || !(x.store || y.store) || x.local != y.local {
+                    continue;
+                }
+                if x.root != y.root {
+                    let pair = (x.root.min(y.root), x.root.max(y.root));
+                    if !x.local && !self.disjoint.contains(&pair) {
+                        self.disjoint.push(pair);
+                    }
+                    continue;
+                }
+                if x.block != y.block && !dominates(x.block, y.block) {
+                    return Err("accesses of one buffer in branches that join".into());
+                }
+                self.earlier.entry(y.inst).or_default().push(x.inst);
+            }
+        }
+        Ok(())
+    }
+
+    /// Region of every instruction (the number of barriers before it).
+    pub fn regions(&self) -> std::collections::HashMap<(Block, oclc_ir::Inst), usize> {
+        let f = self.f;
+        let mut out = std::collections::HashMap::new();
+        for &b in &self.order {
+            // Barriers in blocks that reach this one, then those earlier in it.
+            let before = self
+                .barriers
+                .iter()
+                .filter(|&&(bb, _)| bb != b && reaches(f, bb, b))
+                .count();
+            let mut k = before;
+            for &i in &f.blocks[b.index()].insts {
+                out.insert((b, i), k);
+                if let Some(Op::Barrier { .. }) = f.insts.get(i.index()).map(|d| &d.op) {
+                    k += 1;
+                }
+            }
+        }
+        out
+    }
+
+    fn def_region(
+        &self,
+        v: Value,
+        region: &std::collections::HashMap<(Block, oclc_ir::Inst), usize>,
+    ) -> usize {
+        let f = self.f;
+        match f.values.get(v.index()).map(|d| d.def) {
+            Some(ValueDef::Inst(i)) => {
+                let b = self
+                    .order
+                    .iter()
+                    .find(|b| f.blocks[b.index()].insts.contains(&i));
+                b.and_then(|&b| region.get(&(b, i)).copied()).unwrap_or(0)
+            }
+            Some(ValueDef::Param(b, _)) if b == f.entry() => 0,
+            Some(ValueDef::Param(b, _)) => region
+                .get(&(
+                    b,
+                    f.blocks[b.index()]
+                        .insts
+                        .first()
+                        .copied()
+                        .unwrap_or(oclc_ir::Inst(0)),
+                ))
+                .copied()
+                .unwrap_or(0),
+            None => 0,
+        }
+    }
+
+    /// Whether `v` can be recomputed from the ids, constants and arguments alone.
+    pub fn remat_ok(&self, v: Value, depth: usize) -> bool {
+        if depth > 64 || self.is_data(v) {
+            return false;
+        }
+        let f = self.f;
+        match f.values.get(v.index()).map(|d| d.def) {
+            Some(ValueDef::Param(b, _)) => b == f.entry(),
+            Some(ValueDef::Inst(i)) => {
+                let Some(d) = f.insts.get(i.index()) else {
+                    return false;
+                };
+                let pure = matches!(
+                    d.op,
+                    Op::Const(_)
+                        | Op::Undef
+                        | Op::WorkItem(..)
+                        | Op::Bin(..)
+                        | Op::Un(..)
+                        | Op::Cmp(..)
+                        | Op::Conv(..)
+                        | Op::Select(..)
+                        | Op::PtrAdd(..)
+                        | Op::LocalAddr(_)
+                        | Op::GlobalAddr(_)
+                );
+                let mut ok = pure;
+                d.op.for_each_operand(|o| ok = ok && self.remat_ok(o, depth + 1));
+                ok
+            }
+            None => false,
+        }
+    }
+}
+
+fn join(a: K, b: K) -> Result<K, String> {
+    match (a, b) {
+        (K::N(x), K::N(y)) => Ok(K::N(join_sub(x, y))),
+        (K::P(r, x), K::P(q, y)) if r == q => Ok(K::P(r, join_sub(x, y))),
+        _ => Err("a pointer that may come from two roots".into()),
+    }
+}
+
+fn affine(s: i64) -> Sub {
+    if s == 0 {
+        Sub::U
+    } else if s.unsigned_abs() <= MAX_STRIDE as u64 {
+        Sub::A(s)
+    } else {
+        Sub::V
+    }
+}
+
+/// `c` (bits of a constant of type `t`) sign-extended to `i64`.
+fn sext(c: u64, t: Type) -> i64 {
+    let bits = t.elem().map_or(64, |s| s.bits());
+    if bits >= 64 {
+        c as i64
+    } else {
+        let sh = 64 - bits;
+        ((c << sh) as i64) >> sh
+    }
+}
+
+fn op_name(op: &Op) -> &'static str {
+    match op {
+        Op::Call(..) => "calls",
+        Op::CallBuiltin(..) => "builtin calls",
+        Op::StackAlloc { .. } => "private variables",
+        Op::Barrier { .. } => "barriers",
+        Op::WorkGroup { .. } => "work-group functions",
+        Op::Printf(..) => "printf",
+        Op::Switch(..) => "switch",
+        Op::Ret(Some(_)) => "a value returned",
+        Op::Unreachable => "unreachable",
+        Op::AtomicRmw { .. }
+        | Op::AtomicCmpXchg { .. }
+        | Op::AtomicLoad { .. }
+        | Op::AtomicStore { .. } => "atomics",
+        Op::Memcpy { .. } | Op::Memset { .. } => "memcpy/memset",
+        Op::InBounds { .. } => "in-bounds queries",
+        Op::ToGeneric(_) | Op::FromGeneric(..) | Op::SpaceTest(..) | Op::GetFence(_) => {
+            "generic pointers"
+        }
+        Op::Build(_)
+        | Op::Extract(..)
+        | Op::ExtractDyn(..)
+        | Op::InsertDyn(..)
+        | Op::Insert(..)
+        | Op::Shuffle(..)
+        | Op::Splat(_) => "vector values",
+        Op::Bitcast(_) => "bitcasts",
+        Op::IntToPtr(_) => "integer to pointer",
+        _ => "an operation",
+    }
+}
+
+/// Blocks in a topological order, or an error for a CFG with a cycle (a loop).
+fn topo_order(f: &Function) -> Result<Vec<Block>, String> {
+    let n = f.blocks.len();
+    let succ = |b: usize| -> Vec<usize> {
+        let Some(bd) = f.blocks.get(b) else {
+            return Vec::new();
+        };
+        bd.insts
+            .last()
+            .and_then(|i| f.insts.get(i.index()))
+            .map(|d| d.op.successors().map(|c| c.block.index()).collect())
+            .unwrap_or_default()
+    };
+    // Iterative DFS: 0 unvisited, 1 on the stack, 2 done.
+    let mut state = vec![0u8; n];
+    let mut post = Vec::with_capacity(n);
+    let mut stack: Vec<(usize, Vec<usize>)> = vec![(0, succ(0))];
+    state[0] = 1;
+    while let Some((b, rest)) = stack.last_mut() {
+        if let Some(s) = rest.pop() {
+            match state.get(s).copied() {
+                Some(0) => {
+                    state[s] = 1;
+                    let ss = succ(s);
+                    stack.push((s, ss));
+                }
+                Some(1) => return Err("loops".into()),
+                _ => {}
+            }
+        } else {
+            let b = *b;
+            state[b] = 2;
+            post.push(Block(b as u32));
+            stack.pop();
+        }
+    }
+    post.reverse();
+    let _ = LANES;
+    Ok(post)
+}
+
+fn succs(f: &Function, b: Block) -> Vec<Block> {
+    f.blocks
+        .get(b.index())
+        .and_then(|bd| bd.insts.last())
+        .and_then(|i| f.insts.get(i.index()))
+        .map(|d| d.op.successors().map(|c| c.block).collect())
+        .unwrap_or_default()
+}
+
+/// Whether `to` is reachable from `from` (through at least one edge).
+pub fn reaches(f: &Function, from: Block, to: Block) -> bool {
+    let mut seen = vec![false; f.blocks.len()];
+    let mut work = succs(f, from);
+    while let Some(b) = work.pop() {
+        if b == to {
+            return true;
+        }
+        if let Some(s) = seen.get_mut(b.index())
+            && !*s
+        {
+            *s = true;
+            work.extend(succs(f, b));
+        }
+    }
+    false
+}
+
+/// Whether every path from the entry to a return passes through `b`.
+fn on_every_path(f: &Function, b: Block) -> bool {
+    if b == f.entry() {
+        return true;
+    }
+    let mut seen = vec![false; f.blocks.len()];
+    let mut work = vec![f.entry()];
+    while let Some(x) = work.pop() {
+        if x == b || seen.get(x.index()).copied().unwrap_or(true) {
+            continue;
+        }
+        seen[x.index()] = true;
+        let s = succs(f, x);
+        if s.is_empty() {
+            // A return (or unreachable) reached without passing `b`.
+            return false;
+        }
+        work.extend(s);
+    }
+    true
+}
+
+/// Dominator sets of every block (`out[b][a]`: `a` dominates `b`), over a topological order.
+fn dominators(f: &Function, order: &[Block]) -> Vec<Vec<bool>> {
+    let n = f.blocks.len();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &b in order {
+        for s in succs(f, b) {
+            if let Some(p) = preds.get_mut(s.index()) {
+                p.push(b.index());
+            }
+        }
+    }
+    let mut dom = vec![vec![false; n]; n];
+    for &b in order {
+        let bi = b.index();
+        let mut d: Option<Vec<bool>> = None;
+        for &p in &preds[bi] {
+            d = Some(match d {
+                None => dom[p].clone(),
+                Some(cur) => cur.iter().zip(&dom[p]).map(|(a, b)| *a && *b).collect(),
+            });
+        }
+        let mut d = d.unwrap_or_else(|| vec![false; n]);
+        d[bi] = true;
+        dom[bi] = d;
+    }
+    dom
+}
