@@ -1090,6 +1090,10 @@ type GroupsOutcome = (BTreeMap<u64, String>, Option<Box<RuntimeError>>);
 /// chunks of consecutive group ids from a shared counter, so nothing is allocated per group.
 /// Groups after a failed one are skipped; every group before it runs, so the fault reported
 /// is the first in group order.
+/// A value alone on its cache line (128 bytes: adjacent-line prefetch pairs them).
+#[repr(align(128))]
+struct Padded<T>(T);
+
 fn run_groups(
     ctx: &LaunchCtx,
     total: u64,
@@ -1100,8 +1104,11 @@ fn run_groups(
     // Small chunks keep the workers balanced; more than one group per claim keeps the
     // counter off the profile when groups are tiny.
     let chunk = (total / (workers * 64)).clamp(1, 64);
-    let next = AtomicU64::new(0);
-    let first_err = AtomicU64::new(u64::MAX);
+    // On cache lines of their own: the claim counter is written on every claim, the first
+    // failure read before every group (sharing a line, each read missed).
+    let next = Padded(AtomicU64::new(0));
+    let first_err = Padded(AtomicU64::new(u64::MAX));
+    let (next, first_err) = (&next.0, &first_err.0);
     let printed: Mutex<BTreeMap<u64, String>> = Mutex::new(BTreeMap::new());
     let failed: Mutex<Option<(u64, Box<RuntimeError>)>> = Mutex::new(None);
     let worker = || {

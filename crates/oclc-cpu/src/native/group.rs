@@ -273,7 +273,10 @@ pub fn run_group(
         if size3[0] >= lanes && (!with_barriers || size3[0] % lanes == 0) {
             let mut start = 0;
             loop {
-                w.table[nk.item_word + ITEM_START] = start;
+                let at = nk.item_word + ITEM_START;
+                if let Some(t) = w.table.get_mut(at..at + 3) {
+                    t.copy_from_slice(&ids_of(start, size3));
+                }
                 let st = super::call::run(ventry, &w.table, &w.io, &w.state);
                 if st == 0 {
                     return Ok(String::new());

@@ -67,8 +67,8 @@ pub const ROOT_WORDS: usize = 5;
 /// Words of the work-item range in the launch table: the scalar function runs the group's
 /// work-items `ITEM_FIRST..ITEM_END` (linear indices), starting at the local ids at
 /// `ITEM_LID` (3 words); the vector function starts at the chunk whose first work-item is
-/// `ITEM_START`.
-pub const ITEM_WORDS: usize = 6;
+/// `ITEM_START` (its local ids, 3 words).
+pub const ITEM_WORDS: usize = 8;
 pub const ITEM_FIRST: usize = 0;
 pub const ITEM_LID: usize = 1;
 pub const ITEM_END: usize = 4;

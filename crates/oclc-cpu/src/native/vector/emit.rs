@@ -48,8 +48,15 @@ pub struct Emit<'a, 'b, 'p> {
     pub b: &'a mut FunctionBuilder<'b>,
     pub plan: &'p Plan<'p>,
     pub env: ir::Value,
-    /// Check pass (true) or fast pass.
-    pub check: bool,
+    /// Whether this pass tests accesses and branches (the check pass, or a fused pass).
+    pub test: bool,
+    /// Whether this pass loads and stores (the fast pass, or a fused pass, whose stores
+    /// wait in `pending` until the chunk's last test has passed).
+    pub work: bool,
+    /// Fused pass: the stores not yet done (offset, value, type, root base).
+    pub pending: Vec<(VV, VV, Scalar, ir::Value)>,
+    /// Per (root, store, bytes needed): the highest offset allowed, computed at entry.
+    pub caps: HashMap<(u32, bool, i64), ir::Value>,
     /// Check pass: where a chunk goes when a test fails.
     pub fail: ir::Block,
     /// The chunk's local ids (lane 0's), `i64`.
@@ -277,6 +284,7 @@ impl Emit<'_, '_, '_> {
                 let d = f.insts.get(inst.index()).ok_or("bad instruction")?;
                 match &d.op {
                     Op::Ret(_) => {
+                        self.flush();
                         self.b.ins().jump(exit, &[]);
                     }
                     Op::Br(bc) => {
@@ -284,18 +292,26 @@ impl Emit<'_, '_, '_> {
                         let t = *cl.get(&bc.block).ok_or("a branch out of the stretch")?;
                         self.b.ins().jump(t, &[]);
                     }
-                    Op::CondBr(c, t, e) => {
-                        let cond = self.cond(*c)?;
-                        let (tb, eb) = (self.b.create_block(), self.b.create_block());
-                        self.b.ins().brif(cond, tb, &[], eb, &[]);
-                        for (blk, bc, taken) in [(tb, t, true), (eb, e, false)] {
-                            self.b.switch_to_block(blk);
-                            self.b.seal_block(blk);
+                    Op::CondBr(c, t, e) => match self.cond(*c)? {
+                        Cond::Known(taken) => {
+                            let bc = if taken { t } else { e };
                             self.edge(bc, &pvars, &cl, Some((*c, taken)))?;
                             let tgt = *cl.get(&bc.block).ok_or("a branch out of the stretch")?;
                             self.b.ins().jump(tgt, &[]);
                         }
-                    }
+                        Cond::Dyn(cond) => {
+                            let (tb, eb) = (self.b.create_block(), self.b.create_block());
+                            self.b.ins().brif(cond, tb, &[], eb, &[]);
+                            for (blk, bc, taken) in [(tb, t, true), (eb, e, false)] {
+                                self.b.switch_to_block(blk);
+                                self.b.seal_block(blk);
+                                self.edge(bc, &pvars, &cl, Some((*c, taken)))?;
+                                let tgt =
+                                    *cl.get(&bc.block).ok_or("a branch out of the stretch")?;
+                                self.b.ins().jump(tgt, &[]);
+                            }
+                        }
+                    },
                     Op::Barrier { .. } | Op::Fence { .. } => {}
                     op => self.inst(inst, op, d.result)?,
                 }
@@ -340,13 +356,16 @@ impl Emit<'_, '_, '_> {
 
     /// A branch condition: the check pass sends a chunk whose lanes disagree to `fail`;
     /// the fast pass reads lane 0 (every lane agrees there).
-    fn cond(&mut self, c: Value) -> Result<ir::Value, String> {
+    fn cond(&mut self, c: Value) -> Result<Cond, String> {
         let v = self.num(c)?;
         if let VV::U(x) | VV::A(x, _) = v {
-            return Ok(x);
+            return Ok(Cond::Dyn(x));
         }
-        if !self.check {
-            return Ok(self.lane0(v));
+        if let Some(k) = self.id_equality(c)? {
+            return Ok(k);
+        }
+        if !self.test {
+            return Ok(Cond::Dyn(self.lane0(v)));
         }
         let l = self.lanes(v, Scalar::I1);
         let any = self.b.ins().bor(l[0], l[1]);
@@ -357,7 +376,41 @@ impl Emit<'_, '_, '_> {
         let all = self.b.ins().band(all, l[3]);
         let split = self.b.ins().icmp(IntCC::NotEqual, any, all);
         self.fail_if(split);
-        Ok(any)
+        Ok(Cond::Dyn(any))
+    }
+
+    /// `x == u` or `x != u` for `x` affine with stride 1 or -1 and `u` uniform (a border
+    /// test on an id): the lanes differ, so the chunk's lanes agree only where none is
+    /// equal; the check pass tests that, and then the branch is known.
+    fn id_equality(&mut self, c: Value) -> Result<Option<Cond>, String> {
+        let f = self.plan.f;
+        let Some(oclc_ir::ValueDef::Inst(i)) = f.values.get(c.index()).map(|d| d.def) else {
+            return Ok(None);
+        };
+        let Some(Op::Cmp(o @ (CmpOp::Eq | CmpOp::Ne), a, b)) = f.insts.get(i.index()).map(|d| &d.op)
+        else {
+            return Ok(None);
+        };
+        let (x, u) = match (self.num(*a)?, self.num(*b)?) {
+            (VV::A(x, s), VV::U(u)) | (VV::U(u), VV::A(x, s)) if s == 1 || s == -1 => {
+                if s == 1 { (x, u) } else { (u, x) }
+            }
+            _ => return Ok(None),
+        };
+        if self.test {
+            // Lane k equals where u - x == k (stride 1; x - u for stride -1).
+            let d = self.b.ins().isub(u, x);
+            let hit = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, d, LANES as i64);
+            self.fail_if(hit);
+        }
+        Ok(Some(Cond::Known(*o == CmpOp::Ne)))
+    }
+
+    /// Fused pass: the chunk's stores, once every test passed.
+    fn flush(&mut self) {
+        for (o, v, vs, base) in std::mem::take(&mut self.pending) {
+            self.write(o, v, vs, base);
+        }
     }
 
     /// Check pass: to `fail` when `c` (an `i8` 0/1) is true.
@@ -447,7 +500,7 @@ impl Emit<'_, '_, '_> {
                     K::N(_) => Sub::V,
                 };
                 let sum = self.int_bin(BinOp::Add, Scalar::I64, sub, base, off);
-                if self.check && plan.inner_ptr.get(r.index()).copied().unwrap_or(false) {
+                if self.test && plan.inner_ptr.get(r.index()).copied().unwrap_or(false) {
                     self.offset_field_check(root, sum);
                 }
                 Val::Ptr(root, sum)
@@ -496,7 +549,7 @@ impl Emit<'_, '_, '_> {
                         VV::U(self.conv1(*o, from, rs, x)?)
                     }
                     K::N(Sub::A(st)) => {
-                        if self.check && matches!(o, ConvOp::ZExt | ConvOp::SExt) {
+                        if self.test && matches!(o, ConvOp::ZExt | ConvOp::SExt) {
                             self.no_wrap_check(*o, from, x);
                         }
                         let x = self.lane0(x);
@@ -846,11 +899,12 @@ impl Emit<'_, '_, '_> {
     }
 
     /// Check pass: every lane's `bytes` at offset `o` (root offset included) lie within
-    /// `size` and are aligned to `bytes`.
-    fn bounds_check(&mut self, o: VV, bytes: u32, size: ir::Value) {
+    /// the root's (`store`: writable) size and are aligned to `bytes` (`aligned`: known to be,
+    /// the root's offset being tested once per group).
+    fn bounds_check(&mut self, root: u32, store: bool, o: VV, bytes: u32, aligned: bool) {
         let b = bytes as i64;
-        let (lo, span, aligned) = match o {
-            VV::U(x) => (x, 0i64, Some(x)),
+        let (lo, span, x0) = match o {
+            VV::U(x) => (x, 0i64, x),
             VV::A(x, st) => {
                 let span = st.saturating_mul(LANES as i64 - 1);
                 let lo = if span < 0 {
@@ -863,24 +917,36 @@ impl Emit<'_, '_, '_> {
                     self.fail_if(t);
                     return;
                 }
-                (lo, span.abs(), Some(x))
+                (lo, span.abs(), x)
             }
             other => {
                 let l = self.lanes(other, Scalar::I64);
                 for x in l {
-                    self.bounds_check(VV::U(x), bytes, size);
+                    self.bounds_check(root, store, VV::U(x), bytes, aligned);
                 }
                 return;
             }
         };
-        // size >= bytes + span, and lo <= size - bytes - span (unsigned: a negative lo fails).
+        // lo <= size - bytes - span (unsigned: a negative lo fails); a root smaller than
+        // bytes + span sends the group to the scalar code at entry.
         let need = b + span;
-        let small = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, size, need);
-        let cap = self.b.ins().iadd_imm_s(size, -need);
-        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, lo, cap);
-        let mut bad = self.b.ins().bor(small, out);
-        if let (Some(x), true) = (aligned, bytes > 1) {
-            let m = self.b.ins().band_imm_s(x, b - 1);
+        let cap = match self.caps.get(&(root, store, need)) {
+            Some(&c) => c,
+            None => {
+                let Some(rw) = self.roots.get(root as usize).copied().flatten() else {
+                    let t = self.iconst(types::I8, 1);
+                    self.fail_if(t);
+                    return;
+                };
+                let size = if store { rw.size_st } else { rw.size_ld };
+                let small = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, size, need);
+                self.fail_if(small);
+                self.b.ins().iadd_imm_s(size, -need)
+            }
+        };
+        let mut bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, lo, cap);
+        if !aligned && bytes > 1 {
+            let m = self.b.ins().band_imm_s(x0, b - 1);
             let mis = self.b.ins().icmp_imm_s(IntCC::NotEqual, m, 0);
             bad = self.b.ins().bor(bad, mis);
         }
@@ -952,8 +1018,9 @@ impl Emit<'_, '_, '_> {
         (lo, end)
     }
 
-    /// The root and offset of pointer `p`, and the root's words.
-    fn access(&mut self, p: Value) -> Result<(RootW, VV), String> {
+    /// The root and offset of pointer `p`, the root's words, and whether the offset from
+    /// the root is a multiple of `bytes`.
+    fn access(&mut self, p: Value, bytes: u32) -> Result<(u32, RootW, VV, bool), String> {
         let Val::Ptr(root, off) = self.get(p)? else {
             return Err("an access through a number".into());
         };
@@ -964,17 +1031,20 @@ impl Emit<'_, '_, '_> {
             .flatten()
             .ok_or("an access through a root without words")?;
         let o = self.add_soff(rw.soff, off);
-        Ok((rw, o))
+        let aligned = self.plan.tz(p, 0) >= bytes.trailing_zeros();
+        Ok((root, rw, o, aligned))
     }
 
     fn load(&mut self, i: oclc_ir::Inst, p: Value, r: Value) -> Result<Val, String> {
         let rs = scalar_of(self.plan.ty(r));
         let bytes = rs.bytes();
-        let (rw, o) = self.access(p)?;
+        let (root, rw, o, aligned) = self.access(p, bytes)?;
         let kind = self.plan.kinds[r.index()];
-        if self.check {
-            self.bounds_check(o, bytes, rw.size_ld);
+        if self.test {
+            self.bounds_check(root, false, o, bytes, aligned);
             self.order_check(i, o, bytes);
+        }
+        if !self.work {
             // The check pass never uses what memory holds (see the plan).
             let z = self.zero(rs);
             return Ok(Val::N(match kind {
@@ -1009,17 +1079,30 @@ impl Emit<'_, '_, '_> {
     fn store(&mut self, i: oclc_ir::Inst, p: Value, value: Value) -> Result<(), String> {
         let vs = scalar_of(self.plan.ty(value));
         let bytes = vs.bytes();
-        let (rw, o) = self.access(p)?;
-        if self.check {
-            self.bounds_check(o, bytes, rw.size_st);
+        let (root, rw, o, aligned) = self.access(p, bytes)?;
+        if self.test {
+            self.bounds_check(root, true, o, bytes, aligned);
             self.order_check(i, o, bytes);
+        }
+        if !self.work {
             return Ok(());
         }
         let v = self.num(value)?;
+        if self.test {
+            self.pending.push((o, v, vs, rw.base));
+        } else {
+            self.write(o, v, vs, rw.base);
+        }
+        Ok(())
+    }
+
+    /// Stores `v` (lanes of type `vs`) at offsets `o` from `base`.
+    fn write(&mut self, o: VV, v: VV, vs: Scalar, base: ir::Value) {
+        let bytes = vs.bytes();
         match (o, packed(vs)) {
             (VV::A(x, st), Some(pt)) if st == bytes as i64 => {
                 let pv = self.pack(v, vs, pt);
-                let a = self.b.ins().iadd(rw.base, x);
+                let a = self.b.ins().iadd(base, x);
                 self.b.ins().store(mem(), pv, a, 0);
             }
             _ => {
@@ -1027,11 +1110,16 @@ impl Emit<'_, '_, '_> {
                 let lo = self.lanes(o, Scalar::I64);
                 let lv = self.lanes(v, vs);
                 for k in 0..LANES {
-                    let a = self.b.ins().iadd(rw.base, lo[k]);
+                    let a = self.b.ins().iadd(base, lo[k]);
                     self.b.ins().store(mem(), lv[k], a, 0);
                 }
             }
         }
-        Ok(())
     }
+}
+
+/// A branch condition: known for the whole chunk, or a value (the same in every lane).
+pub enum Cond {
+    Known(bool),
+    Dyn(ir::Value),
 }

@@ -63,7 +63,6 @@ pub fn build(
         |b: &mut FunctionBuilder, w: usize| b.ins().load(types::I64, fixed, env, (w * 8) as i32);
     let size: [ir::Value; 3] = std::array::from_fn(|k| ld(b, E_SIZE + k));
     let gbase: [ir::Value; 3] = std::array::from_fn(|k| ld(b, E_GBASE + k));
-    let start = ld(b, words.start_word);
     let mut args = Vec::new();
     for (i, p) in f.params.iter().enumerate() {
         let w = words.params.get(i).copied().ok_or("bad parameter words")?;
@@ -100,11 +99,10 @@ pub fn build(
             })
         })
         .collect();
-    // The start's local ids.
-    let x0 = b.ins().urem(start, size[0]);
-    let t = b.ins().udiv(start, size[0]);
-    let y0 = b.ins().urem(t, size[1]);
-    let z0 = b.ins().udiv(t, size[1]);
+    // The start's local ids (the driver's division, not one per group here).
+    let x0 = ld(b, words.start_word);
+    let y0 = ld(b, words.start_word + 1);
+    let z0 = ld(b, words.start_word + 2);
     let (xv, yv, zv) = (
         b.declare_var(types::I64),
         b.declare_var(types::I64),
@@ -117,7 +115,10 @@ pub fn build(
         b,
         plan,
         env,
-        check: true,
+        test: true,
+        work: false,
+        pending: Vec::new(),
+        caps: Default::default(),
         fail: entry,
         lid: [x0; 3],
         gbase,
@@ -147,6 +148,28 @@ pub fn build(
         let y = e.b.ins().icmp(IntCC::UnsignedLessThan, c.base, a_end);
         let both = e.b.ins().band(x, y);
         overlap = e.b.ins().bor(overlap, both);
+    }
+    // Roots too small for a chunk's accesses, or whose offset breaks the alignment the
+    // accesses through them rely on.
+    for &(root, store, need) in &plan.caps {
+        let Some(rw) = e.roots.get(root as usize).copied().flatten() else {
+            return Err("a root without words".into());
+        };
+        let size = if store { rw.size_st } else { rw.size_ld };
+        let small = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, size, need);
+        overlap = e.b.ins().bor(overlap, small);
+        let cap = e.b.ins().iadd_imm_s(size, -need);
+        e.caps.insert((root, store, need), cap);
+    }
+    for &(root, bytes) in &plan.align {
+        let Some(rw) = e.roots.get(root as usize).copied().flatten() else {
+            return Err("a root without words".into());
+        };
+        if bytes > 1 {
+            let m = e.b.ins().band_imm_s(rw.soff, bytes as i64 - 1);
+            let mis = e.b.ins().icmp_imm_s(IntCC::NotEqual, m, 0);
+            overlap = e.b.ins().bor(overlap, mis);
+        }
     }
     let whole_group = e.b.create_block();
     let go = e.b.create_block();
@@ -184,18 +207,33 @@ pub fn build(
         e.b.seal_block(full);
         e.b.switch_to_block(full);
         e.lid = [x, y, z];
-        e.check = true;
         e.fail = fallback;
-        e.vals.clear();
-        e.seen.clear();
-        seed(&mut e, f)?;
-        e.emit(&whole, checked)?;
-        e.b.switch_to_block(checked);
-        e.b.seal_block(checked);
-        e.check = false;
-        e.vals.clear();
-        seed(&mut e, f)?;
-        e.emit(&whole, advance)?;
+        if plan.fusable {
+            // One pass: tests as they come, stores once all passed.
+            e.test = true;
+            e.work = true;
+            e.vals.clear();
+            e.seen.clear();
+            seed(&mut e, f)?;
+            e.emit(&whole, advance)?;
+            e.b.switch_to_block(checked);
+            e.b.seal_block(checked);
+            e.b.ins().jump(advance, &[]);
+        } else {
+            e.test = true;
+            e.work = false;
+            e.vals.clear();
+            e.seen.clear();
+            seed(&mut e, f)?;
+            e.emit(&whole, checked)?;
+            e.b.switch_to_block(checked);
+            e.b.seal_block(checked);
+            e.test = false;
+            e.work = true;
+            e.vals.clear();
+            seed(&mut e, f)?;
+            e.emit(&whole, advance)?;
+        }
         // The next chunk: x advances by LANES, then y, then z.
         e.b.switch_to_block(advance);
         e.b.seal_block(advance);
@@ -274,7 +312,8 @@ pub fn build(
         e.b.seal_block(body);
         e.b.switch_to_block(body);
         e.lid = [x, y, z];
-        e.check = check;
+        e.test = check;
+        e.work = !check;
         e.fail = fallback;
         e.vals.clear();
         e.seen.clear();

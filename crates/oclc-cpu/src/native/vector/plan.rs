@@ -71,6 +71,16 @@ pub struct Plan<'m> {
     /// Pairs of roots accessed in one region (one of them stored through) that must not
     /// overlap for the vector code to run the group: tested once per group.
     pub disjoint: Vec<(u32, u32)>,
+    /// Per (root, store, bytes + lanes' span): the bounds the check pass compares with,
+    /// computed once per group (a root smaller than that runs the group on the scalar code).
+    pub caps: Vec<(u32, bool, i64)>,
+    /// Per root: the largest access through it whose offset from the root is a multiple of
+    /// its size; the root's own offset is tested once per group for that alignment.
+    pub align: Vec<(u32, u32)>,
+    /// Whether one pass can test and run a chunk: every store comes after every test of
+    /// its path (stores only in blocks that return, with no load after them), so the
+    /// stores can wait until the tests passed.
+    pub fusable: bool,
 }
 
 /// A load or store: its instruction, block, index there, root, space, whether it writes
@@ -144,6 +154,9 @@ impl<'m> Plan<'m> {
             inner_ptr: vec![false; f.values.len()],
             earlier: Default::default(),
             disjoint: Vec::new(),
+            caps: Vec::new(),
+            align: Vec::new(),
+            fusable: false,
         };
         p.analyse()?;
         p.find_barriers()?;
@@ -522,6 +535,44 @@ impl<'m> Plan<'m> {
                 });
             }
         }
+        for a in &list {
+            let Some(d) = f.insts.get(a.inst.index()) else {
+                continue;
+            };
+            let (p, ty) = match d.op {
+                Op::Load(p) => (p, d.result.map(|r| self.ty(r))),
+                Op::Store { ptr, value } => (ptr, Some(self.ty(value))),
+                _ => continue,
+            };
+            let bytes = ty.and_then(|t| t.elem()).map_or(1, |s| s.bytes());
+            let span = match self.kind(p) {
+                K::P(_, Sub::A(s)) => s.saturating_mul(LANES as i64 - 1).abs(),
+                _ => 0,
+            };
+            let req = (a.root, a.store, bytes as i64 + span);
+            if !self.caps.contains(&req) {
+                self.caps.push(req);
+            }
+            if self.tz(p, 0) >= bytes.trailing_zeros() {
+                match self.align.iter_mut().find(|(r, _)| *r == a.root) {
+                    Some((_, b)) => *b = (*b).max(bytes),
+                    None => self.align.push((a.root, bytes)),
+                }
+            }
+        }
+        // Fusable: stores only in returning blocks, no load after the block's first store.
+        self.fusable = self.barriers.is_empty()
+            && self.order.iter().all(|&b| {
+                let insts = &f.blocks[b.index()].insts;
+                let ops: Vec<&Op> = insts.iter().filter_map(|i| f.insts.get(i.index())).map(|d| &d.op).collect();
+                match ops.iter().position(|o| matches!(o, Op::Store { .. })) {
+                    None => true,
+                    Some(k) => {
+                        matches!(ops.last(), Some(Op::Ret(_)))
+                            && !ops[k..].iter().any(|o| matches!(o, Op::Load(_)))
+                    }
+                }
+            });
         let dom = dominators(f, &self.order);
         let dominates = |a: Block, b: Block| {
             dom.get(b.index())
@@ -551,6 +602,43 @@ impl<'m> Plan<'m> {
             }
         }
         Ok(())
+    }
+
+    /// Low bits known to be zero in integer `v`, or in a pointer's offset from its root.
+    pub fn tz(&self, v: Value, depth: usize) -> u32 {
+        let f = self.f;
+        if depth > 32 {
+            return 0;
+        }
+        // A pointer parameter is a root: its offset from itself is 0.
+        if let Some(ValueDef::Param(b, _)) = f.values.get(v.index()).map(|d| d.def) {
+            return if b == f.entry() && matches!(self.kind(v), K::P(..)) {
+                64
+            } else {
+                0
+            };
+        }
+        let Some(ValueDef::Inst(i)) = f.values.get(v.index()).map(|d| d.def) else {
+            return 0;
+        };
+        let Some(d) = f.insts.get(i.index()) else {
+            return 0;
+        };
+        let t = |x: Value| self.tz(x, depth + 1);
+        match &d.op {
+            Op::Const(oclc_ir::Const::Int(c)) => c.trailing_zeros().min(64),
+            Op::LocalAddr(_) | Op::GlobalAddr(_) => 64,
+            Op::PtrAdd(p, o) | Op::Bin(BinOp::Add | BinOp::Sub, p, o) => t(*p).min(t(*o)),
+            Op::Bin(BinOp::Mul, a, b) => (t(*a) + t(*b)).min(64),
+            Op::Bin(BinOp::And, a, b) => t(*a).max(t(*b)),
+            Op::Bin(BinOp::Shl, a, b) => match self.konst(*b) {
+                Some(c) if c < 64 => (t(*a) + c as u32).min(64),
+                _ => 0,
+            },
+            Op::Conv(ConvOp::ZExt | ConvOp::SExt, a) => t(*a),
+            Op::Conv(ConvOp::Trunc, a) => t(*a).min(self.ty(v).elem().map_or(64, |s| s.bits())),
+            _ => 0,
+        }
     }
 
     /// Region of every instruction (the number of barriers before it).
