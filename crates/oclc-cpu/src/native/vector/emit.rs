@@ -2,22 +2,24 @@
 //! branch of the chunk tested, nothing loaded or stored) and the fast pass (the kernel's
 //! work with no test left).
 
-use super::LANES;
 use super::plan::{K, Plan, Sub, reaches};
+use super::{MAX_LANES, MAX_REGS};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, types};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use oclc_ir::{BinOp, Block as IrBlock, CmpOp, Const, ConvOp, Op, Scalar, Type, UnOp, Value};
 use std::collections::HashMap;
 
-/// A number's lanes: uniform, affine (`base + lane * stride`), four scalars, or one SIMD
-/// vector (`i32`/`f32` only).
+/// A number's lanes: uniform, affine (`base + lane * stride`), one scalar per lane, or SIMD
+/// registers of four lanes each (`i32`/`f32` only).
 #[derive(Clone, Copy, Debug)]
 pub enum VV {
     U(ir::Value),
     A(ir::Value, i64),
-    L([ir::Value; LANES]),
-    P(ir::Value),
+    /// The lanes in use are the first [`Emit::n`].
+    L([ir::Value; MAX_LANES]),
+    /// Four lanes per register, the first `n / 4` registers in use.
+    P([ir::Value; MAX_REGS]),
 }
 
 /// A value: a number, or a pointer as a root plus an `i64` byte offset.
@@ -47,6 +49,8 @@ pub struct Span {
 pub struct Emit<'a, 'b, 'p> {
     pub b: &'a mut FunctionBuilder<'b>,
     pub plan: &'p Plan<'p>,
+    /// Lanes (work-items) per chunk: 4 or 16.
+    pub n: usize,
     pub env: ir::Value,
     /// Whether this pass tests accesses and branches (the check pass, or a fused pass).
     pub test: bool,
@@ -55,8 +59,10 @@ pub struct Emit<'a, 'b, 'p> {
     pub work: bool,
     /// Fused pass: the stores not yet done (offset, value, type, root base).
     pub pending: Vec<(VV, VV, Scalar, ir::Value)>,
-    /// Per (root, store, bytes needed): the highest offset allowed, computed at entry.
-    pub caps: HashMap<(u32, bool, i64), ir::Value>,
+    /// Per (root, store, bytes needed): the highest offset allowed, computed at entry, and
+    /// whether the root is smaller than that (for wide chunks; a root too small for a
+    /// narrow one sends the group to the scalar code at entry).
+    pub caps: HashMap<(u32, bool, i64), (ir::Value, Option<ir::Value>)>,
     /// Check pass: where a chunk goes when a test fails.
     pub fail: ir::Block,
     /// The chunk's local ids (lane 0's), `i64`.
@@ -123,24 +129,36 @@ impl Emit<'_, '_, '_> {
         }
     }
 
-    /// The lane values of `v` (a number of element type `s`).
-    fn lanes(&mut self, v: VV, s: Scalar) -> [ir::Value; LANES] {
+    /// SIMD registers per value.
+    fn regs(&self) -> usize {
+        self.n / 4
+    }
+
+    /// The lane values of `v` (a number of element type `s`); entries past `n` repeat.
+    fn lanes(&mut self, v: VV, s: Scalar) -> [ir::Value; MAX_LANES] {
+        let n = self.n;
         match v {
-            VV::U(x) => [x; LANES],
+            VV::U(x) => [x; MAX_LANES],
             VV::A(x, st) => {
                 let t = cl_ty(s);
-                let mut out = [x; LANES];
-                for (k, o) in out.iter_mut().enumerate().skip(1) {
+                let mut out = [x; MAX_LANES];
+                for k in 1..n {
                     let d = self.iconst(t, (st as u64).wrapping_mul(k as u64));
-                    *o = self.b.ins().iadd(x, d);
+                    out[k] = self.b.ins().iadd(x, d);
                     if s == Scalar::I1 {
-                        *o = self.b.ins().band_imm_s(*o, 1);
+                        out[k] = self.b.ins().band_imm_s(out[k], 1);
                     }
                 }
                 out
             }
             VV::L(l) => l,
-            VV::P(p) => std::array::from_fn(|k| self.b.ins().extractlane(p, k as u8)),
+            VV::P(p) => {
+                let mut out = [p[0]; MAX_LANES];
+                for (k, o) in out.iter_mut().enumerate().take(n) {
+                    *o = self.b.ins().extractlane(p[k / 4], (k % 4) as u8);
+                }
+                out
+            }
         }
     }
 
@@ -148,24 +166,65 @@ impl Emit<'_, '_, '_> {
         match v {
             VV::U(x) | VV::A(x, _) => x,
             VV::L(l) => l[0],
-            VV::P(p) => self.b.ins().extractlane(p, 0),
+            VV::P(p) => self.b.ins().extractlane(p[0], 0),
         }
     }
 
-    /// `v` as one SIMD value (type `pt`).
-    fn pack(&mut self, v: VV, s: Scalar, pt: ir::Type) -> ir::Value {
+    /// `v` as SIMD registers (type `pt`).
+    fn pack(&mut self, v: VV, s: Scalar, pt: ir::Type) -> [ir::Value; MAX_REGS] {
         match v {
             VV::P(p) => p,
-            VV::U(x) => self.b.ins().splat(pt, x),
+            VV::U(x) => [self.b.ins().splat(pt, x); MAX_REGS],
             other => {
                 let l = self.lanes(other, s);
-                let mut p = self.b.ins().splat(pt, l[0]);
-                for (k, &x) in l.iter().enumerate().skip(1) {
-                    p = self.b.ins().insertlane(p, x, k as u8);
+                let mut out = [l[0]; MAX_REGS];
+                for (r, o) in out.iter_mut().enumerate().take(self.regs()) {
+                    let mut p = self.b.ins().splat(pt, l[4 * r]);
+                    for k in 1..4 {
+                        p = self.b.ins().insertlane(p, l[4 * r + k], k as u8);
+                    }
+                    *o = p;
                 }
-                p
+                out
             }
         }
+    }
+
+    /// `f` on each register in use.
+    fn pmap(
+        &mut self,
+        p: [ir::Value; MAX_REGS],
+        mut f: impl FnMut(&mut Self, ir::Value) -> ir::Value,
+    ) -> [ir::Value; MAX_REGS] {
+        let mut out = p;
+        for o in out.iter_mut().take(self.regs()) {
+            *o = f(self, *o);
+        }
+        out
+    }
+
+    /// `f` on each pair of registers in use.
+    fn pmap2(
+        &mut self,
+        a: [ir::Value; MAX_REGS],
+        b: [ir::Value; MAX_REGS],
+        mut f: impl FnMut(&mut Self, ir::Value, ir::Value) -> ir::Value,
+    ) -> [ir::Value; MAX_REGS] {
+        let mut out = a;
+        for r in 0..self.regs() {
+            out[r] = f(self, a[r], b[r]);
+        }
+        out
+    }
+
+    /// `f` on each lane in use.
+    fn lmap(&mut self, mut f: impl FnMut(&mut Self, usize) -> ir::Value) -> [ir::Value; MAX_LANES] {
+        let first = f(self, 0);
+        let mut out = [first; MAX_LANES];
+        for (k, o) in out.iter_mut().enumerate().take(self.n).skip(1) {
+            *o = f(self, k);
+        }
+        out
     }
 
     fn num(&mut self, v: Value) -> Result<VV, String> {
@@ -191,8 +250,8 @@ impl Emit<'_, '_, '_> {
         let n_vec = matches!(k, K::N(_)) && packed(s).is_some();
         let tys: Vec<ir::Type> = match sub {
             Sub::U | Sub::A(_) => vec![t],
-            Sub::V if n_vec => vec![packed(s).unwrap_or(t)],
-            Sub::V => vec![t; LANES],
+            Sub::V if n_vec => vec![packed(s).unwrap_or(t); self.regs()],
+            Sub::V => vec![t; self.n],
         };
         tys.into_iter()
             .map(|t| (self.b.declare_var(t), t))
@@ -209,8 +268,8 @@ impl Emit<'_, '_, '_> {
         let xs: Vec<ir::Value> = match sub {
             Sub::U | Sub::A(_) => vec![self.lane0(vv)],
             Sub::V => match (matches!(k, K::N(_)), packed(es)) {
-                (true, Some(pt)) => vec![self.pack(vv, es, pt)],
-                _ => self.lanes(vv, es).to_vec(),
+                (true, Some(pt)) => self.pack(vv, es, pt)[..self.regs()].to_vec(),
+                _ => self.lanes(vv, es)[..self.n].to_vec(),
             },
         };
         for ((var, _), x) in vars.iter().zip(xs) {
@@ -224,7 +283,7 @@ impl Emit<'_, '_, '_> {
         let vv = |sub: Sub, xs: &[ir::Value], n_vec: bool| match sub {
             Sub::U => VV::U(xs[0]),
             Sub::A(st) => VV::A(xs[0], st),
-            Sub::V if n_vec => VV::P(xs[0]),
+            Sub::V if n_vec => VV::P(std::array::from_fn(|i| xs[i.min(xs.len() - 1)])),
             Sub::V => VV::L(std::array::from_fn(|i| xs[i.min(xs.len() - 1)])),
         };
         match k {
@@ -368,12 +427,11 @@ impl Emit<'_, '_, '_> {
             return Ok(Cond::Dyn(self.lane0(v)));
         }
         let l = self.lanes(v, Scalar::I1);
-        let any = self.b.ins().bor(l[0], l[1]);
-        let any = self.b.ins().bor(any, l[2]);
-        let any = self.b.ins().bor(any, l[3]);
-        let all = self.b.ins().band(l[0], l[1]);
-        let all = self.b.ins().band(all, l[2]);
-        let all = self.b.ins().band(all, l[3]);
+        let (mut any, mut all) = (l[0], l[0]);
+        for &x in l.iter().take(self.n).skip(1) {
+            any = self.b.ins().bor(any, x);
+            all = self.b.ins().band(all, x);
+        }
         let split = self.b.ins().icmp(IntCC::NotEqual, any, all);
         self.fail_if(split);
         Ok(Cond::Dyn(any))
@@ -387,20 +445,25 @@ impl Emit<'_, '_, '_> {
         let Some(oclc_ir::ValueDef::Inst(i)) = f.values.get(c.index()).map(|d| d.def) else {
             return Ok(None);
         };
-        let Some(Op::Cmp(o @ (CmpOp::Eq | CmpOp::Ne), a, b)) = f.insts.get(i.index()).map(|d| &d.op)
+        let Some(Op::Cmp(o @ (CmpOp::Eq | CmpOp::Ne), a, b)) =
+            f.insts.get(i.index()).map(|d| &d.op)
         else {
             return Ok(None);
         };
-        let (x, u) = match (self.num(*a)?, self.num(*b)?) {
-            (VV::A(x, s), VV::U(u)) | (VV::U(u), VV::A(x, s)) if s == 1 || s == -1 => {
-                if s == 1 { (x, u) } else { (u, x) }
-            }
-            _ => return Ok(None),
-        };
+        let (x, u) =
+            match (self.num(*a)?, self.num(*b)?) {
+                (VV::A(x, s), VV::U(u)) | (VV::U(u), VV::A(x, s)) if s == 1 || s == -1 => {
+                    if s == 1 { (x, u) } else { (u, x) }
+                }
+                _ => return Ok(None),
+            };
         if self.test {
             // Lane k equals where u - x == k (stride 1; x - u for stride -1).
             let d = self.b.ins().isub(u, x);
-            let hit = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, d, LANES as i64);
+            let hit = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedLessThan, d, self.n as i64);
             self.fail_if(hit);
         }
         Ok(Some(Cond::Known(*o == CmpOp::Ne)))
@@ -536,7 +599,7 @@ impl Emit<'_, '_, '_> {
                     }
                     _ => {
                         let (lx, ly) = (self.lanes(x, s), self.lanes(y, s));
-                        VV::L(std::array::from_fn(|k| self.cmp1(*o, lx[k], ly[k])))
+                        VV::L(self.lmap(|e, k| e.cmp1(*o, lx[k], ly[k])))
                     }
                 })
             }
@@ -557,12 +620,12 @@ impl Emit<'_, '_, '_> {
                     }
                     _ => match (o, from, rs, x) {
                         (ConvOp::SToF, Scalar::I32, Scalar::F32, VV::P(p)) => {
-                            VV::P(self.b.ins().fcvt_from_sint(types::F32X4, p))
+                            VV::P(self.pmap(p, |e, r| e.b.ins().fcvt_from_sint(types::F32X4, r)))
                         }
                         _ => {
                             let l = self.lanes(x, from);
                             let mut out = l;
-                            for (k, o2) in out.iter_mut().enumerate() {
+                            for (k, o2) in out.iter_mut().enumerate().take(self.n) {
                                 *o2 = self.conv1(*o, from, rs, l[k])?;
                             }
                             self.repack(VV::L(out), rs)
@@ -580,7 +643,7 @@ impl Emit<'_, '_, '_> {
                     _ => {
                         let lc = self.lanes(cv, Scalar::I1);
                         let (lx, ly) = (self.lanes(x, rs), self.lanes(y, rs));
-                        let out = std::array::from_fn(|k| self.b.ins().select(lc[k], lx[k], ly[k]));
+                        let out = self.lmap(|e, k| e.b.ins().select(lc[k], lx[k], ly[k]));
                         self.repack(VV::L(out), rs)
                     }
                 })
@@ -638,29 +701,29 @@ impl Emit<'_, '_, '_> {
                         let p = match o {
                             BinOp::Shl | BinOp::LShr | BinOp::AShr => {
                                 let amt = self.lane0(y);
-                                match o {
-                                    BinOp::Shl => self.b.ins().ishl(px, amt),
-                                    BinOp::LShr => self.b.ins().ushr(px, amt),
-                                    _ => self.b.ins().sshr(px, amt),
-                                }
+                                self.pmap(px, |e, r| match o {
+                                    BinOp::Shl => e.b.ins().ishl(r, amt),
+                                    BinOp::LShr => e.b.ins().ushr(r, amt),
+                                    _ => e.b.ins().sshr(r, amt),
+                                })
                             }
                             _ => {
                                 let py = self.pack(y, s, types::I32X4);
-                                match o {
-                                    BinOp::Add => self.b.ins().iadd(px, py),
-                                    BinOp::Sub => self.b.ins().isub(px, py),
-                                    BinOp::Mul => self.b.ins().imul(px, py),
-                                    BinOp::And => self.b.ins().band(px, py),
-                                    BinOp::Or => self.b.ins().bor(px, py),
-                                    _ => self.b.ins().bxor(px, py),
-                                }
+                                self.pmap2(px, py, |e, a, b| match o {
+                                    BinOp::Add => e.b.ins().iadd(a, b),
+                                    BinOp::Sub => e.b.ins().isub(a, b),
+                                    BinOp::Mul => e.b.ins().imul(a, b),
+                                    BinOp::And => e.b.ins().band(a, b),
+                                    BinOp::Or => e.b.ins().bor(a, b),
+                                    _ => e.b.ins().bxor(a, b),
+                                })
                             }
                         };
                         return VV::P(p);
                     }
                 }
                 let (lx, ly) = (self.lanes(x, s), self.lanes(y, s));
-                let out = std::array::from_fn(|k| self.int1(o, s, lx[k], ly[k]));
+                let out = self.lmap(|e, k| e.int1(o, s, lx[k], ly[k]));
                 self.repack(VV::L(out), s)
             }
         }
@@ -703,10 +766,10 @@ impl Emit<'_, '_, '_> {
         }
         if let Some(pt) = packed(s) {
             let (a, b) = (self.pack(x, s, pt), self.pack(y, s, pt));
-            return VV::P(f1(self, a, b));
+            return VV::P(self.pmap2(a, b, f1));
         }
         let (lx, ly) = (self.lanes(x, s), self.lanes(y, s));
-        VV::L(std::array::from_fn(|k| f1(self, lx[k], ly[k])))
+        VV::L(self.lmap(|e, k| f1(e, lx[k], ly[k])))
     }
 
     fn un(&mut self, o: UnOp, s: Scalar, sub: Sub, x: VV) -> VV {
@@ -734,10 +797,10 @@ impl Emit<'_, '_, '_> {
             Sub::V => {
                 if let (Some(pt), true) = (packed(s), s != Scalar::I1) {
                     let p = self.pack(x, s, pt);
-                    return VV::P(u1(self, p));
+                    return VV::P(self.pmap(p, u1));
                 }
                 let l = self.lanes(x, s);
-                VV::L(std::array::from_fn(|k| u1(self, l[k])))
+                VV::L(self.lmap(|e, k| u1(e, l[k])))
             }
         }
     }
@@ -835,7 +898,7 @@ impl Emit<'_, '_, '_> {
         };
         let bits = from.bits();
         let t = cl_ty(from);
-        let span = (st.unsigned_abs() as u128) * (LANES as u128 - 1);
+        let span = (st.unsigned_abs() as u128) * (self.n as u128 - 1);
         let bad = if o == ConvOp::ZExt {
             let max = mask(bits) as u128;
             if span > max {
@@ -877,7 +940,7 @@ impl Emit<'_, '_, '_> {
         let o = self.add_soff(rw.soff, off);
         let half = 1i64 << (crate::ptr::ALLOC_SHIFT - 1);
         let l = self.lanes(o, Scalar::I64);
-        for x in l {
+        for &x in l.iter().take(self.n) {
             let sh = self.b.ins().iadd_imm_s(x, half);
             let bad = self
                 .b
@@ -893,7 +956,7 @@ impl Emit<'_, '_, '_> {
             VV::A(x, s) => VV::A(self.b.ins().iadd(soff, x), s),
             other => {
                 let l = self.lanes(other, Scalar::I64);
-                VV::L(std::array::from_fn(|k| self.b.ins().iadd(soff, l[k])))
+                VV::L(self.lmap(|e, k| e.b.ins().iadd(soff, l[k])))
             }
         }
     }
@@ -906,7 +969,7 @@ impl Emit<'_, '_, '_> {
         let (lo, span, x0) = match o {
             VV::U(x) => (x, 0i64, x),
             VV::A(x, st) => {
-                let span = st.saturating_mul(LANES as i64 - 1);
+                let span = st.saturating_mul(self.n as i64 - 1);
                 let lo = if span < 0 {
                     self.b.ins().iadd_imm_s(x, span)
                 } else {
@@ -921,7 +984,7 @@ impl Emit<'_, '_, '_> {
             }
             other => {
                 let l = self.lanes(other, Scalar::I64);
-                for x in l {
+                for &x in l.iter().take(self.n) {
                     self.bounds_check(root, store, VV::U(x), bytes, aligned);
                 }
                 return;
@@ -930,7 +993,7 @@ impl Emit<'_, '_, '_> {
         // lo <= size - bytes - span (unsigned: a negative lo fails); a root smaller than
         // bytes + span sends the group to the scalar code at entry.
         let need = b + span;
-        let cap = match self.caps.get(&(root, store, need)) {
+        let (cap, small) = match self.caps.get(&(root, store, need)) {
             Some(&c) => c,
             None => {
                 let Some(rw) = self.roots.get(root as usize).copied().flatten() else {
@@ -940,11 +1003,13 @@ impl Emit<'_, '_, '_> {
                 };
                 let size = if store { rw.size_st } else { rw.size_ld };
                 let small = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, size, need);
-                self.fail_if(small);
-                self.b.ins().iadd_imm_s(size, -need)
+                (self.b.ins().iadd_imm_s(size, -need), Some(small))
             }
         };
         let mut bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, lo, cap);
+        if let Some(sm) = small {
+            bad = self.b.ins().bor(bad, sm);
+        }
         if !aligned && bytes > 1 {
             let m = self.b.ins().band_imm_s(x0, b - 1);
             let mis = self.b.ins().icmp_imm_s(IntCC::NotEqual, m, 0);
@@ -975,7 +1040,7 @@ impl Emit<'_, '_, '_> {
                     // Lanes a > b overlap where -bx < d + (a - b) s < by, d = x0 - y0.
                     let d = self.b.ins().isub(x0, y0);
                     let mut bad = self.iconst(types::I8, 0);
-                    for m in 1..LANES as i64 {
+                    for m in 1..self.n as i64 {
                         let t = self.b.ins().iadd_imm_s(d, m * s + bxi - 1);
                         let hit =
                             self.b
@@ -1008,12 +1073,11 @@ impl Emit<'_, '_, '_> {
     /// The lowest offset and the end of the bytes of every lane.
     fn hull(&mut self, o: VV, bytes: i64) -> (ir::Value, ir::Value) {
         let l = self.lanes(o, Scalar::I64);
-        let lo = self.b.ins().smin(l[0], l[1]);
-        let lo2 = self.b.ins().smin(l[2], l[3]);
-        let lo = self.b.ins().smin(lo, lo2);
-        let hi = self.b.ins().smax(l[0], l[1]);
-        let hi2 = self.b.ins().smax(l[2], l[3]);
-        let hi = self.b.ins().smax(hi, hi2);
+        let (mut lo, mut hi) = (l[0], l[0]);
+        for &x in l.iter().take(self.n).skip(1) {
+            lo = self.b.ins().smin(lo, x);
+            hi = self.b.ins().smax(hi, x);
+        }
         let end = self.b.ins().iadd_imm_s(hi, bytes);
         (lo, end)
     }
@@ -1049,7 +1113,7 @@ impl Emit<'_, '_, '_> {
             let z = self.zero(rs);
             return Ok(Val::N(match kind {
                 K::N(Sub::U) => VV::U(z),
-                _ => self.repack(VV::L([z; LANES]), rs),
+                _ => self.repack(VV::L([z; MAX_LANES]), rs),
             }));
         }
         let t = cl_ty(rs);
@@ -1066,11 +1130,15 @@ impl Emit<'_, '_, '_> {
             (VV::U(x), _) => VV::U(one(self, x)),
             (VV::A(x, st), Some(pt)) if st == bytes as i64 => {
                 let a = self.b.ins().iadd(rw.base, x);
-                VV::P(self.b.ins().load(pt, mem(), a, 0))
+                let mut p = [a; MAX_REGS];
+                for (r, v) in p.iter_mut().enumerate().take(self.regs()) {
+                    *v = self.b.ins().load(pt, mem(), a, (16 * r) as i32);
+                }
+                VV::P(p)
             }
             _ => {
                 let l = self.lanes(o, Scalar::I64);
-                let out = std::array::from_fn(|k| one(self, l[k]));
+                let out = self.lmap(|e, k| one(e, l[k]));
                 self.repack(VV::L(out), rs)
             }
         }))
@@ -1103,13 +1171,15 @@ impl Emit<'_, '_, '_> {
             (VV::A(x, st), Some(pt)) if st == bytes as i64 => {
                 let pv = self.pack(v, vs, pt);
                 let a = self.b.ins().iadd(base, x);
-                self.b.ins().store(mem(), pv, a, 0);
+                for (r, &v) in pv.iter().enumerate().take(self.regs()) {
+                    self.b.ins().store(mem(), v, a, (16 * r) as i32);
+                }
             }
             _ => {
                 // Lane by lane, in work-item order (the last one's write stays).
                 let lo = self.lanes(o, Scalar::I64);
                 let lv = self.lanes(v, vs);
-                for k in 0..LANES {
+                for k in 0..self.n {
                     let a = self.b.ins().iadd(base, lo[k]);
                     self.b.ins().store(mem(), lv[k], a, 0);
                 }

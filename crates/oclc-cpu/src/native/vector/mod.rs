@@ -20,8 +20,15 @@ use emit::{Emit, RootW, Span, VV, Val};
 use oclc_ir::{Module, Scalar, Type};
 pub use plan::Plan;
 
-/// Work-items per chunk.
-pub const LANES: usize = 4;
+/// Work-items per chunk: a group's rows run in chunks of [`WIDE`] where they can, else
+/// (and where a wide chunk fails its tests) of [`NARROW`].
+pub const WIDE: usize = 16;
+pub const NARROW: usize = 4;
+/// The most lanes of a chunk, and SIMD registers (4 lanes each) of a value.
+pub const MAX_LANES: usize = WIDE;
+pub const MAX_REGS: usize = WIDE / 4;
+/// The narrowest chunk: the groups the vector code runs are at least this wide.
+pub const LANES: usize = NARROW;
 
 /// Status of a group that must run on the scalar code whole (a kernel with barriers whose
 /// check pass failed).
@@ -114,6 +121,7 @@ pub fn build(
     let mut e = Emit {
         b,
         plan,
+        n: NARROW,
         env,
         test: true,
         work: false,
@@ -127,14 +135,10 @@ pub fn build(
         vals: Default::default(),
         seen: Default::default(),
     };
-    let whole = Span {
-        start: (f.entry(), 0),
-        stop: None,
-    };
     let zero = e.b.ins().iconst(types::I64, 0);
     // Roots the lanes may reach in one another's order must not overlap: else the group
     // runs on the scalar code.
-    let mut overlap = e.b.ins().iconst(types::I8, 0);
+    let mut whole_group = e.b.ins().iconst(types::I8, 0);
     for &(r1, r2) in &plan.disjoint {
         let (Some(a), Some(c)) = (
             e.roots.get(r1 as usize).copied().flatten(),
@@ -147,19 +151,31 @@ pub fn build(
         let x = e.b.ins().icmp(IntCC::UnsignedLessThan, a.base, c_end);
         let y = e.b.ins().icmp(IntCC::UnsignedLessThan, c.base, a_end);
         let both = e.b.ins().band(x, y);
-        overlap = e.b.ins().bor(overlap, both);
+        whole_group = e.b.ins().bor(whole_group, both);
     }
-    // Roots too small for a chunk's accesses, or whose offset breaks the alignment the
-    // accesses through them rely on.
-    for &(root, store, need) in &plan.caps {
+    // The bounds each chunk width compares with; a root too small for a narrow chunk's
+    // accesses, or whose offset breaks the alignment they rely on, runs the group on the
+    // scalar code.
+    for &(root, store, bytes, stride) in &plan.caps {
         let Some(rw) = e.roots.get(root as usize).copied().flatten() else {
             return Err("a root without words".into());
         };
         let size = if store { rw.size_st } else { rw.size_ld };
-        let small = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, size, need);
-        overlap = e.b.ins().bor(overlap, small);
-        let cap = e.b.ins().iadd_imm_s(size, -need);
-        e.caps.insert((root, store, need), cap);
+        for n in [NARROW, WIDE] {
+            let need = bytes + stride.saturating_mul(n as i64 - 1).abs();
+            if e.caps.contains_key(&(root, store, need)) {
+                continue;
+            }
+            let small = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, size, need);
+            let cap = e.b.ins().iadd_imm_s(size, -need);
+            let small = if n == NARROW {
+                whole_group = e.b.ins().bor(whole_group, small);
+                None
+            } else {
+                Some(small)
+            };
+            e.caps.insert((root, store, need), (cap, small));
+        }
     }
     for &(root, bytes) in &plan.align {
         let Some(rw) = e.roots.get(root as usize).copied().flatten() else {
@@ -168,113 +184,189 @@ pub fn build(
         if bytes > 1 {
             let m = e.b.ins().band_imm_s(rw.soff, bytes as i64 - 1);
             let mis = e.b.ins().icmp_imm_s(IntCC::NotEqual, m, 0);
-            overlap = e.b.ins().bor(overlap, mis);
+            whole_group = e.b.ins().bor(whole_group, mis);
         }
     }
-    let whole_group = e.b.create_block();
+    let scalar_group = e.b.create_block();
     let go = e.b.create_block();
-    e.b.set_cold_block(whole_group);
-    e.b.ins().brif(overlap, whole_group, &[], go, &[]);
-    e.b.seal_block(whole_group);
+    e.b.set_cold_block(scalar_group);
+    e.b.ins().brif(whole_group, scalar_group, &[], go, &[]);
+    e.b.seal_block(scalar_group);
     e.b.seal_block(go);
-    e.b.switch_to_block(whole_group);
+    e.b.switch_to_block(scalar_group);
     let g = e.b.ins().iconst(types::I64, GROUP_FALLBACK as i64);
     e.b.ins().return_(&[g]);
     e.b.switch_to_block(go);
+    let v = Vars {
+        x: xv,
+        y: yv,
+        z: zv,
+        size,
+        zero,
+    };
     if plan.barriers.is_empty() {
-        // Chunk by chunk: check, then run (or hand the chunk to the scalar code).
-        let head = e.b.create_block();
-        let fallback = e.b.create_block();
-        let checked = e.b.create_block();
-        let advance = e.b.create_block();
-        let done = e.b.create_block();
-        let part = e.b.create_block();
-        e.b.set_cold_block(fallback);
-        e.b.ins().jump(head, &[]);
-        e.b.switch_to_block(head);
-        let (x, y, z) = (e.b.use_var(xv), e.b.use_var(yv), e.b.use_var(zv));
-        let end =
-            e.b.ins()
-                .icmp(IntCC::UnsignedGreaterThanOrEqual, z, size[2]);
-        let body = e.b.create_block();
-        e.b.ins().brif(end, done, &[], body, &[]);
-        e.b.seal_block(body);
-        e.b.switch_to_block(body);
-        let x4 = e.b.ins().iadd_imm_s(x, LANES as i64);
-        let short = e.b.ins().icmp(IntCC::UnsignedGreaterThan, x4, size[0]);
-        let full = e.b.create_block();
-        e.b.ins().brif(short, part, &[], full, &[]);
-        e.b.seal_block(full);
-        e.b.switch_to_block(full);
-        e.lid = [x, y, z];
-        e.fail = fallback;
-        if plan.fusable {
-            // One pass: tests as they come, stores once all passed.
-            e.test = true;
-            e.work = true;
-            e.vals.clear();
-            e.seen.clear();
-            seed(&mut e, f)?;
-            e.emit(&whole, advance)?;
-            e.b.switch_to_block(checked);
-            e.b.seal_block(checked);
-            e.b.ins().jump(advance, &[]);
-        } else {
-            e.test = true;
-            e.work = false;
-            e.vals.clear();
-            e.seen.clear();
-            seed(&mut e, f)?;
-            e.emit(&whole, checked)?;
-            e.b.switch_to_block(checked);
-            e.b.seal_block(checked);
-            e.test = false;
-            e.work = true;
-            e.vals.clear();
-            seed(&mut e, f)?;
-            e.emit(&whole, advance)?;
-        }
-        // The next chunk: x advances by LANES, then y, then z.
-        e.b.switch_to_block(advance);
-        e.b.seal_block(advance);
-        let x = e.b.use_var(xv);
-        let x4 = e.b.ins().iadd_imm_s(x, LANES as i64);
+        chunks(&mut e, f, &v)
+    } else {
+        // Groups a multiple of WIDE wide run in wide chunks, the others (a multiple of
+        // NARROW: the driver's condition) in narrow ones.
+        let wide_ok = e.b.ins().band_imm_s(size[0], WIDE as i64 - 1);
+        let (wide, narrow) = (e.b.create_block(), e.b.create_block());
+        e.b.ins().brif(wide_ok, narrow, &[], wide, &[]);
+        e.b.seal_block(wide);
+        e.b.seal_block(narrow);
+        e.b.switch_to_block(wide);
+        groupwise(&mut e, f, &v, WIDE)?;
+        e.b.switch_to_block(narrow);
+        groupwise(&mut e, f, &v, NARROW)
+    }
+}
+
+/// The chunk loop's variables (local ids of the chunk's first work-item) and the group's
+/// size.
+struct Vars {
+    x: cranelift_frontend::Variable,
+    y: cranelift_frontend::Variable,
+    z: cranelift_frontend::Variable,
+    size: [ir::Value; 3],
+    zero: ir::Value,
+}
+
+/// One chunk of `n` lanes at the current ids: tested and run (fused, or a check pass and
+/// a fast pass); to `fail` when a test fails (nothing written yet), to `exit` when done.
+fn chunk_body(
+    e: &mut Emit,
+    f: &oclc_ir::Function,
+    v: &Vars,
+    n: usize,
+    fail: ir::Block,
+    exit: ir::Block,
+) -> Result<(), String> {
+    let whole = Span {
+        start: (f.entry(), 0),
+        stop: None,
+    };
+    let (x, y, z) = (e.b.use_var(v.x), e.b.use_var(v.y), e.b.use_var(v.z));
+    e.lid = [x, y, z];
+    e.n = n;
+    e.fail = fail;
+    if e.plan.fusable {
+        // One pass: tests as they come, stores once all passed.
+        e.test = true;
+        e.work = true;
+        e.vals.clear();
+        e.seen.clear();
+        seed(e, f)?;
+        return e.emit(&whole, exit);
+    }
+    let checked = e.b.create_block();
+    e.test = true;
+    e.work = false;
+    e.vals.clear();
+    e.seen.clear();
+    seed(e, f)?;
+    e.emit(&whole, checked)?;
+    e.b.switch_to_block(checked);
+    e.b.seal_block(checked);
+    e.test = false;
+    e.work = true;
+    e.vals.clear();
+    seed(e, f)?;
+    e.emit(&whole, exit)
+}
+
+/// A kernel without barriers: chunk after chunk from the start ids; wide chunks where a
+/// row has room (at x a multiple of WIDE), narrow ones where not or where a wide chunk's
+/// tests fail; a narrow chunk that fails, and a row's last work-items, go back to the
+/// driver for the scalar code.
+fn chunks(e: &mut Emit, f: &oclc_ir::Function, v: &Vars) -> Result<(), String> {
+    let size = v.size;
+    let head = e.b.create_block();
+    let try_narrow = e.b.create_block();
+    let fallback = e.b.create_block();
+    let part = e.b.create_block();
+    let done = e.b.create_block();
+    let (wide_done, narrow_done) = (e.b.create_block(), e.b.create_block());
+    e.b.set_cold_block(fallback);
+    e.b.ins().jump(head, &[]);
+    e.b.switch_to_block(head);
+    let (x, z) = (e.b.use_var(v.x), e.b.use_var(v.z));
+    let end =
+        e.b.ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, z, size[2]);
+    let body = e.b.create_block();
+    e.b.ins().brif(end, done, &[], body, &[]);
+    e.b.seal_block(body);
+    e.b.switch_to_block(body);
+    // Wide: x a multiple of WIDE with WIDE work-items left in the row.
+    let xw = e.b.ins().iadd_imm_s(x, WIDE as i64);
+    let room = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, xw, size[0]);
+    let al = e.b.ins().band_imm_s(x, WIDE as i64 - 1);
+    let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, al, 0);
+    let wide_ok = e.b.ins().band(room, aligned);
+    let wide = e.b.create_block();
+    e.b.ins().brif(wide_ok, wide, &[], try_narrow, &[]);
+    e.b.seal_block(wide);
+    e.b.switch_to_block(wide);
+    // A wide chunk that fails runs as narrow ones from the same x.
+    chunk_body(e, f, v, WIDE, try_narrow, wide_done)?;
+    e.b.switch_to_block(try_narrow);
+    e.b.seal_block(try_narrow);
+    let x = e.b.use_var(v.x);
+    let xn = e.b.ins().iadd_imm_s(x, NARROW as i64);
+    let short = e.b.ins().icmp(IntCC::UnsignedGreaterThan, xn, size[0]);
+    let narrow = e.b.create_block();
+    e.b.ins().brif(short, part, &[], narrow, &[]);
+    e.b.seal_block(narrow);
+    e.b.switch_to_block(narrow);
+    chunk_body(e, f, v, NARROW, fallback, narrow_done)?;
+    for (blk, n) in [(wide_done, WIDE), (narrow_done, NARROW)] {
+        e.b.switch_to_block(blk);
+        e.b.seal_block(blk);
+        let x = e.b.use_var(v.x);
+        let xn = e.b.ins().iadd_imm_s(x, n as i64);
         let wrap =
             e.b.ins()
-                .icmp(IntCC::UnsignedGreaterThanOrEqual, x4, size[0]);
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, xn, size[0]);
         let (same_row, next_row) = (e.b.create_block(), e.b.create_block());
         e.b.ins().brif(wrap, next_row, &[], same_row, &[]);
         e.b.seal_block(same_row);
         e.b.seal_block(next_row);
         e.b.switch_to_block(same_row);
-        e.b.def_var(xv, x4);
+        e.b.def_var(v.x, xn);
         e.b.ins().jump(head, &[]);
         e.b.switch_to_block(next_row);
-        next_row_of(&mut e, xv, yv, zv, size, zero);
+        next_row_of(e, v.x, v.y, v.z, size, v.zero);
         e.b.ins().jump(head, &[]);
-        // A row's last work-items, fewer than a chunk, and failed chunks: on the scalar code.
-        e.b.switch_to_block(part);
-        e.b.seal_block(part);
-        let x = e.b.use_var(xv);
-        let n = e.b.ins().isub(size[0], x);
-        let st = status(&mut e, xv, yv, zv, size, n);
-        e.b.ins().return_(&[st]);
-        e.b.switch_to_block(fallback);
-        e.b.seal_block(fallback);
-        let four = e.b.ins().iconst(types::I64, LANES as i64);
-        let st = status(&mut e, xv, yv, zv, size, four);
-        e.b.ins().return_(&[st]);
-        e.b.seal_block(head);
-        e.b.switch_to_block(done);
-        e.b.seal_block(done);
-        e.b.ins().return_(&[zero]);
-        return Ok(());
     }
-    // With barriers: the driver runs only groups whose width is a multiple of LANES from
-    // their start. Every chunk of the group is checked (all regions at once) before any
-    // runs; then each region runs over every chunk.
+    // A row's last work-items, fewer than a narrow chunk, and failed narrow chunks: on
+    // the scalar code.
+    e.b.switch_to_block(part);
+    e.b.seal_block(part);
+    let x = e.b.use_var(v.x);
+    let n = e.b.ins().isub(size[0], x);
+    let st = status(e, v.x, v.y, v.z, size, n);
+    e.b.ins().return_(&[st]);
+    e.b.switch_to_block(fallback);
+    e.b.seal_block(fallback);
+    let four = e.b.ins().iconst(types::I64, NARROW as i64);
+    let st = status(e, v.x, v.y, v.z, size, four);
+    e.b.ins().return_(&[st]);
+    e.b.seal_block(head);
+    e.b.switch_to_block(done);
+    e.b.seal_block(done);
+    e.b.ins().return_(&[v.zero]);
+    Ok(())
+}
+
+/// A kernel with barriers, in chunks of `n` lanes: every chunk of the group is checked
+/// (all regions at once) before any runs, then each region runs over every chunk; a failed
+/// check sends the whole group to the scalar code (nothing written yet).
+fn groupwise(e: &mut Emit, f: &oclc_ir::Function, v: &Vars, n: usize) -> Result<(), String> {
+    let plan = e.plan;
+    let size = v.size;
     let fallback = e.b.create_block();
     e.b.set_cold_block(fallback);
+    e.n = n;
     let regions = plan.barriers.len() + 1;
     for r in 0..=regions {
         let check = r == 0;
@@ -295,16 +387,16 @@ pub fn build(
                 stop: plan.barriers.get(k).copied(),
             }
         };
-        e.b.def_var(xv, zero);
-        e.b.def_var(yv, zero);
-        e.b.def_var(zv, zero);
+        e.b.def_var(v.x, v.zero);
+        e.b.def_var(v.y, v.zero);
+        e.b.def_var(v.z, v.zero);
         let head = e.b.create_block();
         let body = e.b.create_block();
         let advance = e.b.create_block();
         let after = e.b.create_block();
         e.b.ins().jump(head, &[]);
         e.b.switch_to_block(head);
-        let (x, y, z) = (e.b.use_var(xv), e.b.use_var(yv), e.b.use_var(zv));
+        let (x, y, z) = (e.b.use_var(v.x), e.b.use_var(v.y), e.b.use_var(v.z));
         let end =
             e.b.ins()
                 .icmp(IntCC::UnsignedGreaterThanOrEqual, z, size[2]);
@@ -317,33 +409,33 @@ pub fn build(
         e.fail = fallback;
         e.vals.clear();
         e.seen.clear();
-        seed(&mut e, f)?;
+        seed(e, f)?;
         if !check {
-            remat(&mut e, &span)?;
+            remat(e, &span)?;
         }
         e.emit(&span, advance)?;
         e.b.switch_to_block(advance);
         e.b.seal_block(advance);
-        let x = e.b.use_var(xv);
-        let x4 = e.b.ins().iadd_imm_s(x, LANES as i64);
+        let x = e.b.use_var(v.x);
+        let xn = e.b.ins().iadd_imm_s(x, n as i64);
         let wrap =
             e.b.ins()
-                .icmp(IntCC::UnsignedGreaterThanOrEqual, x4, size[0]);
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, xn, size[0]);
         let (same_row, next_row) = (e.b.create_block(), e.b.create_block());
         e.b.ins().brif(wrap, next_row, &[], same_row, &[]);
         e.b.seal_block(same_row);
         e.b.seal_block(next_row);
         e.b.switch_to_block(same_row);
-        e.b.def_var(xv, x4);
+        e.b.def_var(v.x, xn);
         e.b.ins().jump(head, &[]);
         e.b.switch_to_block(next_row);
-        next_row_of(&mut e, xv, yv, zv, size, zero);
+        next_row_of(e, v.x, v.y, v.z, size, v.zero);
         e.b.ins().jump(head, &[]);
         e.b.seal_block(head);
         e.b.switch_to_block(after);
         e.b.seal_block(after);
     }
-    e.b.ins().return_(&[zero]);
+    e.b.ins().return_(&[v.zero]);
     e.b.switch_to_block(fallback);
     e.b.seal_block(fallback);
     let g = e.b.ins().iconst(types::I64, GROUP_FALLBACK as i64);

@@ -3,7 +3,6 @@
 //! (`base + lane * stride`), or varying; which values come from memory; and where the
 //! barriers split the kernel into regions.
 
-use super::LANES;
 use crate::native::roots::Root;
 use crate::ptr::{self, Tag};
 use oclc_ir::{
@@ -71,9 +70,9 @@ pub struct Plan<'m> {
     /// Pairs of roots accessed in one region (one of them stored through) that must not
     /// overlap for the vector code to run the group: tested once per group.
     pub disjoint: Vec<(u32, u32)>,
-    /// Per (root, store, bytes + lanes' span): the bounds the check pass compares with,
-    /// computed once per group (a root smaller than that runs the group on the scalar code).
-    pub caps: Vec<(u32, bool, i64)>,
+    /// Per (root, store, bytes, stride of the offset across lanes): the bounds the check
+    /// pass compares with, computed once per group for each chunk width.
+    pub caps: Vec<(u32, bool, i64, i64)>,
     /// Per root: the largest access through it whose offset from the root is a multiple of
     /// its size; the root's own offset is tested once per group for that alignment.
     pub align: Vec<(u32, u32)>,
@@ -545,11 +544,11 @@ impl<'m> Plan<'m> {
                 _ => continue,
             };
             let bytes = ty.and_then(|t| t.elem()).map_or(1, |s| s.bytes());
-            let span = match self.kind(p) {
-                K::P(_, Sub::A(s)) => s.saturating_mul(LANES as i64 - 1).abs(),
+            let stride = match self.kind(p) {
+                K::P(_, Sub::A(s)) => s,
                 _ => 0,
             };
-            let req = (a.root, a.store, bytes as i64 + span);
+            let req = (a.root, a.store, bytes as i64, stride);
             if !self.caps.contains(&req) {
                 self.caps.push(req);
             }
@@ -564,7 +563,11 @@ impl<'m> Plan<'m> {
         self.fusable = self.barriers.is_empty()
             && self.order.iter().all(|&b| {
                 let insts = &f.blocks[b.index()].insts;
-                let ops: Vec<&Op> = insts.iter().filter_map(|i| f.insts.get(i.index())).map(|d| &d.op).collect();
+                let ops: Vec<&Op> = insts
+                    .iter()
+                    .filter_map(|i| f.insts.get(i.index()))
+                    .map(|d| &d.op)
+                    .collect();
                 match ops.iter().position(|o| matches!(o, Op::Store { .. })) {
                     None => true,
                     Some(k) => {
@@ -827,7 +830,6 @@ fn topo_order(f: &Function) -> Result<Vec<Block>, String> {
         }
     }
     post.reverse();
-    let _ = LANES;
     Ok(post)
 }
 
