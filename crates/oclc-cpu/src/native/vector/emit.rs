@@ -142,11 +142,11 @@ impl Emit<'_, '_, '_> {
             VV::A(x, st) => {
                 let t = cl_ty(s);
                 let mut out = [x; MAX_LANES];
-                for k in 1..n {
+                for (k, o) in out.iter_mut().enumerate().take(n).skip(1) {
                     let d = self.iconst(t, (st as u64).wrapping_mul(k as u64));
-                    out[k] = self.b.ins().iadd(x, d);
+                    *o = self.b.ins().iadd(x, d);
                     if s == Scalar::I1 {
-                        out[k] = self.b.ins().band_imm_s(out[k], 1);
+                        *o = self.b.ins().band_imm_s(*o, 1);
                     }
                 }
                 out
