@@ -49,7 +49,7 @@ pub struct Span {
 pub struct Emit<'a, 'b, 'p> {
     pub b: &'a mut FunctionBuilder<'b>,
     pub plan: &'p Plan<'p>,
-    /// Lanes (work-items) per chunk: 4 or 16.
+    /// Lanes (work-items) per chunk: 1, 4 or 16.
     pub n: usize,
     pub env: ir::Value,
     /// Whether this pass tests accesses and branches (the check pass, or a fused pass).
@@ -132,6 +132,11 @@ impl Emit<'_, '_, '_> {
     /// SIMD registers per value.
     fn regs(&self) -> usize {
         self.n / 4
+    }
+
+    /// The SIMD type of lanes of `s` in this chunk width (none for single lanes).
+    fn pk(&self, s: Scalar) -> Option<ir::Type> {
+        if self.n >= 4 { packed(s) } else { None }
     }
 
     /// The lane values of `v` (a number of element type `s`); entries past `n` repeat.
@@ -247,10 +252,10 @@ impl Emit<'_, '_, '_> {
             K::N(sub) => (sub, cl_ty(s)),
             K::P(_, sub) => (sub, types::I64),
         };
-        let n_vec = matches!(k, K::N(_)) && packed(s).is_some();
+        let n_vec = matches!(k, K::N(_)) && self.pk(s).is_some();
         let tys: Vec<ir::Type> = match sub {
             Sub::U | Sub::A(_) => vec![t],
-            Sub::V if n_vec => vec![packed(s).unwrap_or(t); self.regs()],
+            Sub::V if n_vec => vec![self.pk(s).unwrap_or(t); self.regs()],
             Sub::V => vec![t; self.n],
         };
         tys.into_iter()
@@ -267,7 +272,7 @@ impl Emit<'_, '_, '_> {
         };
         let xs: Vec<ir::Value> = match sub {
             Sub::U | Sub::A(_) => vec![self.lane0(vv)],
-            Sub::V => match (matches!(k, K::N(_)), packed(es)) {
+            Sub::V => match (matches!(k, K::N(_)), self.pk(es)) {
                 (true, Some(pt)) => self.pack(vv, es, pt)[..self.regs()].to_vec(),
                 _ => self.lanes(vv, es)[..self.n].to_vec(),
             },
@@ -287,7 +292,7 @@ impl Emit<'_, '_, '_> {
             Sub::V => VV::L(std::array::from_fn(|i| xs[i.min(xs.len() - 1)])),
         };
         match k {
-            K::N(sub) => Val::N(vv(sub, &xs, packed(s).is_some())),
+            K::N(sub) => Val::N(vv(sub, &xs, self.pk(s).is_some())),
             K::P(r, sub) => Val::Ptr(r, vv(sub, &xs, false)),
         }
     }
@@ -442,6 +447,9 @@ impl Emit<'_, '_, '_> {
     /// equal; the check pass tests that, and then the branch is known.
     fn id_equality(&mut self, c: Value) -> Result<Option<Cond>, String> {
         let f = self.plan.f;
+        if self.n < 2 {
+            return Ok(None);
+        }
         let Some(oclc_ir::ValueDef::Inst(i)) = f.values.get(c.index()).map(|d| d.def) else {
             return Ok(None);
         };
@@ -656,7 +664,7 @@ impl Emit<'_, '_, '_> {
 
     /// A varying result in its representation: packed for `i32`/`f32`.
     fn repack(&mut self, v: VV, s: Scalar) -> VV {
-        match (v, packed(s)) {
+        match (v, self.pk(s)) {
             (VV::L(_), Some(pt)) => VV::P(self.pack(v, s, pt)),
             _ => v,
         }
@@ -764,7 +772,7 @@ impl Emit<'_, '_, '_> {
             let (a, b) = (self.lane0(x), self.lane0(y));
             return VV::U(f1(self, a, b));
         }
-        if let Some(pt) = packed(s) {
+        if let Some(pt) = self.pk(s) {
             let (a, b) = (self.pack(x, s, pt), self.pack(y, s, pt));
             return VV::P(self.pmap2(a, b, f1));
         }
@@ -795,7 +803,7 @@ impl Emit<'_, '_, '_> {
                 VV::A(u1(self, a), st)
             }
             Sub::V => {
-                if let (Some(pt), true) = (packed(s), s != Scalar::I1) {
+                if let (Some(pt), true) = (self.pk(s), s != Scalar::I1) {
                     let p = self.pack(x, s, pt);
                     return VV::P(self.pmap(p, u1));
                 }
@@ -1126,7 +1134,7 @@ impl Emit<'_, '_, '_> {
                 v
             }
         };
-        Ok(Val::N(match (o, packed(rs)) {
+        Ok(Val::N(match (o, self.pk(rs)) {
             (VV::U(x), _) => VV::U(one(self, x)),
             (VV::A(x, st), Some(pt)) if st == bytes as i64 => {
                 let a = self.b.ins().iadd(rw.base, x);
@@ -1167,7 +1175,7 @@ impl Emit<'_, '_, '_> {
     /// Stores `v` (lanes of type `vs`) at offsets `o` from `base`.
     fn write(&mut self, o: VV, v: VV, vs: Scalar, base: ir::Value) {
         let bytes = vs.bytes();
-        match (o, packed(vs)) {
+        match (o, self.pk(vs)) {
             (VV::A(x, st), Some(pt)) if st == bytes as i64 => {
                 let pv = self.pack(v, vs, pt);
                 let a = self.b.ins().iadd(base, x);

@@ -161,13 +161,15 @@ pub fn build(
             return Err("a root without words".into());
         };
         let size = if store { rw.size_st } else { rw.size_ld };
-        for n in [NARROW, WIDE] {
+        for n in [1, NARROW, WIDE] {
             let need = bytes + stride.saturating_mul(n as i64 - 1).abs();
             if e.caps.contains_key(&(root, store, need)) {
                 continue;
             }
             let small = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, size, need);
             let cap = e.b.ins().iadd_imm_s(size, -need);
+            // Only a narrow chunk's need decides for the group (the others fall back to
+            // narrow chunks, or to the scalar code, one work-item at a time).
             let small = if n == NARROW {
                 whole_group = e.b.ins().bor(whole_group, small);
                 None
@@ -275,17 +277,17 @@ fn chunk_body(
 }
 
 /// A kernel without barriers: chunk after chunk from the start ids; wide chunks where a
-/// row has room (at x a multiple of WIDE), narrow ones where not or where a wide chunk's
-/// tests fail; a narrow chunk that fails, and a row's last work-items, go back to the
-/// driver for the scalar code.
+/// row has room at x a multiple of WIDE, narrow ones where x is a multiple of NARROW (or a
+/// wide chunk failed its tests), single work-items elsewhere (or where a narrow chunk
+/// failed); a single work-item that fails goes back to the driver for the scalar code,
+/// which reports its fault.
 fn chunks(e: &mut Emit, f: &oclc_ir::Function, v: &Vars) -> Result<(), String> {
     let size = v.size;
     let head = e.b.create_block();
     let try_narrow = e.b.create_block();
+    let try_single = e.b.create_block();
     let fallback = e.b.create_block();
-    let part = e.b.create_block();
     let done = e.b.create_block();
-    let (wide_done, narrow_done) = (e.b.create_block(), e.b.create_block());
     e.b.set_cold_block(fallback);
     e.b.ins().jump(head, &[]);
     e.b.switch_to_block(head);
@@ -297,29 +299,40 @@ fn chunks(e: &mut Emit, f: &oclc_ir::Function, v: &Vars) -> Result<(), String> {
     e.b.ins().brif(end, done, &[], body, &[]);
     e.b.seal_block(body);
     e.b.switch_to_block(body);
-    // Wide: x a multiple of WIDE with WIDE work-items left in the row.
-    let xw = e.b.ins().iadd_imm_s(x, WIDE as i64);
-    let room = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, xw, size[0]);
-    let al = e.b.ins().band_imm_s(x, WIDE as i64 - 1);
-    let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, al, 0);
-    let wide_ok = e.b.ins().band(room, aligned);
+    // Whether a chunk of `n` fits at x: x a multiple of n, n work-items left in the row.
+    let fits = |e: &mut Emit, x: ir::Value, n: usize| {
+        let xn = e.b.ins().iadd_imm_s(x, n as i64);
+        let room = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, xn, size[0]);
+        let al = e.b.ins().band_imm_s(x, n as i64 - 1);
+        let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, al, 0);
+        e.b.ins().band(room, aligned)
+    };
+    let wide_ok = fits(e, x, WIDE);
     let wide = e.b.create_block();
     e.b.ins().brif(wide_ok, wide, &[], try_narrow, &[]);
     e.b.seal_block(wide);
     e.b.switch_to_block(wide);
-    // A wide chunk that fails runs as narrow ones from the same x.
+    let mut ends = Vec::new();
+    let wide_done = e.b.create_block();
     chunk_body(e, f, v, WIDE, try_narrow, wide_done)?;
+    ends.push((wide_done, WIDE));
     e.b.switch_to_block(try_narrow);
     e.b.seal_block(try_narrow);
     let x = e.b.use_var(v.x);
-    let xn = e.b.ins().iadd_imm_s(x, NARROW as i64);
-    let short = e.b.ins().icmp(IntCC::UnsignedGreaterThan, xn, size[0]);
+    let narrow_ok = fits(e, x, NARROW);
     let narrow = e.b.create_block();
-    e.b.ins().brif(short, part, &[], narrow, &[]);
+    e.b.ins().brif(narrow_ok, narrow, &[], try_single, &[]);
     e.b.seal_block(narrow);
     e.b.switch_to_block(narrow);
-    chunk_body(e, f, v, NARROW, fallback, narrow_done)?;
-    for (blk, n) in [(wide_done, WIDE), (narrow_done, NARROW)] {
+    let narrow_done = e.b.create_block();
+    chunk_body(e, f, v, NARROW, try_single, narrow_done)?;
+    ends.push((narrow_done, NARROW));
+    e.b.switch_to_block(try_single);
+    e.b.seal_block(try_single);
+    let single_done = e.b.create_block();
+    chunk_body(e, f, v, 1, fallback, single_done)?;
+    ends.push((single_done, 1));
+    for (blk, n) in ends {
         e.b.switch_to_block(blk);
         e.b.seal_block(blk);
         let x = e.b.use_var(v.x);
@@ -338,18 +351,10 @@ fn chunks(e: &mut Emit, f: &oclc_ir::Function, v: &Vars) -> Result<(), String> {
         next_row_of(e, v.x, v.y, v.z, size, v.zero);
         e.b.ins().jump(head, &[]);
     }
-    // A row's last work-items, fewer than a narrow chunk, and failed narrow chunks: on
-    // the scalar code.
-    e.b.switch_to_block(part);
-    e.b.seal_block(part);
-    let x = e.b.use_var(v.x);
-    let n = e.b.ins().isub(size[0], x);
-    let st = status(e, v.x, v.y, v.z, size, n);
-    e.b.ins().return_(&[st]);
     e.b.switch_to_block(fallback);
     e.b.seal_block(fallback);
-    let four = e.b.ins().iconst(types::I64, NARROW as i64);
-    let st = status(e, v.x, v.y, v.z, size, four);
+    let one = e.b.ins().iconst(types::I64, 1);
+    let st = status(e, v.x, v.y, v.z, size, one);
     e.b.ins().return_(&[st]);
     e.b.seal_block(head);
     e.b.switch_to_block(done);
