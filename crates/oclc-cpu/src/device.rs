@@ -364,6 +364,14 @@ pub struct LaunchOutput {
     pub local_size: Vec<u64>,
 }
 
+/// Whether native code runs work-items as SIMD lanes where it can.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum VectorMode {
+    On,
+    Off,
+    Require,
+}
+
 /// The embedded cpu device.
 pub struct Device {
     pool: Option<rayon::ThreadPool>,
@@ -374,6 +382,9 @@ pub struct Device {
     interp_only: bool,
     /// Whether a kernel that cannot run natively is an error (`OCLC_CPU_BACKEND=native`).
     native_only: bool,
+    /// Native code's use of SIMD lanes (`OCLC_CPU_VECTOR`): `off` runs one work-item at a
+    /// time, `require` makes a kernel without a vector function an error (for tests).
+    vector: VectorMode,
     echo_printf: bool,
     limits: Limits,
     /// An invalid limit in the environment: reported by every load, allocation and launch.
@@ -431,6 +442,11 @@ impl Device {
             races: false,
             interp_only: std::env::var("OCLC_CPU_BACKEND").is_ok_and(|v| v == "interp"),
             native_only: std::env::var("OCLC_CPU_BACKEND").is_ok_and(|v| v == "native"),
+            vector: match std::env::var("OCLC_CPU_VECTOR").as_deref() {
+                Ok("off") => VectorMode::Off,
+                Ok("require") => VectorMode::Require,
+                _ => VectorMode::On,
+            },
             echo_printf: true,
             limits,
             setting_error,
@@ -753,6 +769,7 @@ impl Device {
             group_races: self.races.then_some(&group_races),
             groups_linear: |id, n| (id[2] * n[1] + id[1]) * n[0] + id[0],
             printf: &printf_buffer,
+            vector: self.vector != VectorMode::Off,
         };
         let has_barrier = prog
             .code
@@ -791,6 +808,13 @@ impl Device {
                     "interpreter selected"
                 })
             )));
+        }
+        if let (Some(nk), VectorMode::Require) = (&native, self.vector) {
+            if let Some(why) = &nk.vector_why {
+                return Err(DeviceError::Setting(format!(
+                    "OCLC_CPU_VECTOR=require: kernel `{kernel}` does not run as SIMD lanes ({why})"
+                )));
+            }
         }
         if native.is_some() {
             NATIVE_LAUNCHES.with(|c| c.set(c.get() + 1));

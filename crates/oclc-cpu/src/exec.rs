@@ -57,6 +57,8 @@ pub struct LaunchCtx<'a> {
     pub groups_linear: fn([u64; 3], [u64; 3]) -> u64,
     /// The launch's printf buffer, shared by its work-groups.
     pub printf: &'a PrintfBuffer,
+    /// Whether native code may run work-items as SIMD lanes (`OCLC_CPU_VECTOR=off` not set).
+    pub vector: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default)]

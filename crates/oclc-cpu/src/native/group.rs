@@ -268,7 +268,7 @@ pub fn run_group(
     // chunks it hands back (a failed check, lanes that disagree, a row's last work-items)
     // run on the scalar code, which reports their faults as always.
     let mut handed = None;
-    if let Some((ventry, with_barriers)) = nk.vector {
+    if let Some((ventry, with_barriers)) = nk.vector.filter(|_| ctx.vector) {
         let lanes = super::vector::LANES as u64;
         if size3[0] >= lanes && (!with_barriers || size3[0] % lanes == 0) {
             let mut start = 0;

@@ -691,7 +691,7 @@ impl Emit<'_, '_, '_> {
                 }
             }
             Sub::V => {
-                if s == Scalar::I32 {
+                if s == Scalar::I32 && self.pk(s).is_some() {
                     let simd = matches!(
                         (o, y),
                         (
@@ -748,7 +748,12 @@ impl Emit<'_, '_, '_> {
             BinOp::Xor => i.bxor(a, b),
             BinOp::Shl => i.ishl(a, b),
             BinOp::LShr => i.ushr(a, b),
-            // Division and the float operators never reach here (see the plan).
+            // By a constant that cannot trap (see the plan).
+            BinOp::UDiv => i.udiv(a, b),
+            BinOp::SDiv => i.sdiv(a, b),
+            BinOp::URem => i.urem(a, b),
+            BinOp::SRem => i.srem(a, b),
+            // The float operators never reach here.
             _ => i.sshr(a, b),
         };
         if s == Scalar::I1 {
@@ -867,7 +872,9 @@ impl Emit<'_, '_, '_> {
                     r
                 }
             }
-            ConvOp::SToF if from != Scalar::I1 => {
+            ConvOp::SToF => {
+                // An `i1` is signed: true is -1.
+                let x = if from == Scalar::I1 { i.ineg(x) } else { x };
                 let w = if ft.bits() < 32 {
                     self.b.ins().sextend(types::I32, x)
                 } else {

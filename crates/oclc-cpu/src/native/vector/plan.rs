@@ -312,10 +312,22 @@ impl<'m> Plan<'m> {
                 (n(k), false)
             }
             Op::Bin(o, a, b) => {
-                if matches!(
-                    o,
-                    BinOp::SDiv | BinOp::UDiv | BinOp::SRem | BinOp::URem | BinOp::FRem
-                ) {
+                // Integer division only by a constant that cannot trap (zero, or -1 for a
+                // signed division, would).
+                let signed = matches!(o, BinOp::SDiv | BinOp::SRem);
+                let safe_divisor = self.konst(*b).is_some_and(|c| {
+                    let bits = ty.elem().map_or(64, |s| s.bits());
+                    let m = if bits >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << bits) - 1
+                    };
+                    c & m != 0 && !(signed && c & m == m)
+                });
+                if *o == BinOp::FRem
+                    || (matches!(o, BinOp::SDiv | BinOp::UDiv | BinOp::SRem | BinOp::URem)
+                        && !safe_divisor)
+                {
                     return Err(format!("`{}`", o.name()));
                 }
                 let (sa, sb) = (self.sub(*a), self.sub(*b));

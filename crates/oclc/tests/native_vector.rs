@@ -1,0 +1,294 @@
+//! The cpu device's vector code (work-items as SIMD lanes, `native/vector`) against the
+//! interpreter: the same bytes in every buffer, and the same fault report (line, message,
+//! work-item), over shapes that exercise wide, narrow and single-lane chunks, rows that are
+//! not a multiple of the chunk width, types and conversions, lanes that touch one
+//! another's memory, affine values that wrap, and kernels with barriers.
+//! `OCLC_CPU_VECTOR=require` makes a kernel that does not run as lanes an error, so a test
+//! cannot pass on the scalar code alone.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("oclc-vector-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// `oclc run JOB ARGS` on the vector code (required) or the interpreter.
+fn run(job: &PathBuf, args: &[&str], vector: bool) -> (i32, String, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_oclc"));
+    c.arg("run").arg(job).args(args);
+    if vector {
+        c.env("OCLC_CPU_BACKEND", "native")
+            .env("OCLC_CPU_VECTOR", "require");
+    } else {
+        c.env_remove("OCLC_CPU_BACKEND")
+            .env_remove("OCLC_CPU_VECTOR")
+            .args(["--device", "cpu-interp"]);
+    }
+    let out = c.output().expect("run oclc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A run file for `code`'s kernel `k` over `global`/`local`, with `args` (TOML lines).
+fn job(code: &str, global: &[u64], local: &[u64], args: &str) -> String {
+    let dims = |d: &[u64]| {
+        d.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "code = \"\"\"\n{code}\n\"\"\"\nkernel = \"k\"\nglobal = [{}]\nlocal = [{}]\n[args]\n{args}\n",
+        dims(global),
+        dims(local)
+    )
+}
+
+/// Runs `text` on both and compares every buffer saved.
+fn same_bytes(name: &str, text: &str) {
+    let dir = temp_dir(name);
+    let path = dir.join("job.toml");
+    std::fs::write(&path, text).expect("write run file");
+    let (dv, di) = (dir.join("v"), dir.join("i"));
+    let (code, out, err) = run(&path, &["--save", &dv.to_string_lossy()], true);
+    assert_eq!(code, 0, "{name} vector: {out}\n{err}\n{text}");
+    let (code, out, err) = run(&path, &["--save", &di.to_string_lossy()], false);
+    assert_eq!(code, 0, "{name} interpreted: {out}\n{err}");
+    let mut files: Vec<_> = std::fs::read_dir(&dv)
+        .expect("saved")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{name}: nothing saved");
+    for f in &files {
+        let a = std::fs::read(dv.join(f)).expect("vector buffer");
+        let b = std::fs::read(di.join(f)).expect("interpreted buffer");
+        assert!(a == b, "{name}: {f:?} differs\n{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `text` on both: both fail with the same report, which contains `what`.
+fn same_fault(name: &str, text: &str, what: &str) {
+    let dir = temp_dir(name);
+    let path = dir.join("job.toml");
+    std::fs::write(&path, text).expect("write run file");
+    let (cv, ov, ev) = run(&path, &[], true);
+    let (ci, oi, ei) = run(&path, &[], false);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(cv, 3, "{name} vector should fault: {ov}\n{ev}");
+    assert_eq!(ci, 3, "{name} interpreted should fault: {oi}\n{ei}");
+    assert_eq!(ev, ei, "{name}: the reports differ");
+    assert!(ev.contains(what), "{name}: {ev}");
+}
+
+const STENCIL: &str = "kernel void k(global const float *in, global float *out, uint n, uint m) {
+    size_t x = get_global_id(0), y = get_global_id(1);
+    size_t i = y * n + x;
+    if (x == 0 || y == 0 || x == n - 1 || y == m - 1) { out[i] = in[i]; return; }
+    out[i] = 0.25f * (in[i - 1] + in[i + 1] + in[i - n] + in[i + n]) - (float)x;
+}";
+
+/// A stencil over rows that are and are not multiples of the chunk widths, in groups of
+/// every width from one work-item up.
+#[test]
+fn stencil_shapes() {
+    for (n, m, lx, ly) in [
+        (64, 6, 16, 2),
+        (64, 5, 32, 1),
+        (37, 5, 37, 1),
+        (40, 4, 20, 2),
+        (24, 3, 8, 3),
+        (21, 4, 7, 2),
+        (12, 4, 4, 4),
+        (9, 3, 3, 1),
+        (16, 4, 1, 4),
+        (48, 2, 16, 1),
+    ] {
+        let len = n * m;
+        let args = format!(
+            "in = {{ buffer = \"float\", len = {len}, init = \"range\" }}\nout = {{ buffer = \"float\", len = {len} }}\nn = {{ value = {n} }}\nm = {{ value = {m} }}"
+        );
+        same_bytes(
+            &format!("stencil-{n}x{m}-{lx}x{ly}"),
+            &job(STENCIL, &[n, m], &[lx, ly], &args),
+        );
+    }
+}
+
+/// Every element type through loads, arithmetic, comparisons, selects, shifts and
+/// conversions, lane by lane where no SIMD register holds them.
+#[test]
+fn types_and_conversions() {
+    let code = "kernel void k(global const int *a, global char *c, global short *s,
+        global long *l, global uint *u, global float *f, global double *d, global uchar *b) {
+    size_t i = get_global_id(0);
+    int x = a[i];
+    c[i] = (char)(x * 7) ^ (char)i;
+    s[i] = (short)(x << 3) >> 1;
+    l[i] = (long)x * -3000000001L + (long)(i >> 1);
+    u[i] = (uint)x / 1u + ((uint)x >> (i & 7)) - (uint)(x < 17);
+    float g = (float)x * 0.5f - 3.0f;
+    f[i] = g / 3.0f - (float)(x > 20) * g + (float)(uint)(x < 30);
+    d[i] = (double)g * 1.25 + (double)l[i];
+    b[i] = (uchar)(x != 9) + (uchar)((float)x >= 11.5f) + (uchar)(int)(g * 100.0f);
+}";
+    for (g, loc) in [(64, 16), (50, 25), (7, 7), (36, 12)] {
+        let args = format!(
+            "a = {{ buffer = \"int\", len = {g}, init = \"range\" }}\nc = {{ buffer = \"char\", len = {g} }}\ns = {{ buffer = \"short\", len = {g} }}\nl = {{ buffer = \"long\", len = {g} }}\nu = {{ buffer = \"uint\", len = {g} }}\nf = {{ buffer = \"float\", len = {g} }}\nd = {{ buffer = \"double\", len = {g} }}\nb = {{ buffer = \"uchar\", len = {g} }}"
+        );
+        same_bytes(&format!("types-{g}-{loc}"), &job(code, &[g], &[loc], &args));
+    }
+}
+
+/// Work-items that write what their neighbours read or write, and all writing one
+/// element: the lanes must leave what work-items run one after another leave.
+#[test]
+fn lanes_touching_each_others_memory() {
+    let bodies = [
+        "out[i + 1] = in[i]; out[i] = 2.0f * in[i];",
+        "out[i] = in[i]; out[i + 1] = out[i] + 1.0f;",
+        "out[0] = in[i]; out[i + 1] = out[0];",
+        "global float *q = out + i; q[1] = in[i]; q[0] = 3.0f;",
+        "out[63 - i] = in[i]; out[i] += 1.0f;",
+        "out[i] = in[i]; out[i / 2] = out[i] * 2.0f;",
+    ];
+    for (k, body) in bodies.iter().enumerate() {
+        let code = format!(
+            "kernel void k(global const float *in, global float *out) {{ size_t i = get_global_id(0); {body} }}"
+        );
+        let args = "in = { buffer = \"float\", len = 64, init = \"range\" }\nout = { buffer = \"float\", len = 65 }";
+        same_bytes(&format!("touch-{k}"), &job(&code, &[64], &[32], args));
+    }
+}
+
+/// Out-of-bounds accesses in the middle of a wide chunk, at a group's last work-item and
+/// behind a negative stride, a misaligned access, and an unsigned index that wraps inside a
+/// chunk (its extension to 64 bits is affine only up to the wrap): the report is the
+/// interpreter's.
+#[test]
+fn faults_report_the_same() {
+    let cases = [
+        (
+            "kernel void k(global float *out) { size_t i = get_global_id(0); out[i] = 1.0f; }",
+            "out = { buffer = \"float\", len = 37 }",
+            [48, 16],
+            "out-of-bounds write of 4 bytes at offset 148",
+        ),
+        (
+            "kernel void k(global float *out) { size_t i = get_global_id(0); out[i] = 1.0f; }",
+            "out = { buffer = \"float\", len = 31 }",
+            [32, 32],
+            "out-of-bounds write of 4 bytes at offset 124",
+        ),
+        (
+            "kernel void k(global const float *in, global float *out) { size_t i = get_global_id(0); out[i] = in[40 - i]; }",
+            "in = { buffer = \"float\", len = 64 }\nout = { buffer = \"float\", len = 64 }",
+            [64, 16],
+            "out-of-bounds read of 4 bytes at offset -4",
+        ),
+        (
+            "kernel void k(global float *out) { size_t i = get_global_id(0); global int *p = (global int *)((global char *)out + 2); p[i] = 1; }",
+            "out = { buffer = \"float\", len = 64 }",
+            [32, 16],
+            "misaligned",
+        ),
+        (
+            "kernel void k(global float *out) { uint j = (uint)get_global_id(0) + 0xfffffff8u; size_t k = j; out[k - 0xfffffff8ul] = 1.0f; }",
+            "out = { buffer = \"float\", len = 64 }",
+            [32, 16],
+            "out-of-bounds write",
+        ),
+    ];
+    for (k, (code, args, [g, l], what)) in cases.iter().enumerate() {
+        same_fault(&format!("fault-{k}"), &job(code, &[*g], &[*l], args), what);
+    }
+}
+
+const TRANSPOSE: &str = "kernel void k(global float *odata, global const float *idata, uint width, uint height, local float *block) {
+    uint xIndex = get_global_id(0);
+    uint yIndex = get_global_id(1);
+    if ((xIndex < width) && (yIndex < height)) {
+        uint index_in = yIndex * width + xIndex;
+        block[get_local_id(1) * (get_local_size(0) + 1) + get_local_id(0)] = idata[index_in];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    xIndex = get_group_id(1) * get_local_size(1) + get_local_id(0);
+    yIndex = get_group_id(0) * get_local_size(0) + get_local_id(1);
+    if ((xIndex < height) && (yIndex < width)) {
+        uint index_out = yIndex * height + xIndex;
+        odata[index_out] = block[get_local_id(0) * (get_local_size(0) + 1) + get_local_id(1)];
+    }
+}";
+
+/// A tiled transpose with a `__local` argument, bounds tests and a barrier, in square
+/// groups of 16, 8 and 4, over matrices whose sides are not all multiples of the group.
+#[test]
+fn transpose_with_barrier() {
+    for (w, h, t) in [
+        (64, 32, 16),
+        (48, 16, 16),
+        (24, 16, 8),
+        (20, 12, 4),
+        (32, 32, 4),
+    ] {
+        let len = w * h;
+        let args = format!(
+            "odata = {{ buffer = \"float\", len = {len} }}\nidata = {{ buffer = \"float\", len = {len}, init = \"range\" }}\nwidth = {{ value = {w} }}\nheight = {{ value = {h} }}\nblock = {{ local = \"float\", len = {} }}",
+            t * (t + 1)
+        );
+        same_bytes(
+            &format!("transpose-{w}x{h}-{t}"),
+            &job(TRANSPOSE, &[w, h], &[t, t], &args),
+        );
+    }
+}
+
+/// A tile one element too small faults after the barrier, on the vector code's group
+/// check: the report is the interpreter's.
+#[test]
+fn barrier_kernel_fault_reports_the_same() {
+    let code = "kernel void k(global const float *in, global float *out) {
+    local float tile[16][16];
+    size_t x = get_global_id(0), y = get_global_id(1);
+    size_t lx = get_local_id(0), ly = get_local_id(1);
+    tile[ly][lx] = in[y * 32 + x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[y * 32 + x] = tile[lx][ly + 1];
+}";
+    let args = "in = { buffer = \"float\", len = 1024, init = \"range\" }\nout = { buffer = \"float\", len = 1024 }";
+    same_fault(
+        "barrier-fault",
+        &job(code, &[32, 32], &[16, 16], args),
+        "out-of-bounds read",
+    );
+}
+
+/// `OCLC_CPU_VECTOR=require` names why a kernel does not run as lanes.
+#[test]
+fn require_names_why() {
+    let code = "kernel void k(global float *out, int n) { for (int j = 0; j < n; j++) out[get_global_id(0) * 4 + j] = 1.0f; }";
+    let dir = temp_dir("why");
+    let path = dir.join("job.toml");
+    std::fs::write(
+        &path,
+        job(
+            code,
+            &[16],
+            &[16],
+            "out = { buffer = \"float\", len = 64 }\nn = { value = 4 }",
+        ),
+    )
+    .expect("write");
+    let (code, _, err) = run(&path, &[], true);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_ne!(code, 0);
+    assert!(err.contains("does not run as SIMD lanes (loops)"), "{err}");
+}
