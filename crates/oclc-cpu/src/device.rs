@@ -809,12 +809,12 @@ impl Device {
                 })
             )));
         }
-        if let (Some(nk), VectorMode::Require) = (&native, self.vector) {
-            if let Some(why) = &nk.vector_why {
-                return Err(DeviceError::Setting(format!(
-                    "OCLC_CPU_VECTOR=require: kernel `{kernel}` does not run as SIMD lanes ({why})"
-                )));
-            }
+        if let (Some(nk), VectorMode::Require) = (&native, self.vector)
+            && let Some(why) = &nk.vector_why
+        {
+            return Err(DeviceError::Setting(format!(
+                "OCLC_CPU_VECTOR=require: kernel `{kernel}` does not run as SIMD lanes ({why})"
+            )));
         }
         if native.is_some() {
             NATIVE_LAUNCHES.with(|c| c.set(c.get() + 1));
