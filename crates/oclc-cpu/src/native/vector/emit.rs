@@ -954,8 +954,13 @@ impl Emit<'_, '_, '_> {
         };
         let o = self.add_soff(rw.soff, off);
         let half = 1i64 << (crate::ptr::ALLOC_SHIFT - 1);
-        let l = self.lanes(o, Scalar::I64);
-        for &x in l.iter().take(self.n) {
+        // An affine offset's lanes lie between its first and last (its stride is small).
+        let l: Vec<ir::Value> = match o {
+            VV::U(x) => vec![x],
+            VV::A(x, st) => vec![x, self.b.ins().iadd_imm_s(x, st * (self.n as i64 - 1))],
+            other => self.lanes(other, Scalar::I64)[..self.n].to_vec(),
+        };
+        for x in l {
             let sh = self.b.ins().iadd_imm_s(x, half);
             let bad = self
                 .b
