@@ -428,6 +428,9 @@ impl Emit<'_, '_, '_> {
         if let Some(k) = self.id_equality(c)? {
             return Ok(k);
         }
+        if let Some(k) = self.id_order(c)? {
+            return Ok(k);
+        }
         if !self.test {
             return Ok(Cond::Dyn(self.lane0(v)));
         }
@@ -475,6 +478,57 @@ impl Emit<'_, '_, '_> {
             self.fail_if(hit);
         }
         Ok(Some(Cond::Known(*o == CmpOp::Ne)))
+    }
+
+    /// An ordered comparison of an affine value with a uniform one (`x < n` on an id):
+    /// where no lane wraps, the lanes are monotonic, so they agree when the first and the
+    /// last agree; the check pass tests that (and the wrap), the branch reads lane 0.
+    fn id_order(&mut self, c: Value) -> Result<Option<Cond>, String> {
+        let f = self.plan.f;
+        if self.n < 2 {
+            return Ok(None);
+        }
+        let Some(oclc_ir::ValueDef::Inst(i)) = f.values.get(c.index()).map(|d| d.def) else {
+            return Ok(None);
+        };
+        let Some(&Op::Cmp(o, a, b)) = f.insts.get(i.index()).map(|d| &d.op) else {
+            return Ok(None);
+        };
+        if o.is_float() || matches!(o, CmpOp::Eq | CmpOp::Ne) {
+            return Ok(None);
+        }
+        let (xa, xb) = (self.num(a)?, self.num(b)?);
+        let (x0, st) = match (xa, xb) {
+            (VV::A(x, s), VV::U(_)) | (VV::U(_), VV::A(x, s)) => (x, s),
+            _ => return Ok(None),
+        };
+        let (l0a, l0b) = (self.lane0(xa), self.lane0(xb));
+        let first = self.cmp1(o, l0a, l0b);
+        if !self.test {
+            return Ok(Some(Cond::Dyn(first)));
+        }
+        // The last lane's value, and whether the lanes wrap in the comparison's order.
+        let last_x = self
+            .b
+            .ins()
+            .iadd_imm_s(x0, st.wrapping_mul(self.n as i64 - 1));
+        let signed = matches!(o, CmpOp::Slt | CmpOp::Sle | CmpOp::Sgt | CmpOp::Sge);
+        let cc = match (signed, st > 0) {
+            (true, true) => IntCC::SignedLessThan,
+            (true, false) => IntCC::SignedGreaterThan,
+            (false, true) => IntCC::UnsignedLessThan,
+            (false, false) => IntCC::UnsignedGreaterThan,
+        };
+        let wraps = self.b.ins().icmp(cc, last_x, x0);
+        let (la, lb) = match (xa, xb) {
+            (VV::A(..), _) => (last_x, l0b),
+            _ => (l0a, last_x),
+        };
+        let last = self.cmp1(o, la, lb);
+        let split = self.b.ins().bxor(first, last);
+        let bad = self.b.ins().bor(split, wraps);
+        self.fail_if(bad);
+        Ok(Some(Cond::Dyn(first)))
     }
 
     /// Fused pass: the chunk's stores, once every test passed.

@@ -155,7 +155,8 @@ pub fn build(
     }
     // The bounds each chunk width compares with; a root too small for a narrow chunk's
     // accesses, or whose offset breaks the alignment they rely on, runs the group on the
-    // scalar code.
+    // scalar code; one too small for a wide chunk's, in narrow chunks.
+    let mut no_wide = e.b.ins().iconst(types::I8, 0);
     for &(root, store, bytes, stride) in &plan.caps {
         let Some(rw) = e.roots.get(root as usize).copied().flatten() else {
             return Err("a root without words".into());
@@ -170,11 +171,16 @@ pub fn build(
             let cap = e.b.ins().iadd_imm_s(size, -need);
             // Only a narrow chunk's need decides for the group (the others fall back to
             // narrow chunks, or to the scalar code, one work-item at a time).
-            let small = if n == NARROW {
-                whole_group = e.b.ins().bor(whole_group, small);
-                None
-            } else {
-                Some(small)
+            let small = match n {
+                NARROW => {
+                    whole_group = e.b.ins().bor(whole_group, small);
+                    None
+                }
+                WIDE => {
+                    no_wide = e.b.ins().bor(no_wide, small);
+                    None
+                }
+                _ => Some(small),
             };
             e.caps.insert((root, store, need), (cap, small));
         }
@@ -205,15 +211,18 @@ pub fn build(
         z: zv,
         size,
         zero,
+        no_wide,
     };
     if plan.barriers.is_empty() {
         chunks(&mut e, f, &v)
     } else {
         // Groups a multiple of WIDE wide run in wide chunks, the others (a multiple of
         // NARROW: the driver's condition) in narrow ones.
-        let wide_ok = e.b.ins().band_imm_s(size[0], WIDE as i64 - 1);
+        let odd = e.b.ins().band_imm_s(size[0], WIDE as i64 - 1);
+        let odd = e.b.ins().icmp_imm_s(IntCC::NotEqual, odd, 0);
+        let not_wide = e.b.ins().bor(odd, v.no_wide);
         let (wide, narrow) = (e.b.create_block(), e.b.create_block());
-        e.b.ins().brif(wide_ok, narrow, &[], wide, &[]);
+        e.b.ins().brif(not_wide, narrow, &[], wide, &[]);
         e.b.seal_block(wide);
         e.b.seal_block(narrow);
         e.b.switch_to_block(wide);
@@ -231,6 +240,8 @@ struct Vars {
     z: cranelift_frontend::Variable,
     size: [ir::Value; 3],
     zero: ir::Value,
+    /// Whether a root is too small for wide chunks (they are not used then).
+    no_wide: ir::Value,
 }
 
 /// One chunk of `n` lanes at the current ids: tested and run (fused, or a check pass and
@@ -308,6 +319,8 @@ fn chunks(e: &mut Emit, f: &oclc_ir::Function, v: &Vars) -> Result<(), String> {
         e.b.ins().band(room, aligned)
     };
     let wide_ok = fits(e, x, WIDE);
+    let can = e.b.ins().bxor_imm_s(v.no_wide, 1);
+    let wide_ok = e.b.ins().band(wide_ok, can);
     let wide = e.b.create_block();
     e.b.ins().brif(wide_ok, wide, &[], try_narrow, &[]);
     e.b.seal_block(wide);
