@@ -940,9 +940,13 @@ impl Program {
                     let name = self.code.funcs.get(kid as usize).map_or("?", |f| &f.name);
                     match &r {
                         Ok(nk) => eprintln!(
-                            "oclc-cpu: kernel `{name}` compiled natively in {} us ({} state words)",
+                            "oclc-cpu: kernel `{name}` compiled natively in {} us ({} state words; {})",
                             nk.compile_time.as_micros(),
-                            nk.state_words
+                            nk.state_words,
+                            match &nk.vector_why {
+                                None => "work-items as SIMD lanes".to_string(),
+                                Some(why) => format!("one work-item at a time: {why}"),
+                            }
                         ),
                         Err(u) => eprintln!("oclc-cpu: kernel `{name}` interpreted ({u})"),
                     }

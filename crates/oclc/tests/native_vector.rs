@@ -138,6 +138,23 @@ fn stencil_shapes() {
     }
 }
 
+/// Non-uniform groups (OpenCL 2.0): the last group of each dimension is narrower, and the
+/// launch has a global offset.
+#[test]
+fn stencil_non_uniform_groups() {
+    for (n, m, lx, ly) in [(40, 6, 16, 4), (70, 3, 32, 2), (18, 5, 8, 2)] {
+        let len = n * m;
+        let args = format!(
+            "in = {{ buffer = \"float\", len = {len}, init = \"range\" }}\nout = {{ buffer = \"float\", len = {len} }}\nn = {{ value = {n} }}\nm = {{ value = {m} }}"
+        );
+        let text = format!(
+            "options = \"-cl-std=CL2.0\"\n{}",
+            job(STENCIL, &[n, m], &[lx, ly], &args)
+        );
+        same_bytes(&format!("nonuniform-{n}x{m}-{lx}x{ly}"), &text);
+    }
+}
+
 /// Every element type through loads, arithmetic, comparisons, selects, shifts and
 /// conversions, lane by lane where no SIMD register holds them.
 #[test]

@@ -577,19 +577,26 @@ pub fn compile(
     }
     m.clear_context(&mut ctx);
     // The vector function, where the kernel allows (else every group runs on the scalar one).
-    let vector = build_vector(
-        &mut m,
-        &mut ctx,
-        &mut fctx,
-        module,
-        kernel,
-        &roots_list,
-        vector::Words {
-            params: param_words,
-            roots_word,
-            start_word: item_word + ITEM_START,
-        },
-    );
+    // A code generator panic here (a bug) costs only the vector function.
+    let vector = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        build_vector(
+            &mut m,
+            &mut ctx,
+            &mut fctx,
+            module,
+            kernel,
+            &roots_list,
+            vector::Words {
+                params: param_words,
+                roots_word,
+                start_word: item_word + ITEM_START,
+            },
+        )
+    }))
+    .unwrap_or_else(|_| {
+        m.clear_context(&mut ctx);
+        Err("the code generator failed".into())
+    });
     let vector_why = vector.as_ref().err().cloned();
     m.finalize_definitions().map_err(cl_err)?;
     let entry = m.get_finalized_function(fid) as usize;

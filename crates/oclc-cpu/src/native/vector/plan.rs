@@ -189,7 +189,6 @@ impl<'m> Plan<'m> {
     /// Kinds, data flags and constants of every value, in topological block order.
     fn analyse(&mut self) -> Result<(), String> {
         let f = self.f;
-        let nb = f.blocks.len();
         // Incoming (kind, data) per block parameter, joined as predecessors are visited.
         let mut incoming: Vec<Vec<Option<(K, bool)>>> = f
             .blocks
@@ -273,7 +272,6 @@ impl<'m> Plan<'m> {
                 }
             }
         }
-        let _ = nb;
         Ok(())
     }
 
@@ -361,11 +359,10 @@ impl<'m> Plan<'m> {
                 };
                 (n(k), any_data(&[*a]))
             }
-            Op::Cmp(o, a, b) => {
+            Op::Cmp(_, a, b) => {
                 if self.ty(*a).is_ptr() {
                     return Err("pointer comparisons".into());
                 }
-                let _ = o;
                 let k = match (self.sub(*a), self.sub(*b)) {
                     (Sub::U, Sub::U) => Sub::U,
                     _ => Sub::V,
