@@ -326,3 +326,161 @@ fn require_names_why() {
     assert_ne!(code, 0);
     assert!(err.contains("does not run as SIMD lanes (loops)"), "{err}");
 }
+
+/// A small deterministic generator (xorshift) for the random kernels below.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// An index into the 64-element inputs, affine in the id (sometimes out of bounds).
+    fn index(&mut self) -> String {
+        match self.pick(8) {
+            0 => "g".into(),
+            1 => format!("g + {}", self.pick(3)),
+            2 => "63 - g".into(),
+            3 => "g / 2".into(),
+            4 => "(g * 3) % 64".into(),
+            5 => format!("(g + {}) & 63", self.pick(64)),
+            6 => "(size_t)((uint)g * 2u) % 61u".into(),
+            _ => format!("{}", self.pick(64)),
+        }
+    }
+    fn int(&mut self, depth: u32) -> String {
+        if depth == 0 {
+            return match self.pick(5) {
+                0 => "x".into(),
+                1 => "u".into(),
+                2 => format!("{}", self.pick(200) as i64 - 100),
+                3 => format!("a[{}]", self.index()),
+                _ => "(int)get_local_id(0)".into(),
+            };
+        }
+        let (l, r) = (self.int(depth - 1), self.int(depth - 1));
+        match self.pick(14) {
+            0 => format!("({l} + {r})"),
+            1 => format!("({l} - {r})"),
+            2 => format!("({l} * {r})"),
+            3 => format!("({l} & {r})"),
+            4 => format!("({l} | {r})"),
+            5 => format!("({l} ^ {r})"),
+            6 => format!(
+                "({l} << {})",
+                ["x", "3", "(x & 7)", "u"][self.pick(4) as usize]
+            ),
+            7 => format!("({l} >> {})", self.pick(31)),
+            8 => format!("({l} / {})", self.pick(9) + 1),
+            9 => format!("({l} % {})", self.pick(9) + 2),
+            10 => format!("(int)(short)({l})"),
+            11 => format!("(int)(uchar)({l})"),
+            12 => format!("(int)({l} < {r})"),
+            _ => format!("(int)({})", self.float(depth - 1)),
+        }
+    }
+    fn float(&mut self, depth: u32) -> String {
+        if depth == 0 {
+            return match self.pick(3) {
+                0 => format!("f[{}]", self.index()),
+                1 => format!("{}.5f", self.pick(20)),
+                _ => "(float)x".into(),
+            };
+        }
+        let (l, r) = (self.float(depth - 1), self.float(depth - 1));
+        match self.pick(6) {
+            0 => format!("({l} + {r})"),
+            1 => format!("({l} - {r})"),
+            2 => format!("({l} * {r})"),
+            3 => format!("({l} / {r})"),
+            4 => format!("(-{l})"),
+            _ => format!("(float)({})", self.int(depth - 1)),
+        }
+    }
+}
+
+/// Random kernels of id-indexed loads, integer and float arithmetic, conversions and a
+/// branch on the id: the vector code leaves the interpreter's bytes, or the same fault.
+#[test]
+fn random_kernels_match() {
+    let mut g = Gen(0x2545_f491_4f6c_dd1d);
+    let (mut lanes, mut faults) = (0, 0);
+    let total = 60;
+    for case in 0..total {
+        let (e0, e1, f0) = (g.int(3), g.int(2), g.float(2));
+        let cond = match g.pick(3) {
+            0 => format!("g < {}", g.pick(70)),
+            1 => format!("x == {}", g.pick(64)),
+            _ => format!("(uint)x - {}u < 9u", g.pick(64)),
+        };
+        let code = format!(
+            "kernel void k(global const int *a, global const float *f, global int *oi, global float *of, global long *ol, int u) {{
+    size_t g = get_global_id(0);
+    int x = (int)g;
+    int e = {e0};
+    if ({cond}) {{ oi[g] = e; ol[g] = (long)e * {e1} + ((long)g << 33); }}
+    else {{ oi[g] = {e1}; ol[g] = (long)(uint)e; }}
+    of[g] = {f0};
+}}"
+        );
+        let (glob, loc) = [(64, 16), (64, 64), (61, 61), (48, 8)][case % 4];
+        let args = format!(
+            "a = {{ buffer = \"int\", len = 64, init = \"range\" }}\nf = {{ buffer = \"float\", len = 64, init = \"range\" }}\noi = {{ buffer = \"int\", len = {glob} }}\nof = {{ buffer = \"float\", len = {glob} }}\nol = {{ buffer = \"long\", len = {glob} }}\nu = {{ value = {} }}",
+            g.pick(1000) as i64 - 500
+        );
+        let text = job(&code, &[glob], &[loc], &args);
+        let dir = temp_dir(&format!("random-{case}"));
+        let path = dir.join("job.toml");
+        std::fs::write(&path, &text).expect("write");
+        let (dv, di) = (dir.join("v"), dir.join("i"));
+        let mut c = Command::new(env!("CARGO_BIN_EXE_oclc"));
+        c.arg("run")
+            .arg(&path)
+            .args(["--save", &dv.to_string_lossy()]);
+        c.env("OCLC_CPU_BACKEND", "native")
+            .env("OCLC_CPU_BACKEND_TRACE", "1")
+            .env_remove("OCLC_CPU_VECTOR");
+        let out = c.output().expect("run oclc");
+        let (cv, ev) = (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        );
+        if ev.contains("work-items as SIMD lanes") {
+            lanes += 1;
+        }
+        let (ci, _, ei) = run(&path, &["--save", &di.to_string_lossy()], false);
+        assert_eq!(cv, ci, "case {case}: exit codes differ\n{ev}\n{ei}\n{code}");
+        if cv == 3 {
+            faults += 1;
+            let strip = |s: &str| {
+                s.lines()
+                    .filter(|l| !l.starts_with("oclc-cpu:"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            assert_eq!(
+                strip(&ev),
+                strip(&ei),
+                "case {case}: reports differ\n{code}"
+            );
+        } else {
+            assert_eq!(cv, 0, "case {case}: {ev}\n{code}");
+            for f in ["oi.npy", "of.npy", "ol.npy"] {
+                let a = std::fs::read(dv.join(f)).expect("vector buffer");
+                let b = std::fs::read(di.join(f)).expect("interpreted buffer");
+                assert!(a == b, "case {case}: {f} differs\n{code}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    eprintln!("{lanes} of {total} random kernels ran as lanes, {faults} faulted");
+    assert!(
+        lanes * 10 >= total * 8,
+        "only {lanes} of {total} ran as lanes"
+    );
+}
