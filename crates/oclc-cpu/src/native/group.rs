@@ -234,27 +234,6 @@ pub fn run_group(
             d.copy_from_slice(&e);
         }
     }
-    // The index ranges of accesses through the roots (see `lower::index_range`).
-    for (i, req) in nk.ranges.iter().enumerate() {
-        let at = nk.roots_word + ROOT_WORDS * req.root;
-        let word = |j: usize| t.get(at + j).copied().unwrap_or(0);
-        let size = if req.store { word(3) } else { word(2) };
-        let (first, count) = index_range(req, word(4) as i64, size as i64);
-        let w = nk.ranges_word + 2 * i;
-        if let Some(d) = t.get_mut(w..w + 2) {
-            d.copy_from_slice(&[first, count]);
-        }
-    }
-    // Whether the group's accesses at local ids all pass (see `lower::lid_access_ok`).
-    for (i, req) in nk.lid_reqs.iter().enumerate() {
-        let at = nk.roots_word + ROOT_WORDS * req.root;
-        let word = |j: usize| t.get(at + j).copied().unwrap_or(0);
-        let size = if req.store { word(3) } else { word(2) };
-        let ok = lid_access_ok(req, word(4) as i64, size as i64, size3);
-        if let Some(d) = t.get_mut(nk.lid_word + i) {
-            *d = ok as u64;
-        }
-    }
     t[E_STATE] = w.state.as_ptr() as u64;
     t[E_LTAB] = w.ltab.as_ptr() as u64;
     t[E_NLOC] = (w.ltab.len() / 2).saturating_sub(1) as u64;
@@ -268,6 +247,7 @@ pub fn run_group(
     // chunks it hands back (a failed check, lanes that disagree, a row's last work-items)
     // run on the scalar code, which reports their faults as always.
     let mut handed = None;
+    let mut scalar_ready = false;
     if let Some((ventry, with_barriers)) = nk.vector.filter(|_| ctx.vector) {
         let lanes = super::vector::LANES as u64;
         if size3[0] >= lanes && (!with_barriers || size3[0] % lanes == 0) {
@@ -285,6 +265,10 @@ pub fn run_group(
                     break;
                 }
                 let (lin, cnt) = super::vector::fallback_status(st);
+                if !scalar_ready {
+                    scalar_words(&mut w.table, nk, size3);
+                    scalar_ready = true;
+                }
                 set_items(w, nk, lin, lin + cnt, size3);
                 w.table[E_FRESH] = 1;
                 let st = super::call::run(nk.entry, &w.table, &w.io, &w.state);
@@ -298,6 +282,9 @@ pub fn run_group(
                 set_items(w, nk, 0, n as u64, size3);
             }
         }
+    }
+    if !scalar_ready {
+        scalar_words(&mut w.table, nk, size3);
     }
     // The first call starts every work-item (it reads no stop word), the later ones
     // resume them.
@@ -419,5 +406,30 @@ fn set_items(w: &mut Worker, nk: &NativeKernel, first: u64, end: u64, size: [u64
         t[ITEM_FIRST] = first;
         t[ITEM_LID..ITEM_LID + 3].copy_from_slice(&lid);
         t[ITEM_END] = end;
+    }
+}
+
+/// The words only the scalar function reads: the index ranges of accesses through the roots
+/// (see `lower::index_range`) and whether the group's accesses at local ids all pass (see
+/// `lower::lid_access_ok`); filled before the group's first scalar call.
+fn scalar_words(t: &mut [u64], nk: &NativeKernel, size3: [u64; 3]) {
+    for (i, req) in nk.ranges.iter().enumerate() {
+        let at = nk.roots_word + ROOT_WORDS * req.root;
+        let word = |j: usize| t.get(at + j).copied().unwrap_or(0);
+        let size = if req.store { word(3) } else { word(2) };
+        let (first, count) = index_range(req, word(4) as i64, size as i64);
+        let w = nk.ranges_word + 2 * i;
+        if let Some(d) = t.get_mut(w..w + 2) {
+            d.copy_from_slice(&[first, count]);
+        }
+    }
+    for (i, req) in nk.lid_reqs.iter().enumerate() {
+        let at = nk.roots_word + ROOT_WORDS * req.root;
+        let word = |j: usize| t.get(at + j).copied().unwrap_or(0);
+        let size = if req.store { word(3) } else { word(2) };
+        let ok = lid_access_ok(req, word(4) as i64, size as i64, size3);
+        if let Some(d) = t.get_mut(nk.lid_word + i) {
+            *d = ok as u64;
+        }
     }
 }
