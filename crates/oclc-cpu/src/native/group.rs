@@ -25,6 +25,11 @@ pub struct Worker {
     state: Vec<AtomicU64>,
     /// The group's `__local` table: (address, size) per allocation.
     ltab: Vec<u64>,
+    /// Whether the launch-wide words (queries, roots outside `__local` memory) are filled:
+    /// after the first group, only the group's own are rewritten.
+    filled: bool,
+    /// The roots in `__local` memory (their words change with the group's arena).
+    local_roots: Vec<usize>,
 }
 
 impl Worker {
@@ -93,6 +98,8 @@ impl Worker {
             io,
             state: Vec::new(),
             ltab: Vec::new(),
+            filled: false,
+            local_roots: Vec::new(),
         }
     }
 }
@@ -133,6 +140,9 @@ pub fn root_entry(p: u64, gtab: &[u64], ltab: &[u64]) -> [u64; ROOT_WORDS] {
 }
 
 fn ids_of(linear: u64, counts: [u64; 3]) -> [u64; 3] {
+    if linear == 0 {
+        return [0; 3];
+    }
     [
         linear % counts[0],
         (linear / counts[0]) % counts[1],
@@ -196,15 +206,22 @@ pub fn run_group(
             dflt
         }
     };
-    for (q, a, dflt) in [
+    let all_queries = [
         (Q::GroupId, gid3, 0),
-        (Q::GlobalSize, nd.global, 1),
         (Q::LocalSize, size, 1),
+        (Q::GlobalSize, nd.global, 1),
         (Q::EnqueuedLocalSize, nd.local, 1),
         (Q::NumGroups, nd.groups, 1),
         (Q::GlobalOffset, nd.offset, 0),
         (Q::WorkDim, [dims; 3], dims),
-    ] {
+    ];
+    // The group's own (its id and size) always, the launch's once per worker.
+    let queries = if w.filled {
+        &all_queries[..2]
+    } else {
+        &all_queries[..]
+    };
+    for &(q, a, dflt) in queries {
         for d in 0..4 {
             let v = if q == Q::WorkDim {
                 dims
@@ -222,17 +239,33 @@ pub fn run_group(
         w.state.resize_with(words, || AtomicU64::new(0));
     }
     let nglob = ctx.globals.len();
-    for (k, &(r, v)) in nk.roots.iter().enumerate() {
-        let p = match r {
-            Root::Param(_) => t.get(v as usize).copied().unwrap_or(0),
-            Root::Const(_) => v,
-        };
+    let root_value = |t: &[u64], k: usize| match nk.roots.get(k) {
+        Some(&(Root::Param(_), v)) => t.get(v as usize).copied().unwrap_or(0),
+        Some(&(Root::Const(_), v)) => v,
+        None => 0,
+    };
+    let fill_root = |t: &mut [u64], k: usize, ltab: &[u64]| {
+        let p = root_value(t, k);
         let gtab = t.get(nk.gt_word..nk.gt_word + 2 * nglob).unwrap_or(&[]);
-        let e = root_entry(p, gtab, &w.ltab);
+        let e = root_entry(p, gtab, ltab);
         let at = nk.roots_word + ROOT_WORDS * k;
         if let Some(d) = t.get_mut(at..at + ROOT_WORDS) {
             d.copy_from_slice(&e);
         }
+        p >> ptr::BAD_SHIFT == 24
+    };
+    if w.filled {
+        for &k in &w.local_roots {
+            fill_root(t, k, &w.ltab);
+        }
+    } else {
+        w.local_roots.clear();
+        for k in 0..nk.roots.len() {
+            if fill_root(t, k, &w.ltab) {
+                w.local_roots.push(k);
+            }
+        }
+        w.filled = true;
     }
     t[E_STATE] = w.state.as_ptr() as u64;
     t[E_LTAB] = w.ltab.as_ptr() as u64;
