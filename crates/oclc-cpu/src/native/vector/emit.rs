@@ -49,7 +49,7 @@ pub struct Span {
 pub struct Emit<'a, 'b, 'p> {
     pub b: &'a mut FunctionBuilder<'b>,
     pub plan: &'p Plan<'p>,
-    /// Lanes (work-items) per chunk: 1, 4 or 16.
+    /// Lanes (work-items) per chunk: 1, 4, 8 or 16.
     pub n: usize,
     pub env: ir::Value,
     /// Whether this pass tests accesses and branches (the check pass, or a fused pass).

@@ -21,9 +21,12 @@ use oclc_ir::{Module, Scalar, Type};
 pub use plan::Plan;
 
 /// Work-items per chunk: a group's rows run in chunks of [`WIDE`] where they can, else
-/// (and where a wide chunk fails its tests) of [`NARROW`].
+/// (and where a chunk fails its tests) of [`MID`], then [`NARROW`], then single ones.
 pub const WIDE: usize = 16;
+pub const MID: usize = 8;
 pub const NARROW: usize = 4;
+/// The chunk widths, widest first.
+const WIDTHS: [usize; 4] = [WIDE, MID, NARROW, 1];
 /// The most lanes of a chunk, and SIMD registers (4 lanes each) of a value.
 pub const MAX_LANES: usize = WIDE;
 pub const MAX_REGS: usize = WIDE / 4;
@@ -155,32 +158,33 @@ pub fn build(
     }
     // The bounds each chunk width compares with; a root too small for a narrow chunk's
     // accesses, or whose offset breaks the alignment they rely on, runs the group on the
-    // scalar code; one too small for a wide chunk's, in narrow chunks.
-    let mut no_wide = e.b.ins().iconst(types::I8, 0);
+    // scalar code; one too small for wider chunks' accesses, in narrower chunks.
+    let no0 = e.b.ins().iconst(types::I8, 0);
+    let mut too_small = [no0; WIDTHS.len()];
     for &(root, store, bytes, stride) in &plan.caps {
         let Some(rw) = e.roots.get(root as usize).copied().flatten() else {
             return Err("a root without words".into());
         };
         let size = if store { rw.size_st } else { rw.size_ld };
-        for n in [1, NARROW, WIDE] {
+        for (wi, n) in WIDTHS.into_iter().enumerate() {
             let need = bytes + stride.saturating_mul(n as i64 - 1).abs();
             if e.caps.contains_key(&(root, store, need)) {
                 continue;
             }
             let small = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, size, need);
             let cap = e.b.ins().iadd_imm_s(size, -need);
-            // Only a narrow chunk's need decides for the group (the others fall back to
-            // narrow chunks, or to the scalar code, one work-item at a time).
+            // Only a narrow chunk's need decides for the group (wider chunks give way to
+            // narrower ones, single work-items test their own).
             let small = match n {
                 NARROW => {
                     whole_group = e.b.ins().bor(whole_group, small);
                     None
                 }
-                WIDE => {
-                    no_wide = e.b.ins().bor(no_wide, small);
+                1 => Some(small),
+                _ => {
+                    too_small[wi] = e.b.ins().bor(too_small[wi], small);
                     None
                 }
-                _ => Some(small),
             };
             e.caps.insert((root, store, need), (cap, small));
         }
@@ -211,24 +215,29 @@ pub fn build(
         z: zv,
         size,
         zero,
-        no_wide,
+        too_small,
     };
     if plan.barriers.is_empty() {
         chunks(&mut e, f, &v)
     } else {
-        // Groups a multiple of WIDE wide run in wide chunks, the others (a multiple of
-        // NARROW: the driver's condition) in narrow ones.
-        let odd = e.b.ins().band_imm_s(size[0], WIDE as i64 - 1);
-        let odd = e.b.ins().icmp_imm_s(IntCC::NotEqual, odd, 0);
-        let not_wide = e.b.ins().bor(odd, v.no_wide);
-        let (wide, narrow) = (e.b.create_block(), e.b.create_block());
-        e.b.ins().brif(not_wide, narrow, &[], wide, &[]);
-        e.b.seal_block(wide);
-        e.b.seal_block(narrow);
-        e.b.switch_to_block(wide);
-        groupwise(&mut e, f, &v, WIDE)?;
-        e.b.switch_to_block(narrow);
-        groupwise(&mut e, f, &v, NARROW)
+        // A group runs in the widest chunks its width is a multiple of (at least NARROW:
+        // the driver's condition).
+        for (wi, n) in WIDTHS.into_iter().enumerate() {
+            if n == NARROW {
+                return groupwise(&mut e, f, &v, NARROW);
+            }
+            let odd = e.b.ins().band_imm_s(size[0], n as i64 - 1);
+            let odd = e.b.ins().icmp_imm_s(IntCC::NotEqual, odd, 0);
+            let not = e.b.ins().bor(odd, v.too_small[wi]);
+            let (this, next) = (e.b.create_block(), e.b.create_block());
+            e.b.ins().brif(not, next, &[], this, &[]);
+            e.b.seal_block(this);
+            e.b.seal_block(next);
+            e.b.switch_to_block(this);
+            groupwise(&mut e, f, &v, n)?;
+            e.b.switch_to_block(next);
+        }
+        Err("no chunk width".into())
     }
 }
 
@@ -240,8 +249,9 @@ struct Vars {
     z: cranelift_frontend::Variable,
     size: [ir::Value; 3],
     zero: ir::Value,
-    /// Whether a root is too small for wide chunks (they are not used then).
-    no_wide: ir::Value,
+    /// Per width of [`WIDTHS`]: whether a root is too small for such chunks (they are not
+    /// used then).
+    too_small: [ir::Value; WIDTHS.len()],
 }
 
 /// One chunk of `n` lanes at the current ids: tested and run (fused, or a check pass and
@@ -287,22 +297,19 @@ fn chunk_body(
     e.emit(&whole, exit)
 }
 
-/// A kernel without barriers: chunk after chunk from the start ids; wide chunks where a
-/// row has room at x a multiple of WIDE, narrow ones where x is a multiple of NARROW (or a
-/// wide chunk failed its tests), single work-items elsewhere (or where a narrow chunk
-/// failed); a single work-item that fails goes back to the driver for the scalar code,
-/// which reports its fault.
+/// A kernel without barriers: chunk after chunk from the start ids, each the widest of
+/// [`WIDTHS`] that fits at x and passes its tests (a failed chunk runs again narrower);
+/// a single work-item that fails goes back to the driver for the scalar code, which
+/// reports its fault.
 fn chunks(e: &mut Emit, f: &oclc_ir::Function, v: &Vars) -> Result<(), String> {
     let size = v.size;
     let head = e.b.create_block();
-    let try_narrow = e.b.create_block();
-    let try_single = e.b.create_block();
     let fallback = e.b.create_block();
     let done = e.b.create_block();
     e.b.set_cold_block(fallback);
     e.b.ins().jump(head, &[]);
     e.b.switch_to_block(head);
-    let (x, z) = (e.b.use_var(v.x), e.b.use_var(v.z));
+    let z = e.b.use_var(v.z);
     let end =
         e.b.ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, z, size[2]);
@@ -310,41 +317,36 @@ fn chunks(e: &mut Emit, f: &oclc_ir::Function, v: &Vars) -> Result<(), String> {
     e.b.ins().brif(end, done, &[], body, &[]);
     e.b.seal_block(body);
     e.b.switch_to_block(body);
-    // Whether a chunk of `n` fits at x: x a multiple of n, n work-items left in the row.
-    let fits = |e: &mut Emit, x: ir::Value, n: usize| {
-        let xn = e.b.ins().iadd_imm_s(x, n as i64);
-        let room = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, xn, size[0]);
-        let al = e.b.ins().band_imm_s(x, n as i64 - 1);
-        let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, al, 0);
-        e.b.ins().band(room, aligned)
-    };
-    let wide_ok = fits(e, x, WIDE);
-    let can = e.b.ins().bxor_imm_s(v.no_wide, 1);
-    let wide_ok = e.b.ins().band(wide_ok, can);
-    let wide = e.b.create_block();
-    e.b.ins().brif(wide_ok, wide, &[], try_narrow, &[]);
-    e.b.seal_block(wide);
-    e.b.switch_to_block(wide);
     let mut ends = Vec::new();
-    let wide_done = e.b.create_block();
-    chunk_body(e, f, v, WIDE, try_narrow, wide_done)?;
-    ends.push((wide_done, WIDE));
-    e.b.switch_to_block(try_narrow);
-    e.b.seal_block(try_narrow);
-    let x = e.b.use_var(v.x);
-    let narrow_ok = fits(e, x, NARROW);
-    let narrow = e.b.create_block();
-    e.b.ins().brif(narrow_ok, narrow, &[], try_single, &[]);
-    e.b.seal_block(narrow);
-    e.b.switch_to_block(narrow);
-    let narrow_done = e.b.create_block();
-    chunk_body(e, f, v, NARROW, try_single, narrow_done)?;
-    ends.push((narrow_done, NARROW));
-    e.b.switch_to_block(try_single);
-    e.b.seal_block(try_single);
-    let single_done = e.b.create_block();
-    chunk_body(e, f, v, 1, fallback, single_done)?;
-    ends.push((single_done, 1));
+    // Each width in turn: where it fits (x a multiple of it, that many work-items left in
+    // the row, no root too small for it), a chunk of it; where it does not fit or fails its
+    // tests, the next; a single work-item that fails goes to the driver.
+    for (wi, n) in WIDTHS.into_iter().enumerate() {
+        let next = if n == 1 { fallback } else { e.b.create_block() };
+        let this_done = e.b.create_block();
+        if n > 1 {
+            let x = e.b.use_var(v.x);
+            let xn = e.b.ins().iadd_imm_s(x, n as i64);
+            let room = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, xn, size[0]);
+            let al = e.b.ins().band_imm_s(x, n as i64 - 1);
+            let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, al, 0);
+            let mut ok = e.b.ins().band(room, aligned);
+            if n != NARROW {
+                let can = e.b.ins().bxor_imm_s(v.too_small[wi], 1);
+                ok = e.b.ins().band(ok, can);
+            }
+            let this = e.b.create_block();
+            e.b.ins().brif(ok, this, &[], next, &[]);
+            e.b.seal_block(this);
+            e.b.switch_to_block(this);
+        }
+        chunk_body(e, f, v, n, next, this_done)?;
+        ends.push((this_done, n));
+        if n > 1 {
+            e.b.switch_to_block(next);
+            e.b.seal_block(next);
+        }
+    }
     for (blk, n) in ends {
         e.b.switch_to_block(blk);
         e.b.seal_block(blk);
