@@ -1097,7 +1097,8 @@ impl Emit<'_, '_, '_> {
     /// [`Plan::earlier`]).
     fn order_check(&mut self, i: oclc_ir::Inst, o: VV, by: u32) {
         let plan = self.plan;
-        let Some(xs) = plan.earlier.get(&i) else {
+        // One lane has no other lane to meet.
+        let Some(xs) = plan.earlier.get(&i).filter(|_| self.n > 1) else {
             self.seen.insert(i, (o, by));
             return;
         };
