@@ -2,7 +2,7 @@
 //! branch of the chunk tested, nothing loaded or stored) and the fast pass (the kernel's
 //! work with no test left).
 
-use super::plan::{K, Plan, Sub, reaches};
+use super::plan::{K, Plan, Sub};
 use super::{MAX_LANES, MAX_REGS};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, types};
@@ -306,12 +306,13 @@ impl Emit<'_, '_, '_> {
         // The blocks of this stretch: the start, what it reaches, but nothing past the stop.
         let blocks: Vec<IrBlock> = self
             .plan
+            .cfg
             .order
             .iter()
             .copied()
             .filter(|&b| {
-                (b == sb || reaches(f, sb, b))
-                    && stop_block.is_none_or(|s| b == s || !reaches(f, s, b))
+                (b == sb || self.plan.cfg.reaches(sb, b))
+                    && stop_block.is_none_or(|s| b == s || !self.plan.cfg.reaches(s, b))
             })
             .collect();
         let mut cl: HashMap<IrBlock, ir::Block> = HashMap::new();

@@ -350,21 +350,7 @@ fn chunks(e: &mut Emit, f: &oclc_ir::Function, v: &Vars) -> Result<(), String> {
     for (blk, n) in ends {
         e.b.switch_to_block(blk);
         e.b.seal_block(blk);
-        let x = e.b.use_var(v.x);
-        let xn = e.b.ins().iadd_imm_s(x, n as i64);
-        let wrap =
-            e.b.ins()
-                .icmp(IntCC::UnsignedGreaterThanOrEqual, xn, size[0]);
-        let (same_row, next_row) = (e.b.create_block(), e.b.create_block());
-        e.b.ins().brif(wrap, next_row, &[], same_row, &[]);
-        e.b.seal_block(same_row);
-        e.b.seal_block(next_row);
-        e.b.switch_to_block(same_row);
-        e.b.def_var(v.x, xn);
-        e.b.ins().jump(head, &[]);
-        e.b.switch_to_block(next_row);
-        next_row_of(e, v.x, v.y, v.z, size, v.zero);
-        e.b.ins().jump(head, &[]);
+        next_chunk(e, v, n, head);
     }
     e.b.switch_to_block(fallback);
     e.b.seal_block(fallback);
@@ -436,21 +422,7 @@ fn groupwise(e: &mut Emit, f: &oclc_ir::Function, v: &Vars, n: usize) -> Result<
         e.emit(&span, advance)?;
         e.b.switch_to_block(advance);
         e.b.seal_block(advance);
-        let x = e.b.use_var(v.x);
-        let xn = e.b.ins().iadd_imm_s(x, n as i64);
-        let wrap =
-            e.b.ins()
-                .icmp(IntCC::UnsignedGreaterThanOrEqual, xn, size[0]);
-        let (same_row, next_row) = (e.b.create_block(), e.b.create_block());
-        e.b.ins().brif(wrap, next_row, &[], same_row, &[]);
-        e.b.seal_block(same_row);
-        e.b.seal_block(next_row);
-        e.b.switch_to_block(same_row);
-        e.b.def_var(v.x, xn);
-        e.b.ins().jump(head, &[]);
-        e.b.switch_to_block(next_row);
-        next_row_of(e, v.x, v.y, v.z, size, v.zero);
-        e.b.ins().jump(head, &[]);
+        next_chunk(e, v, n, head);
         e.b.seal_block(head);
         e.b.switch_to_block(after);
         e.b.seal_block(after);
@@ -463,27 +435,35 @@ fn groupwise(e: &mut Emit, f: &oclc_ir::Function, v: &Vars, n: usize) -> Result<
     Ok(())
 }
 
-/// x back to 0, y on (and z when y wraps).
-fn next_row_of(
-    e: &mut Emit,
-    xv: cranelift_frontend::Variable,
-    yv: cranelift_frontend::Variable,
-    zv: cranelift_frontend::Variable,
-    size: [ir::Value; 3],
-    zero: ir::Value,
-) {
-    e.b.def_var(xv, zero);
-    let y = e.b.use_var(yv);
+/// After a chunk of `n`: x on by `n`, or (at the row's end) x back to 0 and y on (z when y
+/// wraps); then to `head`.
+fn next_chunk(e: &mut Emit, v: &Vars, n: usize, head: ir::Block) {
+    let x = e.b.use_var(v.x);
+    let xn = e.b.ins().iadd_imm_s(x, n as i64);
+    let wrap =
+        e.b.ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, xn, v.size[0]);
+    let (same_row, next_row) = (e.b.create_block(), e.b.create_block());
+    e.b.ins().brif(wrap, next_row, &[], same_row, &[]);
+    e.b.seal_block(same_row);
+    e.b.seal_block(next_row);
+    e.b.switch_to_block(same_row);
+    e.b.def_var(v.x, xn);
+    e.b.ins().jump(head, &[]);
+    e.b.switch_to_block(next_row);
+    e.b.def_var(v.x, v.zero);
+    let y = e.b.use_var(v.y);
     let y1 = e.b.ins().iadd_imm_s(y, 1);
     let wrap =
         e.b.ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, y1, size[1]);
-    let z = e.b.use_var(zv);
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, y1, v.size[1]);
+    let z = e.b.use_var(v.z);
     let z1 = e.b.ins().iadd_imm_s(z, 1);
-    let ny = e.b.ins().select(wrap, zero, y1);
+    let ny = e.b.ins().select(wrap, v.zero, y1);
     let nz = e.b.ins().select(wrap, z1, z);
-    e.b.def_var(yv, ny);
-    e.b.def_var(zv, nz);
+    e.b.def_var(v.y, ny);
+    e.b.def_var(v.z, nz);
+    e.b.ins().jump(head, &[]);
 }
 
 /// A chunk fallback's status for the chunk at the current ids, `n` work-items.
@@ -540,7 +520,7 @@ fn remat(e: &mut Emit, span: &Span) -> Result<(), String> {
         .unwrap_or(0);
     let mut defined_here = std::collections::HashSet::new();
     let mut used = Vec::new();
-    for &b in &e.plan.order {
+    for &b in &e.plan.cfg.order {
         for &i in &f.blocks[b.index()].insts {
             if regions.get(&(b, i)).copied() != Some(here) {
                 continue;

@@ -5,6 +5,7 @@
 
 use crate::native::roots::Root;
 use crate::ptr::{self, Tag};
+use oclc_ir::passes::util;
 use oclc_ir::{
     AddrSpace, BinOp, Block, ConvOp, Function, Module, Op, Scalar, Type, UnOp, Value, ValueDef,
     WorkItemQuery as Q,
@@ -52,8 +53,9 @@ pub struct Plan<'m> {
     pub data: Vec<bool>,
     /// Integer constants.
     pub consts: Vec<Option<u64>>,
-    /// Blocks in a topological order (the CFG has no cycle).
-    pub order: Vec<Block>,
+    /// The CFG: its blocks in a topological order (it has no cycle), reachability,
+    /// dominance.
+    pub cfg: Cfg,
     /// The barriers, in order: (block, index in its instructions).
     pub barriers: Vec<(Block, usize)>,
     /// Root index of each kernel parameter (pointers) and of each `LocalAddr`/`GlobalAddr`.
@@ -139,18 +141,18 @@ impl<'m> Plan<'m> {
                 root_of(Root::Const(ptr::make(tag, i as u32, 0)))
             })
             .collect();
-        let order = topo_order(f)?;
+        let cfg = Cfg::new(f)?;
         let mut p = Plan {
             f,
             kinds: vec![K::N(Sub::V); f.values.len()],
             data: vec![false; f.values.len()],
             consts: vec![None; f.values.len()],
-            order,
             barriers: Vec::new(),
             param_roots,
             local_roots,
             global_roots,
             inner_ptr: vec![false; f.values.len()],
+            cfg,
             earlier: Default::default(),
             disjoint: Vec::new(),
             caps: Vec::new(),
@@ -212,7 +214,7 @@ impl<'m> Plan<'m> {
                 _ => K::N(Sub::U),
             };
         }
-        let order = self.order.clone();
+        let order = self.cfg.order.clone();
         for &b in &order {
             let bd = f.blocks.get(b.index()).ok_or("bad block")?;
             if b != f.entry() {
@@ -468,7 +470,7 @@ impl<'m> Plan<'m> {
     fn find_barriers(&mut self) -> Result<(), String> {
         let f = self.f;
         let mut list = Vec::new();
-        for &b in &self.order {
+        for &b in &self.cfg.order {
             let bd = &f.blocks[b.index()];
             for (k, &i) in bd.insts.iter().enumerate() {
                 if let Some(Op::Barrier { .. }) = f.insts.get(i.index()).map(|d| &d.op) {
@@ -479,7 +481,7 @@ impl<'m> Plan<'m> {
         let mut blocks: Vec<Block> = list.iter().map(|&(b, _)| b).collect();
         blocks.dedup();
         for &b in &blocks {
-            if !on_every_path(f, b) {
+            if !self.cfg.on_every_path(b) {
                 return Err("a barrier not on every path".into());
             }
         }
@@ -490,7 +492,7 @@ impl<'m> Plan<'m> {
         // Values used in a later region than their own are recomputed there: only pure
         // values of the work-item ids and the arguments.
         let region = self.regions();
-        for &b in &self.order {
+        for &b in &self.cfg.order {
             for &i in &f.blocks[b.index()].insts {
                 let Some(d) = f.insts.get(i.index()) else {
                     continue;
@@ -519,7 +521,7 @@ impl<'m> Plan<'m> {
         let f = self.f;
         let regions = self.regions();
         let mut list = Vec::new();
-        for &b in &self.order {
+        for &b in &self.cfg.order {
             for (k, &i) in f.blocks[b.index()].insts.iter().enumerate() {
                 let Some(d) = f.insts.get(i.index()) else {
                     continue;
@@ -570,7 +572,7 @@ impl<'m> Plan<'m> {
         }
         // Fusable: stores only in returning blocks, no load after the block's first store.
         self.fusable = self.barriers.is_empty()
-            && self.order.iter().all(|&b| {
+            && self.cfg.order.iter().all(|&b| {
                 let insts = &f.blocks[b.index()].insts;
                 let ops: Vec<&Op> = insts
                     .iter()
@@ -585,17 +587,13 @@ impl<'m> Plan<'m> {
                     }
                 }
             });
-        let dom = dominators(f, &self.order);
-        let dominates = |a: Block, b: Block| {
-            dom.get(b.index())
-                .is_some_and(|d| d.get(a.index()).copied().unwrap_or(false))
-        };
+        let dominates = |a: Block, b: Block| self.cfg.dominates(a, b);
         for y in &list {
             for x in &list {
                 let before = if x.block == y.block {
                     x.idx < y.idx
                 } else {
-                    reaches(f, x.block, y.block)
+                    self.cfg.reaches(x.block, y.block)
                 };
                 if !before || x.region != y.region || !(x.store || y.store) || x.local != y.local {
                     continue;
@@ -657,12 +655,12 @@ impl<'m> Plan<'m> {
     pub fn regions(&self) -> std::collections::HashMap<(Block, oclc_ir::Inst), usize> {
         let f = self.f;
         let mut out = std::collections::HashMap::new();
-        for &b in &self.order {
+        for &b in &self.cfg.order {
             // Barriers in blocks that reach this one, then those earlier in it.
             let before = self
                 .barriers
                 .iter()
-                .filter(|&&(bb, _)| bb != b && reaches(f, bb, b))
+                .filter(|&&(bb, _)| bb != b && self.cfg.reaches(bb, b))
                 .count();
             let mut k = before;
             for &i in &f.blocks[b.index()].insts {
@@ -684,6 +682,7 @@ impl<'m> Plan<'m> {
         match f.values.get(v.index()).map(|d| d.def) {
             Some(ValueDef::Inst(i)) => {
                 let b = self
+                    .cfg
                     .order
                     .iter()
                     .find(|b| f.blocks[b.index()].insts.contains(&i));
@@ -802,119 +801,97 @@ fn op_name(op: &Op) -> &'static str {
     }
 }
 
-/// Blocks in a topological order, or an error for a CFG with a cycle (a loop).
-fn topo_order(f: &Function) -> Result<Vec<Block>, String> {
-    let n = f.blocks.len();
-    let succ = |b: usize| -> Vec<usize> {
-        let Some(bd) = f.blocks.get(b) else {
-            return Vec::new();
-        };
-        bd.insts
-            .last()
-            .and_then(|i| f.insts.get(i.index()))
-            .map(|d| d.op.successors().map(|c| c.block.index()).collect())
-            .unwrap_or_default()
-    };
-    // Iterative DFS: 0 unvisited, 1 on the stack, 2 done.
-    let mut state = vec![0u8; n];
-    let mut post = Vec::with_capacity(n);
-    let mut stack: Vec<(usize, Vec<usize>)> = vec![(0, succ(0))];
-    state[0] = 1;
-    while let Some((b, rest)) = stack.last_mut() {
-        if let Some(s) = rest.pop() {
-            match state.get(s).copied() {
-                Some(0) => {
-                    state[s] = 1;
-                    let ss = succ(s);
-                    stack.push((s, ss));
+/// The CFG facts the plan and the emitter ask for: successors, a topological order (the CFG
+/// has no cycle), reachability between any two blocks, and immediate dominators.
+pub struct Cfg {
+    pub succ: Vec<Vec<Block>>,
+    pub order: Vec<Block>,
+    /// `reach[a][b]`: `b` is reachable from `a` through at least one edge.
+    reach: Vec<Vec<bool>>,
+    idom: Vec<Option<Block>>,
+}
+
+impl Cfg {
+    /// The CFG of `f`, or an error where it has a cycle (a loop).
+    fn new(f: &Function) -> Result<Cfg, String> {
+        let succ = util::successors(f);
+        let order = util::reverse_postorder(f);
+        let n = f.blocks.len();
+        let mut pos = vec![usize::MAX; n];
+        for (k, b) in order.iter().enumerate() {
+            pos[b.index()] = k;
+        }
+        for &b in &order {
+            if succ[b.index()]
+                .iter()
+                .any(|s| pos[s.index()] <= pos[b.index()])
+            {
+                return Err("loops".into());
+            }
+        }
+        // Reachability in reverse topological order: a block reaches its successors and
+        // what they reach.
+        let mut reach = vec![vec![false; n]; n];
+        for &b in order.iter().rev() {
+            let mut row = vec![false; n];
+            for s in &succ[b.index()] {
+                row[s.index()] = true;
+                for (r, &x) in row.iter_mut().zip(&reach[s.index()]) {
+                    *r |= x;
                 }
-                Some(1) => return Err("loops".into()),
-                _ => {}
             }
-        } else {
-            let b = *b;
-            state[b] = 2;
-            post.push(Block(b as u32));
-            stack.pop();
+            reach[b.index()] = row;
         }
+        let idom = util::dom_info(f).idom;
+        Ok(Cfg {
+            succ,
+            order,
+            reach,
+            idom,
+        })
     }
-    post.reverse();
-    Ok(post)
-}
 
-fn succs(f: &Function, b: Block) -> Vec<Block> {
-    f.blocks
-        .get(b.index())
-        .and_then(|bd| bd.insts.last())
-        .and_then(|i| f.insts.get(i.index()))
-        .map(|d| d.op.successors().map(|c| c.block).collect())
-        .unwrap_or_default()
-}
-
-/// Whether `to` is reachable from `from` (through at least one edge).
-pub fn reaches(f: &Function, from: Block, to: Block) -> bool {
-    let mut seen = vec![false; f.blocks.len()];
-    let mut work = succs(f, from);
-    while let Some(b) = work.pop() {
-        if b == to {
-            return true;
-        }
-        if let Some(s) = seen.get_mut(b.index())
-            && !*s
-        {
-            *s = true;
-            work.extend(succs(f, b));
-        }
+    /// Whether `to` is reachable from `from` through at least one edge.
+    pub fn reaches(&self, from: Block, to: Block) -> bool {
+        self.reach
+            .get(from.index())
+            .and_then(|r| r.get(to.index()))
+            .copied()
+            .unwrap_or(false)
     }
-    false
-}
 
-/// Whether every path from the entry to a return passes through `b`.
-fn on_every_path(f: &Function, b: Block) -> bool {
-    if b == f.entry() {
-        return true;
-    }
-    let mut seen = vec![false; f.blocks.len()];
-    let mut work = vec![f.entry()];
-    while let Some(x) = work.pop() {
-        if x == b || seen.get(x.index()).copied().unwrap_or(true) {
-            continue;
-        }
-        seen[x.index()] = true;
-        let s = succs(f, x);
-        if s.is_empty() {
-            // A return (or unreachable) reached without passing `b`.
-            return false;
-        }
-        work.extend(s);
-    }
-    true
-}
-
-/// Dominator sets of every block (`out[b][a]`: `a` dominates `b`), over a topological order.
-fn dominators(f: &Function, order: &[Block]) -> Vec<Vec<bool>> {
-    let n = f.blocks.len();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &b in order {
-        for s in succs(f, b) {
-            if let Some(p) = preds.get_mut(s.index()) {
-                p.push(b.index());
+    /// Whether `a` dominates `b` (every path from the entry to `b` passes `a`).
+    fn dominates(&self, a: Block, b: Block) -> bool {
+        let mut x = b;
+        for _ in 0..=self.idom.len() {
+            if x == a {
+                return true;
+            }
+            match self.idom.get(x.index()).copied().flatten() {
+                Some(d) if d != x => x = d,
+                _ => return false,
             }
         }
+        false
     }
-    let mut dom = vec![vec![false; n]; n];
-    for &b in order {
-        let bi = b.index();
-        let mut d: Option<Vec<bool>> = None;
-        for &p in &preds[bi] {
-            d = Some(match d {
-                None => dom[p].clone(),
-                Some(cur) => cur.iter().zip(&dom[p]).map(|(a, b)| *a && *b).collect(),
-            });
+
+    /// Whether every path from the entry to a return passes through `b`.
+    fn on_every_path(&self, b: Block) -> bool {
+        // No exit is reachable from the entry once `b` is taken out.
+        let n = self.succ.len();
+        let mut seen = vec![false; n];
+        let mut work = vec![Block(0)];
+        while let Some(x) = work.pop() {
+            if x == b || seen.get(x.index()).copied().unwrap_or(true) {
+                continue;
+            }
+            seen[x.index()] = true;
+            let s = &self.succ[x.index()];
+            if s.is_empty() {
+                return false;
+            }
+            work.extend(s.iter().copied());
         }
-        let mut d = d.unwrap_or_else(|| vec![false; n]);
-        d[bi] = true;
-        dom[bi] = d;
+        true
     }
-    dom
 }
