@@ -450,20 +450,11 @@ impl Emit<'_, '_, '_> {
     /// test on an id): the lanes differ, so the chunk's lanes agree only where none is
     /// equal; the check pass tests that, and then the branch is known.
     fn id_equality(&mut self, c: Value) -> Result<Option<Cond>, String> {
-        let f = self.plan.f;
-        if self.n < 2 {
-            return Ok(None);
-        }
-        let Some(oclc_ir::ValueDef::Inst(i)) = f.values.get(c.index()).map(|d| d.def) else {
-            return Ok(None);
-        };
-        let Some(Op::Cmp(o @ (CmpOp::Eq | CmpOp::Ne), a, b)) =
-            f.insts.get(i.index()).map(|d| &d.op)
-        else {
+        let Some((o @ (CmpOp::Eq | CmpOp::Ne), a, b)) = self.lane_comparison(c) else {
             return Ok(None);
         };
         let (x, u) =
-            match (self.num(*a)?, self.num(*b)?) {
+            match (self.num(a)?, self.num(b)?) {
                 (VV::A(x, s), VV::U(u)) | (VV::U(u), VV::A(x, s)) if s == 1 || s == -1 => {
                     if s == 1 { (x, u) } else { (u, x) }
                 }
@@ -478,21 +469,29 @@ impl Emit<'_, '_, '_> {
                 .icmp_imm_s(IntCC::UnsignedLessThan, d, self.n as i64);
             self.fail_if(hit);
         }
-        Ok(Some(Cond::Known(*o == CmpOp::Ne)))
+        Ok(Some(Cond::Known(o == CmpOp::Ne)))
+    }
+
+    /// The comparison that defines branch condition `c`, in a chunk of several lanes.
+    fn lane_comparison(&self, c: Value) -> Option<(CmpOp, Value, Value)> {
+        let f = self.plan.f;
+        if self.n < 2 {
+            return None;
+        }
+        let Some(oclc_ir::ValueDef::Inst(i)) = f.values.get(c.index()).map(|d| d.def) else {
+            return None;
+        };
+        match f.insts.get(i.index()).map(|d| &d.op) {
+            Some(&Op::Cmp(o, a, b)) => Some((o, a, b)),
+            _ => None,
+        }
     }
 
     /// An ordered comparison of an affine value with a uniform one (`x < n` on an id):
     /// where no lane wraps, the lanes are monotonic, so they agree when the first and the
     /// last agree; the check pass tests that (and the wrap), the branch reads lane 0.
     fn id_order(&mut self, c: Value) -> Result<Option<Cond>, String> {
-        let f = self.plan.f;
-        if self.n < 2 {
-            return Ok(None);
-        }
-        let Some(oclc_ir::ValueDef::Inst(i)) = f.values.get(c.index()).map(|d| d.def) else {
-            return Ok(None);
-        };
-        let Some(&Op::Cmp(o, a, b)) = f.insts.get(i.index()).map(|d| &d.op) else {
+        let Some((o, a, b)) = self.lane_comparison(c) else {
             return Ok(None);
         };
         if o.is_float() || matches!(o, CmpOp::Eq | CmpOp::Ne) {
