@@ -484,3 +484,71 @@ fn random_kernels_match() {
         "only {lanes} of {total} ran as lanes"
     );
 }
+
+/// A kernel whose vector function would be too large to compile quickly (a long chain of
+/// `double` arithmetic, lane by lane) runs one work-item at a time, says why, and leaves the
+/// interpreter's bytes.
+#[test]
+fn large_kernels_run_one_work_item_at_a_time() {
+    let mut code = String::from(
+        "kernel void k(global const double *a, global double *o) { size_t i = get_global_id(0); double x = a[i];\n",
+    );
+    for k in 0..60 {
+        code += &format!(
+            "  x = x * 1.0000001 + (double)(long)(x * {}.0) - a[(i + {k}) & 63];\n",
+            k % 7 + 1
+        );
+    }
+    code += "  o[i] = x; }";
+    let text = job(
+        &code,
+        &[64],
+        &[16],
+        "a = { buffer = \"double\", len = 64, init = \"range\" }\no = { buffer = \"double\", len = 64 }",
+    );
+    let dir = temp_dir("large");
+    let path = dir.join("job.toml");
+    std::fs::write(&path, &text).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_oclc"))
+        .arg("run")
+        .arg(&path)
+        .env("OCLC_CPU_BACKEND", "native")
+        .env("OCLC_CPU_BACKEND_TRACE", "1")
+        .env_remove("OCLC_CPU_VECTOR")
+        .output()
+        .expect("run oclc");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("one work-item at a time: about") && err.contains("instructions as lanes"),
+        "{err}"
+    );
+    same_bytes_plain("large", &text);
+}
+
+/// [`same_bytes`] without requiring lanes (native code against the interpreter).
+fn same_bytes_plain(name: &str, text: &str) {
+    let dir = temp_dir(name);
+    let path = dir.join("job.toml");
+    std::fs::write(&path, text).expect("write run file");
+    let (dv, di) = (dir.join("v"), dir.join("i"));
+    let out = Command::new(env!("CARGO_BIN_EXE_oclc"))
+        .arg("run")
+        .arg(&path)
+        .args(["--save", &dv.to_string_lossy()])
+        .env("OCLC_CPU_BACKEND", "native")
+        .env_remove("OCLC_CPU_VECTOR")
+        .output()
+        .expect("run oclc");
+    assert!(out.status.success(), "{name}");
+    let (code, _, err) = run(&path, &["--save", &di.to_string_lossy()], false);
+    assert_eq!(code, 0, "{err}");
+    for f in std::fs::read_dir(&dv).expect("saved") {
+        let f = f.expect("entry").file_name();
+        let a = std::fs::read(dv.join(&f)).expect("native buffer");
+        let b = std::fs::read(di.join(&f)).expect("interpreted buffer");
+        assert!(a == b, "{name}: {f:?} differs");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
