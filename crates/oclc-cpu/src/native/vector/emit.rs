@@ -502,6 +502,12 @@ impl Emit<'_, '_, '_> {
             (VV::A(x, s), VV::U(_)) | (VV::U(_), VV::A(x, s)) => (x, s),
             _ => return Ok(None),
         };
+        // The lanes must span less than half the type's range, so one compare finds a wrap.
+        let bits = self.plan.ty(a).elem().map_or(64, |e| e.bits());
+        let span = st.unsigned_abs() as u128 * (self.n as u128 - 1);
+        if bits < 64 && span >= 1u128 << (bits - 1) {
+            return Ok(None);
+        }
         let (l0a, l0b) = (self.lane0(xa), self.lane0(xb));
         let first = self.cmp1(o, l0a, l0b);
         if !self.test {
