@@ -2,7 +2,8 @@
 # The bench set on the cpu device against PoCL and Oclgrind (through ../shared/tools/clrun),
 # in the same run: median kernel time of each (oclc: `oclc bench`, native code; the others:
 # OpenCL profiling events), oclc's time over PoCL's and Oclgrind's over oclc's. Oclgrind runs each job once, under a
-# time limit (OCLGRIND_LIMIT seconds, default 600): a job past it shows `>LIMITs`.
+# time limit (OCLGRIND_LIMIT seconds, default 600): a job past it shows `>LIMITs`;
+# OCLGRIND_LIMIT=0 leaves Oclgrind out.
 # usage: scripts/cpu_compare.sh [REPEAT] [JOB.toml...]   (from the repository root, after
 # cargo build --release; apt-get install pocl-opencl-icd oclgrind)
 set -u
@@ -22,7 +23,8 @@ for f in $jobs; do
     name=$(basename "$f" .toml)
     o=$("$oclc" bench "$f" --repeat "$repeat" 2>/dev/null | awk -v n="$name" '$1 == n { print $3 }')
     p=$("$clrun" "$f" --platform Portable --repeat "$repeat" 2>/dev/null | median)
-    g=$(CLRUN_LIB=$oclgrind timeout "$limit" "$clrun" "$f" --repeat 1 2>/dev/null | median)
+    g=
+    [ "$limit" -gt 0 ] && g=$(CLRUN_LIB=$oclgrind timeout "$limit" "$clrun" "$f" --repeat 1 2>/dev/null | median)
     gs=${g:-">${limit}s"}
     printf '%-26s %13s %13s %15s %10s %14s\n' "$name" "${o:--}" "${p:--}" "$gs" "$(ratio "$p" "$o")" "$(ratio "$o" "$g")"
 done
