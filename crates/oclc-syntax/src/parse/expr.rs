@@ -943,7 +943,14 @@ impl Parser<'_> {
     }
 
     fn number_literal(&mut self, sym: Symbol, span: Span) -> Expr {
-        match literal::decode_number(sym.as_str()) {
+        // A spelling decodes the same way every time (only a bad one reports anything).
+        let decoded = match self.numbers.get(&sym) {
+            Some(&n) => Ok(n),
+            None => literal::decode_number(sym.as_str()).inspect(|&n| {
+                self.numbers.insert(sym, n);
+            }),
+        };
+        match decoded {
             Ok(Number::Int {
                 value,
                 radix,
