@@ -791,7 +791,7 @@ impl Parser<'_> {
                         return e;
                     }
                     let Some(open) = self.open() else { return e };
-                    let mut args = Vec::new();
+                    let mut args = crate::ast::expr_list();
                     let mut bad = false;
                     if !self.is(Punct::RParen) {
                         // clang's `ParseExpressionList`: a bad argument skips to the next
