@@ -73,7 +73,8 @@ impl Checker<'_> {
             );
             return Expr::error(span);
         };
-        let checked: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+        let mut checked = crate::hir::expr_list();
+        checked.extend(args.iter().map(|a| self.expr(a)));
         let (fid, sig) = match fid.and_then(|id| self.pick_overload(id, &checked)) {
             Some(Pick::Ambiguous(cands)) => {
                 let name = fid
@@ -115,9 +116,10 @@ impl Checker<'_> {
             );
             return Expr::error(span);
         }
-        let mut out = Vec::with_capacity(checked.len());
+        // Converted in place: the list becomes the call's.
         let mut failed = false;
-        for (i, a) in checked.into_iter().enumerate() {
+        for i in 0..checked.len() {
+            let a = std::mem::replace(&mut checked[i], Expr::error(span));
             if a.is_error() {
                 failed = true;
                 continue;
@@ -148,12 +150,11 @@ impl Checker<'_> {
                         self.param_note(fid, i);
                         return Expr::error(span);
                     }
-                    out.push(c);
+                    checked[i] = c;
                 }
                 None => {
                     let r = self.rvalue(a);
-                    let r = self.default_arg_promotion(r);
-                    out.push(r);
+                    checked[i] = self.default_arg_promotion(r);
                 }
             }
         }
@@ -165,7 +166,7 @@ impl Checker<'_> {
             Some(id) => self.mk(
                 ExprKind::Call {
                     callee: id,
-                    args: out,
+                    args: checked,
                 },
                 ret,
                 span,
