@@ -118,8 +118,8 @@ impl Checker<'_> {
         }
         // Converted in place: the list becomes the call's.
         let mut failed = false;
-        for i in 0..checked.len() {
-            let a = std::mem::replace(&mut checked[i], Expr::error(span));
+        for (i, slot) in checked.iter_mut().enumerate() {
+            let a = std::mem::replace(slot, Expr::error(span));
             if a.is_error() {
                 failed = true;
                 continue;
@@ -150,11 +150,11 @@ impl Checker<'_> {
                         self.param_note(fid, i);
                         return Expr::error(span);
                     }
-                    checked[i] = c;
+                    *slot = c;
                 }
                 None => {
                     let r = self.rvalue(a);
-                    checked[i] = self.default_arg_promotion(r);
+                    *slot = self.default_arg_promotion(r);
                 }
             }
         }
