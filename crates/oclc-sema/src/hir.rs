@@ -634,8 +634,7 @@ fn _leaf_payloads_are_copy() {
 
 /// The (empty) work lists of the last [`free_stmt`] on a thread: a checker that discards
 /// bodies frees every statement, so these keep their capacity instead of growing from
-/// nothing each time.
-#[derive(Default)]
+/// nothing each time; with the argument lists emptied so far, for [`expr_list`].
 #[allow(clippy::vec_box)]
 struct WorkLists {
     lists: Vec<Vec<Expr>>,
@@ -643,57 +642,77 @@ struct WorkLists {
     exprs: Vec<Expr>,
     stmts: Vec<Stmt>,
     inits: Vec<Init>,
-}
-
-thread_local! {
-    static WORK_LISTS: std::cell::Cell<Option<WorkLists>> = const { std::cell::Cell::new(None) };
-}
-
-/// Frees a statement without recursing (as dropping a [`Function`] frees its body): for a
-/// checker that does not keep bodies.
-pub fn free_stmt(s: Stmt) {
-    let mut lists = WORK_LISTS.take().unwrap_or_default();
-    lists.stmts.push(s);
-    let mut lists_spare = SPARE_LISTS.with_borrow_mut(std::mem::take);
-    SPARE_BOXES.with_borrow_mut(|spare| {
-        let mut f = Freer {
-            spare: Some(spare),
-            lists_spare: Some(&mut lists_spare),
-            lists: std::mem::take(&mut lists.lists),
-            boxes: std::mem::take(&mut lists.boxes),
-            exprs: std::mem::take(&mut lists.exprs),
-            stmts: std::mem::take(&mut lists.stmts),
-            inits: std::mem::take(&mut lists.inits),
-        };
-        f.run();
-        lists = WorkLists {
-            lists: f.lists,
-            boxes: f.boxes,
-            exprs: f.exprs,
-            stmts: f.stmts,
-            inits: f.inits,
-        };
-    });
-    WORK_LISTS.set(Some(lists));
-    SPARE_LISTS.set(lists_spare);
+    spare_lists: Vec<Vec<Expr>>,
 }
 
 /// Most emptied argument lists [`free_stmt`] keeps on a thread for [`expr_list`].
 const MAX_SPARE_LISTS: usize = 4096;
 
 thread_local! {
-    /// Argument lists emptied by [`free_stmt`] on this thread (their buffers are the point).
-    static SPARE_LISTS: std::cell::RefCell<Vec<Vec<Expr>>> = const {
-        std::cell::RefCell::new(Vec::new())
+    /// Used in place (a borrow per statement freed, no move in and out).
+    static WORK_LISTS: std::cell::RefCell<WorkLists> = const {
+        std::cell::RefCell::new(WorkLists {
+            lists: Vec::new(),
+            boxes: Vec::new(),
+            exprs: Vec::new(),
+            stmts: Vec::new(),
+            inits: Vec::new(),
+            spare_lists: Vec::new(),
+        })
     };
+}
+
+/// Frees a statement without recursing (as dropping a [`Function`] frees its body): for a
+/// checker that does not keep bodies.
+pub fn free_stmt(s: Stmt) {
+    WORK_LISTS.with(|cell| {
+        // Never busy (freeing calls nothing that frees a statement); if it were, the
+        // statement is freed without the thread's lists.
+        let Ok(mut guard) = cell.try_borrow_mut() else {
+            return free_iteratively(Some(s), None, None);
+        };
+        let lists = &mut *guard;
+        lists.stmts.push(s);
+        SPARE_BOXES.with_borrow_mut(|spare| {
+            let mut f = Freer {
+                spare: Some(spare),
+                lists_spare: Some(&mut lists.spare_lists),
+                lists: std::mem::take(&mut lists.lists),
+                boxes: std::mem::take(&mut lists.boxes),
+                exprs: std::mem::take(&mut lists.exprs),
+                stmts: std::mem::take(&mut lists.stmts),
+                inits: std::mem::take(&mut lists.inits),
+            };
+            f.run();
+            let Freer {
+                lists: l,
+                boxes,
+                exprs,
+                stmts,
+                inits,
+                ..
+            } = f;
+            (
+                lists.lists,
+                lists.boxes,
+                lists.exprs,
+                lists.stmts,
+                lists.inits,
+            ) = (l, boxes, exprs, stmts, inits);
+        });
+    });
 }
 
 /// An empty list for a call's arguments, reusing the buffer of one [`free_stmt`] emptied on
 /// this thread when there is one: a checker that frees each statement then allocates none
 /// for most calls.
 pub fn expr_list() -> Vec<Expr> {
-    SPARE_LISTS
-        .with_borrow_mut(|spare| spare.pop())
+    WORK_LISTS
+        .with(|c| {
+            c.try_borrow_mut()
+                .ok()
+                .and_then(|mut l| l.spare_lists.pop())
+        })
         .unwrap_or_default()
 }
 
@@ -701,7 +720,11 @@ pub fn expr_list() -> Vec<Expr> {
 /// exit (see `oclc_syntax::ast::leak_spares`).
 pub fn leak_spares() {
     std::mem::forget(SPARE_BOXES.with_borrow_mut(std::mem::take));
-    std::mem::forget(SPARE_LISTS.with_borrow_mut(std::mem::take));
+    WORK_LISTS.with(|c| {
+        if let Ok(mut l) = c.try_borrow_mut() {
+            std::mem::forget(std::mem::take(&mut l.spare_lists));
+        }
+    });
 }
 
 /// Most emptied expression boxes [`free_stmt`] keeps on a thread for [`boxed`].
@@ -778,7 +801,7 @@ mod tests {
         };
         let mut outer = Vec::with_capacity(7);
         outer.extend([call(inner), negated]);
-        SPARE_LISTS.with_borrow_mut(|s| s.clear());
+        WORK_LISTS.with_borrow_mut(|l| l.spare_lists.clear());
         let before = SPARE_BOXES.with_borrow(|s| s.len());
         free_stmt(Stmt {
             kind: StmtKind::Expr(call(outer)),
