@@ -482,6 +482,10 @@ impl Stmt {
 #[allow(clippy::vec_box)]
 struct Freer<'a> {
     spare: Option<&'a mut Vec<Box<Expr>>>,
+    /// Where emptied argument lists go for [`expr_list`] (with `spare`).
+    lists_spare: Option<&'a mut Vec<Vec<Expr>>>,
+    /// Argument lists of calls and vector literals, emptied from the end.
+    lists: Vec<Vec<Expr>>,
     boxes: Vec<Box<Expr>>,
     exprs: Vec<Expr>,
     stmts: Vec<Stmt>,
@@ -501,6 +505,19 @@ impl Freer<'_> {
                 }
             } else if let Some(e) = self.exprs.pop() {
                 self.expr_kind(e.kind);
+            } else if let Some(list) = self.lists.last_mut() {
+                match list.pop() {
+                    Some(e) => self.expr_kind(e.kind),
+                    None => {
+                        if let Some(l) = self.lists.pop()
+                            && l.capacity() > 0
+                            && let Some(spare) = self.lists_spare.as_deref_mut()
+                            && spare.len() < MAX_SPARE_LISTS
+                        {
+                            spare.push(l);
+                        }
+                    }
+                }
             } else if let Some(s) = self.stmts.pop() {
                 self.stmt_kind(s.kind);
             } else if let Some(i) = self.inits.pop() {
@@ -539,7 +556,7 @@ impl Freer<'_> {
             }
             ExprKind::Call { args, .. }
             | ExprKind::BuiltinCall { args, .. }
-            | ExprKind::VectorLit(args) => self.exprs.extend(args),
+            | ExprKind::VectorLit(args) => self.lists.push(args),
             ExprKind::InitList(i) => self.inits.push(*i),
             ExprKind::StmtExpr { body, value } => {
                 self.stmts.extend(body.stmts);
@@ -599,6 +616,8 @@ impl Freer<'_> {
 fn free_iteratively(stmt: Option<Stmt>, init: Option<Init>, spare: Option<&mut Vec<Box<Expr>>>) {
     let mut f = Freer {
         spare,
+        lists_spare: None,
+        lists: Vec::new(),
         boxes: Vec::new(),
         exprs: Vec::new(),
         stmts: stmt.into_iter().collect(),
@@ -615,48 +634,97 @@ fn _leaf_payloads_are_copy() {
 
 /// The (empty) work lists of the last [`free_stmt`] on a thread: a checker that discards
 /// bodies frees every statement, so these keep their capacity instead of growing from
-/// nothing each time.
-#[derive(Default)]
+/// nothing each time; with the argument lists emptied so far, for [`expr_list`].
 #[allow(clippy::vec_box)]
 struct WorkLists {
+    lists: Vec<Vec<Expr>>,
     boxes: Vec<Box<Expr>>,
     exprs: Vec<Expr>,
     stmts: Vec<Stmt>,
     inits: Vec<Init>,
+    spare_lists: Vec<Vec<Expr>>,
 }
 
+/// Most emptied argument lists [`free_stmt`] keeps on a thread for [`expr_list`].
+const MAX_SPARE_LISTS: usize = 4096;
+
 thread_local! {
-    static WORK_LISTS: std::cell::Cell<Option<WorkLists>> = const { std::cell::Cell::new(None) };
+    /// Used in place (a borrow per statement freed, no move in and out).
+    static WORK_LISTS: std::cell::RefCell<WorkLists> = const {
+        std::cell::RefCell::new(WorkLists {
+            lists: Vec::new(),
+            boxes: Vec::new(),
+            exprs: Vec::new(),
+            stmts: Vec::new(),
+            inits: Vec::new(),
+            spare_lists: Vec::new(),
+        })
+    };
 }
 
 /// Frees a statement without recursing (as dropping a [`Function`] frees its body): for a
 /// checker that does not keep bodies.
 pub fn free_stmt(s: Stmt) {
-    let mut lists = WORK_LISTS.take().unwrap_or_default();
-    lists.stmts.push(s);
-    SPARE_BOXES.with_borrow_mut(|spare| {
-        let mut f = Freer {
-            spare: Some(spare),
-            boxes: std::mem::take(&mut lists.boxes),
-            exprs: std::mem::take(&mut lists.exprs),
-            stmts: std::mem::take(&mut lists.stmts),
-            inits: std::mem::take(&mut lists.inits),
+    WORK_LISTS.with(|cell| {
+        // Never busy (freeing calls nothing that frees a statement); if it were, the
+        // statement is freed without the thread's lists.
+        let Ok(mut guard) = cell.try_borrow_mut() else {
+            return free_iteratively(Some(s), None, None);
         };
-        f.run();
-        lists = WorkLists {
-            boxes: f.boxes,
-            exprs: f.exprs,
-            stmts: f.stmts,
-            inits: f.inits,
-        };
+        let lists = &mut *guard;
+        lists.stmts.push(s);
+        SPARE_BOXES.with_borrow_mut(|spare| {
+            let mut f = Freer {
+                spare: Some(spare),
+                lists_spare: Some(&mut lists.spare_lists),
+                lists: std::mem::take(&mut lists.lists),
+                boxes: std::mem::take(&mut lists.boxes),
+                exprs: std::mem::take(&mut lists.exprs),
+                stmts: std::mem::take(&mut lists.stmts),
+                inits: std::mem::take(&mut lists.inits),
+            };
+            f.run();
+            let Freer {
+                lists: l,
+                boxes,
+                exprs,
+                stmts,
+                inits,
+                ..
+            } = f;
+            (
+                lists.lists,
+                lists.boxes,
+                lists.exprs,
+                lists.stmts,
+                lists.inits,
+            ) = (l, boxes, exprs, stmts, inits);
+        });
     });
-    WORK_LISTS.set(Some(lists));
+}
+
+/// An empty list for a call's arguments, reusing the buffer of one [`free_stmt`] emptied on
+/// this thread when there is one: a checker that frees each statement then allocates none
+/// for most calls.
+pub fn expr_list() -> Vec<Expr> {
+    WORK_LISTS
+        .with(|c| {
+            c.try_borrow_mut()
+                .ok()
+                .and_then(|mut l| l.spare_lists.pop())
+        })
+        .unwrap_or_default()
 }
 
 /// Drops this thread's spare expression boxes without freeing them, for a process about to
 /// exit (see `oclc_syntax::ast::leak_spares`).
 pub fn leak_spares() {
     std::mem::forget(SPARE_BOXES.with_borrow_mut(std::mem::take));
+    WORK_LISTS.with(|c| {
+        if let Ok(mut l) = c.try_borrow_mut() {
+            std::mem::forget(std::mem::take(&mut l.spare_lists));
+        }
+    });
 }
 
 /// Most emptied expression boxes [`free_stmt`] keeps on a thread for [`boxed`].
@@ -706,5 +774,43 @@ impl Drop for Var {
         if let Some(init) = self.init.take() {
             free_iteratively(None, Some(init), None);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `free_stmt` keeps the emptied argument lists of calls (nested ones included) for
+    /// `expr_list`, and the boxes inside them for `boxed`.
+    #[test]
+    fn free_stmt_keeps_argument_lists() {
+        let span = Span::DUMMY;
+        let call = |args: Vec<Expr>| Expr {
+            kind: ExprKind::Call {
+                callee: FuncId(0),
+                args,
+            },
+            ..Expr::error(span)
+        };
+        let mut inner = Vec::with_capacity(5);
+        inner.push(Expr::error(span));
+        let negated = Expr {
+            kind: ExprKind::Unary(UnOp::Neg, boxed(Expr::error(span))),
+            ..Expr::error(span)
+        };
+        let mut outer = Vec::with_capacity(7);
+        outer.extend([call(inner), negated]);
+        WORK_LISTS.with_borrow_mut(|l| l.spare_lists.clear());
+        let before = SPARE_BOXES.with_borrow(|s| s.len());
+        free_stmt(Stmt {
+            kind: StmtKind::Expr(call(outer)),
+            span,
+        });
+        assert_eq!(SPARE_BOXES.with_borrow(|s| s.len()), before + 1);
+        let mut caps: Vec<usize> = (0..2).map(|_| expr_list().capacity()).collect();
+        caps.sort();
+        assert_eq!(caps, [5, 7]);
+        assert_eq!(expr_list().capacity(), 0);
     }
 }

@@ -1053,21 +1053,72 @@ pub fn boxed(e: Expr) -> Box<Expr> {
 /// exit: freeing up to a million boxes one by one at thread exit is wasted work there.
 pub fn leak_spares() {
     std::mem::forget(SPARE_EXPRS.with_borrow_mut(std::mem::take));
+    std::mem::forget(SPARE_BLOCKS.with_borrow_mut(std::mem::take));
+    std::mem::forget(SPARE_LISTS.with_borrow_mut(std::mem::take));
+}
+
+/// Most emptied argument lists [`recycle`] keeps on a thread for [`expr_list`].
+const MAX_SPARE_LISTS: usize = 4096;
+
+thread_local! {
+    /// Argument lists of calls emptied by [`recycle`] on this thread (their buffers are the
+    /// point).
+    static SPARE_LISTS: std::cell::RefCell<Vec<Vec<Expr>>> = const {
+        std::cell::RefCell::new(Vec::new())
+    };
+}
+
+/// An empty list for a call's arguments, reusing the buffer of one [`recycle`] emptied on this
+/// thread when there is one (a kernel makes tens of thousands of calls: each list was
+/// allocated, grown and freed).
+pub fn expr_list() -> Vec<Expr> {
+    SPARE_LISTS
+        .with_borrow_mut(|spare| spare.pop())
+        .unwrap_or_default()
+}
+
+/// Most emptied statement lists [`recycle`] keeps on a thread for [`stmt_list`].
+const MAX_SPARE_BLOCKS: usize = 1024;
+
+thread_local! {
+    /// Statement lists of compound statements emptied by [`recycle`] on this thread (their
+    /// buffers are the point).
+    static SPARE_BLOCKS: std::cell::RefCell<Vec<Vec<Stmt>>> = const {
+        std::cell::RefCell::new(Vec::new())
+    };
+}
+
+/// An empty statement list for a compound statement, reusing the buffer of one [`recycle`]
+/// emptied on this thread when there is one: the last emptied is the body of the function
+/// freed last, so the next body (opened first) gets the room of a whole body, rather than
+/// growing a list of thousands of statements by copying it at each doubling.
+pub fn stmt_list() -> Vec<Stmt> {
+    SPARE_BLOCKS
+        .with_borrow_mut(|spare| spare.pop())
+        .unwrap_or_default()
 }
 
 /// Frees top-level items, keeping the boxes of the expressions in function bodies for
 /// [`boxed`] on this thread. A work list, not recursion: nesting may be deep.
 pub fn recycle(items: impl IntoIterator<Item = ExternalDecl>) {
+    let mut blocks_spare = SPARE_BLOCKS.with_borrow_mut(std::mem::take);
+    let mut lists_spare = SPARE_LISTS.with_borrow_mut(std::mem::take);
     SPARE_EXPRS.with_borrow_mut(|spare| {
         let mut r = Recycler {
             spare,
+            blocks_spare: &mut blocks_spare,
+            lists_spare: &mut lists_spare,
+            lists: Vec::new(),
             boxes: Vec::new(),
             exprs: Vec::new(),
             stmts: Vec::new(),
+            blocks: Vec::new(),
         };
         for item in items {
             match item {
-                ExternalDecl::FunctionDef(mut f) => r.stmts.append(&mut f.body.stmts),
+                ExternalDecl::FunctionDef(mut f) => {
+                    r.blocks.push(std::mem::take(&mut f.body.stmts))
+                }
                 // File-scope tables: their initializers hold most of a file's expressions.
                 ExternalDecl::Decl(d) => r.stmt_kind(StmtKind::Decl(d)),
                 _ => continue,
@@ -1075,6 +1126,8 @@ pub fn recycle(items: impl IntoIterator<Item = ExternalDecl>) {
             r.run();
         }
     });
+    SPARE_BLOCKS.set(blocks_spare);
+    SPARE_LISTS.set(lists_spare);
 }
 
 /// What [`Recycler::expr_kind`] forgets without dropping holds nothing to free.
@@ -1087,9 +1140,18 @@ fn _leaf_payloads_are_copy() {
 #[allow(clippy::vec_box)]
 struct Recycler<'a> {
     spare: &'a mut Vec<Box<Expr>>,
+    /// Emptied statement lists kept for [`stmt_list`].
+    blocks_spare: &'a mut Vec<Vec<Stmt>>,
+    /// Emptied argument lists kept for [`expr_list`].
+    lists_spare: &'a mut Vec<Vec<Expr>>,
+    /// Calls' argument lists, emptied from the end.
+    lists: Vec<Vec<Expr>>,
     boxes: Vec<Box<Expr>>,
     exprs: Vec<Expr>,
     stmts: Vec<Stmt>,
+    /// The statements of compound statements, emptied from the end: a body of thousands of
+    /// statements is not copied into `stmts` first.
+    blocks: Vec<Vec<Stmt>>,
 }
 
 impl Recycler<'_> {
@@ -1104,9 +1166,39 @@ impl Recycler<'_> {
             } else if let Some(mut e) = self.exprs.pop() {
                 let kind = std::mem::replace(&mut e.kind, ExprKind::Error);
                 self.expr_kind(kind);
+            } else if let Some(list) = self.lists.last_mut() {
+                match list.pop() {
+                    Some(mut e) => {
+                        let kind = std::mem::replace(&mut e.kind, ExprKind::Error);
+                        self.expr_kind(kind);
+                    }
+                    None => {
+                        if let Some(l) = self.lists.pop()
+                            && l.capacity() > 0
+                            && self.lists_spare.len() < MAX_SPARE_LISTS
+                        {
+                            self.lists_spare.push(l);
+                        }
+                    }
+                }
             } else if let Some(mut s) = self.stmts.pop() {
                 let kind = std::mem::replace(&mut s.kind, StmtKind::Null);
                 self.stmt_kind(kind);
+            } else if let Some(block) = self.blocks.last_mut() {
+                match block.pop() {
+                    Some(mut s) => {
+                        let kind = std::mem::replace(&mut s.kind, StmtKind::Null);
+                        self.stmt_kind(kind);
+                    }
+                    None => {
+                        if let Some(b) = self.blocks.pop()
+                            && b.capacity() > 0
+                            && self.blocks_spare.len() < MAX_SPARE_BLOCKS
+                        {
+                            self.blocks_spare.push(b);
+                        }
+                    }
+                }
             } else {
                 return;
             }
@@ -1139,7 +1231,7 @@ impl Recycler<'_> {
             }
             ExprKind::Call { callee, args, .. } => {
                 self.boxes.push(callee);
-                self.exprs.extend(args);
+                self.lists.push(args);
             }
             ExprKind::ParenList(v) => self.exprs.extend(v),
             // Leaves own nothing (their payloads are `Copy`): forgetting one skips a call to
@@ -1158,7 +1250,7 @@ impl Recycler<'_> {
     /// Queues the parts of a statement that hold expressions.
     fn stmt_kind(&mut self, kind: StmtKind) {
         match kind {
-            StmtKind::Compound(mut b) => self.stmts.append(&mut b.stmts),
+            StmtKind::Compound(mut b) => self.blocks.push(std::mem::take(&mut b.stmts)),
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.exprs.push(e),
             StmtKind::If { cond, then, else_ } => {
                 self.exprs.push(cond);
@@ -1252,5 +1344,68 @@ mod recycle_tests {
         let after = SPARE_EXPRS.with_borrow(|s| s.len());
         // Two boxes per binary operator, one per unary: 2 + 2 + 1 at file scope, 2 + 1 in f.
         assert_eq!(after - before, 8);
+    }
+
+    /// `recycle` keeps the emptied statement lists of function bodies and nested compound
+    /// statements, and `stmt_list` hands out the body's (the last emptied) first.
+    #[test]
+    fn statement_lists_are_recycled() {
+        let body: String = (0..40).map(|i| format!("x = {i};")).collect();
+        let src = format!("void f(void) {{ int x; {{ x = 1; x = 2; }} {body} }}\n");
+        let lang = LangOptions::new(ClStd::Cl20);
+        let mut sm = SourceMap::new();
+        let f = sm.add_text("t.cl", src);
+        let mut d = Diagnostics::default();
+        let opts = PpOptions {
+            lang: lang.clone(),
+            ..PpOptions::default()
+        };
+        let out = preprocess(&mut sm, f, &opts, &mut d);
+        let tu = crate::parse::parse(&out, &sm, &lang, &mut d);
+        assert!(d.list.is_empty());
+        SPARE_BLOCKS.with_borrow_mut(|s| s.clear());
+        recycle(tu.items);
+        let first = stmt_list();
+        assert!(
+            first.is_empty() && first.capacity() >= 42,
+            "{}",
+            first.capacity()
+        );
+        let second = stmt_list();
+        assert!(
+            second.is_empty() && second.capacity() >= 2,
+            "{}",
+            second.capacity()
+        );
+        assert_eq!(stmt_list().capacity(), 0);
+    }
+
+    /// `recycle` keeps the emptied argument lists of calls (nested calls' included) for
+    /// `expr_list`, and still keeps every expression box inside them.
+    #[test]
+    fn argument_lists_are_recycled() {
+        let src = "void g(int, int, int); void f(void) { g(1, 2, 3); g(-1, 2, 3 + 4); }\n";
+        let lang = LangOptions::new(ClStd::Cl20);
+        let mut sm = SourceMap::new();
+        let f = sm.add_text("t.cl", src.to_string());
+        let mut d = Diagnostics::default();
+        let opts = PpOptions {
+            lang: lang.clone(),
+            ..PpOptions::default()
+        };
+        let out = preprocess(&mut sm, f, &opts, &mut d);
+        let tu = crate::parse::parse(&out, &sm, &lang, &mut d);
+        assert!(d.list.is_empty());
+        SPARE_LISTS.with_borrow_mut(|s| s.clear());
+        let before = SPARE_EXPRS.with_borrow(|s| s.len());
+        recycle(tu.items);
+        let after = SPARE_EXPRS.with_borrow(|s| s.len());
+        // The callees (2), the unary operand (1) and the binary operands (2).
+        assert_eq!(after - before, 5);
+        for _ in 0..2 {
+            let l = expr_list();
+            assert!(l.is_empty() && l.capacity() >= 3, "{}", l.capacity());
+        }
+        assert_eq!(expr_list().capacity(), 0);
     }
 }

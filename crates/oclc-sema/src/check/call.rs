@@ -56,13 +56,12 @@ impl Checker<'_> {
             ExprKind::Func(id) => Some(*id),
             _ => None,
         };
-        let sig = match self.prog.types.fn_sig(f.ty) {
-            Some(s) => Some(s.clone()),
-            None => self
-                .prog
-                .types
-                .pointee(f.ty)
-                .and_then(|p| self.prog.types.fn_sig(p).cloned()),
+        // The signature is kept as its type (interned: it stays put while the checks below
+        // add types), not cloned for every call.
+        let types = &self.prog.types;
+        let sig = match types.fn_sig(f.ty) {
+            Some(_) => Some(f.ty),
+            None => types.pointee(f.ty).filter(|&p| types.fn_sig(p).is_some()),
         };
         let Some(sig) = sig else {
             let r = self.rvalue(f);
@@ -73,7 +72,8 @@ impl Checker<'_> {
             );
             return Expr::error(span);
         };
-        let checked: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+        let mut checked = crate::hir::expr_list();
+        checked.extend(args.iter().map(|a| self.expr(a)));
         let (fid, sig) = match fid.and_then(|id| self.pick_overload(id, &checked)) {
             Some(Pick::Ambiguous(cands)) => {
                 let name = fid
@@ -95,13 +95,21 @@ impl Checker<'_> {
                 let s = self
                     .prog
                     .function(best)
-                    .and_then(|f| self.prog.types.fn_sig(QualType::new(f.ty)).cloned());
+                    .map(|f| QualType::new(f.ty))
+                    .filter(|&t| self.prog.types.fn_sig(t).is_some());
                 (Some(best), s.unwrap_or(sig))
             }
             None => (fid, sig),
         };
-        let n = sig.params.len();
-        if sig.has_proto && (checked.len() < n || (checked.len() > n && !sig.variadic)) {
+        let Some((n, has_proto, variadic, ret)) = self
+            .prog
+            .types
+            .fn_sig(sig)
+            .map(|s| (s.params.len(), s.has_proto, s.variadic, s.ret))
+        else {
+            return Expr::error(span);
+        };
+        if has_proto && (checked.len() < n || (checked.len() > n && !variadic)) {
             let few = checked.len() < n;
             let at = arity_at(&checked.iter().map(|a| a.span).collect::<Vec<_>>(), n, span);
             self.err(
@@ -109,21 +117,27 @@ impl Checker<'_> {
                 format!(
                     "too {} arguments to function call, expected {}{n}, have {}",
                     if few { "few" } else { "many" },
-                    if sig.variadic { "at least " } else { "" },
+                    if variadic { "at least " } else { "" },
                     checked.len()
                 ),
             );
             return Expr::error(span);
         }
-        let mut out = Vec::with_capacity(checked.len());
+        // Converted in place: the list becomes the call's.
         let mut failed = false;
-        for (i, a) in checked.into_iter().enumerate() {
+        for (i, slot) in checked.iter_mut().enumerate() {
+            let a = std::mem::replace(slot, Expr::error(span));
             if a.is_error() {
                 failed = true;
                 continue;
             }
-            match sig.params.get(i) {
-                Some(&p) => {
+            let param = self
+                .prog
+                .types
+                .fn_sig(sig)
+                .and_then(|s| s.params.get(i).copied());
+            match param {
+                Some(p) => {
                     let at = a.span;
                     // The parameter as declared keeps its typedef sugar for the message.
                     let declared = fid
@@ -148,24 +162,23 @@ impl Checker<'_> {
                         self.param_note(fid, i);
                         return Expr::error(span);
                     }
-                    out.push(c);
+                    *slot = c;
                 }
                 None => {
                     let r = self.rvalue(a);
-                    let r = self.default_arg_promotion(r);
-                    out.push(r);
+                    *slot = self.default_arg_promotion(r);
                 }
             }
         }
         if failed {
             return Expr::error(span);
         }
-        let ret = sig.ret.unqualified();
+        let ret = ret.unqualified();
         match fid {
             Some(id) => self.mk(
                 ExprKind::Call {
                     callee: id,
-                    args: out,
+                    args: checked,
                 },
                 ret,
                 span,

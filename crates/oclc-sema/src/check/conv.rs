@@ -91,11 +91,18 @@ impl Checker<'_> {
             return e;
         }
         let types = &self.prog.types;
-        if let Some((elem, _)) = types.array_elem_sugared(e.ty) {
+        // One look at the canonical kind decides for most expressions (neither arrays nor
+        // functions), without calling out for either test.
+        let kind = types.ckind(e.ty);
+        let (array, function) = (
+            matches!(kind, TypeKind::Array(..)),
+            matches!(kind, TypeKind::Function(_)),
+        );
+        if array && let Some((elem, _)) = types.array_elem_sugared(e.ty) {
             let pid = self.prog.types.pointer(elem);
             return self.cast(CastKind::ArrayToPointer, e, QualType::new(pid));
         }
-        if types.fn_sig(e.ty).is_some() {
+        if function {
             if !self.ext("__cl_clang_function_pointers") {
                 self.err(e.span, "taking address of function is not allowed");
                 return Expr::error(e.span);

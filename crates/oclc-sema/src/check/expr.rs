@@ -332,7 +332,10 @@ impl Checker<'_> {
             return Expr::error(span);
         }
         let binding = entry.map(|e| e.binding);
-        if let Some(b) = &binding {
+        // Only an inline function with external linkage can misuse a static name.
+        if self.any_inline_external
+            && let Some(b) = &binding
+        {
             self.check_internal_use(b, span);
         }
         match binding {

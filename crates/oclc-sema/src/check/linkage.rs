@@ -65,6 +65,8 @@ impl Checker<'_> {
         });
         e.inline |= inline;
         e.is_const |= is_const;
+        // `is_static` is set once and `inline` only ever turns on.
+        self.any_inline_external |= e.inline && !e.is_static;
     }
 
     /// Records a program-scope `static` variable (internal linkage).
@@ -75,6 +77,9 @@ impl Checker<'_> {
     /// The function being checked, when it is `inline` with external linkage (a C99 inline
     /// definition).
     fn inline_external(&self) -> Option<(FuncId, FnLink)> {
+        if !self.any_inline_external {
+            return None;
+        }
         let f = self.func.as_ref()?.id?;
         let l = *self.fn_links.get(&f)?;
         (l.inline && !l.is_static).then_some((f, l))

@@ -244,6 +244,9 @@ pub(crate) struct Checker<'a> {
     pub(crate) conv_cc: Option<Span>,
     /// Linkage facts of declared functions, and the program-scope `static` variables.
     pub(crate) fn_links: crate::fxhash::FxHashMap<hir::FuncId, linkage::FnLink>,
+    /// Some function of `fn_links` is `inline` with external linkage (once so, always so):
+    /// without one, a name's use needs no look in `fn_links`.
+    pub(crate) any_inline_external: bool,
     pub(crate) internal_vars: std::collections::HashSet<hir::VarId>,
     /// Names `#pragma OPENCL EXTENSION name : begin` made known.
     pub(crate) begun_exts: std::collections::HashSet<String>,
@@ -303,6 +306,7 @@ impl<'a> Checker<'a> {
             func_attrs: Default::default(),
             conv_cc: None,
             fn_links: Default::default(),
+            any_inline_external: false,
             internal_vars: Default::default(),
             begun_exts: Default::default(),
             list_cc: None,

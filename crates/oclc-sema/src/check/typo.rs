@@ -113,10 +113,16 @@ impl Checker<'_> {
     /// [`Checker::flush_typos`] for the typos reported since `mark` (a length of
     /// `pending_typos`) only: a `)`, `[]` or `.` corrects the typos of its own operands,
     /// while those seen before it wait for the end of their full expression.
+    #[inline]
     pub(crate) fn flush_typos_from(&mut self, mark: usize, at: Option<Span>) {
-        if self.pending_typos.len() <= mark {
-            return;
+        // Nearly always nothing to do: asked at every subscript, call and member access.
+        if self.pending_typos.len() > mark {
+            self.flush_typo_batch(mark, at);
         }
+    }
+
+    /// [`Checker::flush_typos_from`] when there are typos since `mark`.
+    fn flush_typo_batch(&mut self, mark: usize, at: Option<Span>) {
         let mut batch = self.pending_typos.split_off(mark);
         // clang corrects the batch together: when one name has no correction, no choice of
         // corrections makes the expression valid, and none is offered.

@@ -89,6 +89,9 @@ pub(crate) struct Parser<'a> {
     pub lang: &'a LangOptions,
     pub diags: &'a mut Diagnostics,
     names: IdMap<Symbol, NameKind>,
+    /// Number literals decoded so far, by spelling: real kernels repeat a few hundred
+    /// spellings (indices, masks, table constants) tens of thousands of times.
+    pub(crate) numbers: IdMap<Symbol, super::literal::Number>,
     /// Typedef names declared as vector types (`typedef float4 v;`, `ext_vector_type`): a
     /// parenthesized list after a cast to one is a vector literal (clang checks the type).
     pub(crate) vector_typedefs: IdMap<Symbol, ()>,
@@ -200,6 +203,7 @@ impl<'a> Parser<'a> {
             lang,
             diags,
             names,
+            numbers: IdMap::default(),
             undo: Vec::new(),
             scope_marks: Vec::new(),
             tags: IdMap::default(),

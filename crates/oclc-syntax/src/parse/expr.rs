@@ -791,7 +791,7 @@ impl Parser<'_> {
                         return e;
                     }
                     let Some(open) = self.open() else { return e };
-                    let mut args = Vec::new();
+                    let mut args = crate::ast::expr_list();
                     let mut bad = false;
                     if !self.is(Punct::RParen) {
                         // clang's `ParseExpressionList`: a bad argument skips to the next
@@ -943,7 +943,14 @@ impl Parser<'_> {
     }
 
     fn number_literal(&mut self, sym: Symbol, span: Span) -> Expr {
-        match literal::decode_number(sym.as_str()) {
+        // A spelling decodes the same way every time (only a bad one reports anything).
+        let decoded = match self.numbers.get(&sym) {
+            Some(&n) => Ok(n),
+            None => literal::decode_number(sym.as_str()).inspect(|&n| {
+                self.numbers.insert(sym, n);
+            }),
+        };
+        match decoded {
             Ok(Number::Int {
                 value,
                 radix,

@@ -28,7 +28,7 @@ impl Parser<'_> {
             return (b, start);
         };
         self.push_scope();
-        let mut stmts = Vec::new();
+        let mut stmts = crate::ast::stmt_list();
         loop {
             for p in self.take_pragmas() {
                 let sid = self.stmt_id();

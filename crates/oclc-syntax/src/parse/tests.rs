@@ -335,6 +335,24 @@ fn literals() {
     );
 }
 
+/// A spelling seen again decodes as the first time (the parser keeps decoded numbers), and
+/// a bad one is reported at each use.
+#[test]
+fn repeated_number_spellings() {
+    assert_eq!(
+        expr_of("0x10u + 0x10u * 0x10u + 1.5f + 1.5f"),
+        "(+ (+ (+ 16u (* 16u 16u)) 1.5f) 1.5f)"
+    );
+    let p = parse("void f(void) { int x = 08; int y = 08 + 7; int z = 7; }");
+    assert_eq!(
+        p.diags,
+        vec![
+            "1:25: error: invalid digit '8' in octal constant",
+            "1:37: error: invalid digit '8' in octal constant"
+        ]
+    );
+}
+
 #[test]
 fn declarations_and_declarators() {
     let d = ok("int *a[3], (*fp)(int, float), **pp; const volatile int *restrict const q;");

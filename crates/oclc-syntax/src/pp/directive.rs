@@ -642,20 +642,21 @@ impl Pp<'_> {
             self.sm.set_include_site(id, site);
             return After::Include(id, Some(path));
         }
-        let bytes = match crate::source::read_source(&path, crate::source::max_source_bytes()) {
-            Ok(b) => b,
-            Err(e @ crate::source::ReadSourceError::TooLarge { .. }) => {
-                self.fatal(span, e.message(&format!("'{name}'")));
-                return After::Nothing;
-            }
-            Err(_) => {
-                self.fatal(span, format!("'{name}' file not found"));
-                return After::Nothing;
-            }
-        };
+        let bytes =
+            match crate::source::read_source_shared(&path, crate::source::max_source_bytes()) {
+                Ok(b) => b,
+                Err(e @ crate::source::ReadSourceError::TooLarge { .. }) => {
+                    self.fatal(span, e.message(&format!("'{name}'")));
+                    return After::Nothing;
+                }
+                Err(_) => {
+                    self.fatal(span, format!("'{name}' file not found"));
+                    return After::Nothing;
+                }
+            };
         let id = self
             .sm
-            .add_file(path.to_string_lossy().into_owned(), &bytes);
+            .add_shared(path.to_string_lossy().into_owned(), bytes);
         self.loaded.insert(canon, id);
         self.out.includes.push((id, span));
         let site = self.sm.report_span(span);
