@@ -1,6 +1,6 @@
 //! Cranelift code for one chunk of work-items as lanes: the check pass (every access and
-//! branch of the chunk tested, nothing loaded or stored) and the fast pass (the kernel's
-//! work with no test left).
+//! branch of the chunk tested, nothing loaded or stored), the fast pass (the kernel's work
+//! with no test left), or both fused (stores held until the last test).
 
 use super::plan::{K, Plan, Sub};
 use super::{MAX_LANES, MAX_REGS};

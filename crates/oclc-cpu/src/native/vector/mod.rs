@@ -1,12 +1,13 @@
 //! Work-items as SIMD lanes: a second work-group function for kernels whose accesses and
 //! branches depend only on the work-item ids and the arguments (not on memory), without
-//! loops, calls or private variables. It runs a group in chunks of [`LANES`] consecutive
-//! work-items along dimension 0. A check pass first tests every access of a chunk (bounds,
-//! alignment, stores to `__constant`) and every branch (all lanes must agree) without
-//! touching memory; then a fast pass does the work with no test left. A chunk that fails
-//! the check pass runs on the scalar code ([`super::lower`]), which finds and reports the
-//! fault exactly as before; with barriers, the whole group is checked first (all regions)
-//! and runs on the scalar code if any chunk fails, since nothing may have been written yet.
+//! loops, calls or private variables. It runs a group in chunks of consecutive work-items
+//! along dimension 0 (16, 8, 4 or 1: [`WIDTHS`]). Each chunk is first tested whole without
+//! touching memory (every access's bounds, alignment and writability, every branch's lanes
+//! agreeing, the lanes' order of accesses to one buffer), then runs with no test left (one
+//! fused pass where every store ends its path). A chunk that fails runs again narrower; a
+//! single work-item that fails runs on the scalar code ([`super::lower`]), which finds and
+//! reports the fault exactly as before. With barriers the whole group is tested first (all
+//! regions) and runs on the scalar code on any failure, since nothing has been written yet.
 
 mod emit;
 mod plan;
