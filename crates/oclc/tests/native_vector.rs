@@ -364,7 +364,10 @@ impl Gen {
             };
         }
         let (l, r) = (self.int(depth - 1), self.int(depth - 1));
-        match self.pick(14) {
+        match self.pick(17) {
+            14 => format!("min({l}, {r})"),
+            15 => format!("max({l}, (int){})", self.pick(50)),
+            16 => format!("(int)clamp((uint)({l}), 3u, (uint)({r}))"),
             0 => format!("({l} + {r})"),
             1 => format!("({l} - {r})"),
             2 => format!("({l} * {r})"),
@@ -393,7 +396,14 @@ impl Gen {
             };
         }
         let (l, r) = (self.float(depth - 1), self.float(depth - 1));
-        match self.pick(6) {
+        match self.pick(13) {
+            6 => format!("sqrt({l})"),
+            7 => format!("floor({l})"),
+            8 => format!("ceil({l} * 0.3f)"),
+            9 => format!("trunc({l})"),
+            10 => format!("fabs({l} - {r})"),
+            11 => format!("fma({l}, {r}, 0.5f)"),
+            12 => format!("mad({l}, 1.5f, {r})"),
             0 => format!("({l} + {r})"),
             1 => format!("({l} - {r})"),
             2 => format!("({l} * {r})"),
@@ -551,4 +561,29 @@ fn same_bytes_plain(name: &str, text: &str) {
         assert!(a == b, "{name}: {f:?} differs");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Builtins computed in line give the runtime's bits, NaNs included: a signaling NaN
+/// through `fabs` stays signaling, arithmetic on it makes it quiet, `sqrt` of a negative is
+/// the default NaN; `double` and integer forms too.
+#[test]
+fn builtins_in_line_match_the_runtime() {
+    let code =
+        "kernel void k(global const uint *bits, global float *o, global double *d, global int *m) {
+    size_t i = get_global_id(0);
+    global const float *f = (global const float *)bits;
+    float x = f[i];
+    o[i * 4] = fabs(x);
+    o[i * 4 + 1] = sqrt(x - 1.0f);
+    o[i * 4 + 2] = floor(x) + ceil(-x) + trunc(x * 0.5f);
+    o[i * 4 + 3] = mad(x, 2.0f, fma(x, x, -1.0f));
+    d[i] = fabs((double)x - 3.0) + sqrt((double)i);
+    m[i] = min((int)i - 5, 3) + max((int)i, 7) + clamp((int)i * 3, 4, 20);
+}";
+    for fill in [2141192192u32, 4290772992, 1065353216, 2139095040] {
+        let args = format!(
+            "bits = {{ buffer = \"uint\", len = 32, init = {{ fill = {fill} }} }}\no = {{ buffer = \"float\", len = 128 }}\nd = {{ buffer = \"double\", len = 32 }}\nm = {{ buffer = \"int\", len = 32 }}"
+        );
+        same_bytes(&format!("builtins-{fill}"), &job(code, &[32], &[16], &args));
+    }
 }

@@ -2,7 +2,7 @@
 //! branch of the chunk tested, nothing loaded or stored), the fast pass (the kernel's work
 //! with no test left), or both fused (stores held until the last test).
 
-use super::plan::{K, Plan, Sub};
+use super::plan::{Bi, K, Plan, Sub};
 use super::{MAX_LANES, MAX_REGS};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, types};
@@ -716,10 +716,81 @@ impl Emit<'_, '_, '_> {
                     }
                 })
             }
+            Op::CallBuiltin(id, args) => {
+                let bi = plan.builtin(*id).ok_or("an unsupported builtin")?;
+                let xs: Vec<VV> = args
+                    .iter()
+                    .map(|&a| self.num(a))
+                    .collect::<Result<_, _>>()?;
+                Val::N(self.builtin(bi, rs, kind, &xs))
+            }
             other => return Err(format!("unexpected {other:?}")),
         };
         self.vals.insert(r, out);
         Ok(())
+    }
+
+    /// Builtin `bi` on `xs` (type `s`), as the cpu runtime computes it: integers compared
+    /// as their type's signedness, the rest exact IEEE operations (NaNs included: tested
+    /// against the runtime, signaling ones too).
+    fn builtin(&mut self, bi: Bi, s: Scalar, kind: K, xs: &[VV]) -> VV {
+        let one = |e: &mut Self, a: &[ir::Value]| -> ir::Value {
+            let i = e.b.ins();
+            match bi {
+                Bi::Min(u) => {
+                    if u {
+                        i.umin(a[0], a[1])
+                    } else {
+                        i.smin(a[0], a[1])
+                    }
+                }
+                Bi::Max(u) => {
+                    if u {
+                        i.umax(a[0], a[1])
+                    } else {
+                        i.smax(a[0], a[1])
+                    }
+                }
+                Bi::Clamp(u) => {
+                    let m = if u {
+                        i.umax(a[0], a[1])
+                    } else {
+                        i.smax(a[0], a[1])
+                    };
+                    if u {
+                        e.b.ins().umin(m, a[2])
+                    } else {
+                        e.b.ins().smin(m, a[2])
+                    }
+                }
+                Bi::Sqrt => i.sqrt(a[0]),
+                Bi::Floor => i.floor(a[0]),
+                Bi::Ceil => i.ceil(a[0]),
+                Bi::Trunc => i.trunc(a[0]),
+                Bi::Fabs => i.fabs(a[0]),
+                Bi::Fma => i.fma(a[0], a[1], a[2]),
+            }
+        };
+        if kind == K::N(Sub::U) {
+            let a: Vec<ir::Value> = xs.iter().map(|&x| self.lane0(x)).collect();
+            return VV::U(one(self, &a));
+        }
+        // SIMD registers where the type has them (every operation has a vector form).
+        if let Some(pt) = self.pk(s) {
+            let ps: Vec<[ir::Value; MAX_REGS]> = xs.iter().map(|&x| self.pack(x, s, pt)).collect();
+            let mut out = ps[0];
+            for (r, o) in out.iter_mut().enumerate().take(self.regs()) {
+                let a: Vec<ir::Value> = ps.iter().map(|p| p[r]).collect();
+                *o = one(self, &a);
+            }
+            return VV::P(out);
+        }
+        let ls: Vec<[ir::Value; MAX_LANES]> = xs.iter().map(|&x| self.lanes(x, s)).collect();
+        let out = self.lmap(|e, k| {
+            let a: Vec<ir::Value> = ls.iter().map(|l| l[k]).collect();
+            one(e, &a)
+        });
+        self.repack(VV::L(out), s)
     }
 
     /// A varying result in its representation: packed for `i32`/`f32`.

@@ -54,6 +54,8 @@ fn join_sub(a: Sub, b: Sub) -> Sub {
 /// A kernel the vector back end compiles.
 pub struct Plan<'m> {
     pub f: &'m Function,
+    /// The module's builtin declarations (for the builtins computed in line, [`Bi`]).
+    pub builtins: &'m [oclc_ir::BuiltinDecl],
     pub kinds: Vec<K>,
     /// Values computed from memory (loads): never an address, a branch condition or a
     /// guard, so the check pass need not load them.
@@ -151,6 +153,7 @@ impl<'m> Plan<'m> {
         let cfg = Cfg::new(f)?;
         let mut p = Plan {
             f,
+            builtins: &m.builtins,
             kinds: vec![K::N(Sub::V); f.values.len()],
             data: vec![false; f.values.len()],
             consts: vec![None; f.values.len()],
@@ -441,6 +444,13 @@ impl<'m> Plan<'m> {
                 }
                 (n(if s == Sub::U { Sub::U } else { Sub::V }), true)
             }
+            Op::CallBuiltin(id, args) => {
+                self.builtin(*id).ok_or(
+                    "builtin calls (other than min, max, clamp on integers; sqrt, floor, ceil, trunc, fabs, fma, mad)",
+                )?;
+                let all_u = args.iter().all(|&a| self.sub(a) == Sub::U);
+                (n(if all_u { Sub::U } else { Sub::V }), any_data(args))
+            }
             Op::LocalAddr(l) => match self.local_roots.get(l.index()).copied().flatten() {
                 Some(r) => (K::P(r, Sub::U), false),
                 None => return Err("a __local variable without a root".into()),
@@ -670,6 +680,34 @@ impl<'m> Plan<'m> {
             * passes
     }
 
+    /// A builtin computed in line, exactly as the cpu runtime computes it: scalar
+    /// arguments and result of one type.
+    pub fn builtin(&self, id: oclc_ir::BuiltinId) -> Option<Bi> {
+        let d = self.builtins.get(id.index())?;
+        let t = d.ret?;
+        let Type::Scalar(s) = t else {
+            return None;
+        };
+        if d.params.iter().any(|&p| p != t) {
+            return None;
+        }
+        let unsigned = d.unsigned.first().copied().unwrap_or(false);
+        let n = d.params.len();
+        Some(match (d.name.as_str(), s.is_int() && s != Scalar::I1, n) {
+            ("min", true, 2) => Bi::Min(unsigned),
+            ("max", true, 2) => Bi::Max(unsigned),
+            ("clamp", true, 3) => Bi::Clamp(unsigned),
+            ("sqrt" | "half_sqrt" | "native_sqrt", false, 1) => Bi::Sqrt,
+            ("floor", false, 1) => Bi::Floor,
+            ("ceil", false, 1) => Bi::Ceil,
+            ("trunc", false, 1) => Bi::Trunc,
+            ("fabs", false, 1) => Bi::Fabs,
+            ("fma" | "mad", false, 3) => Bi::Fma,
+            _ => return None,
+        })
+        .filter(|_| s != Scalar::F16)
+    }
+
     /// Low bits known to be zero in integer `v`, or in a pointer's offset from its root.
     pub fn tz(&self, v: Value, depth: usize) -> u32 {
         let f = self.f;
@@ -827,7 +865,6 @@ fn sext(c: u64, t: Type) -> i64 {
 fn op_name(op: &Op) -> &'static str {
     match op {
         Op::Call(..) => "calls",
-        Op::CallBuiltin(..) => "builtin calls",
         Op::StackAlloc { .. } => "private variables",
         Op::Barrier { .. } => "barriers",
         Op::WorkGroup { .. } => "work-group functions",
@@ -950,4 +987,20 @@ impl Cfg {
         }
         true
     }
+}
+
+/// The builtins the vector code computes in line (see [`Plan::builtin`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bi {
+    /// Integer min, max, clamp (`max(x, lo)` then `min(_, hi)`); whether unsigned.
+    Min(bool),
+    Max(bool),
+    Clamp(bool),
+    Sqrt,
+    Floor,
+    Ceil,
+    Trunc,
+    Fabs,
+    /// `fma` and `mad` (the runtime computes `mad` fused too).
+    Fma,
 }
