@@ -1072,9 +1072,7 @@ thread_local! {
 /// thread when there is one (a kernel makes tens of thousands of calls: each list was
 /// allocated, grown and freed).
 pub fn expr_list() -> Vec<Expr> {
-    SPARE_LISTS
-        .with_borrow_mut(|spare| spare.pop())
-        .unwrap_or_default()
+    spare_list(&SPARE_LISTS)
 }
 
 /// Most emptied statement lists [`recycle`] keeps on a thread for [`stmt_list`].
@@ -1093,8 +1091,14 @@ thread_local! {
 /// freed last, so the next body (opened first) gets the room of a whole body, rather than
 /// growing a list of thousands of statements by copying it at each doubling.
 pub fn stmt_list() -> Vec<Stmt> {
-    SPARE_BLOCKS
-        .with_borrow_mut(|spare| spare.pop())
+    spare_list(&SPARE_BLOCKS)
+}
+
+/// An emptied list from this thread's `pool`, or a new one.
+fn spare_list<T: 'static>(
+    pool: &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<T>>>>,
+) -> Vec<T> {
+    pool.with_borrow_mut(|spare| spare.pop())
         .unwrap_or_default()
 }
 
