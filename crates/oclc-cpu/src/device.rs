@@ -809,7 +809,7 @@ impl Device {
             )));
         }
         if let (Some(nk), VectorMode::Require) = (&native, self.vector)
-            && let Some(why) = &nk.vector_why
+            && let Err(why) = &nk.vector
         {
             return Err(DeviceError::Setting(format!(
                 "OCLC_CPU_VECTOR=require: kernel `{kernel}` does not run as SIMD lanes ({why})"
@@ -942,9 +942,9 @@ impl Program {
                             "oclc-cpu: kernel `{name}` compiled natively in {} us ({} state words; {})",
                             nk.compile_time.as_micros(),
                             nk.state_words,
-                            match &nk.vector_why {
-                                None => "work-items as SIMD lanes".to_string(),
-                                Some(why) => format!("one work-item at a time: {why}"),
+                            match &nk.vector {
+                                Ok(_) => "work-items as SIMD lanes".to_string(),
+                                Err(why) => format!("one work-item at a time: {why}"),
                             }
                         ),
                         Err(u) => eprintln!("oclc-cpu: kernel `{name}` interpreted ({u})"),

@@ -16,17 +16,34 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
-/// `oclc run JOB ARGS` on the vector code (required) or the interpreter.
-fn run(job: &PathBuf, args: &[&str], vector: bool) -> (i32, String, String) {
+/// Where a job runs: on the vector code (required), on native code with or without it
+/// (its trace on stderr: whether the kernel ran as lanes), or on the interpreter.
+#[derive(Clone, Copy, PartialEq)]
+enum On {
+    Lanes,
+    Native,
+    Interp,
+}
+
+/// `oclc run JOB ARGS` on `on`.
+fn run(job: &PathBuf, args: &[&str], on: On) -> (i32, String, String) {
     let mut c = Command::new(env!("CARGO_BIN_EXE_oclc"));
     c.arg("run").arg(job).args(args);
-    if vector {
-        c.env("OCLC_CPU_BACKEND", "native")
-            .env("OCLC_CPU_VECTOR", "require");
-    } else {
-        c.env_remove("OCLC_CPU_BACKEND")
-            .env_remove("OCLC_CPU_VECTOR")
-            .args(["--device", "cpu-interp"]);
+    match on {
+        On::Lanes => {
+            c.env("OCLC_CPU_BACKEND", "native")
+                .env("OCLC_CPU_VECTOR", "require");
+        }
+        On::Native => {
+            c.env("OCLC_CPU_BACKEND", "native")
+                .env("OCLC_CPU_BACKEND_TRACE", "1")
+                .env_remove("OCLC_CPU_VECTOR");
+        }
+        On::Interp => {
+            c.env_remove("OCLC_CPU_BACKEND")
+                .env_remove("OCLC_CPU_VECTOR")
+                .args(["--device", "cpu-interp"]);
+        }
     }
     let out = c.output().expect("run oclc");
     (
@@ -53,13 +70,18 @@ fn job(code: &str, global: &[u64], local: &[u64], args: &str) -> String {
 
 /// Runs `text` on both and compares every buffer saved.
 fn same_bytes(name: &str, text: &str) {
+    same_bytes_on(name, text, On::Lanes);
+}
+
+/// Runs `text` on `on` and on the interpreter and compares every buffer saved; `on`'s stderr.
+fn same_bytes_on(name: &str, text: &str, on: On) -> String {
     let dir = temp_dir(name);
     let path = dir.join("job.toml");
     std::fs::write(&path, text).expect("write run file");
     let (dv, di) = (dir.join("v"), dir.join("i"));
-    let (code, out, err) = run(&path, &["--save", &dv.to_string_lossy()], true);
-    assert_eq!(code, 0, "{name} vector: {out}\n{err}\n{text}");
-    let (code, out, err) = run(&path, &["--save", &di.to_string_lossy()], false);
+    let (code, out, on_err) = run(&path, &["--save", &dv.to_string_lossy()], on);
+    assert_eq!(code, 0, "{name} vector: {out}\n{on_err}\n{text}");
+    let (code, out, err) = run(&path, &["--save", &di.to_string_lossy()], On::Interp);
     assert_eq!(code, 0, "{name} interpreted: {out}\n{err}");
     let mut files: Vec<_> = std::fs::read_dir(&dv)
         .expect("saved")
@@ -73,6 +95,7 @@ fn same_bytes(name: &str, text: &str) {
         assert!(a == b, "{name}: {f:?} differs\n{text}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+    on_err
 }
 
 /// Runs `text` on both: both fail with the same report, which contains `what`.
@@ -80,8 +103,8 @@ fn same_fault(name: &str, text: &str, what: &str) {
     let dir = temp_dir(name);
     let path = dir.join("job.toml");
     std::fs::write(&path, text).expect("write run file");
-    let (cv, ov, ev) = run(&path, &[], true);
-    let (ci, oi, ei) = run(&path, &[], false);
+    let (cv, ov, ev) = run(&path, &[], On::Lanes);
+    let (ci, oi, ei) = run(&path, &[], On::Interp);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(cv, 3, "{name} vector should fault: {ov}\n{ev}");
     assert_eq!(ci, 3, "{name} interpreted should fault: {oi}\n{ei}");
@@ -321,7 +344,7 @@ fn require_names_why() {
         ),
     )
     .expect("write");
-    let (code, _, err) = run(&path, &[], true);
+    let (code, _, err) = run(&path, &[], On::Lanes);
     let _ = std::fs::remove_dir_all(&dir);
     assert_ne!(code, 0);
     assert!(err.contains("does not run as SIMD lanes (loops)"), "{err}");
@@ -448,22 +471,11 @@ fn random_kernels_match() {
         let path = dir.join("job.toml");
         std::fs::write(&path, &text).expect("write");
         let (dv, di) = (dir.join("v"), dir.join("i"));
-        let mut c = Command::new(env!("CARGO_BIN_EXE_oclc"));
-        c.arg("run")
-            .arg(&path)
-            .args(["--save", &dv.to_string_lossy()]);
-        c.env("OCLC_CPU_BACKEND", "native")
-            .env("OCLC_CPU_BACKEND_TRACE", "1")
-            .env_remove("OCLC_CPU_VECTOR");
-        let out = c.output().expect("run oclc");
-        let (cv, ev) = (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        );
+        let (cv, _, ev) = run(&path, &["--save", &dv.to_string_lossy()], On::Native);
         if ev.contains("work-items as SIMD lanes") {
             lanes += 1;
         }
-        let (ci, _, ei) = run(&path, &["--save", &di.to_string_lossy()], false);
+        let (ci, _, ei) = run(&path, &["--save", &di.to_string_lossy()], On::Interp);
         assert_eq!(cv, ci, "case {case}: exit codes differ\n{ev}\n{ei}\n{code}");
         if cv == 3 {
             faults += 1;
@@ -516,51 +528,11 @@ fn large_kernels_run_one_work_item_at_a_time() {
         &[16],
         "a = { buffer = \"double\", len = 64, init = \"range\" }\no = { buffer = \"double\", len = 64 }",
     );
-    let dir = temp_dir("large");
-    let path = dir.join("job.toml");
-    std::fs::write(&path, &text).expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_oclc"))
-        .arg("run")
-        .arg(&path)
-        .env("OCLC_CPU_BACKEND", "native")
-        .env("OCLC_CPU_BACKEND_TRACE", "1")
-        .env_remove("OCLC_CPU_VECTOR")
-        .output()
-        .expect("run oclc");
-    let err = String::from_utf8_lossy(&out.stderr);
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(out.status.success(), "{err}");
+    let err = same_bytes_on("large", &text, On::Native);
     assert!(
         err.contains("one work-item at a time: about") && err.contains("instructions as lanes"),
         "{err}"
     );
-    same_bytes_plain("large", &text);
-}
-
-/// [`same_bytes`] without requiring lanes (native code against the interpreter).
-fn same_bytes_plain(name: &str, text: &str) {
-    let dir = temp_dir(name);
-    let path = dir.join("job.toml");
-    std::fs::write(&path, text).expect("write run file");
-    let (dv, di) = (dir.join("v"), dir.join("i"));
-    let out = Command::new(env!("CARGO_BIN_EXE_oclc"))
-        .arg("run")
-        .arg(&path)
-        .args(["--save", &dv.to_string_lossy()])
-        .env("OCLC_CPU_BACKEND", "native")
-        .env_remove("OCLC_CPU_VECTOR")
-        .output()
-        .expect("run oclc");
-    assert!(out.status.success(), "{name}");
-    let (code, _, err) = run(&path, &["--save", &di.to_string_lossy()], false);
-    assert_eq!(code, 0, "{err}");
-    for f in std::fs::read_dir(&dv).expect("saved") {
-        let f = f.expect("entry").file_name();
-        let a = std::fs::read(dv.join(&f)).expect("native buffer");
-        let b = std::fs::read(di.join(&f)).expect("interpreted buffer");
-        assert!(a == b, "{name}: {f:?} differs");
-    }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Builtins computed in line give the runtime's bits, NaNs included: a signaling NaN

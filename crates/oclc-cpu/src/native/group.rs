@@ -281,7 +281,7 @@ pub fn run_group(
     // run on the scalar code, which reports their faults as always.
     let mut handed = None;
     let mut scalar_ready = false;
-    if let Some((ventry, with_barriers)) = nk.vector.filter(|_| ctx.vector) {
+    if let (Ok(&(ventry, with_barriers)), true) = (nk.vector.as_ref(), ctx.vector) {
         let lanes = super::vector::LANES as u64;
         if size3[0] >= lanes && (!with_barriers || size3[0] % lanes == 0) {
             let mut start = 0;

@@ -59,10 +59,8 @@ pub struct NativeKernel {
     /// Where the work-item range words start (see `layout::ITEM_WORDS`).
     pub(crate) item_word: usize,
     /// The vector work-group function (its code address) and whether the kernel has
-    /// barriers, where the kernel allows one (see [`vector`]).
-    pub(crate) vector: Option<(usize, bool)>,
-    /// Why there is no vector function.
-    pub vector_why: Option<String>,
+    /// barriers (see [`vector`]), or why the kernel has none.
+    pub vector: Result<(usize, bool), String>,
     /// The pointer roots: a parameter's argument word in the launch table, or an address
     /// constant's value.
     pub(crate) roots: Vec<(roots::Root, u64)>,
@@ -177,10 +175,7 @@ pub fn compile(
         m.clear_context(&mut ctx);
         ids.push(id);
     }
-    let mut sig = m.make_signature();
-    sig.params.push(AbiParam::new(types::I64));
-    sig.params.push(AbiParam::new(types::I64));
-    sig.returns.push(AbiParam::new(types::I64));
+    let sig = group_fn_sig(&m);
     let fid = m
         .declare_function("oclc_kernel", Linkage::Local, &sig)
         .map_err(cl_err)?;
@@ -555,27 +550,7 @@ pub fn compile(
         b.ins().return_(&[c]);
         b.finalize(tc);
     }
-    // OCLC_NATIVE_DUMP=1 prints each kernel's optimized Cranelift IR and machine code to
-    // stderr (for reading what the back end generates).
-    let dump = std::env::var_os("OCLC_NATIVE_DUMP").is_some_and(|v| v == "1");
-    if dump {
-        ctx.set_disasm(true);
-    }
-    m.define_function(fid, &mut ctx).map_err(cl_err)?;
-    if dump {
-        eprintln!("; native code of kernel {kernel}\n{}", ctx.func.display());
-        if let Some(c) = ctx.compiled_code() {
-            if let Some(v) = c.vcode.as_ref() {
-                eprintln!("{v}");
-            }
-            // The machine code too, for `objdump -D -b binary -mi386:x86-64`.
-            let path = std::env::temp_dir().join(format!("oclc-native-{kernel}.bin"));
-            if std::fs::write(&path, c.code_buffer()).is_ok() {
-                eprintln!("; machine code in {}", path.display());
-            }
-        }
-    }
-    m.clear_context(&mut ctx);
+    define_dumped(&mut m, fid, &mut ctx, kernel, "native").map_err(cl_err)?;
     // The vector function, where the kernel allows (else every group runs on the scalar one).
     // A code generator panic here (a bug) costs only the vector function.
     let vector = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -597,13 +572,10 @@ pub fn compile(
         m.clear_context(&mut ctx);
         Err("the code generator failed".into())
     });
-    let vector_why = vector.as_ref().err().cloned();
     m.finalize_definitions().map_err(cl_err)?;
     let entry = m.get_finalized_function(fid) as usize;
-    let vector = vector
-        .ok()
-        .map(|(id, barriers)| (m.get_finalized_function(id) as usize, barriers));
-    if dump {
+    let vector = vector.map(|(id, barriers)| (m.get_finalized_function(id) as usize, barriers));
+    if std::env::var_os("OCLC_NATIVE_DUMP").is_some_and(|v| v == "1") {
         eprintln!("; kernel {kernel} at {entry:#x}");
     }
     let site_slots = sites
@@ -633,7 +605,6 @@ pub fn compile(
         lid_word,
         item_word,
         vector,
-        vector_why,
         roots: roots_list,
         step_bound,
         compile_time: t0.elapsed(),
@@ -653,10 +624,7 @@ fn build_vector(
     words: vector::Words,
 ) -> Result<(cranelift_module::FuncId, bool), String> {
     let plan = vector::Plan::new(module, kernel as usize, roots)?;
-    let mut sig = m.make_signature();
-    sig.params.push(AbiParam::new(types::I64));
-    sig.params.push(AbiParam::new(types::I64));
-    sig.returns.push(AbiParam::new(types::I64));
+    let sig = group_fn_sig(m);
     let id = m
         .declare_function("oclc_vector", Linkage::Local, &sig)
         .map_err(|e| e.to_string())?;
@@ -668,18 +636,46 @@ fn build_vector(
         vector::build(&mut b, module, kernel as usize, &plan, roots, &words)?;
         b.finalize(tc);
     }
+    define_dumped(m, id, ctx, kernel, "vector")?;
+    Ok((id, !plan.barriers.is_empty()))
+}
+
+/// The signature of a work-group function: launch table, io image -> status.
+fn group_fn_sig(m: &JITModule) -> cranelift_codegen::ir::Signature {
+    let mut sig = m.make_signature();
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(types::I64));
+    sig.returns.push(AbiParam::new(types::I64));
+    sig
+}
+
+/// Defines `id` from `ctx` and clears it. With `OCLC_NATIVE_DUMP=1`, prints the optimized
+/// Cranelift IR and machine code to stderr and writes the code to
+/// `$TMPDIR/oclc-WHAT-KERNEL.bin` (for `objdump -D -b binary -mi386:x86-64`).
+fn define_dumped(
+    m: &mut JITModule,
+    id: cranelift_module::FuncId,
+    ctx: &mut cranelift_codegen::Context,
+    kernel: u32,
+    what: &str,
+) -> Result<(), String> {
     let dump = std::env::var_os("OCLC_NATIVE_DUMP").is_some_and(|v| v == "1");
     if dump {
         ctx.set_disasm(true);
     }
-    let r = m.define_function(id, ctx).map_err(|e| format!("{e:?}"));
+    let r = m.define_function(id, ctx).map_err(|e| e.to_string());
     if dump {
-        eprintln!("; vector code of kernel {kernel}\n{}", ctx.func.display());
-        if let Some(v) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
-            eprintln!("{v}");
+        eprintln!("; {what} code of kernel {kernel}\n{}", ctx.func.display());
+        if let Some(c) = ctx.compiled_code() {
+            if let Some(v) = c.vcode.as_ref() {
+                eprintln!("{v}");
+            }
+            let path = std::env::temp_dir().join(format!("oclc-{what}-{kernel}.bin"));
+            if std::fs::write(&path, c.code_buffer()).is_ok() {
+                eprintln!("; machine code in {}", path.display());
+            }
         }
     }
     m.clear_context(ctx);
-    r?;
-    Ok((id, !plan.barriers.is_empty()))
+    r
 }

@@ -353,14 +353,14 @@ impl Emit<'_, '_, '_> {
                         self.b.ins().jump(exit, &[]);
                     }
                     Op::Br(bc) => {
-                        self.edge(bc, &pvars, &cl, None)?;
+                        self.edge(bc, &pvars, None)?;
                         let t = *cl.get(&bc.block).ok_or("a branch out of the stretch")?;
                         self.b.ins().jump(t, &[]);
                     }
                     Op::CondBr(c, t, e) => match self.cond(*c)? {
                         Cond::Known(taken) => {
                             let bc = if taken { t } else { e };
-                            self.edge(bc, &pvars, &cl, Some((*c, taken)))?;
+                            self.edge(bc, &pvars, Some((*c, taken)))?;
                             let tgt = *cl.get(&bc.block).ok_or("a branch out of the stretch")?;
                             self.b.ins().jump(tgt, &[]);
                         }
@@ -370,7 +370,7 @@ impl Emit<'_, '_, '_> {
                             for (blk, bc, taken) in [(tb, t, true), (eb, e, false)] {
                                 self.b.switch_to_block(blk);
                                 self.b.seal_block(blk);
-                                self.edge(bc, &pvars, &cl, Some((*c, taken)))?;
+                                self.edge(bc, &pvars, Some((*c, taken)))?;
                                 let tgt =
                                     *cl.get(&bc.block).ok_or("a branch out of the stretch")?;
                                 self.b.ins().jump(tgt, &[]);
@@ -395,7 +395,6 @@ impl Emit<'_, '_, '_> {
         &mut self,
         bc: &oclc_ir::BlockCall,
         pvars: &HashMap<Value, Vec<(Variable, ir::Type)>>,
-        _cl: &HashMap<IrBlock, ir::Block>,
         cond: Option<(Value, bool)>,
     ) -> Result<(), String> {
         let f = self.plan.f;
@@ -1045,34 +1044,33 @@ impl Emit<'_, '_, '_> {
         let bits = from.bits();
         let t = cl_ty(from);
         let span = (st.unsigned_abs() as u128) * (self.n as u128 - 1);
-        let bad = if o == ConvOp::ZExt {
-            let max = mask(bits) as u128;
-            if span > max {
-                None
-            } else if st > 0 {
-                let lim = self.iconst(t, (max - span) as u64);
-                Some(self.b.ins().icmp(IntCC::UnsignedGreaterThan, base, lim))
-            } else {
-                let lim = self.iconst(t, span as u64);
-                Some(self.b.ins().icmp(IntCC::UnsignedLessThan, base, lim))
-            }
+        // The type's range as the extension reads it, lowest value as its bits.
+        let signed = o == ConvOp::SExt;
+        let (min, max) = if signed {
+            (1u128 << (bits - 1), (mask(bits) >> 1) as u128)
         } else {
-            let max = (mask(bits) >> 1) as u128;
-            if span > max {
-                None
-            } else if st > 0 {
-                let lim = self.iconst(t, (max - span) as u64);
-                Some(self.b.ins().icmp(IntCC::SignedGreaterThan, base, lim))
-            } else {
-                // The lowest value allowed: MIN + span.
-                let min = (1u128 << (bits - 1)) as u64; // bits of MIN
-                let lim = self.iconst(t, min.wrapping_add(span as u64));
-                Some(self.b.ins().icmp(IntCC::SignedLessThan, base, lim))
-            }
+            (0, mask(bits) as u128)
         };
-        let bad = match bad {
-            Some(b) => b,
-            None => self.iconst(types::I8, 1),
+        let bad = if span > max {
+            self.iconst(types::I8, 1)
+        } else if st > 0 {
+            // The last lane, base + span, must not pass the maximum.
+            let lim = self.iconst(t, (max - span) as u64);
+            let cc = if signed {
+                IntCC::SignedGreaterThan
+            } else {
+                IntCC::UnsignedGreaterThan
+            };
+            self.b.ins().icmp(cc, base, lim)
+        } else {
+            // The last lane, base - span, must not pass the minimum.
+            let lim = self.iconst(t, (min as u64).wrapping_add(span as u64));
+            let cc = if signed {
+                IntCC::SignedLessThan
+            } else {
+                IntCC::UnsignedLessThan
+            };
+            self.b.ins().icmp(cc, base, lim)
         };
         self.fail_if(bad);
     }

@@ -356,7 +356,7 @@ fn chunks(e: &mut Emit, f: &oclc_ir::Function, v: &Vars) -> Result<(), String> {
     e.b.switch_to_block(fallback);
     e.b.seal_block(fallback);
     let one = e.b.ins().iconst(types::I64, 1);
-    let st = status(e, v.x, v.y, v.z, size, one);
+    let st = status(e, v, one);
     e.b.ins().return_(&[st]);
     e.b.seal_block(head);
     e.b.switch_to_block(done);
@@ -468,18 +468,11 @@ fn next_chunk(e: &mut Emit, v: &Vars, n: usize, head: ir::Block) {
 }
 
 /// A chunk fallback's status for the chunk at the current ids, `n` work-items.
-fn status(
-    e: &mut Emit,
-    xv: cranelift_frontend::Variable,
-    yv: cranelift_frontend::Variable,
-    zv: cranelift_frontend::Variable,
-    size: [ir::Value; 3],
-    n: ir::Value,
-) -> ir::Value {
-    let (x, y, z) = (e.b.use_var(xv), e.b.use_var(yv), e.b.use_var(zv));
-    let zy = e.b.ins().imul(z, size[1]);
+fn status(e: &mut Emit, v: &Vars, n: ir::Value) -> ir::Value {
+    let (x, y, z) = (e.b.use_var(v.x), e.b.use_var(v.y), e.b.use_var(v.z));
+    let zy = e.b.ins().imul(z, v.size[1]);
     let row = e.b.ins().iadd(zy, y);
-    let rx = e.b.ins().imul(row, size[0]);
+    let rx = e.b.ins().imul(row, v.size[0]);
     let lin = e.b.ins().iadd(rx, x);
     let sh = e.b.ins().ishl_imm_s(lin, 3);
     e.b.ins().bor(sh, n)
