@@ -275,7 +275,6 @@ pub fn run_group(
             .get(k * nk.state_words + STATE_STOP)
             .map_or(STOP_DONE, |s| s.load(Relaxed))
     };
-    set_items(w, nk, 0, n as u64, size3);
     // The vector function, where the kernel has one and the group's width allows: the
     // chunks it hands back (a failed check, lanes that disagree, a row's last work-items)
     // run on the scalar code, which reports their faults as always.
@@ -297,27 +296,28 @@ pub fn run_group(
                 if with_barriers || st == super::vector::GROUP_FALLBACK {
                     break;
                 }
-                let (lin, cnt) = super::vector::fallback_status(st);
+                let lin = super::vector::handed_item(st);
                 if !scalar_ready {
                     scalar_words(&mut w.table, nk, size3);
                     scalar_ready = true;
                 }
-                set_items(w, nk, lin, lin + cnt, size3);
+                set_items(w, nk, lin, lin + 1, size3);
                 w.table[E_FRESH] = 1;
                 let st = super::call::run(nk.entry, &w.table, &w.io, &w.state);
                 if st != 0 {
                     handed = Some(st);
                     break;
                 }
-                start = lin + cnt;
-            }
-            if handed.is_none() {
-                set_items(w, nk, 0, n as u64, size3);
+                start = lin + 1;
             }
         }
     }
     if !scalar_ready {
         scalar_words(&mut w.table, nk, size3);
+    }
+    // The whole group on the scalar code (unless a handed-back chunk faulted).
+    if handed.is_none() {
+        set_items(w, nk, 0, n as u64, size3);
     }
     // The first call starts every work-item (it reads no stop word), the later ones
     // resume them.

@@ -34,14 +34,14 @@ pub const MAX_REGS: usize = WIDE / 4;
 /// The narrowest chunk: the groups the vector code runs are at least this wide.
 pub const LANES: usize = NARROW;
 
-/// Status of a group that must run on the scalar code whole (a kernel with barriers whose
-/// check pass failed).
+/// Status of a group that must run on the scalar code whole: its roots fail the per-group
+/// tests (overlap, size, alignment), or a kernel with barriers failed its check pass.
 pub const GROUP_FALLBACK: u64 = u64::MAX;
 
-/// A chunk fallback's status: the linear index of its first work-item and how many of
-/// them (1 to [`LANES`]) run on the scalar code.
-pub fn fallback_status(status: u64) -> (u64, u64) {
-    (status >> 3, status & 7)
+/// The linear index of the work-item a status hands back to the scalar code (the status is
+/// that index plus one: 0 means the group is done).
+pub fn handed_item(status: u64) -> u64 {
+    status.saturating_sub(1)
 }
 
 /// Words of the launch table the vector function reads.
@@ -355,8 +355,7 @@ fn chunks(e: &mut Emit, f: &oclc_ir::Function, v: &Vars) -> Result<(), String> {
     }
     e.b.switch_to_block(fallback);
     e.b.seal_block(fallback);
-    let one = e.b.ins().iconst(types::I64, 1);
-    let st = status(e, v, one);
+    let st = status(e, v);
     e.b.ins().return_(&[st]);
     e.b.seal_block(head);
     e.b.switch_to_block(done);
@@ -467,15 +466,15 @@ fn next_chunk(e: &mut Emit, v: &Vars, n: usize, head: ir::Block) {
     e.b.ins().jump(head, &[]);
 }
 
-/// A chunk fallback's status for the chunk at the current ids, `n` work-items.
-fn status(e: &mut Emit, v: &Vars, n: ir::Value) -> ir::Value {
+/// The status that hands the work-item at the current ids to the scalar code (see
+/// [`handed_item`]).
+fn status(e: &mut Emit, v: &Vars) -> ir::Value {
     let (x, y, z) = (e.b.use_var(v.x), e.b.use_var(v.y), e.b.use_var(v.z));
     let zy = e.b.ins().imul(z, v.size[1]);
     let row = e.b.ins().iadd(zy, y);
     let rx = e.b.ins().imul(row, v.size[0]);
     let lin = e.b.ins().iadd(rx, x);
-    let sh = e.b.ins().ishl_imm_s(lin, 3);
-    e.b.ins().bor(sh, n)
+    e.b.ins().iadd_imm_s(lin, 1)
 }
 
 /// The kernel's parameters as values: uniform arguments and pointer roots.
