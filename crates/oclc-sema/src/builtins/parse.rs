@@ -1,12 +1,11 @@
-//! Parses the declaration table (`table.rs`, indexed at compile time by `build.rs`) into
-//! [`Table`]: gentypes and gates once per process, a name's declarations on its first use.
-//! The table is static text, so a parse error is a bug in this crate and is reported by the
-//! unit tests ([`super::table_status`]), never by user input.
+//! Parses the declaration table (`table.rs`, indexed at compile time by `build.rs`, which
+//! also parses its gentypes and sections) into [`Table`]: a name's declarations on its first
+//! use. The table is static text, so a parse error is a bug in this crate and is reported by
+//! the unit tests ([`super::table_status`]), never by user input.
 
-use super::index::{DECLS, GENS, NAMES, SECTIONS, SIGS, SORTED};
+use super::index::{DECLS, GATES, GEN_DEFS, GEN_NAMES, NAMES, SECTION_ALTS, SIGS, SORTED};
 use super::ty::{Access, Atomic, BTy, ImageKind, Pointee, Ptr, Scalar};
 use crate::space::AddrSpace;
-use oclc_syntax::fxhash::FxHashMap;
 use std::sync::OnceLock;
 
 /// Most parameters any builtin has (`intel_sub_group_avc_sic_configure_ipe` has 11).
@@ -15,18 +14,18 @@ pub const MAX_PARAMS: usize = 11;
 /// A gentype: element types × vector widths.
 #[derive(Debug)]
 pub(crate) struct GenDef {
-    pub types: Vec<Scalar>,
-    pub widths: Vec<u8>,
+    pub types: &'static [Scalar],
+    pub widths: &'static [u8],
 }
 
 /// When a declaration exists: version range and macros that must be defined.
-#[derive(Debug, PartialEq, Eq, Hash, Clone)]
+#[derive(Debug)]
 pub(crate) struct Gate {
     /// Inclusive minimum `__OPENCL_C_VERSION__` (100 = always).
     pub since: u32,
     /// Exclusive maximum, 0 = none.
     pub until: u32,
-    pub exts: Vec<&'static str>,
+    pub exts: &'static [&'static str],
     /// A language builtin (clang's `Builtins.td`), declared even without the default header.
     pub lang: bool,
 }
@@ -98,14 +97,13 @@ pub(crate) struct Decl {
     pub param_name: Option<&'static str>,
 }
 
-/// The table, shared by every language mode: gentypes and gates parsed up front, each name's
-/// declarations parsed on first use.
+/// The table, shared by every language mode: gentypes, gates and sections parsed at compile
+/// time, each name's declarations parsed on first use.
 pub(crate) struct Table {
-    pub gens: Vec<GenDef>,
-    gen_ix: FxHashMap<&'static str, u16>,
-    pub gates: Vec<Gate>,
+    pub gens: &'static [GenDef],
+    pub gates: &'static [Gate],
     /// The alternatives of each section of the index.
-    sections: Vec<Vec<Alt>>,
+    sections: &'static [&'static [Alt]],
     /// Declarations of each name, in table order; a `BuiltinId` indexes this.
     decls: Vec<OnceLock<Result<Vec<Decl>, TableError>>>,
 }
@@ -117,63 +115,33 @@ pub(crate) struct TableError {
     pub msg: String,
 }
 
-#[derive(Clone)]
-struct Alt {
-    gate: u16,
-    attrs: Attrs,
-    spaces: Vec<AddrSpace>,
-    accs: Vec<Access>,
+/// One alternative of a section: its gate, attributes and the values of its `AS` and `ACC`
+/// placeholders.
+pub(crate) struct Alt {
+    pub gate: u16,
+    pub attrs: Attrs,
+    pub spaces: &'static [AddrSpace],
+    pub accs: &'static [Access],
 }
 
-/// Parses the gentypes and sections; declarations wait for [`Table::decls`].
+/// The table with the compile-time gentypes and sections; declarations wait for
+/// [`Table::decls`].
 pub(crate) fn parse_table() -> Result<Table, TableError> {
-    let mut t = Table::empty();
-    for &(rest, line) in GENS {
-        let err = |msg: String| TableError {
-            line: line as usize,
-            msg,
-        };
-        let (name, def) = rest
-            .split_once('=')
-            .ok_or_else(|| err("gen without '='".into()))?;
-        let (tys, ws) = def
-            .split_once(':')
-            .ok_or_else(|| err("gen without ':'".into()))?;
-        let types = tys
-            .split_ascii_whitespace()
-            .map(|s| Scalar::from_name(s).ok_or_else(|| err(format!("bad type {s}"))))
-            .collect::<Result<Vec<_>, _>>()?;
-        let widths = ws
-            .split_ascii_whitespace()
-            .map(|s| s.parse::<u8>().map_err(|_| err(format!("bad width {s}"))))
-            .collect::<Result<Vec<_>, _>>()?;
-        t.gen_ix.insert(name.trim(), t.gens.len() as u16);
-        t.gens.push(GenDef { types, widths });
-    }
-    let mut gate_ix = FxHashMap::default();
-    for &(rest, line) in SECTIONS {
-        let alts = rest
-            .split('|')
-            .map(|alt| parse_alt(alt, &mut t.gates, &mut gate_ix))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|msg| TableError {
-                line: line as usize,
-                msg,
-            })?;
-        t.sections.push(alts);
-    }
-    t.decls = NAMES.iter().map(|_| OnceLock::new()).collect();
-    Ok(t)
+    Ok(Table {
+        gens: GEN_DEFS,
+        gates: GATES,
+        sections: SECTION_ALTS,
+        decls: NAMES.iter().map(|_| OnceLock::new()).collect(),
+    })
 }
 
 impl Table {
     /// A table without builtins.
     pub(crate) fn empty() -> Table {
         Table {
-            gens: Vec::new(),
-            gen_ix: FxHashMap::default(),
-            gates: Vec::new(),
-            sections: Vec::new(),
+            gens: &[],
+            gates: &[],
+            sections: &[],
             decls: Vec::new(),
         }
     }
@@ -217,24 +185,10 @@ impl Table {
                 .sections
                 .get(section as usize)
                 .ok_or_else(|| err("bad section index".into()))?;
-            for alt in alts {
-                let spaces: &[Option<AddrSpace>] = &if alt.spaces.is_empty() {
-                    vec![None]
-                } else {
-                    alt.spaces.iter().map(|&s| Some(s)).collect()
-                };
-                let accs: &[Option<Access>] = &if alt.accs.is_empty() {
-                    vec![None]
-                } else {
-                    alt.accs.iter().map(|&a| Some(a)).collect()
-                };
-                for &space in spaces {
-                    for &acc in accs {
-                        let cx = Cx {
-                            gens: &self.gen_ix,
-                            space,
-                            acc,
-                        };
+            for alt in alts.iter() {
+                for space in each(alt.spaces) {
+                    for acc in each(alt.accs) {
+                        let cx = Cx { space, acc };
                         let mut decl = parse_sig(sig, &cx).map_err(err)?;
                         decl.gate = alt.gate;
                         decl.attrs = alt.attrs;
@@ -261,6 +215,12 @@ impl Table {
     }
 }
 
+/// Each value of a placeholder list as `Some`, or one `None` where the list is empty.
+fn each<T: Copy>(values: &'static [T]) -> impl Iterator<Item = Option<T>> {
+    let none = values.is_empty().then_some(None);
+    none.into_iter().chain(values.iter().map(|&v| Some(v)))
+}
+
 /// The name with index `id` in the compile-time name list (no parsing).
 pub(crate) fn builtin_name(id: u32) -> Option<&'static str> {
     NAMES.get(id as usize).copied()
@@ -270,78 +230,6 @@ pub(crate) fn builtin_name(id: u32) -> Option<&'static str> {
 pub(crate) fn find_name(name: &str) -> Option<u32> {
     let i = SORTED.binary_search_by(|&(n, _)| n.cmp(name)).ok()?;
     SORTED.get(i).map(|&(_, id)| id)
-}
-
-/// Parses one alternative of a section; its gate is interned in `gates` (`gate_ix` indexes
-/// them).
-fn parse_alt(
-    text: &'static str,
-    gates: &mut Vec<Gate>,
-    gate_ix: &mut FxHashMap<Gate, u16>,
-) -> Result<Alt, String> {
-    let mut gate = Gate {
-        since: 100,
-        until: 0,
-        exts: Vec::new(),
-        lang: false,
-    };
-    let mut attrs = Attrs::default();
-    let mut spaces = Vec::new();
-    let mut accs = Vec::new();
-    for kv in text.split_ascii_whitespace() {
-        if kv == "lang" {
-            gate.lang = true;
-            continue;
-        }
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| format!("bad section item {kv}"))?;
-        match k {
-            "since" | "until" => {
-                let ver = match v {
-                    "1.0" => 100,
-                    "1.1" => 110,
-                    "1.2" => 120,
-                    "2.0" => 200,
-                    "3.0" => 300,
-                    _ => return Err(format!("bad version {v}")),
-                };
-                if k == "since" {
-                    gate.since = ver;
-                } else {
-                    gate.until = ver;
-                }
-            }
-            "ext" => gate.exts.extend(v.split('+')),
-            "attr" => match v {
-                "const" => attrs.is_const = true,
-                "pure" => attrs.is_pure = true,
-                "conv" => attrs.convergent = true,
-                _ => return Err(format!("bad attr {v}")),
-            },
-            "as" => {
-                for s in v.split(',') {
-                    spaces.push(space_name(s).ok_or_else(|| format!("bad space {s}"))?);
-                }
-            }
-            "acc" => {
-                for a in v.split(',') {
-                    accs.push(acc_name(a).ok_or_else(|| format!("bad access {a}"))?);
-                }
-            }
-            _ => return Err(format!("bad section key {k}")),
-        }
-    }
-    let ix = *gate_ix.entry(gate).or_insert_with_key(|g| {
-        gates.push(g.clone());
-        (gates.len() - 1) as u16
-    });
-    Ok(Alt {
-        gate: ix,
-        attrs,
-        spaces,
-        accs,
-    })
 }
 
 fn space_name(s: &str) -> Option<AddrSpace> {
@@ -364,13 +252,13 @@ fn acc_name(s: &str) -> Option<Access> {
     })
 }
 
-struct Cx<'a> {
-    gens: &'a FxHashMap<&'static str, u16>,
+/// The values of a section alternative's `AS` and `ACC` placeholders.
+struct Cx {
     space: Option<AddrSpace>,
     acc: Option<Access>,
 }
 
-fn parse_sig(sig: &'static str, cx: &Cx<'_>) -> Result<Decl, String> {
+fn parse_sig(sig: &'static str, cx: &Cx) -> Result<Decl, String> {
     let open = sig.find('(').ok_or("signature without '('")?;
     let ret_text = sig.get(..open).unwrap_or("").trim();
     let inner = sig
@@ -425,7 +313,7 @@ fn parse_sig(sig: &'static str, cx: &Cx<'_>) -> Result<Decl, String> {
     Ok(decl)
 }
 
-fn parse_ty(text: &str, cx: &Cx<'_>) -> Result<TyExpr, String> {
+fn parse_ty(text: &str, cx: &Cx) -> Result<TyExpr, String> {
     let mut space = None;
     let mut acc = None;
     let mut is_const = false;
@@ -464,7 +352,8 @@ fn parse_ty(text: &str, cx: &Cx<'_>) -> Result<TyExpr, String> {
         ),
         None => (base, 0),
     };
-    if let Some(&gentype) = cx.gens.get(gname) {
+    if let Ok(i) = GEN_NAMES.binary_search_by(|&(n, _)| n.cmp(gname)) {
+        let gentype = GEN_NAMES.get(i).map_or(0, |&(_, g)| g);
         let ptr = space.map(|space| PtrQuals {
             space,
             is_const,
