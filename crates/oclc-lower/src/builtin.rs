@@ -71,7 +71,7 @@ fn legacy_rmw(op: &str, unsigned: bool) -> Option<RmwOp> {
 
 impl FnCx<'_, '_> {
     /// Lowers every argument for its value.
-    fn arg_values(&mut self, args: &[Expr]) -> Vec<Value> {
+    pub(crate) fn arg_values(&mut self, args: &[Expr]) -> Vec<Value> {
         let mut out = Vec::with_capacity(args.len());
         for a in args {
             let r = self.rvalue(a);
@@ -105,6 +105,11 @@ impl FnCx<'_, '_> {
         };
         if name.starts_with("__builtin_")
             && let Some(r) = self.gnu_builtin(name, args, e, ret)
+        {
+            return r;
+        }
+        if name.starts_with("__atomic_")
+            && let Some(r) = self.gnu_atomic(name, args, ret)
         {
             return r;
         }
@@ -191,7 +196,7 @@ impl FnCx<'_, '_> {
     }
 
     /// Adapts a result to the call's C type.
-    fn fit(&mut self, v: Value, ret: Option<Type>) -> RV {
+    pub(crate) fn fit(&mut self, v: Value, ret: Option<Type>) -> RV {
         match ret {
             Some(t) => {
                 let signed = false;
@@ -479,7 +484,7 @@ impl FnCx<'_, '_> {
 
     /// `atomic_fetch_min`/`max` on a float: a compare-exchange loop on the value's bits
     /// (as `fmin`/`fmax`: a NaN operand loses). Returns the value before.
-    fn float_min_max_loop(
+    pub(crate) fn float_min_max_loop(
         &mut self,
         min: bool,
         p: Value,
@@ -513,7 +518,7 @@ impl FnCx<'_, '_> {
         self.b().bitcast(before, t)
     }
 
-    fn order_scope(
+    pub(crate) fn order_scope(
         &mut self,
         args: &[Expr],
         order: Option<usize>,
@@ -755,7 +760,7 @@ fn has_side_effects(e: &Expr) -> bool {
 }
 
 /// The integer type of a float's width (for bitwise comparison of atomics).
-fn int_of(t: Type) -> oclc_ir::Scalar {
+pub(crate) fn int_of(t: Type) -> oclc_ir::Scalar {
     match t.elem().map(|s| s.bits()) {
         Some(64) => oclc_ir::Scalar::I64,
         Some(16) => oclc_ir::Scalar::I16,

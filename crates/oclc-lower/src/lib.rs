@@ -15,6 +15,7 @@ mod cleanup;
 pub mod constant;
 mod expr;
 mod func;
+mod gnu_atomic;
 mod module;
 mod recursion;
 pub mod signature;

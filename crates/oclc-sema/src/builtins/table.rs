@@ -430,6 +430,12 @@ __builtin_sinf __builtin_sin __builtin_cosf __builtin_cos __builtin_powf __built
 __builtin_fminf __builtin_fmin __builtin_fmaxf __builtin_fmax __builtin_copysignf __builtin_copysign __builtin_fmaf __builtin_fma = special(gnu)
 # The keyword `__builtin_bit_cast(T, x)` reaches lowering as a call of this name.
 __builtin_bit_cast = special(gnu)
+# The GNU atomics (type-generic, checked by `check/gnu_atomic.rs`) and fences.
+__atomic_load_n __atomic_load __atomic_store_n __atomic_store __atomic_exchange_n __atomic_exchange = special(gnu)
+__atomic_compare_exchange_n __atomic_compare_exchange __atomic_thread_fence __atomic_signal_fence = special(gnu)
+__atomic_fetch_add __atomic_fetch_sub __atomic_fetch_and __atomic_fetch_or __atomic_fetch_xor __atomic_fetch_nand = special(gnu)
+__atomic_fetch_min __atomic_fetch_max __atomic_add_fetch __atomic_sub_fetch __atomic_and_fetch __atomic_or_fetch = special(gnu)
+__atomic_xor_fetch __atomic_nand_fetch __atomic_min_fetch __atomic_max_fetch = special(gnu)
 
 # ---- printf (opencl-c-base.h, OpenCL C 1.2 and later) ----
 @ since=1.2

@@ -94,6 +94,7 @@ fn kind(name: &str) -> Option<Kind> {
         "__builtin_fmaf" => (Float, &[Float, Float, Float]),
         "__builtin_fma" => (Double, &[Double, Double, Double]),
         "__builtin_unreachable" | "__builtin_trap" => (Void, &[]),
+        "__atomic_thread_fence" | "__atomic_signal_fence" => (Void, &[Int]),
         "__builtin_assume" => (Void, &[Bool]),
         _ => return None,
     };
@@ -102,7 +103,7 @@ fn kind(name: &str) -> Option<Kind> {
 
 /// clang's "too few/many arguments" for a call with `expected` parameters (`at_most`: the
 /// builtin takes optional ones up to that count), or `None` when the count fits.
-fn arity_message(got: usize, expected: usize, at_most: Option<usize>) -> Option<String> {
+pub(crate) fn arity_message(got: usize, expected: usize, at_most: Option<usize>) -> Option<String> {
     let max = at_most.unwrap_or(expected);
     if got >= expected && got <= max {
         return None;
@@ -190,7 +191,7 @@ impl Checker<'_> {
     }
 
     /// The call's reference to the builtin (GNU builtins have one declaration).
-    fn gnu_ref(id: BuiltinId, name: Symbol) -> BuiltinRef {
+    pub(crate) fn gnu_ref(id: BuiltinId, name: Symbol) -> BuiltinRef {
         BuiltinRef {
             name,
             overload: OverloadId {
@@ -210,6 +211,11 @@ impl Checker<'_> {
         args: Vec<Expr>,
         span: Span,
     ) -> Expr {
+        if super::gnu_atomic::is_gnu_atomic(name.as_str()) {
+            return self
+                .gnu_atomic_call(id, name, name_span, args, span)
+                .unwrap_or_else(|| Expr::error(span));
+        }
         let Some(k) = kind(name.as_str()) else {
             self.err(name_span, format!("use of undeclared identifier '{name}'"));
             return Expr::error(span);

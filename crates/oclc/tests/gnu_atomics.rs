@@ -1,0 +1,280 @@
+//! clang's type-generic GNU atomic builtins (`__atomic_fetch_add`, `__atomic_load_n`,
+//! `__atomic_compare_exchange`, ...: pocl's library implements the OpenCL 1.x atomics with
+//! them): clang-19's diagnostics for wrong calls (recorded from `clang-19 -cc1 -triple
+//! spir64-unknown-unknown -finclude-default-header -fsyntax-only`), a file using every form
+//! that both accept in every mode, and their values on the cpu device (at -O2 and -O0), with
+//! 256 work-items adding to shared counters.
+
+use oclc::{Device, NdRange, Program};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("oclc-gnu-atomics-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// `oclc check -triple spir64-unknown-unknown EXTRA FILE` on `src` written to `dir/NAME.cl`:
+/// exit status and its error and warning lines.
+fn check(dir: &PathBuf, name: &str, src: &str, extra: &[&str]) -> (i32, Vec<String>) {
+    let file = format!("{name}.cl");
+    std::fs::write(dir.join(&file), src).expect("write source");
+    let out = Command::new(env!("CARGO_BIN_EXE_oclc"))
+        .current_dir(dir)
+        .args(["check", "-triple", "spir64-unknown-unknown"])
+        .args(extra)
+        .arg(&file)
+        .output()
+        .expect("run oclc");
+    let lines = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.starts_with(&file) && (l.contains(": error: ") || l.contains(": warning: ")))
+        .map(str::to_string)
+        .collect();
+    (out.status.code().unwrap_or(-1), lines)
+}
+
+/// Each case: a file name, its source, and clang-19's error and warning lines.
+const CASES: &[(&str, &str, &[&str])] = &[
+    (
+        "arguments",
+        r#"struct S { int a; };
+kernel void k(global int *p, global float *f, constant int *c, global struct S *s, int x, global int **pp) {
+  __atomic_fetch_add(x, 1, 0);
+  __atomic_fetch_add(p, 1);
+  __atomic_fetch_add(p, 1, 0, 0);
+  __atomic_fetch_and(f, 1, 0);
+  __atomic_fetch_add(c, 1, 0);
+  __atomic_fetch_add(s, 1, 0);
+  __atomic_fetch_add(p, 1, 7);
+  __atomic_load_n(p, __ATOMIC_RELEASE);
+  __atomic_store_n(p, 1, __ATOMIC_ACQUIRE);
+  __atomic_fetch_add(pp, 1, 0);
+  __atomic_fetch_and(pp, 1, 0);
+  __atomic_load_n(p);
+  int y = __atomic_fetch_add(p, s, 0);
+  __atomic_fetch_add(p, 1, x);
+  __atomic_compare_exchange_n(p, p, 1, 0, 5, 4);
+  __atomic_thread_fence();
+  const global int *cp = p;
+  __atomic_load_n(cp, 0);
+  __atomic_fetch_add(cp, 1, 0);
+}
+"#,
+        &[
+            r#"arguments.cl:2:104: error: pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space"#,
+            r#"arguments.cl:3:3: error: address argument to atomic builtin must be a pointer ('int' invalid)"#,
+            r#"arguments.cl:4:26: error: too few arguments to function call, expected 3, have 2"#,
+            r#"arguments.cl:5:31: error: too many arguments to function call, expected 3, have 4"#,
+            r#"arguments.cl:6:3: error: address argument to atomic operation must be a pointer to integer ('__global float *' invalid)"#,
+            r#"arguments.cl:8:3: error: address argument to atomic operation must be a pointer to integer, pointer or supported floating point type ('__global struct S *' invalid)"#,
+            r#"arguments.cl:9:28: warning: memory order argument to atomic operation is invalid [-Watomic-memory-ordering]"#,
+            r#"arguments.cl:10:22: warning: memory order argument to atomic operation is invalid [-Watomic-memory-ordering]"#,
+            r#"arguments.cl:11:26: warning: memory order argument to atomic operation is invalid [-Watomic-memory-ordering]"#,
+            r#"arguments.cl:13:3: error: address argument to atomic operation must be a pointer to integer ('__global int *__private *' invalid)"#,
+            r#"arguments.cl:14:20: error: too few arguments to function call, expected 2, have 1"#,
+            r#"arguments.cl:15:33: error: incompatible pointer to integer conversion passing '__global struct S *__private' to parameter of type '__global int' [-Wint-conversion]"#,
+            r#"arguments.cl:17:46: warning: failure memory order argument to atomic operation is invalid [-Watomic-memory-ordering]"#,
+            r#"arguments.cl:18:25: error: too few arguments to function call, expected 1, have 0"#,
+            r#"arguments.cl:21:3: error: address argument to atomic operation must be a pointer to non-const type ('const __global int *' invalid)"#,
+        ],
+    ),
+    (
+        "pointees_and_orders",
+        r#"struct S { int a; };
+kernel void k(global int *p, global float *f, global struct S *s, global int **pp, global half *h, global double *d) {
+  __atomic_fetch_min(f, 1, 0);
+  __atomic_fetch_max(pp, 1, 0);
+  __atomic_add_fetch(f, 1, 0);
+  __atomic_nand_fetch(f, 1, 0);
+  __atomic_exchange_n(s, *s, 0);
+  __atomic_load_n(s, 0);
+  __atomic_fetch_add(h, 1, 0);
+  __atomic_fetch_add(d, 1, 0);
+  __atomic_fetch_add(p, 1.5f, 0);
+  __atomic_exchange_n(f, 1, 0);
+  __atomic_compare_exchange_n(f, f, 1, 0, 0, 0);
+  __atomic_load_n(f, 0);
+  __atomic_store_n(pp, 0, 0);
+  __atomic_fetch_nand(p, 1, 0);
+  __atomic_signal_fence(0);
+  __atomic_fetch_add(p, 1, __ATOMIC_CONSUME);
+  __atomic_store_n(p, 1, __ATOMIC_CONSUME);
+  __atomic_store_n(p, 1, __ATOMIC_ACQ_REL);
+  __atomic_load_n(p, __ATOMIC_ACQ_REL);
+  __atomic_compare_exchange_n(p, p, 1, 0, 0, 2);
+  __atomic_compare_exchange_n(p, p, 1, 0, 0, 3);
+}
+"#,
+        &[
+            r#"pointees_and_orders.cl:2:80: error: pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space"#,
+            r#"pointees_and_orders.cl:4:3: error: address argument to atomic operation must be a pointer to integer or supported floating point type ('__global int *__private *' invalid)"#,
+            r#"pointees_and_orders.cl:6:3: error: address argument to atomic operation must be a pointer to integer ('__global float *' invalid)"#,
+            r#"pointees_and_orders.cl:7:3: error: address argument to atomic operation must be a pointer to integer or pointer ('__global struct S *' invalid)"#,
+            r#"pointees_and_orders.cl:8:3: error: address argument to atomic operation must be a pointer to integer or pointer ('__global struct S *' invalid)"#,
+            r#"pointees_and_orders.cl:11:25: warning: implicit conversion from 'float' to 'int' changes value from 1.5 to 1 [-Wliteral-conversion]"#,
+            r#"pointees_and_orders.cl:12:3: error: address argument to atomic operation must be a pointer to integer or pointer ('__global float *' invalid)"#,
+            r#"pointees_and_orders.cl:13:3: error: address argument to atomic operation must be a pointer to integer or pointer ('__global float *' invalid)"#,
+            r#"pointees_and_orders.cl:14:3: error: address argument to atomic operation must be a pointer to integer or pointer ('__global float *' invalid)"#,
+            r#"pointees_and_orders.cl:19:26: warning: memory order argument to atomic operation is invalid [-Watomic-memory-ordering]"#,
+            r#"pointees_and_orders.cl:20:26: warning: memory order argument to atomic operation is invalid [-Watomic-memory-ordering]"#,
+            r#"pointees_and_orders.cl:21:22: warning: memory order argument to atomic operation is invalid [-Watomic-memory-ordering]"#,
+            r#"pointees_and_orders.cl:23:46: warning: failure memory order argument to atomic operation is invalid [-Watomic-memory-ordering]"#,
+        ],
+    ),
+];
+
+#[test]
+fn diagnostics_match_clang() {
+    let dir = temp_dir("diags");
+    for (name, src, want) in CASES {
+        let (code, got) = check(&dir, name, src, &[]);
+        assert_eq!(code, 1, "{name}");
+        assert_eq!(
+            got, *want,
+            "{name}: oclc's diagnostics differ from clang-19's"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every form on integers, floats, a `long`, `__local` and `volatile` pointers.
+const EVERY_FORM: &str = r#"kernel void k(global int *p, global uint *u, global long *l, local int *lp, global float *f) {
+  int cmp = 0;
+  p[0] = __atomic_fetch_add(p, 1, __ATOMIC_ACQ_REL);
+  p[1] = __atomic_fetch_sub(p, 1, __ATOMIC_RELAXED);
+  u[0] = __atomic_fetch_and(u, 3u, __ATOMIC_SEQ_CST);
+  u[1] = __atomic_fetch_or(u, 3u, __ATOMIC_SEQ_CST);
+  u[2] = __atomic_fetch_xor(u, 3u, __ATOMIC_SEQ_CST);
+  u[3] = __atomic_fetch_nand(u, 3u, __ATOMIC_SEQ_CST);
+  p[2] = __atomic_fetch_min(p, 1, __ATOMIC_ACQ_REL);
+  p[3] = __atomic_fetch_max(p, 1, __ATOMIC_ACQ_REL);
+  p[4] = __atomic_add_fetch(p, 1, __ATOMIC_ACQ_REL);
+  p[5] = __atomic_sub_fetch(p, 1, __ATOMIC_ACQ_REL);
+  p[6] = __atomic_exchange_n(p, 7, __ATOMIC_ACQ_REL);
+  bool b = __atomic_compare_exchange_n(p, &cmp, 5, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  int v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+  int r; __atomic_load(p, &r, __ATOMIC_ACQUIRE);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  l[0] = __atomic_fetch_add(l, 1, __ATOMIC_RELAXED);
+  lp[0] = __atomic_fetch_add(lp, 1, __ATOMIC_RELAXED);
+  f[0] = __atomic_fetch_add(f, 1.0f, __ATOMIC_RELAXED);
+  p[7] = __atomic_or_fetch(p, 1, 0) + __atomic_and_fetch(p, 1, 0) + __atomic_xor_fetch(p, 1, 0) + __atomic_nand_fetch(p, 1, 0) + __atomic_max_fetch(p, 1, 0) + __atomic_min_fetch(p,1,0);
+  volatile global int *vp = p;
+  p[9] = __atomic_fetch_add(vp, 1, __ATOMIC_ACQ_REL);
+}
+"#;
+
+#[test]
+fn every_form_is_accepted_in_every_mode() {
+    let dir = temp_dir("modes");
+    for std in ["CL1.2", "CL2.0", "CL3.0"] {
+        let cl_std = format!("-cl-std={std}");
+        let (code, got) = check(&dir, "every_form", EVERY_FORM, &[&cl_std]);
+        assert_eq!((code, got), (0, Vec::new()), "{std}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each form's result and effect (the expected values in the comments); every work-item adds
+/// 1 to `c[0]` and 2 to `c[1]`.
+const VALUES: &str = r#"kernel void k(global int *c, global int *o, global uint *u, global float *f, global long *l) {
+  __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&c[1], 2, __ATOMIC_SEQ_CST);
+  if (get_global_id(0) != 0) return;
+  int e = 5, r;
+  o[0] = __atomic_fetch_sub(&o[1], 3, __ATOMIC_ACQ_REL);      /* o1: 10 -> 7, o0 = 10 */
+  o[2] = __atomic_sub_fetch(&o[1], 3, __ATOMIC_ACQ_REL);      /* o1: 4, o2 = 4 */
+  o[3] = __atomic_fetch_min(&o[4], -2, 0);                     /* o4: 6 -> -2, o3 = 6 */
+  o[5] = __atomic_max_fetch(&o[4], 3, 0);                      /* o4: 3, o5 = 3 */
+  o[6] = __atomic_exchange_n(&o[4], 11, 5);                    /* o6 = 3, o4 = 11 */
+  o[7] = __atomic_compare_exchange_n(&o[4], &e, 12, false, 5, 5); /* fails: e = 11, o7 = 0 */
+  o[8] = e;
+  o[9] = __atomic_compare_exchange_n(&o[4], &e, 12, true, 5, 0);  /* succeeds: o4 = 12, o9 = 1 */
+  __atomic_store_n(&o[10], __atomic_load_n(&o[4], 2) + 1, 3);  /* o10 = 13 */
+  __atomic_load(&o[10], &r, 2); o[11] = r;                     /* 13 */
+  __atomic_store(&o[12], &o[20], 3);                           /* 9 */
+  __atomic_exchange(&o[12], &e, &o[21], 4); o[13] = o[21];     /* o12 = 11 (e), o13 = 9 */
+  int ex = 11;
+  o[14] = __atomic_compare_exchange(&o[12], &ex, &o[22], false, 5, 5); /* o12 = 40, 1 */
+  u[0] = __atomic_fetch_nand(&u[1], 0xf0u, 0);                /* u1: 0xff -> ~0xf0 = 0xffffff0f, u0 = 0xff */
+  u[2] = __atomic_nand_fetch(&u[1], 0xffu, 0);                /* ~(0x0f) = 0xfffffff0 */
+  u[3] = __atomic_fetch_max(&u[4], 0x80000000u, 0);           /* unsigned: u4 1 -> 0x80000000, u3 = 1 */
+  u[5] = __atomic_and_fetch(&u[4], 0xc0000001u, 0) | __atomic_or_fetch(&u[6], 2u, 0) | __atomic_xor_fetch(&u[7], 1u, 0);
+  f[0] = __atomic_fetch_add(&f[1], 1.5f, 0);                   /* f1: 2 -> 3.5, f0 = 2 */
+  f[2] = __atomic_sub_fetch(&f[1], 0.25f, 0);                  /* 3.25 */
+  f[3] = __atomic_fetch_min(&f[4], -1.0f, 0);                  /* f4: 5 -> -1, f3 = 5 */
+  f[5] = __atomic_max_fetch(&f[4], 7.0f, 0);                   /* 7 */
+  l[0] = __atomic_fetch_add(&l[1], 0x100000000L, 0);           /* l1: 1 -> 0x100000001 */
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+"#;
+
+#[test]
+fn values_on_the_cpu_device() {
+    for opts in ["", "-O0"] {
+        let program = Program::build(VALUES, opts).unwrap_or_else(|e| panic!("{opts}: {e}"));
+        let device = Device::cpu();
+        let c = device.buffer_from_slice(&[0i32, 100]).expect("c");
+        let mut o_init = vec![0i32; 23];
+        o_init[1] = 10;
+        o_init[4] = 6;
+        o_init[20] = 9;
+        o_init[22] = 40;
+        let o = device.buffer_from_slice(&o_init).expect("o");
+        let u = device
+            .buffer_from_slice(&[0u32, 0xff, 0, 0, 1, 0, 4, 6])
+            .expect("u");
+        let f = device
+            .buffer_from_slice(&[0.0f32, 2.0, 0.0, 0.0, 5.0, 0.0])
+            .expect("f");
+        let l = device.buffer_from_slice(&[0i64, 1]).expect("l");
+        let mut k = program.kernel("k").expect("kernel");
+        k.set_arg(0, &c)
+            .and_then(|k| k.set_arg(1, &o))
+            .and_then(|k| k.set_arg(2, &u))
+            .and_then(|k| k.set_arg(3, &f))
+            .and_then(|k| k.set_arg(4, &l))
+            .expect("args");
+        device
+            .launch(&k, &NdRange::new(&[256]).local(&[64]))
+            .expect("launch");
+        assert_eq!(c.read::<i32>().expect("c"), vec![256, 100 + 512], "{opts}");
+        assert_eq!(
+            o.read::<i32>().expect("o"),
+            vec![
+                10, 4, 4, 6, 12, 3, 3, 0, 11, 1, 13, 13, 40, 9, 1, 0, 0, 0, 0, 0, 9, 9, 40
+            ],
+            "{opts}"
+        );
+        assert_eq!(
+            u.read::<u32>().expect("u"),
+            vec![
+                0xff,
+                0xffff_fff0,
+                0xffff_fff0,
+                1,
+                0x8000_0000,
+                0x8000_0007,
+                6,
+                7
+            ],
+            "{opts}"
+        );
+        assert_eq!(
+            f.read::<f32>().expect("f"),
+            vec![2.0, 3.25, 3.25, 5.0, 7.0, 7.0],
+            "{opts}"
+        );
+        assert_eq!(
+            l.read::<i64>().expect("l"),
+            vec![1, 0x1_0000_0001],
+            "{opts}"
+        );
+    }
+}
