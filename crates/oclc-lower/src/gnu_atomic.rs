@@ -63,6 +63,30 @@ impl FnCx<'_, '_> {
                 self.arg_values(args);
                 return Some(RV::Void);
             }
+            // The devices' 32- and 64-bit atomics are lock-free.
+            "is_lock_free" | "always_lock_free" => {
+                let vals = self.arg_values(args);
+                let size = self.coerce(*vals.first()?, Type::I64);
+                let four = self.b().iconst(Type::I64, 4);
+                let eight = self.b().iconst(Type::I64, 8);
+                let is4 = self.b().cmp(CmpOp::Eq, size, four);
+                let is8 = self.b().cmp(CmpOp::Eq, size, eight);
+                let r = self.b().bin(IrBin::Or, is4, is8);
+                return Some(self.fit(r, ret));
+            }
+            // One byte, which no device has an atomic operation for.
+            "test_and_set" | "clear" => {
+                self.cx.error(
+                    self.span,
+                    format!(
+                        "`{name}` is not supported (it sets one byte; atomics are 32 or 64 bits)"
+                    ),
+                );
+                return Some(match ret {
+                    Some(rt) => RV::V(self.undef(rt)),
+                    None => RV::Void,
+                });
+            }
             _ => {}
         }
         let types = self.cx.types;

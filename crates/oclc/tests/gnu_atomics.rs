@@ -278,3 +278,58 @@ fn values_on_the_cpu_device() {
         );
     }
 }
+
+/// `__atomic_is_lock_free` is true for the devices' 4- and 8-byte atomics; clang folds
+/// `__atomic_always_lock_free` to false on SPIR (a constant: an array size of -1 here).
+#[test]
+fn lock_free_queries() {
+    let dir = temp_dir("lock-free");
+    let src =
+        "kernel void k(global int *o) {\n  int a[__atomic_always_lock_free(4, 0) ? 1 : -1];\n}\n";
+    let (code, got) = check(&dir, "always", src, &[]);
+    assert_eq!(
+        (code, got),
+        (
+            1,
+            vec!["always.cl:2:9: error: 'a' declared as an array with a negative size".to_string()]
+        )
+    );
+    let src = "kernel void k(global int *o) {\n  o[0] = __atomic_is_lock_free(4, o) + 2 * __atomic_is_lock_free(8, o)\n    + 4 * __atomic_is_lock_free(2, o) + 8 * __atomic_always_lock_free(4, o);\n}\n";
+    let program = Program::build(src, "").expect("build");
+    let device = Device::cpu();
+    let o = device.buffer_from_slice(&[0i32]).expect("o");
+    let mut k = program.kernel("k").expect("kernel");
+    k.set_arg(0, &o).expect("arg");
+    device.launch(&k, &NdRange::new(&[1])).expect("launch");
+    assert_eq!(o.read::<i32>().expect("o"), vec![3]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `__atomic_test_and_set` and `__atomic_clear` check as clang checks them (prototyped calls
+/// on `volatile void *`, in the argument's space); they set one byte, which no device has an
+/// atomic for: building reports that at the call.
+#[test]
+fn test_and_set_checks_but_does_not_build() {
+    let dir = temp_dir("tas");
+    let src = "kernel void k(global char *c, local int *l) {\n  c[1] = __atomic_test_and_set(c, 5);\n  __atomic_clear(l, 0);\n  __atomic_clear(1, 0);\n}\n";
+    let (code, got) = check(&dir, "tas", src, &[]);
+    assert_eq!(
+        (code, got),
+        (
+            1,
+            vec!["tas.cl:4:18: error: incompatible integer to pointer conversion passing 'int' to parameter of type 'volatile void *' [-Wint-conversion]".to_string()]
+        )
+    );
+    let src = "kernel void k(global char *c) { c[1] = __atomic_test_and_set(c, 5); }";
+    let err = Program::build(src, "")
+        .err()
+        .expect("a build error")
+        .to_string();
+    assert!(
+        err.contains(
+            "`__atomic_test_and_set` is not supported (it sets one byte; atomics are 32 or 64 bits)"
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -436,6 +436,7 @@ __atomic_compare_exchange_n __atomic_compare_exchange __atomic_thread_fence __at
 __atomic_fetch_add __atomic_fetch_sub __atomic_fetch_and __atomic_fetch_or __atomic_fetch_xor __atomic_fetch_nand = special(gnu)
 __atomic_fetch_min __atomic_fetch_max __atomic_add_fetch __atomic_sub_fetch __atomic_and_fetch __atomic_or_fetch = special(gnu)
 __atomic_xor_fetch __atomic_nand_fetch __atomic_min_fetch __atomic_max_fetch = special(gnu)
+__atomic_test_and_set __atomic_clear __atomic_always_lock_free __atomic_is_lock_free = special(gnu)
 
 # ---- printf (opencl-c-base.h, OpenCL C 1.2 and later) ----
 @ since=1.2

@@ -31,6 +31,10 @@ enum G {
     Double,
     /// `const char *`; clang gives the parameter the address space of a pointer argument.
     ConstCharPtr,
+    /// `volatile void *`, likewise in the argument's space.
+    VolatileVoidPtr,
+    /// `const volatile void *`, likewise.
+    ConstVolatileVoidPtr,
 }
 
 /// How a GNU builtin is checked.
@@ -95,6 +99,11 @@ fn kind(name: &str) -> Option<Kind> {
         "__builtin_fma" => (Double, &[Double, Double, Double]),
         "__builtin_unreachable" | "__builtin_trap" => (Void, &[]),
         "__atomic_thread_fence" | "__atomic_signal_fence" => (Void, &[Int]),
+        "__atomic_test_and_set" => (Bool, &[VolatileVoidPtr, Int]),
+        "__atomic_clear" => (Void, &[VolatileVoidPtr, Int]),
+        "__atomic_always_lock_free" | "__atomic_is_lock_free" => {
+            (Bool, &[ULong, ConstVolatileVoidPtr])
+        }
         "__builtin_assume" => (Void, &[Bool]),
         _ => return None,
     };
@@ -165,7 +174,7 @@ impl Checker<'_> {
             G::UChar => TypeTable::UCHAR,
             G::Float => TypeTable::FLOAT,
             G::Double => TypeTable::DOUBLE,
-            G::ConstCharPtr => {
+            G::ConstCharPtr | G::VolatileVoidPtr | G::ConstVolatileVoidPtr => {
                 // A pointer argument (or an array, which decays to one) lends its space.
                 let space = arg.and_then(|a| {
                     let p = self
@@ -175,18 +184,25 @@ impl Checker<'_> {
                         .or_else(|| self.prog.types.array_elem(a.ty).map(|(e, _)| e))?;
                     self.prog.types.object_space(p)
                 });
-                return self.const_pointer(TypeTable::CHAR, space);
+                let (pointee, cvr) = match g {
+                    G::ConstCharPtr => (TypeTable::CHAR, Quals::CONST),
+                    G::VolatileVoidPtr => (TypeTable::VOID, Quals::VOLATILE),
+                    _ => (TypeTable::VOID, Quals::CONST | Quals::VOLATILE),
+                };
+                return self.qual_pointer(pointee, cvr, space);
             }
         };
         QualType::new(id)
     }
 
-    /// `const T *`, the pointee in `space` (none: printed without one).
-    fn const_pointer(&mut self, pointee: crate::types::TypeId, space: Option<LangAs>) -> QualType {
-        let pe = QualType::new(pointee).with_quals(Quals {
-            cvr: Quals::CONST,
-            space,
-        });
+    /// A pointer to `pointee` with qualifiers `cvr`, in `space` (none: printed without one).
+    fn qual_pointer(
+        &mut self,
+        pointee: crate::types::TypeId,
+        cvr: u8,
+        space: Option<LangAs>,
+    ) -> QualType {
+        let pe = QualType::new(pointee).with_quals(Quals { cvr, space });
         QualType::new(self.prog.types.pointer(pe))
     }
 
@@ -470,6 +486,10 @@ impl Checker<'_> {
     /// constant. Not `__builtin_abs` or `__builtin_sqrt`, which clang-19 does not fold.
     fn fold_gnu(&self, name: &str, args: &[Expr]) -> Option<ExprKind> {
         let int = |i: usize| args.get(i).and_then(|a| self.const_int(a));
+        // SPIR has no lock-free atomics clang knows of (its inline atomic width is 0).
+        if name == "__atomic_always_lock_free" {
+            return Some(ExprKind::IntLit(0));
+        }
         let rest = name.strip_prefix("__builtin_")?;
         match rest {
             // Folded only without side effects in the expected value, as clang's codegen.
@@ -706,7 +726,7 @@ impl Checker<'_> {
             .or_else(|| self.prog.types.array_elem(p.ty).map(|(e, _)| e))
             .and_then(|t| self.prog.types.object_space(t));
         let call_start = if space.is_some() { p.span } else { name_span };
-        let pt = self.const_pointer(TypeTable::VOID, space);
+        let pt = self.qual_pointer(TypeTable::VOID, Quals::CONST, space);
         let at = p.span;
         let p = self.assign_convert(pt, pt, p, Action::Passing, at);
         if p.is_error() {
@@ -758,7 +778,7 @@ impl Checker<'_> {
             .and_then(|t| self.prog.types.object_space(t));
         let rewritten = self.prog.types.is_pointer(p.ty);
         let call_start = if rewritten { p.span } else { name_span };
-        let pt = self.const_pointer(TypeTable::VOID, space);
+        let pt = self.qual_pointer(TypeTable::VOID, Quals::CONST, space);
         let at = p.span;
         let p = self.assign_convert(pt, pt, p, Action::Passing, at);
         let mut failed = p.is_error();
