@@ -354,11 +354,8 @@ impl Builtins {
     fn lookup_uncached(&self, name: Symbol) -> Option<BuiltinId> {
         // The compile-time name list first: most names are no builtin.
         parse::find_name(name.as_str())?;
-        let id = self.mode().table.find(name.as_str())?;
-        self.decls(BuiltinId(id))
-            .iter()
-            .any(|d| self.decl_count(d) > 0)
-            .then_some(BuiltinId(id))
+        let id = BuiltinId(self.mode().table.find(name.as_str())?);
+        self.declared(id).then_some(id)
     }
 
     /// [`Builtins::lookup`] by string.
@@ -386,9 +383,18 @@ impl Builtins {
 
     /// Every name available in this mode (for tests and tooling).
     pub fn names(&self) -> impl Iterator<Item = BuiltinId> + '_ {
-        (0..self.mode().table.len() as u32)
-            .map(BuiltinId)
-            .filter(|&id| self.decls(id).iter().any(|d| self.decl_count(d) > 0))
+        self.table_ids().filter(|&id| self.declared(id))
+    }
+
+    /// Every name of the table, available in this mode or not: nothing is parsed until
+    /// [`Builtins::declared`] asks (typo correction measures names first).
+    pub fn table_ids(&self) -> impl Iterator<Item = BuiltinId> + use<> {
+        (0..parse::name_count() as u32).map(BuiltinId)
+    }
+
+    /// Whether `id` has at least one declaration in this mode (parses its declarations).
+    pub fn declared(&self, id: BuiltinId) -> bool {
+        self.decls(id).iter().any(|d| self.decl_count(d) > 0)
     }
 
     fn decls(&self, id: BuiltinId) -> &'static [Decl] {

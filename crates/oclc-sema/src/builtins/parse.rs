@@ -221,6 +221,11 @@ fn each<T: Copy>(values: &'static [T]) -> impl Iterator<Item = Option<T>> {
     none.into_iter().chain(values.iter().map(|&v| Some(v)))
 }
 
+/// How many names the compile-time name list has.
+pub(crate) fn name_count() -> usize {
+    NAMES.len()
+}
+
 /// The name with index `id` in the compile-time name list (no parsing).
 pub(crate) fn builtin_name(id: u32) -> Option<&'static str> {
     NAMES.get(id as usize).copied()

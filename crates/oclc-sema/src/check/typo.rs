@@ -212,12 +212,15 @@ impl Checker<'_> {
         // The builtin functions declared once in clang's header (an overloaded one is tried
         // with its last declaration only, which rarely takes the arguments: not offered).
         if let NameUse::Call(args) = used {
-            let ids: Vec<_> = self.builtins.names().collect();
-            for id in ids {
+            // Measured by name first: only a close name's declarations are parsed.
+            for id in self.builtins.table_ids() {
                 let bname = self.builtins.name(id);
                 let Some(d) = delayed_distance(typo, bname) else {
                     continue;
                 };
+                if !self.builtins.declared(id) {
+                    continue;
+                }
                 let Some(sym) = self.builtins.symbol(id) else {
                     continue;
                 };

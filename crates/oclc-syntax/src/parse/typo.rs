@@ -11,7 +11,7 @@ use crate::source::Span;
 /// Levenshtein distance between `a` and `b`, or `None` once it exceeds `bound` (clang's
 /// `StringRef::edit_distance` with replacements).
 pub fn edit_distance(a: &[u8], b: &[u8], bound: usize) -> Option<usize> {
-    if a.len().abs_diff(b.len()) > bound {
+    if a.len().abs_diff(b.len()) > bound || shared_bytes_bound(a, b) > bound {
         return None;
     }
     // Two rows of the table; names are short, so they live on the stack.
@@ -43,6 +43,25 @@ pub fn edit_distance(a: &[u8], b: &[u8], bound: usize) -> Option<usize> {
     }
     let d = prev[b.len()];
     (d <= bound).then_some(d)
+}
+
+/// A lower bound of the edit distance from the bytes the two strings share: the bytes an
+/// edit keeps are common to both, so at least the longer string's other bytes change. Cheap
+/// next to the table, and most candidates of a typo share too few bytes to be in reach.
+fn shared_bytes_bound(a: &[u8], b: &[u8]) -> usize {
+    let mut counts = [0u32; 256];
+    for &c in a {
+        counts[usize::from(c)] += 1;
+    }
+    let mut shared = 0;
+    for &c in b {
+        let n = &mut counts[usize::from(c)];
+        if *n > 0 {
+            *n -= 1;
+            shared += 1;
+        }
+    }
+    a.len().max(b.len()) - shared
 }
 
 /// Row length of [`edit_distance`]'s table on the stack (longer names use the heap).
