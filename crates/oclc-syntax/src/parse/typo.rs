@@ -252,4 +252,29 @@ mod tests {
         assert_eq!(typo_distance("uitn", "uint"), None);
         assert_eq!(typo_distance("same", "same"), None);
     }
+
+    /// The plain Levenshtein distance, for checking the bounded one.
+    fn levenshtein(a: &[u8], b: &[u8]) -> usize {
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, &ca) in a.iter().enumerate() {
+            let mut cur = vec![i + 1; b.len() + 1];
+            for (j, &cb) in b.iter().enumerate() {
+                cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                    .min(prev[j + 1] + 1)
+                    .min(cur[j] + 1);
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+
+    proptest::proptest! {
+        /// The shared-bytes bound and the early exits never drop a distance within the bound.
+        #[test]
+        fn bounded_distance_is_exact(a in "[a-d_]{0,12}", b in "[a-d_]{0,12}", bound in 0usize..6) {
+            let d = levenshtein(a.as_bytes(), b.as_bytes());
+            let want = (d <= bound).then_some(d);
+            proptest::prop_assert_eq!(edit_distance(a.as_bytes(), b.as_bytes(), bound), want);
+        }
+    }
 }
