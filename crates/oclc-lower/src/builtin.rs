@@ -113,6 +113,9 @@ impl FnCx<'_, '_> {
         {
             return r;
         }
+        if let Some(r) = self.c11_atomic(name, args, ret) {
+            return r;
+        }
         if let Some(q) = work_item(name) {
             let vals = self.arg_values(args);
             let dim = if q.takes_dim() {
@@ -306,7 +309,7 @@ impl FnCx<'_, '_> {
     }
 
     /// Atomic builtins, 1.x and C11 forms; `None` if `name` is not one.
-    fn atomic(&mut self, name: &str, args: &[Expr], ret: Option<Type>) -> Option<RV> {
+    pub(crate) fn atomic(&mut self, name: &str, args: &[Expr], ret: Option<Type>) -> Option<RV> {
         let types = self.cx.types;
         let ptr_arg = args.first()?;
         let pointee = types.pointee(ptr_arg.ty);

@@ -41,6 +41,38 @@ impl Arith {
 }
 
 impl FnCx<'_, '_> {
+    /// A C11 (`__c11_atomic_*`) or OpenCL (`__opencl_atomic_*`, with a scope) atomic builtin
+    /// call: the `atomic_*_explicit` function of the same arguments (`None`: not one).
+    pub(crate) fn c11_atomic(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        ret: Option<Type>,
+    ) -> Option<RV> {
+        let op = name
+            .strip_prefix("__c11_atomic_")
+            .or_else(|| name.strip_prefix("__opencl_atomic_"))?;
+        match op {
+            "init" => self.atomic("atomic_init", args, ret),
+            // The same as the GNU ones of these names.
+            "thread_fence" | "signal_fence" | "is_lock_free" => {
+                self.gnu_atomic(&format!("__atomic_{op}"), args, ret)
+            }
+            "fetch_nand" => {
+                let types = self.cx.types;
+                let pointee = types.pointee(args.first()?.ty)?;
+                let t = ty::value_type(types, pointee)?;
+                let vals = self.arg_values(args);
+                let (p, v) = (*vals.first()?, *vals.get(1)?);
+                let v = self.coerce(v, t);
+                let (o, _) = self.order_scope(args, Some(2), None);
+                let r = self.nand_loop(p, v, t, o);
+                Some(self.fit(r, ret))
+            }
+            _ => self.atomic(&format!("atomic_{op}_explicit"), args, ret),
+        }
+    }
+
     /// A GNU atomic builtin call; `None` if `name` is not one.
     pub(crate) fn gnu_atomic(
         &mut self,

@@ -3,7 +3,7 @@
 //! them): clang-19's diagnostics for wrong calls (recorded from `clang-19 -cc1 -triple
 //! spir64-unknown-unknown -finclude-default-header -fsyntax-only`), a file using every form
 //! that both accept in every mode, and their values on the cpu device (at -O2 and -O0), with
-//! 256 work-items adding to shared counters.
+//! 256 work-items adding to shared counters; the same for the C11 and OpenCL families.
 
 use oclc::{Device, NdRange, Program};
 use std::path::PathBuf;
@@ -332,4 +332,97 @@ fn test_and_set_checks_but_does_not_build() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The C11 (`__c11_atomic_*`, on `_Atomic` objects) and OpenCL (`__opencl_atomic_*`, with a
+/// scope) families under -cl-std=CL2.0: clang-19's diagnostics (its typo correction offers
+/// `__opencl_atomic_fetch_and` only once a call declared it), then each form's value.
+#[test]
+fn c11_and_opencl_families() {
+    let dir = temp_dir("c11");
+    let src = r#"kernel void k(global atomic_int *a, global int *p, global float *f, global atomic_float *af, int x, const global atomic_int *ca) {
+  __opencl_atomic_fetch_add(p, 1, memory_order_relaxed, memory_scope_device);
+  __opencl_atomic_fetch_add(a, 1, memory_order_relaxed);
+  __c11_atomic_fetch_add(a, 1, memory_order_relaxed, 0);
+  __c11_atomic_fetch_add(x, 1, 0);
+  __opencl_atomic_fetch_and(af, 1, 0, 1);
+  __opencl_atomic_load(a, memory_order_release, memory_scope_device);
+  __opencl_atomic_fetch_add(a, 1, 0, 7);
+  __opencl_atomic_fetch_add(a, 1, 0, x);
+  __c11_atomic_fetch_nand(a, 1, 0);
+  __opencl_atomic_fetch_nand(a, 1, 0, 1);
+  __opencl_atomic_store(ca, 1, 0, 1);
+  __opencl_atomic_init(a, 1);
+  __opencl_atomic_compare_exchange_strong(a, p, 1, 0, 0, 1);
+  __c11_atomic_compare_exchange_weak(a, p, 1, 0, 3);
+  __c11_atomic_thread_fence(0); __c11_atomic_signal_fence(0);
+}
+"#;
+    let want = [
+        r#"c11_diags.cl:2:3: error: address argument to atomic operation must be a pointer to _Atomic type ('__global int *' invalid)"#,
+        r#"c11_diags.cl:3:55: error: too few arguments to function call, expected 4, have 3"#,
+        r#"c11_diags.cl:4:54: error: too many arguments to function call, expected 3, have 4"#,
+        r#"c11_diags.cl:5:3: error: address argument to atomic builtin must be a pointer ('int' invalid)"#,
+        r#"c11_diags.cl:6:3: error: address argument to atomic operation must be a pointer to atomic integer ('__global atomic_float *' (aka '__global _Atomic(float) *') invalid)"#,
+        r#"c11_diags.cl:7:27: warning: memory order argument to atomic operation is invalid [-Watomic-memory-ordering]"#,
+        r#"c11_diags.cl:8:38: error: synchronization scope argument to atomic operation is invalid"#,
+        r#"c11_diags.cl:11:3: error: use of undeclared identifier '__opencl_atomic_fetch_nand'; did you mean '__opencl_atomic_fetch_and'?"#,
+        r#"c11_diags.cl:12:3: error: address argument to atomic operation must be a pointer to non-const _Atomic type ('const __global atomic_int *' (aka 'const __global _Atomic(int) *') invalid)"#,
+        r#"c11_diags.cl:15:50: warning: failure memory order argument to atomic operation is invalid [-Watomic-memory-ordering]"#,
+    ];
+    let (code, got) = check(&dir, "c11_diags", src, &["-cl-std=CL2.0"]);
+    assert_eq!((code, got), (1, want.map(str::to_string).to_vec()));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let src = r#"kernel void k(global atomic_int *a, global atomic_uint *u, global atomic_float *f, global int *o) {
+  __opencl_atomic_fetch_add(&a[0], 1, memory_order_relaxed, memory_scope_device);
+  __c11_atomic_fetch_add(&a[1], 2, memory_order_seq_cst);
+  if (get_global_id(0) != 0) return;
+  o[0] = __c11_atomic_fetch_sub(&a[2], 3, memory_order_acq_rel);
+  o[1] = __opencl_atomic_exchange(&a[2], 20, memory_order_relaxed, memory_scope_work_group);
+  int e = 5;
+  o[2] = __c11_atomic_compare_exchange_strong(&a[2], &e, 30, memory_order_seq_cst, memory_order_relaxed);
+  o[3] = e;
+  o[4] = __opencl_atomic_compare_exchange_weak(&a[2], &e, 30, memory_order_seq_cst, memory_order_relaxed, memory_scope_device);
+  __opencl_atomic_store(&a[3], 41, memory_order_release, memory_scope_device);
+  o[5] = __c11_atomic_load(&a[3], memory_order_acquire);
+  __c11_atomic_init(&a[4], 9);
+  o[6] = __opencl_atomic_load(&a[4], memory_order_relaxed, memory_scope_device);
+  o[7] = __c11_atomic_fetch_nand(&a[5], 6, memory_order_relaxed);
+  o[8] = __opencl_atomic_fetch_min(&a[6], -4, memory_order_relaxed, memory_scope_device);
+  o[9] = __opencl_atomic_fetch_max(&u[0], 0x80000000u, memory_order_relaxed, memory_scope_device);
+  o[10] = __c11_atomic_fetch_or(&u[1], 6u, memory_order_relaxed);
+  __c11_atomic_thread_fence(memory_order_seq_cst);
+  __c11_atomic_signal_fence(memory_order_seq_cst);
+  o[11] = __c11_atomic_is_lock_free(4);
+  o[12] = (int)__opencl_atomic_fetch_add(&f[0], 1.5f, memory_order_relaxed, memory_scope_device);
+}
+"#;
+    let program = Program::build(src, "-cl-std=CL2.0").expect("build");
+    let device = Device::cpu();
+    let a = device
+        .buffer_from_slice(&[0i32, 100, 10, 0, 0, 3, 1])
+        .expect("a");
+    let u = device.buffer_from_slice(&[1u32, 1]).expect("u");
+    let f = device.buffer_from_slice(&[2.0f32]).expect("f");
+    let o = device.buffer_from_slice(&[0i32; 13]).expect("o");
+    let mut k = program.kernel("k").expect("kernel");
+    k.set_arg(0, &a)
+        .and_then(|k| k.set_arg(1, &u))
+        .and_then(|k| k.set_arg(2, &f))
+        .and_then(|k| k.set_arg(3, &o))
+        .expect("args");
+    device
+        .launch(&k, &NdRange::new(&[256]).local(&[64]))
+        .expect("launch");
+    assert_eq!(
+        a.read::<i32>().expect("a"),
+        vec![256, 612, 30, 41, 9, -3, -4]
+    );
+    assert_eq!(u.read::<u32>().expect("u"), vec![0x8000_0000, 7]);
+    assert_eq!(f.read::<f32>().expect("f"), vec![3.5]);
+    assert_eq!(
+        o.read::<i32>().expect("o"),
+        vec![10, 7, 0, 20, 1, 41, 9, 3, 1, 1, 1, 1, 2]
+    );
 }

@@ -430,13 +430,21 @@ __builtin_sinf __builtin_sin __builtin_cosf __builtin_cos __builtin_powf __built
 __builtin_fminf __builtin_fmin __builtin_fmaxf __builtin_fmax __builtin_copysignf __builtin_copysign __builtin_fmaf __builtin_fma = special(gnu)
 # The keyword `__builtin_bit_cast(T, x)` reaches lowering as a call of this name.
 __builtin_bit_cast = special(gnu)
-# The GNU atomics (type-generic, checked by `check/gnu_atomic.rs`) and fences.
+# The GNU, C11 and OpenCL atomics (type-generic, checked by `check/gnu_atomic.rs`) and fences.
 __atomic_load_n __atomic_load __atomic_store_n __atomic_store __atomic_exchange_n __atomic_exchange = special(gnu)
 __atomic_compare_exchange_n __atomic_compare_exchange __atomic_thread_fence __atomic_signal_fence = special(gnu)
 __atomic_fetch_add __atomic_fetch_sub __atomic_fetch_and __atomic_fetch_or __atomic_fetch_xor __atomic_fetch_nand = special(gnu)
 __atomic_fetch_min __atomic_fetch_max __atomic_add_fetch __atomic_sub_fetch __atomic_and_fetch __atomic_or_fetch = special(gnu)
 __atomic_xor_fetch __atomic_nand_fetch __atomic_min_fetch __atomic_max_fetch = special(gnu)
 __atomic_test_and_set __atomic_clear __atomic_always_lock_free __atomic_is_lock_free = special(gnu)
+__c11_atomic_init __c11_atomic_load __c11_atomic_store __c11_atomic_exchange __c11_atomic_compare_exchange_strong = special(gnu)
+__c11_atomic_compare_exchange_weak __c11_atomic_fetch_add __c11_atomic_fetch_sub __c11_atomic_fetch_and __c11_atomic_fetch_or = special(gnu)
+__c11_atomic_fetch_xor __c11_atomic_fetch_nand __c11_atomic_fetch_min __c11_atomic_fetch_max = special(gnu)
+__c11_atomic_thread_fence __c11_atomic_signal_fence __c11_atomic_is_lock_free = special(gnu)
+__opencl_atomic_init __opencl_atomic_load __opencl_atomic_store __opencl_atomic_exchange = special(gnu)
+__opencl_atomic_compare_exchange_strong __opencl_atomic_compare_exchange_weak __opencl_atomic_fetch_add = special(gnu)
+__opencl_atomic_fetch_sub __opencl_atomic_fetch_and __opencl_atomic_fetch_or __opencl_atomic_fetch_xor = special(gnu)
+__opencl_atomic_fetch_min __opencl_atomic_fetch_max = special(gnu)
 
 # ---- printf (opencl-c-base.h, OpenCL C 1.2 and later) ----
 @ since=1.2

@@ -1,9 +1,12 @@
-//! Calls of clang's type-generic GNU atomic builtins (`__atomic_fetch_add`, `__atomic_load_n`,
-//! `__atomic_compare_exchange`, ... of its `Builtins.td`), declared in every OpenCL C mode:
-//! pocl's library implements the 1.x atomics with them. Checked as clang's `BuildAtomicExpr`
-//! checks them: the address argument's pointee decides the value type `T` and must suit the
-//! operation, the other arguments convert to `T`, pointers to `T`, `bool` or `int`, and a
-//! constant memory order must suit the operation (`-Watomic-memory-ordering`).
+//! Calls of clang's type-generic atomic builtins of its `Builtins.td`, declared in every
+//! OpenCL C mode: the GNU ones (`__atomic_fetch_add`, `__atomic_load_n`,
+//! `__atomic_compare_exchange`, ...: pocl's library implements the 1.x atomics with them), the
+//! C11 ones on `_Atomic` objects (`__c11_atomic_fetch_add`, ...) and the OpenCL ones, which add
+//! a memory scope (`__opencl_atomic_fetch_add`, ...: what `opencl-c.h`'s atomics are made of).
+//! Checked as clang's `BuildAtomicExpr` checks them: the address argument's pointee decides
+//! the value type `T` and must suit the operation, the other arguments convert to `T`,
+//! pointers to `T`, `bool` or `int`, a constant memory order must suit the operation
+//! (`-Watomic-memory-ordering`) and a constant scope must be one.
 
 use oclc_syntax::{Diagnostic, Span, Symbol};
 
@@ -11,11 +14,24 @@ use super::Checker;
 use super::conv::Action;
 use crate::builtins::BuiltinId;
 use crate::hir::{Expr, ExprKind};
-use crate::types::{QualType, Quals, Scalar, TypeTable};
+use crate::types::{QualType, Quals, Scalar, TypeKind, TypeTable};
 
-/// The shape of a GNU atomic builtin's call (clang's `AtomicExpr` forms).
+/// Which family a builtin belongs to: its address argument and its parameters differ.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Family {
+    /// `__atomic_*`: a pointer to a plain integer, pointer or float.
+    Gnu,
+    /// `__c11_atomic_*`: a pointer to an `_Atomic` object.
+    C11,
+    /// `__opencl_atomic_*`: as C11, with a memory scope after the orders.
+    OpenCl,
+}
+
+/// The shape of an atomic builtin's call (clang's `AtomicExpr` forms).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Form {
+    /// `void __c11_atomic_init(_Atomic(T) *, T)`.
+    Init,
     /// `T __atomic_load_n(T *, int)`.
     Load,
     /// `void __atomic_load(T *, T *ret, int)`.
@@ -32,6 +48,9 @@ enum Form {
     CmpXchgN,
     /// `bool __atomic_compare_exchange(T *, T *expected, T *desired, bool weak, int, int)`.
     CmpXchg,
+    /// `bool __c11_atomic_compare_exchange_strong(_Atomic(T) *, T *expected, T desired, int,
+    /// int)` and `_weak`.
+    CmpXchgC11,
     /// `T __atomic_fetch_OP(T *, T, int)` and `T __atomic_OP_fetch(T *, T, int)`.
     Arith(Allow),
 }
@@ -47,32 +66,58 @@ enum Allow {
     IntOnly,
 }
 
-/// The form of the GNU atomic builtin `name` (`None`: not one).
-fn form(name: &str) -> Option<Form> {
-    Some(match name {
-        "__atomic_load_n" => Form::Load,
-        "__atomic_load" => Form::LoadCopy,
-        "__atomic_store_n" => Form::Store,
-        "__atomic_store" => Form::Copy,
-        "__atomic_exchange_n" => Form::Xchg,
-        "__atomic_exchange" => Form::GnuXchg,
-        "__atomic_compare_exchange_n" => Form::CmpXchgN,
-        "__atomic_compare_exchange" => Form::CmpXchg,
-        _ => {
-            let op = name
-                .strip_prefix("__atomic_fetch_")
-                .or_else(|| name.strip_prefix("__atomic_")?.strip_suffix("_fetch"))?;
-            Form::Arith(match op {
-                "add" | "sub" => Allow::PointerFloat,
-                "min" | "max" => Allow::Float,
-                "and" | "or" | "xor" | "nand" => Allow::IntOnly,
-                _ => return None,
-            })
-        }
+/// The family and form of the atomic builtin `name` (`None`: not one).
+fn form(name: &str) -> Option<(Family, Form)> {
+    if let Some(op) = name.strip_prefix("__c11_atomic_") {
+        return c11_form(op, true).map(|f| (Family::C11, f));
+    }
+    if let Some(op) = name.strip_prefix("__opencl_atomic_") {
+        return c11_form(op, false).map(|f| (Family::OpenCl, f));
+    }
+    let op = name.strip_prefix("__atomic_")?;
+    let form = match op {
+        "load_n" => Form::Load,
+        "load" => Form::LoadCopy,
+        "store_n" => Form::Store,
+        "store" => Form::Copy,
+        "exchange_n" => Form::Xchg,
+        "exchange" => Form::GnuXchg,
+        "compare_exchange_n" => Form::CmpXchgN,
+        "compare_exchange" => Form::CmpXchg,
+        _ => Form::Arith(arith_allow(
+            op.strip_prefix("fetch_")
+                .or_else(|| op.strip_suffix("_fetch"))?,
+            true,
+        )?),
+    };
+    Some((Family::Gnu, form))
+}
+
+/// The form of a C11 or OpenCL atomic builtin (the name after its prefix; `c11`: the C11
+/// family, which also has `fetch_nand`).
+fn c11_form(op: &str, c11: bool) -> Option<Form> {
+    Some(match op {
+        "init" => Form::Init,
+        "load" => Form::Load,
+        "store" => Form::Store,
+        "exchange" => Form::Xchg,
+        "compare_exchange_strong" | "compare_exchange_weak" => Form::CmpXchgC11,
+        _ => Form::Arith(arith_allow(op.strip_prefix("fetch_")?, c11)?),
     })
 }
 
-/// Whether `name` is a type-generic GNU atomic builtin (checked here, not by prototype).
+/// The value types an arithmetic operation takes (`nand`: whether the family has it).
+fn arith_allow(op: &str, nand: bool) -> Option<Allow> {
+    Some(match op {
+        "add" | "sub" => Allow::PointerFloat,
+        "min" | "max" => Allow::Float,
+        "and" | "or" | "xor" => Allow::IntOnly,
+        "nand" if nand => Allow::IntOnly,
+        _ => return None,
+    })
+}
+
+/// Whether `name` is a type-generic atomic builtin (checked here, not by prototype).
 pub(crate) fn is_gnu_atomic(name: &str) -> bool {
     form(name).is_some()
 }
@@ -91,27 +136,44 @@ enum Param {
     Order {
         fail: bool,
     },
+    /// A memory scope, `int` (the OpenCL family).
+    Scope,
 }
 
 impl Form {
-    /// The parameters after the address, in order.
-    fn params(self) -> &'static [Param] {
+    /// The parameters after the address, in order (the OpenCL family adds a scope).
+    fn params(self, family: Family) -> &'static [Param] {
         use Param::*;
         const ORDER: Param = Order { fail: false };
+        const FAIL: Param = Order { fail: true };
+        let opencl = family == Family::OpenCl;
         match self {
+            Form::Init => &[Value],
+            Form::Load if opencl => &[ORDER, Scope],
             Form::Load => &[ORDER],
             Form::LoadCopy => &[PtrOwnSpace, ORDER],
+            Form::Store | Form::Xchg | Form::Arith(_) if opencl => &[Value, ORDER, Scope],
             Form::Store | Form::Xchg | Form::Arith(_) => &[Value, ORDER],
             Form::Copy => &[PtrSameSpace, ORDER],
             Form::GnuXchg => &[PtrOwnSpace, PtrSameSpace, ORDER],
-            Form::CmpXchgN => &[PtrOwnSpace, Value, Bool, ORDER, Order { fail: true }],
-            Form::CmpXchg => &[PtrOwnSpace, PtrSameSpace, Bool, ORDER, Order { fail: true }],
+            Form::CmpXchgN => &[PtrOwnSpace, Value, Bool, ORDER, FAIL],
+            Form::CmpXchg => &[PtrOwnSpace, PtrSameSpace, Bool, ORDER, FAIL],
+            Form::CmpXchgC11 if opencl => &[PtrOwnSpace, Value, ORDER, FAIL, Scope],
+            Form::CmpXchgC11 => &[PtrOwnSpace, Value, ORDER, FAIL],
         }
     }
 
     /// clang's "must be a pointer to ..." wording for a pointee this form refuses.
-    fn wanted(self) -> &'static str {
+    fn wanted(self, family: Family) -> &'static str {
+        let atomic = family != Family::Gnu;
         match self {
+            Form::Arith(Allow::PointerFloat) if atomic => {
+                "atomic integer, pointer or supported floating point type"
+            }
+            Form::Arith(Allow::Float) if atomic => {
+                "atomic integer or supported floating point type"
+            }
+            Form::Arith(Allow::IntOnly) if atomic => "atomic integer",
             Form::Arith(Allow::PointerFloat) => "integer, pointer or supported floating point type",
             Form::Arith(Allow::Float) => "integer or supported floating point type",
             Form::Arith(Allow::IntOnly) => "integer",
@@ -151,8 +213,11 @@ impl Checker<'_> {
         args: Vec<Expr>,
         span: Span,
     ) -> Option<Expr> {
-        let form = form(name.as_str())?;
-        let params = form.params();
+        let (family, form) = form(name.as_str())?;
+        if !self.atomics_called.contains(&name) {
+            self.atomics_called.push(name);
+        }
+        let params = form.params(family);
         let arg_spans: Vec<Span> = args.iter().map(|a| a.span).collect();
         if let Some(m) = super::gnu_builtin::arity_message(args.len(), params.len() + 1, None) {
             self.err(super::call::arity_at(&arg_spans, params.len() + 1, span), m);
@@ -163,13 +228,34 @@ impl Checker<'_> {
         if addr.is_error() {
             return Some(Expr::error(span));
         }
-        let Some(pointee) = self.prog.types.pointee_sugared(addr.ty) else {
+        let Some(object) = self.prog.types.pointee_sugared(addr.ty) else {
             let t = self.prog.types.quoted(addr.ty);
             self.err(
                 name_span,
                 format!("address argument to atomic builtin must be a pointer ({t} invalid)"),
             );
             return Some(Expr::error(span));
+        };
+        // The C11 and OpenCL families work on `_Atomic(T)` objects; `T` is what they take.
+        let pointee = match (family, self.prog.types.ckind(object)) {
+            (Family::Gnu, _) => object,
+            (_, &TypeKind::Atomic(value)) => QualType {
+                quals: Quals {
+                    cvr: object.quals.cvr,
+                    space: object.quals.space,
+                },
+                ..value
+            },
+            _ => {
+                let t = self.prog.types.quoted(addr.ty);
+                self.err(
+                    name_span,
+                    format!(
+                        "address argument to atomic operation must be a pointer to _Atomic type ({t} invalid)"
+                    ),
+                );
+                return Some(Expr::error(span));
+            }
         };
         let types = &self.prog.types;
         let is_ptr = types.is_pointer(pointee);
@@ -182,11 +268,15 @@ impl Checker<'_> {
                 _ => is_ptr,
             };
         let refusal = if !fits {
-            Some(form.wanted())
+            Some(form.wanted(family))
         } else if pointee.quals.cvr & Quals::CONST != 0
             && !matches!(form, Form::Load | Form::LoadCopy)
         {
-            Some("non-const type")
+            Some(if family == Family::Gnu {
+                "non-const type"
+            } else {
+                "non-const _Atomic type"
+            })
         } else {
             None
         };
@@ -228,7 +318,7 @@ impl Checker<'_> {
                 }
                 Param::PtrSameSpace => QualType::new(self.prog.types.pointer(value)),
                 Param::Bool => QualType::new(TypeTable::BOOL),
-                Param::Order { .. } => QualType::new(TypeTable::INT),
+                Param::Order { .. } | Param::Scope => QualType::new(TypeTable::INT),
             };
             let c = self.assign_convert(pt, pt, a, Action::Passing, at);
             if let Param::Order { fail } = p
@@ -249,6 +339,19 @@ impl Checker<'_> {
                     .with_range(at),
                 );
             }
+            if let Param::Scope = p
+                && let Some(v) = self.const_int(&c)
+                && !(0..=4).contains(&v)
+            {
+                self.emit(
+                    Diagnostic::error(
+                        at,
+                        "synchronization scope argument to atomic operation is invalid",
+                    )
+                    .with_range(at),
+                );
+                failed = true;
+            }
             failed |= c.is_error();
             out.push(c);
         }
@@ -257,8 +360,8 @@ impl Checker<'_> {
         }
         let ty = match form {
             Form::Load | Form::Xchg | Form::Arith(_) => QualType::new(value.id),
-            Form::CmpXchgN | Form::CmpXchg => QualType::new(TypeTable::BOOL),
-            Form::LoadCopy | Form::Store | Form::Copy | Form::GnuXchg => {
+            Form::CmpXchgN | Form::CmpXchg | Form::CmpXchgC11 => QualType::new(TypeTable::BOOL),
+            Form::Init | Form::LoadCopy | Form::Store | Form::Copy | Form::GnuXchg => {
                 QualType::new(TypeTable::VOID)
             }
         };

@@ -98,7 +98,11 @@ fn kind(name: &str) -> Option<Kind> {
         "__builtin_fmaf" => (Float, &[Float, Float, Float]),
         "__builtin_fma" => (Double, &[Double, Double, Double]),
         "__builtin_unreachable" | "__builtin_trap" => (Void, &[]),
-        "__atomic_thread_fence" | "__atomic_signal_fence" => (Void, &[Int]),
+        "__atomic_thread_fence"
+        | "__atomic_signal_fence"
+        | "__c11_atomic_thread_fence"
+        | "__c11_atomic_signal_fence" => (Void, &[Int]),
+        "__c11_atomic_is_lock_free" => (Bool, &[ULong]),
         "__atomic_test_and_set" => (Bool, &[VolatileVoidPtr, Int]),
         "__atomic_clear" => (Void, &[VolatileVoidPtr, Int]),
         "__atomic_always_lock_free" | "__atomic_is_lock_free" => {

@@ -261,6 +261,9 @@ pub(crate) struct Checker<'a> {
     /// While a K&R definition's declarator is checked: the types its parameter declarations
     /// give (see `decl::kr_params`).
     pub kr_decls: Option<Vec<(Symbol, QualType)>>,
+    /// The type-generic atomic builtins called so far: clang declares a builtin on its first
+    /// call, and only then offers it as a typo correction.
+    atomics_called: Vec<Symbol>,
 }
 
 impl<'a> Checker<'a> {
@@ -314,6 +317,7 @@ impl<'a> Checker<'a> {
             unevaluated: 0,
             bodies: Bodies::Keep,
             kr_decls: None,
+            atomics_called: Vec::new(),
         };
         c.prog.types.set_target(lang.target);
         c.predeclare();

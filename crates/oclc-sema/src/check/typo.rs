@@ -227,17 +227,24 @@ impl Checker<'_> {
                 if self.scopes.lookup(sym).is_some() {
                     continue;
                 }
-                let fits = self.builtins.special(id).is_none()
-                    && self.builtins.overload_count(id) == 1
-                    && self.builtins.overloads(id).next().is_some_and(|o| {
-                        let sig = self.builtins.signature(o);
-                        let params = sig.params();
-                        (params.len() == args.len() || (sig.variadic && args.len() >= params.len()))
-                            && args
-                                .iter()
-                                .zip(params)
-                                .all(|(a, &p)| crate::builtins::convert(a, p).is_ok())
-                    });
+                // clang's type-generic atomics are variadic ("v." with custom checking): any
+                // call fits them, once a call has declared them.
+                let fits = if super::gnu_atomic::is_gnu_atomic(bname) {
+                    self.atomics_called.contains(&sym)
+                } else {
+                    self.builtins.special(id).is_none()
+                        && self.builtins.overload_count(id) == 1
+                        && self.builtins.overloads(id).next().is_some_and(|o| {
+                            let sig = self.builtins.signature(o);
+                            let params = sig.params();
+                            (params.len() == args.len()
+                                || (sig.variadic && args.len() >= params.len()))
+                                && args
+                                    .iter()
+                                    .zip(params)
+                                    .all(|(a, &p)| crate::builtins::convert(a, p).is_ok())
+                        })
+                };
                 consider(
                     d,
                     fits,
