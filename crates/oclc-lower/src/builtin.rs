@@ -116,6 +116,9 @@ impl FnCx<'_, '_> {
         if let Some(r) = self.c11_atomic(name, args, ret) {
             return r;
         }
+        if let Some(r) = self.sync_atomic(name, args, ret) {
+            return r;
+        }
         if let Some(q) = work_item(name) {
             let vals = self.arg_values(args);
             let dim = if q.takes_dim() {

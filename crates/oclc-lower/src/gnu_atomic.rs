@@ -1,7 +1,8 @@
-//! Lowering of clang's GNU `__atomic_*` builtins (checked by sema's `gnu_atomic.rs`): device-
-//! scope atomics with the call's memory orders on the IR's atomic operations. The `OP_fetch`
-//! forms compute the new value from the old one; `nand` loops on a compare-exchange, as do
-//! `min` and `max` of floats.
+//! Lowering of clang's atomic builtins (checked by sema's `gnu_atomic.rs` and
+//! `sync_atomic.rs`): the GNU `__atomic_*`, C11 `__c11_atomic_*`, OpenCL `__opencl_atomic_*`
+//! and GCC `__sync_*` families, as device-scope atomics with the call's memory orders on the
+//! IR's atomic operations. The `OP_fetch` forms compute the new value from the old one;
+//! `nand` loops on a compare-exchange, as do `min` and `max` of floats.
 
 use oclc_ir::{BinOp as IrBin, CmpOp, Order, RmwOp, Scope, Type, Value};
 use oclc_sema::builtins::consts::{CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE};
@@ -121,24 +122,9 @@ impl FnCx<'_, '_> {
             }
             _ => {}
         }
-        let types = self.cx.types;
-        let pointee = types.pointee(args.first()?.ty)?;
-        let unsigned = ty::is_unsigned_int(types, pointee);
-        let t = ty::value_type(types, pointee);
-        let Some(t) = t.filter(|t| !t.is_ptr() && t.elem().is_some_and(|s| s.bits() >= 32)) else {
-            let what = match t {
-                Some(t) if t.is_ptr() => "pointer",
-                Some(t) if t.is_float() => "half",
-                _ => "narrow integer",
-            };
-            self.cx.error(
-                self.span,
-                format!("`{name}` on a {what} value is not supported (atomics are 32 or 64 bits)"),
-            );
-            return Some(match ret {
-                Some(rt) => RV::V(self.undef(rt)),
-                None => RV::Void,
-            });
+        let (t, unsigned) = match self.atomic_value(name, args, ret)? {
+            Ok(v) => v,
+            Err(rv) => return Some(rv),
         };
         let vals = self.arg_values(args);
         let arg = |i: usize| vals.get(i).copied();
@@ -211,6 +197,105 @@ impl FnCx<'_, '_> {
                 Some(self.fit(r, ret))
             }
         }
+    }
+
+    /// The value type of the atomic object the first argument points to and whether it is
+    /// unsigned; `Err` (with the result to use) after reporting a type the devices have no
+    /// atomics for. `None`: the first argument is no pointer.
+    fn atomic_value(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        ret: Option<Type>,
+    ) -> Option<Result<(Type, bool), RV>> {
+        let types = self.cx.types;
+        let pointee = types.pointee(args.first()?.ty)?;
+        let unsigned = ty::is_unsigned_int(types, pointee);
+        let t = ty::value_type(types, pointee);
+        if let Some(t) = t.filter(|t| !t.is_ptr() && t.elem().is_some_and(|s| s.bits() >= 32)) {
+            return Some(Ok((t, unsigned)));
+        }
+        let what = match t {
+            Some(t) if t.is_ptr() => "pointer",
+            Some(t) if t.is_float() => "half",
+            _ => "narrow integer",
+        };
+        self.cx.error(
+            self.span,
+            format!("`{name}` on a {what} value is not supported (atomics are 32 or 64 bits)"),
+        );
+        Some(Err(match ret {
+            Some(rt) => RV::V(self.undef(rt)),
+            None => RV::Void,
+        }))
+    }
+
+    /// GCC's `__sync_*` builtins: sequentially consistent read-modify-writes and
+    /// compare-and-swaps (`lock_test_and_set` acquires, `lock_release` releases); `None` if
+    /// `name` is not one.
+    pub(crate) fn sync_atomic(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        ret: Option<Type>,
+    ) -> Option<RV> {
+        let op = name.strip_prefix("__sync_")?;
+        if op == "synchronize" {
+            return self.gnu_atomic("__atomic_thread_fence", &[], ret);
+        }
+        let (t, unsigned) = match self.atomic_value(name, args, ret)? {
+            Ok(v) => v,
+            Err(rv) => return Some(rv),
+        };
+        let vals = self.arg_values(args);
+        let p = *vals.first()?;
+        let s = Scope::Device;
+        let value = |this: &mut Self, i: usize| vals.get(i).map(|&v| this.coerce(v, t));
+        let r = match op {
+            "lock_test_and_set" | "swap" => {
+                let o = if op == "swap" {
+                    Order::SeqCst
+                } else {
+                    Order::Acquire
+                };
+                let v = value(self, 1)?;
+                self.b().atomic_rmw(RmwOp::Xchg, p, v, o, s)
+            }
+            "lock_release" => {
+                let zero = self.b().iconst(t, 0);
+                self.b().atomic_store(p, zero, Order::Release, s);
+                return Some(RV::Void);
+            }
+            "val_compare_and_swap" | "bool_compare_and_swap" => {
+                let (old, new) = (value(self, 1)?, value(self, 2)?);
+                let seen = self.b().atomic_cmpxchg(p, old, new, Order::SeqCst, s);
+                if op == "val_compare_and_swap" {
+                    seen
+                } else {
+                    self.b().cmp(CmpOp::Eq, seen, old)
+                }
+            }
+            _ => {
+                let (a, new) = match op.strip_prefix("fetch_and_") {
+                    Some(a) => (a, false),
+                    None => (op.strip_suffix("_and_fetch")?, true),
+                };
+                // The typed `__sync_fetch_and_umin` and friends name their signedness.
+                let (a, unsigned) = match a.strip_prefix('u') {
+                    Some(m @ ("min" | "max")) => (m, true),
+                    _ => (a, unsigned),
+                };
+                let a = Arith::parse(a)?;
+                let v = value(self, 1)?;
+                let old = self.fetch(a, p, v, t, unsigned, Order::SeqCst);
+                if new {
+                    self.combine(a, old, v, t, unsigned)
+                } else {
+                    old
+                }
+            }
+        };
+        Some(self.fit(r, ret))
     }
 
     /// The read-modify-write of `a` on `*p` with `v`; returns the value before.

@@ -3,7 +3,8 @@
 //! them): clang-19's diagnostics for wrong calls (recorded from `clang-19 -cc1 -triple
 //! spir64-unknown-unknown -finclude-default-header -fsyntax-only`), a file using every form
 //! that both accept in every mode, and their values on the cpu device (at -O2 and -O0), with
-//! 256 work-items adding to shared counters; the same for the C11 and OpenCL families.
+//! 256 work-items adding to shared counters; the same for the C11, OpenCL and `__sync_*`
+//! families.
 
 use oclc::{Device, NdRange, Program};
 use std::path::PathBuf;
@@ -425,4 +426,104 @@ fn c11_and_opencl_families() {
         o.read::<i32>().expect("o"),
         vec![10, 7, 0, 20, 1, 41, 9, 3, 1, 1, 1, 1, 2]
     );
+}
+
+/// GCC's `__sync_*` builtins: clang-19's diagnostics (extra arguments ignored, the typed
+/// `__sync_fetch_and_umin`, the `nand` warning), then each one's value with 256 work-items.
+#[test]
+fn sync_family() {
+    let dir = temp_dir("sync");
+    let src = r#"struct S { int a; };
+kernel void k(global int *p, global struct S *s, const global int *cp, global char *c, global long *l, global int **pp) {
+  __sync_fetch_and_nand(p, 1);
+  __sync_nand_and_fetch(p, 1);
+  __sync_fetch_and_add(p, s);
+  __sync_fetch_and_add(cp, 1);
+  __sync_fetch_and_add(s, 1);
+  __sync_fetch_and_add(c, 1);
+  __sync_fetch_and_add(l, 1);
+  __sync_fetch_and_add(pp, 1);
+  __sync_lock_release(p, 1);
+  __sync_lock_release();
+  __sync_synchronize(1);
+  __sync_val_compare_and_swap(p, 1, 2, 3);
+  __sync_fetch_and_add(p, 1.5f);
+  __sync_fetch_and_min(p, 1);
+  __sync_fetch_and_umin(c, 1);
+}
+"#;
+    let want = [
+        r#"sync_diags.cl:2:117: error: pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space"#,
+        r#"sync_diags.cl:3:29: warning: the semantics of this intrinsic changed with GCC version 4.4 - the newer semantics are provided here [-Wsync-fetch-and-nand-semantics-changed]"#,
+        r#"sync_diags.cl:4:29: warning: the semantics of this intrinsic changed with GCC version 4.4 - the newer semantics are provided here [-Wsync-fetch-and-nand-semantics-changed]"#,
+        r#"sync_diags.cl:5:27: error: incompatible pointer to integer conversion passing '__global struct S *__private' to parameter of type 'int' [-Wint-conversion]"#,
+        r#"sync_diags.cl:6:3: error: address argument to atomic builtin cannot be const-qualified ('const __global int *' invalid)"#,
+        r#"sync_diags.cl:7:3: error: address argument to atomic builtin must be a pointer to integer or pointer ('__global struct S *' invalid)"#,
+        r#"sync_diags.cl:10:28: error: incompatible integer to pointer conversion passing 'int' to parameter of type '__global int *' [-Wint-conversion]"#,
+        r#"sync_diags.cl:12:23: error: too few arguments to function call, expected at least 1, have 0"#,
+        r#"sync_diags.cl:13:22: error: too many arguments to function call, expected 0, have 1"#,
+        r#"sync_diags.cl:15:27: warning: implicit conversion from 'float' to 'int' changes value from 1.5 to 1 [-Wliteral-conversion]"#,
+        r#"sync_diags.cl:17:25: warning: incompatible pointer types passing '__global char *__private' to parameter of type 'volatile __global unsigned int *' [-Wincompatible-pointer-types]"#,
+    ];
+    let (code, got) = check(&dir, "sync_diags", src, &[]);
+    assert_eq!((code, got), (1, want.map(str::to_string).to_vec()));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let src = r#"kernel void k(global int *c, global int *o, global uint *u, global long *l) {
+  __sync_fetch_and_add(&c[0], 1);
+  __sync_add_and_fetch(&c[1], 2);
+  __sync_fetch_and_max(&c[2], (int)get_global_id(0));
+  __sync_synchronize();
+  if (get_global_id(0) != 0) return;
+  o[0] = __sync_fetch_and_sub(&o[1], 3);
+  o[2] = __sync_sub_and_fetch(&o[1], 3);
+  o[3] = __sync_val_compare_and_swap(&o[4], 6, 7);
+  o[5] = __sync_val_compare_and_swap(&o[4], 6, 8);
+  o[6] = __sync_bool_compare_and_swap(&o[4], 7, 9);
+  o[7] = __sync_lock_test_and_set(&o[8], 5);
+  __sync_lock_release(&o[9]);
+  o[10] = __sync_swap(&o[8], 11);
+  u[0] = __sync_fetch_and_nand(&u[1], 0xf0u);
+  u[2] = __sync_or_and_fetch(&u[3], 6u) + __sync_xor_and_fetch(&u[4], 1u) + __sync_and_and_fetch(&u[5], 12u);
+  u[6] = __sync_fetch_and_umin(&u[7], 2u);
+  l[0] = __sync_fetch_and_add(&l[1], 0x100000000L);
+}
+"#;
+    for opts in ["", "-O0"] {
+        let program = Program::build(src, opts).expect("build");
+        let device = Device::cpu();
+        let c = device.buffer_from_slice(&[0i32, 100, -1]).expect("c");
+        let o = device
+            .buffer_from_slice(&[0i32, 10, 0, 0, 6, 0, 0, 0, 1, 4, 0])
+            .expect("o");
+        let u = device
+            .buffer_from_slice(&[0u32, 255, 0, 1, 1, 13, 0, 7])
+            .expect("u");
+        let l = device.buffer_from_slice(&[0i64, 1]).expect("l");
+        let mut k = program.kernel("k").expect("kernel");
+        k.set_arg(0, &c)
+            .and_then(|k| k.set_arg(1, &o))
+            .and_then(|k| k.set_arg(2, &u))
+            .and_then(|k| k.set_arg(3, &l))
+            .expect("args");
+        device
+            .launch(&k, &NdRange::new(&[256]).local(&[64]))
+            .expect("launch");
+        assert_eq!(c.read::<i32>().expect("c"), vec![256, 612, 255], "{opts}");
+        assert_eq!(
+            o.read::<i32>().expect("o"),
+            vec![10, 4, 4, 6, 9, 7, 1, 1, 11, 0, 5],
+            "{opts}"
+        );
+        assert_eq!(
+            u.read::<u32>().expect("u"),
+            vec![255, 0xffff_ff0f, 19, 7, 0, 12, 7, 2],
+            "{opts}"
+        );
+        assert_eq!(
+            l.read::<i64>().expect("l"),
+            vec![1, 0x1_0000_0001],
+            "{opts}"
+        );
+    }
 }

@@ -445,6 +445,11 @@ __opencl_atomic_init __opencl_atomic_load __opencl_atomic_store __opencl_atomic_
 __opencl_atomic_compare_exchange_strong __opencl_atomic_compare_exchange_weak __opencl_atomic_fetch_add = special(gnu)
 __opencl_atomic_fetch_sub __opencl_atomic_fetch_and __opencl_atomic_fetch_or __opencl_atomic_fetch_xor = special(gnu)
 __opencl_atomic_fetch_min __opencl_atomic_fetch_max = special(gnu)
+# GCC's legacy `__sync_*` atomics (`check/sync_atomic.rs`, prototypes in `gnu_builtin.rs`).
+__sync_fetch_and_add __sync_fetch_and_sub __sync_fetch_and_or __sync_fetch_and_and __sync_fetch_and_xor __sync_fetch_and_nand = special(gnu)
+__sync_add_and_fetch __sync_sub_and_fetch __sync_or_and_fetch __sync_and_and_fetch __sync_xor_and_fetch __sync_nand_and_fetch = special(gnu)
+__sync_val_compare_and_swap __sync_bool_compare_and_swap __sync_lock_test_and_set __sync_lock_release __sync_swap = special(gnu)
+__sync_synchronize __sync_fetch_and_min __sync_fetch_and_max __sync_fetch_and_umin __sync_fetch_and_umax = special(gnu)
 
 # ---- printf (opencl-c-base.h, OpenCL C 1.2 and later) ----
 @ since=1.2

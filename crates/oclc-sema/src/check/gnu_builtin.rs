@@ -35,6 +35,10 @@ enum G {
     VolatileVoidPtr,
     /// `const volatile void *`, likewise.
     ConstVolatileVoidPtr,
+    /// `volatile int *`, likewise.
+    VolatileIntPtr,
+    /// `volatile unsigned int *`, likewise.
+    VolatileUIntPtr,
 }
 
 /// How a GNU builtin is checked.
@@ -103,6 +107,9 @@ fn kind(name: &str) -> Option<Kind> {
         | "__c11_atomic_thread_fence"
         | "__c11_atomic_signal_fence" => (Void, &[Int]),
         "__c11_atomic_is_lock_free" => (Bool, &[ULong]),
+        "__sync_synchronize" => (Void, &[]),
+        "__sync_fetch_and_min" | "__sync_fetch_and_max" => (Int, &[VolatileIntPtr, Int]),
+        "__sync_fetch_and_umin" | "__sync_fetch_and_umax" => (UInt, &[VolatileUIntPtr, UInt]),
         "__atomic_test_and_set" => (Bool, &[VolatileVoidPtr, Int]),
         "__atomic_clear" => (Void, &[VolatileVoidPtr, Int]),
         "__atomic_always_lock_free" | "__atomic_is_lock_free" => {
@@ -178,7 +185,11 @@ impl Checker<'_> {
             G::UChar => TypeTable::UCHAR,
             G::Float => TypeTable::FLOAT,
             G::Double => TypeTable::DOUBLE,
-            G::ConstCharPtr | G::VolatileVoidPtr | G::ConstVolatileVoidPtr => {
+            G::ConstCharPtr
+            | G::VolatileVoidPtr
+            | G::ConstVolatileVoidPtr
+            | G::VolatileIntPtr
+            | G::VolatileUIntPtr => {
                 // A pointer argument (or an array, which decays to one) lends its space.
                 let space = arg.and_then(|a| {
                     let p = self
@@ -191,6 +202,8 @@ impl Checker<'_> {
                 let (pointee, cvr) = match g {
                     G::ConstCharPtr => (TypeTable::CHAR, Quals::CONST),
                     G::VolatileVoidPtr => (TypeTable::VOID, Quals::VOLATILE),
+                    G::VolatileIntPtr => (TypeTable::INT, Quals::VOLATILE),
+                    G::VolatileUIntPtr => (TypeTable::UINT, Quals::VOLATILE),
                     _ => (TypeTable::VOID, Quals::CONST | Quals::VOLATILE),
                 };
                 return self.qual_pointer(pointee, cvr, space);
@@ -231,6 +244,11 @@ impl Checker<'_> {
         args: Vec<Expr>,
         span: Span,
     ) -> Expr {
+        if super::sync_atomic::is_sync_atomic(name.as_str()) {
+            return self
+                .sync_atomic_call(id, name, name_span, args, span)
+                .unwrap_or_else(|| Expr::error(span));
+        }
         if super::gnu_atomic::is_gnu_atomic(name.as_str()) {
             return self
                 .gnu_atomic_call(id, name, name_span, args, span)

@@ -32,6 +32,7 @@ pub mod record;
 pub mod scope;
 pub mod stmt;
 pub mod stmt_expr;
+pub mod sync_atomic;
 pub mod typo;
 pub mod unused;
 
