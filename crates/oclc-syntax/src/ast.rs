@@ -526,6 +526,9 @@ pub struct FunctionChunk {
     pub ellipsis: Option<Span>,
     /// K&R identifier list `f(a, b)`: names only (then `params` is empty).
     pub kr_idents: Vec<Ident>,
+    /// The `)` ending the list (the last token taken when it is missing): clang reports the
+    /// return type's and the parameters' type errors as it builds the function type there.
+    pub close: Span,
 }
 
 /// One parameter declaration.

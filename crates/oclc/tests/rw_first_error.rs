@@ -461,3 +461,109 @@ fn long_long_computes_in_64_bits_and_what_runs() {
         vec![5 + 16 + 16, 5, 64 + 61]
     );
 }
+
+/// Inside one macro expansion, where every token reports the use site, the parser's and sema's errors come in the order of the tokens they are at (an undefined function-like macro wrapping definitions).
+#[test]
+fn macro_stream_order() {
+    let src = r#"#define IMPL(NAME, T) T __attribute__((overloadable)) NAME(T a) { return a; }
+#define DEF(NAME) WRAP(IMPL(NAME, half) IMPL(NAME, half2)) IMPL(NAME, float)
+DEF(myfn)
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:3:5: error: declaring function return value of type 'half' is not allowed ; did you forget * ?"#,
+        r#"<stdin>:3:1: error: declaring function parameter of type '__private half' is not allowed; did you forget * ?"#,
+        r#"<stdin>:2:24: note: expanded from macro 'DEF'"#,
+        r#"<stdin>:1:62: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:3:1: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:2:24: note: expanded from macro 'DEF'"#,
+        r#"<stdin>:1:40: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:3:1: error: expected ')'"#,
+        r#"<stdin>:2:24: note: expanded from macro 'DEF'"#,
+        r#"<stdin>:1:65: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:3:1: note: to match this '('"#,
+        r#"<stdin>:2:23: note: expanded from macro 'DEF'"#,
+        r#"<stdin>:3:1: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]"#,
+        r#"<stdin>:2:19: note: expanded from macro 'DEF'"#,
+        r#"<stdin>:3:1: error: expected ';' after top level declarator"#,
+        r#"<stdin>:2:71: note: expanded from macro 'DEF'"#,
+    ];
+    assert_clang("macro_stream_order", src, want);
+}
+
+/// `overloadable` on a variable, parameter, field or typedef: one error per attribute, before the declaration's other errors.
+#[test]
+fn overloadable_not_on_function() {
+    let src = r#"int __attribute__((overloadable)) gx;
+__constant int __attribute__((overloadable)) gy = 1;
+typedef int __attribute__((overloadable)) T;
+struct S { int __attribute__((overloadable)) f; };
+void g(int __attribute__((overloadable)) p, float q __attribute__((overloadable)));
+void h(int __attribute__((overloadable)) p(int));
+kernel void k() { int __attribute__((overloadable)) l = 0; int m __attribute__((overloadable)), *__attribute__((overloadable)) n; }
+int __attribute__((overloadable)) fn(int), v2 __attribute__((overloadable));
+typedef int __attribute__((overloadable)) F(int);
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:1:20: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:1:35: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:2:31: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:3:28: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:4:31: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:5:27: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:5:68: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:6:27: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:7:38: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:7:81: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:7:113: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:8:20: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:8:62: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:8:44: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:9:28: error: 'overloadable' attribute only applies to functions"#,
+    ];
+    assert_clang("overloadable_not_on_function", src, want);
+}
+
+/// `__has_builtin` answers as clang-19 does on spir64: its GNU and library builtins (`__builtin_acosf16`, `sqrt`), not OpenCL's header functions nor other targets' builtins.
+#[test]
+fn has_builtin_is_clangs() {
+    let src = r#"#if __has_builtin(__builtin_acosf16) && __has_builtin(__builtin_expect)
+#warning acosf16 and expect
+#endif
+#if __has_builtin(sqrt) && __has_builtin(__c11_atomic_load)
+#warning sqrt and __c11_atomic_load
+#endif
+#if __has_builtin(get_global_id) || __has_builtin(__builtin_amdgcn_ds_bpermute) || __has_builtin(__builtin_nope)
+#warning wrong
+#endif
+#if defined(__has_builtin) && !__has_builtin(int)
+#warning defined
+#endif
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:2: warning: acosf16 and expect [-W#warnings]"#,
+        r#"<stdin>:5:2: warning: sqrt and __c11_atomic_load [-W#warnings]"#,
+        r#"<stdin>:11:2: warning: defined [-W#warnings]"#,
+    ];
+    assert_clang("has_builtin_is_clangs", src, want);
+}
+
+/// A `half` parameter's error comes when the function type is built, at the `)` (after a parse error inside the list and the missing type specifier's error).
+#[test]
+fn half_parameter_reported_at_close() {
+    let src = r#"#define WRAP_NAME MARK
+WRAP_NAME( half OVL acos(half a) { return a; } float2 f(float2 x) { return x; })
+void g(half h, int b c) { }
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:21: error: expected ')'"#,
+        r#"<stdin>:2:10: note: to match this '('"#,
+        r#"<stdin>:2:1: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]"#,
+        r#"<stdin>:1:19: note: expanded from macro 'WRAP_NAME'"#,
+        r#"<stdin>:2:17: error: declaring function parameter of type '__private half' is not allowed; did you forget * ?"#,
+        r#"<stdin>:2:81: error: expected ';' after top level declarator"#,
+        r#"<stdin>:3:22: error: expected ')'"#,
+        r#"<stdin>:3:7: note: to match this '('"#,
+        r#"<stdin>:3:13: error: declaring function parameter of type '__private half' is not allowed; did you forget * ?"#,
+    ];
+    assert_clang("half_parameter_reported_at_close", src, want);
+}

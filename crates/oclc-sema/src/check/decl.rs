@@ -639,9 +639,12 @@ impl Checker<'_> {
                         && !self.ext("cl_khr_fp16")
                     {
                         let t = self.prog.types.quoted(ty);
-                        self.err(
-                            name_span,
-                            format!("declaring function return value of type {t} is not allowed ; did you forget * ?"),
+                        self.emit(
+                            Diagnostic::error(
+                                name_span,
+                                format!("declaring function return value of type {t} is not allowed ; did you forget * ?"),
+                            )
+                            .emitted_at(f.close),
                         );
                         invalid = true;
                     } else if self.prog.types.is_opaque(ty, Opaque::Sampler) {
@@ -734,6 +737,7 @@ impl Checker<'_> {
             let specs = self.specs(&p.specs, DeclPlace::Block);
             let d = self.declarator(specs.ty, &p.declarator, false);
             self.kernel_not_on_function(&specs);
+            self.overloadable_not_on_function(&p.specs, &p.declarator);
             let mut invalid = d.invalid || specs.invalid;
             let span = d.name.map_or(p.span, |_| d.name_span);
             let written = d.ty;
@@ -785,7 +789,13 @@ impl Checker<'_> {
             }
             if self.prog.types.as_scalar(ty) == Some(Scalar::Half) && !self.ext("cl_khr_fp16") {
                 let t = self.prog.types.quoted(ty);
-                self.err(span, format!("declaring function parameter of type {t} is not allowed; did you forget * ?"));
+                self.emit(
+                    Diagnostic::error(
+                        span,
+                        format!("declaring function parameter of type {t} is not allowed; did you forget * ?"),
+                    )
+                    .emitted_at(f.close),
+                );
                 invalid = true;
             }
             let _ = written;
@@ -964,6 +974,9 @@ impl Checker<'_> {
             let Some(name) = decl.name else { continue };
             if self.prog.types.fn_sig(decl.ty).is_none() {
                 self.kernel_not_on_function(&specs);
+            }
+            if self.prog.types.fn_sig(decl.ty).is_none() || d.specs.is_typedef() {
+                self.overloadable_not_on_function(&d.specs, &idecl.declarator);
             }
             if specs.storage.is_some_and(|s| s.0 == StorageClass::Typedef) {
                 let ty = self.ext_vector_attr(&d.specs, &idecl.declarator, decl.ty);
