@@ -567,3 +567,64 @@ void g(half h, int b c) { }
     ];
     assert_clang("half_parameter_reported_at_close", src, want);
 }
+
+/// GNU asm labels after a declarator (`__asm("name")`, `__asm__`) are taken, a non-string one is clang's error; plain `asm` is no keyword. After an unknown type name further type specifiers combine silently.
+#[test]
+fn asm_labels() {
+    let src = r#"float inner(float a) __asm("llvm.copysign.f32"); OVL float outer(float a) { return inner(a); } float2 OVL outer(float2 a) { return a; }
+float f1(float a) __asm("x1");
+float f2(float a) __asm__("x2") __attribute__((const));
+float f3(float a) asm("x3");
+int v __asm("v");
+float f4(float a) __asm(x4);
+float f5(float a) __asm("a" "b"), f6(float) __asm("c");
+kernel void k(global float *p) { p[0] = f1(p[1]) + f2(1) + f5(2) + f6(3); }
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:1:50: error: unknown type name 'OVL'"#,
+        r#"<stdin>:1:103: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:1:106: error: expected ';' after top level declarator"#,
+        r#"<stdin>:4:19: error: expected function body after function declarator"#,
+        r#"<stdin>:5:5: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:6:25: error: expected string literal in 'asm'"#,
+    ];
+    assert_clang("asm_labels", src, want);
+}
+
+/// After a missing `;` that does not start another declaration, clang skips a malformed declaration (a braced group ends it), at file and block scope.
+#[test]
+fn missing_semi_skips_malformed_decl() {
+    let src = r#"constant int a b { int c; } constant float d e; constant int f g;
+kernel void k() { int a b { int c; } float d e; int f g; }
+kernel void k2() { int a b (1) c; int x y; }
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:1:14: error: variable in constant address space must be initialized"#,
+        r#"<stdin>:1:15: error: expected ';' after top level declarator"#,
+        r#"<stdin>:1:44: error: variable in constant address space must be initialized"#,
+        r#"<stdin>:1:45: error: expected ';' after top level declarator"#,
+        r#"<stdin>:1:62: error: variable in constant address space must be initialized"#,
+        r#"<stdin>:1:63: error: expected ';' after top level declarator"#,
+        r#"<stdin>:2:24: error: expected ';' at end of declaration"#,
+        r#"<stdin>:2:45: error: expected ';' at end of declaration"#,
+        r#"<stdin>:2:54: error: expected ';' at end of declaration"#,
+        r#"<stdin>:3:25: error: expected ';' at end of declaration"#,
+        r#"<stdin>:3:40: error: expected ';' at end of declaration"#,
+    ];
+    assert_clang("missing_semi_skips_malformed_decl", src, want);
+}
+
+/// A missing `;` after a macro body token followed by an argument of the same invocation is reported at that argument, not at the invocation's end.
+#[test]
+fn missing_semi_inside_expansion() {
+    let src = r#"#define IMPL(NAME, T) T OVL NAME(T a) { return a; }
+IMPL(myname, float2)
+constant int after = 1;
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:1: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:1:25: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:6: error: expected ';' after top level declarator"#,
+    ];
+    assert_clang("missing_semi_inside_expansion", src, want);
+}

@@ -222,6 +222,9 @@ impl Checker<'_> {
                             }
                         },
                         _ => match base {
+                            // After an unknown type name (clang's `TST_error`) any type
+                            // specifier is taken silently.
+                            Some((TypeSpec::Unknown(_), _)) => None,
                             Some((b, _)) => Some(spec_name(b)),
                             None => {
                                 base = Some((ts, item.span));

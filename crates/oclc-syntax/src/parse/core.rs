@@ -477,6 +477,12 @@ impl<'a> Parser<'a> {
             }
             let outer = self.sm.report_span(prev);
             let end = self.invocation_end(prev).unwrap_or(outer.hi);
+            // The current token comes from the same invocation (another macro of it, or an
+            // argument written inside it): the previous one does not end the expansion.
+            let here = self.sm.report_span(self.span());
+            if here.file == outer.file && here.lo >= outer.lo && here.lo < end {
+                return self.span();
+            }
             return Span {
                 lo: end,
                 hi: end,
