@@ -75,6 +75,10 @@ pub enum ExternalDecl {
     Empty(Span),
     /// A `#pragma`, at the position it appeared among the tokens.
     Pragma(PragmaItem),
+    /// A function declarator followed by no body ("expected function body after function
+    /// declarator"): clang drops the declaration, but it acted on each parameter as parsed
+    /// (their attributes and own declarators are checked).
+    Dropped(Declarator),
 }
 
 /// A `#pragma` as the parser saw it between tokens.

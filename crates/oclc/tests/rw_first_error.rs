@@ -628,3 +628,59 @@ constant int after = 1;
     ];
     assert_clang("missing_semi_inside_expansion", src, want);
 }
+
+/// A function declarator with no body is dropped, but clang acted on its parameters as parsed: `__kernel` on one (a kernel wrapped in an undefined macro) is reported; the end of file is at the last line break.
+#[test]
+fn dropped_declarator_params() {
+    let src = r#"STRINGIFY(
+__kernel void k1(global float *o)
+{
+  o[0] = 1.0f;
+}
+)
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:1: error: '__kernel' attribute only applies to functions"#,
+        r#"<stdin>:3:1: error: expected ')'"#,
+        r#"<stdin>:1:10: note: to match this '('"#,
+        r#"<stdin>:6:2: error: expected function body after function declarator"#,
+    ];
+    assert_clang("dropped_declarator_params", src, want);
+}
+
+/// A name pasted from an argument (`NAME##_helper`) is located at the parameter in the macro body (reported at the use site); a parameter's storage class is reported before its type.
+#[test]
+fn pasted_name_and_param_storage() {
+    let src = r#"#define IMPL(NAME, T) static T __attribute__((overloadable)) NAME##_helper(T a) { return a; }
+WRAP( IMPL(my, half) int x; )
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:7: error: invalid storage class specifier in function declarator"#,
+        r#"<stdin>:1:23: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:7: error: declaring function return value of type 'half' is not allowed ; did you forget * ?"#,
+        r#"<stdin>:1:62: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:7: error: declaring function parameter of type '__private half' is not allowed; did you forget * ?"#,
+        r#"<stdin>:1:78: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:7: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:1:47: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:7: error: expected ')'"#,
+        r#"<stdin>:1:81: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:5: note: to match this '('"#,
+        r#"<stdin>:2:1: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]"#,
+        r#"<stdin>:2:29: error: expected identifier or '('"#,
+    ];
+    assert_clang("pasted_name_and_param_storage", src, want);
+}
+
+/// The end of file is where clang puts it, at the final line break: a missing `}` is reported after the last token of the last line.
+#[test]
+fn end_of_file_at_last_line_break() {
+    let src = r#"kernel void k() {
+  int x = 1;
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:13: error: expected '}'"#,
+        r#"<stdin>:1:17: note: to match this '{'"#,
+    ];
+    assert_clang("end_of_file_at_last_line_break", src, want);
+}

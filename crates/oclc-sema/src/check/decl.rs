@@ -738,19 +738,15 @@ impl Checker<'_> {
         }
         for p in &f.params {
             let specs = self.specs(&p.specs, DeclPlace::Block);
+            // clang checks the storage class before the parameter's type.
+            let bad_storage = self.param_storage(&specs);
             let d = self.declarator(specs.ty, &p.declarator, false);
             self.kernel_not_on_function(&specs);
             self.overloadable_not_on_function(&p.specs, &p.declarator);
-            let mut invalid = d.invalid || specs.invalid;
+            let mut invalid = d.invalid || specs.invalid || bad_storage;
             let span = d.name.map_or(p.span, |_| d.name_span);
             let written = d.ty;
             let mut ty = d.ty;
-            if let Some((sc, ss)) = specs.storage
-                && sc != StorageClass::Register
-            {
-                self.err(ss, "invalid storage class specifier in function declarator");
-                invalid = true;
-            }
             // Array parameters become pointers to their (private by default) elements.
             if let Some((elem, _)) = self.prog.types.array_elem(ty) {
                 let elem = if self.prog.types.object_space(elem).is_none() {
@@ -1042,6 +1038,35 @@ impl Checker<'_> {
     pub(crate) fn storage_class_ext(&self) -> bool {
         const NAME: &str = "cl_clang_storage_class_specifiers";
         self.lang.has(NAME) && self.pragma_ext.get(NAME).copied().unwrap_or(false)
+    }
+
+    /// The parameters of a declarator clang dropped for want of a function body: what clang
+    /// reports as it acts on each parameter (its own declarator, `__kernel` and `overloadable`
+    /// on it), not the function type's checks.
+    pub(crate) fn dropped_params(&mut self, d: &ast::Declarator) {
+        for c in &d.chunks {
+            let ChunkKind::Function(f) = &c.kind else {
+                continue;
+            };
+            for p in &f.params {
+                let specs = self.specs(&p.specs, DeclPlace::Block);
+                self.param_storage(&specs);
+                let _ = self.declarator(specs.ty, &p.declarator, false);
+                self.kernel_not_on_function(&specs);
+                self.overloadable_not_on_function(&p.specs, &p.declarator);
+            }
+        }
+    }
+
+    /// clang's error for a parameter's storage class other than `register`; true when given.
+    fn param_storage(&mut self, specs: &Specs) -> bool {
+        match specs.storage {
+            Some((sc, ss)) if sc != StorageClass::Register => {
+                self.err(ss, "invalid storage class specifier in function declarator");
+                true
+            }
+            _ => false,
+        }
     }
 
     /// clang's error for `__kernel` on a declaration that is not a function's.

@@ -257,7 +257,7 @@ impl Parser<'_> {
                     let s = self.span();
                     self.error(s, "expected function body after function declarator");
                     self.skip_until(&[Punct::Semi], Skip::default());
-                    return None;
+                    return Some(ExternalDecl::Dropped(declarator));
                 }
             } else if self.is(Punct::LBrace) {
                 let s = self.span();
