@@ -684,3 +684,27 @@ fn end_of_file_at_last_line_break() {
     ];
     assert_clang("end_of_file_at_last_line_break", src, want);
 }
+
+/// A `void` variable gets no deduced address space: at program scope (or static, extern) the address-space error comes first; otherwise it is incomplete, named with its written space.
+#[test]
+fn void_variable_after_space_checks() {
+    let src = r#"void a;
+constant void b;
+half h;
+global void c;
+extern void d;
+static void e;
+kernel void k() { void x; static void y; }
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:1:6: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:2:15: error: variable has incomplete type '__constant void'"#,
+        r#"<stdin>:3:6: error: declaring variable of type '__private half' is not allowed"#,
+        r#"<stdin>:4:13: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:5:13: error: extern variable must reside in constant address space"#,
+        r#"<stdin>:6:13: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:7:24: error: variable has incomplete type 'void'"#,
+        r#"<stdin>:7:39: error: variables in function scope cannot be declared static"#,
+    ];
+    assert_clang("void_variable_after_space_checks", src, want);
+}

@@ -1107,10 +1107,6 @@ impl Checker<'_> {
         );
         let is_void = types.is_void(ty);
         let is_img = matches!(types.ckind(ty), TypeKind::Image(..) | TypeKind::Pipe(..));
-        if is_void && !invalid {
-            self.err(span, "variable has incomplete type 'void'");
-            invalid = true;
-        }
         // Images and pipes can only be parameters.
         if is_img && !invalid {
             let t = self.prog.types.quoted(ty);
@@ -1122,7 +1118,8 @@ impl Checker<'_> {
         }
         // Rule 36/39: deduce the space of an unqualified variable (not samplers, as clang).
         let written_space = self.prog.types.object_space(ty);
-        if written_space.is_none() && !is_sampler && !self.prog.types.is_error(ty) {
+        // Not for `void`, whose variable clang leaves unqualified (and rejects later).
+        if written_space.is_none() && !is_sampler && !is_void && !self.prog.types.is_error(ty) {
             let ctx = if at_file {
                 DeclContext::ProgramScope
             } else if is_static || is_extern {
@@ -1227,6 +1224,18 @@ impl Checker<'_> {
                     invalid = true;
                 }
             }
+        }
+        // clang completes the declaration after its address space checks: a `void` variable
+        // is reported with its deduced space (`'__constant void'`), an automatic one as
+        // written.
+        if is_void && !invalid {
+            let t = if at_file || is_static || is_extern {
+                self.prog.types.quoted(ty)
+            } else {
+                self.prog.types.quoted(d.ty)
+            };
+            self.err(span, format!("variable has incomplete type {t}"));
+            invalid = true;
         }
         let storage = if at_file {
             Storage::Program
