@@ -708,3 +708,22 @@ kernel void k() { void x; static void y; }
     ];
     assert_clang("void_variable_after_space_checks", src, want);
 }
+
+/// A binary operator's type keeps the typedef of the operand whose type is the common one (`U64 + 1` is a `U64`), and `__builtin_astype` names an lvalue operand's type with its address space.
+#[test]
+fn astype_operand_types() {
+    let src = r#"typedef unsigned long long U64;
+kernel void k(global ulong *o) {
+  U64 t = 1;
+  o[0] = as_ulong(t + 1024);
+  o[2] = __builtin_astype(t + 1, ulong);
+  o[3] = __builtin_astype(t, ulong);
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:4:10: error: invalid reinterpretation: sizes of 'ulong' (aka 'unsigned long') and 'U64' (aka 'unsigned long long') must match"#,
+        r#"<stdin>:5:10: error: invalid reinterpretation: sizes of 'ulong' (aka 'unsigned long') and 'U64' (aka 'unsigned long long') must match"#,
+        r#"<stdin>:6:10: error: invalid reinterpretation: sizes of 'ulong' (aka 'unsigned long') and '__private U64' (aka '__private unsigned long long') must match"#,
+    ];
+    assert_clang("astype_operand_types", src, want);
+}

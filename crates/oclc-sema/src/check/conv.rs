@@ -647,7 +647,22 @@ impl Checker<'_> {
                     self.prog.types.as_scalar(r.ty).unwrap_or(Scalar::Int),
                 );
                 let common = common_scalar(a, b);
-                let t = self.scalar_ty(common);
+                // clang keeps the sugar of the operand whose type is the common one (a
+                // typedef: `U64 + 1` is a `U64`); two operands of that type keep it only
+                // when both are spelled alike.
+                let t = if a == b {
+                    if l.ty.id == r.ty.id {
+                        l.ty.unqualified()
+                    } else {
+                        self.scalar_ty(common)
+                    }
+                } else if common == a {
+                    l.ty.unqualified()
+                } else if common == b {
+                    r.ty.unqualified()
+                } else {
+                    self.scalar_ty(common)
+                };
                 let l = self.convert_scalar(l, common);
                 let r = self.convert_scalar(r, common);
                 Ok((l, r, t))
