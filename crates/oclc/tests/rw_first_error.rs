@@ -727,3 +727,22 @@ kernel void k(global ulong *o) {
     ];
     assert_clang("astype_operand_types", src, want);
 }
+
+/// Loading a `half` lvalue (a member, a dereference, an element) without cl_khr_fp16 is clang's error at the expression's location (a member's name).
+#[test]
+fn half_load_without_fp16() {
+    let src = r#"typedef union { half f; ushort u; } U;
+kernel void k(global half *p, global float *o) {
+  U v; v.u = 1;
+  o[0] = v.f;
+  o[1] = *p;
+  o[2] = p[1];
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:4:12: error: loading directly from pointer to type '__private half' requires cl_khr_fp16. Use vector data load builtin functions instead"#,
+        r#"<stdin>:5:10: error: loading directly from pointer to type '__global half' requires cl_khr_fp16. Use vector data load builtin functions instead"#,
+        r#"<stdin>:6:10: error: loading directly from pointer to type '__global half' requires cl_khr_fp16. Use vector data load builtin functions instead"#,
+    ];
+    assert_clang("half_load_without_fp16", src, want);
+}
