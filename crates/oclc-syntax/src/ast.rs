@@ -75,6 +75,10 @@ pub enum ExternalDecl {
     Empty(Span),
     /// A `#pragma`, at the position it appeared among the tokens.
     Pragma(PragmaItem),
+    /// A function declarator followed by no body ("expected function body after function
+    /// declarator"): clang drops the declaration, but it acted on each parameter as parsed
+    /// (their attributes and own declarators are checked).
+    Dropped(Declarator),
 }
 
 /// A `#pragma` as the parser saw it between tokens.
@@ -526,6 +530,9 @@ pub struct FunctionChunk {
     pub ellipsis: Option<Span>,
     /// K&R identifier list `f(a, b)`: names only (then `params` is empty).
     pub kr_idents: Vec<Ident>,
+    /// The `)` ending the list (the last token taken when it is missing): clang reports the
+    /// return type's and the parameters' type errors as it builds the function type there.
+    pub close: Span,
 }
 
 /// One parameter declaration.

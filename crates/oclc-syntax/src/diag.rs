@@ -86,6 +86,9 @@ pub struct Diagnostic {
     /// Where clang emits it when that is later than its location (at the end of the
     /// function for -Warray-bounds): what orders it among the other stages' diagnostics.
     pub order: Option<Span>,
+    /// The parser's place in the preprocessed token stream when it reported this (clang's
+    /// emission point): orders it among sema's diagnostics inside a macro expansion.
+    pub token: Option<u32>,
 }
 
 impl Diagnostic {
@@ -99,6 +102,7 @@ impl Diagnostic {
             fixits: Vec::new(),
             group: None,
             order: None,
+            token: None,
         }
     }
 

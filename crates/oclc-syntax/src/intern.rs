@@ -182,6 +182,8 @@ keywords! {
     TRUE = "true", FALSE = "false", BUILTIN_ASTYPE = "__builtin_astype",
     BUILTIN_OFFSETOF = "__builtin_offsetof", BUILTIN_BIT_CAST = "__builtin_bit_cast",
     BUILTIN_CHOOSE_EXPR = "__builtin_choose_expr",
+    // GNU asm labels (`__asm("name")`); plain `asm` is no keyword in OpenCL C.
+    ASM_GNU = "__asm", ASM_GNU2 = "__asm__",
 }
 
 #[cfg(test)]

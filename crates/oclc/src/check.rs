@@ -260,7 +260,14 @@ fn after_preprocess(
     // The preprocessor ends its tokens with the main file's end of file.
     if let Some(eof) = out.tokens.last() {
         let bounds = [pp_end, fe.parse_end];
-        crate::order::merge_stages(&mut diags.list, bounds, eof.span.file, &out.includes, sm);
+        crate::order::merge_stages(
+            &mut diags.list,
+            bounds,
+            eof.span.file,
+            &out.includes,
+            &out.tokens,
+            sm,
+        );
     }
     if let Some(p) = fe.program.as_ref().filter(|_| !diags.has_errors()) {
         diags

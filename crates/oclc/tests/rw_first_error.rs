@@ -461,3 +461,288 @@ fn long_long_computes_in_64_bits_and_what_runs() {
         vec![5 + 16 + 16, 5, 64 + 61]
     );
 }
+
+/// Inside one macro expansion, where every token reports the use site, the parser's and sema's errors come in the order of the tokens they are at (an undefined function-like macro wrapping definitions).
+#[test]
+fn macro_stream_order() {
+    let src = r#"#define IMPL(NAME, T) T __attribute__((overloadable)) NAME(T a) { return a; }
+#define DEF(NAME) WRAP(IMPL(NAME, half) IMPL(NAME, half2)) IMPL(NAME, float)
+DEF(myfn)
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:3:5: error: declaring function return value of type 'half' is not allowed ; did you forget * ?"#,
+        r#"<stdin>:3:1: error: declaring function parameter of type '__private half' is not allowed; did you forget * ?"#,
+        r#"<stdin>:2:24: note: expanded from macro 'DEF'"#,
+        r#"<stdin>:1:62: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:3:1: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:2:24: note: expanded from macro 'DEF'"#,
+        r#"<stdin>:1:40: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:3:1: error: expected ')'"#,
+        r#"<stdin>:2:24: note: expanded from macro 'DEF'"#,
+        r#"<stdin>:1:65: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:3:1: note: to match this '('"#,
+        r#"<stdin>:2:23: note: expanded from macro 'DEF'"#,
+        r#"<stdin>:3:1: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]"#,
+        r#"<stdin>:2:19: note: expanded from macro 'DEF'"#,
+        r#"<stdin>:3:1: error: expected ';' after top level declarator"#,
+        r#"<stdin>:2:71: note: expanded from macro 'DEF'"#,
+    ];
+    assert_clang("macro_stream_order", src, want);
+}
+
+/// `overloadable` on a variable, parameter, field or typedef: one error per attribute, before the declaration's other errors.
+#[test]
+fn overloadable_not_on_function() {
+    let src = r#"int __attribute__((overloadable)) gx;
+__constant int __attribute__((overloadable)) gy = 1;
+typedef int __attribute__((overloadable)) T;
+struct S { int __attribute__((overloadable)) f; };
+void g(int __attribute__((overloadable)) p, float q __attribute__((overloadable)));
+void h(int __attribute__((overloadable)) p(int));
+kernel void k() { int __attribute__((overloadable)) l = 0; int m __attribute__((overloadable)), *__attribute__((overloadable)) n; }
+int __attribute__((overloadable)) fn(int), v2 __attribute__((overloadable));
+typedef int __attribute__((overloadable)) F(int);
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:1:20: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:1:35: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:2:31: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:3:28: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:4:31: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:5:27: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:5:68: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:6:27: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:7:38: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:7:81: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:7:113: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:8:20: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:8:62: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:8:44: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:9:28: error: 'overloadable' attribute only applies to functions"#,
+    ];
+    assert_clang("overloadable_not_on_function", src, want);
+}
+
+/// `__has_builtin` answers as clang-19 does on spir64: its GNU and library builtins (`__builtin_acosf16`, `sqrt`), not OpenCL's header functions nor other targets' builtins.
+#[test]
+fn has_builtin_is_clangs() {
+    let src = r#"#if __has_builtin(__builtin_acosf16) && __has_builtin(__builtin_expect)
+#warning acosf16 and expect
+#endif
+#if __has_builtin(sqrt) && __has_builtin(__c11_atomic_load)
+#warning sqrt and __c11_atomic_load
+#endif
+#if __has_builtin(get_global_id) || __has_builtin(__builtin_amdgcn_ds_bpermute) || __has_builtin(__builtin_nope)
+#warning wrong
+#endif
+#if defined(__has_builtin) && !__has_builtin(int)
+#warning defined
+#endif
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:2: warning: acosf16 and expect [-W#warnings]"#,
+        r#"<stdin>:5:2: warning: sqrt and __c11_atomic_load [-W#warnings]"#,
+        r#"<stdin>:11:2: warning: defined [-W#warnings]"#,
+    ];
+    assert_clang("has_builtin_is_clangs", src, want);
+}
+
+/// A `half` parameter's error comes when the function type is built, at the `)` (after a parse error inside the list and the missing type specifier's error).
+#[test]
+fn half_parameter_reported_at_close() {
+    let src = r#"#define WRAP_NAME MARK
+WRAP_NAME( half OVL acos(half a) { return a; } float2 f(float2 x) { return x; })
+void g(half h, int b c) { }
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:21: error: expected ')'"#,
+        r#"<stdin>:2:10: note: to match this '('"#,
+        r#"<stdin>:2:1: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]"#,
+        r#"<stdin>:1:19: note: expanded from macro 'WRAP_NAME'"#,
+        r#"<stdin>:2:17: error: declaring function parameter of type '__private half' is not allowed; did you forget * ?"#,
+        r#"<stdin>:2:81: error: expected ';' after top level declarator"#,
+        r#"<stdin>:3:22: error: expected ')'"#,
+        r#"<stdin>:3:7: note: to match this '('"#,
+        r#"<stdin>:3:13: error: declaring function parameter of type '__private half' is not allowed; did you forget * ?"#,
+    ];
+    assert_clang("half_parameter_reported_at_close", src, want);
+}
+
+/// GNU asm labels after a declarator (`__asm("name")`, `__asm__`) are taken, a non-string one is clang's error; plain `asm` is no keyword. After an unknown type name further type specifiers combine silently.
+#[test]
+fn asm_labels() {
+    let src = r#"float inner(float a) __asm("llvm.copysign.f32"); OVL float outer(float a) { return inner(a); } float2 OVL outer(float2 a) { return a; }
+float f1(float a) __asm("x1");
+float f2(float a) __asm__("x2") __attribute__((const));
+float f3(float a) asm("x3");
+int v __asm("v");
+float f4(float a) __asm(x4);
+float f5(float a) __asm("a" "b"), f6(float) __asm("c");
+kernel void k(global float *p) { p[0] = f1(p[1]) + f2(1) + f5(2) + f6(3); }
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:1:50: error: unknown type name 'OVL'"#,
+        r#"<stdin>:1:103: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:1:106: error: expected ';' after top level declarator"#,
+        r#"<stdin>:4:19: error: expected function body after function declarator"#,
+        r#"<stdin>:5:5: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:6:25: error: expected string literal in 'asm'"#,
+    ];
+    assert_clang("asm_labels", src, want);
+}
+
+/// After a missing `;` that does not start another declaration, clang skips a malformed declaration (a braced group ends it), at file and block scope.
+#[test]
+fn missing_semi_skips_malformed_decl() {
+    let src = r#"constant int a b { int c; } constant float d e; constant int f g;
+kernel void k() { int a b { int c; } float d e; int f g; }
+kernel void k2() { int a b (1) c; int x y; }
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:1:14: error: variable in constant address space must be initialized"#,
+        r#"<stdin>:1:15: error: expected ';' after top level declarator"#,
+        r#"<stdin>:1:44: error: variable in constant address space must be initialized"#,
+        r#"<stdin>:1:45: error: expected ';' after top level declarator"#,
+        r#"<stdin>:1:62: error: variable in constant address space must be initialized"#,
+        r#"<stdin>:1:63: error: expected ';' after top level declarator"#,
+        r#"<stdin>:2:24: error: expected ';' at end of declaration"#,
+        r#"<stdin>:2:45: error: expected ';' at end of declaration"#,
+        r#"<stdin>:2:54: error: expected ';' at end of declaration"#,
+        r#"<stdin>:3:25: error: expected ';' at end of declaration"#,
+        r#"<stdin>:3:40: error: expected ';' at end of declaration"#,
+    ];
+    assert_clang("missing_semi_skips_malformed_decl", src, want);
+}
+
+/// A missing `;` after a macro body token followed by an argument of the same invocation is reported at that argument, not at the invocation's end.
+#[test]
+fn missing_semi_inside_expansion() {
+    let src = r#"#define IMPL(NAME, T) T OVL NAME(T a) { return a; }
+IMPL(myname, float2)
+constant int after = 1;
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:1: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:1:25: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:6: error: expected ';' after top level declarator"#,
+    ];
+    assert_clang("missing_semi_inside_expansion", src, want);
+}
+
+/// A function declarator with no body is dropped, but clang acted on its parameters as parsed: `__kernel` on one (a kernel wrapped in an undefined macro) is reported; the end of file is at the last line break.
+#[test]
+fn dropped_declarator_params() {
+    let src = r#"STRINGIFY(
+__kernel void k1(global float *o)
+{
+  o[0] = 1.0f;
+}
+)
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:1: error: '__kernel' attribute only applies to functions"#,
+        r#"<stdin>:3:1: error: expected ')'"#,
+        r#"<stdin>:1:10: note: to match this '('"#,
+        r#"<stdin>:6:2: error: expected function body after function declarator"#,
+    ];
+    assert_clang("dropped_declarator_params", src, want);
+}
+
+/// A name pasted from an argument (`NAME##_helper`) is located at the parameter in the macro body (reported at the use site); a parameter's storage class is reported before its type.
+#[test]
+fn pasted_name_and_param_storage() {
+    let src = r#"#define IMPL(NAME, T) static T __attribute__((overloadable)) NAME##_helper(T a) { return a; }
+WRAP( IMPL(my, half) int x; )
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:7: error: invalid storage class specifier in function declarator"#,
+        r#"<stdin>:1:23: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:7: error: declaring function return value of type 'half' is not allowed ; did you forget * ?"#,
+        r#"<stdin>:1:62: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:7: error: declaring function parameter of type '__private half' is not allowed; did you forget * ?"#,
+        r#"<stdin>:1:78: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:7: error: 'overloadable' attribute only applies to functions"#,
+        r#"<stdin>:1:47: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:7: error: expected ')'"#,
+        r#"<stdin>:1:81: note: expanded from macro 'IMPL'"#,
+        r#"<stdin>:2:5: note: to match this '('"#,
+        r#"<stdin>:2:1: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]"#,
+        r#"<stdin>:2:29: error: expected identifier or '('"#,
+    ];
+    assert_clang("pasted_name_and_param_storage", src, want);
+}
+
+/// The end of file is where clang puts it, at the final line break: a missing `}` is reported after the last token of the last line.
+#[test]
+fn end_of_file_at_last_line_break() {
+    let src = r#"kernel void k() {
+  int x = 1;
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:2:13: error: expected '}'"#,
+        r#"<stdin>:1:17: note: to match this '{'"#,
+    ];
+    assert_clang("end_of_file_at_last_line_break", src, want);
+}
+
+/// A `void` variable gets no deduced address space: at program scope (or static, extern) the address-space error comes first; otherwise it is incomplete, named with its written space.
+#[test]
+fn void_variable_after_space_checks() {
+    let src = r#"void a;
+constant void b;
+half h;
+global void c;
+extern void d;
+static void e;
+kernel void k() { void x; static void y; }
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:1:6: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:2:15: error: variable has incomplete type '__constant void'"#,
+        r#"<stdin>:3:6: error: declaring variable of type '__private half' is not allowed"#,
+        r#"<stdin>:4:13: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:5:13: error: extern variable must reside in constant address space"#,
+        r#"<stdin>:6:13: error: program scope variable must reside in constant address space"#,
+        r#"<stdin>:7:24: error: variable has incomplete type 'void'"#,
+        r#"<stdin>:7:39: error: variables in function scope cannot be declared static"#,
+    ];
+    assert_clang("void_variable_after_space_checks", src, want);
+}
+
+/// A binary operator's type keeps the typedef of the operand whose type is the common one (`U64 + 1` is a `U64`), and `__builtin_astype` names an lvalue operand's type with its address space.
+#[test]
+fn astype_operand_types() {
+    let src = r#"typedef unsigned long long U64;
+kernel void k(global ulong *o) {
+  U64 t = 1;
+  o[0] = as_ulong(t + 1024);
+  o[2] = __builtin_astype(t + 1, ulong);
+  o[3] = __builtin_astype(t, ulong);
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:4:10: error: invalid reinterpretation: sizes of 'ulong' (aka 'unsigned long') and 'U64' (aka 'unsigned long long') must match"#,
+        r#"<stdin>:5:10: error: invalid reinterpretation: sizes of 'ulong' (aka 'unsigned long') and 'U64' (aka 'unsigned long long') must match"#,
+        r#"<stdin>:6:10: error: invalid reinterpretation: sizes of 'ulong' (aka 'unsigned long') and '__private U64' (aka '__private unsigned long long') must match"#,
+    ];
+    assert_clang("astype_operand_types", src, want);
+}
+
+/// Loading a `half` lvalue (a member, a dereference, an element) without cl_khr_fp16 is clang's error at the expression's location (a member's name).
+#[test]
+fn half_load_without_fp16() {
+    let src = r#"typedef union { half f; ushort u; } U;
+kernel void k(global half *p, global float *o) {
+  U v; v.u = 1;
+  o[0] = v.f;
+  o[1] = *p;
+  o[2] = p[1];
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:4:12: error: loading directly from pointer to type '__private half' requires cl_khr_fp16. Use vector data load builtin functions instead"#,
+        r#"<stdin>:5:10: error: loading directly from pointer to type '__global half' requires cl_khr_fp16. Use vector data load builtin functions instead"#,
+        r#"<stdin>:6:10: error: loading directly from pointer to type '__global half' requires cl_khr_fp16. Use vector data load builtin functions instead"#,
+    ];
+    assert_clang("half_load_without_fp16", src, want);
+}

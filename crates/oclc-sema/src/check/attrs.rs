@@ -396,6 +396,12 @@ pub(crate) fn is_known(a: &ast::Attribute) -> bool {
     }
 }
 
+/// Whether `a` is the attribute `name` (written `name` or `__name__`).
+fn is_named(a: &ast::Attribute, name: &str) -> bool {
+    let n = a.name.name.as_str();
+    n == name || n.strip_prefix("__").and_then(|n| n.strip_suffix("__")) == Some(name)
+}
+
 /// The attributes written in a declarator: on its pointers and arrays, then after it.
 fn declarator_attrs(d: &ast::Declarator) -> Vec<&ast::Attribute> {
     let mut out = Vec::new();
@@ -457,6 +463,32 @@ impl Checker<'_> {
                     .with_group("unknown-attributes")
                     .with_range(range),
             );
+        }
+    }
+
+    /// clang's error for `overloadable` on a declaration that is not a function's (a
+    /// variable, parameter, field or typedef): one per attribute, in the declaration
+    /// specifiers' then the declarator's, as clang processes a declaration's attributes.
+    pub(crate) fn overloadable_not_on_function(
+        &mut self,
+        specs: &ast::DeclSpecs,
+        d: &ast::Declarator,
+    ) {
+        let chunks = d.chunks.iter().flat_map(|c| match &c.kind {
+            ChunkKind::Pointer { quals } => quals.as_slice(),
+            ChunkKind::Array(a) => a.quals.as_slice(),
+            _ => &[],
+        });
+        let written = specs.items.iter().chain(chunks).chain(&d.attrs);
+        for q in written {
+            if let DeclSpecKind::Attr(a) = &q.kind
+                && is_named(a, "overloadable")
+            {
+                self.err(
+                    a.name.span,
+                    "'overloadable' attribute only applies to functions",
+                );
+            }
         }
     }
 

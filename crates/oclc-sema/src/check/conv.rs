@@ -110,6 +110,15 @@ impl Checker<'_> {
             let pid = self.prog.types.pointer(e.ty);
             return self.cast(CastKind::FunctionToPointer, e, QualType::new(pid));
         }
+        if e.lvalue && types.as_scalar(e.ty) == Some(Scalar::Half) && !self.ext("cl_khr_fp16") {
+            let t = self.prog.types.quoted(e.ty);
+            let at = self.expr_loc(&e);
+            self.err(
+                at,
+                format!("loading directly from pointer to type {t} requires cl_khr_fp16. Use vector data load builtin functions instead"),
+            );
+            return Expr::error(e.span);
+        }
         if e.lvalue {
             // Drop the outermost qualifiers, keeping typedef sugar unless the typedef itself
             // carries qualifiers (then the canonical type without them).
@@ -122,6 +131,28 @@ impl Checker<'_> {
             return self.cast(CastKind::LValueToRValue, e, ty);
         }
         e
+    }
+
+    /// Where clang points at an expression (its `getExprLoc`): a member access at the member's
+    /// name, anything else at its start.
+    fn expr_loc(&self, e: &Expr) -> Span {
+        if let ExprKind::Member { record, field, .. } = &e.kind
+            && let Some(name) = self
+                .prog
+                .types
+                .record(*record)
+                .and_then(|r| r.fields.get(*field as usize))
+                .and_then(|f| f.name)
+        {
+            let n = name.as_str().len() as u32;
+            if e.span.hi >= e.span.lo + n {
+                return Span {
+                    lo: e.span.hi - n,
+                    ..e.span
+                };
+            }
+        }
+        e.span.start()
     }
 
     /// Integer promotion (C99 6.3.1.1): ranks below int become int.
@@ -647,7 +678,22 @@ impl Checker<'_> {
                     self.prog.types.as_scalar(r.ty).unwrap_or(Scalar::Int),
                 );
                 let common = common_scalar(a, b);
-                let t = self.scalar_ty(common);
+                // clang keeps the sugar of the operand whose type is the common one (a
+                // typedef: `U64 + 1` is a `U64`); two operands of that type keep it only
+                // when both are spelled alike.
+                let t = if a == b {
+                    if l.ty.id == r.ty.id {
+                        l.ty.unqualified()
+                    } else {
+                        self.scalar_ty(common)
+                    }
+                } else if common == a {
+                    l.ty.unqualified()
+                } else if common == b {
+                    r.ty.unqualified()
+                } else {
+                    self.scalar_ty(common)
+                };
                 let l = self.convert_scalar(l, common);
                 let r = self.convert_scalar(r, common);
                 Ok((l, r, t))

@@ -222,6 +222,9 @@ impl Checker<'_> {
                             }
                         },
                         _ => match base {
+                            // After an unknown type name (clang's `TST_error`) any type
+                            // specifier is taken silently.
+                            Some((TypeSpec::Unknown(_), _)) => None,
                             Some((b, _)) => Some(spec_name(b)),
                             None => {
                                 base = Some((ts, item.span));
@@ -639,9 +642,12 @@ impl Checker<'_> {
                         && !self.ext("cl_khr_fp16")
                     {
                         let t = self.prog.types.quoted(ty);
-                        self.err(
-                            name_span,
-                            format!("declaring function return value of type {t} is not allowed ; did you forget * ?"),
+                        self.emit(
+                            Diagnostic::error(
+                                name_span,
+                                format!("declaring function return value of type {t} is not allowed ; did you forget * ?"),
+                            )
+                            .emitted_at(f.close),
                         );
                         invalid = true;
                     } else if self.prog.types.is_opaque(ty, Opaque::Sampler) {
@@ -732,18 +738,15 @@ impl Checker<'_> {
         }
         for p in &f.params {
             let specs = self.specs(&p.specs, DeclPlace::Block);
+            // clang checks the storage class before the parameter's type.
+            let bad_storage = self.param_storage(&specs);
             let d = self.declarator(specs.ty, &p.declarator, false);
             self.kernel_not_on_function(&specs);
-            let mut invalid = d.invalid || specs.invalid;
+            self.overloadable_not_on_function(&p.specs, &p.declarator);
+            let mut invalid = d.invalid || specs.invalid || bad_storage;
             let span = d.name.map_or(p.span, |_| d.name_span);
             let written = d.ty;
             let mut ty = d.ty;
-            if let Some((sc, ss)) = specs.storage
-                && sc != StorageClass::Register
-            {
-                self.err(ss, "invalid storage class specifier in function declarator");
-                invalid = true;
-            }
             // Array parameters become pointers to their (private by default) elements.
             if let Some((elem, _)) = self.prog.types.array_elem(ty) {
                 let elem = if self.prog.types.object_space(elem).is_none() {
@@ -785,7 +788,13 @@ impl Checker<'_> {
             }
             if self.prog.types.as_scalar(ty) == Some(Scalar::Half) && !self.ext("cl_khr_fp16") {
                 let t = self.prog.types.quoted(ty);
-                self.err(span, format!("declaring function parameter of type {t} is not allowed; did you forget * ?"));
+                self.emit(
+                    Diagnostic::error(
+                        span,
+                        format!("declaring function parameter of type {t} is not allowed; did you forget * ?"),
+                    )
+                    .emitted_at(f.close),
+                );
                 invalid = true;
             }
             let _ = written;
@@ -965,6 +974,9 @@ impl Checker<'_> {
             if self.prog.types.fn_sig(decl.ty).is_none() {
                 self.kernel_not_on_function(&specs);
             }
+            if self.prog.types.fn_sig(decl.ty).is_none() || d.specs.is_typedef() {
+                self.overloadable_not_on_function(&d.specs, &idecl.declarator);
+            }
             if specs.storage.is_some_and(|s| s.0 == StorageClass::Typedef) {
                 let ty = self.ext_vector_attr(&d.specs, &idecl.declarator, decl.ty);
                 let id = self.prog.types.add_typedef(crate::types::TypedefDef {
@@ -1028,6 +1040,35 @@ impl Checker<'_> {
         self.lang.has(NAME) && self.pragma_ext.get(NAME).copied().unwrap_or(false)
     }
 
+    /// The parameters of a declarator clang dropped for want of a function body: what clang
+    /// reports as it acts on each parameter (its own declarator, `__kernel` and `overloadable`
+    /// on it), not the function type's checks.
+    pub(crate) fn dropped_params(&mut self, d: &ast::Declarator) {
+        for c in &d.chunks {
+            let ChunkKind::Function(f) = &c.kind else {
+                continue;
+            };
+            for p in &f.params {
+                let specs = self.specs(&p.specs, DeclPlace::Block);
+                self.param_storage(&specs);
+                let _ = self.declarator(specs.ty, &p.declarator, false);
+                self.kernel_not_on_function(&specs);
+                self.overloadable_not_on_function(&p.specs, &p.declarator);
+            }
+        }
+    }
+
+    /// clang's error for a parameter's storage class other than `register`; true when given.
+    fn param_storage(&mut self, specs: &Specs) -> bool {
+        match specs.storage {
+            Some((sc, ss)) if sc != StorageClass::Register => {
+                self.err(ss, "invalid storage class specifier in function declarator");
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// clang's error for `__kernel` on a declaration that is not a function's.
     pub(crate) fn kernel_not_on_function(&mut self, specs: &Specs) {
         if let Some(k) = specs.kernel_span {
@@ -1066,10 +1107,6 @@ impl Checker<'_> {
         );
         let is_void = types.is_void(ty);
         let is_img = matches!(types.ckind(ty), TypeKind::Image(..) | TypeKind::Pipe(..));
-        if is_void && !invalid {
-            self.err(span, "variable has incomplete type 'void'");
-            invalid = true;
-        }
         // Images and pipes can only be parameters.
         if is_img && !invalid {
             let t = self.prog.types.quoted(ty);
@@ -1081,7 +1118,8 @@ impl Checker<'_> {
         }
         // Rule 36/39: deduce the space of an unqualified variable (not samplers, as clang).
         let written_space = self.prog.types.object_space(ty);
-        if written_space.is_none() && !is_sampler && !self.prog.types.is_error(ty) {
+        // Not for `void`, whose variable clang leaves unqualified (and rejects later).
+        if written_space.is_none() && !is_sampler && !is_void && !self.prog.types.is_error(ty) {
             let ctx = if at_file {
                 DeclContext::ProgramScope
             } else if is_static || is_extern {
@@ -1186,6 +1224,18 @@ impl Checker<'_> {
                     invalid = true;
                 }
             }
+        }
+        // clang completes the declaration after its address space checks: a `void` variable
+        // is reported with its deduced space (`'__constant void'`), an automatic one as
+        // written.
+        if is_void && !invalid {
+            let t = if at_file || is_static || is_extern {
+                self.prog.types.quoted(ty)
+            } else {
+                self.prog.types.quoted(d.ty)
+            };
+            self.err(span, format!("variable has incomplete type {t}"));
+            invalid = true;
         }
         let storage = if at_file {
             Storage::Program

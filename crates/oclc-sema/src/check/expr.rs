@@ -208,13 +208,17 @@ impl Checker<'_> {
             AK::StmtExpr { body, parens } => self.stmt_expr(body, *parens, span),
             AK::AsType { expr, ty } => {
                 let to = self.type_name(ty);
-                let x = self.rexpr(expr);
+                let x = self.expr(expr);
+                // clang names the operand's type as written, an lvalue's with its qualifiers
+                // and address space (`'__private U64'`).
+                let written = x.ty;
+                let x = self.rvalue(x);
                 if x.is_error() || self.prog.types.is_error(to) {
                     return Expr::error(span);
                 }
                 let (fs, ts) = (self.prog.types.size_of(x.ty), self.prog.types.size_of(to));
                 if fs.is_none() || fs != ts {
-                    let (a, b) = (self.prog.types.quoted(to), self.prog.types.quoted(x.ty));
+                    let (a, b) = (self.prog.types.quoted(to), self.prog.types.quoted(written));
                     self.err(
                         span,
                         format!("invalid reinterpretation: sizes of {a} and {b} must match"),

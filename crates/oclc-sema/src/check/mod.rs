@@ -110,6 +110,7 @@ fn item_span(item: &ast::ExternalDecl) -> Span {
         ast::ExternalDecl::StaticAssert(sa) => sa.span,
         ast::ExternalDecl::Empty(s) => *s,
         ast::ExternalDecl::Pragma(p) => p.span,
+        ast::ExternalDecl::Dropped(d) => d.span,
     }
 }
 
@@ -381,6 +382,7 @@ impl<'a> Checker<'a> {
                 self.warn(*span, "extra ';' outside of a function", "extra-semi")
             }
             ast::ExternalDecl::Pragma(p) => self.pragma(p),
+            ast::ExternalDecl::Dropped(d) => self.dropped_params(d),
         }
     }
 

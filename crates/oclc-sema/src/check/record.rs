@@ -116,6 +116,7 @@ impl Checker<'_> {
                         let d = self.declarator(specs.ty, &f.declarator, false);
                         self.warn_unknown_decl_attrs(&g.specs, &f.declarator);
                         self.kernel_not_on_function(&specs);
+                        self.overloadable_not_on_function(&g.specs, &f.declarator);
                         let span = d.name.map_or(f.span, |_| d.name_span);
                         let mut ty = d.ty;
                         let own = self.prog.types.object_space(ty);

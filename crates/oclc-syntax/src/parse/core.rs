@@ -446,17 +446,20 @@ impl<'a> Parser<'a> {
         self.emit(Diagnostic::error(span, msg));
     }
 
-    pub fn emit(&mut self, d: Diagnostic) {
+    pub fn emit(&mut self, mut d: Diagnostic) {
         if !self.cut_off {
             self.errors += u32::from(d.is_error());
+            d.token = Some(self.pos as u32);
             self.diags.push(d);
         }
     }
 
     /// Reports what clang reports from sema while parsing (implicit `int`): the construct
     /// stays valid for recovery, so it does not count in [`Parser::errors`].
-    pub fn emit_semantic(&mut self, d: Diagnostic) {
+    pub fn emit_semantic(&mut self, mut d: Diagnostic) {
         if !self.cut_off {
+            // Emitted as the construct's last token is taken (before sema's errors for it).
+            d.token = Some(self.pos.saturating_sub(1) as u32);
             self.diags.push(d);
         }
     }
@@ -474,6 +477,12 @@ impl<'a> Parser<'a> {
             }
             let outer = self.sm.report_span(prev);
             let end = self.invocation_end(prev).unwrap_or(outer.hi);
+            // The current token comes from the same invocation (another macro of it, or an
+            // argument written inside it): the previous one does not end the expansion.
+            let here = self.sm.report_span(self.span());
+            if here.file == outer.file && here.lo >= outer.lo && here.lo < end {
+                return self.span();
+            }
             return Span {
                 lo: end,
                 hi: end,
@@ -617,8 +626,9 @@ impl<'a> Parser<'a> {
             _ => "{",
         };
         let at = self.span();
-        let d = Diagnostic::error(at, format!("expected '{}'", close.as_str()))
+        let mut d = Diagnostic::error(at, format!("expected '{}'", close.as_str()))
             .with_note(open_span, format!("to match this '{open_str}'"));
+        d.token = Some(self.pos as u32);
         match self.type_name_diag.take() {
             Some(i) if i + 1 == self.diags.list.len() => {
                 self.errors += 1;

@@ -6,6 +6,7 @@ use super::core::{NameKind, Parser, Skip};
 use super::keywords::Kw;
 use crate::ast::*;
 use crate::diag::Diagnostic;
+use crate::intern::kw;
 use crate::lang::ClStd;
 use crate::source::Span;
 use crate::token::{Punct, TokenKind};
@@ -256,7 +257,7 @@ impl Parser<'_> {
                     let s = self.span();
                     self.error(s, "expected function body after function declarator");
                     self.skip_until(&[Punct::Semi], Skip::default());
-                    return None;
+                    return Some(ExternalDecl::Dropped(declarator));
                 }
             } else if self.is(Punct::LBrace) {
                 let s = self.span();
@@ -297,15 +298,10 @@ impl Parser<'_> {
             } else {
                 "expected ';' at end of declaration"
             };
+            // clang's `ParseDeclGroup`: what follows a missing `;` is skipped as a
+            // malformed declaration unless it starts another one.
             if !self.expect_semi(msg) && !self.starts_decl_specs() {
-                self.skip_until(
-                    &[Punct::RBrace],
-                    Skip {
-                        at_semi: true,
-                        before_match: true,
-                    },
-                );
-                self.eat(Punct::Semi);
+                self.skip_malformed_decl();
             }
         }
         Some(ExternalDecl::Decl(Declaration {
@@ -344,6 +340,7 @@ impl Parser<'_> {
         ctx: Ctx,
     ) -> InitDeclarator {
         let id = self.decl_id();
+        self.parse_asm_label();
         self.parse_attrs(&mut declarator.attrs);
         self.check_implicit_int(specs, &declarator);
         if let Some(name) = declarator.name {
@@ -402,6 +399,64 @@ impl Parser<'_> {
             || self.is(Punct::Comma)
             || self.is(Punct::Semi)
             || self.kw() == Some(Kw::Attribute)
+            || self.at_asm_label()
+    }
+
+    /// Whether the token is `__asm` or `__asm__` (clang's `kw_asm`; plain `asm` is no
+    /// keyword in OpenCL C).
+    fn at_asm_label(&self) -> bool {
+        matches!(self.tok().ident(), Some(s) if s == kw::ASM_GNU || s == kw::ASM_GNU2)
+    }
+
+    /// clang's `ParseAsmAttributesAfterDeclarator`: an asm label `__asm("name" ...)` after a
+    /// declarator, checked and dropped (oclc links functions by their names). After clang's
+    /// error the rest of the declaration is skipped up to its `;`.
+    fn parse_asm_label(&mut self) {
+        if !self.at_asm_label() {
+            return;
+        }
+        self.bump();
+        if !self.is(Punct::LParen) {
+            let s = self.span();
+            self.error(s, "expected '(' after 'asm'");
+            self.skip_until(
+                &[Punct::Semi],
+                Skip {
+                    at_semi: false,
+                    before_match: true,
+                },
+            );
+            return;
+        }
+        let Some(open) = self.open() else {
+            return;
+        };
+        if !matches!(self.tok().kind, TokenKind::Str(_)) {
+            let s = self.span();
+            self.error(s, "expected string literal in 'asm'");
+            self.abandon();
+            if self.skip_until(
+                &[Punct::RParen],
+                Skip {
+                    at_semi: true,
+                    before_match: true,
+                },
+            ) {
+                self.bump();
+            }
+            self.skip_until(
+                &[Punct::Semi],
+                Skip {
+                    at_semi: false,
+                    before_match: true,
+                },
+            );
+            return;
+        }
+        while matches!(self.tok().kind, TokenKind::Str(_)) {
+            self.bump();
+        }
+        self.close(Punct::RParen, open);
     }
 
     /// clang's `SkipMalformedDecl`.

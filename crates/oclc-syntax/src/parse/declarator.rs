@@ -189,8 +189,9 @@ impl Parser<'_> {
                 let Some(open) = self.open() else {
                     return (d, false);
                 };
-                let f = self.parse_params();
+                let mut f = self.parse_params();
                 let close = self.close(Punct::RParen, open);
+                f.close = close.unwrap_or(self.prev_span());
                 d.chunks.push(Chunk {
                     span: open.to(close.unwrap_or(self.prev_span())),
                     kind: ChunkKind::Function(f),
@@ -325,6 +326,7 @@ impl Parser<'_> {
             params: Vec::new(),
             ellipsis: None,
             kr_idents: Vec::new(),
+            close: Span::DUMMY,
         };
         if self.is(Punct::RParen) {
             return f;

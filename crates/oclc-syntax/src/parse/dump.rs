@@ -56,6 +56,7 @@ impl Printer {
             ExternalDecl::StaticAssert(s) => self.static_assert(s),
             ExternalDecl::Empty(_) => self.line("Empty"),
             ExternalDecl::Pragma(p) => self.line(pragma(p)),
+            ExternalDecl::Dropped(d) => self.line(format!("Dropped {}", declarator(d))),
         }
     }
 

@@ -516,6 +516,14 @@ impl Pp<'_> {
                         if k == 0 {
                             t.tok.leading_space = b.leading_space;
                         }
+                        // The left operand of `##`: clang locates the token it pastes into
+                        // at the parameter in the body (its expansion), not in the argument.
+                        if k + 1 == toks.len()
+                            && i + 1 < n
+                            && m.body[i + 1].is_punct(Punct::HashHash)
+                        {
+                            t.tok.span = param;
+                        }
                         if !record {
                             items.push(Item::Tok(t));
                             continue;

@@ -9,7 +9,8 @@ use crate::intern::{Symbol, kw};
 use crate::source::Span;
 use crate::token::{Punct, TokenKind};
 
-/// clang's feature-check operators; oclc answers each with 0.
+/// clang's feature-check operators; oclc answers `__has_builtin` as clang-19 does for spir
+/// and each other one with 0.
 const FEATURE_CHECKS: &[&str] = &[
     "__has_feature",
     "__has_extension",
@@ -136,10 +137,10 @@ impl Pp<'_> {
                             None => return false,
                         }
                     } else if FEATURE_CHECKS.contains(&s.as_str()) {
-                        if !self.skip_feature_check(t) {
+                        let Some(v) = self.feature_check(t, s) else {
                             return false;
-                        }
-                        ETok::Num(Val::signed(0), span)
+                        };
+                        ETok::Num(Val::signed(i64::from(v)), span)
                     } else {
                         ETok::Ident(s, span)
                     }
@@ -221,18 +222,21 @@ impl Pp<'_> {
         Some(self.is_defined(name))
     }
 
-    /// Reads the parenthesized operand of a clang feature-check macro (`__has_feature(x)` ...),
-    /// which this compiler answers with 0; false after clang's error.
-    fn skip_feature_check(&mut self, t: PTok) -> bool {
+    /// Reads the parenthesized operand of a clang feature-check macro (`__has_feature(x)` ...)
+    /// and answers it: `__has_builtin` of one identifier by clang-19's builtins, the others
+    /// with 0; `None` after clang's error.
+    fn feature_check(&mut self, t: PTok, op: Symbol) -> Option<bool> {
         let lp = self.raw_next();
         if !lp.tok.is_punct(Punct::LParen) {
             self.error(
                 t.tok.span,
                 "builtin feature check macro requires a parenthesized identifier",
             );
-            return false;
+            return None;
         }
         let mut depth = 0u32;
+        // The operand when it is one identifier.
+        let mut name: Option<Option<Symbol>> = None;
         loop {
             let n = self.raw_next();
             match n.tok.kind {
@@ -241,14 +245,24 @@ impl Pp<'_> {
                         t.tok.span,
                         "builtin feature check macro requires a parenthesized identifier",
                     );
-                    return false;
+                    return None;
                 }
                 TokenKind::Punct(Punct::LParen) => depth += 1,
-                TokenKind::Punct(Punct::RParen) if depth == 0 => return true,
+                TokenKind::Punct(Punct::RParen) if depth == 0 => break,
                 TokenKind::Punct(Punct::RParen) => depth -= 1,
                 _ => {}
             }
+            name = match (name, n.tok.ident()) {
+                (None, Some(id)) => Some(Some(id)),
+                _ => Some(None),
+            };
         }
+        Some(
+            op.as_str() == "__has_builtin"
+                && name
+                    .flatten()
+                    .is_some_and(|n| super::builtin_names::is_clang_builtin(n.as_str())),
+        )
     }
 
     /// `defined` for `name`: a macro, or one of the preprocessor's builtin operators (which

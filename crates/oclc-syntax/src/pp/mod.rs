@@ -10,6 +10,7 @@
 //! are not translated; `#line` changes `__LINE__`/`__FILE__` but not diagnostic locations;
 //! `__has_feature` and its kin answer 0.
 
+mod builtin_names;
 mod directive;
 mod expand;
 mod expr;
@@ -478,8 +479,21 @@ impl<'s> Pp<'s> {
         self.finish(main)
     }
 
+    /// Ends the output with the main file's end of file, where clang puts it (its
+    /// `getCurLexerEndPos`): at a final line break (`\n`, `\r`, or a `\r\n`/`\n\r` pair),
+    /// so diagnostics at the end of the file point at the end of its last line.
     fn finish(&mut self, main: FileId) -> PpOutput {
-        let end = self.sm.file(main).map_or(0, |f| f.text.len() as u32);
+        let end = self.sm.file(main).map_or(0, |f| {
+            let t = &f.text[..];
+            let mut end = t.len();
+            if end > 0 && matches!(t[end - 1], b'\n' | b'\r') {
+                end -= 1;
+                if end > 0 && matches!(t[end - 1], b'\n' | b'\r') && t[end - 1] != t[end] {
+                    end -= 1;
+                }
+            }
+            end as u32
+        });
         self.out.tokens.push(Token {
             kind: TokenKind::Eof,
             span: Span::new(main, end, end),
