@@ -526,8 +526,8 @@ typedef int __attribute__((overloadable)) F(int);
 /// `__has_builtin` answers as clang-19 does on spir64: its GNU and library builtins (`__builtin_acosf16`, `sqrt`), not OpenCL's header functions nor other targets' builtins.
 #[test]
 fn has_builtin_is_clangs() {
-    let src = r#"#if __has_builtin(__builtin_acosf16) && __has_builtin(__builtin_expect)
-#warning acosf16 and expect
+    let src = r#"#if __has_builtin(__builtin_popcount) && __has_builtin(__builtin_expect)
+#warning popcount and expect
 #endif
 #if __has_builtin(sqrt) && __has_builtin(__c11_atomic_load)
 #warning sqrt and __c11_atomic_load
@@ -540,11 +540,29 @@ fn has_builtin_is_clangs() {
 #endif
 "#;
     let want: &[&str] = &[
-        r#"<stdin>:2:2: warning: acosf16 and expect [-W#warnings]"#,
+        r#"<stdin>:2:2: warning: popcount and expect [-W#warnings]"#,
         r#"<stdin>:5:2: warning: sqrt and __c11_atomic_load [-W#warnings]"#,
         r#"<stdin>:11:2: warning: defined [-W#warnings]"#,
     ];
     assert_clang("has_builtin_is_clangs", src, want);
+}
+
+/// A builtin clang has but oclc does not declare (`__builtin_acosf16`, `__builtin_alloca`)
+/// answers 0, unlike clang: code testing for it takes its fallback, not a call oclc rejects.
+#[test]
+fn has_builtin_only_for_what_oclc_declares() {
+    let src = r#"#if __has_builtin(__builtin_acosf16) || __has_builtin(__builtin_alloca)
+#error taken
+#endif
+kernel void k(global uint *o) {
+#if __has_builtin(__builtin_alloca)
+  o[0] = *(uint *)__builtin_alloca(4);
+#else
+  o[0] = __builtin_popcount(o[1]);
+#endif
+}
+"#;
+    assert_clang("has_builtin_only_for_what_oclc_declares", src, &[]);
 }
 
 /// A `half` parameter's error comes when the function type is built, at the `)` (after a parse error inside the list and the missing type specifier's error).

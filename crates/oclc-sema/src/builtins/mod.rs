@@ -252,6 +252,11 @@ fn table() -> Option<&'static Table> {
     parsed().as_ref().ok()
 }
 
+/// Whether the table declares a builtin called `name` in some language mode.
+pub fn is_table_name(name: &str) -> bool {
+    parse::find_name(name).is_some()
+}
+
 /// `Err("line N: message")` if the built-in table text is malformed (a bug in this crate;
 /// the library, or that name, is then empty). Parses every declaration; tests assert `Ok`.
 pub fn table_status() -> Result<(), String> {

@@ -10,7 +10,7 @@
 //! are not translated; `#line` changes `__LINE__`/`__FILE__` but not diagnostic locations;
 //! `__has_feature` and its kin answer 0.
 
-mod builtin_names;
+pub mod builtin_names;
 mod directive;
 mod expand;
 mod expr;
