@@ -558,6 +558,7 @@ impl FnCx<'_, '_> {
             "__builtin_isnormal" => Some("isnormal"),
             "__builtin_signbit" => Some("signbit"),
             "__builtin_abs" | "__builtin_labs" => Some("abs"),
+            "__builtin_powif" | "__builtin_powi" => Some("pown"),
             _ => name.strip_prefix("__builtin_").and_then(|m| {
                 // The C math functions: their OpenCL twin drops the `f` of the float form.
                 let base = m.strip_suffix('f').unwrap_or(m);
@@ -580,6 +581,8 @@ impl FnCx<'_, '_> {
                         | "fmax"
                         | "copysign"
                         | "fma"
+                        | "ilogb"
+                        | "ldexp"
                 )
                 .then_some(base)
             }),
@@ -618,6 +621,21 @@ impl FnCx<'_, '_> {
             "__builtin_prefetch" => {
                 self.arg_values(args);
                 RV::Void
+            }
+            // 16-bit counts: OpenCL's `clz`/`ctz` on the `ushort`, widened to the `int` result.
+            "__builtin_clzs" | "__builtin_ctzs" => {
+                let vals = self.arg_values(args);
+                let op = if name == "__builtin_clzs" {
+                    "clz"
+                } else {
+                    "ctz"
+                };
+                let short = vals.first().map(|&v| self.ty_of(v));
+                let r = self.builtin_with_values(op, args, vals, e, short);
+                match (r, ret) {
+                    (RV::V(r), Some(t)) => RV::V(self.conv_raw(r, t, false, false)),
+                    (r, _) => r,
+                }
             }
             "__builtin_clzll" | "__builtin_popcountll" => {
                 // `unsigned long long` is 128-bit on SPIR in clang: a negative signed operand

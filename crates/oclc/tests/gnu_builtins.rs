@@ -624,3 +624,42 @@ fn ptx_for_the_cuda_device() {
         assert!(ptx.contains(ins), "no {ins} in\n{ptx}");
     }
 }
+
+/// The 16-bit counts and the `ilogb`, `ldexp` and `powi` builtins pocl's library calls: clean
+/// under clang-19 and computed on the cpu device (`__builtin_clzs` of a truncated 65536 is
+/// the count of a zero `ushort`, 16).
+#[test]
+fn short_counts_and_exponent_builtins() {
+    let src = "kernel void k(global int *o, global float *f) {
+  o[0] = __builtin_clzs((ushort)1);
+  o[1] = __builtin_ctzs((ushort)8);
+  o[2] = __builtin_clzs((ushort)0x8000);
+  o[3] = __builtin_ilogbf(f[0]);
+  f[1] = __builtin_ldexpf(f[0], 3);
+  f[2] = __builtin_powif(f[0], 3);
+  o[4] = __builtin_clzs(o[5]);
+}";
+    for opts in ["", "-O0"] {
+        let program = Program::build(src, opts).expect("build");
+        let device = Device::cpu();
+        let o = device
+            .buffer_from_slice(&[0i32, 0, 0, 0, 0, 65536])
+            .expect("o");
+        let f = device.buffer_from_slice(&[10.0f32, 0.0, 0.0]).expect("f");
+        let mut k = program.kernel("k").expect("kernel");
+        k.set_arg(0, &o)
+            .and_then(|k| k.set_arg(1, &f))
+            .expect("args");
+        device.launch(&k, &NdRange::new(&[1])).expect("launch");
+        assert_eq!(
+            o.read::<i32>().expect("o"),
+            vec![15, 3, 0, 3, 16, 65536],
+            "{opts}"
+        );
+        assert_eq!(
+            f.read::<f32>().expect("f"),
+            vec![10.0, 80.0, 1000.0],
+            "{opts}"
+        );
+    }
+}

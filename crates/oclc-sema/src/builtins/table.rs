@@ -428,6 +428,7 @@ __builtin_floorf __builtin_floor __builtin_ceilf __builtin_ceil __builtin_truncf
 __builtin_expf __builtin_exp __builtin_logf __builtin_log __builtin_exp2f __builtin_exp2 __builtin_log2f __builtin_log2 = special(gnu)
 __builtin_sinf __builtin_sin __builtin_cosf __builtin_cos __builtin_powf __builtin_pow = special(gnu)
 __builtin_fminf __builtin_fmin __builtin_fmaxf __builtin_fmax __builtin_copysignf __builtin_copysign __builtin_fmaf __builtin_fma = special(gnu)
+__builtin_clzs __builtin_ctzs __builtin_ilogbf __builtin_ilogb __builtin_ldexpf __builtin_ldexp __builtin_powif __builtin_powi = special(gnu)
 # The keyword `__builtin_bit_cast(T, x)` reaches lowering as a call of this name.
 __builtin_bit_cast = special(gnu)
 # The GNU, C11 and OpenCL atomics (type-generic, checked by `check/gnu_atomic.rs`) and fences.

@@ -100,6 +100,11 @@ fn kind(name: &str) -> Option<Kind> {
             (Double, &[Double, Double])
         }
         "__builtin_fmaf" => (Float, &[Float, Float, Float]),
+        "__builtin_clzs" | "__builtin_ctzs" => (Int, &[UShort]),
+        "__builtin_ilogbf" => (Int, &[Float]),
+        "__builtin_ilogb" => (Int, &[Double]),
+        "__builtin_ldexpf" | "__builtin_powif" => (Float, &[Float, Int]),
+        "__builtin_ldexp" | "__builtin_powi" => (Double, &[Double, Int]),
         "__builtin_fma" => (Double, &[Double, Double, Double]),
         "__builtin_unreachable" | "__builtin_trap" => (Void, &[]),
         "__atomic_thread_fence"
