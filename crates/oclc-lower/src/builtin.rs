@@ -500,28 +500,43 @@ impl FnCx<'_, '_> {
         s: Scope,
     ) -> Value {
         let it = Type::vec(int_of(t), 1);
-        let first = self.b().atomic_load(it, p, Order::Relaxed, s);
-        let (lp, ps) = self.new_block_with(&[it]);
-        let (done, rs) = self.new_block_with(&[it]);
+        let before = self.cas_loop(p, it, o, s, |cx, old| {
+            let cur = cx.b().bitcast(old, t);
+            let op = if min { CmpOp::FOlt } else { CmpOp::FOgt };
+            let better = cx.b().cmp(op, v, cur);
+            let nan = cx.b().cmp(CmpOp::FUne, cur, cur);
+            let take = cx.b().bin(oclc_ir::BinOp::Or, better, nan);
+            let new = cx.b().select(take, v, cur);
+            cx.b().bitcast(new, it)
+        });
+        self.b().bitcast(before, t)
+    }
+
+    /// A compare-exchange loop on `*p`, a `t` (an integer type: floats loop on their bits):
+    /// `step` computes the value to store from the current one. Returns the value before the
+    /// exchange that succeeded.
+    pub(crate) fn cas_loop(
+        &mut self,
+        p: Value,
+        t: Type,
+        o: Order,
+        s: Scope,
+        mut step: impl FnMut(&mut Self, Value) -> Value,
+    ) -> Value {
+        let first = self.b().atomic_load(t, p, Order::Relaxed, s);
+        let (lp, ps) = self.new_block_with(&[t]);
+        let (done, rs) = self.new_block_with(&[t]);
         self.br(lp, vec![first]);
         self.switch_to(lp);
         let old = ps.first().copied().unwrap_or(first);
-        let cur = self.b().bitcast(old, t);
-        let better = self
-            .b()
-            .cmp(if min { CmpOp::FOlt } else { CmpOp::FOgt }, v, cur);
-        let nan = self.b().cmp(CmpOp::FUne, cur, cur);
-        let take = self.b().bin(oclc_ir::BinOp::Or, better, nan);
-        let new = self.b().select(take, v, cur);
-        let new_bits = self.b().bitcast(new, it);
-        let seen = self.b().atomic_cmpxchg(p, old, new_bits, o, s);
+        let new = step(self, old);
+        let seen = self.b().atomic_cmpxchg(p, old, new, o, s);
         let same = self.b().cmp(CmpOp::Eq, seen, old);
         self.cond_br(same, done, vec![seen], lp, vec![seen]);
         self.seal(lp);
         self.seal(done);
         self.switch_to(done);
-        let before = rs.first().copied().unwrap_or(first);
-        self.b().bitcast(before, t)
+        rs.first().copied().unwrap_or(first)
     }
 
     pub(crate) fn order_scope(

@@ -368,20 +368,8 @@ impl FnCx<'_, '_> {
     /// `nand` (`~(x & v)`), which the devices have no read-modify-write for: a
     /// compare-exchange loop. Returns the value before.
     fn nand_loop(&mut self, p: Value, v: Value, t: Type, o: Order) -> Value {
-        let s = Scope::Device;
-        let first = self.b().atomic_load(t, p, Order::Relaxed, s);
-        let (lp, ps) = self.new_block_with(&[t]);
-        let (done, rs) = self.new_block_with(&[t]);
-        self.br(lp, vec![first]);
-        self.switch_to(lp);
-        let old = ps.first().copied().unwrap_or(first);
-        let new = self.combine(Arith::Nand, old, v, t, false);
-        let seen = self.b().atomic_cmpxchg(p, old, new, o, s);
-        let same = self.b().cmp(CmpOp::Eq, seen, old);
-        self.cond_br(same, done, vec![seen], lp, vec![seen]);
-        self.seal(lp);
-        self.seal(done);
-        self.switch_to(done);
-        rs.first().copied().unwrap_or(first)
+        self.cas_loop(p, t, o, Scope::Device, |cx, old| {
+            cx.combine(Arith::Nand, old, v, t, false)
+        })
     }
 }

@@ -246,16 +246,7 @@ impl Checker<'_> {
                 },
                 ..value
             },
-            _ => {
-                let t = self.prog.types.quoted(addr.ty);
-                self.err(
-                    name_span,
-                    format!(
-                        "address argument to atomic operation must be a pointer to _Atomic type ({t} invalid)"
-                    ),
-                );
-                return Some(Expr::error(span));
-            }
+            _ => return Some(self.refuse_address(&addr, "_Atomic type", name_span, span)),
         };
         let types = &self.prog.types;
         let is_ptr = types.is_pointer(pointee);
@@ -281,14 +272,7 @@ impl Checker<'_> {
             None
         };
         if let Some(wanted) = refusal {
-            let t = self.prog.types.quoted(addr.ty);
-            self.err(
-                name_span,
-                format!(
-                    "address argument to atomic operation must be a pointer to {wanted} ({t} invalid)"
-                ),
-            );
-            return Some(Expr::error(span));
+            return Some(self.refuse_address(&addr, wanted, name_span, span));
         }
         // clang's value type keeps the address space and drops const and volatile.
         let value = QualType {
@@ -367,6 +351,19 @@ impl Checker<'_> {
         };
         let builtin = Self::gnu_ref(id, name);
         Some(self.mk(ExprKind::BuiltinCall { builtin, args: out }, ty, span))
+    }
+
+    /// clang's error for an address argument whose pointee the operation refuses (`wanted`:
+    /// what it must point to), at the builtin's name; the call's error expression.
+    fn refuse_address(&mut self, addr: &Expr, wanted: &str, name_span: Span, span: Span) -> Expr {
+        let t = self.prog.types.quoted(addr.ty);
+        self.err(
+            name_span,
+            format!(
+                "address argument to atomic operation must be a pointer to {wanted} ({t} invalid)"
+            ),
+        );
+        Expr::error(span)
     }
 
     /// `ptrdiff_t` of the target: `long` on spir64, `int` on spir.

@@ -402,6 +402,17 @@ impl Parser<'_> {
             || self.at_asm_label()
     }
 
+    /// Skips to the `;` that ends the declaration (not past it).
+    fn skip_to_semi(&mut self) {
+        self.skip_until(
+            &[Punct::Semi],
+            Skip {
+                at_semi: false,
+                before_match: true,
+            },
+        );
+    }
+
     /// Whether the token is `__asm` or `__asm__` (clang's `kw_asm`; plain `asm` is no
     /// keyword in OpenCL C).
     fn at_asm_label(&self) -> bool {
@@ -419,13 +430,7 @@ impl Parser<'_> {
         if !self.is(Punct::LParen) {
             let s = self.span();
             self.error(s, "expected '(' after 'asm'");
-            self.skip_until(
-                &[Punct::Semi],
-                Skip {
-                    at_semi: false,
-                    before_match: true,
-                },
-            );
+            self.skip_to_semi();
             return;
         }
         let Some(open) = self.open() else {
@@ -444,13 +449,7 @@ impl Parser<'_> {
             ) {
                 self.bump();
             }
-            self.skip_until(
-                &[Punct::Semi],
-                Skip {
-                    at_semi: false,
-                    before_match: true,
-                },
-            );
+            self.skip_to_semi();
             return;
         }
         while matches!(self.tok().kind, TokenKind::Str(_)) {
