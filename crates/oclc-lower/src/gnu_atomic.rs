@@ -55,20 +55,9 @@ impl FnCx<'_, '_> {
             .or_else(|| name.strip_prefix("__opencl_atomic_"))?;
         match op {
             "init" => self.atomic("atomic_init", args, ret),
-            // The same as the GNU ones of these names.
-            "thread_fence" | "signal_fence" | "is_lock_free" => {
+            // The same as the GNU ones of these names (C11's `nand` has no OpenCL twin).
+            "thread_fence" | "signal_fence" | "is_lock_free" | "fetch_nand" => {
                 self.gnu_atomic(&format!("__atomic_{op}"), args, ret)
-            }
-            "fetch_nand" => {
-                let types = self.cx.types;
-                let pointee = types.pointee(args.first()?.ty)?;
-                let t = ty::value_type(types, pointee)?;
-                let vals = self.arg_values(args);
-                let (p, v) = (*vals.first()?, *vals.get(1)?);
-                let v = self.coerce(v, t);
-                let (o, _) = self.order_scope(args, Some(2), None);
-                let r = self.nand_loop(p, v, t, o);
-                Some(self.fit(r, ret))
             }
             _ => self.atomic(&format!("atomic_{op}_explicit"), args, ret),
         }

@@ -118,7 +118,7 @@ fn arith_allow(op: &str, nand: bool) -> Option<Allow> {
 }
 
 /// Whether `name` is a type-generic atomic builtin (checked here, not by prototype).
-pub(crate) fn is_gnu_atomic(name: &str) -> bool {
+pub(crate) fn is_generic_atomic(name: &str) -> bool {
     form(name).is_some()
 }
 
@@ -203,9 +203,9 @@ impl Form {
 }
 
 impl Checker<'_> {
-    /// Checks a call of the GNU atomic builtin `name` (`id`) with checked arguments; `None`
-    /// when `name` is no GNU atomic.
-    pub(crate) fn gnu_atomic_call(
+    /// Checks a call of the GNU, C11 or OpenCL atomic builtin `name` (`id`) with checked
+    /// arguments; `None` when `name` is none of them.
+    pub(crate) fn generic_atomic_call(
         &mut self,
         id: BuiltinId,
         name: Symbol,

@@ -254,9 +254,9 @@ impl Checker<'_> {
                 .sync_atomic_call(id, name, name_span, args, span)
                 .unwrap_or_else(|| Expr::error(span));
         }
-        if super::gnu_atomic::is_gnu_atomic(name.as_str()) {
+        if super::gnu_atomic::is_generic_atomic(name.as_str()) {
             return self
-                .gnu_atomic_call(id, name, name_span, args, span)
+                .generic_atomic_call(id, name, name_span, args, span)
                 .unwrap_or_else(|| Expr::error(span));
         }
         let Some(k) = kind(name.as_str()) else {

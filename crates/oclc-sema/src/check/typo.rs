@@ -229,7 +229,7 @@ impl Checker<'_> {
                 }
                 // clang's type-generic atomics are variadic ("v." with custom checking): any
                 // call fits them, once a call has declared them.
-                let fits = if super::gnu_atomic::is_gnu_atomic(bname) {
+                let fits = if super::gnu_atomic::is_generic_atomic(bname) {
                     self.atomics_called.contains(&sym)
                 } else {
                     self.builtins.special(id).is_none()
