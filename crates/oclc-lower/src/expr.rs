@@ -742,6 +742,11 @@ impl FnCx<'_, '_> {
                 let p = self.place(x);
                 self.load(&p, x.ty)
             }
+            // `as_uint(uchar[4])`: the array's bytes read as the target type.
+            CastKind::Reinterpret if x.lvalue && ty::shape(types, x.ty) == Shape::Aggregate => {
+                let p = self.place(x);
+                self.load(&p, e.ty)
+            }
             CastKind::Reinterpret => {
                 let r = self.rvalue(x);
                 let Some(t) = self.vt(e.ty) else { return r };

@@ -746,6 +746,53 @@ kernel void k(global ulong *o) {
     assert_clang("astype_operand_types", src, want);
 }
 
+/// `as_*` names an lvalue operand's type as declared, with its qualifiers and address space (sgminer's `as_uchar8(h)` on a 16-byte `sph_u64`); an rvalue's without them.
+#[test]
+fn as_type_lvalue_operand() {
+    let src = r#"typedef unsigned long long U;
+kernel void k(global U *g, global uchar8 *o, const global U *c) {
+  U v = g[0];
+  o[0] = as_uchar8(v);
+  o[1] = as_uchar8(c[1]);
+  o[2] = as_uchar8(v + 1);
+  uint2 w = as_uint2(v);
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:4:10: error: invalid reinterpretation: sizes of 'uchar8' (vector of 8 'uchar' values) and '__private U' (aka '__private unsigned long long') must match"#,
+        r#"<stdin>:5:10: error: invalid reinterpretation: sizes of 'uchar8' (vector of 8 'uchar' values) and 'const __global U' (aka 'const __global unsigned long long') must match"#,
+        r#"<stdin>:6:10: error: invalid reinterpretation: sizes of 'uchar8' (vector of 8 'uchar' values) and 'U' (aka 'unsigned long long') must match"#,
+        r#"<stdin>:7:13: error: invalid reinterpretation: sizes of 'uint2' (vector of 2 'uint' values) and '__private U' (aka '__private unsigned long long') must match"#,
+    ];
+    assert_clang("as_type_lvalue_operand", src, want);
+    // An array operand is reinterpreted whole, as clang checks it (its size, not a pointer's).
+    let src = r#"kernel void k(global uint *o, global uchar *i) {
+  uchar a[4] = {i[0], i[1], i[2], i[3]};
+  uchar b[8];
+  o[0] = as_uint(a);
+  o[1] = as_uint(b);
+}
+"#;
+    let want: &[&str] = &[
+        r#"<stdin>:5:10: error: invalid reinterpretation: sizes of 'uint' (aka 'unsigned int') and '__private uchar[8]' (aka '__private unsigned char[8]') must match"#,
+    ];
+    assert_clang("as_type_array_operand", src, want);
+    let src = "kernel void k(global uint *o, global uchar *i) {\n  uchar a[4] = {i[0], i[1], i[2], i[3]};\n  o[0] = as_uint(a);\n  private uchar *p = a;\n  o[1] = as_uint(a) + p[3];\n}\n";
+    assert!(diagnostics(src).is_empty(), "{:?}", diagnostics(src));
+    let p = Program::build(src, "").expect("builds");
+    let d = Device::cpu();
+    let o = d.buffer_from_slice(&[0u32, 0]).expect("buffer");
+    let i = d.buffer_from_slice(&[1u8, 2, 3, 4]).expect("buffer");
+    let mut k = p.kernel("k").expect("kernel");
+    k.set_arg(0, &o).expect("arg");
+    k.set_arg(1, &i).expect("arg");
+    d.launch(&k, &NdRange::new(&[1])).expect("launch");
+    assert_eq!(
+        o.read::<u32>().expect("read"),
+        vec![0x0403_0201, 0x0403_0201 + 4]
+    );
+}
+
 /// Loading a `half` lvalue (a member, a dereference, an element) without cl_khr_fp16 is clang's error at the expression's location (a member's name).
 #[test]
 fn half_load_without_fp16() {

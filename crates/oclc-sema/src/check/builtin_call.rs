@@ -458,12 +458,24 @@ impl Checker<'_> {
                 let Some(a) = args.into_iter().next() else {
                     return Expr::error(span);
                 };
+                // clang names an lvalue operand by its type as declared, with its qualifiers
+                // and address space (`'__private sph_u64'`), and reinterprets an array's
+                // bytes, not the pointer it would decay to (`as_uint(uchar[4])`).
+                let written = a.ty;
+                let a = if self.prog.types.is_array(written) {
+                    a
+                } else {
+                    self.rvalue(a)
+                };
                 let (fs, ts) = (
                     self.prog.types.size_of(a.ty),
                     self.prog.types.size_of(to_qt),
                 );
                 if fs != ts || fs.is_none() {
-                    let (x, y) = (self.prog.types.quoted(a.ty), self.prog.types.quoted(to_qt));
+                    let (x, y) = (
+                        self.prog.types.quoted(written),
+                        self.prog.types.quoted(to_qt),
+                    );
                     self.err(
                         span,
                         format!("invalid reinterpretation: sizes of {y} and {x} must match"),

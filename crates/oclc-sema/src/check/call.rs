@@ -265,11 +265,14 @@ impl Checker<'_> {
             return self.space_fn_call(s, args, span);
         }
         // GNU builtins convert their arguments as C calls do, which name an lvalue argument
-        // by its own type ('__global int *__private'); the others take rvalues.
-        let gnu = self
-            .builtins
-            .lookup(name)
-            .is_some_and(|id| self.builtins.special(id) == Some(crate::builtins::Special::Gnu));
+        // by its own type ('__global int *__private'), and `as_*` names its operand so too;
+        // the others take rvalues.
+        let gnu = self.builtins.lookup(name).is_some_and(|id| {
+            matches!(
+                self.builtins.special(id),
+                Some(crate::builtins::Special::Gnu | crate::builtins::Special::AsType(_))
+            )
+        });
         let mark = self.pending_typos.len();
         let checked: Vec<Expr> = args
             .iter()
