@@ -588,6 +588,9 @@ pub struct TypedefDef {
     pub name: Symbol,
     pub ty: QualType,
     pub span: Span,
+    /// Where its declaration begins (the `typedef` keyword): clang's notes about the
+    /// typedef itself point there.
+    pub start: Span,
 }
 
 /// Pointer size on spir64 (the default target; [`TypeTable::pointer_size`] is the size of one
@@ -1290,7 +1293,15 @@ impl TypeTable {
                 .map_or_else(Default::default, |d| d.name.to_string().into()),
             TypeKind::Image(d, a) => format!("{} {}", a.spelling(), d.name()).into(),
             TypeKind::Opaque(o) => o.name().into(),
-            TypeKind::Pipe(e, a) => format!("{} pipe {}", a.spelling(), self.print(*e)).into(),
+            // clang prints a pipe as read-only or write-only (`read_write` is never one).
+            TypeKind::Pipe(e, a) => {
+                let a = if *a == Access::WriteOnly {
+                    "write_only"
+                } else {
+                    "read_only"
+                };
+                format!("{a} pipe {}", self.print(*e)).into()
+            }
             TypeKind::Atomic(e) => format!("_Atomic({})", self.print(*e)).into(),
             TypeKind::Pointer(_) | TypeKind::Array(..) | TypeKind::Function(_) => "".into(),
         }
@@ -1395,6 +1406,7 @@ mod tests {
             name: Symbol::intern("size_t"),
             ty: QualType::new(TypeTable::ULONG),
             span: Span::DUMMY,
+            start: Span::DUMMY,
         });
         let q = QualType::new(td).with_space(Some(LangAs::PRIVATE));
         assert_eq!(
@@ -1407,6 +1419,7 @@ mod tests {
             name: Symbol::intern("l_t"),
             ty: lp,
             span: Span::DUMMY,
+            start: Span::DUMMY,
         });
         let pl = QualType::new(t.pointer(QualType::new(l_t).with_space(Some(LangAs::PRIVATE))))
             .with_space(Some(LangAs::PRIVATE));

@@ -793,6 +793,71 @@ kernel void k(global U *g, global uchar8 *o, const global U *c) {
     );
 }
 
+/// Access qualifiers as clang checks them: only on images and pipes, one per declaration, only on parameters and typedefs, against a typedef's own access; `read_write` images only from OpenCL C 2.0 (pocl's `imagefill.cl`); images outside parameters named with their deduced address space.
+#[test]
+fn access_qualifiers() {
+    let src = r#"typedef write_only image2d_t wi;
+kernel void k1(read_only int a, write_only global int *p, read_only read_write image2d_t i, read_only read_only image2d_t j, read_only wi w, write_only wi x) {}
+void f2(read_write image1d_t a);
+kernel void k4(image2d_t i) { read_write image2d_t l = i; }
+read_only int g;
+"#;
+    let common: &[&str] = &[
+        r#"<stdin>:2:16: error: access qualifier can only be used for pipe and image type"#,
+        r#"<stdin>:2:33: error: access qualifier can only be used for pipe and image type"#,
+        r#"<stdin>:2:69: error: multiple access qualifiers"#,
+        r#"<stdin>:2:103: warning: duplicate 'read_only' declaration specifier [-Wduplicate-decl-specifier]"#,
+        r#"<stdin>:2:126: error: multiple access qualifiers"#,
+        r#"<stdin>:1:1: note: previously declared 'write_only' here"#,
+        r#"<stdin>:2:142: warning: duplicate 'write_only' declaration specifier [-Wduplicate-decl-specifier]"#,
+        r#"<stdin>:1:1: note: previously declared 'write_only' here"#,
+    ];
+    let cl12: &[&str] = &[
+        r#"<stdin>:3:9: error: access qualifier 'read_write' can not be used for '__read_write image1d_t' prior to OpenCL C version 2.0 or in version 3.0 and without __opencl_c_read_write_images feature"#,
+        r#"<stdin>:4:31: error: 'read_write' attribute only applies to parameters and typedefs"#,
+        r#"<stdin>:4:52: error: type '__private __read_write image2d_t' can only be used as a function parameter in OpenCL"#,
+        r#"<stdin>:5:1: error: access qualifier can only be used for pipe and image type"#,
+        r#"<stdin>:5:15: error: program scope variable must reside in constant address space"#,
+    ];
+    assert_clang("access_qualifiers", src, &[common, cl12].concat());
+    let cl20 = format!("#if __OPENCL_C_VERSION__ < 200\n#error\n#endif\n{src}");
+    let out = check_command(
+        vec!["-cl-std=CL2.0".to_string(), "-".to_string()],
+        &mut cl20.as_bytes(),
+    );
+    let got: Vec<String> = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("<stdin>:") && !l.contains(": note: "))
+        .map(|l| {
+            // Three lines of the version guard precede the source.
+            let rest = &l["<stdin>:".len()..];
+            let (line, tail) = rest.split_once(':').expect("a located diagnostic");
+            format!(
+                "<stdin>:{}:{tail}",
+                line.parse::<u32>().expect("a line number") - 3
+            )
+        })
+        .collect();
+    let want: Vec<&str> = [common, &cl12[1..4]]
+        .concat()
+        .into_iter()
+        .filter(|l| !l.contains(": note: "))
+        .collect();
+    assert_eq!(got, want, "CL2.0: read_write image parameters are allowed");
+    // A pipe is named as clang prints it, read-only until the attribute applies.
+    let src = "kernel void k3(read_write pipe int p) {}\n";
+    let out = check_command(
+        vec!["-cl-std=CL2.0".to_string(), "-".to_string()],
+        &mut src.as_bytes(),
+    );
+    assert!(
+        out.stderr.contains("<stdin>:1:16: error: access qualifier 'read_write' can not be used for 'read_only pipe int' \n"),
+        "{}",
+        out.stderr
+    );
+}
+
 /// Loading a `half` lvalue (a member, a dereference, an element) without cl_khr_fp16 is clang's error at the expression's location (a member's name).
 #[test]
 fn half_load_without_fp16() {

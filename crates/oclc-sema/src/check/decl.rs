@@ -5,6 +5,7 @@
 use oclc_syntax::ast::{self, AsKind, ChunkKind, DeclSpecKind, StorageClass, TypeSpec};
 use oclc_syntax::{ClStd, Diagnostic, Span, Symbol};
 
+use super::access::AccessDecl;
 use super::scope::{Binding, Entry};
 use super::{Checker, FnCtx};
 use crate::hir::{self, FuncId, Storage, VarId};
@@ -31,6 +32,9 @@ pub struct Specs {
     /// Where `__kernel` was written, for "only applies to functions" elsewhere.
     pub kernel_span: Option<Span>,
     pub invalid: bool,
+    /// The access qualifiers the type allowed, for the declaration's own check
+    /// ([`Checker::access_decl_attrs`]).
+    pub access: Vec<(Access, Span)>,
 }
 
 /// A parameter after checking its declaration.
@@ -165,7 +169,7 @@ impl Checker<'_> {
         let mut kernel_span = None;
         let mut invalid = false;
         let mut cvr = 0u8;
-        let mut access = None;
+        let mut accesses: Vec<(Access, Span)> = Vec::new();
         // 0: none, 1: short, 2: long, 3: long long.
         let mut width = 0u8;
         let mut width_span = Span::DUMMY;
@@ -245,13 +249,14 @@ impl Checker<'_> {
                     ast::TypeQual::Restrict => cvr |= Quals::RESTRICT,
                     ast::TypeQual::Atomic => is_atomic_qual = true,
                 },
-                DeclSpecKind::Access(a) => {
-                    access = Some(match a {
+                DeclSpecKind::Access(a) => accesses.push((
+                    match a {
                         ast::AccessQual::ReadOnly => Access::ReadOnly,
                         ast::AccessQual::WriteOnly => Access::WriteOnly,
                         ast::AccessQual::ReadWrite => Access::ReadWrite,
-                    })
-                }
+                    },
+                    item.span,
+                )),
                 DeclSpecKind::Func(ast::FuncSpec::Kernel) => {
                     is_kernel = true;
                     kernel_span.get_or_insert(item.span);
@@ -262,6 +267,8 @@ impl Checker<'_> {
             }
         }
 
+        // An image type takes the first access qualifier (clang's `getImageAccess`).
+        let access = accesses.first().map(|&(a, _)| a);
         // clang's DeclSpec::Finish: invalid sign and width combinations are dropped.
         let base_kind = base.map(|(b, _)| b);
         if let (Some((_, ss)), Some(b)) = (sign, base_kind)
@@ -340,6 +347,7 @@ impl Checker<'_> {
                 quals: ty.quals,
             };
         }
+        let access = self.access_type_attrs(ty, &accesses);
         ty = self.prog.types.add_quals(ty, Quals { cvr, space: None });
         let mut as_span = None;
         for item in &specs.items {
@@ -357,6 +365,7 @@ impl Checker<'_> {
             is_kernel,
             kernel_span,
             invalid,
+            access,
         }
     }
 
@@ -743,7 +752,8 @@ impl Checker<'_> {
             let d = self.declarator(specs.ty, &p.declarator, false);
             self.kernel_not_on_function(&specs);
             self.overloadable_not_on_function(&p.specs, &p.declarator);
-            let mut invalid = d.invalid || specs.invalid || bad_storage;
+            let access_ok = self.access_decl_attrs(&specs.access, AccessDecl::Param, d.ty);
+            let mut invalid = d.invalid || specs.invalid || bad_storage || !access_ok;
             let span = d.name.map_or(p.span, |_| d.name_span);
             let written = d.ty;
             let mut ty = d.ty;
@@ -971,6 +981,12 @@ impl Checker<'_> {
             );
             self.warn_unknown_decl_attrs(&d.specs, &idecl.declarator);
             let Some(name) = decl.name else { continue };
+            let what = if specs.storage.is_some_and(|s| s.0 == StorageClass::Typedef) {
+                AccessDecl::Typedef
+            } else {
+                AccessDecl::Other
+            };
+            self.access_decl_attrs(&specs.access, what, decl.ty);
             if self.prog.types.fn_sig(decl.ty).is_none() {
                 self.kernel_not_on_function(&specs);
             }
@@ -983,6 +999,11 @@ impl Checker<'_> {
                     name,
                     ty,
                     span: decl.name_span,
+                    start: if d.specs.span == Span::DUMMY {
+                        d.span.start()
+                    } else {
+                        d.specs.span.start()
+                    },
                 });
                 if let Some(a) = self.aligned_attr(&d.specs, &idecl.declarator) {
                     self.prog.types.set_typedef_align(id, a);
@@ -1051,7 +1072,8 @@ impl Checker<'_> {
             for p in &f.params {
                 let specs = self.specs(&p.specs, DeclPlace::Block);
                 self.param_storage(&specs);
-                let _ = self.declarator(specs.ty, &p.declarator, false);
+                let pd = self.declarator(specs.ty, &p.declarator, false);
+                self.access_decl_attrs(&specs.access, AccessDecl::Param, pd.ty);
                 self.kernel_not_on_function(&specs);
                 self.overloadable_not_on_function(&p.specs, &p.declarator);
             }
@@ -1107,15 +1129,6 @@ impl Checker<'_> {
         );
         let is_void = types.is_void(ty);
         let is_img = matches!(types.ckind(ty), TypeKind::Image(..) | TypeKind::Pipe(..));
-        // Images and pipes can only be parameters.
-        if is_img && !invalid {
-            let t = self.prog.types.quoted(ty);
-            self.err(
-                span,
-                format!("type {t} can only be used as a function parameter in OpenCL"),
-            );
-            invalid = true;
-        }
         // Rule 36/39: deduce the space of an unqualified variable (not samplers, as clang).
         let written_space = self.prog.types.object_space(ty);
         // Not for `void`, whose variable clang leaves unqualified (and rejects later).
@@ -1131,6 +1144,16 @@ impl Checker<'_> {
             ty = self.prog.types.set_object_space(ty, Some(sp));
         }
         let space_now = self.prog.types.object_space(ty);
+        // Images and pipes can only be parameters (clang names the type with its deduced
+        // address space).
+        if is_img && !invalid {
+            let t = self.prog.types.quoted(ty);
+            self.err(
+                span,
+                format!("type {t} can only be used as a function parameter in OpenCL"),
+            );
+            invalid = true;
+        }
         if self.prog.types.as_scalar(ty) == Some(Scalar::Half)
             && !self.ext("cl_khr_fp16")
             && !invalid

@@ -9,6 +9,7 @@
 //! (statements), [`consteval`] (integer constant expressions), [`predef`] (predeclared OpenCL
 //! names), [`scope`] (name lookup).
 
+pub mod access;
 pub mod attrs;
 pub mod builtin_call;
 pub mod builtin_redecl;

@@ -73,6 +73,7 @@ impl Checker<'_> {
             name: sym,
             ty,
             span: Span::DUMMY,
+            start: Span::DUMMY,
         });
         let q = QualType::new(id);
         self.scopes.insert_predeclared(sym, Binding::Typedef(q));
