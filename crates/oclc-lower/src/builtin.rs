@@ -575,8 +575,12 @@ impl FnCx<'_, '_> {
             "__builtin_abs" | "__builtin_labs" => Some("abs"),
             "__builtin_powif" | "__builtin_powi" => Some("pown"),
             _ => name.strip_prefix("__builtin_").and_then(|m| {
-                // The C math functions: their OpenCL twin drops the `f` of the float form.
-                let base = m.strip_suffix('f').unwrap_or(m);
+                // The C math functions: their OpenCL twin drops the `f` of the float form
+                // (`f16` of the `half` one).
+                let base = m
+                    .strip_suffix("f16")
+                    .or_else(|| m.strip_suffix('f'))
+                    .unwrap_or(m);
                 matches!(
                     base,
                     "fabs"
@@ -598,6 +602,17 @@ impl FnCx<'_, '_> {
                         | "fma"
                         | "ilogb"
                         | "ldexp"
+                        | "rint"
+                        | "tan"
+                        | "asin"
+                        | "acos"
+                        | "atan"
+                        | "sinh"
+                        | "cosh"
+                        | "tanh"
+                        | "exp10"
+                        | "log10"
+                        | "fmod"
                 )
                 .then_some(base)
             }),

@@ -663,3 +663,51 @@ fn short_counts_and_exponent_builtins() {
         );
     }
 }
+
+/// The `_Float16` math builtins (`half` on SPIR, usable without cl_khr_fp16; pocl's library
+/// tests for them with `__has_builtin`): clean under clang-19 as `__has_builtin` says, and
+/// computed on the cpu device in `half` (`exp2f16(0.5)` rounds to half precision).
+#[test]
+fn half_math_builtins() {
+    let src = "#if !__has_builtin(__builtin_sqrtf16) || !__has_builtin(__builtin_fmaf16)
+#error no half builtins
+#endif
+kernel void k(global float *f) {
+  f[0] = __builtin_sqrtf16(f[0]);
+  f[1] = __builtin_fmaf16(f[1], 2.0f, 1.0f);
+  f[2] = __builtin_ldexpf16(f[2], 2);
+  f[3] = __builtin_exp10f16(f[3]);
+  f[4] = __builtin_powf16(f[4], 10.0f);
+  f[5] = __builtin_fmodf16(f[5], 2.0f);
+  f[6] = __builtin_fabsf16(f[6]) + __builtin_copysignf16(1.0f, f[6]);
+  f[7] = __builtin_floorf16(f[7]) + __builtin_rintf16(f[7]) + __builtin_truncf16(f[7]);
+  f[8] = __builtin_exp2f16(f[8]);
+  f[9] = __builtin_log2f16(f[9]) + __builtin_fmaxf16(f[9], 3.0f) + __builtin_fminf16(f[9], 3.0f);
+}";
+    for opts in ["", "-O0"] {
+        let program = Program::build(src, opts).expect("build");
+        let device = Device::cpu();
+        let f = device
+            .buffer_from_slice(&[2.25f32, 1.5, 3.0, 2.0, 2.0, 7.5, -2.5, 2.5, 0.5, 4.0])
+            .expect("f");
+        let mut k = program.kernel("k").expect("kernel");
+        k.set_arg(0, &f).expect("args");
+        device.launch(&k, &NdRange::new(&[1])).expect("launch");
+        assert_eq!(
+            f.read::<f32>().expect("f"),
+            vec![
+                1.5,
+                4.0,
+                12.0,
+                100.0,
+                1024.0,
+                1.5,
+                1.5,
+                6.0,
+                1.4140625,
+                2.0 + 4.0 + 3.0
+            ],
+            "{opts}"
+        );
+    }
+}

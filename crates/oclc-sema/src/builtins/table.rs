@@ -429,6 +429,10 @@ __builtin_expf __builtin_exp __builtin_logf __builtin_log __builtin_exp2f __buil
 __builtin_sinf __builtin_sin __builtin_cosf __builtin_cos __builtin_powf __builtin_pow = special(gnu)
 __builtin_fminf __builtin_fmin __builtin_fmaxf __builtin_fmax __builtin_copysignf __builtin_copysign __builtin_fmaf __builtin_fma = special(gnu)
 __builtin_clzs __builtin_ctzs __builtin_ilogbf __builtin_ilogb __builtin_ldexpf __builtin_ldexp __builtin_powif __builtin_powi = special(gnu)
+__builtin_sqrtf16 __builtin_fabsf16 __builtin_ceilf16 __builtin_floorf16 __builtin_truncf16 __builtin_rintf16 __builtin_roundf16 = special(gnu)
+__builtin_sinf16 __builtin_cosf16 __builtin_tanf16 __builtin_asinf16 __builtin_acosf16 __builtin_atanf16 __builtin_sinhf16 __builtin_coshf16 __builtin_tanhf16 = special(gnu)
+__builtin_expf16 __builtin_exp2f16 __builtin_exp10f16 __builtin_logf16 __builtin_log2f16 __builtin_log10f16 = special(gnu)
+__builtin_copysignf16 __builtin_fmaxf16 __builtin_fminf16 __builtin_powf16 __builtin_fmodf16 __builtin_fmaf16 __builtin_ldexpf16 = special(gnu)
 # The keyword `__builtin_bit_cast(T, x)` reaches lowering as a call of this name.
 __builtin_bit_cast = special(gnu)
 # The GNU, C11 and OpenCL atomics (type-generic, checked by `check/gnu_atomic.rs`) and fences.

@@ -27,6 +27,7 @@ enum G {
     ULongLong,
     UShort,
     UChar,
+    Half,
     Float,
     Double,
     /// `const char *`; clang gives the parameter the address space of a pointer argument.
@@ -106,6 +107,20 @@ fn kind(name: &str) -> Option<Kind> {
         "__builtin_ldexpf" | "__builtin_powif" => (Float, &[Float, Int]),
         "__builtin_ldexp" | "__builtin_powi" => (Double, &[Double, Int]),
         "__builtin_fma" => (Double, &[Double, Double, Double]),
+        // The `_Float16` math builtins: `half` on SPIR, usable without cl_khr_fp16.
+        "__builtin_sqrtf16" | "__builtin_fabsf16" | "__builtin_ceilf16" | "__builtin_floorf16"
+        | "__builtin_truncf16" | "__builtin_rintf16" | "__builtin_roundf16"
+        | "__builtin_sinf16" | "__builtin_cosf16" | "__builtin_tanf16" | "__builtin_asinf16"
+        | "__builtin_acosf16" | "__builtin_atanf16" | "__builtin_sinhf16" | "__builtin_coshf16"
+        | "__builtin_tanhf16" | "__builtin_expf16" | "__builtin_exp2f16" | "__builtin_exp10f16"
+        | "__builtin_logf16" | "__builtin_log2f16" | "__builtin_log10f16" => (Half, &[Half]),
+        "__builtin_copysignf16"
+        | "__builtin_fmaxf16"
+        | "__builtin_fminf16"
+        | "__builtin_powf16"
+        | "__builtin_fmodf16" => (Half, &[Half, Half]),
+        "__builtin_fmaf16" => (Half, &[Half, Half, Half]),
+        "__builtin_ldexpf16" => (Half, &[Half, Int]),
         "__builtin_unreachable" | "__builtin_trap" => (Void, &[]),
         "__atomic_thread_fence"
         | "__atomic_signal_fence"
@@ -188,6 +203,7 @@ impl Checker<'_> {
             G::ULongLong => TypeTable::ULONGLONG,
             G::UShort => TypeTable::USHORT,
             G::UChar => TypeTable::UCHAR,
+            G::Half => TypeTable::HALF,
             G::Float => TypeTable::FLOAT,
             G::Double => TypeTable::DOUBLE,
             G::ConstCharPtr
