@@ -574,6 +574,8 @@ impl FnCx<'_, '_> {
             "__builtin_signbit" => Some("signbit"),
             "__builtin_abs" | "__builtin_labs" => Some("abs"),
             "__builtin_powif" | "__builtin_powi" => Some("pown"),
+            // The current rounding mode is always to nearest: `nearbyint` is `rint`.
+            "__builtin_nearbyintf" | "__builtin_nearbyint" => Some("rint"),
             _ => name.strip_prefix("__builtin_").and_then(|m| {
                 // The C math functions: their OpenCL twin drops the `f` of the float form
                 // (`f16` of the `half` one).

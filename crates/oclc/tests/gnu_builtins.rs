@@ -711,3 +711,45 @@ kernel void k(global float *f) {
         );
     }
 }
+
+/// The C library's trigonometric, hyperbolic, base-10, `rint`/`nearbyint` and `fmod`
+/// builtins for `float` and `double` (clang declares them on SPIR; `__has_builtin` says so):
+/// clean under clang-19, and computed on the cpu device.
+#[test]
+fn float_math_builtins() {
+    let src = "#if !__has_builtin(__builtin_exp10) || !__has_builtin(__builtin_tanhf)
+#error missing
+#endif
+kernel void k(global float *f, global double *d) {
+  f[0] = __builtin_tanf(f[0]) + __builtin_asinf(f[0]) + __builtin_atanf(f[0]) + __builtin_sinhf(f[0]) + __builtin_tanhf(f[0]);
+  f[1] = __builtin_acosf(f[1]) + __builtin_coshf(f[1] - 1.0f);
+  f[2] = __builtin_exp10f(f[2]) + __builtin_log10f(1000.0f);
+  f[3] = __builtin_rintf(f[3]) + __builtin_nearbyintf(f[3] + 1.0f) + __builtin_fmodf(7.5f, f[3]);
+  d[0] = __builtin_exp10(d[0]) + __builtin_log10(100.0) + __builtin_cosh(0.0) + __builtin_fmod(d[0], 1.5)
+       + __builtin_tan(0.0) + __builtin_asin(0.0) + __builtin_acos(1.0) + __builtin_atan(0.0)
+       + __builtin_sinh(0.0) + __builtin_tanh(0.0) + __builtin_rint(2.5) + __builtin_nearbyint(3.5);
+}";
+    for opts in ["", "-O0"] {
+        let program = Program::build(src, opts).expect("build");
+        let device = Device::cpu();
+        let f = device
+            .buffer_from_slice(&[0.0f32, 1.0, 2.0, 2.5])
+            .expect("f");
+        let d = device.buffer_from_slice(&[2.0f64]).expect("d");
+        let mut k = program.kernel("k").expect("kernel");
+        k.set_arg(0, &f)
+            .and_then(|k| k.set_arg(1, &d))
+            .expect("args");
+        device.launch(&k, &NdRange::new(&[1])).expect("launch");
+        assert_eq!(
+            f.read::<f32>().expect("f"),
+            vec![0.0, 1.0, 103.0, 2.0 + 4.0 + 0.0],
+            "{opts}"
+        );
+        assert_eq!(
+            d.read::<f64>().expect("d"),
+            vec![100.0 + 2.0 + 1.0 + 0.5 + 2.0 + 4.0],
+            "{opts}"
+        );
+    }
+}

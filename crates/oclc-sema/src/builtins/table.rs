@@ -433,6 +433,9 @@ __builtin_sqrtf16 __builtin_fabsf16 __builtin_ceilf16 __builtin_floorf16 __built
 __builtin_sinf16 __builtin_cosf16 __builtin_tanf16 __builtin_asinf16 __builtin_acosf16 __builtin_atanf16 __builtin_sinhf16 __builtin_coshf16 __builtin_tanhf16 = special(gnu)
 __builtin_expf16 __builtin_exp2f16 __builtin_exp10f16 __builtin_logf16 __builtin_log2f16 __builtin_log10f16 = special(gnu)
 __builtin_copysignf16 __builtin_fmaxf16 __builtin_fminf16 __builtin_powf16 __builtin_fmodf16 __builtin_fmaf16 __builtin_ldexpf16 = special(gnu)
+__builtin_rintf __builtin_rint __builtin_nearbyintf __builtin_nearbyint __builtin_tanf __builtin_tan __builtin_asinf __builtin_asin __builtin_acosf __builtin_acos = special(gnu)
+__builtin_atanf __builtin_atan __builtin_sinhf __builtin_sinh __builtin_coshf __builtin_cosh __builtin_tanhf __builtin_tanh = special(gnu)
+__builtin_exp10f __builtin_exp10 __builtin_log10f __builtin_log10 __builtin_fmodf __builtin_fmod = special(gnu)
 # The keyword `__builtin_bit_cast(T, x)` reaches lowering as a call of this name.
 __builtin_bit_cast = special(gnu)
 # The GNU, C11 and OpenCL atomics (type-generic, checked by `check/gnu_atomic.rs`) and fences.

@@ -88,18 +88,55 @@ fn kind(name: &str) -> Option<Kind> {
         "__builtin_abs" | "__builtin_ffs" | "__builtin_clrsb" => (Int, &[Int]),
         "__builtin_parity" => (Int, &[UInt]),
         "__builtin_labs" => (Long, &[Long]),
-        "__builtin_floorf" | "__builtin_ceilf" | "__builtin_truncf" | "__builtin_roundf"
-        | "__builtin_expf" | "__builtin_logf" | "__builtin_sinf" | "__builtin_cosf"
-        | "__builtin_exp2f" | "__builtin_log2f" => (Float, &[Float]),
-        "__builtin_floor" | "__builtin_ceil" | "__builtin_trunc" | "__builtin_round"
-        | "__builtin_exp" | "__builtin_log" | "__builtin_sin" | "__builtin_cos"
-        | "__builtin_exp2" | "__builtin_log2" => (Double, &[Double]),
-        "__builtin_fminf" | "__builtin_fmaxf" | "__builtin_copysignf" | "__builtin_powf" => {
-            (Float, &[Float, Float])
-        }
-        "__builtin_fmin" | "__builtin_fmax" | "__builtin_copysign" | "__builtin_pow" => {
-            (Double, &[Double, Double])
-        }
+        "__builtin_floorf"
+        | "__builtin_ceilf"
+        | "__builtin_truncf"
+        | "__builtin_roundf"
+        | "__builtin_rintf"
+        | "__builtin_nearbyintf"
+        | "__builtin_expf"
+        | "__builtin_logf"
+        | "__builtin_sinf"
+        | "__builtin_cosf"
+        | "__builtin_tanf"
+        | "__builtin_asinf"
+        | "__builtin_acosf"
+        | "__builtin_atanf"
+        | "__builtin_sinhf"
+        | "__builtin_coshf"
+        | "__builtin_tanhf"
+        | "__builtin_exp2f"
+        | "__builtin_log2f"
+        | "__builtin_exp10f"
+        | "__builtin_log10f" => (Float, &[Float]),
+        "__builtin_floor"
+        | "__builtin_ceil"
+        | "__builtin_trunc"
+        | "__builtin_round"
+        | "__builtin_rint"
+        | "__builtin_nearbyint"
+        | "__builtin_exp"
+        | "__builtin_log"
+        | "__builtin_sin"
+        | "__builtin_cos"
+        | "__builtin_tan"
+        | "__builtin_asin"
+        | "__builtin_acos"
+        | "__builtin_atan"
+        | "__builtin_sinh"
+        | "__builtin_cosh"
+        | "__builtin_tanh"
+        | "__builtin_exp2"
+        | "__builtin_log2"
+        | "__builtin_exp10"
+        | "__builtin_log10" => (Double, &[Double]),
+        "__builtin_fminf"
+        | "__builtin_fmaxf"
+        | "__builtin_copysignf"
+        | "__builtin_powf"
+        | "__builtin_fmodf" => (Float, &[Float, Float]),
+        "__builtin_fmin" | "__builtin_fmax" | "__builtin_copysign" | "__builtin_pow"
+        | "__builtin_fmod" => (Double, &[Double, Double]),
         "__builtin_fmaf" => (Float, &[Float, Float, Float]),
         "__builtin_clzs" | "__builtin_ctzs" => (Int, &[UShort]),
         "__builtin_ilogbf" => (Int, &[Float]),
