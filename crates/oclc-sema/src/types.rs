@@ -1189,7 +1189,21 @@ impl TypeTable {
                     }
                     s.push_str(&inner);
                 }
-                let pk = self.kind(p.id);
+                // The pointee as printed: in the `aka` form through its typedefs (a pointer to
+                // a `row3` prints `(*)[3]` desugared).
+                let mut pk = self.kind(p.id);
+                for _ in 0..64 {
+                    match pk {
+                        TypeKind::Typedef(td)
+                            if aka
+                                && let Some(d) = self.typedef(*td)
+                                && !matches!(self.kind(d.ty.id), TypeKind::Vector(..)) =>
+                        {
+                            pk = self.kind(d.ty.id)
+                        }
+                        _ => break,
+                    }
+                }
                 if matches!(pk, TypeKind::Array(..) | TypeKind::Function(_)) {
                     s = format!("({s})");
                 }

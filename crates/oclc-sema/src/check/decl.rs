@@ -747,8 +747,9 @@ impl Checker<'_> {
             let span = d.name.map_or(p.span, |_| d.name_span);
             let written = d.ty;
             let mut ty = d.ty;
-            // Array parameters become pointers to their (private by default) elements.
-            if let Some((elem, _)) = self.prog.types.array_elem(ty) {
+            // Array parameters become pointers to their (private by default) elements, the
+            // element's typedef sugar kept (`cl_uint A[3][3]` is `'__private cl_uint (*)[3]'`).
+            if let Some((elem, _)) = self.prog.types.array_elem_sugared(ty) {
                 let elem = if self.prog.types.object_space(elem).is_none() {
                     self.prog
                         .types
