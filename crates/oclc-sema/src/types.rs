@@ -1277,6 +1277,16 @@ impl TypeTable {
         }
     }
 
+    /// The typedef naming an unnamed struct, union or enum `id` (`typedef struct {...} S;`):
+    /// clang gives the tag that name "for linkage purposes" and prints the tag type as `S`
+    /// (no keyword), so `'S'` needs no "aka". The first typedef of the bare tag type.
+    fn anonymous_tag_typedef(&self, id: TypeId) -> Option<Symbol> {
+        self.typedefs
+            .iter()
+            .find(|t| t.ty.id == id && t.ty.quals.cvr == 0)
+            .map(|t| t.name)
+    }
+
     fn base_name(&self, id: TypeId) -> std::borrow::Cow<'static, str> {
         match self.kind(id) {
             TypeKind::Void => "void".into(),
@@ -1290,14 +1300,20 @@ impl TypeTable {
                     let kw = if d.is_union { "union" } else { "struct" };
                     match d.name {
                         Some(n) => format!("{kw} {n}").into(),
-                        None => format!("{kw} (unnamed)").into(),
+                        None => match self.anonymous_tag_typedef(id) {
+                            Some(n) => n.to_string().into(),
+                            None => format!("{kw} (unnamed)").into(),
+                        },
                     }
                 }
                 None => "struct".into(),
             },
             TypeKind::Enum(e) => match self.enums.get(e.0 as usize).and_then(|d| d.name) {
                 Some(n) => format!("enum {n}").into(),
-                None => "enum (unnamed)".into(),
+                None => match self.anonymous_tag_typedef(id) {
+                    Some(n) => n.to_string().into(),
+                    None => "enum (unnamed)".into(),
+                },
             },
             TypeKind::Typedef(t) => self
                 .typedef(*t)

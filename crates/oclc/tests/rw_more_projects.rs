@@ -10,7 +10,14 @@ use oclc::cli::check_command;
 /// source excerpts, without notes located in clang's headers (oclc prints those unlocated)
 /// and without oclc's own notes beyond clang ("implicit address space: ...").
 fn diagnostics(src: &[u8]) -> Vec<String> {
-    let out = check_command(vec!["-".to_string()], &mut &src[..]);
+    diagnostics_with(&[], src)
+}
+
+/// [`diagnostics`] with `flags` (`-cl-std=CL2.0`, `-cl-ext=-all`) before the `-`.
+fn diagnostics_with(flags: &[&str], src: &[u8]) -> Vec<String> {
+    let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    args.push("-".to_string());
+    let out = check_command(args, &mut &src[..]);
     out.stderr
         .lines()
         .filter(|l| {
@@ -153,5 +160,126 @@ void g(global int *p) { int a; f(&a); f(p); }
             "<stdin>:21:41: error: incompatible pointer to integer conversion passing '__global int *__private' to parameter of type 'int' [-Wint-conversion]",
             "<stdin>:20:12: note: passing argument to parameter 'x' here",
         ],
+    );
+}
+
+/// clspv's and the SPIR-V translator's tests use OpenCL C 2.0 names: clang declares
+/// `memory_order`/`memory_scope` with their enumerators and the device-enqueue, pipe and
+/// atomic type names from 2.0 on only, so in 1.2 they are undeclared identifiers.
+#[test]
+fn cl20_names_are_undeclared_in_cl12() {
+    let src = br#"kernel void k(global uint *o) {
+  o[0] = memory_order_relaxed;
+  o[1] = memory_scope_device;
+}
+void f(void) {
+  queue_t q;
+  clk_event_t e;
+  reserve_id_t r;
+  memory_order mo = 1;
+}
+"#;
+    assert_eq!(
+        diagnostics(src),
+        [
+            "<stdin>:2:10: error: use of undeclared identifier 'memory_order_relaxed'",
+            "<stdin>:3:10: error: use of undeclared identifier 'memory_scope_device'",
+            "<stdin>:6:3: error: use of undeclared identifier 'queue_t'",
+            "<stdin>:7:3: error: use of undeclared identifier 'clk_event_t'",
+            "<stdin>:8:3: error: use of undeclared identifier 'reserve_id_t'",
+            "<stdin>:9:3: error: use of undeclared identifier 'memory_order'",
+        ],
+        "OpenCL C 1.2"
+    );
+    assert_eq!(
+        diagnostics_with(&["-cl-std=CL2.0"], src),
+        Vec::<String>::new(),
+        "OpenCL C 2.0"
+    );
+}
+
+/// opencl-c-base.h's device-enqueue typedefs (`ndrange_t`, `kernel_enqueue_flags_t`,
+/// `clk_profiling_info`) exist from 2.0 on, and the header defines 2.0's optional features
+/// (so `memory_order_seq_cst`, `memory_scope_all_svm_devices`) whatever -cl-ext says.
+#[test]
+fn cl20_header_typedefs_and_features() {
+    let src = br#"kernel void k(global int *o) {
+  ndrange_t n = ndrange_1D(16);
+  o[0] = n.workDimension + sizeof(ndrange_t) + n.globalWorkSize[0];
+  kernel_enqueue_flags_t f = CLK_ENQUEUE_FLAGS_NO_WAIT;
+  clk_profiling_info pi = CLK_PROFILING_COMMAND_EXEC_TIME;
+  o[1] = memory_order_seq_cst + memory_scope_all_svm_devices;
+  int x = n;
+}
+"#;
+    let want = [
+        "<stdin>:7:7: error: initializing '__private int' with an expression of incompatible type '__private ndrange_t'",
+    ];
+    for flags in [
+        &["-cl-std=CL2.0"][..],
+        &["-cl-std=CL2.0", "-cl-ext=-all"],
+        &["-cl-std=CL3.0"],
+    ] {
+        assert_eq!(diagnostics_with(flags, src), want, "{flags:?}");
+    }
+}
+
+/// `typedef struct { ... } S;`: clang names the unnamed struct `S` for linkage, so its type
+/// prints `'S'` with no "aka" (a typedef of a typedef still has one).
+#[test]
+fn typedef_named_unnamed_tags_print_bare() {
+    let src = br#"typedef struct { int a; } S;
+typedef struct { int b; } T, *PT;
+typedef S S2;
+typedef enum { EA, EB } E;
+typedef union { int u; float f; } U;
+kernel void k(global int *o) { S s; T t; PT pt = 0; S2 s2; E e = EA; U u;
+  int x1 = s; int x2 = t; int x3 = s2; int x4 = u; float4 f = s; s.zz = 1; int x6 = pt;
+  E *pe = &s; }
+"#;
+    assert_clang(
+        "typedef_named_unnamed_tags_print_bare",
+        src,
+        &[
+            "<stdin>:7:7: error: initializing '__private int' with an expression of incompatible type '__private S'",
+            "<stdin>:7:19: error: initializing '__private int' with an expression of incompatible type '__private T'",
+            "<stdin>:7:31: error: initializing '__private int' with an expression of incompatible type '__private S2' (aka '__private S')",
+            "<stdin>:7:44: error: initializing '__private int' with an expression of incompatible type '__private U'",
+            "<stdin>:7:59: error: initializing '__private float4' (vector of 4 'float' values) with an expression of incompatible type '__private S'",
+            "<stdin>:7:68: error: no member named 'zz' in 'S'",
+            "<stdin>:7:80: error: incompatible pointer to integer conversion initializing '__private int' with an expression of type '__private PT' (aka '__private T *__private') [-Wint-conversion]",
+            "<stdin>:8:6: warning: incompatible pointer types initializing '__private E *__private' with an expression of type '__private S *' [-Wincompatible-pointer-types]",
+        ],
+    );
+}
+
+/// clspv's kernel-arg-info tests take `read_write image3d_t` parameters: before OpenCL C 2.0
+/// clang refuses the qualifier on a parameter, spelled as written, and the parameter is then
+/// invalid (its uses report nothing more); a typedef is not checked.
+#[test]
+fn read_write_image_parameters_before_cl20() {
+    let src = br#"kernel void a(__read_write image2d_t i) { }
+kernel void b(read_write image1d_buffer_t i, int x) { int y = x + q; }
+typedef read_write image2d_t rwi;
+kernel void c(rwi i) {}
+kernel void d(__read_write image3d_t i) { read_imagef(i, (int4)(0)); }
+"#;
+    assert_clang(
+        "read_write_image_parameters_before_cl20",
+        src,
+        &[
+            "<stdin>:1:15: error: access qualifier '__read_write' can not be used for '__read_write image2d_t' prior to OpenCL C version 2.0 or in version 3.0 and without __opencl_c_read_write_images feature",
+            "<stdin>:2:15: error: access qualifier 'read_write' can not be used for '__read_write image1d_buffer_t' prior to OpenCL C version 2.0 or in version 3.0 and without __opencl_c_read_write_images feature",
+            "<stdin>:2:67: error: use of undeclared identifier 'q'",
+            "<stdin>:5:15: error: access qualifier '__read_write' can not be used for '__read_write image3d_t' prior to OpenCL C version 2.0 or in version 3.0 and without __opencl_c_read_write_images feature",
+        ],
+    );
+    assert_eq!(
+        diagnostics_with(&["-cl-std=CL2.0"], src),
+        [
+            "<stdin>:2:67: error: use of undeclared identifier 'q'",
+            "<stdin>:5:43: warning: ignoring return value of function declared with pure attribute [-Wunused-value]",
+        ],
+        "OpenCL C 2.0"
     );
 }
