@@ -51,6 +51,20 @@ def _project_flags(proj, path):
                 '-D', 'NFACTOR=10', '-D', 'MAX_GLOBAL_THREADS=65536', '-D', 'SPH_COMPACT_BLAKE_64=0',
                 '-D', 'SPH_LUFFA_PARALLEL=0', '-D', 'SPH_KECCAK_UNROLL=0', '-D', 'SPH_HAMSI_EXPAND_BIG=4',
                 '-D', 'SPH_HAMSI_SHORT=0']
+    if proj == 'hughperkins+DeepCL':
+        # the host program passes every layer dimension as -DgName=value
+        g = dict(gOutputSize=8, gInputSize=10, gHalfFilterSize=1, gFilterSize=3, gFilterSizeSquared=9,
+                 gInputPlanes=4, gOutputSizeSquared=64, gInputSizeSquared=100, gNumFilters=8, gMargin=1,
+                 gPadZeros=1, gEven=0, gNumInputPlanes=4, gPoolingSize=2, gNumPlanes=4, gInPerBlock=4,
+                 gWorkgroupSize=64, gOutputStripeSize=16, gInputStripeOuterSize=32, gInputStripeInnerSize=16,
+                 gPixelsPerThread=2, gOutputStripeNumRows=2, gNumStripes=4, gInputStripeMarginSize=8,
+                 gInputStripeInnerNumRows=2, gInputStripeOuterNumRows=4, gInputStripeMarginRows=1, gStride=1,
+                 gSize=8, gPadding=1, gOutPerBlock=4, gNumOutputPlanes=8, gColSize=8)
+        return ['-I', d, '-I', f'{SRC}/{proj}'] + [f'-D{k}={v}' for k, v in g.items()]
+    if proj == 'llvm-mirror+libclc':
+        return ['-I', d, '-I', f'{SRC}/{proj}/generic/include']
+    if proj == 'clMathLibraries+clRNG':
+        return ['-I', d, '-I', f'{SRC}/{proj}/src/include']
     return ['-I', d]
 
 def corpus(only=None, match=None):

@@ -83,6 +83,14 @@ fn opt_subset(a: Option<LangAs>, b: Option<LangAs>) -> bool {
     }
 }
 
+/// Rule 41, the space half of clang's `isAtLeastAsQualifiedAs(to, from)`: an object in `from`
+/// is one in `to` (a `'__private int'` destination takes what a `__private int *` points to;
+/// a parameter of type `'int'`, with no space, does not). clang's fix-it hints for a pointer
+/// used as an integer ("; dereference with *", "; remove &") ask it.
+pub fn at_least_as_qualified_space(to: Option<LangAs>, from: Option<LangAs>) -> bool {
+    opt_subset(from, to)
+}
+
 fn opt_overlaps(a: Option<LangAs>, b: Option<LangAs>) -> bool {
     opt_subset(a, b) || opt_subset(b, a)
 }

@@ -1192,7 +1192,21 @@ impl TypeTable {
                     }
                     s.push_str(&inner);
                 }
-                let pk = self.kind(p.id);
+                // The pointee as printed: in the `aka` form through its typedefs (a pointer to
+                // a `row3` prints `(*)[3]` desugared).
+                let mut pk = self.kind(p.id);
+                for _ in 0..64 {
+                    match pk {
+                        TypeKind::Typedef(td)
+                            if aka
+                                && let Some(d) = self.typedef(*td)
+                                && !matches!(self.kind(d.ty.id), TypeKind::Vector(..)) =>
+                        {
+                            pk = self.kind(d.ty.id)
+                        }
+                        _ => break,
+                    }
+                }
                 if matches!(pk, TypeKind::Array(..) | TypeKind::Function(_)) {
                     s = format!("({s})");
                 }
@@ -1266,6 +1280,16 @@ impl TypeTable {
         }
     }
 
+    /// The typedef naming an unnamed struct, union or enum `id` (`typedef struct {...} S;`):
+    /// clang gives the tag that name "for linkage purposes" and prints the tag type as `S`
+    /// (no keyword), so `'S'` needs no "aka". The first typedef of the bare tag type.
+    fn anonymous_tag_typedef(&self, id: TypeId) -> Option<Symbol> {
+        self.typedefs
+            .iter()
+            .find(|t| t.ty.id == id && t.ty.quals.cvr == 0)
+            .map(|t| t.name)
+    }
+
     fn base_name(&self, id: TypeId) -> std::borrow::Cow<'static, str> {
         match self.kind(id) {
             TypeKind::Void => "void".into(),
@@ -1279,14 +1303,20 @@ impl TypeTable {
                     let kw = if d.is_union { "union" } else { "struct" };
                     match d.name {
                         Some(n) => format!("{kw} {n}").into(),
-                        None => format!("{kw} (unnamed)").into(),
+                        None => match self.anonymous_tag_typedef(id) {
+                            Some(n) => n.to_string().into(),
+                            None => format!("{kw} (unnamed)").into(),
+                        },
                     }
                 }
                 None => "struct".into(),
             },
             TypeKind::Enum(e) => match self.enums.get(e.0 as usize).and_then(|d| d.name) {
                 Some(n) => format!("enum {n}").into(),
-                None => "enum (unnamed)".into(),
+                None => match self.anonymous_tag_typedef(id) {
+                    Some(n) => n.to_string().into(),
+                    None => "enum (unnamed)".into(),
+                },
             },
             TypeKind::Typedef(t) => self
                 .typedef(*t)

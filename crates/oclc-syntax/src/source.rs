@@ -69,9 +69,10 @@ impl Span {
     }
 }
 
-/// One loaded file: its name as given, its bytes exactly as read (as clang, which keeps a
-/// source's bytes: they need not be UTF-8; string literals keep invalid ones, columns count
-/// bytes), and line starts.
+/// One loaded file: its name as given, its bytes as read (as clang, which keeps a source's
+/// bytes: they need not be UTF-8; string literals keep invalid ones, columns count bytes) but
+/// for a lone carriage return, read as the line feed it means (see [`lone_cr_as_lf`]), and
+/// line starts.
 #[derive(Debug)]
 pub struct SourceFile {
     pub name: String,
@@ -86,7 +87,7 @@ impl SourceFile {
     pub fn new(name: String, text: impl Into<std::sync::Arc<[u8]>>) -> SourceFile {
         SourceFile {
             name,
-            text: text.into(),
+            text: lone_cr_as_lf(text.into()),
             line_starts: std::sync::OnceLock::new(),
         }
     }
@@ -145,6 +146,28 @@ impl SourceFile {
     pub fn line_count(&self) -> u32 {
         self.line_starts().len() as u32
     }
+}
+
+/// `text` with each carriage return that no line feed follows turned into a line feed (the
+/// same length, so offsets and columns stay). clang ends a line at a lone `\r` as at `\n` or
+/// `\r\n` (old Mac sources: its lexer ends a `//` comment or a directive there, its line table
+/// counts a line); oclc reads it as `\n` to do the same.
+pub fn lone_cr_as_lf(text: std::sync::Arc<[u8]>) -> std::sync::Arc<[u8]> {
+    let lone = |t: &[u8]| {
+        t.iter()
+            .enumerate()
+            .any(|(i, &b)| b == b'\r' && t.get(i + 1) != Some(&b'\n'))
+    };
+    if !text.contains(&b'\r') || !lone(&text) {
+        return text;
+    }
+    let mut v = text.to_vec();
+    for i in 0..v.len() {
+        if v[i] == b'\r' && v.get(i + 1) != Some(&b'\n') {
+            v[i] = b'\n';
+        }
+    }
+    v.into()
 }
 
 /// Largest source file (or standard input) read when nothing else is asked for: 256 MiB.
@@ -652,6 +675,18 @@ mod tests {
         assert_eq!(f.line_text(2), "cd");
         assert_eq!(f.line_text(3), "");
         assert_eq!(f.line_text(99), "");
+    }
+
+    #[test]
+    fn lone_carriage_return_is_a_line_end() {
+        // `\r` alone ends a line (old Mac files), `\r\n` is one line end.
+        let f = SourceFile::new("a.cl".into(), b"ab\rcd\r\nx\r\ry".to_vec());
+        assert_eq!(&f.text[..], b"ab\ncd\r\nx\n\ny");
+        assert_eq!(f.line_col(3), (2, 1));
+        assert_eq!(f.line_col(7), (3, 1));
+        assert_eq!(f.line_col(10), (5, 1));
+        assert_eq!(f.line_text(2), "cd");
+        assert_eq!(f.line_count(), 5);
     }
 
     #[test]

@@ -69,6 +69,27 @@ pub fn macro_defined(lang: &LangOptions, name: &str) -> bool {
         {
             lang.std >= ClStd::Cl20 && lang.has("cl_ext_float_atomics")
         }
+        // opencl-c-base.h defines OpenCL C 2.0's optional features in 2.0 whatever -cl-ext
+        // says, and for SPIR these header-only features of 3.0 too.
+        "__opencl_c_pipes"
+        | "__opencl_c_generic_address_space"
+        | "__opencl_c_atomic_order_acq_rel"
+        | "__opencl_c_device_enqueue"
+        | "__opencl_c_program_scope_global_variables"
+        | "__opencl_c_images"
+            if lang.std == ClStd::Cl20 =>
+        {
+            true
+        }
+        "__opencl_c_work_group_collective_functions"
+        | "__opencl_c_atomic_order_seq_cst"
+        | "__opencl_c_atomic_scope_device"
+        | "__opencl_c_atomic_scope_all_devices"
+        | "__opencl_c_read_write_images"
+            if lang.std >= ClStd::Cl20 =>
+        {
+            true
+        }
         // opencl-c-base.h defines it for SPIR from 2.0 on (not a `LangOptions` extension).
         "cl_khr_subgroup_rotate" => lang.std >= ClStd::Cl20,
         _ => lang.has(name) && lang.std.version() >= ext_available_from(name),

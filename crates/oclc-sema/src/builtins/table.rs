@@ -190,7 +190,8 @@ select = halfN(halfN, halfN, ushortN)
 
 # ---- 6.15.7 vector data load and store (vloadN/vstoreN are generated) ----
 @ attr=pure ext=__opencl_c_named_address_space_builtins as=global,local,private | attr=pure ext=__opencl_c_generic_address_space as=generic | attr=pure as=constant
-vload_half vloada_half = float(size_t, AS const half *)
+# (no scalar vloada_half/vstorea_half: opencl-c.h declares the aligned forms for n = 2..16 only)
+vload_half = float(size_t, AS const half *)
 vload_half2 vloada_half2 = float2(size_t, AS const half *)
 vload_half3 vloada_half3 = float3(size_t, AS const half *)
 vload_half4 vloada_half4 = float4(size_t, AS const half *)
@@ -1012,11 +1013,9 @@ pub(crate) fn generated() -> String {
         line(format!("vstore{v} = void(ShufT@{v}, size_t, AS ShufT *)"));
     }
     for rnd in ["", "_rte", "_rtz", "_rtp", "_rtn"] {
+        line(format!("vstore_half{rnd} = void(float, size_t, AS half *)"));
         line(format!(
-            "vstore_half{rnd} vstorea_half{rnd} = void(float, size_t, AS half *)"
-        ));
-        line(format!(
-            "vstore_half{rnd} vstorea_half{rnd} = void(double, size_t, AS half *)"
+            "vstore_half{rnd} = void(double, size_t, AS half *)"
         ));
         for v in [2, 3, 4, 8, 16] {
             line(format!(

@@ -242,6 +242,42 @@ impl Checker<'_> {
         self.cast(CastKind::NoOp, e, to)
     }
 
+    /// clang's fix-it hint for pointer `r` (of canonical type `src`) used as an integer of type
+    /// `dst` (`ConversionFixItGenerator::tryToFixConversion`): when `dst` is the pointee type
+    /// at least as qualified (cv and space), "; remove &" for `&x`, else "; dereference with
+    /// *"; none for a null pointer constant under its casts.
+    fn pointer_as_integer_hint(
+        &self,
+        r: &Expr,
+        src: QualType,
+        dst: QualType,
+        takes_address: bool,
+    ) -> &'static str {
+        let types = &self.prog.types;
+        let Some(p) = types.pointee(src) else {
+            return "";
+        };
+        let (p, d) = (types.canonical(p), types.canonical(dst));
+        if p.id != d.id
+            || p.quals.cvr & !d.quals.cvr != 0
+            || !space::at_least_as_qualified_space(d.quals.space, p.quals.space)
+        {
+            return "";
+        }
+        let mut e = r;
+        while let ExprKind::Cast(_, inner) = &e.kind {
+            e = inner;
+        }
+        if types.is_integer(e.ty) && self.const_int(e) == Some(0) {
+            return "";
+        }
+        if takes_address {
+            "; remove &"
+        } else {
+            "; dereference with *"
+        }
+    }
+
     /// Whether `e` (an rvalue) is a null pointer constant: an integer constant 0, or such a
     /// constant cast to `void *` in the default pointee space (so `(local void*)0` is not one).
     pub(crate) fn is_null_constant(&self, e: &Expr) -> bool {
@@ -374,6 +410,10 @@ impl Checker<'_> {
         }
         let src_print = src.ty;
         let src_is_array = self.prog.types.is_array(src.ty);
+        // `&x` as written, not `(&x)` (whose span reaches past its operand's): clang's hint
+        // for it used as an integer is "remove &".
+        let src_takes_address =
+            matches!(&src.kind, ExprKind::AddrOf(x) if x.span.hi == src.span.hi);
         let r = self.rvalue(src);
         if r.is_error() {
             return r;
@@ -499,8 +539,9 @@ impl Checker<'_> {
             }
             (TypeKind::Scalar(s), TypeKind::Pointer(_)) if s.is_integer() && *s != Scalar::Bool => {
                 let (sp, dp) = (q(self, src_print), q(self, dst_print));
+                let hint = self.pointer_as_integer_hint(&r, sc, dst_print, src_takes_address);
                 let msg = format!(
-                    "incompatible pointer to integer conversion {}",
+                    "incompatible pointer to integer conversion {}{hint}",
                     action.to_from(&sp, &dp)
                 );
                 self.emit(Diagnostic::error(at, msg).with_group("int-conversion"));

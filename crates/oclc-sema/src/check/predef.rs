@@ -7,26 +7,8 @@ use oclc_syntax::{ClStd, Span, Symbol};
 
 use super::Checker;
 use super::scope::Binding;
+use crate::builtins::consts::BuiltinEnum;
 use crate::types::{EnumDef, QualType, Scalar, TypeKind, TypeTable, TypedefDef};
-
-/// `memory_order` enumerators and their values (clang's `__ATOMIC_*`).
-pub const MEMORY_ORDERS: &[(&str, i64)] = &[
-    ("memory_order_relaxed", 0),
-    ("memory_order_acquire", 2),
-    ("memory_order_release", 3),
-    ("memory_order_acq_rel", 4),
-    ("memory_order_seq_cst", 5),
-];
-
-/// `memory_scope` enumerators and their values (clang's `__OPENCL_MEMORY_SCOPE_*`).
-pub const MEMORY_SCOPES: &[(&str, i64)] = &[
-    ("memory_scope_work_item", 0),
-    ("memory_scope_work_group", 1),
-    ("memory_scope_device", 2),
-    ("memory_scope_all_svm_devices", 3),
-    ("memory_scope_all_devices", 3),
-    ("memory_scope_sub_group", 4),
-];
 
 const VECTOR_SIZES: [u8; 5] = [2, 3, 4, 8, 16];
 
@@ -119,13 +101,23 @@ impl Checker<'_> {
                 }
             }
         }
-        // memory_order / memory_scope: enums with typedef names, enumerators of type int.
-        for (tag, list) in [
-            ("memory_order", MEMORY_ORDERS),
-            ("memory_scope", MEMORY_SCOPES),
-        ] {
-            let values: Vec<(Symbol, i64)> =
-                list.iter().map(|&(n, v)| (Symbol::intern(n), v)).collect();
+        // memory_order / memory_scope (OpenCL C 2.0 on): enums with typedef names, enumerators
+        // of type int, those of this mode only (`memory_order_seq_cst` needs its feature...).
+        let enumerators = crate::builtins::consts::enumerators(&self.lang);
+        let enums = if self.lang.std >= ClStd::Cl20 {
+            &[
+                ("memory_order", BuiltinEnum::MemoryOrder),
+                ("memory_scope", BuiltinEnum::MemoryScope),
+            ][..]
+        } else {
+            &[]
+        };
+        for &(tag, kind) in enums {
+            let values: Vec<(Symbol, i64)> = enumerators
+                .iter()
+                .filter(|e| e.1 == kind)
+                .map(|&(n, _, v)| (Symbol::intern(n), v))
+                .collect();
             let e = self.prog.types.add_enum(EnumDef {
                 name: Some(Symbol::intern(tag)),
                 complete: true,
@@ -140,6 +132,39 @@ impl Checker<'_> {
             }
         }
         if self.lang.std >= ClStd::Cl20 {
+            // opencl-c-base.h's device-enqueue names: two int typedefs, and `ndrange_t` (a
+            // struct) where device enqueue is (always in 2.0).
+            self.predef_typedef("kernel_enqueue_flags_t", t(TypeTable::INT));
+            self.predef_typedef("clk_profiling_info", t(TypeTable::INT));
+            if self.lang.std == ClStd::Cl20 || self.lang.has("__opencl_c_device_enqueue") {
+                let dims = self
+                    .prog
+                    .types
+                    .array(size_t, crate::types::ArrayLen::Fixed(3));
+                let field = |n: &str, ty: QualType| crate::types::Field {
+                    name: Some(Symbol::intern(n)),
+                    ty,
+                    span: Span::DUMMY,
+                    bit_width: None,
+                };
+                let rid = self.prog.types.add_record(crate::types::RecordDef {
+                    name: None,
+                    is_union: false,
+                    fields: vec![
+                        field("workDimension", t(TypeTable::UINT)),
+                        field("globalWorkOffset", t(dims)),
+                        field("globalWorkSize", t(dims)),
+                        field("localWorkSize", t(dims)),
+                    ],
+                    complete: false,
+                    layout: Default::default(),
+                    span: Span::DUMMY,
+                    packed: false,
+                });
+                self.prog.types.layout_record(rid);
+                let rt = self.prog.types.intern(TypeKind::Record(rid));
+                self.predef_typedef("ndrange_t", t(rt));
+            }
             for (name, base) in [
                 ("atomic_int", t(TypeTable::INT)),
                 ("atomic_uint", t(TypeTable::UINT)),

@@ -32,9 +32,19 @@ fn avc_available(lang: &LangOptions) -> bool {
     lang.has("cl_intel_device_side_avc_motion_estimation") && lang.std >= ClStd::Cl12
 }
 
-/// [`builtin_name`] where the AVC types are declared only when `avc`.
-fn builtin_name_in(sym: Symbol, avc: bool) -> Option<NameKind> {
-    builtin_name(sym).filter(|_| avc || !names::is_avc_type_name(sym.as_str()))
+/// [`builtin_name`] where the AVC types are declared only when `avc`, and OpenCL C 2.0's
+/// names (`queue_t`, `memory_order`, `atomic_int`, `memory_order_relaxed`...) only when
+/// `cl20`.
+fn builtin_name_in(sym: Symbol, avc: bool, cl20: bool) -> Option<NameKind> {
+    builtin_name(sym).filter(|_| {
+        let n = sym.as_str();
+        (avc || !names::is_avc_type_name(n)) && (cl20 || !names::is_cl20_name(n))
+    })
+}
+
+/// Whether clang declares OpenCL C 2.0's builtin types and enumerators here.
+fn cl20_available(lang: &LangOptions) -> bool {
+    lang.std >= ClStd::Cl20
 }
 
 /// What an ordinary identifier names, for telling declarations from expressions.
@@ -176,6 +186,7 @@ impl<'a> Parser<'a> {
         let mut sym_kw: Vec<Option<Option<Kw>>> = Vec::new();
         let mut sym_builtin: Vec<Option<Option<NameKind>>> = Vec::new();
         let avc = avc_available(lang);
+        let cl20 = cl20_available(lang);
         for t in toks.iter() {
             if let TokenKind::Ident(sym) = t.kind {
                 let i = sym.0 as usize;
@@ -185,7 +196,7 @@ impl<'a> Parser<'a> {
                 }
                 if sym_kw[i].is_none() {
                     sym_kw[i] = Some(keyword(sym));
-                    sym_builtin[i] = Some(builtin_name_in(sym, avc));
+                    sym_builtin[i] = Some(builtin_name_in(sym, avc, cl20));
                 }
             }
         }
@@ -818,7 +829,11 @@ impl<'a> Parser<'a> {
             && slot.is_none()
         {
             *slot = Some(keyword(sym));
-            self.sym_builtin[i] = Some(builtin_name_in(sym, avc_available(self.lang)));
+            self.sym_builtin[i] = Some(builtin_name_in(
+                sym,
+                avc_available(self.lang),
+                cl20_available(self.lang),
+            ));
         }
         let pos = self.pos;
         if let Some(t) = self.toks.to_mut().get_mut(pos)
@@ -833,10 +848,13 @@ impl<'a> Parser<'a> {
     /// attempt).
     pub fn typo_candidates(&self) -> impl Iterator<Item = (Symbol, &'static str, NameKind)> + '_ {
         let avc = avc_available(self.lang);
+        let cl20 = cl20_available(self.lang);
         let builtins = names::builtin_spellings()
             .iter()
             .filter(move |(s, n, _)| {
-                !self.names.contains_key(s) && (avc || !names::is_avc_type_name(n))
+                !self.names.contains_key(s)
+                    && (avc || !names::is_avc_type_name(n))
+                    && (cl20 || !names::is_cl20_name(n))
             })
             .copied();
         self.names
@@ -852,7 +870,7 @@ impl<'a> Parser<'a> {
         }
         match self.sym_builtin.get(sym.0 as usize) {
             Some(Some(k)) => *k,
-            _ => builtin_name_in(sym, avc_available(self.lang)),
+            _ => builtin_name_in(sym, avc_available(self.lang), cl20_available(self.lang)),
         }
     }
 

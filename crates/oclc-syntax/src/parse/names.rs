@@ -86,6 +86,25 @@ pub(crate) fn is_avc_type_name(name: &str) -> bool {
     name.starts_with("intel_sub_group_avc_") && name.ends_with("_t")
 }
 
+/// Whether `name` is one of OpenCL C 2.0's builtin types or enumerators, which clang declares
+/// from OpenCL C 2.0 on only: the device-enqueue and pipe types (`queue_t`, `clk_event_t`,
+/// `ndrange_t`, `reserve_id_t`, `kernel_enqueue_flags_t`, `clk_profiling_info`), the C11
+/// atomic typedefs, and `memory_order`/`memory_scope` with their enumerators.
+pub(crate) fn is_cl20_name(name: &str) -> bool {
+    matches!(
+        name,
+        "queue_t"
+            | "clk_event_t"
+            | "ndrange_t"
+            | "reserve_id_t"
+            | "kernel_enqueue_flags_t"
+            | "clk_profiling_info"
+            | "memory_order"
+            | "memory_scope"
+    ) || (name.starts_with("atomic_") && OTHER_NAMES.contains(&name))
+        || is_builtin_value_name(name)
+}
+
 /// Enumeration constants of clang's OpenCL headers (`opencl-c-base.h`), which are names, not
 /// macros, and so must count as declared.
 const VALUE_NAMES: &[&str] = &[
