@@ -547,11 +547,11 @@ fn has_builtin_is_clangs() {
     assert_clang("has_builtin_is_clangs", src, want);
 }
 
-/// A builtin clang has but oclc does not declare (`__builtin_acosf16`, `__builtin_alloca`)
+/// A builtin clang has but oclc does not declare (`__builtin_canonicalizef16`, `__builtin_alloca`)
 /// answers 0, unlike clang: code testing for it takes its fallback, not a call oclc rejects.
 #[test]
 fn has_builtin_only_for_what_oclc_declares() {
-    let src = r#"#if __has_builtin(__builtin_acosf16) || __has_builtin(__builtin_alloca)
+    let src = r#"#if __has_builtin(__builtin_canonicalizef16) || __has_builtin(__builtin_alloca)
 #error taken
 #endif
 kernel void k(global uint *o) {

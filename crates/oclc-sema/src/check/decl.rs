@@ -728,44 +728,6 @@ impl Checker<'_> {
         self.prog.types.set_object_space(pointee, Some(sp))
     }
 
-    /// clang's check of a `read_write` parameter (`handleOpenCLAccessAttr`): an image cannot
-    /// be read-write before OpenCL C 2.0, nor in 3.0 without `__opencl_c_read_write_images`.
-    /// Reports it at the qualifier, as spelled, and returns true (the parameter is invalid).
-    fn read_write_image_param_refused(&mut self, specs: &ast::DeclSpecs, ty: QualType) -> bool {
-        let Some(at) = specs
-            .items
-            .iter()
-            .find(|i| matches!(i.kind, DeclSpecKind::Access(ast::AccessQual::ReadWrite)))
-            .map(|i| i.span)
-        else {
-            return false;
-        };
-        let supported = self.lang.std == ClStd::Cl20
-            || (self.lang.std >= ClStd::Cl30 && self.lang.has("__opencl_c_read_write_images"));
-        if supported || !matches!(self.prog.types.ckind(ty), TypeKind::Image(..)) {
-            return false;
-        }
-        let s = self.sm.report_span(at);
-        let spelled_under = self.sm.file(s.file).is_some_and(|f| {
-            f.text
-                .get(s.lo as usize..)
-                .is_some_and(|t| t.starts_with(b"__"))
-        });
-        let q = if spelled_under {
-            "__read_write"
-        } else {
-            "read_write"
-        };
-        let t = self.prog.types.quoted(ty);
-        self.err(
-            at,
-            format!(
-                "access qualifier '{q}' can not be used for {t} prior to OpenCL C version 2.0 or in version 3.0 and without __opencl_c_read_write_images feature"
-            ),
-        );
-        true
-    }
-
     /// Checks a parameter list: `(void)` is empty; arrays and functions decay; each parameter
     /// is `__private` (rule 39), and may not be written with another space (rule 9).
     fn params(&mut self, f: &ast::FunctionChunk) -> Vec<ParamInfo> {
@@ -830,9 +792,6 @@ impl Checker<'_> {
             let own = self.prog.types.canonical(ty).quals.space;
             if space::parameter_space_error(own) {
                 self.err(span, "parameter may not be qualified with an address space");
-                invalid = true;
-            }
-            if !invalid && self.read_write_image_param_refused(&p.specs, ty) {
                 invalid = true;
             }
             if !self.prog.types.is_opaque(ty, Opaque::Sampler) {
