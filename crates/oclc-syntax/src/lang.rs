@@ -251,6 +251,11 @@ pub struct LangOptions {
     /// Deepest nesting of `(`, `[` and `{` the parser accepts (`-fbracket-depth=N`, default
     /// 256 as in clang).
     pub bracket_depth: u32,
+    /// `-finclude-default-header` was given: the builtins are `opencl-c.h`'s `overloadable`
+    /// declarations, so a plain prototype repeating one is an error, as in clang. Without it
+    /// oclc still declares every builtin but takes such a prototype as a declaration of the
+    /// builtin (clang's own tests declare builtins that way).
+    pub default_header: bool,
 }
 
 /// clang's default `-fbracket-depth`.
@@ -271,6 +276,7 @@ impl LangOptions {
             target: Target::default(),
             enabled: 0,
             bracket_depth: DEFAULT_BRACKET_DEPTH,
+            default_header: false,
         };
         for e in EXTENSIONS {
             lang.set(e, true);

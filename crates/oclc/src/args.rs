@@ -40,7 +40,6 @@ pub struct ArgError(pub String);
 const IGNORED_FLAGS: &[&str] = &[
     "-fsyntax-only",
     "-ffake-address-space-map",
-    "-finclude-default-header",
     "-fdeclare-opencl-builtins",
     "-fcolor-diagnostics",
     "-fno-color-diagnostics",
@@ -60,6 +59,7 @@ where
     let mut cl_ext: Vec<String> = Vec::new();
     let mut verify_arg: Option<Option<String>> = None;
     let mut bracket_depth: Option<u32> = None;
+    let mut default_header = false;
     let mut i = 0;
     // The value of a flag given joined (`-Ifoo`) or as the next argument (`-I foo`).
     let take = |i: &mut usize, flag: &str, joined: &str| -> Result<String, ArgError> {
@@ -160,6 +160,8 @@ where
                     "invalid integral value '{v}' in '-fbracket-depth={v}'"
                 ))
             })?);
+        } else if a == "-finclude-default-header" {
+            default_header = true;
         } else if IGNORED_FLAGS.contains(&a) {
         } else if a == "-w" || a.starts_with("-W") || a == "-pedantic" || a == "-pedantic-errors" {
             out.options.warnings.parse_flag(a);
@@ -171,6 +173,7 @@ where
 
     let mut lang = LangOptions::new(std);
     lang.target = target;
+    lang.default_header = default_header;
     if let Some(d) = bracket_depth {
         lang.bracket_depth = d;
     }
@@ -225,9 +228,11 @@ Target:
                       clang's OpenCL tests) or spir64-unknown-unknown (64-bit, the default of
                       `oclc run`/`spaces`/`build`); other triples are accepted and ignored
 
+Builtins are always declared. -finclude-default-header makes them opencl-c.h's declarations,
+as in clang: a prototype repeating one then needs __attribute__((overloadable)).
+
 Accepted for clang compatibility and ignored: -fsyntax-only, -ffake-address-space-map,
--finclude-default-header, -fdeclare-opencl-builtins (builtins are always declared),
--f[no-]color-diagnostics, -x cl.
+-fdeclare-opencl-builtins, -f[no-]color-diagnostics, -x cl.
 
 Exit status: 0 when no errors, 1 on any error (including command-line errors such as an
 unknown flag, as clang does).

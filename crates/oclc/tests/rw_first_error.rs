@@ -858,6 +858,34 @@ read_only int g;
     );
 }
 
+/// With `-finclude-default-header` (as the real-world comparison runs clang) a prototype repeating a builtin's declaration needs `overloadable`, as clang says of libclc's `size_t get_global_size(uint dim);`; without it the prototype declares the builtin (clang's own tests, run without the header, declare builtins so).
+#[test]
+fn builtin_prototype_with_the_default_header() {
+    let src = "size_t get_global_size(uint dim);\nfloat sqrt(float x);\nint helper(int);\nkernel void k(global int *o) { o[0] = get_global_size(0) + helper(1); }\nint helper(int x) { return x; }\n";
+    let run = |flags: &[&str]| {
+        let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+        args.push("-".to_string());
+        let out = check_command(args, &mut src.as_bytes());
+        out.stderr
+            .lines()
+            .filter(|l| l.starts_with("<stdin>:") && l.contains(": error: "))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        run(&[
+            "-triple",
+            "spir64-unknown-unknown",
+            "-finclude-default-header"
+        ]),
+        [
+            "<stdin>:1:8: error: redeclaration of 'get_global_size' must have the 'overloadable' attribute",
+            "<stdin>:2:7: error: redeclaration of 'sqrt' must have the 'overloadable' attribute",
+        ]
+    );
+    assert!(run(&["-triple", "spir64-unknown-unknown"]).is_empty());
+}
+
 /// Loading a `half` lvalue (a member, a dereference, an element) without cl_khr_fp16 is clang's error at the expression's location (a member's name).
 #[test]
 fn half_load_without_fp16() {

@@ -10,8 +10,8 @@
 //!   builtin overload is viable; otherwise the builtin.
 //!
 //! A prototype (no body, no attribute) repeating a builtin's declaration exactly is accepted
-//! as a declaration of that builtin: clang's own tests, run without the default header,
-//! declare builtins that way.
+//! as a declaration of that builtin unless `-finclude-default-header` was given: clang's own
+//! tests, run without the default header, declare builtins that way.
 //!
 //! Such functions are not bound in scope: a call of the name goes through builtin overload
 //! resolution, which consults [`UserOverloads`]. The first one keeps its name in the HIR; the
@@ -93,9 +93,14 @@ impl Checker<'_> {
             let bret = self.builtins.signature(o).ret;
             // A prototype repeating a builtin's declaration exactly: clang without the
             // default header (its SemaOpenCL tests) takes it as a plain declaration, clang
-            // with it wants `overloadable`; oclc always has the builtins and cannot tell the
-            // two apart, so it accepts the prototype as a declaration of the builtin.
-            if !d.definition && !d.overloadable && !d.is_static && same_canon(bret, ret) {
+            // with it (`-finclude-default-header`) wants `overloadable`. oclc always has the
+            // builtins, so the flag tells the two apart.
+            if !self.lang.default_header
+                && !d.definition
+                && !d.overloadable
+                && !d.is_static
+                && same_canon(bret, ret)
+            {
                 return None;
             }
             if d.is_static {
