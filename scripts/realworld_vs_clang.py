@@ -108,7 +108,7 @@ def check(item, oclc, timed):
     flags = project_flags(proj, path)
     ccmd = [CLANG, '-cc1', '-triple', 'spir64-unknown-unknown', '-finclude-default-header',
             '-fsyntax-only'] + flags + [path]
-    ocmd = [oclc, 'check', '-triple', 'spir64-unknown-unknown'] + flags + [path]
+    ocmd = [oclc, 'check', '-triple', 'spir64-unknown-unknown', '-finclude-default-header'] + flags + [path]
     crc, cout, cw, cc = run(ccmd)
     orc, oout, ow, oc = run(ocmd)
     cerr = crc != 0
