@@ -43,7 +43,8 @@ impl Checker<'_> {
         written: &[(Access, Span)],
     ) -> Vec<(Access, Span)> {
         let mut valid = Vec::with_capacity(written.len());
-        if self.prog.types.is_error(ty) {
+        // Nearly every declaration has none: no type to look at then.
+        if written.is_empty() || self.prog.types.is_error(ty) {
             return valid;
         }
         let canon = self.prog.types.canonical(ty);
@@ -115,11 +116,11 @@ impl Checker<'_> {
             }
             if what == AccessDecl::Param && a == Access::ReadWrite {
                 let canon = self.prog.types.canonical(ty);
-                let image = matches!(self.prog.types.kind(canon.id), TypeKind::Image(..));
-                let pipe = match self.prog.types.kind(canon.id) {
+                let (image, pipe) = match self.prog.types.kind(canon.id) {
+                    TypeKind::Image(..) => (true, None),
                     // The attribute has not changed the type yet: a pipe is still read-only.
-                    TypeKind::Pipe(e, _) => Some(*e),
-                    _ => None,
+                    TypeKind::Pipe(e, _) => (false, Some(*e)),
+                    _ => (false, None),
                 };
                 let unsupported = match self.lang.std {
                     ClStd::Cl30 => !self.lang.has("__opencl_c_read_write_images"),

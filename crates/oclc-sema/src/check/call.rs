@@ -267,7 +267,7 @@ impl Checker<'_> {
         // GNU builtins convert their arguments as C calls do, which name an lvalue argument
         // by its own type ('__global int *__private'), and `as_*` names its operand so too;
         // the others take rvalues.
-        let gnu = self.builtins.lookup(name).is_some_and(|id| {
+        let lvalue_args = self.builtins.lookup(name).is_some_and(|id| {
             matches!(
                 self.builtins.special(id),
                 Some(crate::builtins::Special::Gnu | crate::builtins::Special::AsType(_))
@@ -276,7 +276,13 @@ impl Checker<'_> {
         let mark = self.pending_typos.len();
         let checked: Vec<Expr> = args
             .iter()
-            .map(|a| if gnu { self.expr(a) } else { self.rexpr(a) })
+            .map(|a| {
+                if lvalue_args {
+                    self.expr(a)
+                } else {
+                    self.rexpr(a)
+                }
+            })
             .collect();
         if checked.iter().any(Expr::is_error) {
             // Still report an unknown name.

@@ -267,8 +267,8 @@ impl Checker<'_> {
             }
         }
 
-        // An image type takes the first access qualifier (clang's `getImageAccess`).
-        let access = accesses.first().map(|&(a, _)| a);
+        // An image or pipe type takes the first access qualifier (clang's `getImageAccess`).
+        let image_access = accesses.first().map(|&(a, _)| a);
         // clang's DeclSpec::Finish: invalid sign and width combinations are dropped.
         let base_kind = base.map(|(b, _)| b);
         if let (Some((_, ss)), Some(b)) = (sign, base_kind)
@@ -321,20 +321,22 @@ impl Checker<'_> {
             }
             // Implicit int: the parser reports it (as clang's parser does).
             None => self.t(TypeTable::INT),
-            Some((ts, tspan)) => match self.type_spec(ts, tspan, signed, unsigned, access, place) {
-                Some(t) => t,
-                None => {
-                    invalid = true;
-                    self.t(TypeTable::ERROR)
+            Some((ts, tspan)) => {
+                match self.type_spec(ts, tspan, signed, unsigned, image_access, place) {
+                    Some(t) => t,
+                    None => {
+                        invalid = true;
+                        self.t(TypeTable::ERROR)
+                    }
                 }
-            },
+            }
         };
         if is_pipe {
             let elem = ty.unqualified();
-            let id = self
-                .prog
-                .types
-                .intern(TypeKind::Pipe(elem, access.unwrap_or(Access::ReadOnly)));
+            let id = self.prog.types.intern(TypeKind::Pipe(
+                elem,
+                image_access.unwrap_or(Access::ReadOnly),
+            ));
             ty = QualType {
                 id,
                 quals: ty.quals,
