@@ -7,6 +7,14 @@
       the total of the minima and the slowest configurations; also `/bin/true` and
       `OCLC --version` per invocation, for the process-start floor.
 
+  check_speed.py versus-clang OCLC [--runs 3] [--clang clang-19]
+      clang-19 (clang-parity's command) and `oclc check` on every clang-sema configuration,
+      alternately, each timed three ways: as clang-parity times it (`subprocess.run` with a
+      timeout), with a blocking wait, and whether the child was still running when its pipes
+      closed. With a timeout, Python's `Popen.wait` polls: a child not yet reaped when its output
+      ends costs a 1 ms sleep, the same for both tools, so short runs pay it in proportion.
+      Prints both totals and the clang/oclc ratio of each.
+
   check_speed.py compare OLD NEW [--jobs N]
       Runs both binaries on every corpus configuration (plain, -verify and --format json) and
       on every CTS kernel (under CL3.0, CL2.0, CL1.2, CL3.0 for spir64, json) and on the
@@ -44,14 +52,15 @@ def load_parity(conf):
     return SourceFileLoader('clang_parity', tool).load_module()
 
 
-def corpus_configs(cp, conf, default_flags='-cl-std=CL3.0 -cl-ext=+all'):
-    """(file, oclc args, verify flags) for every clang-sema configuration, in clang-parity's order."""
+def corpus_configs(cp, conf, default_flags='-cl-std=CL3.0 -cl-ext=+all', with_clang=False):
+    """(file, oclc args, verify flags) for every clang-sema configuration, in clang-parity's order;
+    with_clang: (file, oclc args, clang args) instead."""
     out = []
     for f in sorted(glob.glob(os.path.join(conf, 'clang-sema', '*.cl'))):
         for _label, args in cp.configs(f, default_flags):
-            _, oargs = cp.split_args(args)
+            cargs, oargs = cp.split_args(args)
             verify = [a for a in args if a.startswith('-verify')]
-            out.append((f, oargs, verify))
+            out.append((f, oargs, cargs if with_clang else verify))
     return out
 
 
@@ -91,6 +100,65 @@ def cmd_time(o):
         print('slowest: median  min  cpu  (ms)')
     for r in sorted(rows, reverse=True)[:o.show]:
         print('%.2f %.2f %.2f %s %s' % r)
+
+
+def parity_style(cmd):
+    """Seconds, as clang-parity's `run` measures them (a timeout makes `wait` poll)."""
+    s = time.perf_counter()
+    subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    return time.perf_counter() - s
+
+
+def blocking(cmd):
+    """Seconds until the child is reaped, with a blocking `waitpid` (no polling)."""
+    s = time.perf_counter()
+    subprocess.run(cmd, capture_output=True, text=True)
+    return time.perf_counter() - s
+
+
+def still_running_at_eof(cmd):
+    """Whether the child could not yet be reaped the moment its output ended."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    p.stdout.read()
+    pid, status = os.waitpid(p.pid, os.WNOHANG)
+    if pid == 0:
+        _, status = os.waitpid(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    p.stdout.close()
+    return pid == 0
+
+
+def cmd_versus_clang(o):
+    cp = load_parity(o.conformance)
+    oclc = os.path.abspath(o.oclc)
+    resdir = subprocess.run([o.clang, '-print-resource-dir'], capture_output=True, text=True).stdout.strip()
+    tools = ('clang', 'oclc')
+    polled = {t: 0.0 for t in tools}
+    waited = {t: 0.0 for t in tools}
+    late = {t: 0 for t in tools}
+    n = 0
+    for f, oargs, cargs in corpus_configs(cp, o.conformance, with_clang=True):
+        cmds = {
+            'clang': [o.clang, '-cc1', '-resource-dir', resdir]
+            + [a for a in cargs if a != '-fsyntax-only'] + ['-fsyntax-only', f],
+            'oclc': [oclc, 'check'] + oargs + [f],
+        }
+        samples = {t: ([], []) for t in tools}
+        for _ in range(o.runs):
+            for t in tools:
+                samples[t][0].append(parity_style(cmds[t]))
+                samples[t][1].append(blocking(cmds[t]))
+                late[t] += still_running_at_eof(cmds[t])
+        for t in tools:
+            polled[t] += statistics.median(samples[t][0])
+            waited[t] += statistics.median(samples[t][1])
+        n += 1
+    runs = n * o.runs
+    print(f'{n} configurations x {o.runs} runs (sums of per-configuration medians)')
+    for name, d in (('as clang-parity times (wait polls)', polled), ('blocking wait', waited)):
+        print(f'{name}: clang {d["clang"]:.3f} s, oclc {d["oclc"]:.3f} s'
+              f' (clang/oclc {d["clang"] / d["oclc"]:.1f}x)')
+    print(f'not yet reaped when output ended: clang {late["clang"]}/{runs}, oclc {late["oclc"]}/{runs}')
 
 
 def cts_files(conf):
@@ -192,6 +260,10 @@ def main():
     t.add_argument('oclc')
     t.add_argument('--runs', type=int, default=5)
     t.add_argument('--show', type=int, default=12)
+    v = sub.add_parser('versus-clang')
+    v.add_argument('oclc')
+    v.add_argument('--runs', type=int, default=3)
+    v.add_argument('--clang', default='clang-19')
     c = sub.add_parser('compare')
     c.add_argument('old')
     c.add_argument('new')
@@ -203,6 +275,8 @@ def main():
     o = ap.parse_args()
     if o.cmd == 'time':
         cmd_time(o)
+    elif o.cmd == 'versus-clang':
+        cmd_versus_clang(o)
     elif o.cmd == 'compare':
         sys.exit(cmd_compare(o))
     else:
