@@ -262,7 +262,19 @@ impl Checker<'_> {
                     kernel_span.get_or_insert(item.span);
                 }
                 DeclSpecKind::Func(_) | DeclSpecKind::Attr(_) | DeclSpecKind::Alignas(_) => {}
-                DeclSpecKind::Pipe => is_pipe = true,
+                // clang's `SetTypePipe`: `pipe` after a type specifier "cannot combine"
+                // and is dropped (silently after an unknown type name).
+                DeclSpecKind::Pipe => match base {
+                    None => is_pipe = true,
+                    Some((TypeSpec::Unknown(_), _)) => {}
+                    Some((b, _)) => self.err(
+                        item.span,
+                        format!(
+                            "cannot combine with previous '{}' declaration specifier",
+                            spec_name(b)
+                        ),
+                    ),
+                },
                 DeclSpecKind::AddrSpace(_) => {}
             }
         }
@@ -319,8 +331,13 @@ impl Checker<'_> {
                 let id = self.prog.types.scalar(int_scalar(width, unsigned));
                 self.t(id)
             }
-            // Implicit int: the parser reports it (as clang's parser does).
-            None => self.t(TypeTable::INT),
+            // Implicit int: the parser reports it (as clang's parser does). A pipe without
+            // a type ("missing actual type specifier", also the parser's) makes the
+            // declaration invalid, as in clang.
+            None => {
+                invalid |= is_pipe;
+                self.t(TypeTable::INT)
+            }
             Some((ts, tspan)) => {
                 match self.type_spec(ts, tspan, signed, unsigned, image_access, place) {
                     Some(t) => t,
@@ -934,6 +951,16 @@ impl Checker<'_> {
                         self.prog.types.quoted(self.typedef_underlying(b)),
                         self.prog.types.quoted(self.typedef_underlying(a))
                     ),
+                    (Binding::Var(old), Binding::Var(new))
+                        if self.prog.types.canonical(self.prog.vars[new.0 as usize].ty)
+                            != self.prog.types.canonical(self.prog.vars[old.0 as usize].ty) =>
+                    {
+                        format!(
+                            "redefinition of '{name}' with a different type: {} vs {}",
+                            self.prog.types.quoted(self.prog.vars[new.0 as usize].ty),
+                            self.prog.types.quoted(self.prog.vars[old.0 as usize].ty)
+                        )
+                    }
                     (Binding::Var(_), Binding::Var(_))
                     | (Binding::EnumConst(..), Binding::EnumConst(..)) => {
                         format!("redefinition of '{name}'")
@@ -967,12 +994,34 @@ impl Checker<'_> {
 
     // ---- declarations ----
 
+    /// clang's `ParsedFreeStandingDeclSpec` for a declaration without declarators: a typedef
+    /// "requires a name"; anything but a named tag or an enumeration "does not declare
+    /// anything" (`int;`, an anonymous struct outside a record).
+    fn declares_nothing(&mut self, d: &ast::Declaration, specs: &Specs) {
+        if specs.invalid || d.specs.items.is_empty() {
+            return;
+        }
+        let msg = if d.specs.is_typedef() {
+            "typedef requires a name"
+        } else if d.specs.type_specs().any(|(t, _)| match t {
+            TypeSpec::Record(r) => r.name.is_some(),
+            TypeSpec::Enum(_) | TypeSpec::Unknown(_) => true,
+            _ => false,
+        }) {
+            return;
+        } else {
+            "declaration does not declare anything"
+        };
+        self.warn(d.specs.span.start(), msg, "missing-declarations");
+    }
+
     /// Checks a declaration (at file scope or in a block) and returns the variables it
     /// declares, in order (for the block's statement list).
     pub(crate) fn declaration(&mut self, d: &ast::Declaration, place: DeclPlace) -> Vec<VarId> {
         let specs = self.specs(&d.specs, place);
         let mut out = Vec::new();
         if d.declarators.is_empty() {
+            self.declares_nothing(d, &specs);
             return out;
         }
         for idecl in &d.declarators {
@@ -1887,7 +1936,10 @@ fn spec_name(t: &TypeSpec) -> &'static str {
         TypeSpec::Unsigned => "unsigned",
         TypeSpec::Bool => "bool",
         TypeSpec::Complex => "_Complex",
-        TypeSpec::Builtin(s) | TypeSpec::TypedefName(s) | TypeSpec::Unknown(s) => s.as_str(),
+        // Image types are keywords in clang; every other OpenCL type is a typedef to it.
+        TypeSpec::Builtin(s) if s.as_str().starts_with("image") => s.as_str(),
+        TypeSpec::Builtin(_) | TypeSpec::TypedefName(_) => "type-name",
+        TypeSpec::Unknown(s) => s.as_str(),
         TypeSpec::Record(r) => match r.kind {
             ast::RecordKind::Struct => "struct",
             ast::RecordKind::Union => "union",

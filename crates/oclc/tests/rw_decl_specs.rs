@@ -1,0 +1,127 @@
+//! Declaration specifiers as clang's parser and `DeclSpec` see them: the names in "cannot
+//! combine", `pipe` after a type, declarations without declarators, redefinitions with another
+//! type. Each case's diagnostics are clang-19's, recorded with
+//! `clang-19 -cc1 -x cl -triple spir-unknown-unknown -finclude-default-header -fsyntax-only
+//! -cl-std=CL2.0 -` on the same source.
+
+use oclc::cli::check_command;
+
+/// `oclc check -cl-std=CL2.0 -` on `src`: its diagnostic lines (`<stdin>:L:C: level: text`)
+/// without source excerpts and without oclc's own implicit-address-space notes.
+fn diagnostics(src: &[u8]) -> Vec<String> {
+    let args = vec!["-cl-std=CL2.0".to_string(), "-".to_string()];
+    let out = check_command(args, &mut &src[..]);
+    out.stderr
+        .lines()
+        .filter(|l| {
+            l.starts_with("<stdin>:")
+                && !l.contains(": note: implicit address space: ")
+                && [": error: ", ": warning: ", ": note: "]
+                    .iter()
+                    .any(|k| l.contains(k))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Asserts oclc's diagnostics for `src` are clang's `want`.
+fn assert_clang(name: &str, src: &str, want: &[&str]) {
+    assert_eq!(
+        diagnostics(src.as_bytes()),
+        want,
+        "{name}: oclc's diagnostics differ from clang-19's"
+    );
+}
+
+/// A type specifier after a typedef name, an OpenCL type (`float4`, `sampler_t`, `event_t`) or `pipe` "cannot combine" with clang's 'type-name'; an image type keeps its keyword's name.
+#[test]
+fn typedef_names_print_as_type_name() {
+    assert_clang(
+        "typedef_names_print_as_type_name 0",
+        r#"typedef int T;
+kernel void k(global int *o) { T int x; float4 int y; T pipe z; struct S {int a;} pipe w; o[0]=1; }
+"#,
+        &[
+            "<stdin>:2:34: error: cannot combine with previous 'type-name' declaration specifier",
+            "<stdin>:2:48: error: cannot combine with previous 'type-name' declaration specifier",
+            "<stdin>:2:57: error: cannot combine with previous 'type-name' declaration specifier",
+            "<stdin>:2:82: error: expected ';' after struct",
+            "<stdin>:2:88: error: missing actual type specifier for pipe",
+        ],
+    );
+    assert_clang(
+        "typedef_names_print_as_type_name 1",
+        r#"kernel void k(global int *o) { image2d_t int a; sampler_t int b; event_t int c; o[0]=1; }
+"#,
+        &[
+            "<stdin>:1:42: error: cannot combine with previous 'image2d_t' declaration specifier",
+            "<stdin>:1:46: error: type '__private __read_only image2d_t' can only be used as a function parameter in OpenCL",
+            "<stdin>:1:59: error: cannot combine with previous 'type-name' declaration specifier",
+            "<stdin>:1:74: error: cannot combine with previous 'type-name' declaration specifier",
+        ],
+    );
+}
+
+/// A block-scope variable redeclared with another type names both types.
+#[test]
+fn redefinition_with_a_different_type() {
+    assert_clang(
+        "redefinition_with_a_different_type 0",
+        r#"typedef float F;
+kernel void k(global int *o) { long F x; unsigned F y; long float4 z; unsigned sampler_t s; o[0]=1; }
+"#,
+        &[
+            "<stdin>:2:38: error: expected ';' at end of declaration",
+            "<stdin>:2:51: error: redefinition of 'F' with a different type: '__private unsigned int' vs '__private long'",
+            "<stdin>:2:37: note: previous definition is here",
+            "<stdin>:2:52: error: expected ';' at end of declaration",
+            "<stdin>:2:67: error: expected ';' at end of declaration",
+            "<stdin>:2:89: error: expected ';' at end of declaration",
+        ],
+    );
+}
+
+/// clang's `ParsedFreeStandingDeclSpec`: a declaration of nothing warns, a named tag or an enumeration does not, a typedef without a name "requires a name".
+#[test]
+fn declarations_without_declarators() {
+    assert_clang(
+        "declarations_without_declarators 0",
+        r#"int;
+struct S;
+struct T { int a; };
+struct { int b; };
+enum E { A };
+typedef int;
+const int;
+__global int;
+unsigned;
+float4;
+union { int c; };
+kernel void k(global int *o) { int; struct { int d; }; struct S2; o[0] = 1; }
+"#,
+        &[
+            "<stdin>:1:1: warning: declaration does not declare anything [-Wmissing-declarations]",
+            "<stdin>:4:1: warning: declaration does not declare anything [-Wmissing-declarations]",
+            "<stdin>:6:1: warning: typedef requires a name [-Wmissing-declarations]",
+            "<stdin>:7:1: warning: declaration does not declare anything [-Wmissing-declarations]",
+            "<stdin>:8:1: warning: declaration does not declare anything [-Wmissing-declarations]",
+            "<stdin>:9:1: warning: declaration does not declare anything [-Wmissing-declarations]",
+            "<stdin>:10:1: warning: declaration does not declare anything [-Wmissing-declarations]",
+            "<stdin>:11:1: warning: declaration does not declare anything [-Wmissing-declarations]",
+            "<stdin>:12:32: warning: declaration does not declare anything [-Wmissing-declarations]",
+            "<stdin>:12:37: warning: declaration does not declare anything [-Wmissing-declarations]",
+        ],
+    );
+    assert_clang(
+        "declarations_without_declarators 1",
+        r#"typedef struct S {int a;};
+typedef struct {int a;};
+typedef enum {Q} ;
+"#,
+        &[
+            "<stdin>:1:1: warning: typedef requires a name [-Wmissing-declarations]",
+            "<stdin>:2:1: warning: typedef requires a name [-Wmissing-declarations]",
+            "<stdin>:3:1: warning: typedef requires a name [-Wmissing-declarations]",
+        ],
+    );
+}
