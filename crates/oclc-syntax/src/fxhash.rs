@@ -2,7 +2,7 @@
 //! short strings and ids (the interner, sema's symbol and type maps), where SipHash's DoS
 //! resistance buys nothing.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// rustc's FxHasher: one multiply-rotate per word.
@@ -62,6 +62,9 @@ impl Hasher for FxHasher {
 
 /// A `HashMap` using [`FxHasher`].
 pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// A `HashSet` using [`FxHasher`].
+pub type FxHashSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
 
 #[cfg(test)]
 mod tests {

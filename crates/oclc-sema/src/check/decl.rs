@@ -1678,6 +1678,7 @@ impl Checker<'_> {
             }
         }
         if def_span.is_some() && !invalid {
+            self.fn_uses.defined(fid);
             self.defined.insert(name, span);
             if overloadable {
                 self.overload_defined.insert(fid, span);

@@ -356,6 +356,9 @@ impl Checker<'_> {
                 }
             }
             Some(Binding::Func(f)) => {
+                if self.unevaluated == 0 {
+                    self.fn_uses.used(f, span);
+                }
                 let ty = self
                     .prog
                     .function(f)

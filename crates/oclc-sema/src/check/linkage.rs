@@ -11,12 +11,18 @@
 //! with the note "use 'static' to give inline function 'g' internal linkage" (a `static `
 //! fix-it at the function's first declaration, when that has no storage class) and, for the
 //! first, "'f' declared here".
+//!
+//! At the end of the unit, clang's `checkUndefinedButUsed`: a function used in evaluated code
+//! but never defined "has internal linkage but is not defined" [-Wundefined-internal] when
+//! `static`, "inline function 'f' is not defined" [-Wundefined-inline] when `inline`, each
+//! with the note "used here" at its first use.
 
 use oclc_syntax::ast::{self, DeclSpecKind, FuncSpec, StorageClass};
 use oclc_syntax::{Diagnostic, Note, Span};
 
 use super::Checker;
 use super::scope::Binding;
+use crate::fxhash::FxHashSet;
 use crate::hir::{FuncId, VarId};
 
 /// What the inline rules need of a function, from all its declarations.
@@ -35,7 +41,63 @@ pub(crate) struct FnLink {
     pub is_const: bool,
 }
 
+/// The functions used in evaluated code (first use, in order) and those defined.
+#[derive(Default)]
+pub(crate) struct FnUses {
+    first: Vec<(FuncId, Span)>,
+    seen: FxHashSet<FuncId>,
+    defined: FxHashSet<FuncId>,
+}
+
+impl FnUses {
+    /// A use of `f` at `at` outside `sizeof` and friends.
+    pub(crate) fn used(&mut self, f: FuncId, at: Span) {
+        if self.seen.insert(f) {
+            self.first.push((f, at));
+        }
+    }
+
+    /// `f` has a body.
+    pub(crate) fn defined(&mut self, f: FuncId) {
+        self.defined.insert(f);
+    }
+}
+
 impl Checker<'_> {
+    /// clang's `checkUndefinedButUsed`, emitted (for ordering) at the unit's end `end`.
+    pub(crate) fn undefined_but_used(&mut self, end: Span) {
+        let uses = std::mem::take(&mut self.fn_uses);
+        for (f, at) in uses.first {
+            if uses.defined.contains(&f) {
+                continue;
+            }
+            let (Some(l), Some(func)) = (self.fn_links.get(&f), self.prog.function(f)) else {
+                continue;
+            };
+            let (msg, group) = if l.is_static {
+                (
+                    format!(
+                        "function '{}' has internal linkage but is not defined",
+                        func.name
+                    ),
+                    "undefined-internal",
+                )
+            } else if l.inline {
+                (
+                    format!("inline function '{}' is not defined", func.name),
+                    "undefined-inline",
+                )
+            } else {
+                continue;
+            };
+            let d = Diagnostic::warning(l.name_span, msg)
+                .with_group(group)
+                .with_note(at, "used here")
+                .emitted_at(end);
+            self.diags.push(d);
+        }
+    }
+
     /// Records one declaration of function `f`.
     pub(crate) fn record_fn_link(
         &mut self,

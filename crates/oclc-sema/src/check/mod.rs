@@ -251,6 +251,9 @@ pub(crate) struct Checker<'a> {
     /// Some function of `fn_links` is `inline` with external linkage (once so, always so):
     /// without one, a name's use needs no look in `fn_links`.
     pub(crate) any_inline_external: bool,
+    /// Functions used in evaluated code, each with its first use, in order of first use
+    /// (clang's `UndefinedButUsed`), and the functions that have a body.
+    pub(crate) fn_uses: linkage::FnUses,
     pub(crate) internal_vars: std::collections::HashSet<hir::VarId>,
     /// Names `#pragma OPENCL EXTENSION name : begin` made known.
     pub(crate) begun_exts: std::collections::HashSet<String>,
@@ -314,6 +317,7 @@ impl<'a> Checker<'a> {
             conv_cc: None,
             fn_links: Default::default(),
             any_inline_external: false,
+            fn_uses: Default::default(),
             internal_vars: Default::default(),
             begun_exts: Default::default(),
             list_cc: None,
@@ -337,6 +341,7 @@ impl<'a> Checker<'a> {
             ..self.sm.report_span(self.last_item)
         };
         self.flush_fn_end(end);
+        self.undefined_but_used(end);
         self.prog.static_functions = self
             .fn_links
             .iter()

@@ -25,7 +25,19 @@ impl Pp<'_> {
         let saved = std::mem::take(&mut self.ctxs);
         self.in_directive = true;
         self.dir_last_hi = hash.span.hi as usize;
-        let after = match self.dir_next() {
+        if let Some(f) = self.files.last_mut() {
+            self.dir_after_ifndef = f.guard.take_immediately_after();
+            self.dir_read_before = !f.guard.nothing_read();
+        }
+        let name = self.dir_next();
+        if let Some(f) = self.files.last_mut() {
+            // The directive's name is a token read; a null directive (`#` alone) is not.
+            match name {
+                Some(_) => f.guard.read_token(),
+                None => f.guard.set_read_any(self.dir_read_before),
+            }
+        }
+        let after = match name {
             None => After::Nothing,
             Some(name) => self.dispatch(hash, name),
         };
@@ -82,12 +94,21 @@ impl Pp<'_> {
             "undef" => self.do_undef(),
             "include" | "include_next" | "import" => return self.do_include(text),
             "if" => {
+                self.if_ndef = None;
                 let v = self.eval_if();
+                let guard = self.if_ndef.take().filter(|_| v);
+                self.top_level_conditional(guard.map(|m| (m, name.span)));
                 return self.push_cond(name, v);
             }
             "ifdef" | "ifndef" => {
                 let v = match self.read_macro_name(text) {
-                    Some(s) => self.is_defined(s) == (text == "ifdef"),
+                    Some(s) => {
+                        let defined = self.is_defined(s);
+                        let guard =
+                            (text == "ifndef" && !defined).then_some((s, self.last_name_span));
+                        self.top_level_conditional(guard);
+                        defined == (text == "ifdef")
+                    }
                     None => false,
                 };
                 return self.push_cond(name, v);
@@ -183,6 +204,13 @@ impl Pp<'_> {
             builtin: None,
         };
         let mut first = self.dir_next();
+        if first.is_none()
+            && self.dir_after_ifndef
+            && let Some(f) = self.files.last_mut()
+        {
+            // An empty macro right after the guard's `#ifndef`: the guard's own `#define`.
+            f.guard.set_defined(name, name_span);
+        }
         if let Some(t) = first {
             if t.is_punct(Punct::LParen) && !t.leading_space {
                 if !self.read_params(&mut m) {
@@ -359,6 +387,34 @@ impl Pp<'_> {
         }
     }
 
+    /// A conditional directive about to open a group: at the top level of a file it starts
+    /// the file's guard (`guard`: an undefined macro's `#ifndef`, nothing read before) or
+    /// leaves part of the file unguarded.
+    fn top_level_conditional(&mut self, guard: Option<(Symbol, Span)>) {
+        let read_before = self.dir_read_before;
+        let Some(f) = self.files.last_mut().filter(|f| f.conds.is_empty()) else {
+            return;
+        };
+        match guard {
+            Some((m, at)) if !read_before => f.guard.enter_ifndef(m, at),
+            _ => f.guard.enter_conditional(),
+        }
+    }
+
+    /// `#else`/`#elif` of a file's top-level group: that part is not under a guard.
+    fn top_level_alternative(&mut self) {
+        if let Some(f) = self.files.last_mut().filter(|f| f.conds.len() == 1) {
+            f.guard.enter_conditional();
+        }
+    }
+
+    /// After an `#endif` closed a group: the top-level one ends the guarded part.
+    fn closed_group(&mut self) {
+        if let Some(f) = self.files.last_mut().filter(|f| f.conds.is_empty()) {
+            f.guard.exit_conditional();
+        }
+    }
+
     fn push_cond(&mut self, at: Token, value: bool) -> After {
         if let Some(f) = self.files.last_mut() {
             f.conds.push(Cond {
@@ -383,6 +439,7 @@ impl Pp<'_> {
     /// `#elif` in a group being compiled: the conditional is done, skip to `#endif`.
     fn live_elif(&mut self, name: Token, text: &str) -> After {
         self.warn_c23_directive(name, text);
+        self.top_level_alternative();
         let Some(c) = self.files.last_mut().and_then(|f| f.conds.last_mut()) else {
             self.error(name.span, format!("#{text} without #if"));
             return After::Nothing;
@@ -394,6 +451,7 @@ impl Pp<'_> {
     }
 
     fn live_else(&mut self, name: Token) -> After {
+        self.top_level_alternative();
         let Some(c) = self.files.last_mut().and_then(|f| f.conds.last_mut()) else {
             self.error(name.span, "#else without #if");
             return After::Nothing;
@@ -409,7 +467,10 @@ impl Pp<'_> {
 
     fn do_endif(&mut self, name: Token) {
         match self.files.last_mut().and_then(|f| f.conds.pop()) {
-            Some(_) => self.check_eol("endif"),
+            Some(_) => {
+                self.check_eol("endif");
+                self.closed_group();
+            }
             None => self.error(name.span, "#endif without #if"),
         }
     }
@@ -478,11 +539,13 @@ impl Pp<'_> {
                 f.conds.pop();
             }
             self.check_eol("endif");
+            self.closed_group();
             return true;
         }
         let Some(c) = self.files.last().and_then(|f| f.conds.last()).copied() else {
             return true;
         };
+        self.top_level_alternative();
         if name == "else" {
             if c.seen_else {
                 self.error(n.span, "#else after #else");

@@ -115,6 +115,7 @@ impl Pp<'_> {
     /// Reads the rest of the directive line as an expression; false on any error.
     pub(super) fn eval_if(&mut self) -> bool {
         let mut toks = Vec::new();
+        let mut defined_ops = 0u32;
         loop {
             let t = self.expanded_next();
             let span = t.tok.span;
@@ -125,6 +126,7 @@ impl Pp<'_> {
                 }
                 TokenKind::Ident(s) if s == kw::DEFINED => {
                     self.check_defined_from_macro(span);
+                    defined_ops += 1;
                     match self.read_defined() {
                         Some(v) => ETok::Num(Val::signed(i64::from(v)), span),
                         None => return false,
@@ -168,6 +170,13 @@ impl Pp<'_> {
             };
             toks.push(e);
         }
+        // clang's `IfNDefMacro`: the whole condition is `!defined X` (a guard's form).
+        self.if_ndef = match toks.as_slice() {
+            [ETok::Op(Punct::Bang, _), ETok::Num(..), ETok::End(_)] if defined_ops == 1 => {
+                self.last_defined
+            }
+            _ => None,
+        };
         self.evaluate(&toks)
     }
 
@@ -208,6 +217,7 @@ impl Pp<'_> {
                 return None;
             }
         };
+        self.last_defined = Some(name);
         if let Some(lp) = lparen {
             let r = self.raw_next();
             if !r.tok.is_punct(Punct::RParen) {

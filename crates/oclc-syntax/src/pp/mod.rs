@@ -14,6 +14,7 @@ pub mod builtin_names;
 mod directive;
 mod expand;
 mod expr;
+mod guard;
 mod macros;
 mod pragma;
 mod predefined;
@@ -327,6 +328,10 @@ struct FileState {
     path: Option<PathBuf>,
     /// `#line` state: (physical line of the next line, presumed line, presumed name).
     line_map: Option<(u32, u32, Option<String>)>,
+    /// Include-guard detection (`-Wheader-guard`).
+    guard: guard::Guard,
+    /// This is the file's first time on the include stack.
+    first_time: bool,
 }
 
 struct Pp<'s> {
@@ -366,6 +371,17 @@ struct Pp<'s> {
     dir_last_hi: usize,
     /// The name token read by the last `read_macro_name`.
     last_name_span: Span,
+    /// Canonical paths of the files pushed so far (a file lexed again cannot warn of its
+    /// guard).
+    lexed: std::collections::HashSet<PathBuf>,
+    /// Of the directive being handled: whether the file had read anything outside its guard
+    /// before it, and whether it follows the guard's `#ifndef` directly.
+    dir_read_before: bool,
+    dir_after_ifndef: bool,
+    /// The operand of the last `defined` read by `#if`, and whether the whole condition was
+    /// `!defined X` (a guard's `#if`).
+    last_defined: Option<Symbol>,
+    if_ndef: Option<Symbol>,
 }
 
 impl<'s> Pp<'s> {
@@ -420,6 +436,11 @@ impl<'s> Pp<'s> {
             sym_pragma: Symbol::intern("_Pragma"),
             dir_last_hi: 0,
             last_name_span: Span::DUMMY,
+            lexed: Default::default(),
+            dir_read_before: false,
+            dir_after_ifndef: false,
+            last_defined: None,
+            if_ndef: None,
         }
     }
 
@@ -544,6 +565,7 @@ impl<'s> Pp<'s> {
             None => std::path::Path::new(&f.name).parent().map(PathBuf::from),
         };
         let canon = path.as_ref().and_then(|p| self.canonical(p));
+        let first_time = canon.as_ref().is_none_or(|c| self.lexed.insert(c.clone()));
         self.files.push(FileState {
             id,
             lexer: Lexer::new(id, text),
@@ -552,6 +574,8 @@ impl<'s> Pp<'s> {
             dir,
             path: canon,
             line_map: None,
+            guard: guard::Guard::default(),
+            first_time,
         });
         true
     }
@@ -641,7 +665,12 @@ impl<'s> Pp<'s> {
                         return PTok::new(t);
                     }
                 }
-                _ => return PTok::new(t),
+                _ => {
+                    if let Some(f) = self.files.last_mut() {
+                        f.guard.read_token();
+                    }
+                    return PTok::new(t);
+                }
             }
         }
     }
@@ -660,8 +689,13 @@ impl<'s> Pp<'s> {
             }
         }
         if let Some(f) = self.files.pop() {
+            let guarded = f.conds.is_empty();
             for c in f.conds {
                 self.error(c.at, "unterminated conditional directive");
+            }
+            if guarded {
+                let len = self.sm.file(f.id).map_or(0, |sf| sf.text.len() as u32);
+                self.check_header_guard(f.guard, f.first_time, Span::new(f.id, len, len));
             }
         }
     }
