@@ -4,7 +4,7 @@
 //! (`clang-19 -cc1 -triple spir64-unknown-unknown -finclude-default-header -fsyntax-only`),
 //! whole, source excerpts included, the files' directory taken out of the paths.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use oclc::cli::check_command;
 
@@ -21,7 +21,7 @@ fn dir_with(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 /// `oclc check -triple spir64-unknown-unknown DIR/FILE`, with `DIR/` taken out of the paths
 /// it prints.
-fn check_in(dir: &PathBuf, file: &str) -> String {
+fn check_in(dir: &Path, file: &str) -> String {
     let path = dir.join(file).display().to_string();
     let args = ["-triple", "spir64-unknown-unknown", &path]
         .map(String::from)
