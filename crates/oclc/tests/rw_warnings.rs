@@ -1775,3 +1775,40 @@ kernel void k(global int *w, global bool *bo) {
 "#;
     assert_eq!(check(src, &["-cl-std=CL2.0"]), expected);
 }
+
+/// Parboil's sad kernel: a cast of a non-constant integer narrower than the pointer
+/// (-Wint-to-pointer-cast, -Wint-to-void-pointer-cast to `void *`); none for `bool`, constants
+/// or integers as wide as the pointer.
+#[test]
+fn int_to_pointer_cast() {
+    let src = r#"typedef unsigned int U;
+kernel void k(global int *o, int x, U u, long l, char c, bool b) {
+  global unsigned short *p = (global unsigned short *) x;
+  global void *q = (global void *) u;
+  global int *r = (global int *) l;
+  global int *s = (global int *) (x + 1);
+  global int *t = (global int *) 5;
+  global int *w = (global int *) c;
+  global int *z = (global int *) b;
+  o[0] = 0;
+}
+"#;
+    let expected = r#"<stdin>:2:63: error: '__private bool' cannot be used as the type of a kernel parameter
+    2 | kernel void k(global int *o, int x, U u, long l, char c, bool b) {
+      |                                                               ^
+<stdin>:3:30: warning: cast to '__global unsigned short *' from smaller integer type 'int' [-Wint-to-pointer-cast]
+    3 |   global unsigned short *p = (global unsigned short *) x;
+      |                              ^~~~~~~~~~~~~~~~~~~~~~~~~~~
+<stdin>:4:20: warning: cast to '__global void *' from smaller integer type 'U' (aka 'unsigned int') [-Wint-to-void-pointer-cast]
+    4 |   global void *q = (global void *) u;
+      |                    ^~~~~~~~~~~~~~~~~
+<stdin>:6:19: warning: cast to '__global int *' from smaller integer type 'int' [-Wint-to-pointer-cast]
+    6 |   global int *s = (global int *) (x + 1);
+      |                   ^~~~~~~~~~~~~~~~~~~~~~
+<stdin>:8:19: warning: cast to '__global int *' from smaller integer type 'char' [-Wint-to-pointer-cast]
+    8 |   global int *w = (global int *) c;
+      |                   ^~~~~~~~~~~~~~~~
+4 warnings and 1 error generated.
+"#;
+    assert_eq!(check(src, &[]), expected);
+}

@@ -231,7 +231,7 @@ impl Checker<'_> {
     }
 
     /// Whether `e` is an integer constant expression in C's sense (no variable is read).
-    fn is_ice(&self, e: &Expr) -> bool {
+    pub(crate) fn is_ice(&self, e: &Expr) -> bool {
         let mut todo = vec![e];
         let mut n = 0;
         while let Some(x) = todo.pop() {

@@ -743,6 +743,41 @@ impl Checker<'_> {
     }
 
     /// An explicit cast `(T)e` (C99 6.5.4 with OpenCL's address-space rules 43–47).
+    /// clang's `checkIntToPointerCast`: a non-constant integer narrower than the pointer it is
+    /// cast to (-Wint-to-pointer-cast; -Wint-to-void-pointer-cast to `void *`).
+    fn int_to_pointer_cast(
+        &mut self,
+        r: &Expr,
+        s: Scalar,
+        pointee: QualType,
+        to: QualType,
+        lparen: Span,
+        span: Span,
+    ) {
+        if s == Scalar::Bool || s.size() >= self.prog.types.pointer_size() || self.is_ice(r) {
+            return;
+        }
+        let void = matches!(
+            self.prog.types.kind(self.prog.types.canonical(pointee).id),
+            TypeKind::Void
+        );
+        let (from, dest) = (self.prog.types.quoted(r.ty), self.prog.types.quoted(to));
+        let d = Diagnostic::warning(
+            lparen,
+            format!("cast to {dest} from smaller integer type {from}"),
+        )
+        .with_group(if void {
+            "int-to-void-pointer-cast"
+        } else {
+            "int-to-pointer-cast"
+        })
+        .with_range(Span {
+            lo: lparen.lo,
+            ..span
+        });
+        self.emit(d);
+    }
+
     pub(crate) fn explicit_cast(
         &mut self,
         to: QualType,
@@ -806,7 +841,8 @@ impl Checker<'_> {
                 };
                 out(self, k, r)
             }
-            (TypeKind::Pointer(_), TypeKind::Scalar(s)) if s.is_integer() => {
+            (TypeKind::Pointer(tp), TypeKind::Scalar(s)) if s.is_integer() => {
+                self.int_to_pointer_cast(&r, *s, *tp, to, lparen, span);
                 let k = if self.const_int(&r) == Some(0) {
                     CastKind::NullToPointer
                 } else {
