@@ -294,7 +294,13 @@ impl Checker<'_> {
             }
             return Expr::error(span);
         }
+        let format_args = (s == "printf").then(|| checked.clone());
         let r = self.resolve_builtin_call(name, name_span, checked, span);
+        if let Some(checked) = format_args
+            && !r.is_error()
+        {
+            self.check_printf_format(args, &checked);
+        }
         if let Some(&(n, s, fix)) = self.pending_typos.last()
             && n == name
             && s == name_span

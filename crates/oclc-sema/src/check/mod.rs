@@ -20,6 +20,7 @@ pub mod conv;
 pub mod decl;
 pub mod expr;
 pub mod flow;
+pub mod format;
 pub mod gnu_atomic;
 pub mod gnu_builtin;
 pub mod gnu_expr;
