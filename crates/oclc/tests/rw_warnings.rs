@@ -1812,3 +1812,34 @@ kernel void k(global int *o, int x, U u, long l, char c, bool b) {
 "#;
     assert_eq!(check(src, &[]), expected);
 }
+
+/// VC4C's libxcam kernel: clang checks array bounds through struct members but not through a
+/// vector's components (`in[3].s0` is not diagnosed; `loc[3]` and `s[2].x` are).
+#[test]
+fn array_bounds_not_through_vector_components() {
+    let src = r#"typedef struct { float x; } S;
+void f(float8 in[3], global float *o) {
+  float8 loc[3];
+  S s[2];
+  o[0] = loc[3].s0 + in[3].s1 + loc[3].lo.x;
+  float8 t = loc[3];
+  o[1] = s[2].x;
+}
+kernel void k(global float *o) { }
+"#;
+    let expected = r#"<stdin>:6:14: warning: array index 3 is past the end of the array (that has type '__private float8[3]') [-Warray-bounds]
+    6 |   float8 t = loc[3];
+      |              ^   ~
+<stdin>:3:3: note: array 'loc' declared here
+    3 |   float8 loc[3];
+      |   ^
+<stdin>:7:10: warning: array index 2 is past the end of the array (that has type '__private S[2]') [-Warray-bounds]
+    7 |   o[1] = s[2].x;
+      |          ^ ~
+<stdin>:4:3: note: array 's' declared here
+    4 |   S s[2];
+      |   ^
+2 warnings generated.
+"#;
+    assert_eq!(check(src, &[]), expected);
+}

@@ -1442,6 +1442,30 @@ impl Checker<'_> {
     }
 
     /// clang's -Warray-bounds for a constant index into an array of known size.
+    /// Takes back the -Warray-bounds warning of the subscript at `at` reported since `marks`
+    /// (held, emitted).
+    fn drop_array_bounds(&mut self, marks: (usize, usize), at: Span) {
+        let this = |d: &Diagnostic| d.group == Some("array-bounds") && d.span == at;
+        if self.flow.held.len() > marks.0 {
+            let kept: Vec<_> = self
+                .flow
+                .held
+                .drain(marks.0..)
+                .filter(|(d, _)| !this(d))
+                .collect();
+            self.flow.held.extend(kept);
+        }
+        if self.diags.list.len() > marks.1 {
+            let kept: Vec<_> = self
+                .diags
+                .list
+                .drain(marks.1..)
+                .filter(|d| !this(d))
+                .collect();
+            self.diags.list.extend(kept);
+        }
+    }
+
     fn array_bounds(&mut self, b: &Expr, i: &Expr, span: Span, under_addr_of: bool) {
         let Some((_, ArrayLen::Fixed(n))) = self.prog.types.array_elem(b.ty) else {
             return;
@@ -1478,9 +1502,15 @@ impl Checker<'_> {
         span: Span,
     ) -> Expr {
         // (Member access leaves the typos of its base to the end of the full expression.)
+        let marks = (self.flow.held.len(), self.diags.list.len());
         let b = self.expr(base);
         if b.is_error() {
             return Expr::error(span);
+        }
+        // clang checks array bounds through member accesses but not through a vector's
+        // components: `a[3].s0` is not diagnosed (`CheckArrayAccess` stops there).
+        if !arrow && self.prog.types.as_vector(b.ty).is_some() {
+            self.drop_array_bounds(marks, b.span);
         }
         let (obj, lvalue, obj_ty) = if arrow {
             let r = self.rvalue(b);
