@@ -1843,3 +1843,34 @@ kernel void k(global float *o) { }
 "#;
     assert_eq!(check(src, &[]), expected);
 }
+
+/// clspv's tests: a pointer cast to a narrower integer (-Wpointer-to-int-cast,
+/// -Wvoid-pointer-to-int-cast from `void *`); none to `bool` or to an integer as wide.
+#[test]
+fn pointer_to_int_cast() {
+    let src = r#"typedef unsigned int U;
+kernel void k(global int *o, global void *v, local char *l) {
+  o[0] = (int) o;
+  o[1] = (U) v;
+  o[2] = (long) o;
+  o[3] = (bool) o;
+  o[4] = (char) l;
+  o[5] = (uint) (o + 1);
+}
+"#;
+    let expected = r#"<stdin>:3:10: warning: cast to smaller integer type 'int' from '__global int *' [-Wpointer-to-int-cast]
+    3 |   o[0] = (int) o;
+      |          ^~~~~~~
+<stdin>:4:10: warning: cast to smaller integer type 'U' (aka 'unsigned int') from '__global void *' [-Wvoid-pointer-to-int-cast]
+    4 |   o[1] = (U) v;
+      |          ^~~~~
+<stdin>:7:10: warning: cast to smaller integer type 'char' from '__local char *' [-Wpointer-to-int-cast]
+    7 |   o[4] = (char) l;
+      |          ^~~~~~~~
+<stdin>:8:10: warning: cast to smaller integer type 'uint' (aka 'unsigned int') from '__global int *' [-Wpointer-to-int-cast]
+    8 |   o[5] = (uint) (o + 1);
+      |          ^~~~~~~~~~~~~~
+4 warnings generated.
+"#;
+    assert_eq!(check(src, &[]), expected);
+}

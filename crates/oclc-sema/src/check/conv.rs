@@ -778,6 +778,33 @@ impl Checker<'_> {
         self.emit(d);
     }
 
+    /// clang's cast of a pointer to a narrower integer than it (-Wpointer-to-int-cast;
+    /// -Wvoid-pointer-to-int-cast from `void *`), at the cast `cast`.
+    fn pointer_to_int_cast(
+        &mut self,
+        r: &Expr,
+        s: Scalar,
+        pointee: QualType,
+        to: QualType,
+        cast: Span,
+    ) {
+        if s == Scalar::Bool || self.prog.types.pointer_size() <= s.size() {
+            return;
+        }
+        let void = matches!(
+            self.prog.types.kind(self.prog.types.canonical(pointee).id),
+            TypeKind::Void
+        );
+        let (from, dest) = (self.prog.types.quoted(r.ty), self.prog.types.quoted(to));
+        let d = Diagnostic::warning(
+            cast.start(),
+            format!("cast to smaller integer type {dest} from {from}"),
+        )
+        .with_group(if void { "void-pointer-to-int-cast" } else { "pointer-to-int-cast" })
+        .with_range(cast);
+        self.emit(d);
+    }
+
     pub(crate) fn explicit_cast(
         &mut self,
         to: QualType,
@@ -851,7 +878,8 @@ impl Checker<'_> {
                 out(self, k, r)
             }
             (TypeKind::Pointer(_), TypeKind::Enum(_)) => out(self, CastKind::IntToPtr, r),
-            (TypeKind::Scalar(s), TypeKind::Pointer(_)) if s.is_integer() => {
+            (TypeKind::Scalar(s), TypeKind::Pointer(fp)) if s.is_integer() => {
+                self.pointer_to_int_cast(&r, *s, *fp, to, Span { lo: lparen.lo, ..span });
                 let k = if *s == Scalar::Bool {
                     CastKind::ToBool
                 } else {
