@@ -464,6 +464,9 @@ pub struct Declarator {
     pub span: Span,
     /// `None` for abstract declarators (type names, unnamed parameters and bit-fields).
     pub name: Option<Ident>,
+    /// Where the name is, or would be in an abstract declarator (clang's identifier
+    /// location: `float (*)(int)` has it at the `)`).
+    pub name_at: Span,
     /// Derivations from the name outward: `*a[3]` is `[Array, Pointer]` ("a is an array of
     /// pointers"); `(*f)(int)` is `[Pointer, Paren, Function]` ("f is a pointer to a
     /// function"). To build the type, start from the specifiers' type and apply the chunks in

@@ -168,6 +168,7 @@ pub const GROUPS: &[GroupInfo] = &[
         &["static-in-inline", "pedantic"],
     ),
     g("unknown-pragmas-off", Off, &["unknown-pragmas"]),
+    g("c23-extensions-warn", ExtWarn, &["c23-extensions"]),
     g("unknown-pragmas", On, &["most", "pragmas"]),
     g("ignored-pragmas", On, &["pragmas"]),
     g("unused-value", On, &["unused"]),
@@ -186,10 +187,13 @@ pub const GROUPS: &[GroupInfo] = &[
 /// Diagnostics that clang puts in a group with a different default than the group's other
 /// members: (the name sema gives them, the group clang prints). `static-in-inline-quiet` is
 /// clang's `ext_internal_in_extern_inline_quiet` (an extension, shown with -pedantic);
-/// `unknown-pragmas-off` is "unknown pragma ignored" (off by default, on with -Wall).
+/// `unknown-pragmas-off` is "unknown pragma ignored" (off by default, on with -Wall);
+/// `c23-extensions-warn` is a C23 extension clang warns of by default (an `ExtWarn`: an
+/// omitted parameter name in a definition).
 pub const VARIANTS: &[(&str, &str)] = &[
     ("static-in-inline-quiet", "static-in-inline"),
     ("unknown-pragmas-off", "unknown-pragmas"),
+    ("c23-extensions-warn", "c23-extensions"),
 ];
 
 /// The group name clang prints for `group`.

@@ -125,3 +125,46 @@ typedef enum {Q} ;
         ],
     );
 }
+
+/// clspv's tests: a definition's unnamed parameter is a C23 extension clang warns of by default, at the place the name would be (`float (*)(int)`: the `)`); `(void)` and declarations are fine.
+#[test]
+fn omitted_parameter_names() {
+    assert_clang(
+        "omitted_parameter_names",
+        r#"float f(float, int *) { return 0.f; }
+void g(void) {}
+void h(int a, float (*)(int)) {}
+void d(int, float);
+kernel void k0(int v, local int *, global int* b) {}
+int m(int x[], int [3]) { return 0; }
+"#,
+        &[
+            "<stdin>:1:14: warning: omitting the parameter name in a function definition is a C23 extension [-Wc23-extensions]",
+            "<stdin>:1:21: warning: omitting the parameter name in a function definition is a C23 extension [-Wc23-extensions]",
+            "<stdin>:3:22: error: pointers to functions are not allowed",
+            "<stdin>:3:23: warning: omitting the parameter name in a function definition is a C23 extension [-Wc23-extensions]",
+            "<stdin>:5:34: warning: omitting the parameter name in a function definition is a C23 extension [-Wc23-extensions]",
+            "<stdin>:6:20: warning: omitting the parameter name in a function definition is a C23 extension [-Wc23-extensions]",
+        ],
+    );
+}
+
+/// "pointers to functions are not allowed" is at the `*`, named or not.
+#[test]
+fn function_pointers_reported_at_the_star() {
+    assert_clang(
+        "function_pointers_reported_at_the_star",
+        r#"void h(int a, float (*fp)(int)) {}
+void h2(int a, float (*)(int));
+void h3(int a, float (  *  )(int)) {}
+kernel void k(global int *o) { int (*q)(int); }
+"#,
+        &[
+            "<stdin>:1:22: error: pointers to functions are not allowed",
+            "<stdin>:2:23: error: pointers to functions are not allowed",
+            "<stdin>:3:25: error: pointers to functions are not allowed",
+            "<stdin>:3:28: warning: omitting the parameter name in a function definition is a C23 extension [-Wc23-extensions]",
+            "<stdin>:4:37: error: pointers to functions are not allowed",
+        ],
+    );
+}

@@ -800,7 +800,11 @@ impl Checker<'_> {
             cast.start(),
             format!("cast to smaller integer type {dest} from {from}"),
         )
-        .with_group(if void { "void-pointer-to-int-cast" } else { "pointer-to-int-cast" })
+        .with_group(if void {
+            "void-pointer-to-int-cast"
+        } else {
+            "pointer-to-int-cast"
+        })
         .with_range(cast);
         self.emit(d);
     }
@@ -879,7 +883,16 @@ impl Checker<'_> {
             }
             (TypeKind::Pointer(_), TypeKind::Enum(_)) => out(self, CastKind::IntToPtr, r),
             (TypeKind::Scalar(s), TypeKind::Pointer(fp)) if s.is_integer() => {
-                self.pointer_to_int_cast(&r, *s, *fp, to, Span { lo: lparen.lo, ..span });
+                self.pointer_to_int_cast(
+                    &r,
+                    *s,
+                    *fp,
+                    to,
+                    Span {
+                        lo: lparen.lo,
+                        ..span
+                    },
+                );
                 let k = if *s == Scalar::Bool {
                     CastKind::ToBool
                 } else {

@@ -552,7 +552,8 @@ impl Checker<'_> {
                     if self.prog.types.fn_sig(ty).is_some()
                         && !self.ext("__cl_clang_function_pointers")
                     {
-                        self.err(name_span, "pointers to functions are not allowed");
+                        // clang reports at the `*`.
+                        self.err(chunk.span.start(), "pointers to functions are not allowed");
                         invalid = true;
                     }
                     if self.prog.types.is_opaque(ty, Opaque::Sampler) {
@@ -1779,6 +1780,19 @@ impl Checker<'_> {
         self.record_fn_link(fid, &f.specs, &f.declarator, d.name_span);
         // clang checks the attributes' arguments with the declaration, before the body.
         self.attributes_for(fid, &f.specs);
+        // clang's `CheckParmsForFunctionDef`: a definition's parameters have names until C23
+        // (`(void)` declares none).
+        if d.params.as_ref().is_some_and(|p| !p.is_empty())
+            && let Some(fc) = f.declarator.function()
+        {
+            for p in fc.params.iter().filter(|p| p.declarator.name.is_none()) {
+                self.warn(
+                    p.declarator.name_at,
+                    "omitting the parameter name in a function definition is a C23 extension",
+                    "c23-extensions-warn",
+                );
+            }
+        }
         let sig = self.prog.types.fn_sig(d.ty).cloned();
         let ret = sig.as_ref().map_or(self.t(TypeTable::VOID), |s| s.ret);
         let is_kernel = specs.is_kernel;

@@ -20,6 +20,7 @@ impl Parser<'_> {
                 Declarator {
                     span: self.span(),
                     name: None,
+                    name_at: self.span().start(),
                     chunks: Vec::new(),
                     attrs: Vec::new(),
                 },
@@ -122,6 +123,7 @@ impl Parser<'_> {
         let mut d = Declarator {
             span: start.start(),
             name: None,
+            name_at: start.start(),
             chunks: Vec::new(),
             attrs: Vec::new(),
         };
@@ -131,6 +133,7 @@ impl Parser<'_> {
         {
             let s = self.bump();
             d.name = Some(Ident { name: sym, span: s });
+            d.name_at = s;
             if self.at_cxx_attr() {
                 self.parse_attrs(&mut d.attrs);
             }
@@ -143,6 +146,7 @@ impl Parser<'_> {
             let (inner, inner_ok) = self.parse_declarator(ctx);
             let close = self.close(Punct::RParen, open);
             d.name = inner.name;
+            d.name_at = inner.name_at;
             d.chunks = inner.chunks;
             d.attrs = inner.attrs;
             d.attrs.extend(pre_attrs);

@@ -202,6 +202,7 @@ impl Parser<'_> {
                     Declarator {
                         span: fstart.start(),
                         name: None,
+                        name_at: fstart.start(),
                         chunks: Vec::new(),
                         attrs: Vec::new(),
                     }
