@@ -10,7 +10,14 @@ use oclc::cli::check_command;
 /// source excerpts, without notes located in clang's headers (oclc prints those unlocated)
 /// and without oclc's own notes beyond clang ("implicit address space: ...").
 fn diagnostics(src: &[u8]) -> Vec<String> {
-    let out = check_command(vec!["-".to_string()], &mut &src[..]);
+    diagnostics_with(&[], src)
+}
+
+/// [`diagnostics`] with `flags` (`-finclude-default-header`) before the `-`.
+fn diagnostics_with(flags: &[&str], src: &[u8]) -> Vec<String> {
+    let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    args.push("-".to_string());
+    let out = check_command(args, &mut &src[..]);
     out.stderr
         .lines()
         .filter(|l| {
@@ -136,5 +143,36 @@ kernel void k(__global mem_t* m, const __global mem_t* c, __global int *p) {
             "<stdin>:4:36: note: candidate function",
             "<stdin>:5:36: note: candidate function",
         ],
+    );
+}
+
+/// caffe's `Dtype4 dot[3] = ...` where `Dtype4` is unknown declares nothing, so later uses
+/// of `dot` name opencl-c.h's overload set: as an operand (a condition, a subscript, a cast
+/// to void, a comparison) clang cannot resolve it (recorded with `-finclude-default-header`).
+#[test]
+fn overloaded_builtin_used_as_a_value() {
+    let src = b"kernel void k(global float4 *p) {
+  int a = 0;
+  if (max) a = 1;
+  a += dot[3];
+  (void)max;
+  for (int i = 0; i < max; i++) {}
+}
+";
+    let msg =
+        "error: reference to overloaded function could not be resolved; did you mean to call it?";
+    let want: Vec<String> = ["3:7", "4:8", "5:9", "6:23"]
+        .iter()
+        .map(|at| format!("<stdin>:{at}: {msg}"))
+        .collect();
+    assert_eq!(
+        diagnostics_with(&["-finclude-default-header"], src),
+        want,
+        "with the default header, oclc's diagnostics differ from clang-19's"
+    );
+    // Without it clang declares no library builtins: the names are undeclared.
+    assert_eq!(
+        diagnostics(b"kernel void k(void) { int a = 0; if (max) a = 1; }\n"),
+        ["<stdin>:1:38: error: use of undeclared identifier 'max'"]
     );
 }
