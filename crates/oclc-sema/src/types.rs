@@ -1159,8 +1159,9 @@ impl TypeTable {
             return format!("'{s}' (vector of {n} '{}' {v})", e.opencl_name());
         }
         let canon = self.canonical(qt);
-        if canon == qt {
-            // No sugar: the canonical type prints the same.
+        // No sugar: the canonical type prints the same. A function type keeps its
+        // parameters' typedefs (`int (uint)` is "aka 'int (unsigned int)'").
+        if canon == qt && self.fn_sig(qt).is_none() {
             return format!("'{s}'");
         }
         let c = self.print_rec(qt, String::new(), 0, true);
@@ -1235,7 +1236,11 @@ impl TypeTable {
                         s.push_str("void");
                     }
                 } else {
-                    let ps: Vec<String> = sig.params.iter().map(|p| self.print(*p)).collect();
+                    let ps: Vec<String> = sig
+                        .params
+                        .iter()
+                        .map(|p| self.print_rec(*p, String::new(), depth + 1, aka))
+                        .collect();
                     s.push_str(&ps.join(", "));
                 }
                 if sig.variadic {
@@ -1293,7 +1298,9 @@ impl TypeTable {
     fn base_name(&self, id: TypeId) -> std::borrow::Cow<'static, str> {
         match self.kind(id) {
             TypeKind::Void => "void".into(),
-            TypeKind::Error => "<error type>".into(),
+            // clang gives a declaration whose type is in error `int` (TST_error), and
+            // prints it so inside the types built from it.
+            TypeKind::Error => "int".into(),
             TypeKind::Scalar(s) => s.name().into(),
             TypeKind::Vector(s, n) => {
                 format!("{} __attribute__((ext_vector_type({n})))", s.name()).into()

@@ -48,8 +48,8 @@ pub mod ty;
 pub use gate::macro_defined;
 pub use parse::{Attrs, MAX_PARAMS, Special};
 pub use resolve::{
-    Arg, ArgForm, ArgShape, BadConv, Cmp, Conv, ConvKind, Fix, Lvalue, Rank, conversion_fix,
-    convert, space_includes,
+    Arg, ArgForm, ArgShape, BadConv, Cmp, Conv, ConvKind, Fix, Lvalue, Rank, better_candidate,
+    conversion_fix, convert, space_includes,
 };
 pub use ty::{Access, Atomic, BTy, ImageKind, Pointee, Ptr, Scalar};
 

@@ -3,8 +3,8 @@
 //! declaration (or statement) it belongs to is checked, as clang processes attributes:
 //! a parameter's before its function's, each declarator's in turn.
 
-use oclc_syntax::Diagnostic;
 use oclc_syntax::ast::{self, AttrSyntax, ChunkKind, DeclSpecKind};
+use oclc_syntax::{Diagnostic, Span};
 
 use super::Checker;
 
@@ -494,7 +494,10 @@ impl Checker<'_> {
 
     /// The unknown attributes of one declarator of a declaration: its parameters' first (for
     /// a function), then the declaration specifiers' and the declarator's own.
+    /// clang warns as it processes the declaration's attributes, once its declarator is
+    /// parsed (after the parser's errors inside it).
     pub(crate) fn warn_unknown_decl_attrs(&mut self, specs: &ast::DeclSpecs, d: &ast::Declarator) {
+        let start = self.diags.list.len();
         if let Some(f) = d.function() {
             for p in &f.params {
                 self.warn_unknown_attrs(p.specs.attributes());
@@ -503,6 +506,13 @@ impl Checker<'_> {
         }
         self.warn_unknown_attrs(specs.attributes());
         self.warn_unknown_attrs(declarator_attrs(d));
+        let end = Span {
+            lo: d.span.hi,
+            ..d.span
+        };
+        for w in self.diags.list.iter_mut().skip(start) {
+            w.order.get_or_insert(end);
+        }
     }
 }
 

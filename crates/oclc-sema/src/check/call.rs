@@ -421,7 +421,7 @@ impl Checker<'_> {
             return None;
         }
         let bargs = self.builtin_args(args);
-        let mut viable: Vec<(FuncId, Vec<crate::builtins::Rank>)> = Vec::new();
+        let mut viable: Vec<(FuncId, Vec<crate::builtins::Conv>)> = Vec::new();
         for &g in set {
             let Some(sig) = self
                 .prog
@@ -434,22 +434,20 @@ impl Checker<'_> {
             {
                 continue;
             }
-            let ranks: Option<Vec<_>> = sig
+            let convs: Option<Vec<_>> = sig
                 .params
                 .iter()
                 .zip(&bargs)
-                .map(|(p, a)| {
-                    crate::builtins::convert(a, self.to_bty(*p))
-                        .ok()
-                        .map(|c| c.kind.rank())
-                })
+                .map(|(p, a)| crate::builtins::convert(a, self.to_bty(*p)).ok())
                 .collect();
-            if let Some(r) = ranks {
-                viable.push((g, r));
+            if let Some(c) = convs {
+                viable.push((g, c));
             }
         }
-        let better = |a: &[crate::builtins::Rank], b: &[crate::builtins::Rank]| {
-            a.iter().zip(b).all(|(x, y)| x <= y) && a.iter().zip(b).any(|(x, y)| x < y)
+        // clang's `isBetterOverloadCandidate`: by rank, then (`f(T *)` over `f(const T *)`
+        // for a `T *`) by qualification.
+        let better = |a: &[crate::builtins::Conv], b: &[crate::builtins::Conv]| {
+            crate::builtins::better_candidate(&bargs, a, b)
         };
         let best = viable
             .iter()

@@ -510,6 +510,18 @@ impl Checker<'_> {
         true
     }
 
+    /// What a function may not return (C99 6.7.5.3p1), as clang's message names it.
+    fn array_or_function(&self, ret: QualType) -> Option<&'static str> {
+        let types = &self.prog.types;
+        if types.is_array(ret) {
+            Some("array")
+        } else if types.fn_sig(ret).is_some() {
+            Some("function")
+        } else {
+            None
+        }
+    }
+
     /// Applies a declarator's chunks (innermost last) to `base`.
     pub(crate) fn declarator(
         &mut self,
@@ -656,6 +668,26 @@ impl Checker<'_> {
                     ty = self.t(aid);
                 }
                 ChunkKind::Function(f) => {
+                    // C99 6.7.5.3p1, at the `(`: the function then returns `int`, as in
+                    // clang (a macro-built name, `void NAME(a, b)(params)`, declares one).
+                    if let Some(kind) = self.array_or_function(ty) {
+                        let t = self.prog.types.quoted(ty);
+                        let at = Span {
+                            hi: chunk.span.lo,
+                            ..chunk.span
+                        };
+                        let mut e = Diagnostic::error(
+                            at,
+                            format!("function cannot return {kind} type {t}"),
+                        );
+                        // A definition's type is built as its `{` starts it.
+                        if let Some(open) = self.def_open {
+                            e = e.emitted_at(open);
+                        }
+                        self.emit(e);
+                        ty = self.t(TypeTable::INT);
+                        invalid = true;
+                    }
                     // Rule 9: no address space on a (non-pointer) return type.
                     if ty.quals.space.is_some()
                         || self.prog.types.canonical(ty).quals.space.is_some()
@@ -840,11 +872,11 @@ impl Checker<'_> {
     }
 
     /// A K&R identifier list `f(a, b)`: in a definition each name takes the type its
-    /// declaration before the body gives it ([`Checker::kr_decls`]), else `int` with clang's
-    /// error; elsewhere the list is an error.
+    /// declaration before the body gives it ([`Checker::kr_decls`]), else `int` (reported by
+    /// [`Checker::kr_undeclared`]); elsewhere the list is an error.
     fn kr_params(&mut self, f: &ast::FunctionChunk) -> Vec<ParamInfo> {
         let int = self.t(TypeTable::INT).with_space(Some(LangAs::PRIVATE));
-        let Some(declared) = self.kr_decls.take() else {
+        let Some(declared) = self.kr_decls.as_ref() else {
             if let Some(first) = f.kr_idents.first() {
                 self.err(
                     first.span,
@@ -862,26 +894,13 @@ impl Checker<'_> {
                 })
                 .collect();
         };
-        let out = f
-            .kr_idents
+        f.kr_idents
             .iter()
             .map(|i| {
-                let ty = match declared.iter().find(|(n, _)| *n == i.name) {
-                    Some(&(_, ty)) => ty.with_space(Some(LangAs::PRIVATE)),
-                    None => {
-                        self.diags.push(
-                            Diagnostic::error(
-                                i.span,
-                                format!(
-                                    "parameter '{}' was not declared, defaults to 'int'; ISO C99 and later do not support implicit int",
-                                    i.name
-                                ),
-                            )
-                            .with_group("implicit-int"),
-                        );
-                        int
-                    }
-                };
+                let ty = declared
+                    .iter()
+                    .find(|(n, _)| *n == i.name)
+                    .map_or(int, |&(_, ty)| ty.with_space(Some(LangAs::PRIVATE)));
                 ParamInfo {
                     name: Some(i.name),
                     ty,
@@ -889,9 +908,32 @@ impl Checker<'_> {
                     invalid: false,
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// A definition's K&R identifiers that no declaration before the body types: clang
+    /// reports them last to first as it reaches the body's `{`, before it builds the
+    /// function's type.
+    fn kr_undeclared(&mut self, f: &ast::FunctionChunk, lbrace: Span) {
+        let declared = self.kr_decls.take().unwrap_or_default();
+        for i in f.kr_idents.iter().rev() {
+            if declared.iter().any(|(n, _)| *n == i.name) {
+                continue;
+            }
+            self.diags.push(
+                Diagnostic::error(
+                    i.span,
+                    format!(
+                        "parameter '{}' was not declared, defaults to 'int'; ISO C99 and later do not support implicit int",
+                        i.name
+                    ),
+                )
+                .with_group("implicit-int")
+                .with_fixit(Span { hi: lbrace.lo, ..lbrace }, format!("int {};\n", i.name))
+                .emitted_at(lbrace),
+            );
+        }
         self.kr_decls = Some(declared);
-        out
     }
 
     /// The types the K&R parameter declarations between a definition's declarator and its
@@ -1749,6 +1791,7 @@ impl Checker<'_> {
 
     /// A function definition: declares it, then checks the body with its parameters in scope.
     pub(crate) fn function_def(&mut self, f: &ast::FunctionDef) {
+        let start = self.diags.list.len();
         let specs = self.specs(&f.specs, DeclPlace::File);
         let kr = f
             .declarator
@@ -1756,17 +1799,26 @@ impl Checker<'_> {
             .is_some_and(|c| !c.kr_idents.is_empty());
         if kr {
             self.kr_decls = Some(self.kr_declared(&f.kr_decls));
+            if let Some(chunk) = f.declarator.function() {
+                self.kr_undeclared(
+                    chunk,
+                    Span {
+                        hi: f.body.span.lo,
+                        ..f.body.span
+                    },
+                );
+            }
         }
+        let open = f.body.span.lo + 1;
+        self.def_open = Some(Span {
+            lo: open,
+            hi: open,
+            ..f.body.span
+        });
         let d = self.declarator(specs.ty, &f.declarator, false);
+        self.def_open = None;
         self.kr_decls = None;
         self.warn_unknown_decl_attrs(&f.specs, &f.declarator);
-        if kr {
-            self.warn(
-                d.name_span,
-                "a function definition without a prototype is deprecated in all versions of C and is not supported in C23",
-                "deprecated-non-prototype",
-            );
-        }
         if self.prog.types.fn_sig(d.ty).is_none() {
             self.err(d.name_span, "expected ';' after top level declarator");
             return;
@@ -1778,8 +1830,12 @@ impl Checker<'_> {
         let attrs = f.specs.attributes().chain(declarator_attrs(&f.declarator));
         self.record_call_attrs(fid, &f.specs, attrs);
         self.record_fn_link(fid, &f.specs, &f.declarator, d.name_span);
-        // clang checks the attributes' arguments with the declaration, before the body.
-        self.attributes_for(fid, &f.specs);
+        // clang parses the attributes' arguments with the declaration specifiers: their
+        // errors come before the declaration's own.
+        let attr_diags = self.diags.list.len();
+        self.attributes_for(fid, &f.specs, &f.declarator);
+        let moved: Vec<Diagnostic> = self.diags.list.drain(attr_diags..).collect();
+        self.diags.list.splice(start..start, moved);
         // clang's `CheckParmsForFunctionDef`: a definition's parameters have names until C23
         // (`(void)` declares none).
         if d.params.as_ref().is_some_and(|p| !p.is_empty())
@@ -1819,6 +1875,17 @@ impl Checker<'_> {
         let body = Some(self.block(&f.body, false)).filter(|_| self.bodies == super::Bodies::Keep);
         self.check_gotos();
         let rbrace = f.close;
+        if kr {
+            // clang warns as it finishes the body, before the body's held warnings.
+            self.emit(
+                Diagnostic::warning(
+                    d.name_span,
+                    "a function definition without a prototype is deprecated in all versions of C and is not supported in C23",
+                )
+                .with_group("deprecated-non-prototype")
+                .emitted_at(rbrace),
+            );
+        }
         let ret_void = is_kernel || self.prog.types.is_void(ret) || self.prog.types.is_error(ret);
         let noreturn = self.func_attrs.get(&fid).is_some_and(|a| a.noreturn);
         self.flush_runtime_warnings(rbrace, ret_void, noreturn);
@@ -1832,15 +1899,22 @@ impl Checker<'_> {
     }
 
     /// Records the kernel attributes lowering and the runtime need.
-    fn attributes_for(&mut self, fid: FuncId, specs: &ast::DeclSpecs) {
+    fn attributes_for(&mut self, fid: FuncId, specs: &ast::DeclSpecs, d: &ast::Declarator) {
         let mut reqd = None;
         let mut hint = None;
         let mut vec_hint = None;
-        for a in specs.attributes() {
+        for a in specs.attributes().chain(declarator_attrs(d)) {
             let n = a.name.name.as_str().trim_matches('_');
             if n == "vec_type_hint" {
                 if let Some(ast::AttrArg::Type(tn)) = a.args.first() {
                     vec_hint = Some(self.type_name(tn));
+                }
+                continue;
+            }
+            if n == "intel_reqd_sub_group_size" {
+                if let Some(ast::AttrArg::Expr(e)) = a.args.first() {
+                    let _ = self.expr(e);
+                    self.flush_typos(None);
                 }
                 continue;
             }

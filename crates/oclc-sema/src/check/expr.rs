@@ -378,6 +378,21 @@ impl Checker<'_> {
                 );
                 Expr::error(span)
             }
+            None if self.overloaded_builtin(name) => {
+                // opencl-c.h declares it several times: a use that does not call it
+                // names an overload set.
+                let mut d = Diagnostic::error(
+                    span,
+                    "reference to overloaded function could not be resolved; did you mean to call it?",
+                );
+                if let Some(id) = self.builtins.lookup(name) {
+                    for _ in self.builtins.overloads(id) {
+                        d = d.with_note(Span::DUMMY, "possible target for call");
+                    }
+                }
+                self.emit(d);
+                Expr::error(span)
+            }
             None => {
                 let fix = self.undeclared(name, span, super::typo::NameUse::Value);
                 match fix {
@@ -394,6 +409,15 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// Whether `name` is a builtin the default header declares more than once (`max`,
+    /// `dot`): without the header clang declares no library builtins.
+    fn overloaded_builtin(&self, name: Symbol) -> bool {
+        self.lang.default_header
+            && self.builtins.lookup(name).is_some_and(|id| {
+                self.builtins.special(id).is_none() && self.builtins.overloads(id).nth(1).is_some()
+            })
     }
 
     fn comma_list(&mut self, items: &[ast::Expr], span: Span) -> Expr {

@@ -268,6 +268,9 @@ pub(crate) struct Checker<'a> {
     /// While a K&R definition's declarator is checked: the types its parameter declarations
     /// give (see `decl::kr_params`).
     pub kr_decls: Option<Vec<(Symbol, QualType)>>,
+    /// While a definition's declarator is checked: just past its body's `{`, where clang
+    /// builds the function's type (and reports what is wrong with it).
+    pub def_open: Option<Span>,
     /// The type-generic atomic builtins called so far: clang declares a builtin on its first
     /// call, and only then offers it as a typo correction.
     atomics_called: Vec<Symbol>,
@@ -325,6 +328,7 @@ impl<'a> Checker<'a> {
             unevaluated: 0,
             bodies: Bodies::Keep,
             kr_decls: None,
+            def_open: None,
             atomics_called: Vec::new(),
         };
         c.prog.types.set_target(lang.target);

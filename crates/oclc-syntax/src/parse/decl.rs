@@ -507,7 +507,6 @@ impl Parser<'_> {
                 .retain(|d| !matches!(d.kind, DeclSpecKind::Storage(StorageClass::Typedef)));
         }
         let id = self.decl_id();
-        self.check_implicit_int(&specs, &declarator);
         if let Some(name) = declarator.name {
             self.declare(name.name, NameKind::Value);
         }
@@ -519,10 +518,27 @@ impl Parser<'_> {
             }
         }
         if !self.is(Punct::LBrace) {
+            self.check_implicit_int(&specs, &declarator);
             let s = self.span();
             self.error(s, "expected function body after function declarator");
             self.skip_until(&[Punct::Semi], Skip::default());
             return None;
+        }
+        // clang reports the missing type as it starts the definition at its `{`: after
+        // the K&R parameter declarations and (see `Checker::kr_undeclared`) their check.
+        let mark = self.diags.list.len();
+        self.check_implicit_int(&specs, &declarator);
+        if declarator
+            .function()
+            .is_some_and(|f| !f.kr_idents.is_empty())
+        {
+            let open = self.span();
+            for d in self.diags.list.iter_mut().skip(mark) {
+                d.order = Some(Span {
+                    lo: open.hi,
+                    ..open
+                });
+            }
         }
         self.push_scope();
         if let Some(f) = declarator.function() {
