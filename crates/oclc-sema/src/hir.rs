@@ -202,6 +202,8 @@ pub enum StmtKind {
         body: Box<Stmt>,
     },
     Goto(Symbol),
+    /// A GNU inline assembly statement (checked, never run: lowering refuses it here).
+    Asm(Span),
     Empty,
 }
 

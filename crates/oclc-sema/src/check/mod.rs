@@ -10,6 +10,7 @@
 //! names), [`scope`] (name lookup).
 
 pub mod access;
+pub mod asm;
 pub mod attrs;
 pub mod builtin_call;
 pub mod builtin_redecl;
