@@ -40,6 +40,9 @@ pub struct Program {
     pub inline_functions: std::collections::HashSet<FuncId>,
     /// Program-scope variables declared `static` (internal linkage).
     pub static_vars: std::collections::HashSet<VarId>,
+    /// Constructs `oclc check` accepts as clang does but no device runs (GNU imaginary
+    /// constants): where, and why. Lowering reports them.
+    pub unsupported: Vec<(Span, String)>,
 }
 
 impl Program {
