@@ -203,19 +203,17 @@ impl Checker<'_> {
             };
             let fits = match (used, e.binding) {
                 (NameUse::Value, Binding::Var(_) | Binding::EnumConst(..)) => !e.invalid,
-                // clang builds the call of a single function whatever its arguments (a
-                // wrong count or type is reported after the correction).
-                (NameUse::Call(_), Binding::Func(_)) => true,
+                (NameUse::Call(args), Binding::Func(f)) => self.takes_args(f, args.len()),
                 _ => false,
             };
             let decl = (!e.span.is_dummy()).then_some(e.span);
             consider(d, fits, Correction { name: n, decl });
         }
-        // The builtin functions of clang's header. One declared once fits any call (as a
-        // user function); clang tries an overloaded one with its
-        // last declaration in the header only (`dstT(1.0f, 2.0f)` is corrected to `dot`,
-        // whose last declaration is `half dot(half4, half4)`; `dstT(a, b)` of `float4`s is
-        // not): the table keeps the header's order.
+        // The builtin functions of clang's header. An overloaded one is tried with its last
+        // declaration in the header only (`dstT(1.0f, 2.0f)` is corrected to `dot`, whose last
+        // declaration is `half dot(half4, half4)`; `dstT(a, b)` of `float4`s is not), and
+        // only when its result is a scalar (`o[1] = maxx(1.0f, 2.0f)` is not corrected to
+        // `max`, whose `half16` result would not assign): the table keeps the header's order.
         if let NameUse::Call(args) = used {
             // Measured by name first: only a close name's declarations are parsed.
             for id in self.builtins.table_ids() {
@@ -237,18 +235,20 @@ impl Checker<'_> {
                 let fits = if super::gnu_atomic::is_generic_atomic(bname) {
                     self.atomics_called.contains(&sym)
                 } else {
+                    let single = self.builtins.overload_count(id) == 1;
                     self.builtins.special(id).is_none()
-                        && (self.builtins.overload_count(id) == 1
-                            || self.builtins.overloads(id).last().is_some_and(|o| {
-                                let sig = self.builtins.signature(o);
-                                let params = sig.params();
-                                (params.len() == args.len()
+                        && self.builtins.overloads(id).last().is_some_and(|o| {
+                            let sig = self.builtins.signature(o);
+                            let scalar_ret = matches!(sig.ret, crate::builtins::BTy::Scalar(_));
+                            let params = sig.params();
+                            (single || scalar_ret)
+                                && (params.len() == args.len()
                                     || (sig.variadic && args.len() >= params.len()))
-                                    && args
-                                        .iter()
-                                        .zip(params)
-                                        .all(|(a, &p)| crate::builtins::convert(a, p).is_ok())
-                            }))
+                                && args
+                                    .iter()
+                                    .zip(params)
+                                    .all(|(a, &p)| crate::builtins::convert(a, p).is_ok())
+                        })
                 };
                 consider(
                     d,
@@ -298,6 +298,21 @@ impl Checker<'_> {
             return None;
         }
         best.map(|(_, c)| c)
+    }
+
+    /// Whether function `f` can be called with `args` arguments.
+    fn takes_args(&self, f: crate::hir::FuncId, args: usize) -> bool {
+        let Some(func) = self.prog.function(f) else {
+            return false;
+        };
+        match self.prog.types.fn_sig(crate::types::QualType::new(func.ty)) {
+            Some(sig) => {
+                !sig.has_proto
+                    || sig.params.len() == args
+                    || (sig.variadic && args >= sig.params.len())
+            }
+            None => false,
+        }
     }
 
     /// Whether the source right after `span` (past blanks) is a `)`.
