@@ -459,6 +459,8 @@ pub fn resolve(b: &BuiltinDecl) -> Builtin {
         "clock_read_hilo_device" | "clock_read_hilo_work_group" | "clock_read_hilo_sub_group" => {
             Builtin::Clock { hilo: true }
         }
+        // A monotonically increasing counter: the cl_khr_kernel_clock one.
+        "__builtin_readcyclecounter" => Builtin::Clock { hilo: false },
         n if n.starts_with("__builtin_") => gnu(b, n).unwrap_or(Builtin::Unsupported),
         n if n.contains("_image")
             && let Some(i) = image(b, n) =>

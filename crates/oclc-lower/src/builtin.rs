@@ -159,7 +159,7 @@ impl FnCx<'_, '_> {
                 self.b().fence(flags, order, scope);
                 return RV::Void;
             }
-            "printf" => {
+            "printf" | "__builtin_printf" => {
                 let mut vals = self.arg_values(args);
                 if vals.is_empty() {
                     return self.fit_const(0, ret);
@@ -574,6 +574,8 @@ impl FnCx<'_, '_> {
             "__builtin_signbit" => Some("signbit"),
             "__builtin_abs" | "__builtin_labs" => Some("abs"),
             "__builtin_powif" | "__builtin_powi" => Some("pown"),
+            // Runs as OpenCL's printf.
+            "__builtin_printf" => return None,
             // The current rounding mode is always to nearest: `nearbyint` is `rint`.
             "__builtin_nearbyintf" | "__builtin_nearbyint" => Some("rint"),
             _ => name.strip_prefix("__builtin_").and_then(|m| {
@@ -604,6 +606,8 @@ impl FnCx<'_, '_> {
                         | "fma"
                         | "ilogb"
                         | "ldexp"
+                        | "frexp"
+                        | "modf"
                         | "rint"
                         | "tan"
                         | "asin"

@@ -75,6 +75,12 @@ impl FnCx<'_, '_> {
         let found = match &e.kind {
             ExprKind::Cast(CastKind::Integral, src) if wide(src.ty).is_none() => None,
             ExprKind::Cast(CastKind::IntToFloat, src) => wide(src.ty),
+            // A 64-bit counter, whatever clang's `unsigned long long` type for it.
+            ExprKind::BuiltinCall { builtin, .. }
+                if builtin.name.as_str() == "__builtin_readcyclecounter" =>
+            {
+                None
+            }
             ExprKind::Binary(_, a, b) => wide(e.ty).or(wide(a.ty)).or(wide(b.ty)),
             _ => wide(e.ty),
         };

@@ -891,6 +891,13 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 self.br(b, Vec::new());
                 self.dead_block();
             }
+            StmtKind::Asm(span) => {
+                // No device runs inline assembly: a located error, never a silent skip.
+                self.cx.error(
+                    *span,
+                    "inline assembly (`__asm__`) cannot be run: oclc devices have no assembler for it",
+                );
+            }
             StmtKind::Empty => {}
         }
     }

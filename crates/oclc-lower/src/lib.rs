@@ -136,6 +136,10 @@ fn lower_bodies(
     if recursion::check(program, diags) {
         return None;
     }
+    if let Some((span, why)) = program.unsupported.first() {
+        diags.push(oclc_syntax::Diagnostic::error(*span, why.clone()));
+        return None;
+    }
     let mut cx = module::Ctx::new(program, diags);
     cx.declare_functions();
     let defined = cx.m.functions.len();

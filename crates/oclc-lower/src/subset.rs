@@ -251,6 +251,7 @@ impl Scan<'_> {
             | StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Goto(_)
+            | StmtKind::Asm(_)
             | StmtKind::Empty => {}
         }
     }

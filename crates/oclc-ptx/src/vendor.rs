@@ -49,6 +49,8 @@ fn gnu(e: &mut FnEmitter, rest: &str, args: &[Value], result: Option<Value>) -> 
     let r = res(e, result, rest)?;
     let d = e.reg(r, 0)?;
     match rest {
+        // The SM's 64-bit cycle counter.
+        "readcyclecounter" => e.ins(format!("mov.u64 {d}, %clock64")),
         "nanf" => e.ins(format!("mov.f32 {d}, 0f7FC00000")),
         "nan" => e.ins(format!("mov.f64 {d}, 0d7FF8000000000000")),
         "assume_aligned" => {

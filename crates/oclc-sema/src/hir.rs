@@ -40,6 +40,9 @@ pub struct Program {
     pub inline_functions: std::collections::HashSet<FuncId>,
     /// Program-scope variables declared `static` (internal linkage).
     pub static_vars: std::collections::HashSet<VarId>,
+    /// Constructs `oclc check` accepts as clang does but no device runs (GNU imaginary
+    /// constants): where, and why. Lowering reports them.
+    pub unsupported: Vec<(Span, String)>,
 }
 
 impl Program {
@@ -202,6 +205,8 @@ pub enum StmtKind {
         body: Box<Stmt>,
     },
     Goto(Symbol),
+    /// A GNU inline assembly statement (checked, never run: lowering refuses it here).
+    Asm(Span),
     Empty,
 }
 

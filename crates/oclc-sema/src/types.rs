@@ -610,6 +610,11 @@ pub struct TypeTable {
     /// The alignment a typedef declares with `__attribute__((aligned(N)))`, which replaces
     /// its type's own (a typedef may raise or lower it, as in clang).
     typedef_aligns: FxHashMap<TypedefId, u64>,
+    /// Where each unnamed struct, union (by record index) and enum (by enum index, negated
+    /// past `u32`) is declared, as clang prints it (`FILE:LINE:COL`): such a type prints as
+    /// `struct (unnamed struct at FILE:LINE:COL)`. The checker, which has the source map,
+    /// records it.
+    unnamed_at: FxHashMap<(bool, u32), Box<str>>,
     /// `sizeof` a pointer on the target: 8 (spir64) or 4 (spir).
     pointer_size: u64,
 }
@@ -651,6 +656,7 @@ impl TypeTable {
             enums: Vec::new(),
             typedefs: Vec::new(),
             typedef_aligns: FxHashMap::default(),
+            unnamed_at: FxHashMap::default(),
             pointer_size: POINTER_SIZE,
         };
         t.intern(TypeKind::Void);
@@ -830,6 +836,19 @@ impl TypeTable {
     pub fn add_record(&mut self, def: RecordDef) -> RecordId {
         self.records.push(def);
         RecordId(self.records.len() as u32 - 1)
+    }
+
+    /// Records where an unnamed record (`is_enum` false) or enum is declared, for printing.
+    pub fn set_unnamed_at(&mut self, is_enum: bool, index: u32, at: String) {
+        self.unnamed_at.insert((is_enum, index), at.into());
+    }
+
+    /// How clang names an unnamed tag type: `KW (unnamed KW at FILE:LINE:COL)`.
+    fn unnamed(&self, kw: &str, is_enum: bool, index: u32) -> std::borrow::Cow<'static, str> {
+        match self.unnamed_at.get(&(is_enum, index)) {
+            Some(at) => format!("{kw} (unnamed {kw} at {at})").into(),
+            None => format!("{kw} (unnamed)").into(),
+        }
     }
 
     pub fn add_enum(&mut self, def: EnumDef) -> EnumId {
@@ -1312,7 +1331,7 @@ impl TypeTable {
                         Some(n) => format!("{kw} {n}").into(),
                         None => match self.anonymous_tag_typedef(id) {
                             Some(n) => n.to_string().into(),
-                            None => format!("{kw} (unnamed)").into(),
+                            None => self.unnamed(kw, false, r.0),
                         },
                     }
                 }
@@ -1322,7 +1341,7 @@ impl TypeTable {
                 Some(n) => format!("enum {n}").into(),
                 None => match self.anonymous_tag_typedef(id) {
                     Some(n) => n.to_string().into(),
-                    None => "enum (unnamed)".into(),
+                    None => self.unnamed("enum", true, e.0),
                 },
             },
             TypeKind::Typedef(t) => self

@@ -676,8 +676,34 @@ pub enum StmtKind {
     },
     StaticAssert(Box<StaticAssert>),
     Pragma(PragmaItem),
+    /// A GNU inline assembly statement `__asm__ volatile ("..." : outs : ins : clobbers)`.
+    Asm(Box<AsmStmt>),
     /// A statement that failed to parse (already diagnosed).
     Error,
+}
+
+/// A GNU inline assembly statement, as clang's `ParseAsmStatement` reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AsmStmt {
+    /// `asm("...")` with no `:` at all (its string is not scanned for operands).
+    pub simple: bool,
+    /// The `goto` qualifier.
+    pub goto: bool,
+    /// The assembly template.
+    pub template: StrLit,
+    pub outputs: Vec<AsmOperand>,
+    pub inputs: Vec<AsmOperand>,
+    pub clobbers: Vec<StrLit>,
+    /// `asm goto` labels.
+    pub labels: Vec<Ident>,
+}
+
+/// One `[name] "constraint" (expr)` operand of an asm statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AsmOperand {
+    pub name: Option<Ident>,
+    pub constraint: StrLit,
+    pub expr: Expr,
 }
 
 /// The first clause of a `for`.

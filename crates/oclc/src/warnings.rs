@@ -114,6 +114,7 @@ pub const GROUPS: &[GroupInfo] = &[
         &["pedantic", "gnu"],
     ),
     g("gnu-case-range", Pedantic, &["pedantic", "gnu"]),
+    g("gnu-imaginary-constant", Pedantic, &["pedantic", "gnu"]),
     g(
         "gnu-pointer-arith",
         Pedantic,

@@ -437,6 +437,7 @@ __builtin_copysignf16 __builtin_fmaxf16 __builtin_fminf16 __builtin_powf16 __bui
 __builtin_rintf __builtin_rint __builtin_nearbyintf __builtin_nearbyint __builtin_tanf __builtin_tan __builtin_asinf __builtin_asin __builtin_acosf __builtin_acos = special(gnu)
 __builtin_atanf __builtin_atan __builtin_sinhf __builtin_sinh __builtin_coshf __builtin_cosh __builtin_tanhf __builtin_tanh = special(gnu)
 __builtin_exp10f __builtin_exp10 __builtin_log10f __builtin_log10 __builtin_fmodf __builtin_fmod = special(gnu)
+__builtin_frexpf __builtin_frexp __builtin_frexpf16 __builtin_modff __builtin_modf __builtin_readcyclecounter __builtin_printf = special(gnu)
 # The keyword `__builtin_bit_cast(T, x)` reaches lowering as a call of this name.
 __builtin_bit_cast = special(gnu)
 # The GNU, C11 and OpenCL atomics (type-generic, checked by `check/gnu_atomic.rs`) and fences.

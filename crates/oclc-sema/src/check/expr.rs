@@ -35,8 +35,12 @@ impl Checker<'_> {
         let span = e.span;
         match &e.kind {
             AK::Error => Expr::error(span),
-            AK::IntLit(l) => self.int_lit(l, span),
+            AK::IntLit(l) => {
+                self.imaginary_constant(l.spelling, span);
+                self.int_lit(l, span)
+            }
             AK::FloatLit(f) => {
+                self.imaginary_constant(f.spelling, span);
                 let s = match f.suffix {
                     FloatSuffix::F => Scalar::Float,
                     FloatSuffix::H => Scalar::Half,
@@ -640,6 +644,24 @@ impl Checker<'_> {
             self.prog.types.ckind(ty),
             TypeKind::Opaque(Opaque::Sampler | Opaque::Event) | TypeKind::Image(..)
         )
+    }
+
+    /// A GNU imaginary constant (`1i`, `2.0if`): clang types it `_Complex T` and warns only
+    /// under `-pedantic`. oclc has no complex types: it checks the constant as its real type
+    /// and records it, so that running the program fails there with a clear error.
+    fn imaginary_constant(&mut self, spelling: oclc_syntax::Symbol, span: Span) {
+        if !oclc_syntax::parse::literal::is_imaginary(spelling.as_str()) {
+            return;
+        }
+        self.warn(
+            span,
+            "imaginary constants are a GNU extension",
+            "gnu-imaginary-constant",
+        );
+        self.prog.unsupported.push((
+            span,
+            "imaginary constants (GNU `_Complex` values) cannot be run: oclc's devices have no complex types".to_string(),
+        ));
     }
 
     /// Rule 19 and C's modifiable-lvalue rules; reports clang's message and returns false.

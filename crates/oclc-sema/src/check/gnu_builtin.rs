@@ -40,6 +40,12 @@ enum G {
     VolatileIntPtr,
     /// `volatile unsigned int *`, likewise.
     VolatileUIntPtr,
+    /// `int *` (`__builtin_frexp`'s exponent), likewise.
+    IntPtr,
+    /// `float *` (`__builtin_modff`'s integral part), likewise.
+    FloatPtr,
+    /// `double *`, likewise.
+    DoublePtr,
 }
 
 /// How a GNU builtin is checked.
@@ -54,6 +60,8 @@ enum Kind {
     AssumeAligned,
     /// `void __builtin_prefetch(const void *, ...)`: up to two constant hints.
     Prefetch,
+    /// `int __builtin_printf(const char *, ...)`: run as `printf`.
+    Printf,
 }
 
 /// The prototype or checking kind of a GNU builtin (`None`: not one).
@@ -67,6 +75,13 @@ fn kind(name: &str) -> Option<Kind> {
         }
         "__builtin_assume_aligned" => return Some(Kind::AssumeAligned),
         "__builtin_prefetch" => return Some(Kind::Prefetch),
+        "__builtin_printf" => return Some(Kind::Printf),
+        "__builtin_frexpf" => (Float, &[Float, IntPtr]),
+        "__builtin_frexp" => (Double, &[Double, IntPtr]),
+        "__builtin_frexpf16" => (Half, &[Half, IntPtr]),
+        "__builtin_modff" => (Float, &[Float, FloatPtr]),
+        "__builtin_modf" => (Double, &[Double, DoublePtr]),
+        "__builtin_readcyclecounter" => (ULongLong, &[]),
         "__builtin_expect" => (Long, &[Long, Long]),
         "__builtin_expect_with_probability" => (Long, &[Long, Long, Double]),
         "__builtin_inff" | "__builtin_huge_valf" => (Float, &[]),
@@ -247,7 +262,10 @@ impl Checker<'_> {
             | G::VolatileVoidPtr
             | G::ConstVolatileVoidPtr
             | G::VolatileIntPtr
-            | G::VolatileUIntPtr => {
+            | G::VolatileUIntPtr
+            | G::IntPtr
+            | G::FloatPtr
+            | G::DoublePtr => {
                 // A pointer argument (or an array, which decays to one) lends its space.
                 let space = arg.and_then(|a| {
                     let p = self
@@ -262,6 +280,9 @@ impl Checker<'_> {
                     G::VolatileVoidPtr => (TypeTable::VOID, Quals::VOLATILE),
                     G::VolatileIntPtr => (TypeTable::INT, Quals::VOLATILE),
                     G::VolatileUIntPtr => (TypeTable::UINT, Quals::VOLATILE),
+                    G::IntPtr => (TypeTable::INT, 0),
+                    G::FloatPtr => (TypeTable::FLOAT, 0),
+                    G::DoublePtr => (TypeTable::DOUBLE, 0),
                     _ => (TypeTable::VOID, Quals::CONST | Quals::VOLATILE),
                 };
                 return self.qual_pointer(pointee, cvr, space);
@@ -318,7 +339,7 @@ impl Checker<'_> {
         };
         let arg_spans: Vec<Span> = args.iter().map(|a| a.span).collect();
         // Custom-checked builtins take rvalues; prototyped ones convert their arguments.
-        let args: Vec<Expr> = if matches!(k, Kind::Proto(..) | Kind::Prefetch) {
+        let args: Vec<Expr> = if matches!(k, Kind::Proto(..) | Kind::Prefetch | Kind::Printf) {
             args
         } else {
             args.into_iter().map(|a| self.rvalue(a)).collect()
@@ -334,6 +355,7 @@ impl Checker<'_> {
         let arity_err = match &k {
             Kind::Proto(_, params) => arity(params.len(), None),
             Kind::ConstantP | Kind::Classify => arity(1, None),
+            Kind::Printf => arity(1, Some(usize::MAX)).filter(|_| args.is_empty()),
             // Reported at the `)`, as for other custom-checked builtins.
             Kind::Prefetch => {
                 arity(1, Some(3)).map(|(_, m)| (super::call::arity_at(&[], 0, span), m))
@@ -411,10 +433,39 @@ impl Checker<'_> {
             }
             Kind::AssumeAligned => self.assume_aligned(bref, name_span, args, span),
             Kind::Prefetch => self.prefetch(bref, name_span, args, span),
+            Kind::Printf => self.gnu_printf(bref, args, span),
             Kind::Proto(ret, params) => {
                 self.gnu_proto_call(bref, name_span, ret, params, args, span)
             }
         }
+    }
+
+    /// `__builtin_printf(fmt, ...)`: the format converts to `const char *` in its own address
+    /// space; the other arguments go as to `printf`.
+    fn gnu_printf(&mut self, bref: BuiltinRef, args: Vec<Expr>, span: Span) -> Expr {
+        let mut out = Vec::with_capacity(args.len());
+        let mut it = args.into_iter();
+        if let Some(fmt) = it.next() {
+            let pt = self.g_type(G::ConstCharPtr, Some(&fmt));
+            let at = fmt.span;
+            let c = self.assign_convert(pt, pt, fmt, Action::Passing, at);
+            if c.is_error() {
+                return Expr::error(span);
+            }
+            out.push(c);
+        }
+        for a in it {
+            out.push(self.rvalue(a));
+        }
+        let ty = QualType::new(TypeTable::INT);
+        self.mk(
+            ExprKind::BuiltinCall {
+                builtin: bref,
+                args: out,
+            },
+            ty,
+            span,
+        )
     }
 
     /// Whether clang's `__builtin_constant_p` folds its argument to 1: an arithmetic

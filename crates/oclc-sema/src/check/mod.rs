@@ -10,6 +10,7 @@
 //! names), [`scope`] (name lookup).
 
 pub mod access;
+pub mod asm;
 pub mod attrs;
 pub mod builtin_call;
 pub mod builtin_redecl;
@@ -58,7 +59,11 @@ pub const DEFAULT_OFF_GROUPS: &[&str] = &[
 ];
 
 /// Warning groups of language extensions that clang shows only with `-pedantic`.
-pub const PEDANTIC_GROUPS: &[&str] = &["extra-semi", "static-in-inline-quiet"];
+pub const PEDANTIC_GROUPS: &[&str] = &[
+    "extra-semi",
+    "static-in-inline-quiet",
+    "gnu-imaginary-constant",
+];
 
 /// Deepest expression/statement nesting checked before giving up with a diagnostic: above the
 /// parser's own limit (4096), so it only bounds recursion on ASTs built by other means.

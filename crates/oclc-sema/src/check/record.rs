@@ -78,7 +78,7 @@ impl Checker<'_> {
         span: Span,
         packed: bool,
     ) -> RecordId {
-        self.prog.types.add_record(RecordDef {
+        let rid = self.prog.types.add_record(RecordDef {
             name,
             is_union,
             fields: Vec::new(),
@@ -86,7 +86,21 @@ impl Checker<'_> {
             layout: Layout::default(),
             span,
             packed,
-        })
+        });
+        if name.is_none() {
+            self.note_unnamed_at(false, rid.0, span);
+        }
+        rid
+    }
+
+    /// Records where an unnamed tag type is declared, for clang's
+    /// `struct (unnamed struct at FILE:LINE:COL)`.
+    fn note_unnamed_at(&mut self, is_enum: bool, index: u32, span: Span) {
+        if let Some((file, line, col)) = self.sm.location(self.sm.report_span(span)) {
+            self.prog
+                .types
+                .set_unnamed_at(is_enum, index, format!("{file}:{line}:{col}"));
+        }
     }
 
     fn record_body(&mut self, rid: RecordId, body: &ast::RecordBody, place: DeclPlace) {
@@ -217,6 +231,9 @@ impl Checker<'_> {
             span,
             values: Vec::new(),
         });
+        if name.is_none() {
+            self.note_unnamed_at(true, eid.0, span);
+        }
         if let Some(n) = name {
             self.scopes.insert_tag(n, Tag::Enum(eid));
         }

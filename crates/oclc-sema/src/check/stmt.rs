@@ -474,6 +474,7 @@ impl Checker<'_> {
                 self.pragma(p);
                 StmtKind::Empty
             }
+            SK::Asm(a) => self.asm_stmt(a, span),
         };
         self.flush_typos(Some(span));
         self.leave();

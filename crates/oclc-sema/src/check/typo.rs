@@ -209,8 +209,11 @@ impl Checker<'_> {
             let decl = (!e.span.is_dummy()).then_some(e.span);
             consider(d, fits, Correction { name: n, decl });
         }
-        // The builtin functions declared once in clang's header (an overloaded one is tried
-        // with its last declaration only, which rarely takes the arguments: not offered).
+        // The builtin functions of clang's header. An overloaded one is tried with its last
+        // declaration in the header only (`dstT(1.0f, 2.0f)` is corrected to `dot`, whose last
+        // declaration is `half dot(half4, half4)`; `dstT(a, b)` of `float4`s is not), and
+        // only when its result is a scalar (`o[1] = maxx(1.0f, 2.0f)` is not corrected to
+        // `max`, whose `half16` result would not assign): the table keeps the header's order.
         if let NameUse::Call(args) = used {
             // Measured by name first: only a close name's declarations are parsed.
             for id in self.builtins.table_ids() {
@@ -232,13 +235,15 @@ impl Checker<'_> {
                 let fits = if super::gnu_atomic::is_generic_atomic(bname) {
                     self.atomics_called.contains(&sym)
                 } else {
+                    let single = self.builtins.overload_count(id) == 1;
                     self.builtins.special(id).is_none()
-                        && self.builtins.overload_count(id) == 1
-                        && self.builtins.overloads(id).next().is_some_and(|o| {
+                        && self.builtins.overloads(id).last().is_some_and(|o| {
                             let sig = self.builtins.signature(o);
+                            let scalar_ret = matches!(sig.ret, crate::builtins::BTy::Scalar(_));
                             let params = sig.params();
-                            (params.len() == args.len()
-                                || (sig.variadic && args.len() >= params.len()))
+                            (single || scalar_ret)
+                                && (params.len() == args.len()
+                                    || (sig.variadic && args.len() >= params.len()))
                                 && args
                                     .iter()
                                     .zip(params)

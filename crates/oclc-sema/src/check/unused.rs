@@ -472,6 +472,13 @@ fn gnu_builtin_attrs(name: &str) -> CallAttrs {
                 | "__builtin_nan"
                 | "__builtin_nanf"
                 | "__builtin_prefetch"
+                | "__builtin_printf"
+                | "__builtin_readcyclecounter"
+                | "__builtin_frexp"
+                | "__builtin_frexpf"
+                | "__builtin_frexpf16"
+                | "__builtin_modf"
+                | "__builtin_modff"
         );
     CallAttrs {
         is_const: !not_const,

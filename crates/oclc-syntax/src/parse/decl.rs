@@ -94,6 +94,11 @@ impl Parser<'_> {
         if self.kw() == Some(Kw::StaticAssert) {
             return self.parse_static_assert().map(ExternalDecl::StaticAssert);
         }
+        if self.at_asm_label() {
+            // A top-level asm block: checked and dropped (it declares nothing).
+            self.parse_file_asm();
+            return None;
+        }
         self.parse_declaration_or_fn(Ctx::File)
     }
 
@@ -415,7 +420,7 @@ impl Parser<'_> {
 
     /// Whether the token is `__asm` or `__asm__` (clang's `kw_asm`; plain `asm` is no
     /// keyword in OpenCL C).
-    fn at_asm_label(&self) -> bool {
+    pub(crate) fn at_asm_label(&self) -> bool {
         matches!(self.tok().ident(), Some(s) if s == kw::ASM_GNU || s == kw::ASM_GNU2)
     }
 

@@ -267,6 +267,14 @@ impl Printer {
             }
             StmtKind::StaticAssert(sa) => self.static_assert(sa),
             StmtKind::Pragma(pr) => self.line(pragma(pr)),
+            StmtKind::Asm(a) => {
+                self.line("Asm");
+                self.nested(|p| {
+                    for o in a.outputs.iter().chain(&a.inputs) {
+                        p.expr(&o.expr);
+                    }
+                });
+            }
             StmtKind::Error => self.line("ErrorStmt"),
         }
     }

@@ -946,9 +946,17 @@ impl Parser<'_> {
         // A spelling decodes the same way every time (only a bad one reports anything).
         let decoded = match self.numbers.get(&sym) {
             Some(&n) => Ok(n),
-            None => literal::decode_number(sym.as_str()).inspect(|&n| {
-                self.numbers.insert(sym, n);
-            }),
+            None => literal::decode_number(sym.as_str())
+                .or_else(|e| {
+                    // A GNU imaginary constant (`1i`, `2.0if`): the real literal, with the
+                    // spelling kept for sema (which types and reports it).
+                    literal::strip_imaginary(sym.as_str())
+                        .and_then(|r| literal::decode_number(&r).ok())
+                        .ok_or(e)
+                })
+                .inspect(|&n| {
+                    self.numbers.insert(sym, n);
+                }),
         };
         match decoded {
             Ok(Number::Int {

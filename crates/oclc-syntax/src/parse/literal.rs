@@ -48,6 +48,35 @@ pub enum Number {
 
 /// Decodes a pp-number as clang's `NumericLiteralParser` does. On error the returned
 /// diagnostic is the one clang gives (the literal is then unusable).
+/// A GNU imaginary constant's spelling without its `i`/`j` (`2.0if` → `2.0f`): the letter
+/// must appear once in the literal's trailing run of letters. `None` for any other spelling.
+pub fn strip_imaginary(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let run = b
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .count();
+    let start = b.len() - run;
+    let tail = &b[start..];
+    let is_im = |c: &u8| matches!(c, b'i' | b'I' | b'j' | b'J');
+    if tail.iter().filter(|c| is_im(c)).count() != 1 || start == 0 {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    out.push_str(&s[..start]);
+    out.extend(tail.iter().filter(|c| !is_im(c)).map(|&c| char::from(c)));
+    Some(out)
+}
+
+/// Whether a number's spelling is a GNU imaginary constant (see [`strip_imaginary`]).
+pub fn is_imaginary(s: &str) -> bool {
+    // Nearly every literal has no `i`/`j`: no decoding for those.
+    s.bytes().any(|c| matches!(c, b'i' | b'I' | b'j' | b'J'))
+        && decode_number(s).is_err()
+        && strip_imaginary(s).is_some_and(|r| decode_number(&r).is_ok())
+}
+
 pub fn decode_number(s: &str) -> Result<Number, LitDiag> {
     let b = s.as_bytes();
     let (radix, start) = if b.len() >= 2 && b[0] == b'0' && (b[1] == b'x' || b[1] == b'X') {

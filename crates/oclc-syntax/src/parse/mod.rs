@@ -8,6 +8,7 @@
 //! "unknown type name", implicit `int`, and address-space or `pipe` keywords the language mode
 //! does not support.
 
+mod asm;
 mod attr;
 mod builtin_expr;
 mod core;

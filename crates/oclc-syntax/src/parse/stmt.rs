@@ -121,6 +121,9 @@ impl Parser<'_> {
             }
             _ => {}
         }
+        if self.at_asm_label() {
+            return self.parse_asm_stmt();
+        }
         if let Some(k) = self.kw() {
             match k {
                 Kw::If => return self.parse_if(),
@@ -286,7 +289,7 @@ impl Parser<'_> {
     }
 
     /// The `;` ending a jump statement (clang's `err_expected_semi_after_stmt`).
-    fn end_stmt(&mut self, what: &str) {
+    pub(crate) fn end_stmt(&mut self, what: &str) {
         if self.eat(Punct::Semi).is_some() {
             return;
         }
