@@ -294,7 +294,7 @@ impl Checker<'_> {
             }
             return Expr::error(span);
         }
-        let format_args = (s == "printf").then(|| checked.clone());
+        let format_args = matches!(s, "printf" | "__builtin_printf").then(|| checked.clone());
         let r = self.resolve_builtin_call(name, name_span, checked, span);
         if let Some(checked) = format_args
             && !r.is_error()

@@ -454,7 +454,9 @@ impl Checker<'_> {
             return;
         };
         let places = Places(byte_spans(lit));
-        let data = &checked[1..];
+        // The arguments as values (`__builtin_printf` takes them as written).
+        let data: Vec<Expr> = checked[1..].iter().map(|e| self.as_value(e)).collect();
+        let data = data.as_slice();
         let mut fc = FormatCheck {
             places,
             data,
@@ -498,6 +500,18 @@ impl Checker<'_> {
                 .with_range(arg);
             self.emit(d);
         }
+    }
+
+    /// `e` with the type it has as a value: an array's decays, an lvalue's loses its
+    /// qualifiers.
+    fn as_value(&mut self, e: &Expr) -> Expr {
+        let mut v = e.clone();
+        if let Some((elem, _)) = self.prog.types.array_elem_sugared(e.ty) {
+            v.ty = QualType::new(self.prog.types.pointer(elem));
+        } else if e.lvalue {
+            v.ty = e.ty.unqualified();
+        }
+        v
     }
 
     /// -Wformat-security: a format read from a parameter, with nothing to format.
