@@ -4,33 +4,13 @@
 //! `clang-19 -cc1 -x cl -triple spir-unknown-unknown -finclude-default-header -fsyntax-only
 //! -cl-std=CL2.0 -` on the same source.
 
-use oclc::cli::check_command;
+#[path = "../../../test-support/stdin_check.rs"]
+mod stdin_check;
+use stdin_check::assert_clang_with;
 
-/// `oclc check -cl-std=CL2.0 -` on `src`: its diagnostic lines (`<stdin>:L:C: level: text`)
-/// without source excerpts and without oclc's own implicit-address-space notes.
-fn diagnostics(src: &[u8]) -> Vec<String> {
-    let args = vec!["-cl-std=CL2.0".to_string(), "-".to_string()];
-    let out = check_command(args, &mut &src[..]);
-    out.stderr
-        .lines()
-        .filter(|l| {
-            l.starts_with("<stdin>:")
-                && !l.contains(": note: implicit address space: ")
-                && [": error: ", ": warning: ", ": note: "]
-                    .iter()
-                    .any(|k| l.contains(k))
-        })
-        .map(str::to_string)
-        .collect()
-}
-
-/// Asserts oclc's diagnostics for `src` are clang's `want`.
+/// Asserts oclc's diagnostics for `src` under `-cl-std=CL2.0` are clang's `want`.
 fn assert_clang(name: &str, src: &str, want: &[&str]) {
-    assert_eq!(
-        diagnostics(src.as_bytes()),
-        want,
-        "{name}: oclc's diagnostics differ from clang-19's"
-    );
+    assert_clang_with(name, &["-cl-std=CL2.0"], src.as_bytes(), want);
 }
 
 /// A type specifier after a typedef name, an OpenCL type (`float4`, `sampler_t`, `event_t`) or `pipe` "cannot combine" with clang's 'type-name'; an image type keeps its keyword's name.

@@ -5,38 +5,17 @@
 //! `clang-19 -cc1 -x cl -triple spir64-unknown-unknown -finclude-default-header -fsyntax-only -`
 //! on the same source; the run cases check values computed on the cpu device.
 
-use oclc::cli::check_command;
-use oclc::{Device, NdRange, Program};
-use std::path::PathBuf;
-use std::process::Command;
-
-/// `oclc check FLAGS -` on `src`: its diagnostic lines, without source excerpts, without notes
-/// located in clang's headers (oclc prints those unlocated) and without oclc's own notes.
-fn diagnostics_with(flags: &[&str], src: &[u8]) -> Vec<String> {
-    let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
-    args.push("-".to_string());
-    let out = check_command(args, &mut &src[..]);
-    out.stderr
-        .lines()
-        .filter(|l| {
-            l.starts_with("<stdin>:")
-                && !l.contains(": note: implicit address space: ")
-                && [": error: ", ": warning: ", ": note: "]
-                    .iter()
-                    .any(|k| l.contains(k))
-        })
-        .map(str::to_string)
-        .collect()
-}
+#[path = "../../../test-support/stdin_check.rs"]
+mod stdin_check;
+use stdin_check::{assert_clang_with, diagnostics_with};
 
 /// Asserts oclc's diagnostics for `src` are clang's `want`.
 fn assert_clang(name: &str, src: &[u8], want: &[&str]) {
-    assert_eq!(
-        diagnostics_with(&[], src),
-        want,
-        "{name}: oclc's diagnostics differ from clang-19's"
-    );
+    assert_clang_with(name, &[], src, want);
 }
+use oclc::{Device, NdRange, Program};
+use std::path::PathBuf;
+use std::process::Command;
 
 /// `oclc run` of a job file holding `code` (kernel `k`, one `uint` buffer `o`): exit status
 /// and stderr.

@@ -4,40 +4,13 @@
 //! `clang-19 -cc1 -x cl -triple spir64-unknown-unknown -finclude-default-header -fsyntax-only -`
 //! on the same source.
 
-use oclc::cli::check_command;
-
-/// `oclc check -` on `src`: its diagnostic lines (`<stdin>:L:C: level: text`), without the
-/// source excerpts, without notes located in clang's headers (oclc prints those unlocated)
-/// and without oclc's own notes beyond clang ("implicit address space: ...").
-fn diagnostics(src: &[u8]) -> Vec<String> {
-    diagnostics_with(&[], src)
-}
-
-/// [`diagnostics`] with `flags` (`-cl-std=CL2.0`, `-cl-ext=-all`) before the `-`.
-fn diagnostics_with(flags: &[&str], src: &[u8]) -> Vec<String> {
-    let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
-    args.push("-".to_string());
-    let out = check_command(args, &mut &src[..]);
-    out.stderr
-        .lines()
-        .filter(|l| {
-            l.starts_with("<stdin>:")
-                && !l.contains(": note: implicit address space: ")
-                && [": error: ", ": warning: ", ": note: "]
-                    .iter()
-                    .any(|k| l.contains(k))
-        })
-        .map(str::to_string)
-        .collect()
-}
+#[path = "../../../test-support/stdin_check.rs"]
+mod stdin_check;
+use stdin_check::{assert_clang_with, diagnostics_with};
 
 /// Asserts oclc's diagnostics for `src` are clang's `want`.
 fn assert_clang(name: &str, src: &[u8], want: &[&str]) {
-    assert_eq!(
-        diagnostics(src),
-        want,
-        "{name}: oclc's diagnostics differ from clang-19's"
-    );
+    assert_clang_with(name, &[], src, want);
 }
 
 /// clRNG's `modMatVec(cl_uint A[N][N], ...)` called with a `__constant` matrix: an array
@@ -180,7 +153,7 @@ void f(void) {
 }
 "#;
     assert_eq!(
-        diagnostics(src),
+        diagnostics_with(&[], src),
         [
             "<stdin>:2:10: error: use of undeclared identifier 'memory_order_relaxed'",
             "<stdin>:3:10: error: use of undeclared identifier 'memory_scope_device'",

@@ -5,29 +5,18 @@
 //! spir64-unknown-unknown -finclude-default-header -fsyntax-only
 //! -cl-ext=+cl_khr_fp16,+cl_khr_fp64 -` on the same source.
 
-use oclc::cli::check_command;
+#[path = "../../../test-support/stdin_check.rs"]
+mod stdin_check;
+use stdin_check::diagnostics_with;
 
 /// `oclc check` (spir64, fp16 and fp64) on `src` as `<stdin>`: its diagnostic lines.
 fn diagnostics(src: &str) -> Vec<String> {
-    let args = [
+    let flags = [
         "-triple",
         "spir64-unknown-unknown",
         "-cl-ext=+cl_khr_fp16,+cl_khr_fp64",
-        "-",
-    ]
-    .map(String::from)
-    .to_vec();
-    let out = check_command(args, &mut src.as_bytes());
-    out.stderr
-        .lines()
-        .filter(|l| {
-            l.starts_with("<stdin>:")
-                && [": error: ", ": warning: ", ": note: "]
-                    .iter()
-                    .any(|k| l.contains(k))
-        })
-        .map(str::to_string)
-        .collect()
+    ];
+    diagnostics_with(&flags, src.as_bytes())
 }
 
 /// The common mistakes: `%d` for `size_t`, counts, vectors without `hl`, flags, an invalid conversion.

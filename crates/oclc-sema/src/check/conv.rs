@@ -743,52 +743,22 @@ impl Checker<'_> {
     }
 
     /// An explicit cast `(T)e` (C99 6.5.4 with OpenCL's address-space rules 43–47).
-    /// clang's `checkIntToPointerCast`: a non-constant integer narrower than the pointer it is
-    /// cast to (-Wint-to-pointer-cast; -Wint-to-void-pointer-cast to `void *`).
-    fn int_to_pointer_cast(
+    /// clang's casts between a pointer and a narrower integer, at the cast `cast`: from a
+    /// non-constant integer (`checkIntToPointerCast`: -Wint-to-pointer-cast) or to an integer
+    /// (-Wpointer-to-int-cast); the `-Wvoid-` variants where the pointer is to `void`.
+    fn narrow_pointer_cast(
         &mut self,
         r: &Expr,
-        s: Scalar,
-        pointee: QualType,
-        to: QualType,
-        lparen: Span,
-        span: Span,
-    ) {
-        if s == Scalar::Bool || s.size() >= self.prog.types.pointer_size() || self.is_ice(r) {
-            return;
-        }
-        let void = matches!(
-            self.prog.types.kind(self.prog.types.canonical(pointee).id),
-            TypeKind::Void
-        );
-        let (from, dest) = (self.prog.types.quoted(r.ty), self.prog.types.quoted(to));
-        let d = Diagnostic::warning(
-            lparen,
-            format!("cast to {dest} from smaller integer type {from}"),
-        )
-        .with_group(if void {
-            "int-to-void-pointer-cast"
-        } else {
-            "int-to-pointer-cast"
-        })
-        .with_range(Span {
-            lo: lparen.lo,
-            ..span
-        });
-        self.emit(d);
-    }
-
-    /// clang's cast of a pointer to a narrower integer than it (-Wpointer-to-int-cast;
-    /// -Wvoid-pointer-to-int-cast from `void *`), at the cast `cast`.
-    fn pointer_to_int_cast(
-        &mut self,
-        r: &Expr,
-        s: Scalar,
+        int: Scalar,
         pointee: QualType,
         to: QualType,
         cast: Span,
     ) {
-        if s == Scalar::Bool || self.prog.types.pointer_size() <= s.size() {
+        let to_pointer = self.prog.types.is_pointer(to);
+        if int == Scalar::Bool
+            || int.size() >= self.prog.types.pointer_size()
+            || (to_pointer && self.is_ice(r))
+        {
             return;
         }
         let void = matches!(
@@ -796,16 +766,27 @@ impl Checker<'_> {
             TypeKind::Void
         );
         let (from, dest) = (self.prog.types.quoted(r.ty), self.prog.types.quoted(to));
-        let d = Diagnostic::warning(
-            cast.start(),
-            format!("cast to smaller integer type {dest} from {from}"),
-        )
-        .with_group(if void {
-            "void-pointer-to-int-cast"
-        } else {
-            "pointer-to-int-cast"
-        })
-        .with_range(cast);
+        let (msg, group) = match (to_pointer, void) {
+            (true, v) => (
+                format!("cast to {dest} from smaller integer type {from}"),
+                if v {
+                    "int-to-void-pointer-cast"
+                } else {
+                    "int-to-pointer-cast"
+                },
+            ),
+            (false, v) => (
+                format!("cast to smaller integer type {dest} from {from}"),
+                if v {
+                    "void-pointer-to-int-cast"
+                } else {
+                    "pointer-to-int-cast"
+                },
+            ),
+        };
+        let d = Diagnostic::warning(cast.start(), msg)
+            .with_group(group)
+            .with_range(cast);
         self.emit(d);
     }
 
@@ -825,6 +806,11 @@ impl Checker<'_> {
         }
         let types = &self.prog.types;
         let (tc, fc) = (types.canonical(to), types.canonical(r.ty));
+        // The whole cast, from its `(` (clang's cast warnings underline it).
+        let cast = Span {
+            lo: lparen.lo,
+            ..span
+        };
         let tk = types.kind(tc.id).clone();
         let fk = types.kind(fc.id).clone();
         let out = |c: &mut Checker, k: CastKind, r: Expr| {
@@ -873,7 +859,7 @@ impl Checker<'_> {
                 out(self, k, r)
             }
             (TypeKind::Pointer(tp), TypeKind::Scalar(s)) if s.is_integer() => {
-                self.int_to_pointer_cast(&r, *s, *tp, to, lparen, span);
+                self.narrow_pointer_cast(&r, *s, *tp, to, cast);
                 let k = if self.const_int(&r) == Some(0) {
                     CastKind::NullToPointer
                 } else {
@@ -883,16 +869,7 @@ impl Checker<'_> {
             }
             (TypeKind::Pointer(_), TypeKind::Enum(_)) => out(self, CastKind::IntToPtr, r),
             (TypeKind::Scalar(s), TypeKind::Pointer(fp)) if s.is_integer() => {
-                self.pointer_to_int_cast(
-                    &r,
-                    *s,
-                    *fp,
-                    to,
-                    Span {
-                        lo: lparen.lo,
-                        ..span
-                    },
-                );
+                self.narrow_pointer_cast(&r, *s, *fp, to, cast);
                 let k = if *s == Scalar::Bool {
                     CastKind::ToBool
                 } else {

@@ -730,32 +730,9 @@ impl Checker<'_> {
             Want::CharPtr => "'char *'".into(),
             Want::WideCharPtr => "'wchar_t *' (aka 'int *')".into(),
             Want::VoidPtr => "'void *'".into(),
-            Want::Vector(e, n) => format!(
-                "'{} __attribute__((ext_vector_type({n})))'",
-                scalar_c_name(e)
-            ),
+            Want::Vector(e, n) => format!("'{} __attribute__((ext_vector_type({n})))'", e.name()),
             Want::Any => return None,
         })
-    }
-}
-
-/// A scalar as C spells it (clang's element names in `ext_vector_type` types).
-fn scalar_c_name(s: Scalar) -> &'static str {
-    match s {
-        Scalar::Bool => "bool",
-        Scalar::Char | Scalar::SChar => "char",
-        Scalar::UChar => "unsigned char",
-        Scalar::Short => "short",
-        Scalar::UShort => "unsigned short",
-        Scalar::Int => "int",
-        Scalar::UInt => "unsigned int",
-        Scalar::Long => "long",
-        Scalar::ULong => "unsigned long",
-        Scalar::LongLong => "long long",
-        Scalar::ULongLong => "unsigned long long",
-        Scalar::Half => "half",
-        Scalar::Float => "float",
-        Scalar::Double => "double",
     }
 }
 

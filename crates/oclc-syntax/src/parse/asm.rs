@@ -52,16 +52,7 @@ impl Parser<'_> {
             if self.asm_string().is_some() {
                 self.close(Punct::RParen, open);
             } else {
-                self.abandon();
-                if self.skip_until(
-                    &[Punct::RParen],
-                    Skip {
-                        at_semi: true,
-                        before_match: true,
-                    },
-                ) {
-                    self.bump();
-                }
+                self.abandon_to_rparen();
             }
         }
         self.expect_after(Punct::Semi, "expected ';' after top-level asm block");

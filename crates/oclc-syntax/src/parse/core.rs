@@ -662,6 +662,21 @@ impl<'a> Parser<'a> {
         None
     }
 
+    /// Recovery inside parentheses: forgets the open `(` and skips to its `)` (not past a
+    /// `;`), taking the `)`.
+    pub(crate) fn abandon_to_rparen(&mut self) {
+        self.abandon();
+        if self.skip_until(
+            &[Punct::RParen],
+            Skip {
+                at_semi: true,
+                before_match: true,
+            },
+        ) {
+            self.bump();
+        }
+    }
+
     /// Forgets a delimiter opened with [`Parser::open`] whose close is skipped by recovery.
     pub fn abandon(&mut self) {
         self.depth = self.depth.saturating_sub(1);

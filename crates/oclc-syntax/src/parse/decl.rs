@@ -444,16 +444,7 @@ impl Parser<'_> {
         if !matches!(self.tok().kind, TokenKind::Str(_)) {
             let s = self.span();
             self.error(s, "expected string literal in 'asm'");
-            self.abandon();
-            if self.skip_until(
-                &[Punct::RParen],
-                Skip {
-                    at_semi: true,
-                    before_match: true,
-                },
-            ) {
-                self.bump();
-            }
+            self.abandon_to_rparen();
             self.skip_to_semi();
             return;
         }
