@@ -148,3 +148,19 @@ kernel void k(global int *o) { int (*q)(int); }
         ],
     );
 }
+
+/// clspv's pipe tests under OpenCL C 1.2: `pipe` is a keyword clang turns back into an
+/// identifier the first time declaration specifiers meet it, ending them (`const pipe int x`
+/// declares an implicit-int `pipe`); afterwards it is an ordinary name.
+#[test]
+fn pipe_is_a_name_before_opencl_2() {
+    assert_clang_with(
+        "pipe_is_a_name_before_opencl_2",
+        &["-cl-std=CL1.2"],
+        b"void g(const pipe int x) {}\nkernel void k(global int *o) { int pipe = 3; o[0] = pipe; }\n",
+        &[
+            "<stdin>:1:14: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]",
+            "<stdin>:1:19: error: expected ')'",
+        ],
+    );
+}

@@ -156,6 +156,9 @@ pub(crate) struct Parser<'a> {
     pub hopeless_idents: u32,
     /// Parenthesized expressions being parsed.
     pub paren_exprs: u32,
+    /// Before OpenCL C 2.0 `pipe` is a keyword clang turns back into an identifier the first
+    /// time declaration specifiers meet it (ending them there); from then on it is a name.
+    pub pipe_reverted: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -229,6 +232,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             nest: 0,
             cut_off: false,
+            pipe_reverted: false,
             fake_semi: false,
             invalid_exprs: 0,
             sym_kw,

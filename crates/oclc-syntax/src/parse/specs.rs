@@ -91,6 +91,13 @@ impl Parser<'_> {
             }
             let Some(k) = self.kw() else {
                 let Some(sym) = self.ident() else { break };
+                // clang's `kw_pipe` before 2.0: reverted to an identifier, it ends the
+                // specifiers (it is the declarator's name: `read_only pipe int p` is an
+                // implicit int `pipe`), once.
+                if !self.pipe_reverted && sym.as_str() == "pipe" && self.lang.std < ClStd::Cl20 {
+                    self.pipe_reverted = true;
+                    break;
+                }
                 if has_type {
                     break;
                 }
