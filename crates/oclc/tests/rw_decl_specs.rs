@@ -161,6 +161,7 @@ fn pipe_is_a_name_before_opencl_2() {
         &[
             "<stdin>:1:14: error: type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int [-Wimplicit-int]",
             "<stdin>:1:19: error: expected ')'",
+            "<stdin>:1:7: note: to match this '('",
         ],
     );
 }
