@@ -689,13 +689,13 @@ impl Checker<'_> {
     fn mismatch(&self, want: Want, ty: QualType) -> Option<String> {
         let types = &self.prog.types;
         let c = types.canonical(ty);
-        let kind = types.kind(c.id).clone();
-        let scalar = match &kind {
+        let kind = types.kind(c.id);
+        let scalar = match kind {
             TypeKind::Scalar(s) => Some(*s),
             TypeKind::Enum(_) => Some(Scalar::Int),
             _ => None,
         };
-        let pointee = match &kind {
+        let pointee = match kind {
             TypeKind::Pointer(p) => Some(*p),
             _ => None,
         };
@@ -717,7 +717,7 @@ impl Checker<'_> {
                 .is_some_and(|p| matches!(types.as_scalar(p), Some(Scalar::Int | Scalar::UInt))),
             Want::VoidPtr => pointee.is_some(),
             Want::Vector(e, n) => {
-                matches!(kind, TypeKind::Vector(a, m) if a == e && u32::from(m) == n)
+                matches!(*kind, TypeKind::Vector(a, m) if a == e && u32::from(m) == n)
             }
         };
         if ok {

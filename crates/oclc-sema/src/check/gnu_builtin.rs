@@ -244,6 +244,18 @@ pub fn nan_value(payload: u64, single: bool) -> f64 {
 }
 
 impl Checker<'_> {
+    /// The call of GNU builtin `bref` with its checked `args`, of type `ty`.
+    fn builtin_expr(&self, bref: BuiltinRef, args: Vec<Expr>, ty: QualType, span: Span) -> Expr {
+        self.mk(
+            ExprKind::BuiltinCall {
+                builtin: bref,
+                args,
+            },
+            ty,
+            span,
+        )
+    }
+
     fn g_type(&mut self, g: G, arg: Option<&Expr>) -> QualType {
         let id = match g {
             G::Void => TypeTable::VOID,
@@ -422,14 +434,7 @@ impl Checker<'_> {
                         return self.mk(ExprKind::IntLit(u64::from(r)), ty, span);
                     }
                 }
-                self.mk(
-                    ExprKind::BuiltinCall {
-                        builtin: bref,
-                        args: vec![a],
-                    },
-                    ty,
-                    span,
-                )
+                self.builtin_expr(bref, vec![a], ty, span)
             }
             Kind::AssumeAligned => self.assume_aligned(bref, name_span, args, span),
             Kind::Prefetch => self.prefetch(bref, name_span, args, span),
@@ -458,14 +463,7 @@ impl Checker<'_> {
             out.push(self.rvalue(a));
         }
         let ty = QualType::new(TypeTable::INT);
-        self.mk(
-            ExprKind::BuiltinCall {
-                builtin: bref,
-                args: out,
-            },
-            ty,
-            span,
-        )
+        self.builtin_expr(bref, out, ty, span)
     }
 
     /// Whether clang's `__builtin_constant_p` folds its argument to 1: an arithmetic
@@ -551,14 +549,7 @@ impl Checker<'_> {
             }
             _ => {}
         }
-        self.mk(
-            ExprKind::BuiltinCall {
-                builtin: bref,
-                args: out,
-            },
-            ret_ty,
-            span,
-        )
+        self.builtin_expr(bref, out, ret_ty, span)
     }
 
     /// Whether evaluating `e` may change something (clang's `HasSideEffects`): assignments,
@@ -876,14 +867,7 @@ impl Checker<'_> {
             return Expr::error(span);
         }
         let ty = QualType::new(TypeTable::VOID);
-        self.mk(
-            ExprKind::BuiltinCall {
-                builtin: bref,
-                args: vec![p],
-            },
-            ty,
-            span,
-        )
+        self.builtin_expr(bref, vec![p], ty, span)
     }
 
     /// `__builtin_assume_aligned(p, align[, offset])`. In OpenCL C clang gives a pointer
@@ -952,14 +936,7 @@ impl Checker<'_> {
             let v = QualType::new(TypeTable::VOID);
             (QualType::new(self.prog.types.pointer(v)), span)
         };
-        self.mk(
-            ExprKind::BuiltinCall {
-                builtin: bref,
-                args: out,
-            },
-            ty,
-            span,
-        )
+        self.builtin_expr(bref, out, ty, span)
     }
 }
 
